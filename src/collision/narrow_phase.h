@@ -1,0 +1,41 @@
+/* Narrow phase: analytic contact manifolds between two posed shapes (internal).
+ * Geometry only: no force is computed here. */
+#ifndef TB_NARROW_PHASE_H
+#define TB_NARROW_PHASE_H
+
+#include "../core/math.h"
+#include "../include/tribo.h"
+
+#define TB_MAX_MANIFOLD_POINTS 4
+
+/* A shape's geometry as the narrow phase sees it; params as documented at tb_shape_type. */
+typedef struct tb_shape_geom {
+  int32_t type;      /* tb_shape_type */
+  float params[4];
+} tb_shape_geom;
+
+typedef struct tb_manifold_point {
+  tb_vec3 point0;      /* on the surface of shape0, world (m) */
+  tb_vec3 point1;      /* on the surface of shape1, world (m) */
+  float separation;    /* m: dot(point1 - point0, normal); negative = penetration */
+  uint32_t feature_id; /* same value across frames for the same pair of features */
+} tb_manifold_point;
+
+typedef struct tb_manifold {
+  tb_vec3 normal;      /* world unit vector from shape0 towards shape1 */
+  int32_t point_count; /* 0..TB_MAX_MANIFOLD_POINTS */
+  tb_manifold_point points[TB_MAX_MANIFOLD_POINTS];
+} tb_manifold;
+
+/* Contact manifold of shape a (pose ta) against shape b (pose tb); a is "shape0". Keeps points
+ * whose separation <= max_separation (m). Any type order is accepted; the result is the same
+ * contact seen from the other side when a and b are swapped (normal negated, points swapped).
+ * Returns point_count. */
+int tb_collide(const tb_shape_geom* a, tb_transform ta, const tb_shape_geom* b, tb_transform tb,
+               float max_separation, tb_manifold* out);
+
+/* Local-frame AABB half extents are not enough for rotated shapes: world AABB of a posed shape.
+ * Planes get a huge box. */
+void tb_shape_aabb(const tb_shape_geom* g, tb_transform t, tb_vec3* lower, tb_vec3* upper);
+
+#endif

@@ -1,0 +1,191 @@
+/* Tribo: rigid-body contact dynamics. Public C API.
+ *
+ * Conventions (every quantity, every function):
+ *   - SI units: m, kg, s, N, N·s, rad, rad/s. Right-handed world frame; gravity is a world vector.
+ *   - Rotations are unit quaternions stored (x, y, z, w).
+ *   - Objects are referred to by integer ids, never by pointers. A body or shape id packs an
+ *     index (low 20 bits) and a generation (next 11 bits); a removed id is rejected afterwards.
+ *   - Functions that can fail return a tb_status (or a negative tb_status in place of an id).
+ *     tb_world_last_error() then holds a message naming the bad field and value. A failed call
+ *     leaves the world unchanged.
+ *   - Contact normal points from shape0 to shape1. Separation is signed (m, < 0 = penetration).
+ *     Normal impulse >= 0 is applied to body1 along +normal and to body0 along -normal.
+ */
+#ifndef TRIBO_H
+#define TRIBO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__EMSCRIPTEN__)
+#include <emscripten/emscripten.h>
+#define TB_API EMSCRIPTEN_KEEPALIVE
+#else
+#define TB_API
+#endif
+
+typedef enum tb_status {
+  TB_OK = 0,
+  TB_ERR_INVALID_ARGUMENT = 1, /* NaN/Inf, non-positive size, unknown enum value */
+  TB_ERR_NOT_FOUND = 2,        /* an id that does not exist or was removed */
+  TB_ERR_CAPACITY = 3,         /* a count over a fixed capacity */
+  TB_ERR_OUT_OF_MEMORY = 4,
+  TB_ERR_INVALID_STATE = 5     /* e.g. solve() without a preceding collide() */
+} tb_status;
+
+typedef enum tb_body_type { TB_BODY_STATIC = 0, TB_BODY_KINEMATIC = 1, TB_BODY_DYNAMIC = 2 } tb_body_type;
+
+/* Shape parameters, by type (all in m, in the shape's local frame):
+ *   PLANE:   params[0..2] = unit normal n, params[3] = offset d: the solid half-space
+ *            n·x <= d in the shape frame. Static bodies only.
+ *   SPHERE:  params[0] = radius
+ *   BOX:     params[0..2] = half extents (x, y, z)
+ *   CAPSULE: params[0] = radius, params[1] = half height of the segment along local y */
+typedef enum tb_shape_type {
+  TB_SHAPE_PLANE = 0,
+  TB_SHAPE_SPHERE = 1,
+  TB_SHAPE_CAPSULE = 2,
+  TB_SHAPE_BOX = 3,
+  TB_SHAPE_TYPE_COUNT = 4
+} tb_shape_type;
+
+/* Parameters of the substepped sequential-impulse solver (the `physx-tgs` preset). */
+typedef struct tb_solver_params {
+  int32_t position_iterations;     /* substeps per step: internal step h/N (>= 1) */
+  int32_t velocity_iterations;     /* relaxation passes per substep without bias (>= 0) */
+  float bounce_threshold_velocity; /* m/s: restitution only when closing faster than this */
+  float max_depenetration_velocity;/* m/s: cap on the push-out speed from penetration */
+  float contact_hertz;             /* Hz: stiffness of the soft contact bias */
+  float contact_damping_ratio;     /* 1: damping ratio of the soft contact bias */
+  float linear_slop;               /* m: penetration allowed without push-out */
+  float speculative_distance;      /* m: contacts are kept up to this separation */
+  int32_t warm_starting;           /* 0/1 */
+} tb_solver_params;
+
+typedef struct tb_world_def {
+  float gravity[3];                /* m/s² */
+  float timestep;                  /* s, > 0 */
+  int32_t body_capacity;           /* initial; grows between steps */
+  int32_t contact_capacity;        /* contact points the store holds; overflow is reported */
+  int32_t pair_capacity;           /* broad-phase candidate pairs; overflow is reported */
+  int32_t thread_count;            /* worker threads incl. the caller; 1 = serial */
+  tb_solver_params solver;
+} tb_world_def;
+
+typedef int32_t tb_world_id; /* >= 0 */
+typedef int32_t tb_body_id;  /* >= 0; static "no body" in contacts is -1 */
+typedef int32_t tb_shape_id; /* >= 0 */
+
+/* Memory: one allocator hook for every allocation Tribo makes. */
+typedef void* (*tb_alloc_fn)(size_t size, void* user);
+typedef void (*tb_free_fn)(void* ptr, size_t size, void* user);
+TB_API void tb_set_allocator(tb_alloc_fn alloc_fn, tb_free_fn free_fn, void* user);
+TB_API int64_t tb_live_bytes(void); /* bytes currently allocated by Tribo */
+
+TB_API tb_world_def tb_default_world_def(void);
+TB_API void tb_default_world_def_into(tb_world_def* out); /* same, for callers that cannot return structs */
+/* Returns a world id >= 0, or -tb_status. Error text via tb_last_error(). */
+TB_API tb_world_id tb_world_create(const tb_world_def* def);
+TB_API tb_status tb_world_destroy(tb_world_id world);
+/* Message of the last failed call on this world (or of tb_world_create when world < 0). */
+TB_API const char* tb_last_error(tb_world_id world);
+TB_API tb_status tb_world_set_gravity(tb_world_id world, const float gravity[3]);
+TB_API tb_status tb_world_set_solver(tb_world_id world, const tb_solver_params* params);
+TB_API tb_status tb_world_set_timestep(tb_world_id world, float timestep);
+/* Grows (never shrinks below the current count) the contact or pair capacity; between steps. */
+TB_API tb_status tb_world_set_contact_capacity(tb_world_id world, int32_t capacity);
+
+/* Bodies. position = body origin in world (m); rotation = unit quaternion (x, y, z, w). */
+TB_API tb_body_id tb_body_create(tb_world_id world, tb_body_type type, const float position[3],
+                                 const float rotation[4]);
+TB_API tb_status tb_body_destroy(tb_world_id world, tb_body_id body);
+TB_API tb_status tb_body_set_pose(tb_world_id world, tb_body_id body, const float position[3],
+                                  const float rotation[4]);
+/* Linear velocity of the centre of mass (m/s) and angular velocity (rad/s), world frame. */
+TB_API tb_status tb_body_set_velocity(tb_world_id world, tb_body_id body, const float linear[3],
+                                      const float angular[3]);
+/* out[0..6] = position, rotation; out[7..9] = linear velocity; out[10..12] = angular velocity. */
+TB_API tb_status tb_body_get_state(tb_world_id world, tb_body_id body, float out[13]);
+TB_API tb_status tb_body_set_damping(tb_world_id world, tb_body_id body, float linear_per_s,
+                                     float angular_per_s);
+/* Overrides the mass properties computed from shape densities: mass (kg), centre of mass in the
+ * body frame (m), principal inertia about the centre of mass in the body axes (kg·m²). */
+TB_API tb_status tb_body_set_mass(tb_world_id world, tb_body_id body, float mass,
+                                  const float center[3], const float inertia[3]);
+/* out[0] = mass (kg), out[1..3] = centre (body frame, m), out[4..12] = inertia about the centre
+ * in body axes (kg·m², row-major 3x3). */
+TB_API tb_status tb_body_get_mass(tb_world_id world, tb_body_id body, float out[13]);
+
+/* Shapes. params as listed at tb_shape_type; local pose relative to the body origin;
+ * friction >= 0 (Coulomb μ), restitution in [0, 1], density > 0 (kg/m³). */
+TB_API tb_shape_id tb_shape_create(tb_world_id world, tb_body_id body, tb_shape_type type,
+                                   const float params[4], const float local_position[3],
+                                   const float local_rotation[4], float friction,
+                                   float restitution, float density);
+TB_API tb_status tb_shape_destroy(tb_world_id world, tb_shape_id shape);
+
+/* Pipeline. collide(): AABBs, broad and narrow phase, contact store, from the current state.
+ * solve(): rows, iterations, integration over one timestep, then the readback that fills the
+ * impulses and forces of the contact store. step() = collide() + solve(). */
+TB_API tb_status tb_world_collide(tb_world_id world);
+TB_API tb_status tb_world_solve(tb_world_id world);
+TB_API tb_status tb_world_step(tb_world_id world);
+
+/* Field tables: one list (src/core/fields.h) defines the body and contact SoA fields; these calls
+ * expose it so that bindings build views from the same list. */
+typedef enum tb_field_set { TB_FIELDS_BODY = 0, TB_FIELDS_CONTACT = 1 } tb_field_set;
+typedef enum tb_field_type { TB_F32 = 0, TB_I32 = 1, TB_U32 = 2 } tb_field_type;
+typedef struct tb_field_info {
+  const char* name;       /* snake_case */
+  const char* unit;       /* "m", "N·s", "1", "id", ... */
+  const char* doc;        /* frame, sign, reference point */
+  int32_t type;           /* tb_field_type */
+  int32_t components;     /* values per element */
+} tb_field_info;
+TB_API int32_t tb_field_count(tb_field_set set);
+TB_API const tb_field_info* tb_field_get(tb_field_set set, int32_t index);
+/* Base address of a field's array (components * capacity values); valid until the next call
+ * that may grow storage (body creation, capacity change, step). */
+TB_API void* tb_world_field(tb_world_id world, tb_field_set set, int32_t index);
+
+/* Bodies are stored in slots; body_slot_count() is the number of slots in use (some may be free,
+ * see tb_body_slot_alive). The body field arrays are indexed by slot = id & 0xFFFFF. */
+TB_API int32_t tb_world_body_slot_count(tb_world_id world);
+TB_API int32_t tb_body_slot_alive(tb_world_id world, int32_t slot);
+
+/* Contact store status after the last collide(). requested > capacity means overflow: the store
+ * holds the first `capacity` contacts in pair order and the frame is flagged invalid. */
+typedef struct tb_contact_status {
+  int32_t count;          /* contacts stored (<= capacity) */
+  int32_t capacity;
+  int32_t requested;      /* contacts found */
+  int32_t overflowed;     /* 1 when requested > capacity */
+  int32_t pair_count;     /* broad-phase candidate pairs stored */
+  int32_t pair_capacity;
+  int32_t pairs_requested;
+  int32_t pairs_overflowed;
+  int32_t readback_valid; /* 1 after solve() filled impulses/forces for this contact set */
+} tb_contact_status;
+TB_API tb_status tb_world_contact_status(tb_world_id world, tb_contact_status* out);
+
+/* Step statistics: threads that executed jobs in the last step, constraint colours used. */
+typedef struct tb_step_stats {
+  int32_t threads_used;
+  int32_t color_count;
+  int32_t overflow_constraints; /* manifolds solved serially outside the colours */
+  int32_t manifold_count;
+  int32_t substeps;
+} tb_step_stats;
+TB_API tb_status tb_world_step_stats(tb_world_id world, tb_step_stats* out);
+
+/* Threads: size of the fixed pool (callers included). The threaded build supports > 1. */
+TB_API int32_t tb_max_threads(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TRIBO_H */
