@@ -1,0 +1,222 @@
+// Browser test of the Tribo demo page (demos/index.html) in headless Chromium via playwright-core.
+//
+//   make && node --test tests/browser/demo.test.mjs
+//
+// Starts web/server.mjs in-process twice (cross-origin isolated, then not), loads /demos/ and checks:
+//   - isolated: crossOriginIsolated === true and the worker world runs the 'threads' build;
+//     not isolated: crossOriginIsolated === false and the 'simd' build;
+//   - the WebGL canvas is not blank (many colours, mostly non-background pixels, contact markers visible);
+//   - on a paused (frozen) frame: contactCount > 0 and drawnContactMarkers === contactCount, and the
+//     frame counter no longer moves;
+//   - no uncaught page errors (console errors and failed requests are reported in failure messages).
+//
+// Env: TRIBO_CHROMIUM (default /usr/bin/chromium); TRIBO_TEST_SHOTS=dir saves screenshots there
+// (on failure a screenshot is always written to the OS temp dir and named in the message).
+// WebGL: '--disable-gpu' in headless Chromium 156 falls back to SwiftShader (ANGLE/Vulkan) by itself;
+// '--enable-unsafe-swiftshader' is added so that newer Chromium versions keep allowing that fallback.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startServer } from '../../web/server.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const CHROMIUM = process.env.TRIBO_CHROMIUM || '/usr/bin/chromium';
+const LAUNCH_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+  '--enable-unsafe-swiftshader',
+];
+const BACKGROUND = [0x1b, 0x1f, 0x27]; // web/renderer.js BACKGROUND
+const READY_TIMEOUT = 30_000;
+const SETTLE_TIMEOUT = 20_000;
+const MIN_STEPS = 20; // frames simulated before the frozen-frame checks
+
+let browser;
+
+function missingPrerequisites() {
+  const missing = [];
+  if (!fs.existsSync(CHROMIUM)) missing.push(`Chromium not found at ${CHROMIUM} (apt-get install chromium, or set TRIBO_CHROMIUM)`);
+  if (!fs.existsSync(path.join(ROOT, 'js/index.js'))) missing.push('js/index.js (the JavaScript API) is missing');
+  for (const f of ['dist/tribo_simd.mjs', 'dist/tribo_simd.wasm', 'dist/tribo_mt.mjs', 'dist/tribo_mt.wasm']) {
+    if (!fs.existsSync(path.join(ROOT, f))) missing.push(`${f} is missing (run \`make\` in the repository root)`);
+  }
+  if (!fs.existsSync(path.join(ROOT, 'node_modules/three/build/three.module.js'))) missing.push('node_modules/three is missing (run `npm install`)');
+  return missing;
+}
+
+before(async () => {
+  const missing = missingPrerequisites();
+  assert.equal(missing.length, 0, `demo test prerequisites:\n  ${missing.join('\n  ')}`);
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS, headless: true, timeout: 30_000 });
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+/** Opens the demo on a fresh server; collects page errors, console errors and failed requests. */
+async function openDemo(isolation) {
+  const server = await startServer({ port: 0, isolation });
+  const context = await browser.newContext({ viewport: { width: 1000, height: 640 } });
+  const page = await context.newPage();
+  const log = { pageErrors: [], consoleErrors: [], failedRequests: [] };
+  page.on('pageerror', (err) => log.pageErrors.push(err.stack || err.message || String(err)));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') log.consoleErrors.push(msg.text());
+  });
+  page.on('requestfailed', (req) => log.failedRequests.push(`${req.url()} (${req.failure()?.errorText})`));
+  page.on('response', (res) => {
+    if (res.status() >= 400) log.failedRequests.push(`${res.url()} -> HTTP ${res.status()}`);
+  });
+  const close = async () => {
+    await context.close().catch(() => {});
+    await server.close();
+  };
+  return { server, page, log, close };
+}
+
+function describeLog(log) {
+  const lines = [];
+  if (log.pageErrors.length) lines.push(`uncaught page errors:\n    ${log.pageErrors.join('\n    ')}`);
+  if (log.consoleErrors.length) lines.push(`console errors:\n    ${log.consoleErrors.slice(0, 10).join('\n    ')}`);
+  if (log.failedRequests.length) lines.push(`failed requests:\n    ${log.failedRequests.slice(0, 10).join('\n    ')}`);
+  return lines.length ? `\n  ${lines.join('\n  ')}` : '';
+}
+
+async function saveShot(page, name) {
+  const dir = process.env.TRIBO_TEST_SHOTS || os.tmpdir();
+  const file = path.join(dir, `tribo-demo-${name}.png`);
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+    await page.screenshot({ path: file, timeout: 10_000 });
+    return file;
+  } catch {
+    return '(screenshot failed)';
+  }
+}
+
+/** Waits for window.tribo.ready (or window.tribo.error) and fails with the page's own message. */
+async function waitReady(page, log) {
+  try {
+    await page.waitForFunction(() => window.tribo && (window.tribo.ready || window.tribo.error), null, { timeout: READY_TIMEOUT, polling: 100 });
+  } catch {
+    const state = await page.evaluate(() => (window.tribo ? { ...window.tribo } : null)).catch(() => null);
+    assert.fail(`demo did not become ready within ${READY_TIMEOUT / 1000} s; window.tribo = ${JSON.stringify(state)}${describeLog(log)}`);
+  }
+  const err = await page.evaluate(() => window.tribo.error);
+  assert.equal(err, null, `demo reported an error: ${err}${describeLog(log)}`);
+}
+
+/** Waits until the simulation has run MIN_STEPS frames and has contacts. */
+async function waitSettled(page, log) {
+  try {
+    await page.waitForFunction((min) => window.tribo.frame >= min && window.tribo.contactCount > 0, MIN_STEPS, { timeout: SETTLE_TIMEOUT, polling: 100 });
+  } catch {
+    const s = await page.evaluate(() => ({ ...window.tribo }));
+    assert.fail(`simulation did not reach ${MIN_STEPS} steps with contacts within ${SETTLE_TIMEOUT / 1000} s: ` +
+      `frame=${s.frame} contactCount=${s.contactCount} error=${s.error}${describeLog(log)}`);
+  }
+}
+
+/** Reads the WebGL canvas back (the renderer keeps its drawing buffer) and counts colours. */
+async function canvasStats(page) {
+  return page.evaluate((bg) => {
+    const c = document.getElementById('view');
+    const w = c.width;
+    const h = c.height;
+    const tmp = document.createElement('canvas');
+    tmp.width = w;
+    tmp.height = h;
+    const ctx = tmp.getContext('2d', { willReadFrequently: true });
+    ctx.drawImage(c, 0, 0);
+    const d = ctx.getImageData(0, 0, w, h).data;
+    const colours = new Set();
+    let nonBackground = 0;
+    let markerLike = 0; // the contact markers' red-orange (#ff4d2e)
+    let arrowLike = 0; // the force arrows' yellow (#ffd23f)
+    for (let i = 0; i < d.length; i += 4) {
+      const r = d[i], g = d[i + 1], b = d[i + 2];
+      colours.add(((r >> 3) << 10) | ((g >> 3) << 5) | (b >> 3));
+      if (Math.abs(r - bg[0]) + Math.abs(g - bg[1]) + Math.abs(b - bg[2]) > 12) nonBackground++;
+      if (r > 220 && g > 40 && g < 120 && b < 90) markerLike++;
+      if (r > 220 && g > 180 && b < 120) arrowLike++;
+    }
+    return { width: w, height: h, pixels: w * h, distinctColours: colours.size, nonBackground, markerLike, arrowLike };
+  }, BACKGROUND);
+}
+
+function assertDrawn(stats, label, { expectMarkers }) {
+  const msg = `${label}: canvas looks blank or incomplete: ${JSON.stringify(stats)}`;
+  assert.ok(stats.pixels > 0, msg);
+  assert.ok(stats.distinctColours > 50, `${msg} (expected > 50 distinct colours)`);
+  assert.ok(stats.nonBackground > 0.1 * stats.pixels, `${msg} (expected > 10% non-background pixels)`);
+  if (expectMarkers) assert.ok(stats.markerLike > 20, `${msg} (expected contact-marker pixels)`);
+}
+
+/** Pauses and checks the frozen frame: markers drawn === contacts, contacts > 0, frame not moving. */
+async function checkFrozenFrame(page, log, label) {
+  const paused = await page.evaluate(() => window.tribo.pause());
+  await page.waitForTimeout(400);
+  const later = await page.evaluate(() => ({ ...window.tribo }));
+  assert.equal(later.frame, paused.frame, `${label}: frame counter moved while paused (${paused.frame} -> ${later.frame})`);
+  assert.ok(later.contactCount > 0, `${label}: no contacts on the paused frame (the pyramid rests on the ground, so contacts are expected): ${JSON.stringify(later)}${describeLog(log)}`);
+  assert.equal(later.drawnContactMarkers, later.contactCount,
+    `${label}: drawnContactMarkers (${later.drawnContactMarkers}) !== contactCount (${later.contactCount}) on frame ${later.frame}`);
+  return later;
+}
+
+async function runDemoChecks(t, { isolation, expectBuild, name }) {
+  const { page, log, close, server } = await openDemo(isolation);
+  let failed = true;
+  try {
+    await page.goto(server.url, { waitUntil: 'load', timeout: 15_000 });
+    await waitReady(page, log);
+
+    const coi = await page.evaluate(() => globalThis.crossOriginIsolated);
+    assert.equal(coi, isolation, `${name}: crossOriginIsolated is ${coi}, expected ${isolation} (server isolation=${isolation})`);
+    const build = await page.evaluate(() => window.tribo.build);
+    assert.equal(build, expectBuild, `${name}: window.tribo.build is '${build}', expected '${expectBuild}'`);
+
+    await waitSettled(page, log);
+    const frozen = await checkFrozenFrame(page, log, name);
+    // render the frozen frame once more before reading it back
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const stats = await canvasStats(page);
+    assertDrawn(stats, name, { expectMarkers: true });
+
+    const status = await page.locator('#status').innerText();
+    assert.match(status, new RegExp(`build: ${expectBuild}`), `${name}: status line does not name the build: ${status}`);
+    assert.match(status, new RegExp(`contacts: ${frozen.contactCount}\\b`), `${name}: status line does not show the contact count ${frozen.contactCount}: ${status}`);
+
+    assert.deepEqual(log.pageErrors, [], `${name}: uncaught page errors${describeLog(log)}`);
+    t.diagnostic(`${name}: build=${build} frame=${frozen.frame} bodies=${frozen.bodyCount} contacts=${frozen.contactCount} ` +
+      `overflowed=${frozen.overflowed} colours=${stats.distinctColours} nonBackground=${(100 * stats.nonBackground / stats.pixels).toFixed(0)}%`);
+    if (log.consoleErrors.length) t.diagnostic(`${name}: console errors: ${log.consoleErrors.join(' | ')}`);
+    if (process.env.TRIBO_TEST_SHOTS) await saveShot(page, name);
+    failed = false;
+  } finally {
+    if (failed) {
+      const shot = await saveShot(page, name);
+      t.diagnostic(`${name}: screenshot at ${shot}${describeLog(log)}`);
+    }
+    await close();
+  }
+}
+
+test('demo, cross-origin isolated: threads build, draws, contact markers match contacts', { timeout: 40_000 }, async (t) => {
+  await runDemoChecks(t, { isolation: true, expectBuild: 'threads', name: 'isolated' });
+});
+
+test('demo, not isolated (--no-isolation): simd build, draws', { timeout: 40_000 }, async (t) => {
+  await runDemoChecks(t, { isolation: false, expectBuild: 'simd', name: 'no-isolation' });
+});

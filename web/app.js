@@ -1,0 +1,303 @@
+// Tribo demo page: a box pyramid on a ground plane with spheres and capsules dropped onto it,
+// simulated in a worker world (the page's main thread only renders) and drawn with three.js,
+// with contact points, normals and force arrows from the frame's contact views.
+//
+// URL parameters (optional): rows (pyramid rows, default 7), drops (initial falling bodies,
+// default 10), substeps (default 4), seed (default 7), paused=1 (start paused).
+//
+// For tests, window.tribo = { build, ready, frame, contactCount, drawnContactMarkers, bodyCount,
+// overflowed, error, pause(), resume(), step(), reset(), drop() } is kept up to date every frame.
+
+import { init } from '../js/index.js';
+import { Renderer } from './renderer.js';
+import { ContactOverlay } from './contact_overlay.js';
+import { bindControls } from './controls.js';
+import { demoScene, dropDef } from './scene.js';
+
+const params = new URLSearchParams(location.search);
+const intParam = (name, def, min, max) => {
+  const v = Number.parseInt(params.get(name) ?? '', 10);
+  return Number.isFinite(v) ? Math.min(max, Math.max(min, v)) : def;
+};
+const CONFIG = {
+  rows: intParam('rows', 7, 1, 12),
+  drops: intParam('drops', 10, 0, 60),
+  substeps: intParam('substeps', 4, 1, 16),
+  seed: intParam('seed', 7, 0, 2 ** 31 - 1),
+  timestep: 1 / 60,
+  gravity: [0, -9.81, 0],
+  maxStepsPerFrame: 2,
+};
+
+const statusEl = document.getElementById('status');
+const detailEl = document.getElementById('detail');
+const errorEl = document.getElementById('error');
+
+// Test/debug hook: exists from the start so that a failed start is visible as window.tribo.error.
+const api = {
+  build: null,
+  ready: false,
+  frame: 0,
+  contactCount: 0,
+  drawnContactMarkers: 0,
+  bodyCount: 0,
+  overflowed: false,
+  paused: false,
+  error: null,
+  pause: () => pause(),
+  resume: () => resume(),
+  step: () => stepOnce(),
+  reset: () => reset(),
+  drop: () => drop(),
+};
+window.tribo = api;
+
+function showError(err) {
+  const msg = err && err.stack ? `${err.message}\n${err.stack}` : String(err && err.message ? err.message : err);
+  api.error = err && err.message ? err.message : String(err);
+  errorEl.hidden = false;
+  errorEl.textContent = `Tribo demo error: ${msg}`;
+  console.error('Tribo demo error:', err);
+}
+window.addEventListener('unhandledrejection', (e) => showError(e.reason));
+
+const state = {
+  tribo: null,
+  sim: null,
+  build: null,
+  paused: params.get('paused') === '1',
+  busy: false, // reset in progress
+  inflight: null, // promise of the step in flight
+  generation: 0, // bumps on reset: frames of an old world are dropped
+  bodyCount: 0,
+  random: null,
+  accumulator: 0,
+  lastTime: 0,
+  stepMs: 0,
+  framesApplied: 0,
+  lastFrame: null,
+};
+
+let renderer;
+let overlay;
+let controls;
+
+function updateStatus(frame) {
+  const c = frame?.contacts;
+  const contacts = c ? c.count : 0;
+  const overflowed = !!(c && c.overflowed);
+  const build = state.build ?? '?';
+  const buildText = build === 'threads' ? 'threads (pthreads, cross-origin isolated)' : build === 'simd' ? 'simd (single-threaded)' : build;
+  statusEl.innerHTML = '';
+  const parts = [
+    `build: ${buildText}`,
+    `bodies: ${state.bodyCount}   contacts: ${contacts}`,
+  ];
+  statusEl.append(parts.join('\n') + '\n');
+  const store = document.createElement('span');
+  store.textContent = overflowed ? 'contact store: OVERFLOWED (frame incomplete)' : 'contact store: ok';
+  if (overflowed) store.className = 'overflow';
+  statusEl.append(store);
+  const st = overlay.stats;
+  detailEl.textContent =
+    `step ${frame?.step ?? state.framesApplied}${state.paused ? ' (paused)' : ''}   ${state.stepMs.toFixed(1)} ms/step (round trip)\n` +
+    `drawn: ${st.markers} points, ${st.normals} normals, ${st.arrows} arrows   max |F| ${st.maxForce.toFixed(0)} N`;
+}
+
+/** Applies a completed frame: body poses, contact overlay, status, and the window.tribo counters. */
+function applyFrame(frame) {
+  state.framesApplied++;
+  state.lastFrame = frame;
+  renderer.updateTransforms(frame.bodies?.transform);
+  const st = overlay.update(frame.contacts);
+  api.frame = typeof frame.step === 'number' ? frame.step : state.framesApplied;
+  api.contactCount = frame.contacts ? frame.contacts.count : 0;
+  api.drawnContactMarkers = overlay.showPoints ? overlay.markers.count : 0;
+  api.overflowed = st.overflowed;
+  api.bodyCount = state.bodyCount;
+  updateStatus(frame);
+}
+
+/** Starts `n` steps in the worker; resolves after the resulting frame is applied. */
+function runSteps(n) {
+  const sim = state.sim;
+  const gen = state.generation;
+  const t0 = performance.now();
+  const p = sim
+    .step(n)
+    .then((frame) => {
+      if (gen !== state.generation || !frame) return; // world was replaced meanwhile
+      state.stepMs = (performance.now() - t0) / n;
+      applyFrame(frame);
+    })
+    .catch((err) => {
+      if (gen === state.generation) showError(err);
+    })
+    .finally(() => {
+      if (state.inflight === p) state.inflight = null;
+    });
+  state.inflight = p;
+  return p;
+}
+
+function animate(now) {
+  requestAnimationFrame(animate);
+  const dt = state.lastTime ? Math.min((now - state.lastTime) / 1000, 0.1) : CONFIG.timestep;
+  state.lastTime = now;
+  if (!state.paused && !state.busy && state.sim) {
+    state.accumulator = Math.min(state.accumulator + dt, CONFIG.timestep * CONFIG.maxStepsPerFrame);
+    if (!state.inflight) {
+      // real time when the worker keeps up; never more than maxStepsPerFrame per displayed frame
+      const n = Math.max(1, Math.floor(state.accumulator / CONFIG.timestep + 1e-6));
+      state.accumulator = Math.max(0, state.accumulator - n * CONFIG.timestep);
+      runSteps(n);
+    }
+  }
+  renderer.render();
+}
+
+async function pause() {
+  state.paused = true;
+  api.paused = true;
+  controls.setPaused(true);
+  // let the step in flight land, so that the counters describe the frame now on screen
+  if (state.inflight) await state.inflight;
+  renderer.render();
+  if (state.lastFrame) updateStatus(state.lastFrame);
+  return snapshot();
+}
+
+function resume() {
+  state.paused = false;
+  api.paused = false;
+  state.accumulator = 0;
+  controls.setPaused(false);
+  return snapshot();
+}
+
+async function stepOnce() {
+  if (!state.paused) await pause();
+  if (state.inflight) await state.inflight;
+  if (!state.sim || state.busy) return snapshot();
+  await runSteps(1);
+  renderer.render();
+  return snapshot();
+}
+
+function snapshot() {
+  return {
+    build: api.build,
+    frame: api.frame,
+    contactCount: api.contactCount,
+    drawnContactMarkers: api.drawnContactMarkers,
+    bodyCount: api.bodyCount,
+    overflowed: api.overflowed,
+    paused: api.paused,
+  };
+}
+
+async function addBody(sim, entry) {
+  const id = await sim.addBody(entry.def);
+  if (typeof id !== 'number' || id < 0) throw new Error(`addBody returned ${id} for a ${entry.tag}`);
+  renderer.addBody(id, entry.def, entry.tag);
+  return id;
+}
+
+async function createWorld() {
+  const sim = await state.tribo.createWorkerWorld({
+    gravity: CONFIG.gravity,
+    timestep: CONFIG.timestep,
+    substeps: CONFIG.substeps,
+  });
+  const { bodies, random } = demoScene({ rows: CONFIG.rows, drops: CONFIG.drops, seed: CONFIG.seed });
+  for (const entry of bodies) await addBody(sim, entry);
+  state.random = random;
+  state.bodyCount = bodies.length;
+  state.build = sim.build ?? state.tribo.build;
+  api.build = state.build;
+  api.bodyCount = state.bodyCount;
+  state.sim = sim;
+  state.accumulator = 0;
+  return sim;
+}
+
+async function freeWorld(sim) {
+  if (!sim) return;
+  try {
+    await sim.free();
+  } catch (err) {
+    console.warn('Tribo demo: free() failed', err);
+  }
+}
+
+async function reset() {
+  if (state.busy) return snapshot();
+  state.busy = true;
+  controls.setBusy(true);
+  try {
+    state.generation++;
+    const old = state.sim;
+    state.sim = null;
+    if (state.inflight) await state.inflight;
+    // A worker world is reset by freeing it and creating a new one (sim.reset is optional).
+    await freeWorld(old);
+    renderer.clearBodies();
+    overlay.update(null);
+    state.lastFrame = null;
+    await createWorld();
+    await runSteps(1); // show the initial state (also when paused)
+  } catch (err) {
+    showError(err);
+  } finally {
+    state.busy = false;
+    controls.setBusy(false);
+  }
+  return snapshot();
+}
+
+async function drop() {
+  if (!state.sim || state.busy) return snapshot();
+  const entry = dropDef(state.random, { height: CONFIG.rows * 0.5 + 3 });
+  await addBody(state.sim, entry);
+  state.bodyCount++;
+  api.bodyCount = state.bodyCount;
+  return snapshot();
+}
+
+async function main() {
+  const canvas = document.getElementById('view');
+  renderer = new Renderer(canvas);
+  overlay = new ContactOverlay(renderer.scene);
+  controls = bindControls(document, {
+    onPause: () => (state.paused ? resume() : pause()),
+    onStep: () => stepOnce(),
+    onReset: () => reset(),
+    onDrop: () => drop(),
+    onOverlay: (v) => {
+      overlay.setVisibility(v);
+      api.drawnContactMarkers = overlay.showPoints ? overlay.markers.count : 0;
+    },
+    onScale: (n) => {
+      overlay.newtonsPerMetre = n;
+      if (state.lastFrame) overlay.update(state.lastFrame.contacts);
+    },
+  });
+  controls.sync();
+  controls.setPaused(state.paused);
+  api.paused = state.paused;
+  statusEl.textContent = 'loading the engine…';
+
+  state.tribo = await init();
+  state.build = state.tribo.build;
+  api.build = state.build;
+  statusEl.textContent = `build: ${state.build}: creating the worker world…`;
+  await createWorld();
+  await runSteps(1);
+  requestAnimationFrame(animate);
+  // ready once the first frame is on screen
+  requestAnimationFrame(() => {
+    api.ready = true;
+  });
+}
+
+main().catch(showError);
