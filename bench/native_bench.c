@@ -1,0 +1,267 @@
+/* Tribo native benchmark: the pyramid, pile and readback scenes of bench/scenes.mjs, through the
+ * public C API (src/include/tribo.h) only. Prints one JSON object on stdout.
+ *
+ *   native_bench [--steps N] [--scenes pyramid,pile,readback] [--threads T]
+ *
+ * Built by bench/run.mjs:
+ *   gcc -O2 -std=c11 -ffp-contract=off -msse2 -Isrc bench/native_bench.c $(find src -name '*.c') \
+ *       -lm -lpthread -o build/native_bench
+ */
+#define _POSIX_C_SOURCE 199309L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "include/tribo.h"
+
+#define GRAVITY_Y (-9.81f)
+#define DT (1.0f / 60.0f)
+#define FRICTION 0.6f
+#define RESTITUTION 0.0f
+#define PI_D 3.14159265358979323846
+
+static const float IDENTITY_Q[4] = {0, 0, 0, 1};
+static const float ORIGIN[3] = {0, 0, 0};
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+static int cmp_double(const void* a, const void* b) {
+  double x = *(const double*)a, y = *(const double*)b;
+  return (x > y) - (x < y);
+}
+
+static double median(double* v, int n) {
+  if (n <= 0) return NAN;
+  qsort(v, (size_t)n, sizeof(double), cmp_double);
+  return (n & 1) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Errors go to stderr (stdout may hold half a JSON object by then), exit code 2. */
+static void fail(tb_world_id w, const char* what, int code) {
+  const char* msg = tb_last_error(w);
+  fflush(stdout);
+  fprintf(stderr, "native_bench: %s failed (%d): %s\n", what, code, msg ? msg : "");
+  exit(2);
+}
+
+typedef struct scene {
+  tb_world_id world;
+  tb_body_id* dyn; /* dynamic bodies, in creation order */
+  int dyn_count, dyn_cap;
+  float (*start)[3];
+} scene;
+
+static tb_world_id make_world(int threads) {
+  tb_world_def def = tb_default_world_def();
+  def.gravity[0] = 0; def.gravity[1] = GRAVITY_Y; def.gravity[2] = 0;
+  def.timestep = DT;
+  if (threads > 0) def.thread_count = threads;
+  tb_world_id w = tb_world_create(&def);
+  if (w < 0) fail(w, "tb_world_create", w);
+  return w;
+}
+
+static tb_body_id add_body(scene* s, tb_body_type type, float x, float y, float z, tb_shape_type shape,
+                           const float params[4], float density) {
+  float pos[3] = {x, y, z};
+  tb_body_id b = tb_body_create(s->world, type, pos, IDENTITY_Q);
+  if (b < 0) fail(s->world, "tb_body_create", b);
+  tb_shape_id sh = tb_shape_create(s->world, b, shape, params, ORIGIN, IDENTITY_Q, FRICTION, RESTITUTION,
+                                   density);
+  if (sh < 0) fail(s->world, "tb_shape_create", sh);
+  if (type == TB_BODY_DYNAMIC) {
+    if (s->dyn_count == s->dyn_cap) {
+      s->dyn_cap = s->dyn_cap ? 2 * s->dyn_cap : 256;
+      s->dyn = realloc(s->dyn, (size_t)s->dyn_cap * sizeof *s->dyn);
+      s->start = realloc(s->start, (size_t)s->dyn_cap * sizeof *s->start);
+      if (!s->dyn || !s->start) { fprintf(stderr, "native_bench: out of memory\n"); exit(2); }
+    }
+    s->start[s->dyn_count][0] = x; s->start[s->dyn_count][1] = y; s->start[s->dyn_count][2] = z;
+    s->dyn[s->dyn_count++] = b;
+  }
+  return b;
+}
+
+static void add_static_box(scene* s, float x, float y, float z, float hx, float hy, float hz) {
+  const float p[4] = {hx, hy, hz, 0};
+  add_body(s, TB_BODY_STATIC, x, y, z, TB_SHAPE_BOX, p, 1.0f);
+}
+
+static void free_scene(scene* s) {
+  tb_world_destroy(s->world);
+  free(s->dyn);
+  free(s->start);
+  memset(s, 0, sizeof *s);
+}
+
+static void get_pos(const scene* s, int i, float out[3]) {
+  float st[13];
+  int rc = tb_body_get_state(s->world, s->dyn[i], st);
+  if (rc != TB_OK) fail(s->world, "tb_body_get_state", rc);
+  out[0] = st[0]; out[1] = st[1]; out[2] = st[2];
+}
+
+/* Steps the scene `steps` times; returns the median ms/step over [from, steps). */
+static double run_steps(scene* s, int steps, int from) {
+  double* t = malloc(sizeof(double) * (size_t)(steps > 0 ? steps : 1));
+  int n = 0;
+  for (int i = 0; i < steps; i++) {
+    double t0 = now_ms();
+    int rc = tb_world_step(s->world);
+    double t1 = now_ms();
+    if (rc != TB_OK) fail(s->world, "tb_world_step", rc);
+    if (i >= from) t[n++] = t1 - t0;
+  }
+  double m = median(t, n);
+  free(t);
+  return m;
+}
+
+/* Same layout as scenes.mjs pyramid(): ground box top at y = 0, rows touching. */
+static void bench_pyramid(int steps, int threads, int rows) {
+  scene s = {0};
+  s.world = make_world(threads);
+  add_static_box(&s, 0, -0.5f, 0, 50, 0.5f, 50);
+  const float cube[4] = {0.5f, 0.5f, 0.5f, 0};
+  for (int r = 0; r < rows; r++) {
+    int n = rows - r;
+    for (int i = 0; i < n; i++)
+      add_body(&s, TB_BODY_DYNAMIC, (float)((i - (n - 1) / 2.0) * 1.0), 0.5f + (float)r, 0, TB_SHAPE_BOX, cube, 1.0f);
+  }
+  double ms = run_steps(&s, steps, steps / 2);
+  int top = s.dyn_count - 1;
+  float p[3], top_dy = 0, max_dxz = 0;
+  for (int i = 0; i < s.dyn_count; i++) {
+    get_pos(&s, i, p);
+    float dx = p[0] - s.start[i][0], dz = p[2] - s.start[i][2];
+    float dxz = sqrtf(dx * dx + dz * dz);
+    if (!(dxz <= max_dxz)) max_dxz = dxz; /* NaN propagates */
+    if (i == top) top_dy = p[1] - s.start[i][1];
+  }
+  int stands = fabsf(top_dy) <= 0.1f && max_dxz <= 0.25f;
+  printf("\"pyramid\": {\"bodies\": %d, \"steps\": %d, \"window\": [%d, %d], \"median_ms\": %.6f, "
+         "\"top_dy\": %.6f, \"max_dxz\": %.6f, \"stands\": %s}",
+         s.dyn_count, steps, steps / 2, steps, ms, top_dy, max_dxz, stands ? "true" : "false");
+  free_scene(&s);
+}
+
+/* Same layout as scenes.mjs pile(), including the deterministic ±0.05 m jitter. */
+static void bench_pile(int steps, int threads) {
+  const int n = 10;
+  const float spacing = 1.5f, inner = 8, wall = 0.5f, height = 20;
+  scene s = {0};
+  s.world = make_world(threads);
+  add_static_box(&s, 0, -0.5f, 0, inner + 2 * wall, 0.5f, inner + 2 * wall);
+  add_static_box(&s, inner + wall, height / 2, 0, wall, height / 2, inner + 2 * wall);
+  add_static_box(&s, -(inner + wall), height / 2, 0, wall, height / 2, inner + 2 * wall);
+  add_static_box(&s, 0, height / 2, inner + wall, inner, height / 2, wall);
+  add_static_box(&s, 0, height / 2, -(inner + wall), inner, height / 2, wall);
+  const float sphere[4] = {0.5f, 0, 0, 0}, box[4] = {0.5f, 0.5f, 0.5f, 0}, capsule[4] = {0.3f, 0.4f, 0, 0};
+  uint32_t seed = 12345u;
+  const double off = (n - 1) * spacing / 2.0;
+  int k = 0;
+  for (int y = 0; y < n; y++)
+    for (int z = 0; z < n; z++)
+      for (int x = 0; x < n; x++) {
+        seed = seed * 1103515245u + 12345u;
+        double jx = 0.05 * (((double)(seed >> 8) / 16777216.0) * 2 - 1);
+        seed = seed * 1103515245u + 12345u;
+        double jz = 0.05 * (((double)(seed >> 8) / 16777216.0) * 2 - 1);
+        float px = (float)(x * spacing - off + jx), py = (float)(2 + y * spacing), pz = (float)(z * spacing - off + jz);
+        switch (k % 3) {
+          case 0: add_body(&s, TB_BODY_DYNAMIC, px, py, pz, TB_SHAPE_SPHERE, sphere, 1.0f); break;
+          case 1: add_body(&s, TB_BODY_DYNAMIC, px, py, pz, TB_SHAPE_BOX, box, 1.0f); break;
+          default: add_body(&s, TB_BODY_DYNAMIC, px, py, pz, TB_SHAPE_CAPSULE, capsule, 1.0f); break;
+        }
+        k++;
+      }
+  double ms = run_steps(&s, steps, steps / 2);
+  int escaped = 0;
+  float maxv = 0, maxy = -1e30f, p[3], st[13];
+  for (int i = 0; i < s.dyn_count; i++) {
+    get_pos(&s, i, p);
+    if (!(fabsf(p[0]) < inner && fabsf(p[2]) < inner && p[1] > 0 && p[1] < height)) escaped++;
+    if (p[1] > maxy) maxy = p[1];
+    tb_body_get_state(s.world, s.dyn[i], st);
+    float v = sqrtf(st[7] * st[7] + st[8] * st[8] + st[9] * st[9]);
+    if (!(v <= maxv)) maxv = v;
+  }
+  printf("\"pile\": {\"bodies\": %d, \"steps\": %d, \"window\": [%d, %d], \"median_ms\": %.6f, "
+         "\"escaped\": %d, \"max_speed\": %.6f, \"max_y\": %.6f}",
+         s.dyn_count, steps, steps / 2, steps, ms, escaped, maxv, maxy);
+  free_scene(&s);
+}
+
+static int find_field(tb_field_set set, const char* const* names) {
+  int count = tb_field_count(set);
+  for (const char* const* nm = names; *nm; nm++)
+    for (int i = 0; i < count; i++) {
+      const tb_field_info* f = tb_field_get(set, i);
+      if (f && f->name && strcmp(f->name, *nm) == 0) return i;
+    }
+  return -1;
+}
+
+/* 1 kg sphere resting on the ground, 120 steps: contact normal impulse / dt against m·g. */
+static void bench_readback(int threads) {
+  const int steps = 120;
+  scene s = {0};
+  s.world = make_world(threads);
+  add_static_box(&s, 0, -0.5f, 0, 50, 0.5f, 50);
+  const float r = 0.5f, sphere[4] = {r, 0, 0, 0};
+  const float density = (float)(1.0 / (4.0 / 3.0 * PI_D * r * r * r));
+  tb_body_id b = add_body(&s, TB_BODY_DYNAMIC, 0, r, 0, TB_SHAPE_SPHERE, sphere, density);
+  run_steps(&s, steps, steps);
+  float mass[13] = {0};
+  tb_body_get_mass(s.world, b, mass);
+  static const char* const imp_names[] = {"normal_impulse", NULL};
+  static const char* const b0_names[] = {"body0", "body_0", NULL};
+  static const char* const b1_names[] = {"body1", "body_1", NULL};
+  int fi = find_field(TB_FIELDS_CONTACT, imp_names);
+  int f0 = find_field(TB_FIELDS_CONTACT, b0_names), f1 = find_field(TB_FIELDS_CONTACT, b1_names);
+  tb_contact_status cs;
+  memset(&cs, 0, sizeof cs);
+  int rc = tb_world_contact_status(s.world, &cs);
+  printf("\"readback\": {\"steps\": %d, \"mass\": %.6f, ", steps, mass[0]);
+  if (fi < 0 || f0 < 0 || f1 < 0 || rc != TB_OK) {
+    printf("\"unavailable\": \"contact fields normal_impulse/body0/body1 not found or contact status failed\"}");
+  } else {
+    const float* imp = (const float*)tb_world_field(s.world, TB_FIELDS_CONTACT, fi);
+    const int32_t* b0 = (const int32_t*)tb_world_field(s.world, TB_FIELDS_CONTACT, f0);
+    const int32_t* b1 = (const int32_t*)tb_world_field(s.world, TB_FIELDS_CONTACT, f1);
+    double sum = 0;
+    int points = 0;
+    int32_t slot = b & 0xFFFFF;
+    for (int i = 0; i < cs.count; i++) {
+      if (b0[i] == b || b1[i] == b || b0[i] == slot || b1[i] == slot) { sum += imp[i]; points++; }
+    }
+    printf("\"impulse\": %.9g, \"points\": %d, \"readback_valid\": %d, \"ratio\": %.6f}", sum, points,
+           cs.readback_valid, sum / DT / 9.81);
+  }
+  free_scene(&s);
+}
+
+int main(int argc, char** argv) {
+  int steps = 600, threads = 0;
+  const char* scenes = "pyramid,pile,readback";
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--steps") && i + 1 < argc) steps = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--scenes") && i + 1 < argc) scenes = argv[++i];
+    else if (!strcmp(argv[i], "--threads") && i + 1 < argc) threads = atoi(argv[++i]);
+    else { fprintf(stderr, "usage: %s [--steps N] [--scenes pyramid,pile,readback] [--threads T]\n", argv[0]); return 1; }
+  }
+  if (steps < 2) steps = 2;
+  printf("{\"build\": \"native\", \"max_threads\": %d, \"scenes\": {", tb_max_threads());
+  int first = 1;
+  if (strstr(scenes, "pyramid")) { bench_pyramid(steps, threads, 20); first = 0; }
+  if (strstr(scenes, "pile")) { if (!first) printf(", "); bench_pile(steps, threads); first = 0; }
+  if (strstr(scenes, "readback")) { if (!first) printf(", "); bench_readback(threads); }
+  printf("}}\n");
+  return 0;
+}

@@ -1,0 +1,369 @@
+#!/usr/bin/env node
+// Tribo against peer engines, in one node run: `npm run bench` / `make bench`.
+//
+// Scenes (bench/scenes.mjs): pyramid (210 cubes), pile (1000 mixed bodies in a box container),
+// readback (contact normal impulse of a resting 1 kg sphere against m·g).
+// Engines (bench/engines/*.mjs): rapier, rapier-simd, havok, jolt, cannon, tribo-simd,
+// tribo-threads (JS API, js/index.js) and tribo-native (bench/native_bench.c, run as a child).
+//
+// Environment:
+//   BENCH_ROUNDS   rounds per engine and scene (default 3); figures are medians over rounds
+//   BENCH_STEPS    steps of the pyramid and pile scenes (default 600; timing window = second half)
+//   BENCH_ENGINES  comma list to run a subset (default: all)
+//   BENCH_SCENES   comma list of pyramid,pile,readback (default: all)
+//   BENCH_OUT      results file (default bench/RESULTS.md; '-' = do not write)
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as S from './scenes.mjs';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(HERE, '..');
+
+const ROUNDS = posInt(process.env.BENCH_ROUNDS, 3);
+const STEPS = posInt(process.env.BENCH_STEPS, 600);
+const OUT = process.env.BENCH_OUT ?? path.join(HERE, 'RESULTS.md');
+const ALL_ENGINES = ['tribo-simd', 'tribo-threads', 'tribo-native', 'rapier', 'rapier-simd', 'havok', 'jolt', 'cannon'];
+const TRIBO = ['tribo-simd', 'tribo-threads', 'tribo-native'];
+const PEERS = ALL_ENGINES.filter((e) => !TRIBO.includes(e));
+const ENGINES = listEnv(process.env.BENCH_ENGINES, ALL_ENGINES);
+const SCENE_NAMES = listEnv(process.env.BENCH_SCENES, ['pyramid', 'pile', 'readback']);
+
+function posInt(v, dflt) {
+  const n = Number.parseInt(v ?? '', 10);
+  return Number.isFinite(n) && n > 0 ? n : dflt;
+}
+function listEnv(v, all) {
+  if (!v) return all;
+  const want = v.split(',').map((s) => s.trim()).filter(Boolean);
+  const bad = want.filter((w) => !all.includes(w));
+  if (bad.length) { console.error(`unknown: ${bad.join(', ')} (known: ${all.join(', ')})`); process.exit(1); }
+  return all.filter((a) => want.includes(a));
+}
+const log = (...a) => console.log(...a);
+const median = (xs) => {
+  const v = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  if (!v.length) return NaN;
+  const m = v.length >> 1;
+  return v.length & 1 ? v[m] : (v[m - 1] + v[m]) / 2;
+};
+
+function makeScene(name) {
+  switch (name) {
+    case 'pyramid': return S.pyramid({ steps: STEPS });
+    case 'pile': return S.pile({ steps: STEPS });
+    case 'readback': return S.readback();
+    default: throw new Error(name);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// One engine, one scene, one round (in-process adapters).
+
+function checkPyramid(scene, start, end) {
+  const n = start.length / 3;
+  let maxDxz = 0;
+  for (let i = 0; i < n; i++) {
+    const d = Math.hypot(end[3 * i] - start[3 * i], end[3 * i + 2] - start[3 * i + 2]);
+    if (!(d <= maxDxz)) maxDxz = d;
+  }
+  const topDy = end[3 * (n - 1) + 1] - start[3 * (n - 1) + 1];
+  return { topDy, maxDxz, stands: Math.abs(topDy) <= 0.1 && maxDxz <= 0.25 };
+}
+
+function checkPile(scene, prev, end) {
+  const { inner, height } = scene.container;
+  const n = end.length / 3;
+  let escaped = 0, maxSpeed = 0, maxY = -Infinity, sumY = 0;
+  for (let i = 0; i < n; i++) {
+    const x = end[3 * i], y = end[3 * i + 1], z = end[3 * i + 2];
+    if (!(Math.abs(x) < inner && Math.abs(z) < inner && y > 0 && y < height)) escaped++;
+    const v = Math.hypot(x - prev[3 * i], y - prev[3 * i + 1], z - prev[3 * i + 2]) / S.DT;
+    if (!(v <= maxSpeed)) maxSpeed = v;
+    maxY = Math.max(maxY, y); sumY += y;
+  }
+  return { escaped, maxSpeed, maxY, meanY: sumY / n };
+}
+
+function runScene(engine, scene) {
+  const n = S.dynamicBodies(scene).length;
+  const start = new Float64Array(3 * n), prev = new Float64Array(3 * n), end = new Float64Array(3 * n);
+  const world = engine.createWorld(scene);
+  try {
+    world.readPositions(start);
+    const [from, to] = scene.window;
+    const times = [];
+    for (let s = 0; s < scene.steps; s++) {
+      if (s === scene.steps - 1) world.readPositions(prev);
+      const t0 = performance.now();
+      world.step();
+      const t1 = performance.now();
+      if (s >= from && s < to) times.push(t1 - t0);
+    }
+    world.readPositions(end);
+    const res = { ms: median(times) };
+    for (let i = 0; i < end.length; i++) {
+      if (!Number.isFinite(end[i])) { res.nonFinite = true; break; }
+    }
+    if (scene.name === 'pyramid') Object.assign(res, checkPyramid(scene, start, end));
+    if (scene.name === 'pile') Object.assign(res, checkPile(scene, prev, end));
+    if (scene.name === 'readback') {
+      const r = world.contactNormalImpulse(0);
+      if (r.unavailable) res.unavailable = r.unavailable;
+      else Object.assign(res, { impulse: r.impulse, points: r.points, source: r.source,
+        force: r.impulse / S.DT, ratio: r.impulse / S.DT / scene.expected });
+      res.restY = end[1];
+    }
+    return res;
+  } finally {
+    world.free();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Loading engines.
+
+async function loadEngines() {
+  const loaded = new Map(), skipped = new Map();
+  for (const id of ENGINES) {
+    const mod = await import(`./engines/${id}.mjs`);
+    try {
+      if (mod.external) {
+        mod.ensureBinary((m) => log(`  [${id}] ${m}`));
+        loaded.set(id, { id, external: true, mod, notes: `native gcc -O2 ${mod.compilerVersion() ?? ''}, 1 thread, Tribo default solver` });
+      } else {
+        const t0 = performance.now();
+        const eng = await mod.load();
+        eng.packageName = mod.packageName;
+        loaded.set(id, eng);
+        log(`  [${id}] loaded in ${(performance.now() - t0).toFixed(0)} ms`);
+      }
+    } catch (err) {
+      const reason = err?.constructor?.name === 'Unavailable' ? err.message : `${err?.message ?? err}`;
+      skipped.set(id, reason);
+      log(`  [${id}] SKIPPED: ${reason}`);
+    }
+  }
+  return { loaded, skipped };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report.
+
+function pkgVersion(name) {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8')).version;
+  } catch { return 'not installed'; }
+}
+
+/** Text for a Markdown table cell: no pipes or newlines, bounded length. */
+function esc(t, max = 160) {
+  const s = `${t ?? ''}`.replace(/\s+/g, ' ').replace(/\|/g, '/');
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+function fmtMs(x) { return Number.isFinite(x) ? (x < 10 ? x.toFixed(3) : x.toFixed(2)) : '–'; }
+function fmtRatio(x) { return Number.isFinite(x) ? `${x.toFixed(2)}×` : '–'; }
+function cell(results, id, scene) { return results[id]?.[scene]; }
+
+function buildReport({ loaded, skipped, results, errors, meta }) {
+  const L = [];
+  const ids = ENGINES;
+  const hasScene = (s) => SCENE_NAMES.includes(s);
+  L.push('## Median ms/step (steps ' + (hasScene('pyramid') ? `${S.windowFor(STEPS)[0]}–${STEPS}` : '') +
+    `, median over ${ROUNDS} round${ROUNDS > 1 ? 's' : ''})`);
+  L.push('');
+  L.push('| engine | pyramid ms/step | pyramid stands (top Δy, max horiz. move) | pile ms/step | pile end (escaped, max speed, max y) | notes |');
+  L.push('| --- | ---: | --- | ---: | --- | --- |');
+  for (const id of ids) {
+    if (skipped.has(id)) { L.push(`| ${id} | skipped | | | | ${esc(skipped.get(id))} |`); continue; }
+    const p = cell(results, id, 'pyramid'), q = cell(results, id, 'pile');
+    const pErr = errors[`${id}/pyramid`], qErr = errors[`${id}/pile`];
+    const pyr = !hasScene('pyramid') ? ['', ''] : pErr ? ['error', esc(pErr)] : p ? [fmtMs(p.ms),
+      `${p.stands ? 'yes' : 'NO'} (${p.topDy.toFixed(3)} m, ${p.maxDxz.toFixed(3)} m)${p.nonFinite ? ' NaN!' : ''}`] : ['–', ''];
+    const pil = !hasScene('pile') ? ['', ''] : qErr ? ['error', esc(qErr)] : q ? [fmtMs(q.ms),
+      `${q.escaped}, ${q.maxSpeed.toFixed(2)} m/s, ${q.maxY.toFixed(2)} m${q.nonFinite ? ' NaN!' : ''}`] : ['–', ''];
+    L.push(`| ${id} | ${pyr[0]} | ${pyr[1]} | ${pil[0]} | ${pil[1]} | ${esc(loaded.get(id)?.notes)} |`);
+  }
+  L.push('');
+
+  // Ratios: peer ms / tribo ms (> 1: Tribo faster).
+  const tribos = TRIBO.filter((t) => ids.includes(t));
+  const peers = PEERS.filter((p) => ids.includes(p) && !skipped.has(p));
+  L.push('## Tribo speed-up: peer ms / Tribo ms (> 1 means Tribo is faster)');
+  L.push('');
+  const liveTribos = tribos.filter((t) => !skipped.has(t) && results[t]);
+  if (!liveTribos.length) {
+    L.push(tribos.length
+      ? `Not measured: ${tribos.map((t) => `${t} skipped (${esc(skipped.get(t) ?? 'no results', 240)})`).join('; ')}.`
+      : 'Not measured: no Tribo variant selected (BENCH_ENGINES).');
+  } else {
+    const cols = [];
+    for (const t of liveTribos) for (const s of ['pyramid', 'pile']) if (hasScene(s)) cols.push([t, s]);
+    L.push(`| peer | ${cols.map(([t, s]) => `${s} vs ${t}`).join(' | ')} |`);
+    L.push(`| --- |${cols.map(() => ' ---: |').join('')}`);
+    for (const p of peers) {
+      L.push(`| ${p} | ${cols.map(([t, s]) => fmtRatio(cell(results, p, s)?.ms / cell(results, t, s)?.ms)).join(' | ')} |`);
+    }
+  }
+  L.push('');
+
+  if (hasScene('readback')) {
+    L.push('## Readback: contact normal impulse / dt of a resting 1 kg sphere, against m·g = 9.81 N (after 120 steps)');
+    L.push('');
+    L.push('| engine | reported force (N) | ratio to m·g | contacts | source |');
+    L.push('| --- | ---: | ---: | ---: | --- |');
+    for (const id of ids) {
+      if (skipped.has(id)) { L.push(`| ${id} | skipped | | | ${esc(skipped.get(id))} |`); continue; }
+      const r = cell(results, id, 'readback'), err = errors[`${id}/readback`];
+      if (err) L.push(`| ${id} | error | | | ${esc(err)} |`);
+      else if (!r) L.push(`| ${id} | – | | | |`);
+      else if (r.unavailable) L.push(`| ${id} | not available | | | ${esc(r.unavailable, 240)} |`);
+      else L.push(`| ${id} | ${r.force.toFixed(4)} | ${r.ratio.toFixed(4)} | ${r.points} | ${r.source} |`);
+    }
+    L.push('');
+  }
+
+  L.push('## Per-round medians (ms/step)');
+  L.push('');
+  for (const id of ids) {
+    if (skipped.has(id) || !results[id]) continue;
+    const parts = [];
+    for (const s of ['pyramid', 'pile']) {
+      const rr = results[id][s]?.rounds;
+      if (rr) parts.push(`${s}: ${rr.map(fmtMs).join(', ')}`);
+    }
+    if (parts.length) L.push(`- ${id}: ${parts.join('; ')}`);
+  }
+  L.push('');
+  return L.join('\n');
+}
+
+function writeResults(report, meta) {
+  const head = [
+    '# Bench results',
+    '',
+    'Written by `node bench/run.mjs` (`npm run bench`, `make bench`); the script rewrites this file.',
+    '',
+    `- date: ${meta.date}`,
+    `- machine: \`nproc\` = ${meta.nproc}, ${meta.cpu}`,
+    `- node ${meta.node}, ${meta.platform}`,
+    `- rounds: ${ROUNDS}, steps: ${STEPS} (pyramid, pile), timing window: steps ${S.windowFor(STEPS)[0]}–${STEPS}; total run ${meta.totalS.toFixed(0)} s` +
+      (ROUNDS !== 3 || STEPS !== 600 ? ' — **quick run, not the default settings**' : ''),
+    `- packages: ${meta.packages.map(([n, v]) => `${n} ${v}`).join(', ')}`,
+    `- Tribo: ${meta.tribo}`,
+    '',
+    'Setup for every engine: gravity −9.81 m/s² (y up), dt 1/60 s, friction 0.6, restitution 0, each',
+    "engine's default solver iterations, sleeping disabled, one thread unless stated. Ground and",
+    'container are static boxes. ms/step is the median of `performance.now()` around each step call',
+    '(native: `clock_gettime` around `tb_world_step`) over the timing window, then the median of the',
+    'rounds; all engines ran in the same process (native: a child process), interleaved per round.',
+    'Pile: 1000 bodies (sphere r 0.5, cube half 0.5, capsule r 0.3 / half-height 0.4, cycling; density',
+    '1 kg/m³) from a 10×10×10 grid 1.5 m apart (±0.05 m fixed jitter), lowest layer y = 2, in a',
+    '16×16 m container; "escaped" counts bodies outside it at the end, "max speed" is the largest',
+    'body speed over the last step. The machine is shared and noisy: compare ratios within one run.',
+    '',
+  ];
+  fs.writeFileSync(OUT, head.join('\n') + report + '\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main() {
+  const t0 = performance.now();
+  const nproc = (() => { try { return execFileSync('nproc', { encoding: 'utf8' }).trim(); } catch { return String(os.cpus().length); } })();
+  log(`bench: rounds ${ROUNDS}, steps ${STEPS}, engines ${ENGINES.join(', ')}, scenes ${SCENE_NAMES.join(', ')}`);
+  log(`node ${process.version}, nproc ${nproc}`);
+  log('loading engines:');
+  const { loaded, skipped } = await loadEngines();
+
+  const results = {};   // results[id][scene] = { ms, rounds: [...], ...checks of the last round }
+  const errors = {};
+  const scenes = SCENE_NAMES.map(makeScene);
+  for (let round = 0; round < ROUNDS; round++) {
+    log(`round ${round + 1}/${ROUNDS}`);
+    for (const id of ENGINES) {
+      const eng = loaded.get(id);
+      if (!eng) continue;
+      if (eng.external) {
+        // Native: one child process per round, all selected scenes.
+        try {
+          const out = eng.mod.runRound({ steps: STEPS, scenes: SCENE_NAMES });
+          for (const s of SCENE_NAMES) {
+            const r = out.scenes?.[s];
+            if (!r) continue;
+            const res = s === 'pyramid' ? { ms: r.median_ms, topDy: r.top_dy, maxDxz: r.max_dxz, stands: r.stands }
+              : s === 'pile' ? { ms: r.median_ms, escaped: r.escaped, maxSpeed: r.max_speed, maxY: r.max_y }
+              : r.unavailable ? { unavailable: r.unavailable }
+              : { force: r.impulse / S.DT, ratio: r.ratio, impulse: r.impulse, points: r.points, source: 'contact field normal_impulse (C API)' };
+            record(results, id, s, res);
+            log(`  ${id.padEnd(14)} ${s.padEnd(9)} ${describe(s, res)}`);
+          }
+        } catch (err) {
+          skipped.set(id, err.message);
+          loaded.delete(id);
+          log(`  [${id}] SKIPPED: ${err.message}`);
+        }
+        continue;
+      }
+      for (const scene of scenes) {
+        if (scene.name === 'readback' && round > 0) continue; // deterministic; once is enough
+        const key = `${id}/${scene.name}`;
+        if (errors[key]) continue;
+        try {
+          const res = runScene(eng, scene);
+          record(results, id, scene.name, res);
+          log(`  ${id.padEnd(14)} ${scene.name.padEnd(9)} ${describe(scene.name, res)}`);
+        } catch (err) {
+          errors[key] = `${err?.message ?? err}`.split('\n')[0].slice(0, 200);
+          log(`  ${id.padEnd(14)} ${scene.name.padEnd(9)} ERROR: ${errors[key]}`);
+        }
+        globalThis.gc?.();
+      }
+    }
+  }
+  for (const eng of loaded.values()) eng.close?.();
+
+  const meta = {
+    date: new Date().toISOString(),
+    nproc,
+    cpu: `${os.cpus()[0]?.model ?? 'unknown CPU'}`.trim(),
+    node: process.version,
+    platform: `${os.platform()} ${os.arch()}`,
+    packages: ['@dimforge/rapier3d-compat', '@dimforge/rapier3d-simd-compat', '@babylonjs/havok', 'jolt-physics', 'cannon-es']
+      .map((n) => [n, pkgVersion(n)]),
+    tribo: tribosummary(skipped),
+    totalS: (performance.now() - t0) / 1000,
+  };
+  const report = buildReport({ loaded, skipped, results, errors, meta });
+  log('');
+  log(report);
+  if (OUT !== '-') {
+    writeResults(report, meta);
+    log(`wrote ${path.relative(process.cwd(), OUT)} (${meta.totalS.toFixed(0)} s)`);
+  }
+}
+
+function tribosummary(skipped) {
+  let head = 'unknown';
+  try { head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim(); } catch { /* no git */ }
+  const sk = TRIBO.filter((t) => ENGINES.includes(t) && skipped.has(t));
+  return `commit ${head}` + (sk.length ? `; skipped: ${sk.map((t) => `${t} (${skipped.get(t)})`).join('; ')}` : '');
+}
+
+function record(results, id, scene, res) {
+  const r = (results[id] ??= {});
+  const prev = r[scene];
+  const rounds = [...(prev?.rounds ?? []), res.ms];
+  r[scene] = { ...res, rounds, ms: median(rounds) };
+}
+
+function describe(scene, r) {
+  if (scene === 'pyramid') return `${fmtMs(r.ms)} ms/step, stands ${r.stands ? 'yes' : 'NO'} (top Δy ${r.topDy.toFixed(3)}, max horiz ${r.maxDxz.toFixed(3)})`;
+  if (scene === 'pile') return `${fmtMs(r.ms)} ms/step, escaped ${r.escaped}, max speed ${r.maxSpeed.toFixed(2)} m/s, max y ${r.maxY.toFixed(2)}`;
+  if (r.unavailable) return `not available: ${r.unavailable}`;
+  return `force ${r.force.toFixed(4)} N, ratio ${r.ratio.toFixed(4)} (${r.points} contact${r.points === 1 ? '' : 's'})`;
+}
+
+main().then(() => process.exit(0), (err) => { console.error(err); process.exit(1); });
