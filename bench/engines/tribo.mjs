@@ -9,7 +9,10 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { DT, GRAVITY } from '../scenes.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+// BENCH_TRIBO_ROOT: load js/ and dist/ from another checkout (used to test this adapter).
+const ROOT = process.env.BENCH_TRIBO_ROOT
+  ? path.resolve(process.env.BENCH_TRIBO_ROOT)
+  : path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 export class Unavailable extends Error {}
 
