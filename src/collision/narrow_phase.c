@@ -1,0 +1,164 @@
+/* Narrow phase dispatcher, manifold reduction and world AABBs. */
+#include "collide_internal.h"
+
+/* Routine for (type a, type b) with a <= b; NULL = no contact (plane-plane). */
+static tb_collide_fn tb_np_routine(int ta, int tb) {
+  switch (ta * TB_SHAPE_TYPE_COUNT + tb) {
+    case TB_SHAPE_PLANE * TB_SHAPE_TYPE_COUNT + TB_SHAPE_SPHERE: return tb_collide_plane_sphere;
+    case TB_SHAPE_PLANE * TB_SHAPE_TYPE_COUNT + TB_SHAPE_CAPSULE: return tb_collide_plane_capsule;
+    case TB_SHAPE_PLANE * TB_SHAPE_TYPE_COUNT + TB_SHAPE_BOX: return tb_collide_plane_box;
+    case TB_SHAPE_SPHERE * TB_SHAPE_TYPE_COUNT + TB_SHAPE_SPHERE: return tb_collide_sphere_sphere;
+    case TB_SHAPE_SPHERE * TB_SHAPE_TYPE_COUNT + TB_SHAPE_CAPSULE: return tb_collide_sphere_capsule;
+    case TB_SHAPE_SPHERE * TB_SHAPE_TYPE_COUNT + TB_SHAPE_BOX: return tb_collide_sphere_box;
+    case TB_SHAPE_CAPSULE * TB_SHAPE_TYPE_COUNT + TB_SHAPE_CAPSULE: return tb_collide_capsule_capsule;
+    case TB_SHAPE_CAPSULE * TB_SHAPE_TYPE_COUNT + TB_SHAPE_BOX: return tb_collide_capsule_box;
+    case TB_SHAPE_BOX * TB_SHAPE_TYPE_COUNT + TB_SHAPE_BOX: return tb_collide_box_box;
+    default: return NULL;
+  }
+}
+
+/* -1 / 0 / +1 total-order comparison of floats (NaN never reaches here in valid input). */
+static int tb_np_cmpf(float x, float y) { return x < y ? -1 : (x > y ? 1 : 0); }
+
+/* Canonical order of two shapes of the same type, so that (a,b) and (b,a) run the very same
+ * computation: sizes first, then the position projected on a generic direction (1, √2, √3), which
+ * does not tie for touching shapes laid out along axes or lattice diagonals (the order therefore
+ * does not flip from frame to frame), then the raw pose. Returns 1 when b must go first. */
+static int tb_np_same_type_swap(const tb_shape_geom* a, tb_transform ta, const tb_shape_geom* b,
+                                tb_transform tb) {
+  for (int i = 0; i < 4; ++i) {
+    int c = tb_np_cmpf(a->params[i], b->params[i]);
+    if (c) return c > 0;
+  }
+  const tb_vec3 w = {1.0f, 1.41421356f, 1.73205081f};
+  int c = tb_np_cmpf(tb_dot(ta.p, w), tb_dot(tb.p, w));
+  if (c) return c > 0;
+  const float ka[7] = {ta.p.x, ta.p.y, ta.p.z, ta.q.x, ta.q.y, ta.q.z, ta.q.w};
+  const float kb[7] = {tb.p.x, tb.p.y, tb.p.z, tb.q.x, tb.q.y, tb.q.z, tb.q.w};
+  for (int i = 0; i < 7; ++i) {
+    c = tb_np_cmpf(ka[i], kb[i]);
+    if (c) return c > 0;
+  }
+  return 0;
+}
+
+int tb_collide(const tb_shape_geom* a, tb_transform ta, const tb_shape_geom* b, tb_transform tb,
+               float max_separation, tb_manifold* out) {
+  out->normal = tb_v3(0.0f, 0.0f, 1.0f);
+  out->point_count = 0;
+  if (a->type < 0 || a->type >= TB_SHAPE_TYPE_COUNT || b->type < 0 || b->type >= TB_SHAPE_TYPE_COUNT)
+    return 0;
+  int swap = a->type > b->type || (a->type == b->type && tb_np_same_type_swap(a, ta, b, tb));
+  tb_collide_fn fn = swap ? tb_np_routine(b->type, a->type) : tb_np_routine(a->type, b->type);
+  if (!fn) return 0;
+  int n = swap ? fn(b, tb, a, ta, max_separation, out) : fn(a, ta, b, tb, max_separation, out);
+  out->point_count = n;
+  if (swap) {
+    out->normal = tb_neg(out->normal);
+    for (int i = 0; i < n; ++i) {
+      tb_vec3 t = out->points[i].point0;
+      out->points[i].point0 = out->points[i].point1;
+      out->points[i].point1 = t;
+    }
+  }
+  return n;
+}
+
+/* Signed doubled area of triangle (p, q, r) about normal n. */
+static float tb_np_area(tb_vec3 p, tb_vec3 q, tb_vec3 r, tb_vec3 n) {
+  return tb_dot(tb_cross(tb_sub(q, p), tb_sub(r, p)), n);
+}
+
+int tb_np_reduce_points(const tb_manifold_point* cand, int count, tb_vec3 normal, tb_manifold* out) {
+  if (count <= TB_MAX_MANIFOLD_POINTS) {
+    for (int i = 0; i < count; ++i) out->points[i] = cand[i];
+    return count;
+  }
+  int idx[4] = {0, -1, -1, -1};
+  /* 1: deepest (first on ties) */
+  for (int i = 1; i < count; ++i)
+    if (cand[i].separation < cand[idx[0]].separation) idx[0] = i;
+  tb_vec3 p0 = cand[idx[0]].point1;
+  /* 2: farthest from the deepest, in the contact plane */
+  float best = -1.0f;
+  for (int i = 0; i < count; ++i) {
+    if (i == idx[0]) continue;
+    tb_vec3 d = tb_sub(cand[i].point1, p0);
+    d = tb_mul_add(d, -tb_dot(d, normal), normal);
+    float l2 = tb_length_sq(d);
+    if (l2 > best) { best = l2; idx[1] = i; }
+  }
+  tb_vec3 p1 = cand[idx[1]].point1;
+  /* 3: largest triangle area with the first two (either side) */
+  best = -1.0f;
+  float sign3 = 1.0f;
+  for (int i = 0; i < count; ++i) {
+    if (i == idx[0] || i == idx[1]) continue;
+    float ar = tb_np_area(p0, p1, cand[i].point1, normal);
+    if (fabsf(ar) > best) { best = fabsf(ar); idx[2] = i; sign3 = ar >= 0.0f ? 1.0f : -1.0f; }
+  }
+  tb_vec3 p2 = cand[idx[2]].point1;
+  /* 4: the point adding the most area outside the triangle (usually across edge p0-p1) */
+  best = 0.0f;
+  for (int i = 0; i < count; ++i) {
+    if (i == idx[0] || i == idx[1] || i == idx[2]) continue;
+    tb_vec3 q = cand[i].point1;
+    float e0 = -sign3 * tb_np_area(p0, p1, q, normal);
+    float e1 = -sign3 * tb_np_area(p1, p2, q, normal);
+    float e2 = -sign3 * tb_np_area(p2, p0, q, normal);
+    float add = fmaxf(e0, fmaxf(e1, e2));
+    if (add > best) { best = add; idx[3] = i; }
+  }
+  int n = 0;
+  /* keep the candidates' original (cyclic) order */
+  for (int i = 0; i < count; ++i)
+    if (i == idx[0] || i == idx[1] || i == idx[2] || i == idx[3]) out->points[n++] = cand[i];
+  return n;
+}
+
+void tb_shape_aabb(const tb_shape_geom* g, tb_transform t, tb_vec3* lower, tb_vec3* upper) {
+  const float big = 1e18f;
+  switch (g->type) {
+    case TB_SHAPE_SPHERE: {
+      float r = g->params[0];
+      *lower = tb_sub(t.p, tb_v3(r, r, r));
+      *upper = tb_add(t.p, tb_v3(r, r, r));
+      return;
+    }
+    case TB_SHAPE_CAPSULE: {
+      float r = g->params[0], h = g->params[1];
+      tb_vec3 ax = tb_rotate(t.q, tb_v3(0.0f, h, 0.0f));
+      tb_vec3 e0 = tb_sub(t.p, ax), e1 = tb_add(t.p, ax);
+      *lower = tb_sub(tb_vmin(e0, e1), tb_v3(r, r, r));
+      *upper = tb_add(tb_vmax(e0, e1), tb_v3(r, r, r));
+      return;
+    }
+    case TB_SHAPE_BOX: {
+      tb_mat3 m = tb_mat3_from_quat(t.q);
+      tb_vec3 e = tb_add(tb_add(tb_scale(tb_vabs(m.cx), g->params[0]), tb_scale(tb_vabs(m.cy), g->params[1])),
+                         tb_scale(tb_vabs(m.cz), g->params[2]));
+      *lower = tb_sub(t.p, e);
+      *upper = tb_add(t.p, e);
+      return;
+    }
+    case TB_SHAPE_PLANE: {
+      *lower = tb_v3(-big, -big, -big);
+      *upper = tb_v3(big, big, big);
+      /* exactly axis-aligned world normal: the half-space is bounded along that axis */
+      tb_vec3 n = tb_rotate(t.q, tb_v3(g->params[0], g->params[1], g->params[2]));
+      float d = g->params[3] + tb_dot(n, t.p);
+      for (int k = 0; k < 3; ++k) {
+        int j = (k + 1) % 3, m = (k + 2) % 3;
+        if (tb_comp(n, j) != 0.0f || tb_comp(n, m) != 0.0f) continue;
+        float nk = tb_comp(n, k);
+        if (nk == 1.0f) tb_np_set_comp(upper, k, d);
+        else if (nk == -1.0f) tb_np_set_comp(lower, k, -d);
+      }
+      return;
+    }
+    default:
+      *lower = tb_v3(0.0f, 0.0f, 0.0f);
+      *upper = tb_v3(0.0f, 0.0f, 0.0f);
+      return;
+  }
+}

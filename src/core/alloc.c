@@ -1,0 +1,82 @@
+#include "alloc.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../include/tribo.h"
+
+static void* default_alloc(size_t size, void* user) { (void)user; return malloc(size); }
+static void default_free(void* ptr, size_t size, void* user) { (void)size; (void)user; free(ptr); }
+
+static tb_alloc_fn s_alloc = default_alloc;
+static tb_free_fn s_free = default_free;
+static void* s_user = NULL;
+static _Atomic int64_t s_live_bytes = 0;
+
+void tb_set_allocator(tb_alloc_fn alloc_fn, tb_free_fn free_fn, void* user) {
+  s_alloc = alloc_fn ? alloc_fn : default_alloc;
+  s_free = free_fn ? free_fn : default_free;
+  s_user = user;
+}
+
+int64_t tb_live_bytes(void) { return atomic_load(&s_live_bytes); }
+
+void* tb_alloc(size_t size) {
+  if (size == 0) size = 1;
+  void* p = s_alloc(size, s_user);
+  if (p) atomic_fetch_add(&s_live_bytes, (int64_t)size);
+  return p;
+}
+
+void* tb_alloc_zero(size_t size) {
+  void* p = tb_alloc(size);
+  if (p) memset(p, 0, size);
+  return p;
+}
+
+void tb_free(void* ptr, size_t size) {
+  if (!ptr) return;
+  if (size == 0) size = 1;
+  s_free(ptr, size, s_user);
+  atomic_fetch_sub(&s_live_bytes, (int64_t)size);
+}
+
+int tb_grow(void** ptr, size_t elem_size, int32_t old_count, int32_t new_count) {
+  if (new_count <= old_count) return 1;
+  void* p = tb_alloc_zero(elem_size * (size_t)new_count);
+  if (!p) return 0;
+  if (*ptr && old_count > 0) memcpy(p, *ptr, elem_size * (size_t)old_count);
+  if (*ptr) tb_free(*ptr, elem_size * (size_t)(old_count > 0 ? old_count : 0));
+  *ptr = p;
+  return 1;
+}
+
+int tb_arena_reserve(tb_arena* a, size_t bytes) {
+  a->used = 0;
+  if (bytes <= a->capacity) return 1;
+  size_t cap = a->capacity ? a->capacity : 4096;
+  while (cap < bytes) cap *= 2;
+  uint8_t* d = (uint8_t*)tb_alloc(cap);
+  if (!d) return 0;
+  if (a->data) tb_free(a->data, a->capacity);
+  a->data = d;
+  a->capacity = cap;
+  return 1;
+}
+
+void* tb_arena_push(tb_arena* a, size_t bytes) {
+  size_t start = (a->used + 15u) & ~(size_t)15u;
+  if (start + bytes > a->capacity) return NULL;
+  a->used = start + bytes;
+  if (a->used > a->high_water) a->high_water = a->used;
+  return a->data + start;
+}
+
+void tb_arena_reset(tb_arena* a) { a->used = 0; }
+
+void tb_arena_destroy(tb_arena* a) {
+  if (a->data) tb_free(a->data, a->capacity);
+  a->data = NULL;
+  a->capacity = a->used = 0;
+}

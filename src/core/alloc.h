@@ -1,0 +1,29 @@
+/* Allocation through one hook, with a live-byte count; per-step scratch arena (internal). */
+#ifndef TB_ALLOC_H
+#define TB_ALLOC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+void* tb_alloc(size_t size);                 /* NULL on failure; never zero-filled */
+void* tb_alloc_zero(size_t size);
+void tb_free(void* ptr, size_t size);        /* size must be the size given to tb_alloc */
+/* Grows *ptr (old_count elements of elem_size) to new_count, copying the old contents. */
+int tb_grow(void** ptr, size_t elem_size, int32_t old_count, int32_t new_count);
+
+/* Bump allocator for per-step scratch. Sized between steps (tb_arena_reserve); inside a step
+ * tb_arena_push never allocates: it returns NULL when the reservation is too small, which the
+ * step treats as a bug (reservations are computed from known counts before the step). */
+typedef struct tb_arena {
+  uint8_t* data;
+  size_t capacity;
+  size_t used;
+  size_t high_water;
+} tb_arena;
+
+int tb_arena_reserve(tb_arena* a, size_t bytes); /* between steps only; keeps nothing */
+void* tb_arena_push(tb_arena* a, size_t bytes);  /* 16-byte aligned */
+void tb_arena_reset(tb_arena* a);
+void tb_arena_destroy(tb_arena* a);
+
+#endif

@@ -1,0 +1,86 @@
+/* Four-lane float32 SIMD through one header (internal). Back ends: wasm SIMD128, SSE2, scalar.
+ * Every back end computes the same IEEE results lane by lane (no fused multiply-add, no
+ * approximate reciprocals), so the builds agree bit for bit. */
+#ifndef TB_SIMD_H
+#define TB_SIMD_H
+
+#if defined(__wasm_simd128__) && !defined(TB_SIMD_SCALAR)
+#include <wasm_simd128.h>
+#define TB_SIMD_BACKEND "wasm-simd128"
+typedef v128_t tb_f4;
+static inline tb_f4 tb_f4_splat(float a) { return wasm_f32x4_splat(a); }
+static inline tb_f4 tb_f4_load(const float* p) { return wasm_v128_load(p); }
+static inline void tb_f4_store(float* p, tb_f4 a) { wasm_v128_store(p, a); }
+static inline tb_f4 tb_f4_add(tb_f4 a, tb_f4 b) { return wasm_f32x4_add(a, b); }
+static inline tb_f4 tb_f4_sub(tb_f4 a, tb_f4 b) { return wasm_f32x4_sub(a, b); }
+static inline tb_f4 tb_f4_mul(tb_f4 a, tb_f4 b) { return wasm_f32x4_mul(a, b); }
+static inline tb_f4 tb_f4_div(tb_f4 a, tb_f4 b) { return wasm_f32x4_div(a, b); }
+static inline tb_f4 tb_f4_min(tb_f4 a, tb_f4 b) { return wasm_f32x4_pmin(a, b); }
+static inline tb_f4 tb_f4_max(tb_f4 a, tb_f4 b) { return wasm_f32x4_pmax(a, b); }
+static inline tb_f4 tb_f4_sqrt(tb_f4 a) { return wasm_f32x4_sqrt(a); }
+static inline tb_f4 tb_f4_gt(tb_f4 a, tb_f4 b) { return wasm_f32x4_gt(a, b); }
+static inline tb_f4 tb_f4_lt(tb_f4 a, tb_f4 b) { return wasm_f32x4_lt(a, b); }
+static inline tb_f4 tb_f4_and(tb_f4 a, tb_f4 b) { return wasm_v128_and(a, b); }
+static inline tb_f4 tb_f4_or(tb_f4 a, tb_f4 b) { return wasm_v128_or(a, b); }
+/* mask ? a : b, with mask lanes all-ones or all-zeros */
+static inline tb_f4 tb_f4_select(tb_f4 mask, tb_f4 a, tb_f4 b) { return wasm_v128_bitselect(a, b, mask); }
+
+#elif defined(__SSE2__) && !defined(TB_SIMD_SCALAR)
+#include <emmintrin.h>
+#define TB_SIMD_BACKEND "sse2"
+typedef __m128 tb_f4;
+static inline tb_f4 tb_f4_splat(float a) { return _mm_set1_ps(a); }
+static inline tb_f4 tb_f4_load(const float* p) { return _mm_loadu_ps(p); }
+static inline void tb_f4_store(float* p, tb_f4 a) { _mm_storeu_ps(p, a); }
+static inline tb_f4 tb_f4_add(tb_f4 a, tb_f4 b) { return _mm_add_ps(a, b); }
+static inline tb_f4 tb_f4_sub(tb_f4 a, tb_f4 b) { return _mm_sub_ps(a, b); }
+static inline tb_f4 tb_f4_mul(tb_f4 a, tb_f4 b) { return _mm_mul_ps(a, b); }
+static inline tb_f4 tb_f4_div(tb_f4 a, tb_f4 b) { return _mm_div_ps(a, b); }
+/* pmin/pmax semantics (b < a ? b : a) match wasm's f32x4.pmin and _mm_min_ps(b, a) */
+static inline tb_f4 tb_f4_min(tb_f4 a, tb_f4 b) { return _mm_min_ps(b, a); }
+static inline tb_f4 tb_f4_max(tb_f4 a, tb_f4 b) { return _mm_max_ps(b, a); }
+static inline tb_f4 tb_f4_sqrt(tb_f4 a) { return _mm_sqrt_ps(a); }
+static inline tb_f4 tb_f4_gt(tb_f4 a, tb_f4 b) { return _mm_cmpgt_ps(a, b); }
+static inline tb_f4 tb_f4_lt(tb_f4 a, tb_f4 b) { return _mm_cmplt_ps(a, b); }
+static inline tb_f4 tb_f4_and(tb_f4 a, tb_f4 b) { return _mm_and_ps(a, b); }
+static inline tb_f4 tb_f4_or(tb_f4 a, tb_f4 b) { return _mm_or_ps(a, b); }
+static inline tb_f4 tb_f4_select(tb_f4 mask, tb_f4 a, tb_f4 b) {
+  return _mm_or_ps(_mm_and_ps(mask, a), _mm_andnot_ps(mask, b));
+}
+
+#else
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+#define TB_SIMD_BACKEND "scalar"
+typedef struct tb_f4 { float v[4]; } tb_f4;
+#define TB_F4_MAP2(expr)                                      \
+  tb_f4 r;                                                    \
+  for (int i = 0; i < 4; ++i) { float x = a.v[i], y = b.v[i]; r.v[i] = (expr); } \
+  return r
+static inline tb_f4 tb_f4_splat(float s) { tb_f4 r = {{s, s, s, s}}; return r; }
+static inline tb_f4 tb_f4_load(const float* p) { tb_f4 r; memcpy(r.v, p, sizeof r.v); return r; }
+static inline void tb_f4_store(float* p, tb_f4 a) { memcpy(p, a.v, sizeof a.v); }
+static inline tb_f4 tb_f4_add(tb_f4 a, tb_f4 b) { TB_F4_MAP2(x + y); }
+static inline tb_f4 tb_f4_sub(tb_f4 a, tb_f4 b) { TB_F4_MAP2(x - y); }
+static inline tb_f4 tb_f4_mul(tb_f4 a, tb_f4 b) { TB_F4_MAP2(x * y); }
+static inline tb_f4 tb_f4_div(tb_f4 a, tb_f4 b) { TB_F4_MAP2(x / y); }
+static inline tb_f4 tb_f4_min(tb_f4 a, tb_f4 b) { TB_F4_MAP2(y < x ? y : x); }
+static inline tb_f4 tb_f4_max(tb_f4 a, tb_f4 b) { TB_F4_MAP2(x < y ? y : x); }
+static inline tb_f4 tb_f4_sqrt(tb_f4 a) { tb_f4 r; for (int i = 0; i < 4; ++i) r.v[i] = sqrtf(a.v[i]); return r; }
+static inline float tb_f4_mask_(int c) { uint32_t u = c ? 0xFFFFFFFFu : 0u; float f; memcpy(&f, &u, 4); return f; }
+static inline tb_f4 tb_f4_gt(tb_f4 a, tb_f4 b) { TB_F4_MAP2(tb_f4_mask_(x > y)); }
+static inline tb_f4 tb_f4_lt(tb_f4 a, tb_f4 b) { TB_F4_MAP2(tb_f4_mask_(x < y)); }
+static inline uint32_t tb_f4_bits_(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static inline float tb_f4_float_(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+static inline tb_f4 tb_f4_and(tb_f4 a, tb_f4 b) { TB_F4_MAP2(tb_f4_float_(tb_f4_bits_(x) & tb_f4_bits_(y))); }
+static inline tb_f4 tb_f4_or(tb_f4 a, tb_f4 b) { TB_F4_MAP2(tb_f4_float_(tb_f4_bits_(x) | tb_f4_bits_(y))); }
+static inline tb_f4 tb_f4_select(tb_f4 m, tb_f4 a, tb_f4 b) {
+  tb_f4 r;
+  for (int i = 0; i < 4; ++i) r.v[i] = tb_f4_bits_(m.v[i]) ? a.v[i] : b.v[i];
+  return r;
+}
+#undef TB_F4_MAP2
+#endif
+
+#endif

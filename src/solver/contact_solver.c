@@ -1,0 +1,232 @@
+#include "contact_solver.h"
+
+#include <math.h>
+
+/* Three lanes-of-four: a vector per lane. */
+typedef struct v3w { tb_f4 x, y, z; } v3w;
+
+/* a points at three consecutive rows of TB_LANES floats (x, y, z). */
+static inline v3w v3w_load_rows(const float* a) {
+  v3w r = {tb_f4_load(a), tb_f4_load(a + TB_LANES), tb_f4_load(a + 2 * TB_LANES)};
+  return r;
+}
+#define v3w_load(rows) v3w_load_rows(&(rows)[0][0])
+static inline tb_f4 v3w_dot(v3w a, v3w b) {
+  return tb_f4_add(tb_f4_add(tb_f4_mul(a.x, b.x), tb_f4_mul(a.y, b.y)), tb_f4_mul(a.z, b.z));
+}
+static inline v3w v3w_sub(v3w a, v3w b) {
+  v3w r = {tb_f4_sub(a.x, b.x), tb_f4_sub(a.y, b.y), tb_f4_sub(a.z, b.z)};
+  return r;
+}
+/* a + s·b */
+static inline v3w v3w_mad(v3w a, tb_f4 s, v3w b) {
+  v3w r = {tb_f4_add(a.x, tb_f4_mul(s, b.x)), tb_f4_add(a.y, tb_f4_mul(s, b.y)), tb_f4_add(a.z, tb_f4_mul(s, b.z))};
+  return r;
+}
+/* Symmetric inverse inertia (xx, yy, zz, xy, xz, yz) times v. */
+static inline v3w v3w_sym_mul(const float m[6][TB_LANES], v3w v) {
+  tb_f4 xx = tb_f4_load(m[0]), yy = tb_f4_load(m[1]), zz = tb_f4_load(m[2]);
+  tb_f4 xy = tb_f4_load(m[3]), xz = tb_f4_load(m[4]), yz = tb_f4_load(m[5]);
+  v3w r;
+  r.x = tb_f4_add(tb_f4_add(tb_f4_mul(xx, v.x), tb_f4_mul(xy, v.y)), tb_f4_mul(xz, v.z));
+  r.y = tb_f4_add(tb_f4_add(tb_f4_mul(xy, v.x), tb_f4_mul(yy, v.y)), tb_f4_mul(yz, v.z));
+  r.z = tb_f4_add(tb_f4_add(tb_f4_mul(xz, v.x), tb_f4_mul(yz, v.y)), tb_f4_mul(zz, v.z));
+  return r;
+}
+
+/* Body velocities (and step displacements) of the four lanes; static lanes read zeros. */
+typedef struct lane_bodies {
+  v3w va, wa, vb, wb;
+  v3w dpa, dta, dpb, dtb;
+} lane_bodies;
+
+static void gather(const tb_contact_wide* c, const tb_body_state* states, lane_bodies* lb, int with_delta) {
+  float v[12][TB_LANES] = {{0}};
+  for (int l = 0; l < TB_LANES; ++l) {
+    int32_t a = c->body_a[l], b = c->body_b[l];
+    if (a >= 0) {
+      const tb_body_state* s = &states[a];
+      v[0][l] = s->v.x; v[1][l] = s->v.y; v[2][l] = s->v.z;
+      v[3][l] = s->w.x; v[4][l] = s->w.y; v[5][l] = s->w.z;
+    }
+    if (b >= 0) {
+      const tb_body_state* s = &states[b];
+      v[6][l] = s->v.x; v[7][l] = s->v.y; v[8][l] = s->v.z;
+      v[9][l] = s->w.x; v[10][l] = s->w.y; v[11][l] = s->w.z;
+    }
+  }
+  lb->va = v3w_load_rows(&v[0][0]);
+  lb->wa = v3w_load_rows(&v[3][0]);
+  lb->vb = v3w_load_rows(&v[6][0]);
+  lb->wb = v3w_load_rows(&v[9][0]);
+  if (!with_delta) return;
+  float d[12][TB_LANES] = {{0}};
+  for (int l = 0; l < TB_LANES; ++l) {
+    int32_t a = c->body_a[l], b = c->body_b[l];
+    if (a >= 0) {
+      const tb_body_state* s = &states[a];
+      d[0][l] = s->dp.x; d[1][l] = s->dp.y; d[2][l] = s->dp.z;
+      d[3][l] = s->dtheta.x; d[4][l] = s->dtheta.y; d[5][l] = s->dtheta.z;
+    }
+    if (b >= 0) {
+      const tb_body_state* s = &states[b];
+      d[6][l] = s->dp.x; d[7][l] = s->dp.y; d[8][l] = s->dp.z;
+      d[9][l] = s->dtheta.x; d[10][l] = s->dtheta.y; d[11][l] = s->dtheta.z;
+    }
+  }
+  lb->dpa = v3w_load_rows(&d[0][0]);
+  lb->dta = v3w_load_rows(&d[3][0]);
+  lb->dpb = v3w_load_rows(&d[6][0]);
+  lb->dtb = v3w_load_rows(&d[9][0]);
+}
+
+/* Only dynamic bodies are written back (inverse mass > 0); kinematic and static never change. */
+static void scatter(const tb_contact_wide* c, tb_body_state* states, const lane_bodies* lb) {
+  float v[12][TB_LANES];
+  tb_f4_store(v[0], lb->va.x); tb_f4_store(v[1], lb->va.y); tb_f4_store(v[2], lb->va.z);
+  tb_f4_store(v[3], lb->wa.x); tb_f4_store(v[4], lb->wa.y); tb_f4_store(v[5], lb->wa.z);
+  tb_f4_store(v[6], lb->vb.x); tb_f4_store(v[7], lb->vb.y); tb_f4_store(v[8], lb->vb.z);
+  tb_f4_store(v[9], lb->wb.x); tb_f4_store(v[10], lb->wb.y); tb_f4_store(v[11], lb->wb.z);
+  for (int l = 0; l < TB_LANES; ++l) {
+    int32_t a = c->body_a[l], b = c->body_b[l];
+    if (a >= 0 && c->inv_mass_a[l] > 0.0f) {
+      states[a].v = tb_v3(v[0][l], v[1][l], v[2][l]);
+      states[a].w = tb_v3(v[3][l], v[4][l], v[5][l]);
+    }
+    if (b >= 0 && c->inv_mass_b[l] > 0.0f) {
+      states[b].v = tb_v3(v[6][l], v[7][l], v[8][l]);
+      states[b].w = tb_v3(v[9][l], v[10][l], v[11][l]);
+    }
+  }
+}
+
+tb_softness tb_make_softness(float hertz, float zeta, float h) {
+  tb_softness s = {0.0f, 1.0f, 0.0f};
+  if (hertz == 0.0f) return s;
+  float omega = 2.0f * TB_PI * hertz;
+  float a1 = 2.0f * zeta + h * omega;
+  float a2 = h * omega * a1;
+  float a3 = 1.0f / (1.0f + a2);
+  s.bias_rate = omega / a1;
+  s.mass_scale = a2 * a3;
+  s.impulse_scale = a3;
+  return s;
+}
+
+/* Applies impulse P along direction d with angular arms ca (body A) and cb (body B). */
+static inline void apply(lane_bodies* lb, const tb_contact_wide* c, tb_f4 P, v3w d, v3w ca, v3w cb) {
+  tb_f4 ma = tb_f4_load(c->inv_mass_a), mb = tb_f4_load(c->inv_mass_b);
+  lb->va = v3w_mad(lb->va, tb_f4_sub(tb_f4_splat(0.0f), tb_f4_mul(ma, P)), d);
+  lb->vb = v3w_mad(lb->vb, tb_f4_mul(mb, P), d);
+  lb->wa = v3w_mad(lb->wa, tb_f4_sub(tb_f4_splat(0.0f), P), v3w_sym_mul(c->ia, ca));
+  lb->wb = v3w_mad(lb->wb, P, v3w_sym_mul(c->ib, cb));
+}
+
+/* Relative velocity of B against A along d at the anchors: (vB + wB×rB − vA − wA×rA)·d. */
+static inline tb_f4 rel_vel(const lane_bodies* lb, v3w d, v3w ca, v3w cb) {
+  return tb_f4_sub(tb_f4_add(v3w_dot(v3w_sub(lb->vb, lb->va), d), v3w_dot(lb->wb, cb)), v3w_dot(lb->wa, ca));
+}
+
+void tb_contact_warm_start(tb_contact_wide* c, tb_body_state* states) {
+  lane_bodies lb;
+  gather(c, states, &lb, 0);
+  v3w n = v3w_load(c->n), t0 = v3w_load(c->t0), t1 = v3w_load(c->t1);
+  for (int j = 0; j < c->point_count; ++j) {
+    tb_contact_point_wide* p = &c->p[j];
+    apply(&lb, c, tb_f4_load(p->lambda_n), n, v3w_load(p->ca_n), v3w_load(p->cb_n));
+    apply(&lb, c, tb_f4_load(p->lambda_t0), t0, v3w_load(p->ca_t0), v3w_load(p->cb_t0));
+    apply(&lb, c, tb_f4_load(p->lambda_t1), t1, v3w_load(p->ca_t1), v3w_load(p->cb_t1));
+  }
+  scatter(c, states, &lb);
+}
+
+void tb_contact_solve(tb_contact_wide* c, tb_body_state* states, const tb_contact_solve_params* prm, int use_bias) {
+  lane_bodies lb;
+  gather(c, states, &lb, 1);
+  v3w n = v3w_load(c->n), t0 = v3w_load(c->t0), t1 = v3w_load(c->t1);
+  tb_f4 zero = tb_f4_splat(0.0f), one = tb_f4_splat(1.0f);
+  tb_f4 inv_h = tb_f4_splat(prm->inv_h);
+  tb_f4 bias_rate = tb_f4_splat(use_bias ? prm->soft.bias_rate : 0.0f);
+  tb_f4 soft_mass = tb_f4_splat(use_bias ? prm->soft.mass_scale : 1.0f);
+  tb_f4 soft_impulse = tb_f4_splat(use_bias ? prm->soft.impulse_scale : 0.0f);
+  tb_f4 max_bias = tb_f4_splat(-prm->max_bias_velocity);
+  tb_f4 slop = tb_f4_splat(prm->linear_slop);
+  tb_f4 mu = tb_f4_load(c->friction);
+  v3w dp = v3w_sub(lb.dpb, lb.dpa);
+  for (int j = 0; j < c->point_count; ++j) {
+    tb_contact_point_wide* p = &c->p[j];
+    v3w ca = v3w_load(p->ca_n), cb = v3w_load(p->cb_n);
+
+    /* Normal: separation now = start separation + motion of the anchors along n this step. */
+    tb_f4 s = tb_f4_add(tb_f4_load(p->base_separation),
+                        tb_f4_sub(tb_f4_add(v3w_dot(dp, n), v3w_dot(lb.dtb, cb)), v3w_dot(lb.dta, ca)));
+    tb_f4 speculative = tb_f4_gt(s, zero);
+    /* separated: allow closing exactly to contact; penetrating: soft push-out beyond the slop */
+    tb_f4 pen_bias = tb_f4_max(tb_f4_mul(bias_rate, tb_f4_min(tb_f4_add(s, slop), zero)), max_bias);
+    tb_f4 bias = tb_f4_select(speculative, tb_f4_mul(s, inv_h), pen_bias);
+    tb_f4 mscale = tb_f4_select(speculative, one, soft_mass);
+    tb_f4 iscale = tb_f4_select(speculative, zero, soft_impulse);
+    tb_f4 vn = rel_vel(&lb, n, ca, cb);
+    tb_f4 lam = tb_f4_load(p->lambda_n);
+    tb_f4 imp = tb_f4_sub(tb_f4_mul(tb_f4_mul(tb_f4_sub(zero, tb_f4_load(p->mass_n)), mscale), tb_f4_add(vn, bias)),
+                          tb_f4_mul(iscale, lam));
+    tb_f4 new_lam = tb_f4_max(tb_f4_add(lam, imp), zero);
+    imp = tb_f4_sub(new_lam, lam);
+    tb_f4_store(p->lambda_n, new_lam);
+    tb_f4_store(p->max_n, tb_f4_max(tb_f4_load(p->max_n), new_lam));
+    apply(&lb, c, imp, n, ca, cb);
+
+    /* Friction: both tangents, then the pair clamped to the Coulomb disc μ·λn. */
+    v3w ca0 = v3w_load(p->ca_t0), cb0 = v3w_load(p->cb_t0);
+    v3w ca1 = v3w_load(p->ca_t1), cb1 = v3w_load(p->cb_t1);
+    tb_f4 l0 = tb_f4_load(p->lambda_t0), l1 = tb_f4_load(p->lambda_t1);
+    tb_f4 n0 = tb_f4_sub(l0, tb_f4_mul(tb_f4_load(p->mass_t0), rel_vel(&lb, t0, ca0, cb0)));
+    tb_f4 n1 = tb_f4_sub(l1, tb_f4_mul(tb_f4_load(p->mass_t1), rel_vel(&lb, t1, ca1, cb1)));
+    tb_f4 max_f = tb_f4_mul(mu, new_lam);
+    tb_f4 len = tb_f4_sqrt(tb_f4_add(tb_f4_mul(n0, n0), tb_f4_mul(n1, n1)));
+    tb_f4 over = tb_f4_gt(len, max_f);
+    tb_f4 scale = tb_f4_select(over, tb_f4_div(max_f, tb_f4_max(len, tb_f4_splat(1e-30f))), one);
+    n0 = tb_f4_mul(n0, scale);
+    n1 = tb_f4_mul(n1, scale);
+    tb_f4_store(p->lambda_t0, n0);
+    tb_f4_store(p->lambda_t1, n1);
+    apply(&lb, c, tb_f4_sub(n0, l0), t0, ca0, cb0);
+    apply(&lb, c, tb_f4_sub(n1, l1), t1, ca1, cb1);
+  }
+  scatter(c, states, &lb);
+}
+
+void tb_contact_restitution(tb_contact_wide* c, tb_body_state* states, const tb_contact_solve_params* prm) {
+  lane_bodies lb;
+  gather(c, states, &lb, 0);
+  v3w n = v3w_load(c->n);
+  tb_f4 zero = tb_f4_splat(0.0f);
+  tb_f4 e = tb_f4_load(c->restitution);
+  tb_f4 threshold = tb_f4_splat(-prm->bounce_threshold);
+  for (int j = 0; j < c->point_count; ++j) {
+    tb_contact_point_wide* p = &c->p[j];
+    tb_f4 rv = tb_f4_load(p->relative_velocity);
+    /* only points that were closing faster than the threshold and that pushed */
+    tb_f4 active = tb_f4_and(tb_f4_lt(rv, threshold), tb_f4_gt(tb_f4_load(p->max_n), zero));
+    active = tb_f4_and(active, tb_f4_gt(e, zero));
+    v3w ca = v3w_load(p->ca_n), cb = v3w_load(p->cb_n);
+    tb_f4 vn = rel_vel(&lb, n, ca, cb);
+    tb_f4 lam = tb_f4_load(p->lambda_n);
+    tb_f4 imp = tb_f4_mul(tb_f4_sub(zero, tb_f4_load(p->mass_n)), tb_f4_add(vn, tb_f4_mul(e, rv)));
+    tb_f4 new_lam = tb_f4_max(tb_f4_add(lam, imp), zero);
+    imp = tb_f4_select(active, tb_f4_sub(new_lam, lam), zero);
+    tb_f4_store(p->lambda_n, tb_f4_add(lam, imp));
+    tb_f4_store(p->total_n, tb_f4_add(tb_f4_load(p->total_n), imp));
+    apply(&lb, c, imp, n, ca, cb);
+  }
+  scatter(c, states, &lb);
+}
+
+void tb_contact_accumulate(tb_contact_wide* c) {
+  for (int j = 0; j < c->point_count; ++j) {
+    tb_contact_point_wide* p = &c->p[j];
+    tb_f4_store(p->total_n, tb_f4_add(tb_f4_load(p->total_n), tb_f4_load(p->lambda_n)));
+    tb_f4_store(p->total_t0, tb_f4_add(tb_f4_load(p->total_t0), tb_f4_load(p->lambda_t0)));
+    tb_f4_store(p->total_t1, tb_f4_add(tb_f4_load(p->total_t1), tb_f4_load(p->lambda_t1)));
+  }
+}

@@ -1,0 +1,649 @@
+/* World, body and shape management with input validation (public API). */
+#include "world.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../core/jobs.h"
+#include "../geometry/mass.h"
+#include "../solver/solver.h"
+
+static tb_world s_worlds[TB_MAX_WORLDS];
+static char s_global_error[TB_ERROR_LEN];
+
+tb_world* tb_world_get(tb_world_id id) {
+  if (id < 0 || id >= TB_MAX_WORLDS || !s_worlds[id].alive) return NULL;
+  return &s_worlds[id];
+}
+
+tb_status tb_world_fail(tb_world* w, tb_status status, const char* fmt, ...) {
+  va_list args;
+  va_start(args, fmt);
+  vsnprintf(w ? w->error : s_global_error, TB_ERROR_LEN, fmt, args);
+  va_end(args);
+  return status;
+}
+
+const char* tb_last_error(tb_world_id world) {
+  tb_world* w = tb_world_get(world);
+  return w ? w->error : s_global_error;
+}
+
+static const char* shape_type_name(int32_t t) {
+  static const char* names[] = {"plane", "sphere", "capsule", "box"};
+  return t >= 0 && t < TB_SHAPE_TYPE_COUNT ? names[t] : "unknown";
+}
+
+/* ---- validation helpers: each names the field and the value ---- */
+
+static int check_finite(tb_world* w, const char* fn, const char* field, const float* v, int n) {
+  for (int i = 0; i < n; ++i)
+    if (!tb_is_finite(v[i])) {
+      tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: %s[%d] must be finite (got %g)", fn, field, i, (double)v[i]);
+      return 0;
+    }
+  return 1;
+}
+
+static int check_quat(tb_world* w, const char* fn, const char* field, const float* q) {
+  if (!check_finite(w, fn, field, q, 4)) return 0;
+  float l = sqrtf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+  if (fabsf(l - 1.0f) > 1e-3f) {
+    tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: %s must be a unit quaternion (got length %g)", fn, field, (double)l);
+    return 0;
+  }
+  return 1;
+}
+
+static tb_status check_solver(tb_world* w, const char* fn, const tb_solver_params* p) {
+  if (p->position_iterations < 1 || p->position_iterations > 64)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.position_iterations must be in [1, 64] (got %d)", fn, p->position_iterations);
+  if (p->velocity_iterations < 0 || p->velocity_iterations > 64)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.velocity_iterations must be in [0, 64] (got %d)", fn, p->velocity_iterations);
+  const struct { const char* name; float v; float lo; } f[] = {
+      {"bounce_threshold_velocity", p->bounce_threshold_velocity, 0.0f},
+      {"max_depenetration_velocity", p->max_depenetration_velocity, 0.0f},
+      {"contact_hertz", p->contact_hertz, 0.0f},
+      {"contact_damping_ratio", p->contact_damping_ratio, 0.0f},
+      {"linear_slop", p->linear_slop, 0.0f},
+      {"speculative_distance", p->speculative_distance, 0.0f},
+  };
+  for (size_t i = 0; i < sizeof f / sizeof f[0]; ++i)
+    if (!tb_is_finite(f[i].v) || f[i].v < f[i].lo || (f[i].lo == 0.0f && i >= 1 && i <= 2 && f[i].v <= 0.0f))
+      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.%s must be %s (got %g)", fn, f[i].name,
+                           (i >= 1 && i <= 2) ? "finite and > 0" : "finite and >= 0", (double)f[i].v);
+  return TB_OK;
+}
+
+/* ---- world ---- */
+
+tb_world_def tb_default_world_def(void) {
+  tb_world_def d;
+  memset(&d, 0, sizeof d);
+  d.gravity[1] = -9.81f;
+  d.timestep = 1.0f / 60.0f;
+  d.body_capacity = 64;
+  d.contact_capacity = 1 << 16;
+  d.pair_capacity = 1 << 15;
+  d.thread_count = 1;
+  d.solver.position_iterations = 4;
+  d.solver.velocity_iterations = 1;
+  d.solver.bounce_threshold_velocity = 1.0f;
+  d.solver.max_depenetration_velocity = 3.0f;
+  d.solver.contact_hertz = 30.0f;
+  d.solver.contact_damping_ratio = 10.0f;
+  d.solver.linear_slop = 0.005f;
+  d.solver.speculative_distance = 0.02f;
+  d.solver.warm_starting = 1;
+  return d;
+}
+
+void tb_default_world_def_into(tb_world_def* out) { if (out) *out = tb_default_world_def(); }
+
+static int grow_bodies(tb_bodies* b, int32_t cap) {
+  int32_t old = b->capacity;
+  if (cap <= old) return 1;
+  int ok = tb_body_fields_grow(&b->f, old, cap);
+  ok = ok && tb_grow((void**)&b->generation, sizeof(int32_t), old, cap);
+  ok = ok && tb_grow((void**)&b->mass, sizeof(float), old, cap);
+  ok = ok && tb_grow((void**)&b->inv_mass, sizeof(float), old, cap);
+  ok = ok && tb_grow((void**)&b->local_center, sizeof(tb_vec3), old, cap);
+  ok = ok && tb_grow((void**)&b->inv_inertia_local, sizeof(tb_mat3), old, cap);
+  ok = ok && tb_grow((void**)&b->inertia_local, sizeof(tb_mat3), old, cap);
+  ok = ok && tb_grow((void**)&b->mass_explicit, sizeof(uint8_t), old, cap);
+  ok = ok && tb_grow((void**)&b->linear_damping, sizeof(float), old, cap);
+  ok = ok && tb_grow((void**)&b->angular_damping, sizeof(float), old, cap);
+  ok = ok && tb_grow((void**)&b->first_shape, sizeof(int32_t), old, cap);
+  ok = ok && tb_grow((void**)&b->solver_index, sizeof(int32_t), old, cap);
+  if (ok) b->capacity = cap;
+  return ok;
+}
+
+static void free_bodies(tb_bodies* b) {
+  size_t n = (size_t)b->capacity;
+  if (!n) return;
+  tb_body_fields_free(&b->f, b->capacity);
+  tb_free(b->generation, n * sizeof(int32_t));
+  tb_free(b->mass, n * sizeof(float));
+  tb_free(b->inv_mass, n * sizeof(float));
+  tb_free(b->local_center, n * sizeof(tb_vec3));
+  tb_free(b->inv_inertia_local, n * sizeof(tb_mat3));
+  tb_free(b->inertia_local, n * sizeof(tb_mat3));
+  tb_free(b->mass_explicit, n);
+  tb_free(b->linear_damping, n * sizeof(float));
+  tb_free(b->angular_damping, n * sizeof(float));
+  tb_free(b->first_shape, n * sizeof(int32_t));
+  tb_free(b->solver_index, n * sizeof(int32_t));
+}
+
+static int grow_shapes(tb_shapes* s, int32_t cap) {
+  int32_t old = s->capacity;
+  if (cap <= old) return 1;
+  int ok = tb_grow((void**)&s->body, sizeof(int32_t), old, cap);
+  ok = ok && tb_grow((void**)&s->generation, sizeof(int32_t), old, cap);
+  ok = ok && tb_grow((void**)&s->type, sizeof(int32_t), old, cap);
+  ok = ok && tb_grow((void**)&s->params, 4 * sizeof(float), old, cap);
+  ok = ok && tb_grow((void**)&s->local, sizeof(tb_transform), old, cap);
+  ok = ok && tb_grow((void**)&s->friction, sizeof(float), old, cap);
+  ok = ok && tb_grow((void**)&s->restitution, sizeof(float), old, cap);
+  ok = ok && tb_grow((void**)&s->density, sizeof(float), old, cap);
+  ok = ok && tb_grow((void**)&s->next, sizeof(int32_t), old, cap);
+  ok = ok && tb_grow((void**)&s->aabb_lower, sizeof(tb_vec3), old, cap);
+  ok = ok && tb_grow((void**)&s->aabb_upper, sizeof(tb_vec3), old, cap);
+  ok = ok && tb_grow((void**)&s->world_pose, sizeof(tb_transform), old, cap);
+  if (ok) s->capacity = cap;
+  return ok;
+}
+
+static void free_shapes(tb_shapes* s) {
+  size_t n = (size_t)s->capacity;
+  if (!n) return;
+  tb_free(s->body, n * sizeof(int32_t));
+  tb_free(s->generation, n * sizeof(int32_t));
+  tb_free(s->type, n * sizeof(int32_t));
+  tb_free(s->params, n * 4 * sizeof(float));
+  tb_free(s->local, n * sizeof(tb_transform));
+  tb_free(s->friction, n * sizeof(float));
+  tb_free(s->restitution, n * sizeof(float));
+  tb_free(s->density, n * sizeof(float));
+  tb_free(s->next, n * sizeof(int32_t));
+  tb_free(s->aabb_lower, n * sizeof(tb_vec3));
+  tb_free(s->aabb_upper, n * sizeof(tb_vec3));
+  tb_free(s->world_pose, n * sizeof(tb_transform));
+}
+
+static void free_pairs(tb_world* w) {
+  size_t n = (size_t)w->pair_capacity;
+  tb_free(w->pairs, n * sizeof(tb_pair));
+  tb_free(w->manifolds, n * sizeof(tb_manifold));
+  tb_free(w->manifold_contact, n * sizeof(int32_t));
+  tb_free(w->warm_normal, 4 * n * sizeof(float));
+  tb_free(w->warm_friction, 4 * n * sizeof(tb_vec3));
+  w->pairs = NULL; w->manifolds = NULL; w->manifold_contact = NULL;
+  w->warm_normal = NULL; w->warm_friction = NULL;
+  tb_manifold_cache* c = &w->cache;
+  tb_free(c->key, n * sizeof(uint64_t));
+  tb_free(c->count, n * sizeof(int32_t));
+  tb_free(c->feature, 4 * n * sizeof(uint32_t));
+  tb_free(c->normal_impulse, 4 * n * sizeof(float));
+  tb_free(c->friction_impulse, 4 * n * sizeof(tb_vec3));
+  memset(c, 0, sizeof *c);
+}
+
+static int alloc_pairs(tb_world* w, int32_t cap) {
+  w->pairs = (tb_pair*)tb_alloc((size_t)cap * sizeof(tb_pair));
+  w->manifolds = (tb_manifold*)tb_alloc((size_t)cap * sizeof(tb_manifold));
+  w->manifold_contact = (int32_t*)tb_alloc((size_t)cap * sizeof(int32_t));
+  w->warm_normal = (float*)tb_alloc(4 * (size_t)cap * sizeof(float));
+  w->warm_friction = (tb_vec3*)tb_alloc(4 * (size_t)cap * sizeof(tb_vec3));
+  tb_manifold_cache* c = &w->cache;
+  c->key = (uint64_t*)tb_alloc((size_t)cap * sizeof(uint64_t));
+  c->count = (int32_t*)tb_alloc((size_t)cap * sizeof(int32_t));
+  c->feature = (uint32_t*)tb_alloc(4 * (size_t)cap * sizeof(uint32_t));
+  c->normal_impulse = (float*)tb_alloc(4 * (size_t)cap * sizeof(float));
+  c->friction_impulse = (tb_vec3*)tb_alloc(4 * (size_t)cap * sizeof(tb_vec3));
+  c->pair_count = 0;
+  w->pair_capacity = cap;
+  return w->pairs && w->manifolds && w->manifold_contact && w->warm_normal && w->warm_friction && c->key &&
+         c->count && c->feature && c->normal_impulse && c->friction_impulse;
+}
+
+static void destroy_storage(tb_world* w) {
+  free_bodies(&w->bodies);
+  free_shapes(&w->shapes);
+  tb_free(w->sap_order, (size_t)w->sap_capacity * sizeof(int32_t));
+  free_pairs(w);
+  tb_contact_fields_free(&w->contacts.f, w->contacts.capacity);
+  tb_solver_destroy(w);
+  tb_arena_destroy(&w->arena);
+}
+
+tb_world_id tb_world_create(const tb_world_def* def) {
+  if (!def) return -tb_world_fail(NULL, TB_ERR_INVALID_ARGUMENT, "createWorld: def must not be null");
+  int32_t id = -1;
+  for (int32_t i = 0; i < TB_MAX_WORLDS; ++i)
+    if (!s_worlds[i].alive) { id = i; break; }
+  if (id < 0) return -tb_world_fail(NULL, TB_ERR_CAPACITY, "createWorld: at most %d worlds may exist at once", TB_MAX_WORLDS);
+  const char* fn = "createWorld";
+  if (!check_finite(NULL, fn, "gravity", def->gravity, 3)) return -TB_ERR_INVALID_ARGUMENT;
+  if (!tb_is_finite(def->timestep) || def->timestep <= 0.0f)
+    return -tb_world_fail(NULL, TB_ERR_INVALID_ARGUMENT, "%s: timestep must be finite and > 0 (got %g)", fn, (double)def->timestep);
+  if (def->contact_capacity < 1 || def->pair_capacity < 1 || def->body_capacity < 1)
+    return -tb_world_fail(NULL, TB_ERR_INVALID_ARGUMENT, "%s: body/contact/pair capacities must be >= 1 (got %d, %d, %d)", fn,
+                          def->body_capacity, def->contact_capacity, def->pair_capacity);
+  if (def->thread_count < 1 || def->thread_count > tb_max_threads())
+    return -tb_world_fail(NULL, TB_ERR_INVALID_ARGUMENT, "%s: threads must be in [1, %d] in this build (got %d)", fn,
+                          tb_max_threads(), def->thread_count);
+  tb_status st = check_solver(NULL, fn, &def->solver);
+  if (st != TB_OK) return -st;
+
+  tb_world* w = &s_worlds[id];
+  int32_t gen = w->generation;
+  memset(w, 0, sizeof *w);
+  w->generation = gen + 1;
+  w->def = *def;
+  w->bodies.free_head = -1;
+  w->shapes.free_head = -1;
+  int ok = grow_bodies(&w->bodies, def->body_capacity) && grow_shapes(&w->shapes, def->body_capacity) &&
+           alloc_pairs(w, def->pair_capacity) &&
+           tb_contact_fields_grow(&w->contacts.f, 0, def->contact_capacity);
+  if (ok) w->contacts.capacity = def->contact_capacity;
+  ok = ok && tb_solver_create(w);
+  if (!ok) {
+    destroy_storage(w);
+    memset(w, 0, sizeof *w);
+    w->generation = gen + 1;
+    return -tb_world_fail(NULL, TB_ERR_OUT_OF_MEMORY, "%s: out of memory", fn);
+  }
+  tb_jobs_reserve(def->thread_count);
+  w->alive = 1;
+  return id;
+}
+
+tb_status tb_world_destroy(tb_world_id world) {
+  tb_world* w = tb_world_get(world);
+  if (!w) return tb_world_fail(NULL, TB_ERR_NOT_FOUND, "free: world %d does not exist", world);
+  int32_t gen = w->generation;
+  destroy_storage(w);
+  memset(w, 0, sizeof *w);
+  w->generation = gen;
+  return TB_OK;
+}
+
+#define GET_WORLD(fn)                                                                      \
+  tb_world* w = tb_world_get(world);                                                       \
+  if (!w) return tb_world_fail(NULL, TB_ERR_NOT_FOUND, "%s: world %d does not exist", fn, world)
+
+tb_status tb_world_set_gravity(tb_world_id world, const float gravity[3]) {
+  GET_WORLD("setGravity");
+  if (!check_finite(w, "setGravity", "gravity", gravity, 3)) return TB_ERR_INVALID_ARGUMENT;
+  memcpy(w->def.gravity, gravity, sizeof w->def.gravity);
+  return TB_OK;
+}
+
+tb_status tb_world_set_timestep(tb_world_id world, float timestep) {
+  GET_WORLD("setTimestep");
+  if (!tb_is_finite(timestep) || timestep <= 0.0f)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setTimestep: timestep must be finite and > 0 (got %g)", (double)timestep);
+  w->def.timestep = timestep;
+  return TB_OK;
+}
+
+tb_status tb_world_set_solver(tb_world_id world, const tb_solver_params* params) {
+  GET_WORLD("setSolver");
+  tb_status st = check_solver(w, "setSolver", params);
+  if (st != TB_OK) return st;
+  w->def.solver = *params;
+  return TB_OK;
+}
+
+tb_status tb_world_set_contact_capacity(tb_world_id world, int32_t capacity) {
+  GET_WORLD("setContactCapacity");
+  if (capacity < 1)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setContactCapacity: capacity must be >= 1 (got %d)", capacity);
+  if (capacity <= w->contacts.capacity) return TB_OK;
+  if (!tb_contact_fields_grow(&w->contacts.f, w->contacts.capacity, capacity))
+    return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "setContactCapacity: out of memory for %d contacts", capacity);
+  w->contacts.capacity = capacity;
+  w->contacts.count = 0;
+  w->contacts.readback_valid = 0;
+  w->collided = 0;
+  return TB_OK;
+}
+
+/* ---- bodies ---- */
+
+static int32_t body_slot(tb_world* w, tb_body_id id, const char* fn) {
+  int32_t slot = tb_id_slot(id);
+  if (id < 0 || slot >= w->bodies.count || w->bodies.f.body_type[slot] < 0 ||
+      w->bodies.generation[slot] != tb_id_gen(id)) {
+    tb_world_fail(w, TB_ERR_NOT_FOUND, "%s: body %d does not exist (never created or removed)", fn, id);
+    return -1;
+  }
+  return slot;
+}
+
+/* Recomputes mass, centre and inertia of a body from its shapes (unless set explicitly). */
+static void update_mass(tb_world* w, int32_t slot) {
+  tb_bodies* b = &w->bodies;
+  if (b->mass_explicit[slot]) return;
+  tb_mass_props total = {0.0f, {0, 0, 0}, tb_mat3_zero()};
+  for (int32_t s = b->first_shape[slot]; s >= 0; s = w->shapes.next[s])
+    total = tb_mass_combine(total, tb_shape_mass(w->shapes.type[s], w->shapes.params + 4 * s, w->shapes.density[s], w->shapes.local[s]));
+  int dynamic = b->f.body_type[slot] == TB_BODY_DYNAMIC;
+  if (!dynamic || total.mass <= 0.0f) {
+    /* A dynamic body without massive shapes gets 1 kg and unit inertia so that it still moves. */
+    total.mass = dynamic ? 1.0f : 0.0f;
+    total.center = tb_v3(0, 0, 0);
+    total.inertia = dynamic ? tb_mat3_diag(tb_v3(1, 1, 1)) : tb_mat3_zero();
+  }
+  b->mass[slot] = total.mass;
+  b->inv_mass[slot] = total.mass > 0.0f ? 1.0f / total.mass : 0.0f;
+  b->local_center[slot] = total.center;
+  b->inertia_local[slot] = total.inertia;
+  b->inv_inertia_local[slot] = dynamic ? tb_mat3_inverse(total.inertia) : tb_mat3_zero();
+}
+
+tb_body_id tb_body_create(tb_world_id world, tb_body_type type, const float position[3], const float rotation[4]) {
+  tb_world* w = tb_world_get(world);
+  if (!w) return -tb_world_fail(NULL, TB_ERR_NOT_FOUND, "addBody: world %d does not exist", world);
+  const char* fn = "addBody";
+  if (type != TB_BODY_STATIC && type != TB_BODY_KINEMATIC && type != TB_BODY_DYNAMIC)
+    return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: type must be static (0), kinematic (1) or dynamic (2) (got %d)", fn, (int)type);
+  if (!check_finite(w, fn, "position", position, 3) || !check_quat(w, fn, "rotation", rotation)) return -TB_ERR_INVALID_ARGUMENT;
+  tb_bodies* b = &w->bodies;
+  int32_t slot;
+  if (b->free_head >= 0) {
+    slot = b->free_head;
+    b->free_head = b->first_shape[slot];
+  } else {
+    if (b->count >= TB_ID_INDEX_MASK)
+      return -tb_world_fail(w, TB_ERR_CAPACITY, "%s: at most %d bodies", fn, TB_ID_INDEX_MASK);
+    if (b->count == b->capacity && !grow_bodies(b, b->capacity * 2))
+      return -tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "%s: out of memory for %d bodies", fn, b->capacity * 2);
+    slot = b->count++;
+  }
+  float* t = b->f.transform + 7 * slot;
+  memcpy(t, position, 3 * sizeof(float));
+  tb_quat q = tb_quat_normalize((tb_quat){rotation[0], rotation[1], rotation[2], rotation[3]});
+  t[3] = q.x; t[4] = q.y; t[5] = q.z; t[6] = q.w;
+  memset(b->f.linear_velocity + 3 * slot, 0, 3 * sizeof(float));
+  memset(b->f.angular_velocity + 3 * slot, 0, 3 * sizeof(float));
+  b->f.body_type[slot] = (int32_t)type;
+  b->mass_explicit[slot] = 0;
+  b->linear_damping[slot] = 0.0f;
+  b->angular_damping[slot] = 0.0f;
+  b->first_shape[slot] = -1;
+  b->solver_index[slot] = -1;
+  update_mass(w, slot);
+  w->collided = 0;
+  return tb_make_id(slot, b->generation[slot]);
+}
+
+static void destroy_shape_slot(tb_world* w, int32_t s) {
+  tb_shapes* sh = &w->shapes;
+  sh->type[s] = -1;
+  sh->generation[s] = (sh->generation[s] + 1) & TB_ID_GEN_MASK;
+  sh->next[s] = sh->free_head;
+  sh->free_head = s;
+}
+
+tb_status tb_body_destroy(tb_world_id world, tb_body_id body) {
+  GET_WORLD("removeBody");
+  int32_t slot = body_slot(w, body, "removeBody");
+  if (slot < 0) return TB_ERR_NOT_FOUND;
+  tb_bodies* b = &w->bodies;
+  for (int32_t s = b->first_shape[slot]; s >= 0;) {
+    int32_t next = w->shapes.next[s];
+    destroy_shape_slot(w, s);
+    s = next;
+  }
+  b->f.body_type[slot] = -1;
+  b->generation[slot] = (b->generation[slot] + 1) & TB_ID_GEN_MASK;
+  b->first_shape[slot] = b->free_head;
+  b->free_head = slot;
+  w->collided = 0; /* the stored contacts may name the removed body */
+  w->contacts.count = 0;
+  w->contacts.readback_valid = 0;
+  return TB_OK;
+}
+
+tb_status tb_body_set_pose(tb_world_id world, tb_body_id body, const float position[3], const float rotation[4]) {
+  GET_WORLD("setPose");
+  int32_t slot = body_slot(w, body, "setPose");
+  if (slot < 0) return TB_ERR_NOT_FOUND;
+  if (!check_finite(w, "setPose", "position", position, 3) || !check_quat(w, "setPose", "rotation", rotation))
+    return TB_ERR_INVALID_ARGUMENT;
+  float* t = w->bodies.f.transform + 7 * slot;
+  memcpy(t, position, 3 * sizeof(float));
+  tb_quat q = tb_quat_normalize((tb_quat){rotation[0], rotation[1], rotation[2], rotation[3]});
+  t[3] = q.x; t[4] = q.y; t[5] = q.z; t[6] = q.w;
+  w->collided = 0;
+  return TB_OK;
+}
+
+tb_status tb_body_set_velocity(tb_world_id world, tb_body_id body, const float linear[3], const float angular[3]) {
+  GET_WORLD("setVelocity");
+  int32_t slot = body_slot(w, body, "setVelocity");
+  if (slot < 0) return TB_ERR_NOT_FOUND;
+  if (!check_finite(w, "setVelocity", "linear", linear, 3) || !check_finite(w, "setVelocity", "angular", angular, 3))
+    return TB_ERR_INVALID_ARGUMENT;
+  if (w->bodies.f.body_type[slot] == TB_BODY_STATIC)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setVelocity: body %d is static and cannot move", body);
+  memcpy(w->bodies.f.linear_velocity + 3 * slot, linear, 3 * sizeof(float));
+  memcpy(w->bodies.f.angular_velocity + 3 * slot, angular, 3 * sizeof(float));
+  return TB_OK;
+}
+
+tb_status tb_body_get_state(tb_world_id world, tb_body_id body, float out[13]) {
+  GET_WORLD("getState");
+  int32_t slot = body_slot(w, body, "getState");
+  if (slot < 0) return TB_ERR_NOT_FOUND;
+  memcpy(out, w->bodies.f.transform + 7 * slot, 7 * sizeof(float));
+  memcpy(out + 7, w->bodies.f.linear_velocity + 3 * slot, 3 * sizeof(float));
+  memcpy(out + 10, w->bodies.f.angular_velocity + 3 * slot, 3 * sizeof(float));
+  return TB_OK;
+}
+
+tb_status tb_body_set_damping(tb_world_id world, tb_body_id body, float linear_per_s, float angular_per_s) {
+  GET_WORLD("setDamping");
+  int32_t slot = body_slot(w, body, "setDamping");
+  if (slot < 0) return TB_ERR_NOT_FOUND;
+  if (!tb_is_finite(linear_per_s) || linear_per_s < 0.0f)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setDamping: linearDamping must be finite and >= 0 (got %g)", (double)linear_per_s);
+  if (!tb_is_finite(angular_per_s) || angular_per_s < 0.0f)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setDamping: angularDamping must be finite and >= 0 (got %g)", (double)angular_per_s);
+  w->bodies.linear_damping[slot] = linear_per_s;
+  w->bodies.angular_damping[slot] = angular_per_s;
+  return TB_OK;
+}
+
+tb_status tb_body_set_mass(tb_world_id world, tb_body_id body, float mass, const float center[3], const float inertia[3]) {
+  GET_WORLD("setMass");
+  int32_t slot = body_slot(w, body, "setMass");
+  if (slot < 0) return TB_ERR_NOT_FOUND;
+  if (w->bodies.f.body_type[slot] != TB_BODY_DYNAMIC)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setMass: body %d is not dynamic", body);
+  if (!tb_is_finite(mass) || mass <= 0.0f)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setMass: mass must be finite and > 0 (got %g)", (double)mass);
+  if (!check_finite(w, "setMass", "center", center, 3) || !check_finite(w, "setMass", "inertia", inertia, 3))
+    return TB_ERR_INVALID_ARGUMENT;
+  for (int i = 0; i < 3; ++i)
+    if (inertia[i] <= 0.0f)
+      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setMass: inertia[%d] must be > 0 (got %g)", i, (double)inertia[i]);
+  tb_bodies* b = &w->bodies;
+  b->mass_explicit[slot] = 1;
+  b->mass[slot] = mass;
+  b->inv_mass[slot] = 1.0f / mass;
+  b->local_center[slot] = tb_v3(center[0], center[1], center[2]);
+  b->inertia_local[slot] = tb_mat3_diag(tb_v3(inertia[0], inertia[1], inertia[2]));
+  b->inv_inertia_local[slot] = tb_mat3_diag(tb_v3(1.0f / inertia[0], 1.0f / inertia[1], 1.0f / inertia[2]));
+  return TB_OK;
+}
+
+tb_status tb_body_get_mass(tb_world_id world, tb_body_id body, float out[13]) {
+  GET_WORLD("getMass");
+  int32_t slot = body_slot(w, body, "getMass");
+  if (slot < 0) return TB_ERR_NOT_FOUND;
+  tb_bodies* b = &w->bodies;
+  out[0] = b->mass[slot];
+  out[1] = b->local_center[slot].x; out[2] = b->local_center[slot].y; out[3] = b->local_center[slot].z;
+  tb_mat3 m = b->inertia_local[slot];
+  const float rows[9] = {m.cx.x, m.cy.x, m.cz.x, m.cx.y, m.cy.y, m.cz.y, m.cx.z, m.cy.z, m.cz.z};
+  memcpy(out + 4, rows, sizeof rows);
+  return TB_OK;
+}
+
+/* ---- shapes ---- */
+
+tb_shape_id tb_shape_create(tb_world_id world, tb_body_id body, tb_shape_type type, const float params[4],
+                            const float local_position[3], const float local_rotation[4], float friction,
+                            float restitution, float density) {
+  tb_world* w = tb_world_get(world);
+  if (!w) return -tb_world_fail(NULL, TB_ERR_NOT_FOUND, "addShape: world %d does not exist", world);
+  const char* fn = "addShape";
+  int32_t bslot = body_slot(w, body, fn);
+  if (bslot < 0) return -TB_ERR_NOT_FOUND;
+  if ((int)type < 0 || type >= TB_SHAPE_TYPE_COUNT)
+    return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: type must be a known shape type 0..%d (got %d)", fn, TB_SHAPE_TYPE_COUNT - 1, (int)type);
+  const char* tn = shape_type_name(type);
+  if (!check_finite(w, fn, "params", params, 4) || !check_finite(w, fn, "position", local_position, 3) ||
+      !check_quat(w, fn, "rotation", local_rotation))
+    return -TB_ERR_INVALID_ARGUMENT;
+  switch (type) {
+    case TB_SHAPE_PLANE: {
+      float l = sqrtf(params[0] * params[0] + params[1] * params[1] + params[2] * params[2]);
+      if (fabsf(l - 1.0f) > 1e-3f)
+        return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: plane normal must be a unit vector (got length %g)", fn, (double)l);
+      if (w->bodies.f.body_type[bslot] != TB_BODY_STATIC)
+        return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: a plane may only belong to a static body (body %d is not static)", fn, body);
+      break;
+    }
+    case TB_SHAPE_SPHERE:
+      if (params[0] <= 0.0f) return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: sphere radius must be > 0 (got %g)", fn, (double)params[0]);
+      break;
+    case TB_SHAPE_CAPSULE:
+      if (params[0] <= 0.0f) return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: capsule radius must be > 0 (got %g)", fn, (double)params[0]);
+      if (params[1] <= 0.0f) return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: capsule halfHeight must be > 0 (got %g)", fn, (double)params[1]);
+      break;
+    case TB_SHAPE_BOX:
+      for (int i = 0; i < 3; ++i)
+        if (params[i] <= 0.0f)
+          return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: box halfExtents[%d] must be > 0 (got %g)", fn, i, (double)params[i]);
+      break;
+    default: break;
+  }
+  if (!tb_is_finite(friction) || friction < 0.0f)
+    return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: %s friction must be finite and >= 0 (got %g)", fn, tn, (double)friction);
+  if (!tb_is_finite(restitution) || restitution < 0.0f || restitution > 1.0f)
+    return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: %s restitution must be in [0, 1] (got %g)", fn, tn, (double)restitution);
+  if (!tb_is_finite(density) || density <= 0.0f)
+    return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: %s density must be finite and > 0 (got %g)", fn, tn, (double)density);
+
+  tb_shapes* sh = &w->shapes;
+  int32_t s;
+  if (sh->free_head >= 0) {
+    s = sh->free_head;
+    sh->free_head = sh->next[s];
+  } else {
+    if (sh->count >= TB_ID_INDEX_MASK) return -tb_world_fail(w, TB_ERR_CAPACITY, "%s: at most %d shapes", fn, TB_ID_INDEX_MASK);
+    if (sh->count == sh->capacity && !grow_shapes(sh, sh->capacity * 2))
+      return -tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "%s: out of memory for %d shapes", fn, sh->capacity * 2);
+    s = sh->count++;
+  }
+  sh->body[s] = bslot;
+  sh->type[s] = type;
+  memcpy(sh->params + 4 * s, params, 4 * sizeof(float));
+  sh->local[s].p = tb_v3(local_position[0], local_position[1], local_position[2]);
+  sh->local[s].q = tb_quat_normalize((tb_quat){local_rotation[0], local_rotation[1], local_rotation[2], local_rotation[3]});
+  sh->friction[s] = friction;
+  sh->restitution[s] = restitution;
+  sh->density[s] = density;
+  /* append, so shapes keep their creation order within a body */
+  sh->next[s] = -1;
+  int32_t* link = &w->bodies.first_shape[bslot];
+  while (*link >= 0) link = &sh->next[*link];
+  *link = s;
+  update_mass(w, bslot);
+  w->collided = 0;
+  return tb_make_id(s, sh->generation[s]);
+}
+
+tb_status tb_shape_destroy(tb_world_id world, tb_shape_id shape) {
+  GET_WORLD("removeShape");
+  int32_t s = tb_id_slot(shape);
+  tb_shapes* sh = &w->shapes;
+  if (shape < 0 || s >= sh->count || sh->type[s] < 0 || sh->generation[s] != tb_id_gen(shape))
+    return tb_world_fail(w, TB_ERR_NOT_FOUND, "removeShape: shape %d does not exist (never created or removed)", shape);
+  int32_t bslot = sh->body[s];
+  int32_t* link = &w->bodies.first_shape[bslot];
+  while (*link != s) link = &sh->next[*link];
+  *link = sh->next[s];
+  destroy_shape_slot(w, s);
+  update_mass(w, bslot);
+  w->collided = 0;
+  w->contacts.count = 0;
+  w->contacts.readback_valid = 0;
+  return TB_OK;
+}
+
+/* ---- fields and status ---- */
+
+void* tb_world_field(tb_world_id world, tb_field_set set, int32_t index) {
+  tb_world* w = tb_world_get(world);
+  if (!w) return NULL;
+  if (set == TB_FIELDS_BODY) return tb_body_field_ptr(&w->bodies.f, index);
+  if (set == TB_FIELDS_CONTACT) return tb_contact_field_ptr(&w->contacts.f, index);
+  return NULL;
+}
+
+int32_t tb_world_body_slot_count(tb_world_id world) {
+  tb_world* w = tb_world_get(world);
+  return w ? w->bodies.count : 0;
+}
+
+int32_t tb_body_slot_alive(tb_world_id world, int32_t slot) {
+  tb_world* w = tb_world_get(world);
+  return w && slot >= 0 && slot < w->bodies.count && w->bodies.f.body_type[slot] >= 0;
+}
+
+tb_status tb_world_contact_status(tb_world_id world, tb_contact_status* out) {
+  GET_WORLD("contactStatus");
+  out->count = w->contacts.count;
+  out->capacity = w->contacts.capacity;
+  out->requested = w->contacts.requested;
+  out->overflowed = w->contacts.overflowed;
+  out->pair_count = w->pair_count;
+  out->pair_capacity = w->pair_capacity;
+  out->pairs_requested = w->pairs_requested;
+  out->pairs_overflowed = w->pairs_overflowed;
+  out->readback_valid = w->contacts.readback_valid;
+  return TB_OK;
+}
+
+tb_status tb_world_step_stats(tb_world_id world, tb_step_stats* out) {
+  GET_WORLD("stepStats");
+  *out = w->stats;
+  return TB_OK;
+}
+
+tb_status tb_world_collide(tb_world_id world) {
+  GET_WORLD("collide");
+  return tb_collide_world(w);
+}
+
+tb_status tb_world_solve(tb_world_id world) {
+  GET_WORLD("solve");
+  if (!w->collided)
+    return tb_world_fail(w, TB_ERR_INVALID_STATE, "solve: call collide() first (the contacts are stale or missing)");
+  return tb_solve_world(w);
+}
+
+tb_status tb_world_step(tb_world_id world) {
+  GET_WORLD("step");
+  tb_jobs_reset_usage();
+  tb_status st = tb_collide_world(w);
+  if (st != TB_OK) return st;
+  return tb_solve_world(w);
+}
