@@ -51,7 +51,7 @@ int tb_collide_capsule_capsule(const tb_shape_geom* a, tb_transform ta, const tb
   float sin_ab = tb_length(cr);
 
   tb_vec3 n;
-  if (dist > 1e-9f) {
+  if (dist > 1e-5f) {
     n = tb_scale(d, 1.0f / dist);
   } else {
     tb_vec3 off = tb_sub(tb.p, ta.p);
@@ -61,7 +61,9 @@ int tb_collide_capsule_capsule(const tb_shape_geom* a, tb_transform ta, const tb
     } else if (has_a || has_b) {
       tb_vec3 u = has_a ? ua : ub;
       tb_vec3 perp = tb_mul_add(off, -tb_dot(off, u), u);
-      n = tb_np_normalize_or(perp, tb_np_perpendicular(u));
+      /* the perpendicular part is rounding noise when the axes coincide */
+      float pl = tb_length(perp);
+      n = pl > 1e-4f * tb_length(off) + 1e-6f ? tb_scale(perp, 1.0f / pl) : tb_np_perpendicular(u);
     } else {
       n = tb_np_normalize_or(off, tb_v3(0.0f, 1.0f, 0.0f));
     }

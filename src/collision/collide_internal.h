@@ -129,9 +129,9 @@ static inline void tb_np_point(tb_manifold_point* mp, tb_vec3 p0, tb_vec3 p1, tb
   mp->feature_id = id;
 }
 
-/* Reduces `count` candidate points to at most 4 (the deepest, then the farthest from it, then the
- * two maximising the polygon area), written to out->points. Keeps the candidate order otherwise
- * deterministic. Returns the number written. */
+/* Reduces `count` candidate points to at most 4, written to out->points: the deepest, plus the three
+ * others that maximise the area of the kept polygon (exhaustive over triples; count <= 16). Keeps
+ * the candidates' order. Returns the number written. */
 int tb_np_reduce_points(const tb_manifold_point* cand, int count, tb_vec3 normal, tb_manifold* out);
 
 #endif

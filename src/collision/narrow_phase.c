@@ -69,50 +69,49 @@ static float tb_np_area(tb_vec3 p, tb_vec3 q, tb_vec3 r, tb_vec3 n) {
   return tb_dot(tb_cross(tb_sub(q, p), tb_sub(r, p)), n);
 }
 
+/* Area of the convex hull of 4 points in the plane of normal n (max over the 3 quadrilateral
+ * orderings and the 4 triangles: self-intersecting or non-convex orderings are never larger). */
+static float tb_np_hull4_area(tb_vec3 p0, tb_vec3 p1, tb_vec3 p2, tb_vec3 p3, tb_vec3 n) {
+  float t012 = tb_np_area(p0, p1, p2, n), t023 = tb_np_area(p0, p2, p3, n);
+  float t013 = tb_np_area(p0, p1, p3, n), t123 = tb_np_area(p1, p2, p3, n);
+  /* doubled shoelace areas of the three cyclic orderings, as fans from p0 */
+  float q0 = fabsf(t012 + t023);          /* p0 p1 p2 p3 */
+  float q1 = fabsf(t013 + tb_np_area(p0, p3, p2, n)); /* p0 p1 p3 p2 */
+  float q2 = fabsf(tb_np_area(p0, p2, p1, n) + tb_np_area(p0, p1, p3, n)); /* p0 p2 p1 p3 */
+  float m = fmaxf(q0, fmaxf(q1, q2));
+  m = fmaxf(m, fmaxf(fmaxf(fabsf(t012), fabsf(t023)), fmaxf(fabsf(t013), fabsf(t123))));
+  return m;
+}
+
 int tb_np_reduce_points(const tb_manifold_point* cand, int count, tb_vec3 normal, tb_manifold* out) {
   if (count <= TB_MAX_MANIFOLD_POINTS) {
     for (int i = 0; i < count; ++i) out->points[i] = cand[i];
     return count;
   }
-  int idx[4] = {0, -1, -1, -1};
-  /* 1: deepest (first on ties) */
+  /* the deepest (first on ties) */
+  int d = 0;
   for (int i = 1; i < count; ++i)
-    if (cand[i].separation < cand[idx[0]].separation) idx[0] = i;
-  tb_vec3 p0 = cand[idx[0]].point1;
-  /* 2: farthest from the deepest, in the contact plane */
+    if (cand[i].separation < cand[d].separation) d = i;
+  /* the three others maximising the area of the kept polygon; a later choice must be larger by a
+   * relative margin so that near-ties resolve the same way from frame to frame */
+  int bi = -1, bj = -1, bk = -1;
   float best = -1.0f;
+  tb_vec3 pd = cand[d].point1;
   for (int i = 0; i < count; ++i) {
-    if (i == idx[0]) continue;
-    tb_vec3 d = tb_sub(cand[i].point1, p0);
-    d = tb_mul_add(d, -tb_dot(d, normal), normal);
-    float l2 = tb_length_sq(d);
-    if (l2 > best) { best = l2; idx[1] = i; }
-  }
-  tb_vec3 p1 = cand[idx[1]].point1;
-  /* 3: largest triangle area with the first two (either side) */
-  best = -1.0f;
-  float sign3 = 1.0f;
-  for (int i = 0; i < count; ++i) {
-    if (i == idx[0] || i == idx[1]) continue;
-    float ar = tb_np_area(p0, p1, cand[i].point1, normal);
-    if (fabsf(ar) > best) { best = fabsf(ar); idx[2] = i; sign3 = ar >= 0.0f ? 1.0f : -1.0f; }
-  }
-  tb_vec3 p2 = cand[idx[2]].point1;
-  /* 4: the point adding the most area outside the triangle (usually across edge p0-p1) */
-  best = 0.0f;
-  for (int i = 0; i < count; ++i) {
-    if (i == idx[0] || i == idx[1] || i == idx[2]) continue;
-    tb_vec3 q = cand[i].point1;
-    float e0 = -sign3 * tb_np_area(p0, p1, q, normal);
-    float e1 = -sign3 * tb_np_area(p1, p2, q, normal);
-    float e2 = -sign3 * tb_np_area(p2, p0, q, normal);
-    float add = fmaxf(e0, fmaxf(e1, e2));
-    if (add > best) { best = add; idx[3] = i; }
+    if (i == d) continue;
+    for (int j = i + 1; j < count; ++j) {
+      if (j == d) continue;
+      for (int k = j + 1; k < count; ++k) {
+        if (k == d) continue;
+        float ar = tb_np_hull4_area(pd, cand[i].point1, cand[j].point1, cand[k].point1, normal);
+        if (ar > best * (1.0f + 1e-4f) + 1e-12f) { best = ar; bi = i; bj = j; bk = k; }
+      }
+    }
   }
   int n = 0;
   /* keep the candidates' original (cyclic) order */
   for (int i = 0; i < count; ++i)
-    if (i == idx[0] || i == idx[1] || i == idx[2] || i == idx[3]) out->points[n++] = cand[i];
+    if (i == d || i == bi || i == bj || i == bk) out->points[n++] = cand[i];
   return n;
 }
 

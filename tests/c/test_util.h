@@ -1,0 +1,47 @@
+/* Minimal test helpers shared by the native C tests: each test file includes this once, calls the
+ * CHECK macros, and returns tb_test_report("name") from main (nonzero when a check failed). */
+#ifndef TB_TEST_UTIL_H
+#define TB_TEST_UTIL_H
+
+#include <math.h>
+#include <stdio.h>
+
+static int tb_test_failures = 0;
+static int tb_test_checks = 0;
+
+#define CHECK(cond)                                                                     \
+  do {                                                                                  \
+    ++tb_test_checks;                                                                   \
+    if (!(cond)) {                                                                      \
+      ++tb_test_failures;                                                               \
+      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);          \
+    }                                                                                   \
+  } while (0)
+
+/* Passes when |expected - got| <= tol (fails on NaN). */
+#define CHECK_NEAR(expected, got, tol)                                                  \
+  do {                                                                                  \
+    double tb_e_ = (double)(expected), tb_g_ = (double)(got), tb_t_ = (double)(tol);    \
+    ++tb_test_checks;                                                                   \
+    if (!(fabs(tb_e_ - tb_g_) <= tb_t_)) {                                              \
+      ++tb_test_failures;                                                               \
+      fprintf(stderr, "%s:%d: CHECK_NEAR failed: %s\n  expected %.9g, got %.9g (%s), "  \
+              "diff %.3g > tol %.3g\n", __FILE__, __LINE__, #expected, tb_e_, tb_g_,    \
+              #got, fabs(tb_e_ - tb_g_), tb_t_);                                        \
+    }                                                                                   \
+  } while (0)
+
+/* Component-wise CHECK_NEAR on two values with .x .y .z members. */
+#define CHECK_VEC_NEAR(expected, got, tol)      \
+  do {                                          \
+    CHECK_NEAR((expected).x, (got).x, (tol));   \
+    CHECK_NEAR((expected).y, (got).y, (tol));   \
+    CHECK_NEAR((expected).z, (got).z, (tol));   \
+  } while (0)
+
+static inline int tb_test_report(const char* name) {
+  printf("%s: %d checks, %d failed\n", name, tb_test_checks, tb_test_failures);
+  return tb_test_failures != 0;
+}
+
+#endif
