@@ -13,8 +13,8 @@ NATIVE_CFLAGS := $(CFLAGS_COMMON) -O2 -g -msse2 -DTB_THREADS -pthread
 ASAN_CFLAGS   := $(CFLAGS_COMMON) -O1 -g -msse2 -DTB_THREADS -pthread -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
 WASM_FLAGS := $(CFLAGS_COMMON) -O3 -msimd128 -sMODULARIZE -sEXPORT_ES6 -sEXPORT_NAME=createTribo \
-  -sALLOW_MEMORY_GROWTH -sDYNAMIC_EXECUTION=0 -sENVIRONMENT=web,worker,node -sFILESYSTEM=0 \
-  -sEXPORTED_FUNCTIONS=@tools/exports.txt -sEXPORTED_RUNTIME_METHODS=UTF8ToString \
+  -sALLOW_MEMORY_GROWTH -sDYNAMIC_EXECUTION=0 -sENVIRONMENT=web,worker,node -sFILESYSTEM=0 -sNODEJS_CATCH_EXIT=0 -sNODEJS_CATCH_REJECTION=0 \
+  -sEXPORTED_FUNCTIONS=@tools/exports.txt -sEXPORTED_RUNTIME_METHODS=UTF8ToString,wasmMemory \
   -sINITIAL_MEMORY=33554432
 WASM_MT_FLAGS := -pthread -DTB_THREADS -DTB_MAX_WORKERS=4 -sPTHREAD_POOL_SIZE=4
 
@@ -36,10 +36,12 @@ wasm: dist/tribo_simd.mjs dist/tribo_mt.mjs
 dist/tribo_simd.mjs: $(SRC) $(HDR) tools/exports.txt Makefile
 	@mkdir -p dist
 	$(EMCC) $(WASM_FLAGS) $(SRC) -o $@
+	node tools/node_variant.mjs $@
 
 dist/tribo_mt.mjs: $(SRC) $(HDR) tools/exports.txt Makefile
 	@mkdir -p dist
 	$(EMCC) $(WASM_FLAGS) $(WASM_MT_FLAGS) $(SRC) -o $@
+	node tools/node_variant.mjs $@
 
 native: build/libtribo.a
 

@@ -403,9 +403,7 @@ tb_status tb_body_destroy(tb_world_id world, tb_body_id body) {
   b->generation[slot] = (b->generation[slot] + 1) & TB_ID_GEN_MASK;
   b->first_shape[slot] = b->free_head;
   b->free_head = slot;
-  w->collided = 0; /* the stored contacts may name the removed body */
-  w->contacts.count = 0;
-  w->contacts.readback_valid = 0;
+  w->collided = 0; /* the manifolds may name the removed body: solve() needs a new collide() */
   return TB_OK;
 }
 
@@ -583,8 +581,6 @@ tb_status tb_shape_destroy(tb_world_id world, tb_shape_id shape) {
   destroy_shape_slot(w, s);
   update_mass(w, bslot);
   w->collided = 0;
-  w->contacts.count = 0;
-  w->contacts.readback_valid = 0;
   return TB_OK;
 }
 

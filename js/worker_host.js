@@ -1,0 +1,90 @@
+/**
+ * The worker side of WorkerWorld: owns one World and answers the client's messages.
+ * Runs as a Web Worker (module) or a Node worker_threads worker.
+ * @module tribo/worker_host
+ */
+import { init } from './index.js';
+import { frameHeader, frameLayout, readFrame, writeFrame } from './frame.js';
+
+let port;
+if (typeof self === 'object' && typeof self.postMessage === 'function' && typeof window === 'undefined' && !globalThis.process?.versions?.node) {
+  port = { post: (m, t) => self.postMessage(m, t), on: (fn) => { self.onmessage = (e) => fn(e.data); } };
+} else {
+  const { parentPort } = await import('node:worker_threads');
+  port = { post: (m, t) => parentPort.postMessage(m, t), on: (fn) => parentPort.on('message', fn) };
+}
+
+let tribo = null;
+let world = null;
+let steps = 0;
+// Shared frames: two buffers used in turn, so the client's current frame is never overwritten
+// by the step that follows it.
+const slots = [null, null];
+let slot = 0;
+let shared = false;
+
+const ops = {
+  async create(options) {
+    const { build, ...worldOptions } = options;
+    tribo = await init({ build });
+    world = tribo.createWorld(worldOptions);
+    shared = tribo.build === 'threads' && typeof SharedArrayBuffer === 'function';
+    return { build: tribo.build, threads: world.threads, shared, timestep: world.timestep, fields: tribo.fields };
+  },
+  addBody: (desc) => world.addBody(desc),
+  removeBody: (id) => world.removeBody(id),
+  setPose: (id, p, q) => world.setPose(id, p, q),
+  setVelocity: (id, l, a) => world.setVelocity(id, l, a),
+  setMass: (id, m) => world.setMass(id, m),
+  getMass: (id) => world.getMass(id),
+  getState: (id) => Array.from(world.getState(id)),
+  stepStats: () => world.stepStats,
+  liveBytes: () => tribo.liveBytes(),
+  step(n) {
+    world.step(n);
+    steps += n;
+    return makeFrame();
+  },
+  frame: () => makeFrame(),
+  free() {
+    world.free();
+    world = null;
+    return tribo.liveBytes();
+  },
+};
+
+/** @returns {{ value: object, transfer: ArrayBuffer[] }} */
+function makeFrame() {
+  const layout = frameLayout(world);
+  const header = frameHeader(world, steps);
+  if (shared) {
+    slot ^= 1;
+    let fresh = null;
+    if (!slots[slot] || slots[slot].byteLength < layout.bytes) {
+      slots[slot] = new SharedArrayBuffer(Math.max(1024, 2 * layout.bytes));
+      fresh = slots[slot];
+    }
+    writeFrame(world, layout, slots[slot]);
+    return { value: { header, layout, slot, buffer: fresh }, transfer: [] };
+  }
+  const buffer = new ArrayBuffer(layout.bytes);
+  writeFrame(world, layout, buffer);
+  return { value: { header, layout, slot: -1, buffer }, transfer: [buffer] };
+}
+
+port.on(async (msg) => {
+  const { seq, op, args } = msg;
+  try {
+    if (!ops[op]) throw new Error(`worker: unknown operation ${op}`);
+    if (op !== 'create' && !world) throw new Error(`${op}: this world was freed`);
+    let value = await ops[op](...(args ?? []));
+    let transfer = [];
+    if (value && value.transfer) ({ value, transfer } = value);
+    port.post({ seq, ok: true, value }, transfer);
+  } catch (e) {
+    port.post({ seq, ok: false, error: { name: e.name, message: e.message } });
+  }
+});
+
+// keep readFrame reachable for bundlers that tree-shake per module
+export { readFrame };

@@ -1,0 +1,121 @@
+/**
+ * WorkerWorld: the World API stepped in a worker (Web Worker in browsers, worker_threads in
+ * Node). Every call is async. `step()` resolves with the frame of the completed step:
+ *  - with shared memory (threaded build) the frame's arrays view a SharedArrayBuffer written by
+ *    the worker: no copy on this side; a frame stays intact until the step after the next one
+ *    starts (two buffers in turn), and is never seen half-written;
+ *  - without it, the worker transfers a fresh buffer per frame (owned by the caller).
+ * @module tribo/worker_world
+ */
+import { readFrame } from './frame.js';
+
+const isNode = typeof process === 'object' && !!process.versions?.node && typeof window === 'undefined';
+
+export class WorkerWorld {
+  /** @private */
+  constructor(worker, node) {
+    this._worker = worker;
+    this._seq = 0;
+    this._pending = new Map();
+    this._slots = [null, null];
+    this._freed = false;
+    const onMessage = (msg) => {
+      const p = this._pending.get(msg.seq);
+      if (!p) return;
+      this._pending.delete(msg.seq);
+      if (msg.ok) p.resolve(msg.value);
+      else {
+        const E = { RangeError, TypeError }[msg.error.name] ?? Error;
+        p.reject(new E(msg.error.message));
+      }
+    };
+    const onError = (e) => {
+      for (const p of this._pending.values()) p.reject(e instanceof Error ? e : new Error(String(e.message ?? e)));
+      this._pending.clear();
+    };
+    if (node) {
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+    } else {
+      worker.onmessage = (e) => onMessage(e.data);
+      worker.onerror = (e) => { e.preventDefault?.(); onError(new Error(e.message || 'worker error')); };
+    }
+  }
+
+  /**
+   * @param {object} options world options plus `build` ('threads' | 'simd')
+   * @returns {Promise<WorkerWorld>}
+   */
+  static async create(options = {}) {
+    const url = new URL('./worker_host.js', import.meta.url);
+    let worker;
+    if (isNode) {
+      const { Worker } = await import('node:worker_threads');
+      worker = new Worker(url);
+    } else {
+      worker = new Worker(url, { type: 'module' });
+    }
+    const w = new WorkerWorld(worker, isNode);
+    try {
+      const info = await w._call('create', [options]);
+      /** 'threads' or 'simd': the build running in the worker. */
+      w.build = info.build;
+      w.threads = info.threads;
+      /** true when frames arrive over shared memory without copies. */
+      w.shared = info.shared;
+      w.timestep = info.timestep;
+      w.fields = info.fields;
+    } catch (e) {
+      w._terminate();
+      throw e;
+    }
+    return w;
+  }
+
+  _call(op, args = []) {
+    if (this._freed) return Promise.reject(new Error(`${op}: this world was freed`));
+    const seq = ++this._seq;
+    return new Promise((resolve, reject) => {
+      this._pending.set(seq, { resolve, reject });
+      this._worker.postMessage({ seq, op, args });
+    });
+  }
+
+  _frame(msg) {
+    let buffer = msg.buffer;
+    if (msg.slot >= 0) {
+      if (buffer) this._slots[msg.slot] = buffer;
+      buffer = this._slots[msg.slot];
+    }
+    return readFrame(msg.header, msg.layout, buffer);
+  }
+
+  addBody(desc) { return this._call('addBody', [desc]); }
+  removeBody(id) { return this._call('removeBody', [id]); }
+  setPose(id, position, rotation) { return this._call('setPose', [id, position, rotation]); }
+  setVelocity(id, linear, angular) { return this._call('setVelocity', [id, linear, angular]); }
+  setMass(id, m) { return this._call('setMass', [id, m]); }
+  getMass(id) { return this._call('getMass', [id]); }
+  /** 13 numbers: position, rotation (x, y, z, w), linear velocity, angular velocity. */
+  getState(id) { return this._call('getState', [id]); }
+  get stepStats() { return this._call('stepStats'); }
+  liveBytes() { return this._call('liveBytes'); }
+
+  /** Steps n timesteps in the worker; resolves with the frame of the last one. */
+  async step(n = 1) { return this._frame(await this._call('step', [n])); }
+  /** The current state as a frame, without stepping. */
+  async frame() { return this._frame(await this._call('frame')); }
+
+  /** Frees the world and stops the worker. Resolves with the engine's live bytes after freeing. */
+  async free() {
+    if (this._freed) return 0;
+    const live = await this._call('free');
+    this._terminate();
+    return live;
+  }
+
+  _terminate() {
+    this._freed = true;
+    this._worker.terminate();
+  }
+}

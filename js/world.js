@@ -1,0 +1,383 @@
+/**
+ * In-process World: bodies, shapes, stepping and typed-array views over engine memory.
+ * @module tribo/world
+ */
+import { errorFor } from './errors.js';
+import { ARRAYS, heapBuffer } from './fields.js';
+
+const BODY_TYPES = { static: 0, kinematic: 1, dynamic: 2 };
+const SHAPE_TYPES = { plane: 0, sphere: 1, capsule: 2, box: 3 };
+const PRESETS = ['physx-tgs'];
+const ID_INDEX_MASK = 0xfffff;
+
+const WORLD_OPTIONS = new Set(['preset', 'gravity', 'timestep', 'substeps', 'velocityIterations',
+  'bounceThreshold', 'maxDepenetrationVelocity', 'contactHertz', 'contactDampingRatio', 'linearSlop',
+  'speculativeDistance', 'warmStarting', 'contactCapacity', 'pairCapacity', 'bodyCapacity', 'threads']);
+const BODY_OPTIONS = new Set(['type', 'position', 'rotation', 'linearVelocity', 'angularVelocity',
+  'linearDamping', 'angularDamping', 'mass', 'shapes']);
+const SHAPE_OPTIONS = new Set(['type', 'radius', 'halfExtents', 'halfHeight', 'normal', 'offset',
+  'position', 'rotation', 'friction', 'restitution', 'density']);
+
+/** Material defaults (PhysX-like): μ 0.5, restitution 0, density 1000 kg/m³. */
+export const DEFAULT_MATERIAL = Object.freeze({ friction: 0.5, restitution: 0, density: 1000 });
+
+/** What the contact readback of each preset contains. */
+export const READBACK_INFO = Object.freeze({
+  'physx-tgs': Object.freeze({
+    preset: 'physx-tgs',
+    normalImpulse: 'N·s per contact point over the whole step: sum of the impulses of every substep ' +
+      '(position iteration), relaxation passes and the restitution pass',
+    tangentImpulse: 'N·s per contact point over the step along tangent0 / tangent1 (Coulomb disc, μ = mean of the two shapes)',
+    force: 'N: (normalImpulse·normal + tangentImpulse·tangents) / timestep, on body1 by body0 at the contact point, world axes; ' +
+      'body0 receives the opposite',
+    excludes: [],
+    perContactForce: true,
+  }),
+});
+
+function checkKeys(fn, what, obj, allowed) {
+  for (const k of Object.keys(obj)) {
+    if (!allowed.has(k)) throw new RangeError(`${fn}: unknown option ${what}${k} (known: ${[...allowed].join(', ')})`);
+  }
+}
+
+function vec(fn, field, v, n, fallback) {
+  if (v === undefined) return fallback;
+  if (v == null || typeof v.length !== 'number' || v.length !== n) {
+    throw new TypeError(`${fn}: ${field} must be an array of ${n} numbers (got ${JSON.stringify(v)})`);
+  }
+  for (let i = 0; i < n; i++) {
+    if (typeof v[i] !== 'number') throw new TypeError(`${fn}: ${field}[${i}] must be a number (got ${JSON.stringify(v[i])})`);
+  }
+  return v;
+}
+
+function num(fn, field, v, fallback) {
+  if (v === undefined) return fallback;
+  if (typeof v !== 'number') throw new TypeError(`${fn}: ${field} must be a number (got ${JSON.stringify(v)})`);
+  return v;
+}
+
+function int(fn, field, v, fallback) {
+  v = num(fn, field, v, fallback);
+  if (!Number.isInteger(v)) throw new RangeError(`${fn}: ${field} must be an integer (got ${v})`);
+  return v;
+}
+
+/**
+ * A simulation world living in the engine's memory. Only the world is ever freed; bodies and
+ * contacts are plain ids and typed arrays.
+ */
+export class World {
+  /**
+   * @param {import('./index.js').Tribo} tribo
+   * @param {object} [options] see index.d.ts WorldOptions
+   */
+  constructor(tribo, options = {}) {
+    const fn = 'createWorld';
+    checkKeys(fn, '', options, WORLD_OPTIONS);
+    const preset = options.preset ?? 'physx-tgs';
+    if (!PRESETS.includes(preset)) {
+      throw new RangeError(`${fn}: preset ${JSON.stringify(preset)} is not available in this version (available: ${PRESETS.join(', ')})`);
+    }
+    this._t = tribo;
+    const M = (this._M = tribo._M);
+    this.preset = preset;
+    const threads = int(fn, 'threads', options.threads, tribo.defaultThreads);
+    if (threads > 1 && tribo._windowThread) {
+      throw new RangeError(`${fn}: threads must be 1 on a page's main thread (got ${threads}); use createWorkerWorld() for threads`);
+    }
+    const d = tribo._scratch;
+    M._tb_default_world_def_into(d);
+    const f32 = new Float32Array(heapBuffer(M), d, 17);
+    const i32 = new Int32Array(heapBuffer(M), d, 17);
+    const g = vec(fn, 'gravity', options.gravity, 3, [0, -9.81, 0]);
+    f32[0] = g[0]; f32[1] = g[1]; f32[2] = g[2];
+    f32[3] = num(fn, 'timestep', options.timestep, f32[3]);
+    i32[4] = int(fn, 'bodyCapacity', options.bodyCapacity, i32[4]);
+    i32[5] = int(fn, 'contactCapacity', options.contactCapacity, i32[5]);
+    i32[6] = int(fn, 'pairCapacity', options.pairCapacity, i32[6]);
+    i32[7] = threads;
+    i32[8] = int(fn, 'substeps', options.substeps, i32[8]);
+    i32[9] = int(fn, 'velocityIterations', options.velocityIterations, i32[9]);
+    f32[10] = num(fn, 'bounceThreshold', options.bounceThreshold, f32[10]);
+    f32[11] = num(fn, 'maxDepenetrationVelocity', options.maxDepenetrationVelocity, f32[11]);
+    f32[12] = num(fn, 'contactHertz', options.contactHertz, f32[12]);
+    f32[13] = num(fn, 'contactDampingRatio', options.contactDampingRatio, f32[13]);
+    f32[14] = num(fn, 'linearSlop', options.linearSlop, f32[14]);
+    f32[15] = num(fn, 'speculativeDistance', options.speculativeDistance, f32[15]);
+    if (options.warmStarting !== undefined) i32[16] = options.warmStarting ? 1 : 0;
+    const id = M._tb_world_create(d);
+    if (id < 0) throw errorFor(-id, M.UTF8ToString(M._tb_last_error(-1)));
+    this._id = id;
+    this.timestep = f32[3];
+    this.threads = threads;
+    this._version = 0;
+    this._bodyViews = null;
+    this._contactViews = null;
+  }
+
+  _check(status) {
+    if (status !== 0) throw errorFor(status, this._M.UTF8ToString(this._M._tb_last_error(this._id)));
+  }
+
+  _alive(fn) {
+    if (this._id < 0) throw new Error(`${fn}: this world was freed`);
+  }
+
+  /** Writes numbers into the module's scratch area; returns its address. */
+  _put(offsetFloats, values) {
+    const p = this._t._scratch + 4 * offsetFloats;
+    new Float32Array(heapBuffer(this._M), p, values.length).set(values);
+    return p;
+  }
+
+  /**
+   * Adds a body with its shapes. Returns its id. On any error nothing is added.
+   * @param {import('./index.js').BodyDesc} desc
+   * @returns {number}
+   */
+  addBody(desc = {}) {
+    const fn = 'addBody';
+    this._alive(fn);
+    checkKeys(fn, '', desc, BODY_OPTIONS);
+    const type = desc.type ?? 'dynamic';
+    if (!(type in BODY_TYPES)) throw new RangeError(`${fn}: type must be 'static', 'kinematic' or 'dynamic' (got ${JSON.stringify(type)})`);
+    const M = this._M;
+    const pos = this._put(0, vec(fn, 'position', desc.position, 3, [0, 0, 0]));
+    const rot = this._put(4, vec(fn, 'rotation', desc.rotation, 4, [0, 0, 0, 1]));
+    const shapes = desc.shapes ?? [];
+    if (!Array.isArray(shapes)) throw new TypeError(`${fn}: shapes must be an array (got ${JSON.stringify(shapes)})`);
+    const lv = vec(fn, 'linearVelocity', desc.linearVelocity, 3, null);
+    const av = vec(fn, 'angularVelocity', desc.angularVelocity, 3, null);
+    const ld = num(fn, 'linearDamping', desc.linearDamping, 0);
+    const ad = num(fn, 'angularDamping', desc.angularDamping, 0);
+    const id = M._tb_body_create(this._id, BODY_TYPES[type], pos, rot);
+    if (id < 0) this._check(-id);
+    this._version++;
+    try {
+      shapes.forEach((s, i) => this._addShape(id, s, `${fn}: shapes[${i}]`));
+      if (lv || av) {
+        this._check(M._tb_body_set_velocity(this._id, id, this._put(0, lv ?? [0, 0, 0]), this._put(4, av ?? [0, 0, 0])));
+      }
+      if (ld || ad) this._check(M._tb_body_set_damping(this._id, id, ld, ad));
+      if (desc.mass !== undefined) this.setMass(id, desc.mass);
+    } catch (e) {
+      M._tb_body_destroy(this._id, id);
+      throw e;
+    }
+    return id;
+  }
+
+  _addShape(body, s, where) {
+    if (s == null || typeof s !== 'object') throw new TypeError(`${where} must be an object (got ${JSON.stringify(s)})`);
+    checkKeys(where, '', s, SHAPE_OPTIONS);
+    if (!(s.type in SHAPE_TYPES)) {
+      throw new RangeError(`${where}.type must be one of ${Object.keys(SHAPE_TYPES).join(', ')} (got ${JSON.stringify(s.type)})`);
+    }
+    const need = (field) => {
+      if (s[field] === undefined) throw new TypeError(`${where}.${field} is required for a ${s.type}`);
+      return s[field];
+    };
+    let params;
+    switch (s.type) {
+      case 'plane': {
+        const n = vec(where, 'normal', s.normal, 3, [0, 1, 0]);
+        params = [n[0], n[1], n[2], num(where, 'offset', s.offset, 0)];
+        break;
+      }
+      case 'sphere': params = [num(where, 'radius', need('radius')), 0, 0, 0]; break;
+      case 'capsule': params = [num(where, 'radius', need('radius')), num(where, 'halfHeight', need('halfHeight')), 0, 0]; break;
+      default: { const h = vec(where, 'halfExtents', need('halfExtents'), 3); params = [h[0], h[1], h[2], 0]; }
+    }
+    const M = this._M;
+    const pp = this._put(0, params);
+    const lp = this._put(4, vec(where, 'position', s.position, 3, [0, 0, 0]));
+    const lr = this._put(8, vec(where, 'rotation', s.rotation, 4, [0, 0, 0, 1]));
+    const r = M._tb_shape_create(this._id, body, SHAPE_TYPES[s.type], pp, lp, lr,
+      num(where, 'friction', s.friction, DEFAULT_MATERIAL.friction),
+      num(where, 'restitution', s.restitution, DEFAULT_MATERIAL.restitution),
+      num(where, 'density', s.density, DEFAULT_MATERIAL.density));
+    if (r < 0) {
+      const msg = M.UTF8ToString(M._tb_last_error(this._id)).replace(/^addShape: /, '');
+      throw errorFor(-r, `${where}: ${msg}`);
+    }
+    return r;
+  }
+
+  /** Removes a body and its shapes; its id is rejected afterwards. */
+  removeBody(id) {
+    this._alive('removeBody');
+    this._check(this._M._tb_body_destroy(this._id, id));
+    this._version++;
+  }
+
+  /** Sets body origin position (m, world) and rotation (unit quaternion x, y, z, w). */
+  setPose(id, position, rotation = [0, 0, 0, 1]) {
+    this._alive('setPose');
+    const p = this._put(0, vec('setPose', 'position', position, 3));
+    const q = this._put(4, vec('setPose', 'rotation', rotation, 4));
+    this._check(this._M._tb_body_set_pose(this._id, id, p, q));
+  }
+
+  /** Sets linear velocity of the centre of mass (m/s) and angular velocity (rad/s), world axes. */
+  setVelocity(id, linear, angular = [0, 0, 0]) {
+    this._alive('setVelocity');
+    const l = this._put(0, vec('setVelocity', 'linear', linear, 3));
+    const a = this._put(4, vec('setVelocity', 'angular', angular, 3));
+    this._check(this._M._tb_body_set_velocity(this._id, id, l, a));
+  }
+
+  /**
+   * Overrides the mass properties: { mass (kg), center (body frame, m), inertia (principal, body axes, kg·m²) }.
+   */
+  setMass(id, m) {
+    const fn = 'setMass';
+    this._alive(fn);
+    const c = this._put(0, vec(fn, 'center', m.center, 3, [0, 0, 0]));
+    const i = this._put(4, vec(fn, 'inertia', m.inertia, 3));
+    this._check(this._M._tb_body_set_mass(this._id, id, num(fn, 'mass', m.mass), c, i));
+  }
+
+  /** Mass properties: { mass (kg), center (body frame, m), inertia (3x3 row-major about the centre, body axes, kg·m²) }. */
+  getMass(id) {
+    this._alive('getMass');
+    this._check(this._M._tb_body_get_mass(this._id, id, this._t._scratch));
+    const v = new Float32Array(heapBuffer(this._M), this._t._scratch, 13);
+    return { mass: v[0], center: [v[1], v[2], v[3]], inertia: Array.from(v.subarray(4, 13)) };
+  }
+
+  /**
+   * Full state into `out` (13 floats: position, rotation x y z w, linear velocity, angular velocity).
+   * @param {number} id
+   * @param {Float32Array|number[]} [out] caller-supplied output (no allocation when given)
+   */
+  getState(id, out = new Float32Array(13)) {
+    this._alive('getState');
+    this._check(this._M._tb_body_get_state(this._id, id, this._t._scratch));
+    const v = new Float32Array(heapBuffer(this._M), this._t._scratch, 13);
+    for (let i = 0; i < 13; i++) out[i] = v[i];
+    return out;
+  }
+
+  /** Body origin position (m, world) into `out`. */
+  getPosition(id, out = new Float32Array(3)) { return this._copyBody(id, 'transform', 0, 3, out); }
+  /** Rotation quaternion (x, y, z, w) into `out`. */
+  getRotation(id, out = new Float32Array(4)) { return this._copyBody(id, 'transform', 3, 4, out); }
+  /** Linear velocity of the centre of mass (m/s, world) into `out`. */
+  getLinearVelocity(id, out = new Float32Array(3)) { return this._copyBody(id, 'linearVelocity', 0, 3, out); }
+  /** Angular velocity (rad/s, world) into `out`. */
+  getAngularVelocity(id, out = new Float32Array(3)) { return this._copyBody(id, 'angularVelocity', 0, 3, out); }
+
+  _copyBody(id, field, first, n, out) {
+    this._alive('getState');
+    const slot = id & ID_INDEX_MASK;
+    if (!(id >= 0) || !this._M._tb_body_slot_alive(this._id, slot) || !this._sameGeneration(id)) {
+      throw new RangeError(`getState: body ${id} does not exist (never created or removed)`);
+    }
+    const info = this._t.fields.body.find((f) => f.name === field);
+    const arr = this.bodies[field];
+    const base = slot * info.components + first;
+    for (let i = 0; i < n; i++) out[i] = arr[base + i];
+    return out;
+  }
+
+  _sameGeneration(id) {
+    // the engine checks the generation; get_state is the cheapest call that does
+    return this._M._tb_body_get_state(this._id, id, this._t._scratch) === 0;
+  }
+
+  /** Slot of a body id in the body views (7 transform floats per slot). */
+  bodySlot(id) { return id & ID_INDEX_MASK; }
+
+  /** Advances the world by n timesteps (collide + solve each). */
+  step(n = 1) {
+    this._alive('step');
+    for (let i = 0; i < n; i++) this._check(this._M._tb_world_step(this._id));
+    this._version++;
+  }
+
+  /** Collision stage only: contacts from the current state (impulses not yet available). */
+  collide() {
+    this._alive('collide');
+    this._check(this._M._tb_world_collide(this._id));
+    this._version++;
+  }
+
+  /** Solver stage only, on the contacts of the preceding collide(). */
+  solve() {
+    this._alive('solve');
+    this._check(this._M._tb_world_solve(this._id));
+    this._version++;
+  }
+
+  _fresh(cache) {
+    return cache && cache.version === this._version && cache.buffer === heapBuffer(this._M);
+  }
+
+  /**
+   * Body views over engine memory, indexed by slot (see bodySlot). Valid until the next call that
+   * changes the world (step, collide, solve, addBody, removeBody); re-read after those.
+   */
+  get bodies() {
+    this._alive('bodies');
+    if (this._fresh(this._bodyViews)) return this._bodyViews.views;
+    const M = this._M;
+    const slots = M._tb_world_body_slot_count(this._id);
+    const views = { slotCount: slots };
+    for (const f of this._t.fields.body) {
+      views[f.name] = new ARRAYS[f.type](heapBuffer(M), M._tb_world_field(this._id, 0, f.index), slots * f.components);
+    }
+    this._bodyViews = { version: this._version, buffer: heapBuffer(M), views };
+    return views;
+  }
+
+  /**
+   * Contact views over engine memory (count elements each; see fields.contact for units and
+   * conventions). Valid until the next call that changes the world.
+   */
+  get contacts() {
+    this._alive('contacts');
+    if (this._fresh(this._contactViews)) return this._contactViews.views;
+    const M = this._M;
+    const s = this._t._scratch;
+    this._check(M._tb_world_contact_status(this._id, s));
+    const st = new Int32Array(heapBuffer(M), s, 9);
+    const views = {
+      count: st[0], capacity: st[1], requested: st[2], overflowed: st[3] !== 0,
+      pairCount: st[4], pairCapacity: st[5], pairsRequested: st[6], pairsOverflowed: st[7] !== 0,
+      readbackValid: st[8] !== 0,
+    };
+    for (const f of this._t.fields.contact) {
+      views[f.name] = new ARRAYS[f.type](heapBuffer(M), M._tb_world_field(this._id, 1, f.index), views.count * f.components);
+    }
+    this._contactViews = { version: this._version, buffer: heapBuffer(M), views };
+    return views;
+  }
+
+  /** Grows the contact store (the count of contact points it can report). */
+  setContactCapacity(capacity) {
+    this._alive('setContactCapacity');
+    this._check(this._M._tb_world_set_contact_capacity(this._id, int('setContactCapacity', 'capacity', capacity)));
+    this._version++;
+  }
+
+  /** Statistics of the last step: threads used, constraint colours, manifolds, substeps. */
+  get stepStats() {
+    this._alive('stepStats');
+    const s = this._t._scratch;
+    this._check(this._M._tb_world_step_stats(this._id, s));
+    const v = new Int32Array(heapBuffer(this._M), s, 5);
+    return { threadsUsed: v[0], colorCount: v[1], overflowConstraints: v[2], manifoldCount: v[3], substeps: v[4] };
+  }
+
+  /** What the contact readback of this world's preset includes and excludes. */
+  get readbackInfo() { return READBACK_INFO[this.preset]; }
+
+  /** Frees the world and all its memory. The object is unusable afterwards. */
+  free() {
+    if (this._id < 0) return;
+    this._check(this._M._tb_world_destroy(this._id));
+    this._id = -1;
+  }
+}
