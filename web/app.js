@@ -101,7 +101,8 @@ function updateStatus(frame) {
   const st = overlay.stats;
   detailEl.textContent =
     `step ${frame?.step ?? state.framesApplied}${state.paused ? ' (paused)' : ''}   ${state.stepMs.toFixed(1)} ms/step (round trip)\n` +
-    `drawn: ${st.markers} points, ${st.normals} normals, ${st.arrows} arrows   max |F| ${st.maxForce.toFixed(0)} N`;
+    `drawn: ${st.markers} points, ${st.normals} normals, ${st.arrows} arrows${st.capped ? ` (${st.capped} capped)` : ''}\n` +
+    `max |F| ${st.maxForce.toFixed(0)} N`;
 }
 
 /** Applies a completed frame: body poses, contact overlay, status, and the window.tribo counters. */

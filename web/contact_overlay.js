@@ -4,17 +4,21 @@
 //   contacts.force  (3 floats/contact, N, average total contact force on body1 over the step, world)
 //   contacts.separation (1 float/contact, m, < 0 = penetration)
 // Markers: one instanced sphere per contact (one draw call); normals: line segments of fixed
-// length; forces: line shafts plus instanced cone heads, length = |force| / newtonsPerMetre.
+// length; forces: line shafts plus instanced cone heads, length = |force| / newtonsPerMetre, capped
+// at MAX_ARROW (capped arrows, e.g. impacts, are drawn in magenta).
 
 import * as THREE from 'three';
 
 const MARKER_RADIUS = 0.03; // m
 const NORMAL_LENGTH = 0.2; // m
 const MIN_ARROW = 0.01; // m: shorter force arrows are not drawn
+export const MAX_ARROW = 3; // m: longer force arrows (impacts) are capped and drawn in COLOR_CAPPED
 const TOUCH_SEPARATION = 0.001; // m: above this a contact is speculative (drawn dim)
 
 const COLOR_TOUCH = new THREE.Color(0xff4d2e);
 const COLOR_SPECULATIVE = new THREE.Color(0x8a8f99);
+const COLOR_FORCE = new THREE.Color(0xffd23f);
+const COLOR_CAPPED = new THREE.Color(0xff5ad2);
 
 export class ContactOverlay {
   /**
@@ -36,15 +40,15 @@ export class ContactOverlay {
     this.markerMaterial = new THREE.MeshBasicMaterial({ color: 0xffffff, depthTest: false, transparent: true, opacity: 0.95 });
     this.headGeometry = new THREE.ConeGeometry(1, 1, 10);
     this.headGeometry.translate(0, 0.5, 0); // base at 0, tip at +1 along y
-    this.headMaterial = new THREE.MeshBasicMaterial({ color: 0xffd23f, depthTest: false, transparent: true });
+    this.headMaterial = new THREE.MeshBasicMaterial({ color: 0xffffff, depthTest: false, transparent: true });
     this.normalMaterial = new THREE.LineBasicMaterial({ color: 0x3fd0ff, depthTest: false, transparent: true });
-    this.shaftMaterial = new THREE.LineBasicMaterial({ color: 0xffd23f, depthTest: false, transparent: true });
+    this.shaftMaterial = new THREE.LineBasicMaterial({ color: 0xffffff, vertexColors: true, depthTest: false, transparent: true });
 
     this.capacity = 0;
     this._grow(256);
 
     /** Stats of the last update(). */
-    this.stats = { contacts: 0, markers: 0, normals: 0, arrows: 0, maxForce: 0, overflowed: false };
+    this.stats = { contacts: 0, markers: 0, normals: 0, arrows: 0, maxForce: 0, capped: 0, overflowed: false };
   }
 
   _grow(capacity) {
@@ -66,6 +70,7 @@ export class ContactOverlay {
     this.markers.renderOrder = 12;
 
     this.heads = new THREE.InstancedMesh(this.headGeometry, this.headMaterial, cap);
+    this.heads.instanceColor = new THREE.InstancedBufferAttribute(new Float32Array(cap * 3), 3);
     this.heads.frustumCulled = false;
     this.heads.count = 0;
     this.heads.renderOrder = 11;
@@ -79,6 +84,7 @@ export class ContactOverlay {
 
     const shaftGeom = new THREE.BufferGeometry();
     shaftGeom.setAttribute('position', new THREE.BufferAttribute(new Float32Array(cap * 6), 3).setUsage(THREE.DynamicDrawUsage));
+    shaftGeom.setAttribute('color', new THREE.BufferAttribute(new Float32Array(cap * 6), 3).setUsage(THREE.DynamicDrawUsage));
     shaftGeom.setDrawRange(0, 0);
     this.shafts = new THREE.LineSegments(shaftGeom, this.shaftMaterial);
     this.shafts.frustumCulled = false;
@@ -103,7 +109,7 @@ export class ContactOverlay {
 
   /**
    * Rebuilds the overlay from a frame's contacts (or clears it when contacts is null).
-   * @returns {{ contacts: number, markers: number, normals: number, arrows: number, maxForce: number, overflowed: boolean }}
+   * @returns {{ contacts: number, markers: number, normals: number, arrows: number, maxForce: number, capped: number, overflowed: boolean }}
    */
   update(contacts) {
     const count = contacts ? contacts.count | 0 : 0;
@@ -117,12 +123,14 @@ export class ContactOverlay {
     const dir = new THREE.Vector3();
     const nPos = this.normals.geometry.attributes.position.array;
     const fPos = this.shafts.geometry.attributes.position.array;
+    const fCol = this.shafts.geometry.attributes.color.array;
     const invScale = 1 / this.newtonsPerMetre;
 
     let markers = 0;
     let normals = 0;
     let arrows = 0;
     let maxForce = 0;
+    let capped = 0;
     const identity = new THREE.Quaternion();
     const markerScale = new THREE.Vector3(1, 1, 1);
     for (let i = 0; i < count; i++) {
@@ -151,7 +159,13 @@ export class ContactOverlay {
         const f = Math.hypot(fx, fy, fz);
         if (Number.isFinite(f)) {
           if (f > maxForce) maxForce = f;
-          const len = f * invScale;
+          let len = f * invScale;
+          const isCapped = len > MAX_ARROW;
+          if (isCapped) {
+            len = MAX_ARROW;
+            capped++;
+          }
+          const col = isCapped ? COLOR_CAPPED : COLOR_FORCE;
           if (len >= MIN_ARROW) {
             dir.set(fx / f, fy / f, fz / f);
             const head = Math.min(0.1, 0.35 * len);
@@ -161,12 +175,16 @@ export class ContactOverlay {
             fPos[k + 3] = px + dir.x * shaft;
             fPos[k + 4] = py + dir.y * shaft;
             fPos[k + 5] = pz + dir.z * shaft;
+            fCol[k] = fCol[k + 3] = col.r;
+            fCol[k + 1] = fCol[k + 4] = col.g;
+            fCol[k + 2] = fCol[k + 5] = col.b;
             q.setFromUnitVectors(up, dir);
             const r = Math.min(0.035, head * 0.4);
             s.set(r, head, r);
             p.set(fPos[k + 3], fPos[k + 4], fPos[k + 5]);
             m.compose(p, q, s);
             this.heads.setMatrixAt(arrows, m);
+            this.heads.setColorAt(arrows, col);
             arrows++;
           }
         }
@@ -178,10 +196,12 @@ export class ContactOverlay {
     if (this.markers.instanceColor) this.markers.instanceColor.needsUpdate = true;
     this.heads.count = arrows;
     this.heads.instanceMatrix.needsUpdate = true;
+    if (this.heads.instanceColor) this.heads.instanceColor.needsUpdate = true;
     this.normals.geometry.setDrawRange(0, 2 * normals);
     this.normals.geometry.attributes.position.needsUpdate = true;
     this.shafts.geometry.setDrawRange(0, 2 * arrows);
     this.shafts.geometry.attributes.position.needsUpdate = true;
+    this.shafts.geometry.attributes.color.needsUpdate = true;
     this._applyVisibility();
 
     this.stats = {
@@ -190,6 +210,7 @@ export class ContactOverlay {
       normals: this.showNormals ? normals : 0,
       arrows: this.showForces ? arrows : 0,
       maxForce,
+      capped,
       overflowed: !!(contacts && contacts.overflowed),
     };
     return this.stats;
