@@ -9,10 +9,19 @@ static float frand(void) { /* xorshift32, uniform in [-1, 1) */
   rng_state ^= rng_state << 5;
   return (float)(rng_state >> 8) * (2.0f / 16777216.0f) - 1.0f;
 }
-static tb_vec3 rand_vec(void) { return tb_v3(frand(), frand(), frand()); }
+/* Random draws are sequenced one statement each: argument and initializer evaluation order is
+ * unspecified in C, and the sequence must not depend on the compiler. */
+static tb_vec3 rand_vec(void) {
+  float x = frand();
+  float y = frand();
+  float z = frand();
+  return tb_v3(x, y, z);
+}
 static tb_quat rand_quat(void) {
   for (;;) {
-    tb_quat q = {frand(), frand(), frand(), frand()};
+    tb_vec3 v = rand_vec();
+    float w = frand();
+    tb_quat q = {v.x, v.y, v.z, w};
     float l2 = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
     if (l2 > 0.05f && l2 <= 1.0f) return tb_quat_normalize(q);
   }
@@ -90,7 +99,7 @@ static void test_mat3_inverse(void) {
     tb_mat3 m;
     if (i % 2 == 0) {
       /* symmetric positive definite, as inertia tensors */
-      tb_vec3 d = tb_v3(0.1f + fabsf(frand()), 0.1f + fabsf(frand()), 0.1f + fabsf(frand()));
+      tb_vec3 d = tb_add(tb_vabs(rand_vec()), tb_v3(0.1f, 0.1f, 0.1f));
       m = tb_mat3_rotate_diag(rand_quat(), d);
     } else {
       m.cx = tb_add(rand_vec(), tb_v3(2, 0, 0));
@@ -115,12 +124,16 @@ static void test_mat3_inverse(void) {
 
 static void test_transform(void) {
   for (int i = 0; i < 200; ++i) {
-    tb_transform t = {tb_scale(rand_vec(), 10.0f), rand_quat()};
+    tb_transform t;
+    t.p = tb_scale(rand_vec(), 10.0f);
+    t.q = rand_quat();
     tb_vec3 p = tb_scale(rand_vec(), 5.0f);
     CHECK_VEC_NEAR(p, tb_inv_transform_point(t, tb_transform_point(t, p)), 1e-4);
     CHECK_VEC_NEAR(p, tb_transform_point(t, tb_inv_transform_point(t, p)), 1e-4);
     /* composition: (a*b)(p) = a(b(p)) */
-    tb_transform u = {tb_scale(rand_vec(), 10.0f), rand_quat()};
+    tb_transform u;
+    u.p = tb_scale(rand_vec(), 10.0f);
+    u.q = rand_quat();
     CHECK_VEC_NEAR(tb_transform_point(t, tb_transform_point(u, p)),
                    tb_transform_point(tb_transform_mul(t, u), p), 1e-4);
     /* inverse transform composed with the transform is the identity */

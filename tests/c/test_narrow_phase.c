@@ -18,16 +18,26 @@ static float frand(void) { /* xorshift32, uniform in [-1, 1) */
   return (float)(rng_state >> 8) * (2.0f / 16777216.0f) - 1.0f;
 }
 static float frand01(void) { return 0.5f * (frand() + 1.0f); }
+/* Random draws are sequenced one statement each: argument and initializer evaluation order is
+ * unspecified in C, and the sequence must not depend on the compiler. */
+static tb_vec3 rand_vec(void) {
+  float x = frand();
+  float y = frand();
+  float z = frand();
+  return tb_v3(x, y, z);
+}
 static tb_quat rand_quat(void) {
   for (;;) {
-    tb_quat q = {frand(), frand(), frand(), frand()};
+    tb_vec3 v = rand_vec();
+    float w = frand();
+    tb_quat q = {v.x, v.y, v.z, w};
     float l2 = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
     if (l2 > 0.05f && l2 <= 1.0f) return tb_quat_normalize(q);
   }
 }
 static tb_vec3 rand_unit(void) {
   for (;;) {
-    tb_vec3 v = tb_v3(frand(), frand(), frand());
+    tb_vec3 v = rand_vec();
     float l2 = tb_length_sq(v);
     if (l2 > 0.05f && l2 <= 1.0f) return tb_normalize(v);
   }
@@ -537,8 +547,15 @@ static tb_shape_geom rand_shape(int type) {
       return plane_g(n.x, n.y, n.z, 0.3f * frand());
     }
     case TB_SHAPE_SPHERE: return sphere_g(0.1f + 0.6f * frand01());
-    case TB_SHAPE_CAPSULE: return capsule_g(0.05f + 0.4f * frand01(), frand01() < 0.05f ? 0.0f : 0.05f + 0.7f * frand01());
-    default: return box_g(0.05f + 0.6f * frand01(), 0.05f + 0.6f * frand01(), 0.05f + 0.6f * frand01());
+    case TB_SHAPE_CAPSULE: {
+      float r = 0.05f + 0.4f * frand01();
+      float hh = frand01() < 0.05f ? 0.0f : 0.05f + 0.7f * frand01();
+      return capsule_g(r, hh);
+    }
+    default: {
+      tb_vec3 h = tb_add(tb_scale(tb_add(rand_vec(), tb_v3(1, 1, 1)), 0.3f), tb_v3(0.05f, 0.05f, 0.05f));
+      return box_g(h.x, h.y, h.z);
+    }
   }
 }
 /* Random pose; one in four is "aligned" (90-degree rotations, positions on a 0.25 grid) to hit
@@ -547,10 +564,12 @@ static tb_transform rand_pose(int aligned) {
   if (aligned) {
     static const tb_vec3 axes[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
     int ax = (int)(frand01() * 3.0f) % 3, k = (int)(frand01() * 4.0f) % 4;
-    tb_vec3 p = tb_v3(0.25f * floorf(4.0f * frand()), 0.25f * floorf(4.0f * frand()), 0.25f * floorf(4.0f * frand()));
+    tb_vec3 r = rand_vec();
+    tb_vec3 p = tb_v3(0.25f * floorf(4.0f * r.x), 0.25f * floorf(4.0f * r.y), 0.25f * floorf(4.0f * r.z));
     return pose_p(p, tb_quat_axis_angle(axes[ax], 0.5f * TB_PI * (float)k));
   }
-  return pose_p(tb_scale(tb_v3(frand(), frand(), frand()), 1.0f), rand_quat());
+  tb_vec3 p = rand_vec();
+  return pose_p(p, rand_quat());
 }
 
 static void test_random(void) {
@@ -562,8 +581,10 @@ static void test_random(void) {
       if (ta_type == TB_SHAPE_PLANE && tb_type == TB_SHAPE_PLANE) continue;
       for (int it = 0; it < 2000; ++it) {
         int aligned = (it & 3) == 0;
-        tb_shape_geom a = rand_shape(ta_type), b = rand_shape(tb_type);
-        tb_transform pa = rand_pose(aligned), pb = rand_pose(aligned);
+        tb_shape_geom a = rand_shape(ta_type);
+        tb_shape_geom b = rand_shape(tb_type);
+        tb_transform pa = rand_pose(aligned);
+        tb_transform pb = rand_pose(aligned);
         if (aligned && (it & 7) == 0) pb.p = pa.p; /* coincident centres */
         tb_manifold m, s;
         int n = collide(a, pa, b, pb, ms, &m);
@@ -623,7 +644,8 @@ static void test_random_sphere_exact(void) {
 static void test_aabb(void) {
   tb_vec3 lo, hi;
   for (int it = 0; it < 200; ++it) {
-    tb_transform t = pose_p(tb_scale(tb_v3(frand(), frand(), frand()), 5.0f), rand_quat());
+    tb_vec3 pos = tb_scale(rand_vec(), 5.0f);
+    tb_transform t = pose_p(pos, rand_quat());
     tb_shape_geom bx = box_g(0.3f, 0.7f, 0.2f);
     tb_shape_aabb(&bx, t, &lo, &hi);
     tb_vec3 vlo = tb_v3(INFINITY, INFINITY, INFINITY), vhi = tb_neg(vlo);
