@@ -36,6 +36,7 @@ const errorEl = document.getElementById('error');
 // Test/debug hook: exists from the start so that a failed start is visible as window.tribo.error.
 const api = {
   build: null,
+  threads: null,
   ready: false,
   frame: 0,
   contactCount: 0,
@@ -87,7 +88,9 @@ function updateStatus(frame) {
   const contacts = c ? c.count : 0;
   const overflowed = !!(c && c.overflowed);
   const build = state.build ?? '?';
-  const buildText = build === 'threads' ? 'threads (pthreads, cross-origin isolated)' : build === 'simd' ? 'simd (single-threaded)' : build;
+  const buildText = build === 'threads'
+    ? `threads (pthreads, ${state.threads ?? '?'} threads in the worker)`
+    : build === 'simd' ? 'simd (single-threaded, in a worker)' : build;
   statusEl.innerHTML = '';
   const parts = [
     `build: ${buildText}`,
@@ -215,7 +218,9 @@ async function createWorld() {
   state.random = random;
   state.bodyCount = bodies.length;
   state.build = sim.build ?? state.tribo.build;
+  state.threads = sim.threads ?? null;
   api.build = state.build;
+  api.threads = state.threads;
   api.bodyCount = state.bodyCount;
   state.sim = sim;
   state.accumulator = 0;

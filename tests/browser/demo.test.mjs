@@ -37,8 +37,8 @@ const LAUNCH_ARGS = [
   '--enable-unsafe-swiftshader',
 ];
 const BACKGROUND = [0x1b, 0x1f, 0x27]; // web/renderer.js BACKGROUND
-const READY_TIMEOUT = 30_000;
-const SETTLE_TIMEOUT = 20_000;
+const READY_TIMEOUT = 20_000;
+const SETTLE_TIMEOUT = 10_000;
 const MIN_STEPS = 20; // frames simulated before the frozen-frame checks
 
 let browser;
@@ -57,7 +57,7 @@ function missingPrerequisites() {
 before(async () => {
   const missing = missingPrerequisites();
   assert.equal(missing.length, 0, `demo test prerequisites:\n  ${missing.join('\n  ')}`);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS, headless: true, timeout: 30_000 });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS, headless: true, timeout: 15_000 });
 });
 
 after(async () => {
@@ -199,9 +199,11 @@ async function runDemoChecks(t, { isolation, expectBuild, name }) {
     assert.match(status, new RegExp(`contacts: ${frozen.contactCount}\\b`), `${name}: status line does not show the contact count ${frozen.contactCount}: ${status}`);
 
     assert.deepEqual(log.pageErrors, [], `${name}: uncaught page errors${describeLog(log)}`);
-    t.diagnostic(`${name}: build=${build} frame=${frozen.frame} bodies=${frozen.bodyCount} contacts=${frozen.contactCount} ` +
+    const threads = await page.evaluate(() => window.tribo.threads);
+    t.diagnostic(`${name}: build=${build} threads=${threads} frame=${frozen.frame} bodies=${frozen.bodyCount} contacts=${frozen.contactCount} ` +
       `overflowed=${frozen.overflowed} colours=${stats.distinctColours} nonBackground=${(100 * stats.nonBackground / stats.pixels).toFixed(0)}%`);
     if (log.consoleErrors.length) t.diagnostic(`${name}: console errors: ${log.consoleErrors.join(' | ')}`);
+    if (log.failedRequests.length) t.diagnostic(`${name}: failed requests: ${log.failedRequests.join(' | ')}`);
     if (process.env.TRIBO_TEST_SHOTS) await saveShot(page, name);
     failed = false;
   } finally {
@@ -213,10 +215,10 @@ async function runDemoChecks(t, { isolation, expectBuild, name }) {
   }
 }
 
-test('demo, cross-origin isolated: threads build, draws, contact markers match contacts', { timeout: 40_000 }, async (t) => {
+test('demo, cross-origin isolated: threads build, draws, contact markers match contacts', { timeout: 35_000 }, async (t) => {
   await runDemoChecks(t, { isolation: true, expectBuild: 'threads', name: 'isolated' });
 });
 
-test('demo, not isolated (--no-isolation): simd build, draws', { timeout: 40_000 }, async (t) => {
+test('demo, not isolated (--no-isolation): simd build, draws', { timeout: 35_000 }, async (t) => {
   await runDemoChecks(t, { isolation: false, expectBuild: 'simd', name: 'no-isolation' });
 });
