@@ -234,13 +234,19 @@ static void prepare_job(int32_t begin, int32_t end, void* vctx) {
         float* masses[3] = {p->mass_n, p->mass_t0, p->mass_t1};
         float(*cas[3])[TB_LANES] = {p->ca_n, p->ca_t0, p->ca_t1};
         float(*cbs[3])[TB_LANES] = {p->cb_n, p->cb_t0, p->cb_t1};
+        float kk[3];
         for (int k = 0; k < 3; ++k) {
           tb_vec3 cra = tb_cross(ra, dirs[k]), crb = tb_cross(rb, dirs[k]);
           set3(cas[k], l, cra);
           set3(cbs[k], l, crb);
-          float kk = c->inv_mass_a[l] + c->inv_mass_b[l] + tb_dot(cra, sym_mul(ia, cra)) + tb_dot(crb, sym_mul(ib, crb));
-          masses[k][l] = kk > 0.0f ? 1.0f / kk : 0.0f;
+          kk[k] = c->inv_mass_a[l] + c->inv_mass_b[l] + tb_dot(cra, sym_mul(ia, cra)) + tb_dot(crb, sym_mul(ib, crb));
         }
+        /* One effective mass for both tangents: the friction increment then points against the
+         * slip velocity, so a sliding contact's friction opposes its slip (separate masses would
+         * skew the direction by the anisotropy of the rotational response). */
+        float kt = 0.5f * (kk[1] + kk[2]);
+        masses[0][l] = kk[0] > 0.0f ? 1.0f / kk[0] : 0.0f;
+        masses[1][l] = masses[2][l] = kt > 0.0f ? 1.0f / kt : 0.0f;
         p->base_separation[l] = mp->separation;
         tb_vec3 dv = tb_sub(tb_add(vb, tb_cross(wb, rb)), tb_add(va, tb_cross(wa, ra)));
         p->relative_velocity[l] = tb_dot(dv, n);

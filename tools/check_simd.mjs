@@ -1,0 +1,35 @@
+// Checks the WebAssembly builds: the contact solver's hot loop holds real v128 instructions, and
+// the threaded build imports a shared memory and uses atomics. Disassembles with binaryen's
+// wasm-dis (installed with Debian's emscripten); function names come from --profiling-funcs.
+import { execFileSync } from 'node:child_process';
+
+// the iteration kernel; binaryen may inline the smaller kernels into their callers
+const HOT = ['tb_contact_solve'];
+const MIN_SIMD_OPS = 40;
+let failed = false;
+
+function functionBody(text, name) {
+  const start = text.indexOf(` (func $${name} `);
+  if (start < 0) return null;
+  const end = text.indexOf('\n )', start);
+  return text.slice(start, end);
+}
+
+for (const file of process.argv.slice(2)) {
+  const text = execFileSync('wasm-dis', [file], { maxBuffer: 1 << 28 }).toString();
+  for (const name of HOT) {
+    const body = functionBody(text, name);
+    const ops = body ? (body.match(/\b(f32x4|i32x4|v128)\.[a-z_]+/g) ?? []).length : 0;
+    const ok = ops >= MIN_SIMD_OPS;
+    failed ||= !ok;
+    console.log(`${ok ? 'ok  ' : 'FAIL'} ${file} ${name}: ${ops} v128 instructions (need >= ${MIN_SIMD_OPS})`);
+  }
+  if (file.includes('_mt')) {
+    const shared = /\(import "[^"]*" "[^"]*" \(memory \$\S+ \(shared \d+ \d+\)\)\)/.test(text);
+    const atomics = (text.match(/\.atomic\./g) ?? []).length;
+    const ok = shared && atomics > 0;
+    failed ||= !ok;
+    console.log(`${ok ? 'ok  ' : 'FAIL'} ${file}: shared memory import ${shared}, ${atomics} atomic instructions`);
+  }
+}
+process.exit(failed ? 1 : 0);
