@@ -347,7 +347,11 @@ async function main() {
 
 function tribosummary(skipped) {
   let head = 'unknown';
-  try { head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim(); } catch { /* no git */ }
+  try {
+    head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src', 'js'], { cwd: ROOT, encoding: 'utf8' }).trim();
+    if (dirty) head += ' + uncommitted changes in src/ or js/';
+  } catch { /* no git */ }
   const sk = TRIBO.filter((t) => ENGINES.includes(t) && skipped.has(t));
   return `commit ${head}` + (sk.length ? `; skipped: ${sk.map((t) => `${t} (${skipped.get(t)})`).join('; ')}` : '');
 }
