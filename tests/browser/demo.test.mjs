@@ -8,6 +8,7 @@
 //   - the WebGL canvas is not blank (many colours, mostly non-background pixels, contact markers visible);
 //   - on a paused (frozen) frame: contactCount > 0 and drawnContactMarkers === contactCount, and the
 //     frame counter no longer moves;
+//   - isolated run only: the Step, Drop and Reset buttons (one frame, one more body, initial scene);
 //   - no uncaught page errors (console errors and failed requests are reported in failure messages).
 //
 // Env: TRIBO_CHROMIUM (default /usr/bin/chromium); TRIBO_TEST_SHOTS=dir saves screenshots there
@@ -175,7 +176,29 @@ async function checkFrozenFrame(page, log, label) {
   return later;
 }
 
-async function runDemoChecks(t, { isolation, expectBuild, name }) {
+/** The buttons: Step advances one frame, Drop adds a body, Reset recreates the world. */
+async function checkButtons(page, log, label, frozen) {
+  const read = () => page.evaluate(() => ({ ...window.tribo }));
+  await page.click('#btn-step');
+  await page.waitForFunction((f) => window.tribo.frame === f + 1, frozen.frame, { timeout: 5_000 }).catch(async () => {
+    assert.fail(`${label}: Step did not advance exactly one frame from ${frozen.frame}: ${JSON.stringify(await read())}${describeLog(log)}`);
+  });
+  const stepped = await read();
+  assert.equal(stepped.drawnContactMarkers, stepped.contactCount, `${label}: after Step, drawnContactMarkers !== contactCount`);
+  await page.click('#btn-drop');
+  await page.waitForFunction((n) => window.tribo.bodyCount === n + 1, frozen.bodyCount, { timeout: 5_000 }).catch(async () => {
+    assert.fail(`${label}: Drop did not add a body: ${JSON.stringify(await read())}${describeLog(log)}`);
+  });
+  await page.click('#btn-reset');
+  await page.waitForFunction((n) => window.tribo.bodyCount === n && window.tribo.frame <= 2, frozen.bodyCount, { timeout: 10_000 }).catch(async () => {
+    assert.fail(`${label}: Reset did not restore the initial scene (${frozen.bodyCount} bodies, frame 1): ${JSON.stringify(await read())}${describeLog(log)}`);
+  });
+  const after = await read();
+  assert.equal(after.paused, true, `${label}: Reset should keep the paused state`);
+  assert.equal(after.error, null, `${label}: error after Reset: ${after.error}`);
+}
+
+async function runDemoChecks(t, { isolation, expectBuild, name, buttons = false }) {
   const { page, log, close, server } = await openDemo(isolation);
   let failed = true;
   try {
@@ -198,6 +221,8 @@ async function runDemoChecks(t, { isolation, expectBuild, name }) {
     assert.match(status, new RegExp(`build: ${expectBuild}`), `${name}: status line does not name the build: ${status}`);
     assert.match(status, new RegExp(`contacts: ${frozen.contactCount}\\b`), `${name}: status line does not show the contact count ${frozen.contactCount}: ${status}`);
 
+    if (buttons) await checkButtons(page, log, name, frozen);
+
     assert.deepEqual(log.pageErrors, [], `${name}: uncaught page errors${describeLog(log)}`);
     const threads = await page.evaluate(() => window.tribo.threads);
     t.diagnostic(`${name}: build=${build} threads=${threads} frame=${frozen.frame} bodies=${frozen.bodyCount} contacts=${frozen.contactCount} ` +
@@ -215,8 +240,8 @@ async function runDemoChecks(t, { isolation, expectBuild, name }) {
   }
 }
 
-test('demo, cross-origin isolated: threads build, draws, contact markers match contacts', { timeout: 35_000 }, async (t) => {
-  await runDemoChecks(t, { isolation: true, expectBuild: 'threads', name: 'isolated' });
+test('demo, cross-origin isolated: threads build, draws, contact markers match contacts, buttons work', { timeout: 35_000 }, async (t) => {
+  await runDemoChecks(t, { isolation: true, expectBuild: 'threads', name: 'isolated', buttons: true });
 });
 
 test('demo, not isolated (--no-isolation): simd build, draws', { timeout: 35_000 }, async (t) => {
