@@ -6,7 +6,8 @@
 // default 10), substeps (default 4), seed (default 7), paused=1 (start paused).
 //
 // For tests, window.tribo = { build, ready, frame, contactCount, drawnContactMarkers, bodyCount,
-// overflowed, error, pause(), resume(), step(), reset(), drop() } is kept up to date every frame.
+// overflowed, error, pause(), resume(), step(), reset(), drop(), lastFrame() } is kept up to date
+// every frame.
 
 import { init } from '../js/index.js';
 import { Renderer } from './renderer.js';
@@ -50,6 +51,8 @@ const api = {
   step: () => stepOnce(),
   reset: () => reset(),
   drop: () => drop(),
+  /** The last applied frame (views as given by sim.step(); do not keep across steps). */
+  lastFrame: () => state.lastFrame,
 };
 window.tribo = api;
 
