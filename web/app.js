@@ -166,10 +166,10 @@ function animate(now) {
 async function pause() {
   state.paused = true;
   api.paused = true;
-  controls.setPaused(true);
+  controls?.setPaused(true);
   // let the step in flight land, so that the counters describe the frame now on screen
   if (state.inflight) await state.inflight;
-  renderer.render();
+  renderer?.render();
   if (state.lastFrame) updateStatus(state.lastFrame);
   return snapshot();
 }
@@ -178,7 +178,7 @@ function resume() {
   state.paused = false;
   api.paused = false;
   state.accumulator = 0;
-  controls.setPaused(false);
+  controls?.setPaused(false);
   return snapshot();
 }
 
@@ -240,7 +240,7 @@ async function freeWorld(sim) {
 }
 
 async function reset() {
-  if (state.busy) return snapshot();
+  if (state.busy || !state.tribo) return snapshot();
   state.busy = true;
   controls.setBusy(true);
   try {
@@ -308,5 +308,10 @@ async function main() {
     api.ready = true;
   });
 }
+
+window.addEventListener('pagehide', () => {
+  state.generation++;
+  state.sim?.free().catch(() => {});
+});
 
 main().catch(showError);
