@@ -12,7 +12,9 @@
 //   BENCH_ENGINES  comma list to run a subset (default: all)
 //   BENCH_SCENES   comma list of pyramid,pile,readback (default: all)
 //   BENCH_OUT      results file (default bench/RESULTS.md; '-' = do not write)
-import { execFileSync } from 'node:child_process';
+//   BENCH_ISOLATE  engines run in a child process per scene and round, killed when a step makes
+//                  no progress for BENCH_HANG_S seconds (default: tribo-threads; 30 s)
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,6 +32,9 @@ const TRIBO = ['tribo-simd', 'tribo-threads', 'tribo-native'];
 const PEERS = ALL_ENGINES.filter((e) => !TRIBO.includes(e));
 const ENGINES = listEnv(process.env.BENCH_ENGINES, ALL_ENGINES);
 const SCENE_NAMES = listEnv(process.env.BENCH_SCENES, ['pyramid', 'pile', 'readback']);
+const ISOLATE = process.env.BENCH_ISOLATE === undefined ? ['tribo-threads']
+  : ['', 'none'].includes(process.env.BENCH_ISOLATE) ? [] : listEnv(process.env.BENCH_ISOLATE, ALL_ENGINES);
+const HANG_S = posInt(process.env.BENCH_HANG_S, 30);
 
 function posInt(v, dflt) {
   const n = Number.parseInt(v ?? '', 10);
@@ -87,7 +92,7 @@ function checkPile(scene, prev, end) {
   return { escaped, maxSpeed, maxY, meanY: sumY / n };
 }
 
-function runScene(engine, scene) {
+function runScene(engine, scene, onProgress = null) {
   const n = S.dynamicBodies(scene).length;
   const start = new Float64Array(3 * n), prev = new Float64Array(3 * n), end = new Float64Array(3 * n);
   const world = engine.createWorld(scene);
@@ -96,6 +101,7 @@ function runScene(engine, scene) {
     const [from, to] = scene.window;
     const times = [];
     for (let s = 0; s < scene.steps; s++) {
+      if (onProgress && s % 20 === 0) onProgress(s);
       if (s === scene.steps - 1) world.readPositions(prev);
       const t0 = performance.now();
       world.step();
@@ -103,7 +109,7 @@ function runScene(engine, scene) {
       if (s >= from && s < to) times.push(t1 - t0);
     }
     world.readPositions(end);
-    const res = { ms: median(times) };
+    const res = { ms: median(times), ...(world.info?.() ?? {}) };
     for (let i = 0; i < end.length; i++) {
       if (!Number.isFinite(end[i])) { res.nonFinite = true; break; }
     }
@@ -123,6 +129,72 @@ function runScene(engine, scene) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Isolated engines: one child process (`run.mjs --child <engine> <scene>`) per scene and round.
+// The child reports progress every 20 steps on stderr; a child silent for HANG_S seconds (a step
+// that never returns, e.g. a deadlocked thread pool) is killed and the scene reported as an error.
+
+function runIsolated(id, sceneName) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--child', id, sceneName],
+      { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '', errText = '', lastStep = -1, phase = 'loading', timer = null, done = false;
+    const finish = (fn, v) => { if (!done) { done = true; clearTimeout(timer); fn(v); } };
+    const arm = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        finish(reject, new Error(`no progress for ${HANG_S} s ${phase === 'loading' ? 'while loading/creating the world'
+          : `after step ${lastStep} (a step that does not return; child killed)`}`));
+      }, HANG_S * 1000);
+    };
+    arm();
+    child.stdout.on('data', (d) => { out += d; });
+    child.stderr.on('data', (d) => {
+      for (const line of `${d}`.split('\n')) {
+        const m = /^@progress (\d+)/.exec(line);
+        if (m) { lastStep = Number(m[1]); phase = 'stepping'; arm(); } else if (line.trim()) errText += `${line}\n`;
+      }
+    });
+    child.on('close', (code, signal) => {
+      if (done) return;
+      const line = out.trim().split('\n').pop() ?? '';
+      let msg;
+      try { msg = JSON.parse(line); } catch {
+        return finish(reject, new Error(`child exited (${signal ?? code}) without a result: ${(errText || out).trim().slice(0, 200)}`));
+      }
+      if (msg.error) {
+        const e = new Error(msg.error);
+        e.unavailable = !!msg.unavailable;
+        return finish(reject, e);
+      }
+      finish(resolve, msg.result);
+    });
+  });
+}
+
+async function childMain(id, sceneName) {
+  let result;
+  try {
+    const mod = await import(`./engines/${id}.mjs`);
+    let eng;
+    try {
+      eng = await mod.load();
+    } catch (err) {
+      process.stdout.write(`${JSON.stringify({ error: err.message, unavailable: err?.constructor?.name === 'Unavailable' })}\n`);
+      process.exit(0);
+    }
+    result = runScene(eng, makeScene(sceneName), (s) => process.stderr.write(`@progress ${s}\n`));
+    result.notes = eng.notes;
+    eng.close?.();
+  } catch (err) {
+    process.stdout.write(`${JSON.stringify({ error: `${err?.message ?? err}` })}\n`);
+    process.exit(0);
+  }
+  process.stdout.write(`${JSON.stringify({ result })}\n`);
+  process.exit(0);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Loading engines.
 
 async function loadEngines() {
@@ -130,7 +202,10 @@ async function loadEngines() {
   for (const id of ENGINES) {
     const mod = await import(`./engines/${id}.mjs`);
     try {
-      if (mod.external) {
+      if (ISOLATE.includes(id) && !mod.external) {
+        loaded.set(id, { id, isolated: true, notes: null });
+        log(`  [${id}] runs in a child process per scene (killed after ${HANG_S} s without progress)`);
+      } else if (mod.external) {
         mod.ensureBinary((m) => log(`  [${id}] ${m}`));
         loaded.set(id, { id, external: true, mod, notes: `native gcc -O2 ${mod.compilerVersion() ?? ''}, 1 thread, Tribo default solver` });
       } else {
@@ -312,10 +387,17 @@ async function main() {
         const key = `${id}/${scene.name}`;
         if (errors[key]) continue;
         try {
-          const res = runScene(eng, scene);
+          const res = eng.isolated ? await runIsolated(id, scene.name) : runScene(eng, scene);
+          if (eng.isolated && res.notes) eng.notes = res.notes;
           record(results, id, scene.name, res);
           log(`  ${id.padEnd(14)} ${scene.name.padEnd(9)} ${describe(scene.name, res)}`);
         } catch (err) {
+          if (err?.unavailable) {
+            skipped.set(id, err.message);
+            loaded.delete(id);
+            log(`  [${id}] SKIPPED: ${err.message}`);
+            break;
+          }
           errors[key] = `${err?.message ?? err}`.split('\n')[0].slice(0, 200);
           log(`  ${id.padEnd(14)} ${scene.name.padEnd(9)} ERROR: ${errors[key]}`);
         }
@@ -364,10 +446,15 @@ function record(results, id, scene, res) {
 }
 
 function describe(scene, r) {
-  if (scene === 'pyramid') return `${fmtMs(r.ms)} ms/step, stands ${r.stands ? 'yes' : 'NO'} (top Δy ${r.topDy.toFixed(3)}, max horiz ${r.maxDxz.toFixed(3)})`;
-  if (scene === 'pile') return `${fmtMs(r.ms)} ms/step, escaped ${r.escaped}, max speed ${r.maxSpeed.toFixed(2)} m/s, max y ${r.maxY.toFixed(2)}`;
+  const th = r.threadsUsed !== undefined ? `, threads used ${r.threadsUsed}` : '';
+  if (scene === 'pyramid') return `${fmtMs(r.ms)} ms/step, stands ${r.stands ? 'yes' : 'NO'} (top Δy ${r.topDy.toFixed(3)}, max horiz ${r.maxDxz.toFixed(3)})${th}`;
+  if (scene === 'pile') return `${fmtMs(r.ms)} ms/step, escaped ${r.escaped}, max speed ${r.maxSpeed.toFixed(2)} m/s, max y ${r.maxY.toFixed(2)}${th}`;
   if (r.unavailable) return `not available: ${r.unavailable}`;
   return `force ${r.force.toFixed(4)} N, ratio ${r.ratio.toFixed(4)} (${r.points} contact${r.points === 1 ? '' : 's'})`;
 }
 
-main().then(() => process.exit(0), (err) => { console.error(err); process.exit(1); });
+if (process.argv[2] === '--child') {
+  childMain(process.argv[3], process.argv[4]);
+} else {
+  main().then(() => process.exit(0), (err) => { console.error(err); process.exit(1); });
+}

@@ -91,6 +91,11 @@ export async function loadTribo({ build, threads }) {
           if (r.points === 0 && slot !== id) r = sumFor(slot); // body0/body1 may hold slots
           return { impulse: r.sum, points: r.points, source: 'world.contacts.normalImpulse' };
         },
+        /** Threads that executed jobs in the last step (Tribo's step statistics). */
+        info() {
+          const st = world.stepStats;
+          return st ? { threadsUsed: st.threadsUsed } : {};
+        },
         free() { world.free(); },
       };
     },
