@@ -248,7 +248,11 @@ static void prepare_job(int32_t begin, int32_t end, void* vctx) {
         masses[0][l] = kk[0] > 0.0f ? 1.0f / kk[0] : 0.0f;
         masses[1][l] = masses[2][l] = kt > 0.0f ? 1.0f / kt : 0.0f;
         p->base_separation[l] = mp->separation;
+        /* Approach speed for restitution from the velocities after this step's external
+         * acceleration, as PhysX's solver sees them (forces are integrated before the solve). */
         tb_vec3 dv = tb_sub(tb_add(vb, tb_cross(wb, rb)), tb_add(va, tb_cross(wa, ra)));
+        float gb = c->inv_mass_b[l] > 0.0f ? 1.0f : 0.0f, ga = c->inv_mass_a[l] > 0.0f ? 1.0f : 0.0f;
+        dv = tb_add(dv, tb_scale(ctx->gravity, ctx->h * (gb - ga)));
         p->relative_velocity[l] = tb_dot(dv, n);
         float pn = w->warm_normal[4 * m + j];
         tb_vec3 pt = w->warm_friction[4 * m + j];

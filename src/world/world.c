@@ -93,7 +93,7 @@ tb_world_def tb_default_world_def(void) {
   d.solver.max_depenetration_velocity = 3.0f;
   d.solver.contact_hertz = 30.0f;
   d.solver.contact_damping_ratio = 10.0f;
-  d.solver.linear_slop = 0.005f;
+  d.solver.linear_slop = 0.0f;
   d.solver.speculative_distance = 0.02f;
   d.solver.warm_starting = 1;
   return d;
