@@ -44,9 +44,13 @@ static void run_chunks(tb_job* job, int32_t worker) {
   if (ran) atomic_fetch_or(&s_used_mask, 1u << worker);
 }
 
+/* Generation current when each worker was created: a worker that starts late must still run
+ * (and acknowledge) every job issued after its creation. */
+static int s_start_generation[TB_MAX_WORKERS + 1];
+
 static void* worker_main(void* arg) {
   int32_t worker = (int32_t)(intptr_t)arg;
-  int seen = atomic_load(&s_generation);
+  int seen = s_start_generation[worker];
   for (;;) {
     /* Spin a little before sleeping: the solver issues many short jobs per step. */
     int spins = 0;
@@ -69,6 +73,9 @@ static void* worker_main(void* arg) {
 int32_t tb_jobs_reserve(int32_t thread_count) {
   if (thread_count > TB_MAX_WORKERS + 1) thread_count = TB_MAX_WORKERS + 1;
   while (s_worker_count < thread_count - 1) {
+    int32_t w = s_worker_count + 1;
+    s_start_generation[w] = atomic_load(&s_generation);
+    atomic_store(&s_ack[w], s_start_generation[w]);
     if (pthread_create(&s_threads[s_worker_count], NULL, worker_main,
                        (void*)(intptr_t)(s_worker_count + 1)) != 0)
       break;

@@ -1,0 +1,170 @@
+// The JS API: validation with errors that name the field, views, stages, memory, capacity.
+import { describe, it, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { BUILDS, engine, near } from './helpers.mjs';
+
+const ball = (extra = {}) => ({ position: [0, 0.5, 0], shapes: [{ type: 'sphere', radius: 0.5 }], ...extra });
+
+for (const build of BUILDS) {
+  describe(`api (${build} build)`, () => {
+    let tribo;
+    before(async () => { tribo = await engine(build); });
+
+    it('reports which build is loaded', () => {
+      assert.equal(tribo.build, build);
+      assert.equal(tribo.maxThreads > 1, build === 'threads');
+    });
+
+    it('rejects bad input with an error naming the field and value, and the world keeps working', () => {
+      const w = tribo.createWorld();
+      const g = w.addBody({ type: 'static', shapes: [{ type: 'plane' }] });
+      const cases = [
+        [() => w.addBody({ shapes: [{ type: 'sphere', radius: -1 }] }), RangeError, /addBody: shapes\[0\]: sphere radius must be > 0 \(got -1\)/],
+        [() => w.addBody({ shapes: [{ type: 'sphere', radius: NaN }] }), RangeError, /shapes\[0\]: params\[0\] must be finite \(got nan\)/],
+        [() => w.addBody({ position: [0, Infinity, 0] }), RangeError, /addBody: position\[1\] must be finite \(got inf\)/],
+        [() => w.addBody({ shapes: [{ type: 'box', halfExtents: [1, 0, 1] }] }), RangeError, /box halfExtents\[1\] must be > 0 \(got 0\)/],
+        [() => w.addBody({ shapes: [{ type: 'sphere', radius: 1, density: -2 }] }), RangeError, /sphere density must be finite and > 0 \(got -2\)/],
+        [() => w.addBody({ shapes: [{ type: 'sphere', radius: 1, density: 0 }] }), RangeError, /density must be finite and > 0 \(got 0\)/],
+        [() => w.addBody({ shapes: [{ type: 'sphere', radius: 1, friction: -0.1 }] }), RangeError, /friction must be finite and >= 0 \(got -0.1\)/],
+        [() => w.addBody({ shapes: [{ type: 'sphere', radius: 1, restitution: 1.5 }] }), RangeError, /restitution must be in \[0, 1\] \(got 1.5\)/],
+        [() => w.addBody({ shapes: [{ type: 'cone', radius: 1 }] }), RangeError, /shapes\[0\]\.type must be one of plane, sphere, capsule, box \(got "cone"\)/],
+        [() => w.addBody({ type: 'floating' }), RangeError, /addBody: type must be 'static', 'kinematic' or 'dynamic' \(got "floating"\)/],
+        [() => w.addBody({ rotation: [0, 0, 0, 2] }), RangeError, /rotation must be a unit quaternion \(got length 2\)/],
+        [() => w.addBody({ shapes: [{ type: 'capsule', radius: 0.2 }] }), TypeError, /shapes\[0\]\.halfHeight is required for a capsule/],
+        [() => w.addBody({ shapes: [{ type: 'plane' }] }), RangeError, /a plane may only belong to a static body/],
+        [() => w.addBody({ postion: [0, 0, 0] }), RangeError, /unknown option postion/],
+        [() => w.addBody({ position: [1, 2] }), TypeError, /position must be an array of 3 numbers \(got \[1,2\]\)/],
+        [() => w.setVelocity(123456, [0, 0, 0]), RangeError, /setVelocity: body 123456 does not exist/],
+        [() => w.setVelocity(g, [1, 0, 0]), RangeError, /setVelocity: body \d+ is static and cannot move/],
+        [() => w.setMass(w.addBody(ball()), { mass: -3, inertia: [1, 1, 1] }), RangeError, /setMass: mass must be finite and > 0 \(got -3\)/],
+        [() => tribo.createWorld({ timestep: 0 }), RangeError, /createWorld: timestep must be finite and > 0 \(got 0\)/],
+        [() => tribo.createWorld({ substeps: 0 }), RangeError, /solver.position_iterations must be in \[1, 64\] \(got 0\)/],
+        [() => tribo.createWorld({ threads: 99 }), RangeError, /threads must be in \[1, \d+\] in this build \(got 99\)/],
+        [() => tribo.createWorld({ preset: 'mujoco' }), RangeError, /preset "mujoco" is not available/],
+      ];
+      for (const [fn, type, pattern] of cases) {
+        assert.throws(fn, (e) => e instanceof type && pattern.test(e.message), `expected ${type.name} matching ${pattern}`);
+      }
+      // a failed addBody leaves nothing behind, the world still steps and a good body still works
+      const slotsBefore = w.bodies.slotCount;
+      assert.throws(() => w.addBody({ shapes: [{ type: 'sphere', radius: 0.5 }, { type: 'box', halfExtents: [1, -1, 1] }] }), /shapes\[1\]/);
+      const id = w.addBody(ball());
+      assert.ok(w.bodies.slotCount <= slotsBefore + 1, 'the failed body slot is reused');
+      w.step(30);
+      assert.ok(w.contacts.count > 0);
+      w.free();
+    });
+
+    it('a removed body id is rejected afterwards, and its slot reuse gives a new id', () => {
+      const w = tribo.createWorld();
+      const a = w.addBody(ball());
+      w.removeBody(a);
+      assert.throws(() => w.getState(a), /body \d+ does not exist/);
+      assert.throws(() => w.removeBody(a), /removeBody: body \d+ does not exist/);
+      const b = w.addBody(ball());
+      assert.equal(w.bodySlot(b), w.bodySlot(a), 'slot reused');
+      assert.notEqual(b, a, 'generation differs');
+      assert.throws(() => w.getPosition(a), /does not exist/);
+      w.free();
+    });
+
+    it('getters fill a caller-supplied array; the body views hold the same numbers', () => {
+      const w = tribo.createWorld();
+      const id = w.addBody({ position: [1, 2, 3], rotation: [0, 0, Math.SQRT1_2, Math.SQRT1_2], linearVelocity: [4, 5, 6], shapes: [{ type: 'box', halfExtents: [1, 1, 1] }] });
+      const out = new Float32Array(3);
+      assert.equal(w.getPosition(id, out), out);
+      assert.deepEqual(Array.from(out), [1, 2, 3]);
+      const t = w.bodies.transform, slot = w.bodySlot(id);
+      near(assert, t[7 * slot + 5], Math.SQRT1_2, 1e-6, 'rotation z in the transform view');
+      assert.deepEqual(Array.from(w.getLinearVelocity(id)), [4, 5, 6]);
+      assert.equal(w.bodies.bodyType[slot], 2);
+      w.free();
+    });
+
+    it('mass properties from density match closed forms (box, sphere, capsule)', () => {
+      const w = tribo.createWorld();
+      const box = w.getMass(w.addBody({ shapes: [{ type: 'box', halfExtents: [0.5, 1, 1.5], density: 10 }] }));
+      const m = 10 * 1 * 2 * 3;
+      near(assert, box.mass, m, 1e-3, 'box mass (kg)');
+      near(assert, box.inertia[0], (m / 12) * (2 ** 2 + 3 ** 2), 1e-3, 'box Ixx (kg·m²)');
+      near(assert, box.inertia[8], (m / 12) * (1 + 2 ** 2), 1e-3, 'box Izz (kg·m²)');
+      const r = 0.3, h = 0.4, rho = 1000;
+      const cap = w.getMass(w.addBody({ shapes: [{ type: 'capsule', radius: r, halfHeight: h, density: rho }] }));
+      const mc = rho * Math.PI * r * r * 2 * h, ms = rho * (4 / 3) * Math.PI * r ** 3;
+      near(assert, cap.mass, mc + ms, 1e-2, 'capsule mass (kg)');
+      near(assert, cap.inertia[4], mc * r * r / 2 + ms * 0.4 * r * r, 1e-3, 'capsule Iyy about its axis (kg·m²)');
+      w.free();
+    });
+
+    it('collide() then solve() equals step(); solve() without collide() is refused', () => {
+      const make = () => {
+        const w = tribo.createWorld();
+        w.addBody({ type: 'static', shapes: [{ type: 'plane' }] });
+        w.addBody({ position: [0, 0.6, 0], rotation: [0.1, 0.2, 0, Math.sqrt(1 - 0.05)], shapes: [{ type: 'box', halfExtents: [0.3, 0.3, 0.3] }] });
+        return w;
+      };
+      const a = make(), b = make();
+      for (let i = 0; i < 40; i++) { a.step(); b.collide(); assert.equal(b.contacts.readbackValid, false); b.solve(); }
+      assert.deepEqual(Array.from(a.bodies.transform), Array.from(b.bodies.transform));
+      assert.throws(() => b.solve(), /solve: call collide\(\) first/);
+      a.free(); b.free();
+    });
+
+    it('contact overflow reports the true count and flags the frame; growing the capacity clears it', () => {
+      const w = tribo.createWorld({ contactCapacity: 3 });
+      w.addBody({ type: 'static', shapes: [{ type: 'plane' }] });
+      w.addBody({ position: [0, 0.5, 0], shapes: [{ type: 'box', halfExtents: [0.5, 0.5, 0.5] }] });
+      w.step(5);
+      let c = w.contacts;
+      assert.equal(c.requested, 4);
+      assert.equal(c.count, 3);
+      assert.equal(c.overflowed, true);
+      assert.equal(c.normalImpulse.length, 3);
+      w.setContactCapacity(16);
+      w.step();
+      c = w.contacts;
+      assert.equal(c.overflowed, false);
+      assert.equal(c.count, 4);
+      w.free();
+    });
+
+    it('every contact field has a unit and a doc from the engine field list', () => {
+      const names = tribo.fields.contact.map((f) => f.name);
+      for (const n of ['point', 'normal', 'separation', 'normalImpulse', 'tangentImpulse', 'force', 'featureId', 'body0', 'body1']) {
+        assert.ok(names.includes(n), `contact field ${n}`);
+      }
+      const force = tribo.fields.contact.find((f) => f.name === 'force');
+      assert.equal(force.unit, 'N');
+      assert.match(force.doc, /on body1 by body0/);
+      assert.equal(tribo.fields.contact.find((f) => f.name === 'normalImpulse').unit, 'N·s');
+    });
+
+    it('freeing a world returns the live byte count to where it was', () => {
+      const before = tribo.liveBytes();
+      const w = tribo.createWorld();
+      w.addBody({ type: 'static', shapes: [{ type: 'plane' }] });
+      for (let i = 0; i < 200; i++) w.addBody({ position: [i % 10, 1 + Math.floor(i / 10), 0], shapes: [{ type: 'sphere', radius: 0.4 }] });
+      w.step(20);
+      assert.ok(tribo.liveBytes() > before, 'a world allocates');
+      w.free();
+      assert.equal(tribo.liveBytes(), before);
+      assert.throws(() => w.step(), /this world was freed/);
+    });
+
+    it('views are re-created after wasm memory grows', () => {
+      const w = tribo.createWorld();
+      const first = w.addBody(ball());
+      const t0 = w.bodies.transform;
+      const bytes0 = t0.buffer.byteLength;
+      // add bodies until the engine's memory grows (the module may already have grown before)
+      for (let i = 0; i < 400000 && w.bodies.transform.buffer.byteLength <= bytes0; i++) {
+        w.addBody({ position: [i, 5, 0], shapes: [{ type: 'sphere', radius: 0.3 }] });
+      }
+      const t1 = w.bodies.transform;
+      assert.equal(t1.length, 7 * w.bodies.slotCount);
+      near(assert, t1[7 * w.bodySlot(first) + 1], 0.5, 0, 'first body y read from the new view');
+      assert.ok(t1.buffer.byteLength > bytes0, `memory grew (${bytes0} -> ${t1.buffer.byteLength} bytes)`);
+      w.free();
+    });
+  });
+}

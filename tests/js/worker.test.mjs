@@ -1,0 +1,43 @@
+// The worker World (Node worker_threads) with shared frames (threads build) and transferred
+// frames (simd build).
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { engine, sphereDensity, near } from './helpers.mjs';
+
+for (const build of ['simd', 'threads']) {
+  describe(`worker world (${build} build)`, () => {
+    it('steps in a worker, returns frames and reports m·g for a resting sphere', async () => {
+      const tribo = await engine(build);
+      const sim = await tribo.createWorkerWorld({ timestep: 1 / 60 });
+      assert.equal(sim.build, build);
+      assert.equal(sim.shared, build === 'threads', 'shared frames exactly when the build has shared memory');
+      await sim.addBody({ type: 'static', shapes: [{ type: 'plane' }] });
+      const r = 0.25;
+      const id = await sim.addBody({ position: [0, r, 0], shapes: [{ type: 'sphere', radius: r, density: sphereDensity(3, r) }] });
+      const frame = await sim.step(60);
+      assert.equal(frame.step, 60);
+      assert.equal(frame.contacts.count, 1);
+      near(assert, frame.contacts.force[1], 3 * 9.81, 0.005 * 3 * 9.81, 'contact force y (N)');
+      near(assert, frame.bodies.transform[7 * (id & 0xfffff) + 1], r, 0.01, 'sphere centre height (m)');
+      if (sim.shared) assert.ok(frame.bodies.transform.buffer instanceof SharedArrayBuffer);
+      else assert.ok(frame.bodies.transform.buffer instanceof ArrayBuffer);
+
+      // a held frame is not overwritten by the next step
+      await sim.setVelocity(id, [1, 0, 0]);
+      const held = await sim.step(1);
+      const copy = Float32Array.from(held.bodies.transform);
+      const next = await sim.step(1);
+      assert.deepEqual(Array.from(held.bodies.transform), Array.from(copy), 'the previous frame is intact after one more step');
+      assert.notDeepEqual(Array.from(next.bodies.transform), Array.from(copy), 'the new frame moved');
+
+      // errors cross the worker boundary with their type and message; the world keeps working
+      await assert.rejects(sim.addBody({ shapes: [{ type: 'box', halfExtents: [1, -1, 1] }] }),
+        (e) => e instanceof RangeError && /shapes\[0\]: box halfExtents\[1\] must be > 0 \(got -1\)/.test(e.message));
+      const after = await sim.step(1);
+      assert.equal(after.step, 63);
+      const live = await sim.free();
+      assert.equal(live, 0, 'the worker engine holds no memory after free');
+      await assert.rejects(sim.step(), /this world was freed/);
+    });
+  });
+}
