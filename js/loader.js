@@ -37,7 +37,10 @@ export async function loadBuild(build) {
     const { readFile } = await import('node:fs/promises');
     const wasmBinary = await readFile(new URL(`${base}.wasm`, dist));
     const { default: create } = await import(new URL(`${base}.node.mjs`, dist).href);
-    return create({ wasmBinary });
+    const M = await create({ wasmBinary });
+    // The pthread pool's workers must not keep Node alive once the caller is done.
+    if (M.PThread) for (const w of [...M.PThread.unusedWorkers, ...M.PThread.runningWorkers]) w.unref?.();
+    return M;
   }
   const { default: create } = await import(new URL(`${base}.mjs`, dist).href);
   return create({ locateFile: (path) => new URL(path, dist).href });
