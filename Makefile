@@ -67,8 +67,15 @@ web: wasm
 check-simd: wasm
 	@node tools/check_simd.mjs dist/tribo_simd.wasm dist/tribo_mt.wasm
 
-test-c: $(TEST_BIN)
+# The same world test built with the scalar SIMD back end must print the same pile checksum.
+build/scalar/test_world: tests/c/test_world.c $(SRC) $(HDR) tests/c/test_util.h
+	@mkdir -p build/scalar
+	$(CC) $(NATIVE_CFLAGS) -DTB_SIMD_SCALAR $< $(SRC) -lm -o $@
+
+test-c: $(TEST_BIN) build/scalar/test_world
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; $$t; done
+	@a=$$(build/tests/test_world | grep 'pile checksum'); b=$$(build/scalar/test_world | grep 'pile checksum'); \
+	  echo "sse2 $$a / scalar $$b"; [ "$$a" = "$$b" ] || { echo "FAIL: SIMD back ends disagree"; exit 1; }
 
 asan: $(ASAN_BIN)
 	@set -e; for t in $(ASAN_BIN); do echo "== $$t (asan+ubsan)"; ASAN_OPTIONS=detect_leaks=1 $$t; done

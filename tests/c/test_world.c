@@ -1,0 +1,166 @@
+/* Native tests of the world: memory accounting and the allocator hook, mass properties against
+ * closed forms, the resting readback, validation that leaves the world usable, and thread-count
+ * independence of the results. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "include/tribo.h"
+#include "test_util.h"
+
+static const float ID_Q[4] = {0, 0, 0, 1};
+static const float ZERO[3] = {0, 0, 0};
+
+/* A counting allocator installed through the hook. */
+static long s_hook_allocs = 0, s_hook_frees = 0;
+static void* hook_alloc(size_t size, void* user) { (void)user; ++s_hook_allocs; return malloc(size); }
+static void hook_free(void* p, size_t size, void* user) { (void)user; (void)size; ++s_hook_frees; free(p); }
+
+static int ground(tb_world_id w) {
+  float plane[4] = {0, 1, 0, 0};
+  tb_body_id g = tb_body_create(w, TB_BODY_STATIC, ZERO, ID_Q);
+  tb_shape_create(w, g, TB_SHAPE_PLANE, plane, ZERO, ID_Q, 0.5f, 0.0f, 1.0f);
+  return g;
+}
+
+static void test_memory(void) {
+  tb_set_allocator(hook_alloc, hook_free, NULL);
+  int64_t before = tb_live_bytes();
+  tb_world_def def = tb_default_world_def();
+  tb_world_id w = tb_world_create(&def);
+  CHECK(w >= 0);
+  ground(w);
+  float sphere[4] = {0.4f, 0, 0, 0};
+  for (int i = 0; i < 300; ++i) {
+    float p[3] = {(float)(i % 10), 1.0f + (float)(i / 10), 0.0f};
+    tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, p, ID_Q);
+    tb_shape_create(w, b, TB_SHAPE_SPHERE, sphere, ZERO, ID_Q, 0.5f, 0.0f, 1000.0f);
+  }
+  for (int s = 0; s < 30; ++s) CHECK(tb_world_step(w) == TB_OK);
+  CHECK(tb_live_bytes() > before);
+  CHECK(s_hook_allocs > 0);
+  /* steady state: no allocation inside further steps */
+  long allocs = s_hook_allocs;
+  for (int s = 0; s < 5; ++s) tb_world_step(w);
+  CHECK_NEAR(0, s_hook_allocs - allocs, 0);
+  CHECK(tb_world_destroy(w) == TB_OK);
+  CHECK_NEAR(before, tb_live_bytes(), 0);
+  CHECK_NEAR(s_hook_allocs, s_hook_frees, 0);
+  CHECK(tb_world_destroy(w) == TB_ERR_NOT_FOUND);
+  tb_set_allocator(NULL, NULL, NULL);
+}
+
+static void test_mass(void) {
+  tb_world_def def = tb_default_world_def();
+  tb_world_id w = tb_world_create(&def);
+  float out[13];
+  /* sphere: m = ρ·4/3·π·r³, I = 2/5·m·r² */
+  float sp[4] = {0.3f, 0, 0, 0};
+  tb_body_id s = tb_body_create(w, TB_BODY_DYNAMIC, ZERO, ID_Q);
+  tb_shape_create(w, s, TB_SHAPE_SPHERE, sp, ZERO, ID_Q, 0.5f, 0, 2000.0f);
+  tb_body_get_mass(w, s, out);
+  double m = 2000.0 * 4.0 / 3.0 * 3.14159265358979 * 0.027;
+  CHECK_NEAR(m, out[0], 1e-3 * m);
+  CHECK_NEAR(0.4 * m * 0.09, out[4], 1e-3 * 0.4 * m * 0.09);
+  /* two boxes side by side: centre between them, parallel-axis theorem on Iyy */
+  float bx[4] = {0.5f, 0.5f, 0.5f, 0};
+  float left[3] = {-1, 0, 0}, right[3] = {1, 0, 0};
+  tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, ZERO, ID_Q);
+  tb_shape_create(w, b, TB_SHAPE_BOX, bx, left, ID_Q, 0.5f, 0, 1.0f);
+  tb_shape_create(w, b, TB_SHAPE_BOX, bx, right, ID_Q, 0.5f, 0, 1.0f);
+  tb_body_get_mass(w, b, out);
+  CHECK_NEAR(2.0, out[0], 1e-5);
+  CHECK_NEAR(0.0, out[1], 1e-6);
+  double i_box = 1.0 / 12.0 * (1 + 1);
+  CHECK_NEAR(2 * (i_box + 1.0), out[4 + 4], 1e-4); /* Iyy = 2 (I + m d²) */
+  CHECK_NEAR(2 * i_box, out[4 + 0], 1e-4);          /* Ixx: axis through both centres */
+  /* a rotated capsule: its axis along world x after a 90° turn about z */
+  float cp[4] = {0.2f, 0.5f, 0, 0};
+  float qz[4] = {0, 0, 0.70710678f, 0.70710678f};
+  tb_body_id c = tb_body_create(w, TB_BODY_DYNAMIC, ZERO, ID_Q);
+  tb_shape_create(w, c, TB_SHAPE_CAPSULE, cp, ZERO, qz, 0.5f, 0, 1000.0f);
+  tb_body_get_mass(w, c, out);
+  double r = 0.2, h = 0.5, mc = 1000 * 3.14159265358979 * r * r * 2 * h, ms = 1000 * 4.0 / 3.0 * 3.14159265358979 * r * r * r;
+  CHECK_NEAR(mc * r * r / 2 + ms * 0.4 * r * r, out[4 + 0], 1e-4); /* about its own axis, now x */
+  tb_world_destroy(w);
+}
+
+static void test_resting_and_validation(void) {
+  tb_world_def def = tb_default_world_def();
+  tb_world_id w = tb_world_create(&def);
+  ground(w);
+  float r = 0.25f, sp[4] = {r, 0, 0, 0}, p[3] = {0, r, 0};
+  tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, p, ID_Q);
+  float density = 3.0f / (4.0f / 3.0f * 3.14159265f * r * r * r);
+  tb_shape_create(w, b, TB_SHAPE_SPHERE, sp, ZERO, ID_Q, 0.5f, 0, density);
+  /* bad inputs: clear errors, nothing changes */
+  float bad[4] = {-1, 0, 0, 0};
+  CHECK(tb_shape_create(w, b, TB_SHAPE_SPHERE, bad, ZERO, ID_Q, 0.5f, 0, 1) == -TB_ERR_INVALID_ARGUMENT);
+  CHECK(strstr(tb_last_error(w), "radius must be > 0 (got -1)") != NULL);
+  CHECK(tb_shape_create(w, b, (tb_shape_type)17, sp, ZERO, ID_Q, 0.5f, 0, 1) == -TB_ERR_INVALID_ARGUMENT);
+  CHECK(strstr(tb_last_error(w), "known shape type") != NULL);
+  CHECK(tb_shape_create(w, 12345, TB_SHAPE_SPHERE, sp, ZERO, ID_Q, 0.5f, 0, 1) == -TB_ERR_NOT_FOUND);
+  float nanp[3] = {0, NAN, 0};
+  CHECK(tb_body_create(w, TB_BODY_DYNAMIC, nanp, ID_Q) == -TB_ERR_INVALID_ARGUMENT);
+  CHECK(strstr(tb_last_error(w), "position[1] must be finite") != NULL);
+  CHECK(tb_world_solve(w) == TB_ERR_INVALID_STATE);
+  for (int s = 0; s < 120; ++s) CHECK(tb_world_step(w) == TB_OK);
+  tb_contact_status st;
+  tb_world_contact_status(w, &st);
+  CHECK(st.count == 1 && st.readback_valid == 1 && st.overflowed == 0);
+  const float* force = (const float*)tb_world_field(w, TB_FIELDS_CONTACT, 11);
+  const tb_field_info* info = tb_field_get(TB_FIELDS_CONTACT, 11);
+  CHECK(info && strcmp(info->name, "force") == 0 && strcmp(info->unit, "N") == 0);
+  CHECK_NEAR(3.0 * 9.81, force[1], 0.005 * 3.0 * 9.81);
+  tb_world_destroy(w);
+}
+
+/* Same scene, 1 and 3 threads: bitwise-identical transforms. */
+static void run_pile(int threads, float* out, int* bodies) {
+  tb_world_def def = tb_default_world_def();
+  def.thread_count = threads;
+  tb_world_id w = tb_world_create(&def);
+  ground(w);
+  float bx[4] = {0.3f, 0.25f, 0.2f, 0}, sp[4] = {0.3f, 0, 0, 0}, cp[4] = {0.2f, 0.25f, 0, 0};
+  int n = 0;
+  for (int i = 0; i < 200; ++i) {
+    float p[3] = {(float)(i % 6) * 0.9f, 0.6f + (float)(i / 36) * 0.9f, (float)((i / 6) % 6) * 0.9f};
+    float q[4] = {0.1f * (float)(i % 3), 0.0f, 0.0f, 1.0f};
+    float l = sqrtf(q[0] * q[0] + 1.0f);
+    q[0] /= l; q[3] /= l;
+    tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, p, q);
+    int kind = i % 3;
+    tb_shape_create(w, b, kind == 0 ? TB_SHAPE_BOX : kind == 1 ? TB_SHAPE_SPHERE : TB_SHAPE_CAPSULE,
+                    kind == 0 ? bx : kind == 1 ? sp : cp, ZERO, ID_Q, 0.6f, 0.1f, 500.0f);
+    ++n;
+  }
+  for (int s = 0; s < 200; ++s) tb_world_step(w);
+  memcpy(out, tb_world_field(w, TB_FIELDS_BODY, 0), sizeof(float) * 7 * (size_t)(n + 1));
+  *bodies = n + 1;
+  tb_step_stats stats;
+  tb_world_step_stats(w, &stats);
+  if (threads > 1) CHECK(stats.threads_used >= 1);
+  CHECK(stats.color_count >= 2);
+  tb_world_destroy(w);
+}
+
+static void test_threads_deterministic(void) {
+  static float a[7 * 256], b[7 * 256];
+  int na = 0, nb = 0;
+  run_pile(1, a, &na);
+  run_pile(3, b, &nb);
+  CHECK(na == nb);
+  CHECK(memcmp(a, b, sizeof(float) * 7 * (size_t)na) == 0);
+  /* FNV-1a of the bits: the Makefile compares it between the SSE2 and scalar SIMD back ends */
+  uint32_t h = 2166136261u;
+  const unsigned char* bytes = (const unsigned char*)a;
+  for (size_t i = 0; i < sizeof(float) * 7 * (size_t)na; ++i) h = (h ^ bytes[i]) * 16777619u;
+  printf("pile checksum: %08x\n", h);
+}
+
+int main(void) {
+  test_memory();
+  test_mass();
+  test_resting_and_validation();
+  test_threads_deterministic();
+  return tb_test_report("test_world");
+}
