@@ -55,6 +55,17 @@ async function hardwareThreads() {
 }
 
 /**
+ * Creates a world stepped in a worker without loading the engine on this thread (a page only
+ * renders): the worker loads the threaded build when this context is cross-origin isolated (or
+ * in Node), the single-threaded build otherwise.
+ * @param {object} [options] world options, plus `build` ('threads' | 'simd') to force one
+ * @returns {Promise<WorkerWorld>}
+ */
+export function createWorkerWorld(options = {}) {
+  return WorkerWorld.create({ build: defaultBuild(), ...options });
+}
+
+/**
  * Loads the engine.
  * @param {{ build?: 'threads'|'simd' }} [options] build: force one build (default: 'threads' when
  *   cross-origin isolated or in Node, 'simd' otherwise)

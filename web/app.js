@@ -9,7 +9,7 @@
 // overflowed, error, pause(), resume(), step(), reset(), drop(), lastFrame() } is kept up to date
 // every frame.
 
-import { init } from '../js/index.js';
+import { createWorkerWorld } from '../js/index.js';
 import { Renderer } from './renderer.js';
 import { ContactOverlay } from './contact_overlay.js';
 import { bindControls } from './controls.js';
@@ -211,7 +211,7 @@ async function addBody(sim, entry) {
 }
 
 async function createWorld() {
-  const sim = await state.tribo.createWorkerWorld({
+  const sim = await createWorkerWorld({
     gravity: CONFIG.gravity,
     timestep: CONFIG.timestep,
     substeps: CONFIG.substeps,
@@ -220,7 +220,7 @@ async function createWorld() {
   for (const entry of bodies) await addBody(sim, entry);
   state.random = random;
   state.bodyCount = bodies.length;
-  state.build = sim.build ?? state.tribo.build;
+  state.build = sim.build;
   state.threads = sim.threads ?? null;
   api.build = state.build;
   api.threads = state.threads;
@@ -240,7 +240,7 @@ async function freeWorld(sim) {
 }
 
 async function reset() {
-  if (state.busy || !state.tribo) return snapshot();
+  if (state.busy || !state.sim) return snapshot();
   state.busy = true;
   controls.setBusy(true);
   try {
@@ -296,10 +296,8 @@ async function main() {
   api.paused = state.paused;
   statusEl.textContent = 'loading the engine…';
 
-  state.tribo = await init();
-  state.build = state.tribo.build;
-  api.build = state.build;
-  statusEl.textContent = `build: ${state.build}: creating the worker world…`;
+  // The engine is loaded only inside the worker: this thread renders.
+  statusEl.textContent = 'creating the worker world…';
   await createWorld();
   await runSteps(1);
   requestAnimationFrame(animate);
