@@ -15,6 +15,7 @@ const WORLD_OPTIONS = new Set(['preset', 'gravity', 'timestep', 'substeps', 'vel
   'speculativeDistance', 'warmStarting', 'contactCapacity', 'pairCapacity', 'bodyCapacity', 'threads']);
 const BODY_OPTIONS = new Set(['type', 'position', 'rotation', 'linearVelocity', 'angularVelocity',
   'linearDamping', 'angularDamping', 'mass', 'shapes']);
+const MASS_OPTIONS = new Set(['mass', 'center', 'inertia']);
 const SHAPE_OPTIONS = new Set(['type', 'radius', 'halfExtents', 'halfHeight', 'normal', 'offset',
   'position', 'rotation', 'friction', 'restitution', 'density']);
 
@@ -42,7 +43,10 @@ function checkKeys(fn, what, obj, allowed) {
 }
 
 function vec(fn, field, v, n, fallback) {
-  if (v === undefined) return fallback;
+  if (v === undefined) {
+    if (fallback === undefined) throw new TypeError(`${fn}: ${field} is required (an array of ${n} numbers)`);
+    return fallback;
+  }
   if (v == null || typeof v.length !== 'number' || v.length !== n) {
     throw new TypeError(`${fn}: ${field} must be an array of ${n} numbers (got ${JSON.stringify(v)})`);
   }
@@ -53,7 +57,10 @@ function vec(fn, field, v, n, fallback) {
 }
 
 function num(fn, field, v, fallback) {
-  if (v === undefined) return fallback;
+  if (v === undefined) {
+    if (fallback === undefined) throw new TypeError(`${fn}: ${field} is required (a number)`);
+    return fallback;
+  }
   if (typeof v !== 'number') throw new TypeError(`${fn}: ${field} must be a number (got ${JSON.stringify(v)})`);
   return v;
 }
@@ -62,6 +69,19 @@ function int(fn, field, v, fallback) {
   v = num(fn, field, v, fallback);
   if (!Number.isInteger(v)) throw new RangeError(`${fn}: ${field} must be an integer (got ${v})`);
   return v;
+}
+
+/** The engine names solver fields as in C; say them as the JS options are spelled. */
+const C_TO_JS = {
+  'solver.position_iterations': 'substeps', 'solver.velocity_iterations': 'velocityIterations',
+  'solver.bounce_threshold_velocity': 'bounceThreshold', 'solver.max_depenetration_velocity': 'maxDepenetrationVelocity',
+  'solver.contact_hertz': 'contactHertz', 'solver.contact_damping_ratio': 'contactDampingRatio',
+  'solver.linear_slop': 'linearSlop', 'solver.speculative_distance': 'speculativeDistance',
+  'body/contact/pair capacities': 'bodyCapacity/contactCapacity/pairCapacity',
+};
+function jsOptionNames(message) {
+  for (const [c, js] of Object.entries(C_TO_JS)) message = message.replace(c, js);
+  return message;
 }
 
 /**
@@ -108,7 +128,7 @@ export class World {
     f32[15] = num(fn, 'speculativeDistance', options.speculativeDistance, f32[15]);
     if (options.warmStarting !== undefined) i32[16] = options.warmStarting ? 1 : 0;
     const id = M._tb_world_create(d);
-    if (id < 0) throw errorFor(-id, M.UTF8ToString(M._tb_last_error(-1)));
+    if (id < 0) throw errorFor(-id, jsOptionNames(M.UTF8ToString(M._tb_last_error(-1))));
     this._id = id;
     this.timestep = f32[3];
     this.threads = threads;
@@ -234,6 +254,8 @@ export class World {
   setMass(id, m) {
     const fn = 'setMass';
     this._alive(fn);
+    if (m == null || typeof m !== 'object') throw new TypeError(`${fn}: expected { mass, center?, inertia } (got ${JSON.stringify(m)})`);
+    checkKeys(fn, '', m, MASS_OPTIONS);
     const c = this._put(0, vec(fn, 'center', m.center, 3, [0, 0, 0]));
     const i = this._put(4, vec(fn, 'inertia', m.inertia, 3));
     this._check(this._M._tb_body_set_mass(this._id, id, num(fn, 'mass', m.mass), c, i));
@@ -261,19 +283,19 @@ export class World {
   }
 
   /** Body origin position (m, world) into `out`. */
-  getPosition(id, out = new Float32Array(3)) { return this._copyBody(id, 'transform', 0, 3, out); }
+  getPosition(id, out = new Float32Array(3)) { return this._copyBody('getPosition', id, 'transform', 0, 3, out); }
   /** Rotation quaternion (x, y, z, w) into `out`. */
-  getRotation(id, out = new Float32Array(4)) { return this._copyBody(id, 'transform', 3, 4, out); }
+  getRotation(id, out = new Float32Array(4)) { return this._copyBody('getRotation', id, 'transform', 3, 4, out); }
   /** Linear velocity of the centre of mass (m/s, world) into `out`. */
-  getLinearVelocity(id, out = new Float32Array(3)) { return this._copyBody(id, 'linearVelocity', 0, 3, out); }
+  getLinearVelocity(id, out = new Float32Array(3)) { return this._copyBody('getLinearVelocity', id, 'linearVelocity', 0, 3, out); }
   /** Angular velocity (rad/s, world) into `out`. */
-  getAngularVelocity(id, out = new Float32Array(3)) { return this._copyBody(id, 'angularVelocity', 0, 3, out); }
+  getAngularVelocity(id, out = new Float32Array(3)) { return this._copyBody('getAngularVelocity', id, 'angularVelocity', 0, 3, out); }
 
-  _copyBody(id, field, first, n, out) {
-    this._alive('getState');
+  _copyBody(fn, id, field, first, n, out) {
+    this._alive(fn);
     const slot = id & ID_INDEX_MASK;
     if (!(id >= 0) || !this._M._tb_body_slot_alive(this._id, slot) || !this._sameGeneration(id)) {
-      throw new RangeError(`getState: body ${id} does not exist (never created or removed)`);
+      throw new RangeError(`${fn}: body ${id} does not exist (never created or removed)`);
     }
     const info = this._t.fields.body.find((f) => f.name === field);
     const arr = this.bodies[field];
@@ -293,6 +315,7 @@ export class World {
   /** Advances the world by n timesteps (collide + solve each). */
   step(n = 1) {
     this._alive('step');
+    if (!Number.isInteger(n) || n < 0) throw new RangeError(`step: n must be an integer >= 0 (got ${n})`);
     for (let i = 0; i < n; i++) this._check(this._M._tb_world_step(this._id));
     this._version++;
   }

@@ -38,7 +38,10 @@ for (const build of BUILDS) {
         [() => w.setVelocity(g, [1, 0, 0]), RangeError, /setVelocity: body \d+ is static and cannot move/],
         [() => w.setMass(w.addBody(ball()), { mass: -3, inertia: [1, 1, 1] }), RangeError, /setMass: mass must be finite and > 0 \(got -3\)/],
         [() => tribo.createWorld({ timestep: 0 }), RangeError, /createWorld: timestep must be finite and > 0 \(got 0\)/],
-        [() => tribo.createWorld({ substeps: 0 }), RangeError, /solver.position_iterations must be in \[1, 64\] \(got 0\)/],
+        [() => tribo.createWorld({ substeps: 0 }), RangeError, /createWorld: substeps must be in \[1, 64\] \(got 0\)/],
+        [() => w.setPose(g), TypeError, /setPose: position is required/],
+        [() => w.setMass(g, { mass: 1 }), TypeError, /setMass: inertia is required/],
+        [() => w.step(2.5), RangeError, /step: n must be an integer >= 0 \(got 2.5\)/],
         [() => tribo.createWorld({ threads: 99 }), RangeError, /threads must be in \[1, \d+\] in this build \(got 99\)/],
         [() => tribo.createWorld({ preset: 'mujoco' }), RangeError, /preset "mujoco" is not available/],
       ];
@@ -64,7 +67,7 @@ for (const build of BUILDS) {
       const b = w.addBody(ball());
       assert.equal(w.bodySlot(b), w.bodySlot(a), 'slot reused');
       assert.notEqual(b, a, 'generation differs');
-      assert.throws(() => w.getPosition(a), /does not exist/);
+      assert.throws(() => w.getPosition(a), /getPosition: body \d+ does not exist/);
       w.free();
     });
 
