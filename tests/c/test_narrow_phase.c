@@ -10,38 +10,8 @@
 
 /* ---- helpers ---- */
 
-static uint32_t rng_state = 0x1234567u;
-static float frand(void) { /* xorshift32, uniform in [-1, 1) */
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 17;
-  rng_state ^= rng_state << 5;
-  return (float)(rng_state >> 8) * (2.0f / 16777216.0f) - 1.0f;
-}
-static float frand01(void) { return 0.5f * (frand() + 1.0f); }
-/* Random draws are sequenced one statement each: argument and initializer evaluation order is
- * unspecified in C, and the sequence must not depend on the compiler. */
-static tb_vec3 rand_vec(void) {
-  float x = frand();
-  float y = frand();
-  float z = frand();
-  return tb_v3(x, y, z);
-}
-static tb_quat rand_quat(void) {
-  for (;;) {
-    tb_vec3 v = rand_vec();
-    float w = frand();
-    tb_quat q = {v.x, v.y, v.z, w};
-    float l2 = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
-    if (l2 > 0.05f && l2 <= 1.0f) return tb_quat_normalize(q);
-  }
-}
-static tb_vec3 rand_unit(void) {
-  for (;;) {
-    tb_vec3 v = rand_vec();
-    float l2 = tb_length_sq(v);
-    if (l2 > 0.05f && l2 <= 1.0f) return tb_normalize(v);
-  }
-}
+#define TB_TEST_SEED 0x1234567u
+#include "test_random.h"
 
 static tb_shape_geom plane_g(float nx, float ny, float nz, float d) {
   tb_shape_geom g = {TB_SHAPE_PLANE, {nx, ny, nz, d}};
