@@ -1,6 +1,7 @@
 #include "contact_solver.h"
 
 #include <math.h>
+#include <stddef.h>
 
 /* Three lanes-of-four: a vector per lane. */
 typedef struct v3w { tb_f4 x, y, z; } v3w;
@@ -40,44 +41,32 @@ typedef struct lane_bodies {
   v3w dpa, dta, dpb, dtb;
 } lane_bodies;
 
-static void gather(const tb_contact_wide* c, const tb_body_state* states, lane_bodies* lb, int with_delta) {
+/* Two vectors (at byte offsets off0, off1 of tb_body_state) of body A and body B of each lane;
+ * static lanes read zeros. */
+static void gather_pair(const tb_contact_wide* c, const tb_body_state* states, size_t off0, size_t off1,
+                        v3w* a0, v3w* a1, v3w* b0, v3w* b1) {
   float v[12][TB_LANES] = {{0}};
   for (int l = 0; l < TB_LANES; ++l) {
-    int32_t a = c->body_a[l], b = c->body_b[l];
-    if (a >= 0) {
-      const tb_body_state* s = &states[a];
-      v[0][l] = s->v.x; v[1][l] = s->v.y; v[2][l] = s->v.z;
-      v[3][l] = s->w.x; v[4][l] = s->w.y; v[5][l] = s->w.z;
-    }
-    if (b >= 0) {
-      const tb_body_state* s = &states[b];
-      v[6][l] = s->v.x; v[7][l] = s->v.y; v[8][l] = s->v.z;
-      v[9][l] = s->w.x; v[10][l] = s->w.y; v[11][l] = s->w.z;
+    const int32_t body[2] = {c->body_a[l], c->body_b[l]};
+    for (int k = 0; k < 2; ++k) {
+      if (body[k] < 0) continue;
+      const char* base = (const char*)&states[body[k]];
+      const tb_vec3* x = (const tb_vec3*)(base + off0);
+      const tb_vec3* y = (const tb_vec3*)(base + off1);
+      v[6 * k + 0][l] = x->x; v[6 * k + 1][l] = x->y; v[6 * k + 2][l] = x->z;
+      v[6 * k + 3][l] = y->x; v[6 * k + 4][l] = y->y; v[6 * k + 5][l] = y->z;
     }
   }
-  lb->va = v3w_load_rows(&v[0][0]);
-  lb->wa = v3w_load_rows(&v[3][0]);
-  lb->vb = v3w_load_rows(&v[6][0]);
-  lb->wb = v3w_load_rows(&v[9][0]);
-  if (!with_delta) return;
-  float d[12][TB_LANES] = {{0}};
-  for (int l = 0; l < TB_LANES; ++l) {
-    int32_t a = c->body_a[l], b = c->body_b[l];
-    if (a >= 0) {
-      const tb_body_state* s = &states[a];
-      d[0][l] = s->dp.x; d[1][l] = s->dp.y; d[2][l] = s->dp.z;
-      d[3][l] = s->dtheta.x; d[4][l] = s->dtheta.y; d[5][l] = s->dtheta.z;
-    }
-    if (b >= 0) {
-      const tb_body_state* s = &states[b];
-      d[6][l] = s->dp.x; d[7][l] = s->dp.y; d[8][l] = s->dp.z;
-      d[9][l] = s->dtheta.x; d[10][l] = s->dtheta.y; d[11][l] = s->dtheta.z;
-    }
-  }
-  lb->dpa = v3w_load_rows(&d[0][0]);
-  lb->dta = v3w_load_rows(&d[3][0]);
-  lb->dpb = v3w_load_rows(&d[6][0]);
-  lb->dtb = v3w_load_rows(&d[9][0]);
+  *a0 = v3w_load_rows(&v[0][0]);
+  *a1 = v3w_load_rows(&v[3][0]);
+  *b0 = v3w_load_rows(&v[6][0]);
+  *b1 = v3w_load_rows(&v[9][0]);
+}
+
+static void gather(const tb_contact_wide* c, const tb_body_state* states, lane_bodies* lb, int with_delta) {
+  gather_pair(c, states, offsetof(tb_body_state, v), offsetof(tb_body_state, w), &lb->va, &lb->wa, &lb->vb, &lb->wb);
+  if (with_delta)
+    gather_pair(c, states, offsetof(tb_body_state, dp), offsetof(tb_body_state, dtheta), &lb->dpa, &lb->dta, &lb->dpb, &lb->dtb);
 }
 
 /* Only dynamic bodies are written back (inverse mass > 0); kinematic and static never change. */
