@@ -544,6 +544,10 @@ export class World {
   setVelocity(id: number, linear: Vec3, angular?: Vec3): void;
   /** Overrides the mass properties (dynamic bodies only). @throws {RangeError} not dynamic, mass or inertia <= 0 */
   setMass(id: number, mass: MassDesc): void;
+  /** Sets gravity (m/s², world axes) for the following steps. */
+  setGravity(gravity: Vec3): void;
+  /** Sets the timestep (s, > 0) of the following steps; `timestep` is updated (as float32). */
+  setTimestep(timestep: number): void;
   /** Mass properties: mass (kg), centre (body frame, m), inertia (3×3 row-major about the centre, body axes, kg·m²). */
   getMass(id: number): MassProperties;
   /**
@@ -645,6 +649,10 @@ export class WorkerWorld {
   setVelocity(id: number, linear: Vec3, angular?: Vec3): Promise<void>;
   /** See {@link World.setMass}. */
   setMass(id: number, mass: MassDesc): Promise<void>;
+  /** Sets gravity (m/s², world axes). */
+  setGravity(gravity: Vec3): Promise<void>;
+  /** Sets the timestep (s) of the following steps. */
+  setTimestep(timestep: number): Promise<void>;
   /** See {@link World.getMass}. */
   getMass(id: number): Promise<MassProperties>;
   /** 13 numbers: position (m), rotation (x, y, z, w), linear velocity (m/s), angular velocity (rad/s); world frame. */

@@ -95,6 +95,8 @@ export class WorkerWorld {
   setPose(id, position, rotation) { return this._call('setPose', [id, position, rotation]); }
   setVelocity(id, linear, angular) { return this._call('setVelocity', [id, linear, angular]); }
   setMass(id, m) { return this._call('setMass', [id, m]); }
+  setGravity(gravity) { return this._call('setGravity', [gravity]); }
+  async setTimestep(timestep) { await this._call('setTimestep', [timestep]); this.timestep = Math.fround(timestep); }
   getMass(id) { return this._call('getMass', [id]); }
   /** 13 numbers: position, rotation (x, y, z, w), linear velocity, angular velocity. */
   getState(id) { return this._call('getState', [id]); }

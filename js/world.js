@@ -248,6 +248,19 @@ export class World {
     this._check(this._M._tb_body_set_velocity(this._id, id, l, a));
   }
 
+  /** Sets gravity (m/s², world axes). */
+  setGravity(gravity) {
+    this._alive('setGravity');
+    this._check(this._M._tb_world_set_gravity(this._id, this._put(0, vec('setGravity', 'gravity', gravity, 3))));
+  }
+
+  /** Sets the timestep (s, > 0) of the following steps. */
+  setTimestep(timestep) {
+    this._alive('setTimestep');
+    this._check(this._M._tb_world_set_timestep(this._id, num('setTimestep', 'timestep', timestep)));
+    this.timestep = Math.fround(timestep);
+  }
+
   /**
    * Overrides the mass properties: { mass (kg), center (body frame, m), inertia (principal, body axes, kg·m²) }.
    */

@@ -99,6 +99,18 @@ for (const build of BUILDS) {
       w.free();
     });
 
+    it('setGravity and setTimestep change the following steps (free fall v = g·t)', () => {
+      const w = tribo.createWorld({ gravity: [0, 0, 0] });
+      const b = w.addBody(ball());
+      w.setGravity([0, -2, 0]);
+      w.setTimestep(0.01);
+      w.step(50);
+      near(assert, w.getLinearVelocity(b)[1], -1.0, 1e-4, 'velocity after 0.5 s at 2 m/s² (m/s)');
+      assert.throws(() => w.setTimestep(-1), /setTimestep: timestep must be finite and > 0 \(got -1\)/);
+      assert.throws(() => w.setGravity([0, NaN, 0]), /setGravity: gravity\[1\] must be finite/);
+      w.free();
+    });
+
     it('collide() then solve() equals step(); solve() without collide() is refused', () => {
       const make = () => {
         const w = tribo.createWorld();
