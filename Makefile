@@ -22,7 +22,7 @@ TESTS_C  := $(sort $(wildcard tests/c/test_*.c))
 TEST_BIN := $(patsubst tests/c/%.c,build/tests/%,$(TESTS_C))
 ASAN_BIN := $(patsubst tests/c/%.c,build/asan/%,$(TESTS_C))
 
-.PHONY: all wasm native web test test-c test-js test-browser asan demo bench deps deps-browser clean check-simd
+.PHONY: all wasm native web test test-c test-js test-browser test-types asan demo bench deps deps-browser clean check-simd
 
 all: wasm native web
 
@@ -83,6 +83,10 @@ asan: $(ASAN_BIN)
 test-js: wasm
 	node --test --test-concurrency=1 tests/js/
 
+# The TypeScript declarations compile, and a user's program type-checks against them.
+test-types:
+	npx tsc --noEmit --strict --target es2022 --module nodenext --moduleResolution nodenext js/index.d.ts tests/types/usage.ts
+
 test-browser: all
 	node --test --test-concurrency=1 tests/browser/
 
@@ -91,6 +95,7 @@ test: deps-browser
 	$(MAKE) check-simd
 	$(MAKE) test-c
 	$(MAKE) asan
+	$(MAKE) test-types
 	$(MAKE) test-js
 	$(MAKE) test-browser
 

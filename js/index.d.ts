@@ -62,6 +62,13 @@ export interface InitOptions {
  */
 export function init(options?: InitOptions): Promise<Tribo>;
 
+/**
+ * Creates a world stepped in a worker without loading the engine on this thread (a page only
+ * renders): the worker loads the threaded build when this context is cross-origin isolated (or in
+ * Node), the single-threaded build otherwise; `build` forces one.
+ */
+export function createWorkerWorld(options?: WorkerWorldOptions): Promise<WorkerWorld>;
+
 /** One entry of the engine's field table (generated from `src/core/fields.h`). */
 export interface FieldInfo {
   /** Index in the engine's field list. */
