@@ -125,6 +125,18 @@ for (const build of BUILDS) {
       w.free();
     });
 
+    it('a kinematic body moves at its set velocity, pushes a dynamic body and is never pushed back', () => {
+      const w = tribo.createWorld({ gravity: [0, 0, 0] });
+      const pusher = w.addBody({ type: 'kinematic', position: [0, 0, 0], linearVelocity: [1, 0, 0], shapes: [{ type: 'box', halfExtents: [0.5, 0.5, 0.5] }] });
+      const ball = w.addBody({ position: [1.5, 0, 0], shapes: [{ type: 'sphere', radius: 0.4, density: 5000 }] });
+      w.step(60);
+      near(assert, w.getPosition(pusher)[0], 1.0, 1e-4, 'kinematic x after 1 s at 1 m/s (m)');
+      near(assert, w.getLinearVelocity(pusher)[0], 1.0, 0, 'kinematic velocity unchanged (m/s)');
+      assert.ok(w.getLinearVelocity(ball)[0] >= 0.99, `the pushed ball moves at least as fast as the pusher (${w.getLinearVelocity(ball)[0]} m/s)`);
+      assert.ok(w.getPosition(ball)[0] - w.getPosition(pusher)[0] >= 0.9 - 0.01, 'the ball stays outside the pusher');
+      w.free();
+    });
+
     it('a 20-row pyramid of 210 unit cubes stands for 10 s', () => {
       const w = tribo.createWorld({ timestep: 1 / 60 });
       w.addBody({ type: 'static', shapes: [{ type: 'plane' }] });
