@@ -35,14 +35,16 @@ static inline tb_vec3 tb_vabs(tb_vec3 a) { return tb_v3(fabsf(a.x), fabsf(a.y), 
 static inline float tb_comp(tb_vec3 a, int i) { return i == 0 ? a.x : (i == 1 ? a.y : a.z); }
 static inline float tb_clampf(float v, float lo, float hi) { return v < lo ? lo : (v > hi ? hi : v); }
 
-/* Any unit vector perpendicular to unit n, and a third completing a right-handed frame. */
+/* Unit tangents of unit n, right-handed (t0 × t1 = n). t0 is a fixed reference axis projected
+ * onto the plane of n, the reference chosen by n's largest component (x for mostly-y or mostly-z
+ * normals, y for mostly-x ones): the basis is continuous for normals near any world axis, where
+ * contacts usually are, so contact tangents do not flip between frames. */
 static inline void tb_basis(tb_vec3 n, tb_vec3* t0, tb_vec3* t1) {
-  /* Duff et al. 2017, branchless orthonormal basis. */
-  float sign = n.z >= 0.0f ? 1.0f : -1.0f;
-  float a = -1.0f / (sign + n.z);
-  float b = n.x * n.y * a;
-  *t0 = tb_v3(1.0f + sign * n.x * n.x * a, sign * b, -sign * n.x);
-  *t1 = tb_v3(b, sign + n.y * n.y * a, -n.y);
+  float ax = fabsf(n.x), ay = fabsf(n.y), az = fabsf(n.z);
+  tb_vec3 ref = (ax >= ay && ax >= az) ? tb_v3(0.0f, 1.0f, 0.0f) : tb_v3(1.0f, 0.0f, 0.0f);
+  tb_vec3 t = tb_sub(ref, tb_scale(n, tb_dot(ref, n)));
+  *t0 = tb_scale(t, 1.0f / sqrtf(tb_dot(t, t)));
+  *t1 = tb_cross(n, *t0);
 }
 
 static inline tb_quat tb_quat_identity(void) { tb_quat q = {0.0f, 0.0f, 0.0f, 1.0f}; return q; }

@@ -137,7 +137,28 @@ static void test_integrate(void) {
   CHECK_VEC_NEAR(tb_rotate(expect, v), tb_rotate(q, v), 1e-3);
 }
 
+/* Normals a hair apart give tangents a hair apart, around every world axis and tilted ones
+ * (contact frames must not flip between frames when a normal jitters). */
+static void test_basis_continuity(void) {
+  const tb_vec3 base[] = {{0, 1, 0}, {0, -1, 0}, {1, 0, 0}, {0, 0, 1}, {0, 0, -1}, {-0.34f, 0.94f, 0}, {0.6f, 0, 0.8f}};
+  const float eps[] = {1e-7f, -1e-7f, 1e-4f, -1e-4f};
+  for (size_t i = 0; i < sizeof base / sizeof base[0]; ++i) {
+    tb_vec3 t0a, t1a;
+    tb_basis(tb_normalize(base[i]), &t0a, &t1a);
+    for (size_t k = 0; k < sizeof eps / sizeof eps[0]; ++k) {
+      for (int axis = 0; axis < 3; ++axis) {
+        tb_vec3 d = tb_v3(axis == 0 ? eps[k] : 0, axis == 1 ? eps[k] : 0, axis == 2 ? eps[k] : 0);
+        tb_vec3 t0b, t1b;
+        tb_basis(tb_normalize(tb_add(base[i], d)), &t0b, &t1b);
+        CHECK_NEAR(1.0, tb_dot(t0a, t0b), 1e-3);
+        CHECK_NEAR(1.0, tb_dot(t1a, t1b), 1e-3);
+      }
+    }
+  }
+}
+
 int main(void) {
+  test_basis_continuity();
   test_rotate_vs_matrix();
   test_quat_algebra();
   test_basis();

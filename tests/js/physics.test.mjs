@@ -55,6 +55,7 @@ for (const build of BUILDS) {
         const n = [-Math.sin(th), Math.cos(th), 0];
         const box = w.addBody({ position: [n[0], n[1], 0], rotation: q, shapes: [{ type: 'box', halfExtents: [0.5, 0.5, 0.5], friction: mu }] });
         w.step(30);
+        const tangent = Float32Array.from(w.contacts.tangent0.subarray(0, 3));
         const v0 = w.getLinearVelocity(box, new Float32Array(3)).slice();
         const p0 = w.getPosition(box, new Float32Array(3)).slice();
         w.step(60);
@@ -66,6 +67,9 @@ for (const build of BUILDS) {
           const expected = G * (Math.sin(th) - mu * Math.cos(th));
           near(assert, a, expected, 0.03 * expected, `acceleration down the slope (m/s²)`);
         } else {
+          // the contact frame does not flip between frames for a resting contact
+          const t = w.contacts.tangent0;
+          near(assert, t[0] * tangent[0] + t[1] * tangent[1] + t[2] * tangent[2], 1, 1e-4, 'tangent0 · tangent0 60 steps earlier');
           const moved = Math.hypot(p1[0] - p0[0], p1[1] - p0[1]);
           assert.ok(moved < 1e-3, `a sticking box moved ${moved} m in 1 s`);
           assert.ok(Math.hypot(...v1) < 1e-2, `a sticking box has speed ${Math.hypot(...v1)} m/s`);
