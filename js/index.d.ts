@@ -656,6 +656,22 @@ export class WorkerWorld {
   setVelocity(id: number, linear: Vec3, angular?: Vec3): Promise<void>;
   /** See {@link World.setMass}. */
   setMass(id: number, mass: MassDesc): Promise<void>;
+  /** Body origin position (m, world). */
+  getPosition(id: number): Promise<number[]>;
+  /** Rotation quaternion (x, y, z, w). */
+  getRotation(id: number): Promise<number[]>;
+  /** Linear velocity of the centre of mass (m/s, world). */
+  getLinearVelocity(id: number): Promise<number[]>;
+  /** Angular velocity (rad/s, world). */
+  getAngularVelocity(id: number): Promise<number[]>;
+  /** Grows the contact store (contact points it can report). */
+  setContactCapacity(capacity: number): Promise<void>;
+  /** What the contact readback of the world's preset includes and excludes. */
+  readonly readbackInfo: Promise<ReadbackInfo>;
+  /** Collision stage only; the frame's contacts have no impulses yet (`readbackValid` false). */
+  collide(): Promise<Frame>;
+  /** Solver stage only, on the contacts of the preceding collide(). */
+  solve(): Promise<Frame>;
   /** Sets gravity (m/s², world axes). */
   setGravity(gravity: Vec3): Promise<void>;
   /** Sets the timestep (s) of the following steps. */

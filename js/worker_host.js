@@ -42,6 +42,21 @@ const ops = {
   getState: (id) => Array.from(world.getState(id)),
   stepStats: () => world.stepStats,
   liveBytes: () => tribo.liveBytes(),
+  getPosition: (id) => Array.from(world.getPosition(id)),
+  getRotation: (id) => Array.from(world.getRotation(id)),
+  getLinearVelocity: (id) => Array.from(world.getLinearVelocity(id)),
+  getAngularVelocity: (id) => Array.from(world.getAngularVelocity(id)),
+  setContactCapacity: (n) => world.setContactCapacity(n),
+  readbackInfo: () => world.readbackInfo,
+  collide() {
+    world.collide();
+    return makeFrame();
+  },
+  solve() {
+    world.solve();
+    steps += 1;
+    return makeFrame();
+  },
   step(n) {
     world.step(n);
     steps += n;

@@ -103,6 +103,23 @@ export class WorkerWorld {
   get stepStats() { return this._call('stepStats'); }
   liveBytes() { return this._call('liveBytes'); }
 
+  /** Body origin position (m, world): 3 numbers. */
+  getPosition(id) { return this._call('getPosition', [id]); }
+  /** Rotation quaternion x, y, z, w. */
+  getRotation(id) { return this._call('getRotation', [id]); }
+  /** Linear velocity of the centre of mass (m/s, world). */
+  getLinearVelocity(id) { return this._call('getLinearVelocity', [id]); }
+  /** Angular velocity (rad/s, world). */
+  getAngularVelocity(id) { return this._call('getAngularVelocity', [id]); }
+  /** Grows the contact store. */
+  setContactCapacity(n) { return this._call('setContactCapacity', [n]); }
+  /** What the contact readback of the world's preset includes and excludes. */
+  get readbackInfo() { return this._call('readbackInfo'); }
+  /** Collision stage only; resolves with a frame whose contacts have no impulses yet (readbackValid false). */
+  async collide() { return this._frame(await this._call('collide')); }
+  /** Solver stage only, on the contacts of the preceding collide(); resolves with the frame. */
+  async solve() { return this._frame(await this._call('solve')); }
+
   /** Steps n timesteps in the worker; resolves with the frame of the last one. */
   async step(n = 1) { return this._frame(await this._call('step', [n])); }
   /** The current state as a frame, without stepping. */

@@ -35,6 +35,14 @@ for (const build of ['simd', 'threads']) {
         (e) => e instanceof RangeError && /shapes\[0\]: box halfExtents\[1\] must be > 0 \(got -1\)/.test(e.message));
       const after = await sim.step(1);
       assert.equal(after.step, 63);
+      // the stages alone, as in-process
+      const collided = await sim.collide();
+      assert.equal(collided.contacts.readbackValid, false);
+      const solved = await sim.solve();
+      assert.equal(solved.contacts.readbackValid, true);
+      assert.equal(solved.step, 64);
+      const p = await sim.getPosition(id);
+      near(assert, p[1], r, 0.01, 'getPosition y (m)');
       const live = await sim.free();
       assert.equal(live, 0, 'the worker engine holds no memory after free');
       await assert.rejects(sim.step(), /this world was freed/);
