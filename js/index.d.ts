@@ -582,6 +582,8 @@ export class World {
   solve(): void;
   /** Grows the contact store (contact points it can report), integer >= 1; never shrinks below the current count. */
   setContactCapacity(capacity: number): void;
+  /** Grows the broad-phase pair capacity (candidate pairs a step keeps; see `contacts.pairsOverflowed`). @throws {RangeError} capacity < 1 */
+  setPairCapacity(capacity: number): void;
 
   /** Body views over engine memory; see {@link BodyViews} for how long they stay valid. */
   readonly bodies: BodyViews;
@@ -666,6 +668,8 @@ export class WorkerWorld {
   getAngularVelocity(id: number): Promise<number[]>;
   /** Grows the contact store (contact points it can report). */
   setContactCapacity(capacity: number): Promise<void>;
+  /** Grows the broad-phase pair capacity. */
+  setPairCapacity(capacity: number): Promise<void>;
   /** What the contact readback of the world's preset includes and excludes. */
   readonly readbackInfo: Promise<ReadbackInfo>;
   /** Collision stage only; the frame's contacts have no impulses yet (`readbackValid` false). */

@@ -47,6 +47,7 @@ const ops = {
   getLinearVelocity: (id) => Array.from(world.getLinearVelocity(id)),
   getAngularVelocity: (id) => Array.from(world.getAngularVelocity(id)),
   setContactCapacity: (n) => world.setContactCapacity(n),
+  setPairCapacity: (n) => world.setPairCapacity(n),
   readbackInfo: () => world.readbackInfo,
   collide() {
     world.collide();

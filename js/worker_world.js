@@ -113,6 +113,8 @@ export class WorkerWorld {
   getAngularVelocity(id) { return this._call('getAngularVelocity', [id]); }
   /** Grows the contact store. */
   setContactCapacity(n) { return this._call('setContactCapacity', [n]); }
+  /** Grows the broad-phase pair capacity. */
+  setPairCapacity(n) { return this._call('setPairCapacity', [n]); }
   /** What the contact readback of the world's preset includes and excludes. */
   get readbackInfo() { return this._call('readbackInfo'); }
   /** Collision stage only; resolves with a frame whose contacts have no impulses yet (readbackValid false). */

@@ -398,6 +398,13 @@ export class World {
     this._version++;
   }
 
+  /** Grows the broad-phase pair capacity (candidate pairs a step can keep; see contacts.pairsOverflowed). */
+  setPairCapacity(capacity) {
+    this._alive('setPairCapacity');
+    this._check(this._M._tb_world_set_pair_capacity(this._id, int('setPairCapacity', 'capacity', capacity)));
+    this._version++;
+  }
+
   /** Statistics of the last step: threads used, constraint colours, manifolds, substeps. */
   get stepStats() {
     this._alive('stepStats');

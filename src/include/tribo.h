@@ -96,8 +96,10 @@ TB_API const char* tb_last_error(tb_world_id world);
 TB_API tb_status tb_world_set_gravity(tb_world_id world, const float gravity[3]);
 TB_API tb_status tb_world_set_solver(tb_world_id world, const tb_solver_params* params);
 TB_API tb_status tb_world_set_timestep(tb_world_id world, float timestep);
-/* Grows (never shrinks below the current count) the contact or pair capacity; between steps. */
+/* Grow the contact store / the broad-phase pair capacity (never shrink); between steps. After a
+ * frame flagged overflowed, raise the capacity to at least the reported requested count. */
 TB_API tb_status tb_world_set_contact_capacity(tb_world_id world, int32_t capacity);
+TB_API tb_status tb_world_set_pair_capacity(tb_world_id world, int32_t capacity);
 
 /* Bodies. position = body origin in world (m); rotation = unit quaternion (x, y, z, w). */
 TB_API tb_body_id tb_body_create(tb_world_id world, tb_body_type type, const float position[3],

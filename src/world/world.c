@@ -312,6 +312,36 @@ tb_status tb_world_set_contact_capacity(tb_world_id world, int32_t capacity) {
   return TB_OK;
 }
 
+tb_status tb_world_set_pair_capacity(tb_world_id world, int32_t capacity) {
+  GET_WORLD("setPairCapacity");
+  if (capacity < 1)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setPairCapacity: capacity must be >= 1 (got %d)", capacity);
+  if (capacity <= w->pair_capacity) return TB_OK;
+  tb_world old = *w; /* the old pair arrays, freed below through free_pairs */
+  if (!alloc_pairs(w, capacity)) {
+    free_pairs(w);
+    w->pairs = old.pairs; w->manifolds = old.manifolds; w->manifold_contact = old.manifold_contact;
+    w->warm_normal = old.warm_normal; w->warm_friction = old.warm_friction;
+    w->cache = old.cache;
+    w->pair_capacity = old.pair_capacity;
+    return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "setPairCapacity: out of memory for %d pairs", capacity);
+  }
+  /* keep the warm-start cache: the next step still matches the last solved impulses */
+  const tb_manifold_cache* oc = &old.cache;
+  tb_manifold_cache* nc = &w->cache;
+  size_t n = (size_t)oc->pair_count;
+  memcpy(nc->key, oc->key, n * sizeof(uint64_t));
+  memcpy(nc->count, oc->count, n * sizeof(int32_t));
+  memcpy(nc->feature, oc->feature, 4 * n * sizeof(uint32_t));
+  memcpy(nc->normal_impulse, oc->normal_impulse, 4 * n * sizeof(float));
+  memcpy(nc->friction_impulse, oc->friction_impulse, 4 * n * sizeof(tb_vec3));
+  nc->pair_count = oc->pair_count;
+  free_pairs(&old);
+  w->pair_count = 0;
+  w->collided = 0;
+  return TB_OK;
+}
+
 /* ---- bodies ---- */
 
 static int32_t body_slot(tb_world* w, tb_body_id id, const char* fn) {

@@ -157,7 +157,37 @@ static void test_threads_deterministic(void) {
   printf("pile checksum: %08x\n", h);
 }
 
+/* Candidate-pair overflow: true count reported and flagged; growing the capacity clears it. */
+static void test_pair_overflow(void) {
+  tb_world_def def = tb_default_world_def();
+  def.pair_capacity = 4;
+  tb_world_id w = tb_world_create(&def);
+  ground(w);
+  float sp[4] = {0.4f, 0, 0, 0};
+  for (int i = 0; i < 10; ++i) {
+    float p[3] = {(float)i * 2.0f, 0.4f, 0.0f};
+    tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, p, ID_Q);
+    tb_shape_create(w, b, TB_SHAPE_SPHERE, sp, ZERO, ID_Q, 0.5f, 0, 1000.0f);
+  }
+  int64_t live = tb_live_bytes();
+  tb_world_step(w);
+  tb_contact_status st;
+  tb_world_contact_status(w, &st);
+  CHECK(st.pairs_overflowed == 1);
+  CHECK_NEAR(10, st.pairs_requested, 0);
+  CHECK_NEAR(4, st.pair_count, 0);
+  CHECK(tb_world_set_pair_capacity(w, 0) == TB_ERR_INVALID_ARGUMENT);
+  CHECK(tb_world_set_pair_capacity(w, st.pairs_requested) == TB_OK);
+  CHECK(tb_live_bytes() > live);
+  tb_world_step(w);
+  tb_world_contact_status(w, &st);
+  CHECK(st.pairs_overflowed == 0);
+  CHECK_NEAR(10, st.count, 0);
+  tb_world_destroy(w);
+}
+
 int main(void) {
+  test_pair_overflow();
   test_memory();
   test_mass();
   test_resting_and_validation();

@@ -143,6 +143,22 @@ for (const build of BUILDS) {
       w.free();
     });
 
+    it('pair overflow reports the true candidate count; setPairCapacity clears it', () => {
+      const w = tribo.createWorld({ pairCapacity: 2 });
+      w.addBody({ type: 'static', shapes: [{ type: 'plane' }] });
+      for (let i = 0; i < 5; i++) w.addBody({ position: [2 * i, 0.4, 0], shapes: [{ type: 'sphere', radius: 0.4 }] });
+      w.step();
+      assert.equal(w.contacts.pairsOverflowed, true);
+      assert.equal(w.contacts.pairsRequested, 5);
+      assert.equal(w.contacts.pairCount, 2);
+      w.setPairCapacity(w.contacts.pairsRequested);
+      w.step();
+      assert.equal(w.contacts.pairsOverflowed, false);
+      assert.equal(w.contacts.count, 5);
+      assert.throws(() => w.setPairCapacity(0), /setPairCapacity: capacity must be >= 1 \(got 0\)/);
+      w.free();
+    });
+
     it('every contact field has a unit and a doc from the engine field list', () => {
       const names = tribo.fields.contact.map((f) => f.name);
       for (const n of ['point', 'normal', 'separation', 'normalImpulse', 'tangentImpulse', 'force', 'featureId', 'body0', 'body1']) {
