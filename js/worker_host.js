@@ -4,7 +4,7 @@
  * @module tribo/worker_host
  */
 import { init } from './index.js';
-import { frameHeader, frameLayout, readFrame, writeFrame } from './frame.js';
+import { frameHeader, frameLayout, writeFrame } from './frame.js';
 
 let port;
 if (typeof self === 'object' && typeof self.postMessage === 'function' && typeof window === 'undefined' && !globalThis.process?.versions?.node) {
@@ -104,5 +104,3 @@ port.on(async (msg) => {
   }
 });
 
-// keep readFrame reachable for bundlers that tree-shake per module
-export { readFrame };

@@ -287,39 +287,28 @@ export class World {
    * @param {number} id
    * @param {Float32Array|number[]} [out] caller-supplied output (no allocation when given)
    */
-  getState(id, out = new Float32Array(13)) {
-    this._alive('getState');
-    this._check(this._M._tb_body_get_state(this._id, id, this._t._scratch));
-    const v = new Float32Array(heapBuffer(this._M), this._t._scratch, 13);
-    for (let i = 0; i < 13; i++) out[i] = v[i];
-    return out;
-  }
+  getState(id, out = new Float32Array(13)) { return this._stateSlice('getState', id, 0, 13, out); }
 
   /** Body origin position (m, world) into `out`. */
-  getPosition(id, out = new Float32Array(3)) { return this._copyBody('getPosition', id, 'transform', 0, 3, out); }
+  getPosition(id, out = new Float32Array(3)) { return this._stateSlice('getPosition', id, 0, 3, out); }
   /** Rotation quaternion (x, y, z, w) into `out`. */
-  getRotation(id, out = new Float32Array(4)) { return this._copyBody('getRotation', id, 'transform', 3, 4, out); }
+  getRotation(id, out = new Float32Array(4)) { return this._stateSlice('getRotation', id, 3, 4, out); }
   /** Linear velocity of the centre of mass (m/s, world) into `out`. */
-  getLinearVelocity(id, out = new Float32Array(3)) { return this._copyBody('getLinearVelocity', id, 'linearVelocity', 0, 3, out); }
+  getLinearVelocity(id, out = new Float32Array(3)) { return this._stateSlice('getLinearVelocity', id, 7, 3, out); }
   /** Angular velocity (rad/s, world) into `out`. */
-  getAngularVelocity(id, out = new Float32Array(3)) { return this._copyBody('getAngularVelocity', id, 'angularVelocity', 0, 3, out); }
+  getAngularVelocity(id, out = new Float32Array(3)) { return this._stateSlice('getAngularVelocity', id, 10, 3, out); }
 
-  _copyBody(fn, id, field, first, n, out) {
+  /** Values [first, first + n) of tb_body_get_state's 13 into out; errors name the caller. */
+  _stateSlice(fn, id, first, n, out) {
     this._alive(fn);
-    const slot = id & ID_INDEX_MASK;
-    if (!(id >= 0) || !this._M._tb_body_slot_alive(this._id, slot) || !this._sameGeneration(id)) {
-      throw new RangeError(`${fn}: body ${id} does not exist (never created or removed)`);
+    const M = this._M;
+    const status = M._tb_body_get_state(this._id, id, this._t._scratch);
+    if (status !== 0) {
+      throw errorFor(status, M.UTF8ToString(M._tb_last_error(this._id)).replace(/^getState:/, `${fn}:`));
     }
-    const info = this._t.fields.body.find((f) => f.name === field);
-    const arr = this.bodies[field];
-    const base = slot * info.components + first;
-    for (let i = 0; i < n; i++) out[i] = arr[base + i];
+    const v = new Float32Array(heapBuffer(M), this._t._scratch + 4 * first, n);
+    for (let i = 0; i < n; i++) out[i] = v[i];
     return out;
-  }
-
-  _sameGeneration(id) {
-    // the engine checks the generation; get_state is the cheapest call that does
-    return this._M._tb_body_get_state(this._id, id, this._t._scratch) === 0;
   }
 
   /** Slot of a body id in the body views (7 transform floats per slot). */

@@ -42,14 +42,39 @@ void tb_free(void* ptr, size_t size) {
   atomic_fetch_sub(&s_live_bytes, (int64_t)size);
 }
 
-int tb_grow(void** ptr, size_t elem_size, int32_t old_count, int32_t new_count) {
+int tb_grow_arrays(const tb_array_ref* arrays, int count, int32_t old_count, int32_t new_count) {
   if (new_count <= old_count) return 1;
-  void* p = tb_alloc_zero(elem_size * (size_t)new_count);
-  if (!p) return 0;
-  if (*ptr && old_count > 0) memcpy(p, *ptr, elem_size * (size_t)old_count);
-  if (*ptr) tb_free(*ptr, elem_size * (size_t)(old_count > 0 ? old_count : 0));
-  *ptr = p;
+  void* fresh[64];
+  if (count > 64) return 0;
+  for (int i = 0; i < count; ++i) {
+    fresh[i] = tb_alloc_zero(arrays[i].elem_size * (size_t)new_count);
+    if (!fresh[i]) {
+      for (int k = 0; k < i; ++k) tb_free(fresh[k], arrays[k].elem_size * (size_t)new_count);
+      return 0;
+    }
+  }
+  for (int i = 0; i < count; ++i) {
+    void** p = arrays[i].ptr;
+    if (*p && old_count > 0) {
+      memcpy(fresh[i], *p, arrays[i].elem_size * (size_t)old_count);
+      tb_free(*p, arrays[i].elem_size * (size_t)old_count);
+    }
+    *p = fresh[i];
+  }
   return 1;
+}
+
+void tb_free_arrays(const tb_array_ref* arrays, int count, int32_t element_count) {
+  if (element_count <= 0) return;
+  for (int i = 0; i < count; ++i) {
+    tb_free(*arrays[i].ptr, arrays[i].elem_size * (size_t)element_count);
+    *arrays[i].ptr = NULL;
+  }
+}
+
+int tb_grow(void** ptr, size_t elem_size, int32_t old_count, int32_t new_count) {
+  tb_array_ref a = {ptr, elem_size};
+  return tb_grow_arrays(&a, 1, old_count, new_count);
 }
 
 int tb_arena_reserve(tb_arena* a, size_t bytes) {

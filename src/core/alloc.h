@@ -11,6 +11,16 @@ void tb_free(void* ptr, size_t size);        /* size must be the size given to t
 /* Grows *ptr (old_count elements of elem_size) to new_count, copying the old contents. */
 int tb_grow(void** ptr, size_t elem_size, int32_t old_count, int32_t new_count);
 
+/* A set of parallel arrays that share one element count (a structure of arrays). */
+typedef struct tb_array_ref {
+  void** ptr;
+  size_t elem_size;
+} tb_array_ref;
+/* Grows every array from old_count to new_count elements, keeping the contents, all or nothing:
+ * on failure nothing changes and 0 is returned. */
+int tb_grow_arrays(const tb_array_ref* arrays, int count, int32_t old_count, int32_t new_count);
+void tb_free_arrays(const tb_array_ref* arrays, int count, int32_t element_count);
+
 /* Bump allocator for per-step scratch. Sized between steps (tb_arena_reserve); inside a step
  * tb_arena_push never allocates: it returns NULL when the reservation is too small, which the
  * step treats as a bug (reservations are computed from known counts before the step). */

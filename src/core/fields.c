@@ -17,29 +17,18 @@ const tb_field_info* tb_field_get(tb_field_set set, int32_t index) {
   return set == TB_FIELDS_BODY ? &s_body_info[index] : &s_contact_info[index];
 }
 
-#define GROW(name, ctype, ftype, comps, unit, doc) \
-  ok = ok && tb_grow((void**)&f->name, sizeof(ctype) * (comps), old_capacity, new_capacity);
-#define FREE(name, ctype, ftype, comps, unit, doc) \
-  tb_free(f->name, sizeof(ctype) * (comps) * (size_t)capacity); f->name = NULL;
-
-int tb_body_fields_grow(tb_body_fields* f, int32_t old_capacity, int32_t new_capacity) {
-  int ok = 1;
-  TB_BODY_FIELDS(GROW)
-  return ok;
+#define REF(name, ctype, ftype, comps, unit, doc) out[n++] = (tb_array_ref){(void**)&f->name, sizeof(ctype) * (comps)};
+int tb_body_field_arrays(tb_body_fields* f, tb_array_ref* out) {
+  int n = 0;
+  TB_BODY_FIELDS(REF)
+  return n;
 }
-void tb_body_fields_free(tb_body_fields* f, int32_t capacity) {
-  if (capacity <= 0) return;
-  TB_BODY_FIELDS(FREE)
+int tb_contact_field_arrays(tb_contact_fields* f, tb_array_ref* out) {
+  int n = 0;
+  TB_CONTACT_FIELDS(REF)
+  return n;
 }
-int tb_contact_fields_grow(tb_contact_fields* f, int32_t old_capacity, int32_t new_capacity) {
-  int ok = 1;
-  TB_CONTACT_FIELDS(GROW)
-  return ok;
-}
-void tb_contact_fields_free(tb_contact_fields* f, int32_t capacity) {
-  if (capacity <= 0) return;
-  TB_CONTACT_FIELDS(FREE)
-}
+#undef REF
 
 #define CASE_BODY(name, ctype, ftype, comps, unit, doc) case TB_BODY_FIELD_##name: return f->name;
 #define CASE_CONTACT(name, ctype, ftype, comps, unit, doc) case TB_CONTACT_FIELD_##name: return f->name;

@@ -44,11 +44,10 @@ enum { TB_CONTACT_FIELDS(TB_FIELD_ENUM_CONTACT) TB_CONTACT_FIELD_COUNT };
 typedef struct tb_body_fields { TB_BODY_FIELDS(TB_FIELD_MEMBER) } tb_body_fields;
 typedef struct tb_contact_fields { TB_CONTACT_FIELDS(TB_FIELD_MEMBER) } tb_contact_fields;
 
-/* Allocation helpers driven by the list: grow every array from old to new capacity. */
-int tb_body_fields_grow(tb_body_fields* f, int32_t old_capacity, int32_t new_capacity);
-void tb_body_fields_free(tb_body_fields* f, int32_t capacity);
-int tb_contact_fields_grow(tb_contact_fields* f, int32_t old_capacity, int32_t new_capacity);
-void tb_contact_fields_free(tb_contact_fields* f, int32_t capacity);
+/* Array refs of every field, from the list (for tb_grow_arrays / tb_free_arrays); return the count. */
+#include "alloc.h"
+int tb_body_field_arrays(tb_body_fields* f, tb_array_ref* out);
+int tb_contact_field_arrays(tb_contact_fields* f, tb_array_ref* out);
 void* tb_body_field_ptr(tb_body_fields* f, int32_t index);
 void* tb_contact_field_ptr(tb_contact_fields* f, int32_t index);
 

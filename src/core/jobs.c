@@ -16,7 +16,6 @@ typedef struct tb_job {
   void* ctx;
   int32_t count, chunk_size, chunk_count, max_threads;
   atomic_int next_chunk;
-  atomic_int done_chunks;
 } tb_job;
 
 static pthread_mutex_t s_mutex = PTHREAD_MUTEX_INITIALIZER;
@@ -38,7 +37,6 @@ static void run_chunks(tb_job* job, int32_t worker) {
     int32_t begin = c * job->chunk_size;
     int32_t end = begin + job->chunk_size < job->count ? begin + job->chunk_size : job->count;
     job->fn(begin, end, job->ctx);
-    atomic_fetch_add(&job->done_chunks, 1);
     ran = 1;
   }
   if (ran) atomic_fetch_or(&s_used_mask, 1u << worker);
@@ -103,7 +101,6 @@ void tb_parallel_for(int32_t count, int32_t chunk_size, int32_t max_threads, tb_
   s_job.chunk_count = chunks;
   s_job.max_threads = max_threads;
   atomic_store(&s_job.next_chunk, 0);
-  atomic_store(&s_job.done_chunks, 0);
   pthread_mutex_lock(&s_mutex);
   atomic_fetch_add_explicit(&s_generation, 1, memory_order_release);
   pthread_cond_broadcast(&s_wake);

@@ -57,47 +57,27 @@ void tb_solver_destroy(tb_world* w) {
   w->solver = NULL;
 }
 
-/* Grows a buffer to at least n elements (before the iterations start; never inside them). */
-static int reserve(void** p, int32_t* cap, int32_t n, size_t elem) {
+/* Grows a group of arrays sharing one capacity to at least n elements, doubling (before the
+ * iterations start; never inside them). */
+static int reserve_arrays(const tb_array_ref* arrays, int count, int32_t* cap, int32_t n) {
   if (n <= *cap) return 1;
   int32_t c = *cap > 0 ? *cap : 16;
   while (c < n) c *= 2;
-  void* q = tb_alloc(elem * (size_t)c);
-  if (!q) return 0;
-  tb_free(*p, elem * (size_t)*cap);
-  *p = q;
+  if (!tb_grow_arrays(arrays, count, *cap, c)) return 0;
   *cap = c;
   return 1;
 }
 
-/* Reallocates a group of arrays that share one capacity. */
-static int reserve_group(int32_t* cap, int32_t n, void** ptrs[], const size_t elems[], int count) {
-  if (n <= *cap) return 1;
-  int32_t c = *cap > 0 ? *cap : 16;
-  while (c < n) c *= 2;
-  void* fresh[8];
-  for (int i = 0; i < count; ++i) {
-    fresh[i] = tb_alloc(elems[i] * (size_t)c);
-    if (!fresh[i]) {
-      for (int k = 0; k < i; ++k) tb_free(fresh[k], elems[k] * (size_t)c);
-      return 0;
-    }
-  }
-  for (int i = 0; i < count; ++i) {
-    tb_free(*ptrs[i], elems[i] * (size_t)*cap);
-    *ptrs[i] = fresh[i];
-  }
-  *cap = c;
-  return 1;
+static int reserve(void** p, int32_t* cap, int32_t n, size_t elem) {
+  tb_array_ref a = {p, elem};
+  return reserve_arrays(&a, 1, cap, n);
 }
 
 static int reserve_many(tb_solver_data* d, int32_t bodies, int32_t constraints, int32_t manifolds) {
-  void** bp[] = {(void**)&d->states, (void**)&d->sims};
-  const size_t be[] = {sizeof(tb_body_state), sizeof(tb_body_sim)};
-  void** cp[] = {(void**)&d->body_a, (void**)&d->body_b, (void**)&d->constraint_manifold, (void**)&d->color};
-  const size_t ce[] = {sizeof(int32_t), sizeof(int32_t), sizeof(int32_t), sizeof(int32_t)};
-  return reserve_group(&d->body_capacity, bodies, bp, be, 2) &&
-         reserve_group(&d->constraint_capacity, constraints, cp, ce, 4) &&
+  const tb_array_ref b[] = {{(void**)&d->states, sizeof(tb_body_state)}, {(void**)&d->sims, sizeof(tb_body_sim)}};
+  const tb_array_ref c[] = {{(void**)&d->body_a, sizeof(int32_t)}, {(void**)&d->body_b, sizeof(int32_t)},
+                            {(void**)&d->constraint_manifold, sizeof(int32_t)}, {(void**)&d->color, sizeof(int32_t)}};
+  return reserve_arrays(b, 2, &d->body_capacity, bodies) && reserve_arrays(c, 4, &d->constraint_capacity, constraints) &&
          reserve((void**)&d->manifold_wide, &d->manifold_capacity, manifolds, sizeof(int32_t));
 }
 
@@ -106,7 +86,6 @@ static int reserve_many(tb_solver_data* d, int32_t bodies, int32_t constraints, 
 typedef struct solve_ctx {
   tb_world* w;
   tb_solver_data* d;
-  int32_t body_count;
   float h, hs;              /* step and substep, s */
   tb_vec3 gravity;
   tb_contact_solve_params params;
@@ -356,7 +335,6 @@ tb_status tb_solve_world(tb_world* w) {
   memset(&ctx, 0, sizeof ctx);
   ctx.w = w;
   ctx.d = d;
-  ctx.body_count = nb;
   ctx.h = w->def.timestep;
   ctx.hs = ctx.h / (float)substeps;
   ctx.gravity = tb_v3(w->def.gravity[0], w->def.gravity[1], w->def.gravity[2]);

@@ -61,18 +61,19 @@ static tb_status check_solver(tb_world* w, const char* fn, const tb_solver_param
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.position_iterations must be in [1, 64] (got %d)", fn, p->position_iterations);
   if (p->velocity_iterations < 0 || p->velocity_iterations > 64)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.velocity_iterations must be in [0, 64] (got %d)", fn, p->velocity_iterations);
-  const struct { const char* name; float v; float lo; } f[] = {
-      {"bounce_threshold_velocity", p->bounce_threshold_velocity, 0.0f},
-      {"max_depenetration_velocity", p->max_depenetration_velocity, 0.0f},
-      {"contact_hertz", p->contact_hertz, 0.0f},
-      {"contact_damping_ratio", p->contact_damping_ratio, 0.0f},
-      {"linear_slop", p->linear_slop, 0.0f},
-      {"speculative_distance", p->speculative_distance, 0.0f},
+  /* strict: the value must be > 0 (a zero would divide or disable the contact) */
+  const struct { const char* name; float v; int strict; } f[] = {
+      {"bounce_threshold_velocity", p->bounce_threshold_velocity, 0},
+      {"max_depenetration_velocity", p->max_depenetration_velocity, 1},
+      {"contact_hertz", p->contact_hertz, 1},
+      {"contact_damping_ratio", p->contact_damping_ratio, 0},
+      {"linear_slop", p->linear_slop, 0},
+      {"speculative_distance", p->speculative_distance, 0},
   };
   for (size_t i = 0; i < sizeof f / sizeof f[0]; ++i)
-    if (!tb_is_finite(f[i].v) || f[i].v < f[i].lo || (f[i].lo == 0.0f && i >= 1 && i <= 2 && f[i].v <= 0.0f))
+    if (!tb_is_finite(f[i].v) || f[i].v < 0.0f || (f[i].strict && f[i].v == 0.0f))
       return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.%s must be %s (got %g)", fn, f[i].name,
-                           (i >= 1 && i <= 2) ? "finite and > 0" : "finite and >= 0", (double)f[i].v);
+                           f[i].strict ? "finite and > 0" : "finite and >= 0", (double)f[i].v);
   return TB_OK;
 }
 
@@ -101,76 +102,71 @@ tb_world_def tb_default_world_def(void) {
 
 void tb_default_world_def_into(tb_world_def* out) { if (out) *out = tb_default_world_def(); }
 
+#define TB_MAX_ARRAYS 32
+
+/* Every per-slot array of the body store: the public fields (from the field list) and the rest. */
+static int body_arrays(tb_bodies* b, tb_array_ref* out) {
+  int n = tb_body_field_arrays(&b->f, out);
+  const tb_array_ref more[] = {
+      {(void**)&b->generation, sizeof(int32_t)},       {(void**)&b->mass, sizeof(float)},
+      {(void**)&b->inv_mass, sizeof(float)},           {(void**)&b->local_center, sizeof(tb_vec3)},
+      {(void**)&b->inv_inertia_local, sizeof(tb_mat3)}, {(void**)&b->inertia_local, sizeof(tb_mat3)},
+      {(void**)&b->mass_explicit, sizeof(uint8_t)},    {(void**)&b->linear_damping, sizeof(float)},
+      {(void**)&b->angular_damping, sizeof(float)},    {(void**)&b->first_shape, sizeof(int32_t)},
+      {(void**)&b->solver_index, sizeof(int32_t)},
+  };
+  for (size_t i = 0; i < sizeof more / sizeof more[0]; ++i) out[n++] = more[i];
+  return n;
+}
+
+static int shape_arrays(tb_shapes* s, tb_array_ref* out) {
+  const tb_array_ref all[] = {
+      {(void**)&s->body, sizeof(int32_t)},        {(void**)&s->generation, sizeof(int32_t)},
+      {(void**)&s->type, sizeof(int32_t)},        {(void**)&s->params, 4 * sizeof(float)},
+      {(void**)&s->local, sizeof(tb_transform)},  {(void**)&s->friction, sizeof(float)},
+      {(void**)&s->restitution, sizeof(float)},   {(void**)&s->density, sizeof(float)},
+      {(void**)&s->next, sizeof(int32_t)},        {(void**)&s->aabb_lower, sizeof(tb_vec3)},
+      {(void**)&s->aabb_upper, sizeof(tb_vec3)},  {(void**)&s->world_pose, sizeof(tb_transform)},
+  };
+  int n = 0;
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i) out[n++] = all[i];
+  return n;
+}
+
 static int grow_bodies(tb_bodies* b, int32_t cap) {
-  int32_t old = b->capacity;
-  if (cap <= old) return 1;
-  int ok = tb_body_fields_grow(&b->f, old, cap);
-  ok = ok && tb_grow((void**)&b->generation, sizeof(int32_t), old, cap);
-  ok = ok && tb_grow((void**)&b->mass, sizeof(float), old, cap);
-  ok = ok && tb_grow((void**)&b->inv_mass, sizeof(float), old, cap);
-  ok = ok && tb_grow((void**)&b->local_center, sizeof(tb_vec3), old, cap);
-  ok = ok && tb_grow((void**)&b->inv_inertia_local, sizeof(tb_mat3), old, cap);
-  ok = ok && tb_grow((void**)&b->inertia_local, sizeof(tb_mat3), old, cap);
-  ok = ok && tb_grow((void**)&b->mass_explicit, sizeof(uint8_t), old, cap);
-  ok = ok && tb_grow((void**)&b->linear_damping, sizeof(float), old, cap);
-  ok = ok && tb_grow((void**)&b->angular_damping, sizeof(float), old, cap);
-  ok = ok && tb_grow((void**)&b->first_shape, sizeof(int32_t), old, cap);
-  ok = ok && tb_grow((void**)&b->solver_index, sizeof(int32_t), old, cap);
-  if (ok) b->capacity = cap;
-  return ok;
+  tb_array_ref arrays[TB_MAX_ARRAYS];
+  if (!tb_grow_arrays(arrays, body_arrays(b, arrays), b->capacity, cap)) return 0;
+  if (cap > b->capacity) b->capacity = cap;
+  return 1;
 }
 
 static void free_bodies(tb_bodies* b) {
-  size_t n = (size_t)b->capacity;
-  if (!n) return;
-  tb_body_fields_free(&b->f, b->capacity);
-  tb_free(b->generation, n * sizeof(int32_t));
-  tb_free(b->mass, n * sizeof(float));
-  tb_free(b->inv_mass, n * sizeof(float));
-  tb_free(b->local_center, n * sizeof(tb_vec3));
-  tb_free(b->inv_inertia_local, n * sizeof(tb_mat3));
-  tb_free(b->inertia_local, n * sizeof(tb_mat3));
-  tb_free(b->mass_explicit, n);
-  tb_free(b->linear_damping, n * sizeof(float));
-  tb_free(b->angular_damping, n * sizeof(float));
-  tb_free(b->first_shape, n * sizeof(int32_t));
-  tb_free(b->solver_index, n * sizeof(int32_t));
+  tb_array_ref arrays[TB_MAX_ARRAYS];
+  tb_free_arrays(arrays, body_arrays(b, arrays), b->capacity);
 }
 
 static int grow_shapes(tb_shapes* s, int32_t cap) {
-  int32_t old = s->capacity;
-  if (cap <= old) return 1;
-  int ok = tb_grow((void**)&s->body, sizeof(int32_t), old, cap);
-  ok = ok && tb_grow((void**)&s->generation, sizeof(int32_t), old, cap);
-  ok = ok && tb_grow((void**)&s->type, sizeof(int32_t), old, cap);
-  ok = ok && tb_grow((void**)&s->params, 4 * sizeof(float), old, cap);
-  ok = ok && tb_grow((void**)&s->local, sizeof(tb_transform), old, cap);
-  ok = ok && tb_grow((void**)&s->friction, sizeof(float), old, cap);
-  ok = ok && tb_grow((void**)&s->restitution, sizeof(float), old, cap);
-  ok = ok && tb_grow((void**)&s->density, sizeof(float), old, cap);
-  ok = ok && tb_grow((void**)&s->next, sizeof(int32_t), old, cap);
-  ok = ok && tb_grow((void**)&s->aabb_lower, sizeof(tb_vec3), old, cap);
-  ok = ok && tb_grow((void**)&s->aabb_upper, sizeof(tb_vec3), old, cap);
-  ok = ok && tb_grow((void**)&s->world_pose, sizeof(tb_transform), old, cap);
-  if (ok) s->capacity = cap;
-  return ok;
+  tb_array_ref arrays[TB_MAX_ARRAYS];
+  if (!tb_grow_arrays(arrays, shape_arrays(s, arrays), s->capacity, cap)) return 0;
+  if (cap > s->capacity) s->capacity = cap;
+  return 1;
 }
 
 static void free_shapes(tb_shapes* s) {
-  size_t n = (size_t)s->capacity;
-  if (!n) return;
-  tb_free(s->body, n * sizeof(int32_t));
-  tb_free(s->generation, n * sizeof(int32_t));
-  tb_free(s->type, n * sizeof(int32_t));
-  tb_free(s->params, n * 4 * sizeof(float));
-  tb_free(s->local, n * sizeof(tb_transform));
-  tb_free(s->friction, n * sizeof(float));
-  tb_free(s->restitution, n * sizeof(float));
-  tb_free(s->density, n * sizeof(float));
-  tb_free(s->next, n * sizeof(int32_t));
-  tb_free(s->aabb_lower, n * sizeof(tb_vec3));
-  tb_free(s->aabb_upper, n * sizeof(tb_vec3));
-  tb_free(s->world_pose, n * sizeof(tb_transform));
+  tb_array_ref arrays[TB_MAX_ARRAYS];
+  tb_free_arrays(arrays, shape_arrays(s, arrays), s->capacity);
+}
+
+static int grow_contacts(tb_contact_store* c, int32_t cap) {
+  tb_array_ref arrays[TB_MAX_ARRAYS];
+  if (!tb_grow_arrays(arrays, tb_contact_field_arrays(&c->f, arrays), c->capacity, cap)) return 0;
+  if (cap > c->capacity) c->capacity = cap;
+  return 1;
+}
+
+static void free_contacts(tb_contact_store* c) {
+  tb_array_ref arrays[TB_MAX_ARRAYS];
+  tb_free_arrays(arrays, tb_contact_field_arrays(&c->f, arrays), c->capacity);
 }
 
 static void free_pairs(tb_world* w) {
@@ -214,7 +210,7 @@ static void destroy_storage(tb_world* w) {
   free_shapes(&w->shapes);
   tb_free(w->sap_order, (size_t)w->sap_capacity * sizeof(int32_t));
   free_pairs(w);
-  tb_contact_fields_free(&w->contacts.f, w->contacts.capacity);
+  free_contacts(&w->contacts);
   tb_solver_destroy(w);
   tb_arena_destroy(&w->arena);
 }
@@ -247,8 +243,7 @@ tb_world_id tb_world_create(const tb_world_def* def) {
   w->shapes.free_head = -1;
   int ok = grow_bodies(&w->bodies, def->body_capacity) && grow_shapes(&w->shapes, def->body_capacity) &&
            alloc_pairs(w, def->pair_capacity) &&
-           tb_contact_fields_grow(&w->contacts.f, 0, def->contact_capacity);
-  if (ok) w->contacts.capacity = def->contact_capacity;
+           grow_contacts(&w->contacts, def->contact_capacity);
   ok = ok && tb_solver_create(w);
   if (!ok) {
     destroy_storage(w);
@@ -303,9 +298,8 @@ tb_status tb_world_set_contact_capacity(tb_world_id world, int32_t capacity) {
   if (capacity < 1)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setContactCapacity: capacity must be >= 1 (got %d)", capacity);
   if (capacity <= w->contacts.capacity) return TB_OK;
-  if (!tb_contact_fields_grow(&w->contacts.f, w->contacts.capacity, capacity))
+  if (!grow_contacts(&w->contacts, capacity))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "setContactCapacity: out of memory for %d contacts", capacity);
-  w->contacts.capacity = capacity;
   w->contacts.count = 0;
   w->contacts.readback_valid = 0;
   w->collided = 0;
@@ -668,7 +662,6 @@ tb_status tb_world_solve(tb_world_id world) {
 
 tb_status tb_world_step(tb_world_id world) {
   GET_WORLD("step");
-  tb_jobs_reset_usage();
   tb_status st = tb_collide_world(w);
   if (st != TB_OK) return st;
   return tb_solve_world(w);
