@@ -37,6 +37,9 @@ export const READBACK_INFO = Object.freeze({
 });
 
 function checkKeys(fn, what, obj, allowed) {
+  if (obj == null || typeof obj !== 'object' || Array.isArray(obj)) {
+    throw new TypeError(`${fn}: expected an options object (got ${JSON.stringify(obj)})`);
+  }
   for (const k of Object.keys(obj)) {
     if (!allowed.has(k)) throw new RangeError(`${fn}: unknown option ${what}${k} (known: ${[...allowed].join(', ')})`);
   }

@@ -33,6 +33,8 @@ for (const build of BUILDS) {
         [() => w.addBody({ shapes: [{ type: 'capsule', radius: 0.2 }] }), TypeError, /shapes\[0\]\.halfHeight is required for a capsule/],
         [() => w.addBody({ shapes: [{ type: 'plane' }] }), RangeError, /a plane may only belong to a static body/],
         [() => w.addBody({ postion: [0, 0, 0] }), RangeError, /unknown option postion/],
+        [() => w.addBody(null), TypeError, /addBody: expected an options object \(got null\)/],
+        [() => tribo.createWorld([1]), TypeError, /createWorld: expected an options object/],
         [() => w.addBody({ position: [1, 2] }), TypeError, /position must be an array of 3 numbers \(got \[1,2\]\)/],
         [() => w.setVelocity(123456, [0, 0, 0]), RangeError, /setVelocity: body 123456 does not exist/],
         [() => w.setVelocity(g, [1, 0, 0]), RangeError, /setVelocity: body \d+ is static and cannot move/],
