@@ -161,3 +161,9 @@ void tb_shape_aabb(const tb_shape_geom* g, tb_transform t, tb_vec3* lower, tb_ve
       return;
   }
 }
+
+void tb_shape_data_free(int32_t type, void* data) {
+  (void)type;
+  if (!data) return;
+  /* -- shape data section: hull / heightfield / mesh destroy by type -- */
+}

@@ -6,13 +6,17 @@
 #include "../core/math.h"
 #include "../include/tribo.h"
 
-#define TB_MAX_MANIFOLD_POINTS 4
+#define TB_MAX_MANIFOLD_POINTS TB_MAX_POINTS_PER_PAIR
 
 /* A shape's geometry as the narrow phase sees it; params as documented at tb_shape_type. */
 typedef struct tb_shape_geom {
   int32_t type;      /* tb_shape_type */
   float params[4];
+  const void* data;  /* hull / heightfield / mesh geometry (owned by the shape), else NULL */
 } tb_shape_geom;
+
+/* Frees a shape's owned geometry (hull, heightfield, mesh); NULL is a no-op. */
+void tb_shape_data_free(int32_t type, void* data);
 
 typedef struct tb_manifold_point {
   tb_vec3 point0;      /* on the surface of shape0, world (m) */

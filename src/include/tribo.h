@@ -50,11 +50,90 @@ typedef enum tb_shape_type {
   TB_SHAPE_SPHERE = 1,
   TB_SHAPE_CAPSULE = 2,
   TB_SHAPE_BOX = 3,
-  TB_SHAPE_TYPE_COUNT = 4
+  TB_SHAPE_CYLINDER = 4,    /* params[0] = radius, params[1] = half height along local y */
+  TB_SHAPE_ELLIPSOID = 5,   /* params[0..2] = semi-axes along local x, y, z */
+  TB_SHAPE_HULL = 6,        /* convex hull of a point cloud: tb_shape_create_hull() */
+  TB_SHAPE_HEIGHTFIELD = 7, /* static; tb_shape_create_heightfield() */
+  TB_SHAPE_MESH = 8,        /* static triangle mesh with a BVH; tb_shape_create_mesh() */
+  TB_SHAPE_TYPE_COUNT = 9
 } tb_shape_type;
 
-/* Parameters of the substepped sequential-impulse solver (the `physx-tgs` preset). */
+/* Most points a contact manifold of one shape pair keeps after reduction. */
+#define TB_MAX_POINTS_PER_PAIR 4
+
+/* ---- Presets: one choice on every axis below; each axis can then be set on its own. ---- */
+typedef enum tb_preset {
+  TB_PRESET_PHYSX_PGS = 0,
+  TB_PRESET_PHYSX_TGS = 1,
+  TB_PRESET_NEWTON_XPBD = 2,
+  TB_PRESET_NEWTON_SEMI = 3,
+  TB_PRESET_COUNT = 4
+} tb_preset;
+
+typedef enum tb_solver_type {
+  TB_SOLVER_PGS = 0,     /* PhysX projected Gauss-Seidel: position iterations, then velocity iterations */
+  TB_SOLVER_TGS = 1,     /* PhysX temporal Gauss-Seidel: internal steps h/N */
+  TB_SOLVER_XPBD = 2,    /* Newton XPBD: position corrections, velocities from positions */
+  TB_SOLVER_PENALTY = 3, /* Newton semi-implicit Euler with penalty contact forces */
+  TB_SOLVER_TYPE_COUNT = 4
+} tb_solver_type;
+
+/* How two shapes' materials combine into a contact's parameters. */
+typedef enum tb_combine_rule {
+  TB_COMBINE_RULE_PHYSX = 0,  /* per-shape combine modes, the larger enum wins */
+  TB_COMBINE_RULE_MEAN = 1,   /* Newton: arithmetic means */
+  TB_COMBINE_RULE_VBD = 2,    /* Newton VBD: means, friction sqrt(mu0 mu1) */
+  TB_COMBINE_RULE_KAMINO = 3, /* friction average, restitution min */
+  TB_COMBINE_RULE_COUNT = 4
+} tb_combine_rule;
+
+/* Convention of the per-contact force readback. */
+typedef enum tb_readback {
+  TB_READBACK_PHYSX = 0,  /* normal impulse per point, friction impulse per anchor */
+  TB_READBACK_NEWTON = 1, /* wrench by body1 on body0 at body0's centre of mass, world axes */
+  TB_READBACK_COUNT = 2
+} tb_readback;
+
+typedef enum tb_broad_phase_type {
+  TB_BROAD_PHASE_SAP = 0,       /* incremental sweep and prune */
+  TB_BROAD_PHASE_ALL_PAIRS = 1, /* every shape against every shape */
+  TB_BROAD_PHASE_EXPLICIT = 2,  /* only the pairs of the explicit pair list */
+  TB_BROAD_PHASE_COUNT = 3
+} tb_broad_phase_type;
+
+typedef enum tb_filter_rule {
+  TB_FILTER_NEWTON = 0,  /* shape world, collision group, same body, exclusion pairs */
+  TB_FILTER_MUJOCO = 1,  /* contype/conaffinity, parent/child, exclude, explicit pairs */
+  TB_FILTER_PHYSX = 2,   /* filter data, detect/solve/notify flags, triggers */
+  TB_FILTER_GENESIS = 3, /* adjacency, contype/conaffinity, max candidate pairs */
+  TB_FILTER_RULE_COUNT = 4
+} tb_filter_rule;
+
+typedef enum tb_distance_rule {
+  TB_DISTANCE_NEWTON = 0, /* margins on both sides; kept when d <= gap0 + gap1 */
+  TB_DISTANCE_MUJOCO = 1, /* detected when dist < m + g, active when dist < m */
+  TB_DISTANCE_PHYSX = 2,  /* contactOffset sums generate, restOffset sums the rest distance */
+  TB_DISTANCE_RULE_COUNT = 3
+} tb_distance_rule;
+
+typedef enum tb_matching { TB_MATCHING_LATEST = 0, TB_MATCHING_STICKY = 1, TB_MATCHING_COUNT = 2 } tb_matching;
+
+/* Collision pipeline choices. */
+typedef struct tb_collision_params {
+  int32_t broad_phase;     /* tb_broad_phase_type */
+  int32_t filter_rule;     /* tb_filter_rule */
+  int32_t distance_rule;   /* tb_distance_rule */
+  int32_t matching;        /* tb_matching */
+  int32_t max_points_per_pair; /* contact reduction bound, 1..TB_MAX_POINTS_PER_PAIR */
+  /* -- collision section: filtering -- */
+  /* -- collision section: distances and matching -- */
+} tb_collision_params;
+
+/* Solver choices and parameters. */
 typedef struct tb_solver_params {
+  int32_t solver;                  /* tb_solver_type */
+  int32_t combine_rule;            /* tb_combine_rule */
+  int32_t readback;                /* tb_readback */
   int32_t position_iterations;     /* substeps per step: internal step h/N (>= 1) */
   int32_t velocity_iterations;     /* relaxation passes per substep without bias (>= 0) */
   float bounce_threshold_velocity; /* m/s: restitution only when closing faster than this */
@@ -64,6 +143,9 @@ typedef struct tb_solver_params {
   float linear_slop;               /* m: penetration allowed without push-out */
   float speculative_distance;      /* m: contacts are kept up to this separation */
   int32_t warm_starting;           /* 0/1 */
+  /* -- solver section: PhysX PGS / TGS -- */
+  /* -- solver section: Newton XPBD / penalty -- */
+  /* -- solver section: observation -- */
 } tb_solver_params;
 
 typedef struct tb_world_def {
@@ -74,6 +156,7 @@ typedef struct tb_world_def {
   int32_t pair_capacity;           /* broad-phase candidate pairs; overflow is reported */
   int32_t thread_count;            /* worker threads incl. the caller; 1 = serial */
   tb_solver_params solver;
+  tb_collision_params collision;
 } tb_world_def;
 
 typedef int32_t tb_world_id; /* >= 0 */
@@ -86,7 +169,10 @@ typedef void (*tb_free_fn)(void* ptr, size_t size, void* user);
 TB_API void tb_set_allocator(tb_alloc_fn alloc_fn, tb_free_fn free_fn, void* user);
 TB_API int64_t tb_live_bytes(void); /* bytes currently allocated by Tribo */
 
+/* Default world: the `physx-tgs` preset. */
 TB_API tb_world_def tb_default_world_def(void);
+/* Sets every axis of def->solver and def->collision to the preset's choice (other fields kept). */
+TB_API tb_status tb_preset_apply(tb_preset preset, tb_world_def* def);
 TB_API void tb_default_world_def_into(tb_world_def* out); /* same, for callers that cannot return structs */
 /* Returns a world id >= 0, or -tb_status. Error text via tb_last_error(). */
 TB_API tb_world_id tb_world_create(const tb_world_def* def);
@@ -95,6 +181,11 @@ TB_API tb_status tb_world_destroy(tb_world_id world);
 TB_API const char* tb_last_error(tb_world_id world);
 TB_API tb_status tb_world_set_gravity(tb_world_id world, const float gravity[3]);
 TB_API tb_status tb_world_set_solver(tb_world_id world, const tb_solver_params* params);
+TB_API tb_status tb_world_set_collision(tb_world_id world, const tb_collision_params* params);
+/* Applies a preset to the world's solver and collision axes (between steps). */
+TB_API tb_status tb_world_set_preset(tb_world_id world, tb_preset preset);
+/* The world's current definition (capacities as created; solver and collision as set). */
+TB_API tb_status tb_world_get_def(tb_world_id world, tb_world_def* out);
 TB_API tb_status tb_world_set_timestep(tb_world_id world, float timestep);
 /* Grow the contact store / the broad-phase pair capacity (never shrink); between steps. After a
  * frame flagged overflowed, raise the capacity to at least the reported requested count. */

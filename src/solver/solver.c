@@ -245,7 +245,7 @@ static void prepare_job(int32_t begin, int32_t end, void* vctx) {
 
 /* ---- the stage ---- */
 
-tb_status tb_solve_world(tb_world* w) {
+tb_status tb_solve_sequential_impulse(tb_world* w) {
   tb_solver_data* d = w->solver;
   tb_bodies* bodies = &w->bodies;
   const tb_shapes* shapes = &w->shapes;
@@ -418,4 +418,15 @@ tb_status tb_solve_world(tb_world* w) {
   w->stats.substeps = substeps;
   w->collided = 0;
   return TB_OK;
+}
+
+/* The solver family of the world's preset (or of its solver axis). */
+tb_status tb_solve_world(tb_world* w) {
+  switch (w->def.solver.solver) {
+    case TB_SOLVER_PGS:
+    case TB_SOLVER_TGS: return tb_solve_sequential_impulse(w);
+    case TB_SOLVER_XPBD: return tb_solve_xpbd(w);
+    case TB_SOLVER_PENALTY: return tb_solve_penalty(w);
+    default: return tb_world_fail(w, TB_ERR_INVALID_STATE, "solve: unknown solver %d", w->def.solver.solver);
+  }
 }

@@ -31,7 +31,7 @@ const char* tb_last_error(tb_world_id world) {
 }
 
 static const char* shape_type_name(int32_t t) {
-  static const char* names[] = {"plane", "sphere", "capsule", "box"};
+  static const char* names[] = {"plane", "sphere", "capsule", "box", "cylinder", "ellipsoid", "hull", "heightfield", "mesh"};
   return t >= 0 && t < TB_SHAPE_TYPE_COUNT ? names[t] : "unknown";
 }
 
@@ -56,7 +56,33 @@ static int check_quat(tb_world* w, const char* fn, const char* field, const floa
   return 1;
 }
 
+static tb_status check_enum(tb_world* w, const char* fn, const char* field, int32_t v, int32_t count) {
+  if (v < 0 || v >= count)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: %s must be in [0, %d) (got %d)", fn, field, count, v);
+  return TB_OK;
+}
+
+static tb_status check_collision(tb_world* w, const char* fn, const tb_collision_params* c) {
+  tb_status st;
+  if ((st = check_enum(w, fn, "collision.broad_phase", c->broad_phase, TB_BROAD_PHASE_COUNT)) ||
+      (st = check_enum(w, fn, "collision.filter_rule", c->filter_rule, TB_FILTER_RULE_COUNT)) ||
+      (st = check_enum(w, fn, "collision.distance_rule", c->distance_rule, TB_DISTANCE_RULE_COUNT)) ||
+      (st = check_enum(w, fn, "collision.matching", c->matching, TB_MATCHING_COUNT)))
+    return st;
+  if (c->max_points_per_pair < 1 || c->max_points_per_pair > TB_MAX_POINTS_PER_PAIR)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: collision.max_points_per_pair must be in [1, %d] (got %d)", fn,
+                         TB_MAX_POINTS_PER_PAIR, c->max_points_per_pair);
+  /* -- check section: collision -- */
+  return TB_OK;
+}
+
 static tb_status check_solver(tb_world* w, const char* fn, const tb_solver_params* p) {
+  tb_status st;
+  if ((st = check_enum(w, fn, "solver.solver", p->solver, TB_SOLVER_TYPE_COUNT)) ||
+      (st = check_enum(w, fn, "solver.combine_rule", p->combine_rule, TB_COMBINE_RULE_COUNT)) ||
+      (st = check_enum(w, fn, "solver.readback", p->readback, TB_READBACK_COUNT)))
+    return st;
+  /* -- check section: solver -- */
   if (p->position_iterations < 1 || p->position_iterations > 64)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.position_iterations must be in [1, 64] (got %d)", fn, p->position_iterations);
   if (p->velocity_iterations < 0 || p->velocity_iterations > 64)
@@ -97,7 +123,43 @@ tb_world_def tb_default_world_def(void) {
   d.solver.linear_slop = 0.0f;
   d.solver.speculative_distance = 0.02f;
   d.solver.warm_starting = 1;
+  d.collision.max_points_per_pair = TB_MAX_POINTS_PER_PAIR;
+  tb_preset_apply(TB_PRESET_PHYSX_TGS, &d);
   return d;
+}
+
+tb_status tb_preset_apply(tb_preset preset, tb_world_def* def) {
+  if (!def) return tb_world_fail(NULL, TB_ERR_INVALID_ARGUMENT, "presetApply: def must not be NULL");
+  tb_solver_params* s = &def->solver;
+  tb_collision_params* c = &def->collision;
+  switch (preset) {
+    case TB_PRESET_PHYSX_PGS:
+    case TB_PRESET_PHYSX_TGS:
+      s->solver = preset == TB_PRESET_PHYSX_PGS ? TB_SOLVER_PGS : TB_SOLVER_TGS;
+      s->combine_rule = TB_COMBINE_RULE_PHYSX;
+      s->readback = TB_READBACK_PHYSX;
+      c->filter_rule = TB_FILTER_PHYSX;
+      c->distance_rule = TB_DISTANCE_PHYSX;
+      c->broad_phase = TB_BROAD_PHASE_SAP;
+      c->matching = TB_MATCHING_LATEST;
+      /* -- preset section: PhysX -- */
+      break;
+    case TB_PRESET_NEWTON_XPBD:
+    case TB_PRESET_NEWTON_SEMI:
+      s->solver = preset == TB_PRESET_NEWTON_XPBD ? TB_SOLVER_XPBD : TB_SOLVER_PENALTY;
+      s->combine_rule = TB_COMBINE_RULE_MEAN;
+      s->readback = TB_READBACK_NEWTON;
+      c->filter_rule = TB_FILTER_NEWTON;
+      c->distance_rule = TB_DISTANCE_NEWTON;
+      c->broad_phase = TB_BROAD_PHASE_SAP;
+      c->matching = TB_MATCHING_LATEST;
+      /* -- preset section: Newton -- */
+      break;
+    default:
+      return tb_world_fail(NULL, TB_ERR_INVALID_ARGUMENT, "presetApply: preset must be in [0, %d) (got %d)",
+                           TB_PRESET_COUNT, (int)preset);
+  }
+  return TB_OK;
 }
 
 void tb_default_world_def_into(tb_world_def* out) { if (out) *out = tb_default_world_def(); }
@@ -127,6 +189,10 @@ static int shape_arrays(tb_shapes* s, tb_array_ref* out) {
       {(void**)&s->restitution, sizeof(float)},   {(void**)&s->density, sizeof(float)},
       {(void**)&s->next, sizeof(int32_t)},        {(void**)&s->aabb_lower, sizeof(tb_vec3)},
       {(void**)&s->aabb_upper, sizeof(tb_vec3)},  {(void**)&s->world_pose, sizeof(tb_transform)},
+      {(void**)&s->data, sizeof(void*)},
+      /* -- shape array section: filtering -- */
+      /* -- shape array section: distances -- */
+      /* -- shape array section: materials -- */
   };
   int n = 0;
   for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i) out[n++] = all[i];
@@ -232,6 +298,7 @@ tb_world_id tb_world_create(const tb_world_def* def) {
     return -tb_world_fail(NULL, TB_ERR_INVALID_ARGUMENT, "%s: threads must be in [1, %d] in this build (got %d)", fn,
                           tb_max_threads(), def->thread_count);
   tb_status st = check_solver(NULL, fn, &def->solver);
+  if (st == TB_OK) st = check_collision(NULL, fn, &def->collision);
   if (st != TB_OK) return -st;
 
   tb_world* w = &s_worlds[id];
@@ -290,6 +357,31 @@ tb_status tb_world_set_solver(tb_world_id world, const tb_solver_params* params)
   tb_status st = check_solver(w, "setSolver", params);
   if (st != TB_OK) return st;
   w->def.solver = *params;
+  return TB_OK;
+}
+
+tb_status tb_world_set_collision(tb_world_id world, const tb_collision_params* params) {
+  GET_WORLD("setCollision");
+  if (!params) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setCollision: params must not be NULL");
+  tb_status st = check_collision(w, "setCollision", params);
+  if (st != TB_OK) return st;
+  w->def.collision = *params;
+  return TB_OK;
+}
+
+tb_status tb_world_set_preset(tb_world_id world, tb_preset preset) {
+  GET_WORLD("setPreset");
+  tb_world_def d = w->def;
+  if (tb_preset_apply(preset, &d) != TB_OK)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setPreset: preset must be in [0, %d) (got %d)", TB_PRESET_COUNT, (int)preset);
+  w->def = d;
+  return TB_OK;
+}
+
+tb_status tb_world_get_def(tb_world_id world, tb_world_def* out) {
+  GET_WORLD("getDef");
+  if (!out) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "getDef: out must not be NULL");
+  *out = w->def;
   return TB_OK;
 }
 
@@ -407,6 +499,8 @@ tb_body_id tb_body_create(tb_world_id world, tb_body_type type, const float posi
 
 static void destroy_shape_slot(tb_world* w, int32_t s) {
   tb_shapes* sh = &w->shapes;
+  tb_shape_data_free(sh->type[s], sh->data[s]);
+  sh->data[s] = NULL;
   sh->type[s] = -1;
   sh->generation[s] = (sh->generation[s] + 1) & TB_ID_GEN_MASK;
   sh->next[s] = sh->free_head;
@@ -519,6 +613,42 @@ tb_status tb_body_get_mass(tb_world_id world, tb_body_id body, float out[13]) {
 
 /* ---- shapes ---- */
 
+/* Stores a validated shape on body slot bslot; takes ownership of data (freed on failure). */
+static tb_shape_id insert_shape(tb_world* w, int32_t bslot, tb_shape_type type, const float params[4], void* data,
+                                const float local_position[3], const float local_rotation[4], float friction,
+                                float restitution, float density) {
+  const char* fn = "addShape";
+  tb_shapes* sh = &w->shapes;
+  int32_t s;
+  if (sh->free_head >= 0) {
+    s = sh->free_head;
+    sh->free_head = sh->next[s];
+  } else {
+    if (sh->count >= TB_ID_INDEX_MASK) return tb_shape_data_free(type, data), -tb_world_fail(w, TB_ERR_CAPACITY, "%s: at most %d shapes", fn, TB_ID_INDEX_MASK);
+    if (sh->count == sh->capacity && !grow_shapes(sh, sh->capacity * 2))
+      return tb_shape_data_free(type, data), -tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "%s: out of memory for %d shapes", fn, sh->capacity * 2);
+    s = sh->count++;
+  }
+  sh->body[s] = bslot;
+  sh->type[s] = type;
+  memcpy(sh->params + 4 * s, params, 4 * sizeof(float));
+  sh->local[s].p = tb_v3(local_position[0], local_position[1], local_position[2]);
+  sh->local[s].q = tb_quat_normalize((tb_quat){local_rotation[0], local_rotation[1], local_rotation[2], local_rotation[3]});
+  sh->friction[s] = friction;
+  sh->restitution[s] = restitution;
+  sh->density[s] = density;
+  sh->data[s] = data;
+  /* -- insert section: per-shape defaults (filtering, distances, materials) -- */
+  /* append, so shapes keep their creation order within a body */
+  sh->next[s] = -1;
+  int32_t* link = &w->bodies.first_shape[bslot];
+  while (*link >= 0) link = &sh->next[*link];
+  *link = s;
+  update_mass(w, bslot);
+  w->collided = 0;
+  return tb_make_id(s, sh->generation[s]);
+}
+
 tb_shape_id tb_shape_create(tb_world_id world, tb_body_id body, tb_shape_type type, const float params[4],
                             const float local_position[3], const float local_rotation[4], float friction,
                             float restitution, float density) {
@@ -554,7 +684,9 @@ tb_shape_id tb_shape_create(tb_world_id world, tb_body_id body, tb_shape_type ty
         if (params[i] <= 0.0f)
           return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: box halfExtents[%d] must be > 0 (got %g)", fn, i, (double)params[i]);
       break;
-    default: break;
+    /* -- create section: cylinder, ellipsoid -- */
+    default:
+      return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: shape type %s is not available through addShape", fn, tn);
   }
   if (!tb_is_finite(friction) || friction < 0.0f)
     return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: %s friction must be finite and >= 0 (got %g)", fn, tn, (double)friction);
@@ -563,33 +695,7 @@ tb_shape_id tb_shape_create(tb_world_id world, tb_body_id body, tb_shape_type ty
   if (!tb_is_finite(density) || density <= 0.0f)
     return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: %s density must be finite and > 0 (got %g)", fn, tn, (double)density);
 
-  tb_shapes* sh = &w->shapes;
-  int32_t s;
-  if (sh->free_head >= 0) {
-    s = sh->free_head;
-    sh->free_head = sh->next[s];
-  } else {
-    if (sh->count >= TB_ID_INDEX_MASK) return -tb_world_fail(w, TB_ERR_CAPACITY, "%s: at most %d shapes", fn, TB_ID_INDEX_MASK);
-    if (sh->count == sh->capacity && !grow_shapes(sh, sh->capacity * 2))
-      return -tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "%s: out of memory for %d shapes", fn, sh->capacity * 2);
-    s = sh->count++;
-  }
-  sh->body[s] = bslot;
-  sh->type[s] = type;
-  memcpy(sh->params + 4 * s, params, 4 * sizeof(float));
-  sh->local[s].p = tb_v3(local_position[0], local_position[1], local_position[2]);
-  sh->local[s].q = tb_quat_normalize((tb_quat){local_rotation[0], local_rotation[1], local_rotation[2], local_rotation[3]});
-  sh->friction[s] = friction;
-  sh->restitution[s] = restitution;
-  sh->density[s] = density;
-  /* append, so shapes keep their creation order within a body */
-  sh->next[s] = -1;
-  int32_t* link = &w->bodies.first_shape[bslot];
-  while (*link >= 0) link = &sh->next[*link];
-  *link = s;
-  update_mass(w, bslot);
-  w->collided = 0;
-  return tb_make_id(s, sh->generation[s]);
+  return insert_shape(w, bslot, type, params, NULL, local_position, local_rotation, friction, restitution, density);
 }
 
 tb_status tb_shape_destroy(tb_world_id world, tb_shape_id shape) {

@@ -50,6 +50,10 @@ typedef struct tb_shapes {
   tb_vec3* aabb_lower;       /* world, m, after collide() */
   tb_vec3* aabb_upper;
   tb_transform* world_pose;  /* after collide() */
+  void** data;               /* owned geometry of hull / heightfield / mesh shapes, else NULL */
+  /* -- shapes section: filtering -- */
+  /* -- shapes section: distances -- */
+  /* -- shapes section: materials -- */
   int32_t count, capacity, free_head;
 } tb_shapes;
 
@@ -115,6 +119,7 @@ tb_status tb_solve_world(tb_world* w);
 static inline tb_shape_geom tb_shape_geom_of(const tb_shapes* s, int32_t slot) {
   tb_shape_geom g;
   g.type = s->type[slot];
+  g.data = s->data[slot];
   for (int i = 0; i < 4; ++i) g.params[i] = s->params[4 * slot + i];
   return g;
 }

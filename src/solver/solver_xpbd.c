@@ -1,0 +1,6 @@
+/* Newton xpbd solver (placeholder until it lands). */
+#include "solver.h"
+
+tb_status tb_solve_xpbd(tb_world* w) {
+  return tb_world_fail(w, TB_ERR_INVALID_STATE, "solve: the xpbd solver is not available in this build");
+}
