@@ -76,6 +76,7 @@ tb_status tb_broad_phase(tb_world* w) {
         int swap = s->type[a] > s->type[b] || (s->type[a] == s->type[b] && a > b);
         w->pairs[stored].shape0 = swap ? b : a;
         w->pairs[stored].shape1 = swap ? a : b;
+        w->pairs[stored].flags = TB_PAIR_DETECT | TB_PAIR_SOLVE | TB_PAIR_NOTIFY;
         ++stored;
       }
     }

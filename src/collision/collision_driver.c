@@ -4,6 +4,7 @@
 #include "../core/jobs.h"
 #include "../solver/solver.h"
 #include "broad_phase.h"
+#include "../model/material.h"
 
 #define TB_NARROW_CHUNK 32
 
@@ -27,7 +28,11 @@ static void narrow_job(int32_t begin, int32_t end, void* vctx) {
     const float* vc = b->f.linear_velocity + 3 * s->body[c];
     tb_vec3 dv = tb_v3(vc[0] - va[0], vc[1] - va[1], vc[2] - va[2]);
     float margin = ctx->speculative + tb_length(dv) * ctx->h;
-    tb_collide(&ga, s->world_pose[a], &gc, s->world_pose[c], margin, &w->manifolds[i]);
+    tb_manifold* m = &w->manifolds[i];
+    tb_collide(&ga, s->world_pose[a], &gc, s->world_pose[c], margin, m);
+    int active = (w->pairs[i].flags & TB_PAIR_SOLVE) != 0;
+    for (int32_t j = 0; j < m->point_count; ++j) m->points[j].active = active;
+    tb_combine_materials(w, a, c, &w->manifold_material[i]);
   }
 }
 

@@ -46,6 +46,7 @@ int tb_collide(const tb_shape_geom* a, tb_transform ta, const tb_shape_geom* b, 
                float max_separation, tb_manifold* out) {
   out->normal = tb_v3(0.0f, 0.0f, 1.0f);
   out->point_count = 0;
+  out->points_found = 0;
   if (a->type < 0 || a->type >= TB_SHAPE_TYPE_COUNT || b->type < 0 || b->type >= TB_SHAPE_TYPE_COUNT)
     return 0;
   int swap = a->type > b->type || (a->type == b->type && tb_np_same_type_swap(a, ta, b, tb));
@@ -53,6 +54,7 @@ int tb_collide(const tb_shape_geom* a, tb_transform ta, const tb_shape_geom* b, 
   if (!fn) return 0;
   int n = swap ? fn(b, tb, a, ta, max_separation, out) : fn(a, ta, b, tb, max_separation, out);
   out->point_count = n;
+  if (out->points_found < n) out->points_found = n; /* routines that reduce set it higher */
   if (swap) {
     out->normal = tb_neg(out->normal);
     for (int i = 0; i < n; ++i) {

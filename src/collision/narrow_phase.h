@@ -23,11 +23,13 @@ typedef struct tb_manifold_point {
   tb_vec3 point1;      /* on the surface of shape1, world (m) */
   float separation;    /* m: dot(point1 - point0, normal); negative = penetration */
   uint32_t feature_id; /* same value across frames for the same pair of features */
+  int32_t active;      /* 1: the solver gives it a row; 0: detected only (gap, trigger, no-solve) */
 } tb_manifold_point;
 
 typedef struct tb_manifold {
   tb_vec3 normal;      /* world unit vector from shape0 towards shape1 */
   int32_t point_count; /* 0..TB_MAX_MANIFOLD_POINTS */
+  int32_t points_found;/* points before reduction; > point_count when reduction dropped some */
   tb_manifold_point points[TB_MAX_MANIFOLD_POINTS];
 } tb_manifold;
 

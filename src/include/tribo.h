@@ -275,6 +275,34 @@ typedef struct tb_step_stats {
 } tb_step_stats;
 TB_API tb_status tb_world_step_stats(tb_world_id world, tb_step_stats* out);
 
+/* What the per-contact readback of the last solve() contains (completeness flags). A field that
+ * the solver does not compute is reported here as not available, never as zeros. */
+typedef struct tb_readback_info {
+  int32_t convention;           /* tb_readback of the solver that filled it */
+  int32_t valid;                /* 1 after solve() filled this contact set; 0 after an overflow */
+  int32_t per_contact_force;    /* 1 when normal_impulse / tangent_impulse / force are computed */
+  int32_t includes_friction;    /* 1 when the tangent impulses are part of the readback */
+  int32_t includes_restitution; /* 1 when the restitution impulse is included (XPBD: 0) */
+  int32_t includes_torsional;   /* 1 when a torsional friction row is included */
+  int32_t substeps;             /* impulses are sums over this many substeps of one step */
+  float scale;                  /* factor already applied for contact-count weighting (1 = none) */
+  /* -- readback section: more flags -- */
+} tb_readback_info;
+TB_API tb_status tb_world_readback_info(tb_world_id world, tb_readback_info* out);
+
+/* Solver status of the last solve(): iterations used and residuals where the solver defines
+ * them (NaN where it does not). */
+typedef struct tb_solver_status {
+  int32_t solver;               /* tb_solver_type */
+  int32_t position_iterations;  /* used (max over islands) */
+  int32_t velocity_iterations;  /* used */
+  int32_t converged;            /* 1 when a tolerance was met; 0 for fixed-iteration solvers */
+  float residual_velocity;      /* m/s: largest normal velocity error after the last iteration, or NaN */
+  float residual_penetration;   /* m: deepest penetration left after the step, or NaN */
+  /* -- status section: more -- */
+} tb_solver_status;
+TB_API tb_status tb_world_solver_status(tb_world_id world, tb_solver_status* out);
+
 /* Threads: size of the fixed pool (callers included). The threaded build supports > 1. */
 TB_API int32_t tb_max_threads(void);
 

@@ -15,6 +15,7 @@
 #include "../core/jobs.h"
 #include "constraint_graph.h"
 #include "contact_solver.h"
+#include "../model/material.h"
 
 #define TB_BODY_CHUNK 64
 #define TB_WIDE_CHUNK 8
@@ -194,9 +195,10 @@ static void prepare_job(int32_t begin, int32_t end, void* vctx) {
       c->inv_mass_a[l] = sa ? sa->inv_mass : 0.0f;
       c->inv_mass_b[l] = sb ? sb->inv_mass : 0.0f;
       for (int k = 0; k < 6; ++k) { c->ia[k][l] = ia[k]; c->ib[k][l] = ib[k]; }
-      /* PhysX default combine: average of both shapes' friction and restitution */
-      c->friction[l] = 0.5f * (s->friction[s0] + s->friction[s1]);
-      c->restitution[l] = 0.5f * (s->restitution[s0] + s->restitution[s1]);
+      /* combined by the world's combine rule during collide() */
+      const tb_contact_material* mat = &w->manifold_material[m];
+      c->friction[l] = mat->dynamic_friction;
+      c->restitution[l] = mat->restitution;
       tb_vec3 n = mf->normal, t0, t1;
       tb_basis(n, &t0, &t1);
       set3(c->n, l, n); set3(c->t0, l, t0); set3(c->t1, l, t1);

@@ -7,6 +7,7 @@
 
 #include "../core/jobs.h"
 #include "../geometry/mass.h"
+#include "../model/material.h"
 #include "../solver/solver.h"
 
 static tb_world s_worlds[TB_MAX_WORLDS];
@@ -240,6 +241,8 @@ static void free_pairs(tb_world* w) {
   tb_free(w->pairs, n * sizeof(tb_pair));
   tb_free(w->manifolds, n * sizeof(tb_manifold));
   tb_free(w->manifold_contact, n * sizeof(int32_t));
+  tb_free(w->manifold_material, n * sizeof(tb_contact_material));
+  w->manifold_material = NULL;
   tb_free(w->warm_normal, 4 * n * sizeof(float));
   tb_free(w->warm_friction, 4 * n * sizeof(tb_vec3));
   w->pairs = NULL; w->manifolds = NULL; w->manifold_contact = NULL;
@@ -257,6 +260,7 @@ static int alloc_pairs(tb_world* w, int32_t cap) {
   w->pairs = (tb_pair*)tb_alloc((size_t)cap * sizeof(tb_pair));
   w->manifolds = (tb_manifold*)tb_alloc((size_t)cap * sizeof(tb_manifold));
   w->manifold_contact = (int32_t*)tb_alloc((size_t)cap * sizeof(int32_t));
+  w->manifold_material = (tb_contact_material*)tb_alloc((size_t)cap * sizeof(tb_contact_material));
   w->warm_normal = (float*)tb_alloc(4 * (size_t)cap * sizeof(float));
   w->warm_friction = (tb_vec3*)tb_alloc(4 * (size_t)cap * sizeof(tb_vec3));
   tb_manifold_cache* c = &w->cache;
@@ -267,7 +271,7 @@ static int alloc_pairs(tb_world* w, int32_t cap) {
   c->friction_impulse = (tb_vec3*)tb_alloc(4 * (size_t)cap * sizeof(tb_vec3));
   c->pair_count = 0;
   w->pair_capacity = cap;
-  return w->pairs && w->manifolds && w->manifold_contact && w->warm_normal && w->warm_friction && c->key &&
+  return w->pairs && w->manifolds && w->manifold_contact && w->manifold_material && w->warm_normal && w->warm_friction && c->key &&
          c->count && c->feature && c->normal_impulse && c->friction_impulse;
 }
 
@@ -745,6 +749,21 @@ tb_status tb_world_contact_status(tb_world_id world, tb_contact_status* out) {
   out->pairs_requested = w->pairs_requested;
   out->pairs_overflowed = w->pairs_overflowed;
   out->readback_valid = w->contacts.readback_valid;
+  return TB_OK;
+}
+
+tb_status tb_world_readback_info(tb_world_id world, tb_readback_info* out) {
+  GET_WORLD("readbackInfo");
+  if (!out) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "readbackInfo: out must not be NULL");
+  *out = w->readback;
+  out->valid = w->contacts.readback_valid && !w->contacts.overflowed;
+  return TB_OK;
+}
+
+tb_status tb_world_solver_status(tb_world_id world, tb_solver_status* out) {
+  GET_WORLD("solverStatus");
+  if (!out) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "solverStatus: out must not be NULL");
+  *out = w->status;
   return TB_OK;
 }
 

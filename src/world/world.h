@@ -58,8 +58,15 @@ typedef struct tb_shapes {
 } tb_shapes;
 
 /* A candidate pair and its manifold. shape0 has the lower (type, slot). */
+enum {
+  TB_PAIR_DETECT = 1,   /* generate contacts */
+  TB_PAIR_SOLVE = 2,    /* give the contacts solver rows (off for triggers) */
+  TB_PAIR_NOTIFY = 4,   /* report events */
+  TB_PAIR_TRIGGER = 8   /* a trigger shape is involved: detect and report, no response */
+};
 typedef struct tb_pair {
   int32_t shape0, shape1;    /* slots */
+  int32_t flags;             /* TB_PAIR_*, from the filter rule */
 } tb_pair;
 
 /* Matching data for warm starting: impulses of the last solved manifolds by pair key and feature
@@ -105,6 +112,12 @@ typedef struct tb_world {
   struct tb_solver_data* solver;
   tb_arena arena;
   tb_step_stats stats;
+  tb_readback_info readback;  /* filled by the solver with the contact readback */
+  tb_solver_status status;    /* filled by the solver */
+  struct tb_contact_material* manifold_material; /* per pair: combined material (filled by collide) */
+  /* -- world section: filtering -- */
+  /* -- world section: distances and matching -- */
+  /* -- world section: observation -- */
   char error[TB_ERROR_LEN];
 } tb_world;
 
