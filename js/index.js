@@ -13,7 +13,8 @@ import { WorkerWorld } from './worker_world.js';
 
 export { World, WorkerWorld, READBACK_INFO, DEFAULT_MATERIAL };
 
-const SCRATCH_BYTES = 256;
+/* Scratch for small call arguments (world definition, states); checked against the engine's sizes. */
+const SCRATCH_BYTES = 4096;
 
 /** A loaded engine build. */
 export class Tribo {
@@ -27,6 +28,7 @@ export class Tribo {
     /** Threads a world uses unless told otherwise. */
     this.defaultThreads = this._windowThread ? 1 : Math.max(1, Math.min(defaultThreads, this.maxThreads));
     this._scratch = M._malloc(SCRATCH_BYTES);
+    if (M._tb_world_def_size() > SCRATCH_BYTES) throw new Error(`init: the engine's world definition (${M._tb_world_def_size()} bytes) exceeds the scratch area`);
     /** Field tables (name, unit, doc, components) of the body and contact views. */
     this.fields = Object.freeze({ body: readFieldTable(M, 0), contact: readFieldTable(M, 1) });
   }

@@ -131,9 +131,6 @@ typedef struct tb_collision_params {
 
 /* Solver choices and parameters. */
 typedef struct tb_solver_params {
-  int32_t solver;                  /* tb_solver_type */
-  int32_t combine_rule;            /* tb_combine_rule */
-  int32_t readback;                /* tb_readback */
   int32_t position_iterations;     /* substeps per step: internal step h/N (>= 1) */
   int32_t velocity_iterations;     /* relaxation passes per substep without bias (>= 0) */
   float bounce_threshold_velocity; /* m/s: restitution only when closing faster than this */
@@ -143,6 +140,9 @@ typedef struct tb_solver_params {
   float linear_slop;               /* m: penetration allowed without push-out */
   float speculative_distance;      /* m: contacts are kept up to this separation */
   int32_t warm_starting;           /* 0/1 */
+  int32_t solver;                  /* tb_solver_type */
+  int32_t combine_rule;            /* tb_combine_rule */
+  int32_t readback;                /* tb_readback */
   /* -- solver section: PhysX PGS / TGS -- */
   /* -- solver section: Newton XPBD / penalty -- */
   /* -- solver section: observation -- */
@@ -173,7 +173,8 @@ TB_API int64_t tb_live_bytes(void); /* bytes currently allocated by Tribo */
 TB_API tb_world_def tb_default_world_def(void);
 /* Sets every axis of def->solver and def->collision to the preset's choice (other fields kept). */
 TB_API tb_status tb_preset_apply(tb_preset preset, tb_world_def* def);
-TB_API void tb_default_world_def_into(tb_world_def* out); /* same, for callers that cannot return structs */
+TB_API void tb_default_world_def_into(tb_world_def* out);
+TB_API int32_t tb_world_def_size(void); /* sizeof(tb_world_def), for bindings */ /* same, for callers that cannot return structs */
 /* Returns a world id >= 0, or -tb_status. Error text via tb_last_error(). */
 TB_API tb_world_id tb_world_create(const tb_world_def* def);
 TB_API tb_status tb_world_destroy(tb_world_id world);

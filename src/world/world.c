@@ -164,6 +164,7 @@ tb_status tb_preset_apply(tb_preset preset, tb_world_def* def) {
 }
 
 void tb_default_world_def_into(tb_world_def* out) { if (out) *out = tb_default_world_def(); }
+int32_t tb_world_def_size(void) { return (int32_t)sizeof(tb_world_def); }
 
 #define TB_MAX_ARRAYS 32
 
