@@ -1,18 +1,10 @@
+/* Candidate pair generators (sweep and prune, all pairs, explicit list) and the filter rule
+ * applied to every candidate. All generators store the same pairs in the same order. */
 #include "broad_phase.h"
 
 #include <stdlib.h>
 
-/* A pair is a candidate when the shapes are on different bodies and at least one body is
- * dynamic (static/kinematic pairs never need contacts), and they are not both planes. */
-static int pair_allowed(const tb_world* w, int32_t a, int32_t b) {
-  const tb_shapes* s = &w->shapes;
-  int32_t ba = s->body[a], bb = s->body[b];
-  if (ba == bb) return 0;
-  const int32_t* type = w->bodies.f.body_type;
-  if (type[ba] != TB_BODY_DYNAMIC && type[bb] != TB_BODY_DYNAMIC) return 0;
-  if (s->type[a] == TB_SHAPE_PLANE && s->type[b] == TB_SHAPE_PLANE) return 0;
-  return 1;
-}
+#include "filter.h"
 
 static int compare_pairs(const void* pa, const void* pb) {
   const tb_pair* a = (const tb_pair*)pa;
@@ -27,9 +19,34 @@ static int before(const tb_shapes* s, int32_t a, int32_t b) {
   return xa < xb || (xa == xb && a < b);
 }
 
-tb_status tb_broad_phase(tb_world* w) {
+static int aabbs_overlap(const tb_shapes* s, int32_t a, int32_t b) {
+  tb_vec3 al = s->aabb_lower[a], au = s->aabb_upper[a], bl = s->aabb_lower[b], bu = s->aabb_upper[b];
+  return !(bl.x > au.x || bu.x < al.x || bl.y > au.y || bu.y < al.y || bl.z > au.z || bu.z < al.z);
+}
+
+typedef struct pair_sink {
+  int32_t stored, found;
+} pair_sink;
+
+/* One candidate with overlapping AABBs: the filter decides, then it is stored (up to capacity). */
+static void consider(tb_world* w, pair_sink* out, int32_t a, int32_t b) {
+  int32_t flags = tb_filter_pair(w, a, b);
+  if (!flags) return;
+  ++out->found;
+  if (out->stored >= w->pair_capacity) return;
+  const tb_shapes* s = &w->shapes;
+  /* shape0 = lower (type, slot), so each pair routine sees a fixed order */
+  int swap = s->type[a] > s->type[b] || (s->type[a] == s->type[b] && a > b);
+  tb_pair* p = &w->pairs[out->stored++];
+  p->shape0 = swap ? b : a;
+  p->shape1 = swap ? a : b;
+  p->flags = flags;
+}
+
+/* Keeps live shapes in the previous order, appends new ones, then insertion-sorts (nearly sorted
+ * between steps) and sweeps along x. */
+static tb_status sweep_and_prune(tb_world* w, pair_sink* out) {
   tb_shapes* s = &w->shapes;
-  /* Keep live shapes in the previous order, append new ones, then insertion-sort. */
   if (w->sap_capacity < s->count) {
     if (!tb_grow((void**)&w->sap_order, sizeof(int32_t), w->sap_capacity, s->capacity))
       return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for the sweep order");
@@ -59,32 +76,61 @@ tb_status tb_broad_phase(tb_world* w) {
     }
     order[j + 1] = v;
   }
-
-  int32_t stored = 0, found = 0;
   for (int32_t i = 0; i < n; ++i) {
     int32_t a = order[i];
-    tb_vec3 al = s->aabb_lower[a], au = s->aabb_upper[a];
+    tb_vec3 au = s->aabb_upper[a];
     for (int32_t j = i + 1; j < n; ++j) {
       int32_t b = order[j];
-      tb_vec3 bl = s->aabb_lower[b], bu = s->aabb_upper[b];
-      if (bl.x > au.x) break;
-      if (bl.y > au.y || bu.y < al.y || bl.z > au.z || bu.z < al.z) continue;
-      if (!pair_allowed(w, a, b)) continue;
-      ++found;
-      if (stored < w->pair_capacity) {
-        /* shape0 = lower (type, slot), so each pair routine sees a fixed order */
-        int swap = s->type[a] > s->type[b] || (s->type[a] == s->type[b] && a > b);
-        w->pairs[stored].shape0 = swap ? b : a;
-        w->pairs[stored].shape1 = swap ? a : b;
-        w->pairs[stored].flags = TB_PAIR_DETECT | TB_PAIR_SOLVE | TB_PAIR_NOTIFY;
-        ++stored;
-      }
+      if (s->aabb_lower[b].x > au.x) break;
+      if (aabbs_overlap(s, a, b)) consider(w, out, a, b);
     }
   }
+  return TB_OK;
+}
+
+static void all_pairs(tb_world* w, pair_sink* out) {
+  const tb_shapes* s = &w->shapes;
+  for (int32_t a = 0; a < s->count; ++a) {
+    if (s->type[a] < 0) continue;
+    for (int32_t b = a + 1; b < s->count; ++b)
+      if (s->type[b] >= 0 && aabbs_overlap(s, a, b)) consider(w, out, a, b);
+  }
+}
+
+/* The list holds live slots only (removed shapes leave it). */
+static void explicit_pairs(tb_world* w, pair_sink* out) {
+  const tb_pair_keys* l = &w->explicit_pairs;
+  for (int32_t i = 0; i < l->count; ++i) {
+    int32_t a = (int32_t)(l->key[i] >> 32), b = (int32_t)(l->key[i] & 0xFFFFFFFFu);
+    if (aabbs_overlap(&w->shapes, a, b)) consider(w, out, a, b);
+  }
+}
+
+tb_status tb_broad_phase(tb_world* w) {
+  pair_sink out = {0, 0};
+  switch (w->def.collision.broad_phase) {
+    case TB_BROAD_PHASE_ALL_PAIRS: all_pairs(w, &out); break;
+    case TB_BROAD_PHASE_EXPLICIT: explicit_pairs(w, &out); break;
+    default: {
+      tb_status st = sweep_and_prune(w, &out);
+      if (st != TB_OK) return st;
+    }
+  }
+  int32_t limit = w->def.collision.max_collision_pairs;
+  if (limit > 0 && out.found > limit) {
+    /* Genesis: an overflow of max_collision_pairs stops the step; nothing is truncated */
+    w->pair_count = 0;
+    w->collided = 0;
+    w->pairs_requested = out.found;
+    w->pairs_overflowed = 0;
+    return tb_world_fail(w, TB_ERR_CAPACITY,
+                         "collide: %d candidate pairs exceed max_collision_pairs %d (raise it; the step did not run)",
+                         out.found, limit);
+  }
   /* Pairs found beyond the capacity are dropped from this frame, counted and flagged. */
-  qsort(w->pairs, (size_t)stored, sizeof(tb_pair), compare_pairs);
-  w->pair_count = stored;
-  w->pairs_requested = found;
-  w->pairs_overflowed = found > w->pair_capacity;
+  qsort(w->pairs, (size_t)out.stored, sizeof(tb_pair), compare_pairs);
+  w->pair_count = out.stored;
+  w->pairs_requested = out.found;
+  w->pairs_overflowed = out.found > w->pair_capacity;
   return TB_OK;
 }

@@ -1,12 +1,14 @@
-/* Sweep-and-prune broad phase over world AABBs (internal). */
+/* Broad phase over world AABBs: candidate pairs from the world's generator (internal). */
 #ifndef TB_BROAD_PHASE_H
 #define TB_BROAD_PHASE_H
 
 #include "../world/world.h"
 
-/* Re-sorts the persistent sweep order by AABB lower x (insertion sort: nearly sorted between
- * steps) and collects candidate pairs into w->pairs, ordered by (shape0, shape1). Pairs beyond
- * the capacity are counted in w->pairs_requested and flagged in w->pairs_overflowed. */
+/* Collects the candidate pairs with overlapping AABBs of the world's generator (sweep and prune
+ * over a persistent order, all pairs, or the explicit list) that pass tb_filter_pair, into
+ * w->pairs ordered by (shape0, shape1) with their TB_PAIR_* flags. Pairs beyond the capacity are
+ * counted in w->pairs_requested and flagged in w->pairs_overflowed. More pairs than a non-zero
+ * max_collision_pairs: TB_ERR_CAPACITY, pair_count 0. */
 tb_status tb_broad_phase(tb_world* w);
 
 #endif

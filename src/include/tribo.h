@@ -126,6 +126,8 @@ typedef struct tb_collision_params {
   int32_t matching;        /* tb_matching */
   int32_t max_points_per_pair; /* contact reduction bound, 1..TB_MAX_POINTS_PER_PAIR */
   /* -- collision section: filtering -- */
+  int32_t max_collision_pairs; /* Genesis: most candidate pairs after filtering; 0 = unlimited. More
+                                  stops collide()/step() with TB_ERR_CAPACITY (nothing truncated) */
   /* -- collision section: distances and matching -- */
 } tb_collision_params;
 
@@ -303,6 +305,110 @@ typedef struct tb_solver_status {
   /* -- status section: more -- */
 } tb_solver_status;
 TB_API tb_status tb_world_solver_status(tb_world_id world, tb_solver_status* out);
+
+/* ---- Filtering, sleep, broad-phase pair lists, queries ---- */
+
+/* Per-shape filter parameters. Every rule reads only its own fields; the others are kept.
+ * Defaults (tb_default_shape_filter): world -1, collision_group 1, contype 1, conaffinity 1,
+ * filter_data 0, trigger 0, so that all shapes collide under every rule. */
+typedef struct tb_shape_filter {
+  int32_t world;           /* Newton shape world: -1 shared with every world; two different
+                              non-negative worlds never collide. >= -1 */
+  int32_t collision_group; /* Newton: 0 collides with nothing; > 0 with the same positive group and
+                              any negative; < 0 with everything but the same negative group */
+  uint32_t contype;        /* MuJoCo / Genesis: pair compatible when (contype0 & conaffinity1) or */
+  uint32_t conaffinity;    /*   (contype1 & conaffinity0) is non-zero; also the query mask target */
+  uint32_t filter_data[4]; /* PhysX words: word0 = own group bits, word1 = groups it collides with
+                              (a pair with both word0 and word1 non-zero on both shapes is kept
+                              only when (w0a & w1b) and (w0b & w1a)); word2 = groups whose contacts
+                              it reports (NOTIFY when (w2a & w0b) or (w2b & w0a)); word3 free */
+  int32_t trigger;         /* PhysX trigger shape (0/1): detect and report, never a response */
+} tb_shape_filter;
+TB_API void tb_default_shape_filter(tb_shape_filter* out);
+TB_API tb_status tb_shape_set_filter(tb_world_id world, tb_shape_id shape, const tb_shape_filter* filter);
+TB_API tb_status tb_shape_get_filter(tb_world_id world, tb_shape_id shape, tb_shape_filter* out);
+
+/* Collision axes one at a time (same checks as tb_world_set_collision). */
+TB_API tb_status tb_world_set_broad_phase(tb_world_id world, int32_t broad_phase);     /* tb_broad_phase_type */
+TB_API tb_status tb_world_set_filter_rule(tb_world_id world, int32_t filter_rule);     /* tb_filter_rule */
+TB_API tb_status tb_world_set_max_collision_pairs(tb_world_id world, int32_t max_pairs); /* >= 0, 0 = unlimited */
+
+/* Body parent (MuJoCo parent/child and Genesis adjacency filtering): shapes of a body and of its
+ * parent never collide under those rules. parent = -1 clears. A body cannot be its own parent. */
+TB_API tb_status tb_body_set_parent(tb_world_id world, tb_body_id body, tb_body_id parent);
+/* Parent body id, -1 none; or -tb_status. */
+TB_API int32_t tb_body_get_parent(tb_world_id world, tb_body_id body);
+
+/* Sleep (dynamic and kinematic bodies): a sleeping body is not integrated, its velocities are set
+ * to zero when it is put to sleep, and it acts as a static body in contacts with awake bodies.
+ * Pairs between two sleeping bodies, or a sleeping and a static/kinematic body, are skipped by
+ * the broad phase. Nothing wakes a body automatically: call tb_body_set_sleeping(.., 0). */
+TB_API tb_status tb_body_set_sleeping(tb_world_id world, tb_body_id body, int32_t asleep);
+/* 1 asleep, 0 awake, or -tb_status. */
+TB_API int32_t tb_body_is_sleeping(tb_world_id world, tb_body_id body);
+
+/* Explicit pair list of TB_BROAD_PHASE_EXPLICIT: shape_ids holds 2 * pair_count shape ids
+ * (a0, b0, a1, b1, ...). Replaces the previous list; pair_count 0 clears it. The listed pairs
+ * still need overlapping AABBs and pass the filter rule. A removed shape leaves the list. */
+TB_API tb_status tb_world_set_explicit_pairs(tb_world_id world, const int32_t* shape_ids, int32_t pair_count);
+
+/* Newton shape-pair exclusion (excluded 1 adds, 0 removes): the two shapes never collide under
+ * TB_FILTER_NEWTON. */
+TB_API tb_status tb_world_set_shape_pair_excluded(tb_world_id world, tb_shape_id a, tb_shape_id b, int32_t excluded);
+/* MuJoCo `exclude` body pair (excluded 1 adds, 0 removes): no shape of one body collides with a
+ * shape of the other under TB_FILTER_MUJOCO. */
+TB_API tb_status tb_world_set_body_pair_excluded(tb_world_id world, tb_body_id a, tb_body_id b, int32_t excluded);
+
+/* MuJoCo explicit `pair`: the two shapes are a candidate under TB_FILTER_MUJOCO whatever their
+ * contype/conaffinity, parent/child relation or body exclusion, and carry their own parameters,
+ * which replace the per-shape ones (the distance and material code read them through the pair). */
+typedef struct tb_contact_pair_params {
+  float margin;      /* m: contacts act when dist < margin (replaces m0 + m1); finite */
+  float gap;         /* m: >= 0; detected (no force) when margin <= dist < margin + gap */
+  float friction[5]; /* >= 0, MuJoCo order: sliding along tangent0 and tangent1 (1), torsional
+                        (spin, m), rolling about tangent0 and tangent1 (m) */
+} tb_contact_pair_params;
+/* params NULL removes the pair. */
+TB_API tb_status tb_world_set_contact_pair(tb_world_id world, tb_shape_id a, tb_shape_id b,
+                                           const tb_contact_pair_params* params);
+
+/* Query filter: shapes of skip_body (-1 none) are ignored, and shapes whose contype has no bit of
+ * mask (mask & contype == 0) are ignored. NULL filter = every shape. */
+typedef struct tb_query_filter {
+  tb_body_id skip_body;
+  uint32_t mask;
+} tb_query_filter;
+
+/* A ray hit. Shapes are posed from the current body poses (no collide() needed). */
+typedef struct tb_ray_hit {
+  tb_shape_id shape;
+  tb_body_id body;     /* -1 when the shape's body is static */
+  float point[3];      /* world, m: origin + distance * unit direction */
+  float normal[3];     /* world unit surface normal at the hit, pointing out of the shape;
+                          -direction when the ray starts inside the shape */
+  float distance;      /* m along the unit ray direction from the origin; 0 when starting inside */
+} tb_ray_hit;
+
+/* Closest hit of the ray origin + t * normalize(direction), 0 <= t <= max_distance (m, > 0, may
+ * be +inf). Returns 1 hit (written to *hit), 0 miss, or -tb_status. Ties go to the lower shape
+ * slot. Planes, spheres, capsules and boxes are hit analytically; other types give
+ * TB_ERR_INVALID_ARGUMENT "not supported for <type>" while such a shape is in the world. */
+TB_API int32_t tb_world_ray_cast(tb_world_id world, const float origin[3], const float direction[3],
+                                 float max_distance, const tb_query_filter* filter, tb_ray_hit* hit);
+/* Every hit, nearest first (ties by shape slot). Writes min(count, capacity) hits; *requested =
+ * hits found (overflow when > capacity: the nearest `capacity` are kept). Returns the number
+ * written or -tb_status. */
+TB_API int32_t tb_world_ray_cast_all(tb_world_id world, const float origin[3], const float direction[3],
+                                     float max_distance, const tb_query_filter* filter, tb_ray_hit* hits,
+                                     int32_t capacity, int32_t* requested);
+/* Shapes overlapping (penetrating or touching, separation <= 0) a query shape of `type` with
+ * params (as at tb_shape_type) at a world pose, through the narrow phase. Writes up to capacity
+ * shape ids in ascending slot order; *requested = overlapping shapes found. Returns the number
+ * written or -tb_status. */
+TB_API int32_t tb_world_overlap(tb_world_id world, tb_shape_type type, const float params[4],
+                                const float position[3], const float rotation[4],
+                                const tb_query_filter* filter, tb_shape_id* shape_ids, int32_t capacity,
+                                int32_t* requested);
 
 /* Threads: size of the fixed pool (callers included). The threaded build supports > 1. */
 TB_API int32_t tb_max_threads(void);

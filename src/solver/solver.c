@@ -257,7 +257,7 @@ tb_status tb_solve_sequential_impulse(tb_world* w) {
   int32_t nb = 0;
   for (int32_t i = 0; i < bodies->count; ++i) {
     int32_t t = bodies->f.body_type[i];
-    bodies->solver_index[i] = (t == TB_BODY_DYNAMIC || t == TB_BODY_KINEMATIC) ? nb++ : -1;
+    bodies->solver_index[i] = (t == TB_BODY_DYNAMIC || t == TB_BODY_KINEMATIC) && !bodies->sleeping[i] ? nb++ : -1;
   }
   int32_t nc = 0;
   for (int32_t i = 0; i < w->pair_count; ++i) nc += w->manifolds[i].point_count > 0;
@@ -293,7 +293,7 @@ tb_status tb_solve_sequential_impulse(tb_world* w) {
   nc = 0;
   for (int32_t m = 0; m < w->pair_count; ++m) {
     d->manifold_wide[m] = -1;
-    if (w->manifolds[m].point_count == 0) continue;
+    if (w->manifolds[m].point_count == 0 || !(w->pairs[m].flags & TB_PAIR_SOLVE)) continue;
     int32_t a = bodies->solver_index[shapes->body[w->pairs[m].shape0]];
     int32_t b = bodies->solver_index[shapes->body[w->pairs[m].shape1]];
     d->body_a[nc] = a >= 0 && d->sims[a].inv_mass > 0.0f ? a : -1;

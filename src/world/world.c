@@ -9,6 +9,7 @@
 #include "../geometry/mass.h"
 #include "../model/material.h"
 #include "../solver/solver.h"
+#include "../collision/filter.h"
 
 static tb_world s_worlds[TB_MAX_WORLDS];
 static char s_global_error[TB_ERROR_LEN];
@@ -74,6 +75,9 @@ static tb_status check_collision(tb_world* w, const char* fn, const tb_collision
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: collision.max_points_per_pair must be in [1, %d] (got %d)", fn,
                          TB_MAX_POINTS_PER_PAIR, c->max_points_per_pair);
   /* -- check section: collision -- */
+  if (c->max_collision_pairs < 0)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: collision.max_collision_pairs must be >= 0 (0 = unlimited) (got %d)", fn,
+                         c->max_collision_pairs);
   return TB_OK;
 }
 
@@ -178,6 +182,8 @@ static int body_arrays(tb_bodies* b, tb_array_ref* out) {
       {(void**)&b->mass_explicit, sizeof(uint8_t)},    {(void**)&b->linear_damping, sizeof(float)},
       {(void**)&b->angular_damping, sizeof(float)},    {(void**)&b->first_shape, sizeof(int32_t)},
       {(void**)&b->solver_index, sizeof(int32_t)},
+      /* filtering and sleep */
+      {(void**)&b->parent, sizeof(int32_t)},           {(void**)&b->sleeping, sizeof(uint8_t)},
   };
   for (size_t i = 0; i < sizeof more / sizeof more[0]; ++i) out[n++] = more[i];
   return n;
@@ -193,6 +199,7 @@ static int shape_arrays(tb_shapes* s, tb_array_ref* out) {
       {(void**)&s->aabb_upper, sizeof(tb_vec3)},  {(void**)&s->world_pose, sizeof(tb_transform)},
       {(void**)&s->data, sizeof(void*)},
       /* -- shape array section: filtering -- */
+      {(void**)&s->filter, sizeof(tb_shape_filter)},
       /* -- shape array section: distances -- */
       /* -- shape array section: materials -- */
   };
@@ -284,6 +291,7 @@ static void destroy_storage(tb_world* w) {
   free_contacts(&w->contacts);
   tb_solver_destroy(w);
   tb_arena_destroy(&w->arena);
+  tb_filter_destroy(w);
 }
 
 tb_world_id tb_world_create(const tb_world_def* def) {
@@ -445,6 +453,10 @@ static int32_t body_slot(tb_world* w, tb_body_id id, const char* fn) {
   return slot;
 }
 
+/* filtering and queries: the id checks and type names of this file, for src/collision */
+int32_t tb_body_slot_checked(tb_world* w, tb_body_id id, const char* fn) { return body_slot(w, id, fn); }
+const char* tb_shape_type_name(int32_t type) { return shape_type_name(type); }
+
 /* Recomputes mass, centre and inertia of a body from its shapes (unless set explicitly). */
 static void update_mass(tb_world* w, int32_t slot) {
   tb_bodies* b = &w->bodies;
@@ -497,6 +509,8 @@ tb_body_id tb_body_create(tb_world_id world, tb_body_type type, const float posi
   b->angular_damping[slot] = 0.0f;
   b->first_shape[slot] = -1;
   b->solver_index[slot] = -1;
+  b->parent[slot] = -1; /* filtering and sleep */
+  b->sleeping[slot] = 0;
   update_mass(w, slot);
   w->collided = 0;
   return tb_make_id(slot, b->generation[slot]);
@@ -504,6 +518,7 @@ tb_body_id tb_body_create(tb_world_id world, tb_body_type type, const float posi
 
 static void destroy_shape_slot(tb_world* w, int32_t s) {
   tb_shapes* sh = &w->shapes;
+  tb_filter_forget_shape(w, s); /* filtering: the slot leaves the pair lists */
   tb_shape_data_free(sh->type[s], sh->data[s]);
   sh->data[s] = NULL;
   sh->type[s] = -1;
@@ -522,6 +537,7 @@ tb_status tb_body_destroy(tb_world_id world, tb_body_id body) {
     destroy_shape_slot(w, s);
     s = next;
   }
+  tb_filter_forget_body(w, slot); /* filtering: exclusions and parent links */
   b->f.body_type[slot] = -1;
   b->generation[slot] = (b->generation[slot] + 1) & TB_ID_GEN_MASK;
   b->first_shape[slot] = b->free_head;
@@ -644,6 +660,7 @@ static tb_shape_id insert_shape(tb_world* w, int32_t bslot, tb_shape_type type, 
   sh->density[s] = density;
   sh->data[s] = data;
   /* -- insert section: per-shape defaults (filtering, distances, materials) -- */
+  tb_default_shape_filter(&sh->filter[s]);
   /* append, so shapes keep their creation order within a body */
   sh->next[s] = -1;
   int32_t* link = &w->bodies.first_shape[bslot];

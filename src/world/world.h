@@ -32,6 +32,9 @@ typedef struct tb_bodies {
   float* angular_damping;    /* 1/s */
   int32_t* first_shape;      /* slot of the first shape, -1 none */
   int32_t* solver_index;     /* index into the step's solver bodies, -1 when not solved */
+  /* filtering and sleep (src/collision/filter.c) */
+  int32_t* parent;           /* parent body slot (MuJoCo parent/child, Genesis adjacency), -1 none */
+  uint8_t* sleeping;         /* 1: not integrated, static in contacts with awake bodies */
   int32_t count;             /* slots in use (highest live slot + 1) */
   int32_t capacity;
   int32_t free_head;         /* free slot list through first_shape, -1 none */
@@ -52,6 +55,7 @@ typedef struct tb_shapes {
   tb_transform* world_pose;  /* after collide() */
   void** data;               /* owned geometry of hull / heightfield / mesh shapes, else NULL */
   /* -- shapes section: filtering -- */
+  tb_shape_filter* filter;   /* per shape: world, group, contype/conaffinity, PhysX words, trigger */
   /* -- shapes section: distances -- */
   /* -- shapes section: materials -- */
   int32_t count, capacity, free_head;
@@ -62,7 +66,9 @@ enum {
   TB_PAIR_DETECT = 1,   /* generate contacts */
   TB_PAIR_SOLVE = 2,    /* give the contacts solver rows (off for triggers) */
   TB_PAIR_NOTIFY = 4,   /* report events */
-  TB_PAIR_TRIGGER = 8   /* a trigger shape is involved: detect and report, no response */
+  TB_PAIR_TRIGGER = 8,  /* a trigger shape is involved: detect and report, no response */
+  /* filtering: MuJoCo explicit pair, its parameters via tb_filter_contact_pair() */
+  TB_PAIR_EXPLICIT = 16
 };
 typedef struct tb_pair {
   int32_t shape0, shape1;    /* slots */
@@ -86,6 +92,13 @@ typedef struct tb_contact_store {
 } tb_contact_store;
 
 struct tb_solver_data; /* defined by the solver */
+
+/* filtering: a sorted set of unordered slot pairs, key (min << 32) | max, with optional values */
+typedef struct tb_pair_keys {
+  uint64_t* key;                  /* ascending */
+  tb_contact_pair_params* params; /* per key, only for the MuJoCo explicit pairs; else NULL */
+  int32_t count, capacity;
+} tb_pair_keys;
 
 typedef struct tb_world {
   int32_t alive;
@@ -116,12 +129,20 @@ typedef struct tb_world {
   tb_solver_status status;    /* filled by the solver */
   struct tb_contact_material* manifold_material; /* per pair: combined material (filled by collide) */
   /* -- world section: filtering -- */
+  tb_pair_keys explicit_pairs;   /* shape slots: candidates of TB_BROAD_PHASE_EXPLICIT */
+  tb_pair_keys shape_exclusions; /* shape slots: Newton excluded pairs */
+  tb_pair_keys body_exclusions;  /* body slots: MuJoCo `exclude` */
+  tb_pair_keys contact_pairs;    /* shape slots: MuJoCo explicit `pair`s with their parameters */
   /* -- world section: distances and matching -- */
   /* -- world section: observation -- */
   char error[TB_ERROR_LEN];
 } tb_world;
 
 tb_world* tb_world_get(tb_world_id id);
+/* filtering and queries: shared id checks (fail with a message naming fn and the id) */
+int32_t tb_body_slot_checked(tb_world* w, tb_body_id id, const char* fn); /* slot or -1 */
+int32_t tb_shape_slot_checked(tb_world* w, tb_shape_id id, const char* fn); /* slot or -1 */
+const char* tb_shape_type_name(int32_t type);
 tb_status tb_world_fail(tb_world* w, tb_status status, const char* fmt, ...);
 
 /* Pipeline stages (src/world/step.c, src/collision, src/solver). */
