@@ -1,0 +1,326 @@
+/* World queries: ray casts (closest hit, all hits) and shape overlap. Shapes are posed from the
+ * current body poses, so queries need no collide() and never change the world. */
+#include <math.h>
+#include <string.h>
+
+#include "../world/world.h"
+
+/* A hit in the shape's local frame: t along the unit local direction, local outward normal. */
+typedef struct local_hit {
+  float t;
+  tb_vec3 normal;
+} local_hit;
+
+/* Each routine: ray o + t d (|d| = 1, shape frame), 0 <= t <= tmax. Returns 1 on a hit. A ray
+ * starting inside the solid hits at t = 0 with normal -d. */
+
+static int ray_plane(const float* p, tb_vec3 o, tb_vec3 d, float tmax, local_hit* h) {
+  tb_vec3 n = tb_v3(p[0], p[1], p[2]);
+  float s0 = tb_dot(n, o) - p[3]; /* signed distance of the origin, > 0 outside */
+  if (s0 <= 0.0f) { h->t = 0.0f; h->normal = tb_neg(d); return 1; }
+  float dn = tb_dot(n, d);
+  if (dn >= 0.0f) return 0;
+  float t = -s0 / dn;
+  if (t > tmax) return 0;
+  h->t = t;
+  h->normal = n;
+  return 1;
+}
+
+/* Sphere of radius r at centre c. */
+static int ray_sphere_at(tb_vec3 c, float r, tb_vec3 o, tb_vec3 d, float tmax, local_hit* h) {
+  tb_vec3 m = tb_sub(o, c);
+  float cc = tb_dot(m, m) - r * r;
+  if (cc <= 0.0f) { h->t = 0.0f; h->normal = tb_neg(d); return 1; }
+  float b = tb_dot(m, d);
+  if (b > 0.0f) return 0; /* outside and pointing away */
+  float disc = b * b - cc;
+  if (disc < 0.0f) return 0;
+  float t = -b - sqrtf(disc);
+  if (t < 0.0f) t = 0.0f;
+  if (t > tmax) return 0;
+  h->t = t;
+  h->normal = tb_scale(tb_add(m, tb_scale(d, t)), 1.0f / r);
+  return 1;
+}
+
+static int ray_sphere(const float* p, tb_vec3 o, tb_vec3 d, float tmax, local_hit* h) {
+  return ray_sphere_at(tb_v3(0, 0, 0), p[0], o, d, tmax, h);
+}
+
+/* Box of half extents p[0..2]: slabs; the entering axis gives the normal. */
+static int ray_box(const float* p, tb_vec3 o, tb_vec3 d, float tmax, local_hit* h) {
+  const float oo[3] = {o.x, o.y, o.z}, dd[3] = {d.x, d.y, d.z};
+  float tn = -INFINITY, tf = INFINITY;
+  int axis = -1, inside = 1;
+  for (int i = 0; i < 3; ++i) {
+    if (fabsf(oo[i]) > p[i]) inside = 0;
+    if (dd[i] == 0.0f) {
+      if (fabsf(oo[i]) > p[i]) return 0;
+      continue;
+    }
+    float inv = 1.0f / dd[i];
+    float t0 = (-p[i] - oo[i]) * inv, t1 = (p[i] - oo[i]) * inv;
+    if (t0 > t1) { float x = t0; t0 = t1; t1 = x; }
+    if (t0 > tn) { tn = t0; axis = i; }
+    if (t1 < tf) tf = t1;
+  }
+  if (inside) { h->t = 0.0f; h->normal = tb_neg(d); return 1; }
+  if (tn > tf || tn < 0.0f || tn > tmax || axis < 0) return 0;
+  float nv[3] = {0, 0, 0};
+  nv[axis] = dd[axis] > 0.0f ? -1.0f : 1.0f;
+  h->t = tn;
+  h->normal = tb_v3(nv[0], nv[1], nv[2]);
+  return 1;
+}
+
+/* Capsule: radius p[0], segment y in [-p[1], p[1]]. The union's first hit from outside is the
+ * nearest first hit of its parts: the lateral cylinder surface and the two end spheres. */
+static int ray_capsule(const float* p, tb_vec3 o, tb_vec3 d, float tmax, local_hit* h) {
+  float r = p[0], hh = p[1];
+  float cy = fminf(fmaxf(o.y, -hh), hh);
+  tb_vec3 q = tb_sub(o, tb_v3(0, cy, 0));
+  if (tb_dot(q, q) <= r * r) { h->t = 0.0f; h->normal = tb_neg(d); return 1; }
+  int found = 0;
+  local_hit best = {tmax, tb_v3(0, 0, 0)};
+  float a = d.x * d.x + d.z * d.z;
+  if (a > 0.0f) {
+    float b = o.x * d.x + o.z * d.z, c = o.x * o.x + o.z * o.z - r * r;
+    float disc = b * b - a * c;
+    if (disc >= 0.0f) {
+      float t = (-b - sqrtf(disc)) / a;
+      float y = o.y + t * d.y;
+      if (t >= 0.0f && t <= best.t && fabsf(y) <= hh) {
+        best.t = t;
+        best.normal = tb_scale(tb_v3(o.x + t * d.x, 0.0f, o.z + t * d.z), 1.0f / r);
+        found = 1;
+      }
+    }
+  }
+  for (int e = -1; e <= 1; e += 2) {
+    local_hit s;
+    if (ray_sphere_at(tb_v3(0, (float)e * hh, 0), r, o, d, best.t, &s) && (!found || s.t < best.t)) {
+      best = s;
+      found = 1;
+    }
+  }
+  if (found) *h = best;
+  return found;
+}
+
+typedef int (*ray_fn)(const float* params, tb_vec3 o, tb_vec3 d, float tmax, local_hit* h);
+
+/* Dispatch point: add the routines of new shape types here (NULL = not supported yet). */
+static ray_fn ray_routine(int32_t type) {
+  switch (type) {
+    case TB_SHAPE_PLANE: return ray_plane;
+    case TB_SHAPE_SPHERE: return ray_sphere;
+    case TB_SHAPE_CAPSULE: return ray_capsule;
+    case TB_SHAPE_BOX: return ray_box;
+    /* cylinder, ellipsoid, hull, heightfield, mesh: to be added with those shapes */
+    default: return NULL;
+  }
+}
+
+static tb_transform shape_pose(const tb_world* w, int32_t s) {
+  return tb_transform_mul(tb_body_pose(&w->bodies, w->shapes.body[s]), w->shapes.local[s]);
+}
+
+static int passes(const tb_world* w, const tb_query_filter* f, int32_t s) {
+  if (!f) return 1;
+  int32_t b = w->shapes.body[s];
+  if (f->skip_body >= 0 && tb_id_slot(f->skip_body) == b) return 0;
+  return (f->mask & w->shapes.filter[s].contype) != 0;
+}
+
+static int check_vec(tb_world* w, const char* fn, const char* field, const float* v, int n) {
+  for (int i = 0; i < n; ++i)
+    if (!tb_is_finite(v[i])) {
+      tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: %s[%d] must be finite (got %g)", fn, field, i, (double)v[i]);
+      return 0;
+    }
+  return 1;
+}
+
+static tb_status check_filter(tb_world* w, const char* fn, const tb_query_filter* f) {
+  if (f && f->skip_body != -1 && tb_body_slot_checked(w, f->skip_body, fn) < 0) return TB_ERR_NOT_FOUND;
+  return TB_OK;
+}
+
+/* Validated ray: unit direction; then every hit is passed to visit(). */
+typedef void (*hit_visitor)(void* ctx, const tb_ray_hit* hit);
+
+static tb_status ray_query(tb_world* w, const char* fn, const float origin[3], const float direction[3], float max_distance,
+                           const tb_query_filter* filter, hit_visitor visit, void* ctx) {
+  if (!origin || !direction) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: origin and direction must not be NULL", fn);
+  if (!check_vec(w, fn, "origin", origin, 3) || !check_vec(w, fn, "direction", direction, 3)) return TB_ERR_INVALID_ARGUMENT;
+  tb_vec3 dir = tb_v3(direction[0], direction[1], direction[2]);
+  float len = tb_length(dir);
+  if (!(len > 0.0f) || !tb_is_finite(len))
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: direction must be a non-zero vector (got length %g)", fn, (double)len);
+  if (isnan(max_distance) || max_distance <= 0.0f)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: maxDistance must be > 0 (got %g)", fn, (double)max_distance);
+  tb_status st = check_filter(w, fn, filter);
+  if (st != TB_OK) return st;
+  dir = tb_scale(dir, 1.0f / len);
+  tb_vec3 o = tb_v3(origin[0], origin[1], origin[2]);
+  const tb_shapes* sh = &w->shapes;
+  /* every shape type in the world must be castable: no silent misses */
+  for (int32_t s = 0; s < sh->count; ++s)
+    if (sh->type[s] >= 0 && passes(w, filter, s) && !ray_routine(sh->type[s]))
+      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: not supported for %s (shape %d)", fn, tb_shape_type_name(sh->type[s]),
+                           tb_make_id(s, sh->generation[s]));
+  for (int32_t s = 0; s < sh->count; ++s) {
+    if (sh->type[s] < 0 || !passes(w, filter, s)) continue;
+    tb_transform x = shape_pose(w, s);
+    tb_vec3 lo = tb_inv_rotate(x.q, tb_sub(o, x.p)), ld = tb_inv_rotate(x.q, dir);
+    local_hit h;
+    if (!ray_routine(sh->type[s])(sh->params + 4 * s, lo, ld, max_distance, &h)) continue;
+    int32_t b = sh->body[s];
+    tb_ray_hit hit;
+    hit.shape = tb_make_id(s, sh->generation[s]);
+    hit.body = w->bodies.f.body_type[b] == TB_BODY_STATIC ? -1 : tb_make_id(b, w->bodies.generation[b]);
+    tb_vec3 p = tb_add(o, tb_scale(dir, h.t));
+    tb_vec3 n = tb_normalize(tb_rotate(x.q, h.normal));
+    memcpy(hit.point, &p, sizeof hit.point);
+    memcpy(hit.normal, &n, sizeof hit.normal);
+    hit.distance = h.t;
+    visit(ctx, &hit);
+  }
+  return TB_OK;
+}
+
+typedef struct closest_ctx {
+  tb_ray_hit best;
+  int found;
+} closest_ctx;
+
+static void keep_closest(void* vctx, const tb_ray_hit* hit) {
+  closest_ctx* c = (closest_ctx*)vctx;
+  if (!c->found || hit->distance < c->best.distance) { c->best = *hit; c->found = 1; } /* slot order breaks ties */
+}
+
+int32_t tb_world_ray_cast(tb_world_id world, const float origin[3], const float direction[3], float max_distance,
+                          const tb_query_filter* filter, tb_ray_hit* hit) {
+  tb_world* w = tb_world_get(world);
+  if (!w) return -tb_world_fail(NULL, TB_ERR_NOT_FOUND, "rayCast: world %d does not exist", world);
+  if (!hit) return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "rayCast: hit must not be NULL");
+  closest_ctx c;
+  c.found = 0;
+  tb_status st = ray_query(w, "rayCast", origin, direction, max_distance, filter, keep_closest, &c);
+  if (st != TB_OK) return -st;
+  if (c.found) *hit = c.best;
+  return c.found;
+}
+
+typedef struct all_ctx {
+  tb_ray_hit* hits;
+  int32_t capacity, stored, found;
+} all_ctx;
+
+/* Keeps the nearest `capacity` hits sorted by distance; equal distances keep slot order. */
+static void keep_sorted(void* vctx, const tb_ray_hit* hit) {
+  all_ctx* c = (all_ctx*)vctx;
+  ++c->found;
+  int32_t at = c->stored;
+  while (at > 0 && c->hits[at - 1].distance > hit->distance) --at;
+  if (at >= c->capacity) return;
+  int32_t last = c->stored < c->capacity ? c->stored : c->capacity - 1;
+  for (int32_t i = last; i > at; --i) c->hits[i] = c->hits[i - 1];
+  c->hits[at] = *hit;
+  if (c->stored < c->capacity) ++c->stored;
+}
+
+int32_t tb_world_ray_cast_all(tb_world_id world, const float origin[3], const float direction[3], float max_distance,
+                              const tb_query_filter* filter, tb_ray_hit* hits, int32_t capacity, int32_t* requested) {
+  const char* fn = "rayCastAll";
+  tb_world* w = tb_world_get(world);
+  if (!w) return -tb_world_fail(NULL, TB_ERR_NOT_FOUND, "%s: world %d does not exist", fn, world);
+  if (capacity < 0) return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: capacity must be >= 0 (got %d)", fn, capacity);
+  if ((capacity > 0 && !hits) || !requested)
+    return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: hits and requested must not be NULL", fn);
+  all_ctx c = {hits, capacity, 0, 0};
+  tb_status st = ray_query(w, fn, origin, direction, max_distance, filter, keep_sorted, &c);
+  if (st != TB_OK) return -st;
+  *requested = c.found;
+  return c.stored;
+}
+
+/* Parameters of a query shape, checked as for shapes in the world. */
+static tb_status check_query_shape(tb_world* w, const char* fn, int32_t type, const float* p) {
+  switch (type) {
+    case TB_SHAPE_PLANE: {
+      float l = sqrtf(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
+      if (fabsf(l - 1.0f) > 1e-3f)
+        return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: plane normal must be a unit vector (got length %g)", fn, (double)l);
+      return TB_OK;
+    }
+    case TB_SHAPE_SPHERE:
+      if (p[0] <= 0.0f) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: sphere radius must be > 0 (got %g)", fn, (double)p[0]);
+      return TB_OK;
+    case TB_SHAPE_CAPSULE:
+      if (p[0] <= 0.0f) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: capsule radius must be > 0 (got %g)", fn, (double)p[0]);
+      if (p[1] <= 0.0f) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: capsule halfHeight must be > 0 (got %g)", fn, (double)p[1]);
+      return TB_OK;
+    case TB_SHAPE_BOX:
+      for (int i = 0; i < 3; ++i)
+        if (p[i] <= 0.0f)
+          return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: box halfExtents[%d] must be > 0 (got %g)", fn, i, (double)p[i]);
+      return TB_OK;
+    /* cylinder, ellipsoid: add their checks here once the narrow phase has their routines;
+     * hull, heightfield, mesh need geometry data that a descriptor does not carry */
+    default:
+      if (type < 0 || type >= TB_SHAPE_TYPE_COUNT)
+        return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: type must be a known shape type 0..%d (got %d)", fn,
+                             TB_SHAPE_TYPE_COUNT - 1, type);
+      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: not supported for %s", fn, tb_shape_type_name(type));
+  }
+}
+
+static int boxes_overlap(tb_vec3 al, tb_vec3 au, tb_vec3 bl, tb_vec3 bu) {
+  return !(bl.x > au.x || bu.x < al.x || bl.y > au.y || bu.y < al.y || bl.z > au.z || bu.z < al.z);
+}
+
+int32_t tb_world_overlap(tb_world_id world, tb_shape_type type, const float params[4], const float position[3],
+                         const float rotation[4], const tb_query_filter* filter, tb_shape_id* shape_ids, int32_t capacity,
+                         int32_t* requested) {
+  const char* fn = "overlap";
+  tb_world* w = tb_world_get(world);
+  if (!w) return -tb_world_fail(NULL, TB_ERR_NOT_FOUND, "%s: world %d does not exist", fn, world);
+  if (!params || !position || !rotation || !requested || (capacity > 0 && !shape_ids))
+    return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: params, position, rotation, shape_ids and requested must not be NULL", fn);
+  if (capacity < 0) return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: capacity must be >= 0 (got %d)", fn, capacity);
+  if (!check_vec(w, fn, "params", params, 4) || !check_vec(w, fn, "position", position, 3) ||
+      !check_vec(w, fn, "rotation", rotation, 4))
+    return -TB_ERR_INVALID_ARGUMENT;
+  float ql = sqrtf(rotation[0] * rotation[0] + rotation[1] * rotation[1] + rotation[2] * rotation[2] + rotation[3] * rotation[3]);
+  if (fabsf(ql - 1.0f) > 1e-3f)
+    return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: rotation must be a unit quaternion (got length %g)", fn, (double)ql);
+  tb_status st = check_query_shape(w, fn, (int32_t)type, params);
+  if (st == TB_OK) st = check_filter(w, fn, filter);
+  if (st != TB_OK) return -st;
+  tb_shape_geom q;
+  q.type = (int32_t)type;
+  q.data = NULL;
+  memcpy(q.params, params, sizeof q.params);
+  tb_transform qx = {tb_v3(position[0], position[1], position[2]),
+                     tb_quat_normalize((tb_quat){rotation[0], rotation[1], rotation[2], rotation[3]})};
+  tb_vec3 ql_lo, ql_hi;
+  tb_shape_aabb(&q, qx, &ql_lo, &ql_hi);
+  const tb_shapes* sh = &w->shapes;
+  int32_t stored = 0, found = 0;
+  for (int32_t s = 0; s < sh->count; ++s) {
+    if (sh->type[s] < 0 || !passes(w, filter, s)) continue;
+    tb_transform x = shape_pose(w, s);
+    tb_shape_geom g = tb_shape_geom_of(sh, s);
+    tb_vec3 lo, hi;
+    tb_shape_aabb(&g, x, &lo, &hi);
+    if (!boxes_overlap(ql_lo, ql_hi, lo, hi)) continue;
+    tb_manifold m;
+    if (tb_collide(&q, qx, &g, x, 0.0f, &m) == 0) continue;
+    ++found;
+    if (stored < capacity) shape_ids[stored++] = tb_make_id(s, sh->generation[s]);
+  }
+  *requested = found;
+  return stored;
+}
