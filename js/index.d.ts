@@ -168,7 +168,137 @@ export interface WorldOptions {
    * {@link Tribo.createWorkerWorld} there).
    */
   threads?: number;
+  /* -- filtering -- */
+  /** Candidate-pair generator. Default `'sap'`. See {@link World.setBroadPhase}. */
+  broadPhase?: BroadPhase;
+  /** Pair filter rule. Default: the preset's (`'physx'` for `'physx-tgs'`). See {@link World.setFilterRule}. */
+  filterRule?: FilterRule;
+  /** Genesis `max_collision_pairs`, integer >= 0 (0 = unlimited). Default `0`. See {@link World.setMaxCollisionPairs}. */
+  maxCollisionPairs?: number;
 }
+
+/* -- filtering: broad phase, filter rules, shape filter fields, queries -- */
+
+/**
+ * Candidate-pair generators; all give the same pairs in the same order (sorted by shape slots):
+ * `'sap'` incremental sweep and prune, `'all-pairs'` every shape against every shape,
+ * `'explicit'` only the pairs of {@link World.setExplicitPairs} (their AABBs must still overlap).
+ */
+export type BroadPhase = 'sap' | 'all-pairs' | 'explicit';
+/**
+ * Pair filter rules. Every rule skips shapes of one body and pairs without an awake dynamic body.
+ * - `'newton'`: `world` and `collisionGroup` of {@link ShapeFilterDesc}, shape-pair exclusions ({@link World.excludePair}).
+ * - `'mujoco'`: `contype`/`conaffinity`, parent/child bodies, `exclude` body pairs; explicit pairs ({@link World.setContactPair}) bypass these.
+ * - `'physx'`: `filterData` and `trigger`; per-pair detect / solve / notify.
+ * - `'genesis'`: adjacency (parent/child), `contype`/`conaffinity`; `maxCollisionPairs`.
+ */
+export type FilterRule = 'newton' | 'mujoco' | 'physx' | 'genesis';
+
+/** Per-shape filter fields; each rule reads only its own. Also settable later with {@link World.setShapeFilter}. */
+export interface ShapeFilterDesc {
+  /** Newton shape world: -1 shared with every world; two different worlds >= 0 never collide. Integer >= -1. Default `-1`. */
+  world?: number;
+  /** Newton collision group: 0 none; > 0 with the same group or any negative; < 0 with all but the same negative. Default `1`. */
+  collisionGroup?: number;
+  /** MuJoCo / Genesis: compatible when (contype0 & conaffinity1) or (contype1 & conaffinity0) is non-zero. uint32. Default `1`. Also the target of query masks. */
+  contype?: number;
+  /** MuJoCo / Genesis bitmask, uint32. Default `1`. */
+  conaffinity?: number;
+  /**
+   * PhysX filter words (4 uint32). word0 = own group bits, word1 = groups it collides with (tested
+   * only when both shapes have word0 and word1 non-zero: kept when (w0a & w1b) and (w0b & w1a));
+   * word2 = groups whose contacts it reports (notify); word3 free. Default `[0, 0, 0, 0]`.
+   */
+  filterData?: readonly [number, number, number, number];
+  /** PhysX trigger: contacts detected and reported, never a response (no impulse). Default `false`. */
+  trigger?: boolean;
+}
+
+/** A shape's filter fields as stored. */
+export interface ShapeFilter {
+  world: number;
+  collisionGroup: number;
+  contype: number;
+  conaffinity: number;
+  filterData: [number, number, number, number];
+  trigger: boolean;
+}
+
+/** Parameters of a MuJoCo explicit pair ({@link World.setContactPair}). */
+export interface ContactPairParams {
+  /** m, finite: contacts act when dist < margin (replaces the shapes' margins). Default `0`. */
+  margin?: number;
+  /** m, >= 0: detected without force when margin <= dist < margin + gap. Default `0`. */
+  gap?: number;
+  /** MuJoCo order: sliding ×2 (1), torsional (m), rolling ×2 (m); each >= 0. Default `[1, 1, 0.005, 0.0001, 0.0001]`. */
+  friction?: readonly [number, number, number, number, number];
+}
+
+/** Filter of a query: shapes of `skipBody` are ignored, and shapes whose `contype` has no bit of `mask`. */
+export interface QueryFilter {
+  /** Body id whose shapes are ignored. */
+  skipBody?: number;
+  /** uint32; default all bits. */
+  mask?: number;
+}
+
+/** Options of {@link World.rayCast} / {@link World.rayCastAll}. */
+export interface RayCastOptions extends QueryFilter {
+  /** m along the normalized direction, > 0. Default `Infinity`. */
+  maxDistance?: number;
+  /** rayCastAll only: most hits returned (the nearest), integer >= 0. Default `64`. */
+  capacity?: number;
+}
+
+/** A ray hit. Shapes are posed from the current body poses (no step needed). */
+export interface RayHit {
+  /** Shape id. */
+  shape: number;
+  /** Body id of the shape; -1 when the body is static. */
+  body: number;
+  /** World point, m: origin + distance · normalized direction. */
+  point: [number, number, number];
+  /** World unit normal of the surface, out of the shape; -direction when the ray starts inside. */
+  normal: [number, number, number];
+  /** m along the normalized direction from the origin; 0 when the ray starts inside. */
+  distance: number;
+}
+
+/** Result of {@link World.rayCastAll}. */
+export interface RayCastAllResult {
+  /** Nearest first (ties: lower shape slot first); at most `capacity`. */
+  hits: RayHit[];
+  /** Hits found. */
+  requested: number;
+  /** requested > capacity: only the nearest `capacity` are in `hits`. */
+  overflowed: boolean;
+}
+
+/** Options of {@link World.overlap}. */
+export interface OverlapOptions extends QueryFilter {
+  /** Query shape position, world, m. Default `[0, 0, 0]`. */
+  position?: Vec3;
+  /** Query shape rotation, unit quaternion. Default identity. */
+  rotation?: Quat;
+  /** Most shape ids returned, integer >= 0. Default `64`. */
+  capacity?: number;
+}
+
+/** Result of {@link World.overlap}. */
+export interface OverlapResult {
+  /** Ids of overlapping shapes (penetrating or touching), ascending slot order; at most `capacity`. */
+  shapes: number[];
+  /** Overlapping shapes found. */
+  requested: number;
+  overflowed: boolean;
+}
+
+/** A query shape: the geometry fields of a shape descriptor. */
+export type QueryShape =
+  | Pick<PlaneDesc, 'type' | 'normal' | 'offset'>
+  | Pick<SphereDesc, 'type' | 'radius'>
+  | Pick<CapsuleDesc, 'type' | 'radius' | 'halfHeight'>
+  | Pick<BoxDesc, 'type' | 'halfExtents'>;
 
 /** Options of {@link Tribo.createWorkerWorld}: world options plus the worker's build. */
 export interface WorkerWorldOptions extends WorldOptions {
@@ -227,7 +357,7 @@ export interface BoxDesc extends MaterialDesc, ShapePose {
 }
 
 /** A shape of a body, discriminated by `type`. Unknown keys throw a `RangeError`. */
-export type ShapeDesc = PlaneDesc | SphereDesc | CapsuleDesc | BoxDesc;
+export type ShapeDesc = (PlaneDesc | SphereDesc | CapsuleDesc | BoxDesc) & ShapeFilterDesc;
 
 /** Mass properties given to {@link World.setMass} (or `BodyDesc.mass`); dynamic bodies only. */
 export interface MassDesc {
@@ -269,6 +399,10 @@ export interface BodyDesc {
   mass?: MassDesc;
   /** Shapes of the body. Default `[]`. */
   shapes?: readonly ShapeDesc[];
+  /** Parent body id (MuJoCo parent/child, Genesis adjacency filtering). See {@link World.setParent}. */
+  parent?: number;
+  /** Start asleep. See {@link World.setSleeping}. */
+  sleeping?: boolean;
 }
 
 /** Statistics of the last step. */
@@ -594,6 +728,51 @@ export class World {
   /** What the contact readback of this world's preset includes and excludes. */
   readonly readbackInfo: ReadbackInfo;
 
+  /* -- filtering: broad phase, filter rules, filter fields, sleep, queries -- */
+  /** Candidate-pair generator for the following steps. @throws {RangeError} unknown name */
+  setBroadPhase(name: BroadPhase): void;
+  /** Pair filter rule for the following steps. @throws {RangeError} unknown name */
+  setFilterRule(name: FilterRule): void;
+  /**
+   * Genesis `max_collision_pairs` (0 = unlimited): a step whose candidate pairs (after filtering)
+   * exceed it throws a `RangeError` naming the count and limit, and does not run; nothing is
+   * truncated, and the world stays usable.
+   */
+  setMaxCollisionPairs(n: number): void;
+  /** Shape ids of a body, in creation order. @throws {RangeError} unknown body */
+  shapeIds(body: number): number[];
+  /** Sets some of a shape's filter fields. @throws {RangeError | TypeError} naming the field */
+  setShapeFilter(shape: number, filter: ShapeFilterDesc): void;
+  /** A shape's filter fields. */
+  getShapeFilter(shape: number): ShapeFilter;
+  /** Parent body (-1 clears): shapes of a body and its parent never collide under `'mujoco'` and `'genesis'`. */
+  setParent(id: number, parent: number): void;
+  /** Parent body id, -1 none. */
+  getParent(id: number): number;
+  /**
+   * Puts a dynamic or kinematic body to sleep (its velocities are zeroed; it is not integrated and
+   * acts as static in contacts with awake bodies; its pairs with sleeping or static bodies are
+   * skipped) or wakes it. Nothing wakes a body automatically. @throws {RangeError} static body
+   */
+  setSleeping(id: number, sleeping: boolean): void;
+  /** Whether the body sleeps. */
+  isSleeping(id: number): boolean;
+  /**
+   * Excludes a pair (`excluded` false re-admits it): `{ shapes: [a, b] }` Newton shape-pair
+   * exclusion, `{ bodies: [a, b] }` MuJoCo `exclude` body pair.
+   */
+  excludePair(pair: { shapes: readonly [number, number] } | { bodies: readonly [number, number] }, excluded?: boolean): void;
+  /** Pair list of broadPhase `'explicit'`: replaces the previous list; removed shapes leave it. */
+  setExplicitPairs(pairs: readonly (readonly [number, number])[]): void;
+  /** MuJoCo explicit pair with its own parameters (`null` removes it). */
+  setContactPair(a: number, b: number, params: ContactPairParams | null): void;
+  /** Closest hit of a ray (direction need not be unit), or null. @throws {RangeError} zero direction, maxDistance <= 0 */
+  rayCast(origin: Vec3, direction: Vec3, options?: RayCastOptions): RayHit | null;
+  /** Every hit of a ray, nearest first, up to `capacity`. */
+  rayCastAll(origin: Vec3, direction: Vec3, options?: RayCastOptions): RayCastAllResult;
+  /** Shapes overlapping a query shape at a world pose (through the narrow phase). */
+  overlap(shape: QueryShape, options?: OverlapOptions): OverlapResult;
+
   /** Frees the world and all its memory. The object is unusable afterwards; calling it again is a no-op. */
   free(): void;
 }
@@ -692,6 +871,24 @@ export class WorkerWorld {
   step(n?: number): Promise<Frame>;
   /** The current state as a frame, without stepping. */
   frame(): Promise<Frame>;
+  /* -- filtering: see the World methods of the same names -- */
+  setBroadPhase(name: BroadPhase): Promise<void>;
+  setFilterRule(name: FilterRule): Promise<void>;
+  setMaxCollisionPairs(n: number): Promise<void>;
+  shapeIds(body: number): Promise<number[]>;
+  setShapeFilter(shape: number, filter: ShapeFilterDesc): Promise<void>;
+  getShapeFilter(shape: number): Promise<ShapeFilter>;
+  setParent(id: number, parent: number): Promise<void>;
+  getParent(id: number): Promise<number>;
+  setSleeping(id: number, sleeping: boolean): Promise<void>;
+  isSleeping(id: number): Promise<boolean>;
+  excludePair(pair: { shapes: readonly [number, number] } | { bodies: readonly [number, number] }, excluded?: boolean): Promise<void>;
+  setExplicitPairs(pairs: readonly (readonly [number, number])[]): Promise<void>;
+  setContactPair(a: number, b: number, params: ContactPairParams | null): Promise<void>;
+  rayCast(origin: Vec3, direction: Vec3, options?: RayCastOptions): Promise<RayHit | null>;
+  rayCastAll(origin: Vec3, direction: Vec3, options?: RayCastOptions): Promise<RayCastAllResult>;
+  overlap(shape: QueryShape, options?: OverlapOptions): Promise<OverlapResult>;
+
   /** Frees the world and stops the worker. Resolves with the engine's live bytes after freeing (0 if already freed). */
   free(): Promise<number>;
 }

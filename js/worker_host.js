@@ -49,6 +49,23 @@ const ops = {
   setContactCapacity: (n) => world.setContactCapacity(n),
   setPairCapacity: (n) => world.setPairCapacity(n),
   readbackInfo: () => world.readbackInfo,
+  /* -- filtering: broad phase, filter rules, filter fields, sleep, queries -- */
+  setBroadPhase: (name) => world.setBroadPhase(name),
+  setFilterRule: (name) => world.setFilterRule(name),
+  setMaxCollisionPairs: (n) => world.setMaxCollisionPairs(n),
+  shapeIds: (body) => world.shapeIds(body),
+  setShapeFilter: (shape, f) => world.setShapeFilter(shape, f),
+  getShapeFilter: (shape) => world.getShapeFilter(shape),
+  setParent: (id, parent) => world.setParent(id, parent),
+  getParent: (id) => world.getParent(id),
+  setSleeping: (id, asleep) => world.setSleeping(id, asleep),
+  isSleeping: (id) => world.isSleeping(id),
+  excludePair: (pair, excluded) => world.excludePair(pair, excluded),
+  setExplicitPairs: (pairs) => world.setExplicitPairs(pairs),
+  setContactPair: (a, b, params) => world.setContactPair(a, b, params),
+  rayCast: (origin, direction, options) => world.rayCast(origin, direction, options),
+  rayCastAll: (origin, direction, options) => world.rayCastAll(origin, direction, options),
+  overlap: (shape, options) => world.overlap(shape, options),
   collide() {
     world.collide();
     return makeFrame();

@@ -117,6 +117,24 @@ export class WorkerWorld {
   setPairCapacity(n) { return this._call('setPairCapacity', [n]); }
   /** What the contact readback of the world's preset includes and excludes. */
   get readbackInfo() { return this._call('readbackInfo'); }
+  /* -- filtering: broad phase, filter rules, filter fields, sleep, queries (see World) -- */
+  setBroadPhase(name) { return this._call('setBroadPhase', [name]); }
+  setFilterRule(name) { return this._call('setFilterRule', [name]); }
+  setMaxCollisionPairs(n) { return this._call('setMaxCollisionPairs', [n]); }
+  shapeIds(body) { return this._call('shapeIds', [body]); }
+  setShapeFilter(shape, f) { return this._call('setShapeFilter', [shape, f]); }
+  getShapeFilter(shape) { return this._call('getShapeFilter', [shape]); }
+  setParent(id, parent) { return this._call('setParent', [id, parent]); }
+  getParent(id) { return this._call('getParent', [id]); }
+  setSleeping(id, asleep) { return this._call('setSleeping', [id, asleep]); }
+  isSleeping(id) { return this._call('isSleeping', [id]); }
+  excludePair(pair, excluded = true) { return this._call('excludePair', [pair, excluded]); }
+  setExplicitPairs(pairs) { return this._call('setExplicitPairs', [pairs]); }
+  setContactPair(a, b, params) { return this._call('setContactPair', [a, b, params]); }
+  rayCast(origin, direction, options = {}) { return this._call('rayCast', [origin, direction, options]); }
+  rayCastAll(origin, direction, options = {}) { return this._call('rayCastAll', [origin, direction, options]); }
+  overlap(shape, options = {}) { return this._call('overlap', [shape, options]); }
+
   /** Collision stage only; resolves with a frame whose contacts have no impulses yet (readbackValid false). */
   async collide() { return this._frame(await this._call('collide')); }
   /** Solver stage only, on the contacts of the preceding collide(); resolves with the frame. */

@@ -12,12 +12,60 @@ const ID_INDEX_MASK = 0xfffff;
 
 const WORLD_OPTIONS = new Set(['preset', 'gravity', 'timestep', 'substeps', 'velocityIterations',
   'bounceThreshold', 'maxDepenetrationVelocity', 'contactHertz', 'contactDampingRatio', 'linearSlop',
-  'speculativeDistance', 'warmStarting', 'contactCapacity', 'pairCapacity', 'bodyCapacity', 'threads']);
+  'speculativeDistance', 'warmStarting', 'contactCapacity', 'pairCapacity', 'bodyCapacity', 'threads',
+  /* filtering */ 'broadPhase', 'filterRule', 'maxCollisionPairs']);
 const BODY_OPTIONS = new Set(['type', 'position', 'rotation', 'linearVelocity', 'angularVelocity',
-  'linearDamping', 'angularDamping', 'mass', 'shapes']);
+  'linearDamping', 'angularDamping', 'mass', 'shapes', /* filtering */ 'parent', 'sleeping']);
 const MASS_OPTIONS = new Set(['mass', 'center', 'inertia']);
 const SHAPE_OPTIONS = new Set(['type', 'radius', 'halfExtents', 'halfHeight', 'normal', 'offset',
-  'position', 'rotation', 'friction', 'restitution', 'density']);
+  'position', 'rotation', 'friction', 'restitution', 'density',
+  /* filtering */ 'world', 'collisionGroup', 'contype', 'conaffinity', 'filterData', 'trigger']);
+
+/* -- filtering: broad phase, filter rules, per-shape filter fields, queries -- */
+const BROAD_PHASES = { sap: 0, 'all-pairs': 1, explicit: 2 };
+const FILTER_RULES = { newton: 0, mujoco: 1, physx: 2, genesis: 3 };
+const FILTER_KEYS = ['world', 'collisionGroup', 'contype', 'conaffinity', 'filterData', 'trigger'];
+const SHAPE_FILTER_OPTIONS = new Set(FILTER_KEYS);
+const QUERY_OPTIONS = new Set(['maxDistance', 'skipBody', 'mask', 'capacity']);
+const OVERLAP_OPTIONS = new Set(['position', 'rotation', 'skipBody', 'mask', 'capacity']);
+const CONTACT_PAIR_OPTIONS = new Set(['margin', 'gap', 'friction']);
+/** MuJoCo's default friction of an explicit pair: sliding ×2, torsional (m), rolling ×2 (m). */
+const MUJOCO_PAIR_FRICTION = [1, 1, 0.005, 0.0001, 0.0001];
+const RAY_HIT_WORDS = 9; /* tb_ray_hit: shape, body, point[3], normal[3], distance */
+
+function enumValue(fn, field, v, table) {
+  if (!Object.prototype.hasOwnProperty.call(table, v)) {
+    throw new RangeError(`${fn}: ${field} must be one of ${Object.keys(table).map((k) => `'${k}'`).join(', ')} (got ${JSON.stringify(v)})`);
+  }
+  return table[v];
+}
+
+function uint32(fn, field, v) {
+  if (!Number.isInteger(v) || v < 0 || v > 0xffffffff) {
+    throw new RangeError(`${fn}: ${field} must be an integer in [0, 2^32) (got ${JSON.stringify(v)})`);
+  }
+  return v >>> 0;
+}
+
+/** Shape parameters (4 numbers) of a shape descriptor; `where` names the caller and entry. */
+function shapeParams(where, s) {
+  if (!(s.type in SHAPE_TYPES)) {
+    throw new RangeError(`${where}.type must be one of ${Object.keys(SHAPE_TYPES).join(', ')} (got ${JSON.stringify(s.type)})`);
+  }
+  const need = (field) => {
+    if (s[field] === undefined) throw new TypeError(`${where}.${field} is required for a ${s.type}`);
+    return s[field];
+  };
+  switch (s.type) {
+    case 'plane': {
+      const n = vec(where, 'normal', s.normal, 3, [0, 1, 0]);
+      return [n[0], n[1], n[2], num(where, 'offset', s.offset, 0)];
+    }
+    case 'sphere': return [num(where, 'radius', need('radius')), 0, 0, 0];
+    case 'capsule': return [num(where, 'radius', need('radius')), num(where, 'halfHeight', need('halfHeight')), 0, 0];
+    default: { const h = vec(where, 'halfExtents', need('halfExtents'), 3); return [h[0], h[1], h[2], 0]; }
+  }
+}
 
 /** Material defaults (PhysX-like): μ 0.5, restitution 0, density 1000 kg/m³. */
 export const DEFAULT_MATERIAL = Object.freeze({ friction: 0.5, restitution: 0, density: 1000 });
@@ -138,6 +186,16 @@ export class World {
     this._version = 0;
     this._bodyViews = null;
     this._contactViews = null;
+    this._shapeIds = new Map(); /* filtering: body id -> its shape ids, in creation order */
+    try {
+      if (options.broadPhase !== undefined) this.setBroadPhase(options.broadPhase, fn);
+      if (options.filterRule !== undefined) this.setFilterRule(options.filterRule, fn);
+      if (options.maxCollisionPairs !== undefined) this.setMaxCollisionPairs(options.maxCollisionPairs, fn);
+    } catch (e) {
+      M._tb_world_destroy(id);
+      this._id = -1;
+      throw e;
+    }
   }
 
   _check(status) {
@@ -185,8 +243,11 @@ export class World {
       }
       if (ld || ad) this._check(M._tb_body_set_damping(this._id, id, ld, ad));
       if (desc.mass !== undefined) this.setMass(id, desc.mass);
+      if (desc.parent !== undefined) this.setParent(id, desc.parent, fn);
+      if (desc.sleeping !== undefined) this.setSleeping(id, desc.sleeping, fn);
     } catch (e) {
       M._tb_body_destroy(this._id, id);
+      this._shapeIds.delete(id);
       throw e;
     }
     return id;
@@ -195,24 +256,7 @@ export class World {
   _addShape(body, s, where) {
     if (s == null || typeof s !== 'object') throw new TypeError(`${where} must be an object (got ${JSON.stringify(s)})`);
     checkKeys(where, '', s, SHAPE_OPTIONS);
-    if (!(s.type in SHAPE_TYPES)) {
-      throw new RangeError(`${where}.type must be one of ${Object.keys(SHAPE_TYPES).join(', ')} (got ${JSON.stringify(s.type)})`);
-    }
-    const need = (field) => {
-      if (s[field] === undefined) throw new TypeError(`${where}.${field} is required for a ${s.type}`);
-      return s[field];
-    };
-    let params;
-    switch (s.type) {
-      case 'plane': {
-        const n = vec(where, 'normal', s.normal, 3, [0, 1, 0]);
-        params = [n[0], n[1], n[2], num(where, 'offset', s.offset, 0)];
-        break;
-      }
-      case 'sphere': params = [num(where, 'radius', need('radius')), 0, 0, 0]; break;
-      case 'capsule': params = [num(where, 'radius', need('radius')), num(where, 'halfHeight', need('halfHeight')), 0, 0]; break;
-      default: { const h = vec(where, 'halfExtents', need('halfExtents'), 3); params = [h[0], h[1], h[2], 0]; }
-    }
+    const params = shapeParams(where, s);
     const M = this._M;
     const pp = this._put(0, params);
     const lp = this._put(4, vec(where, 'position', s.position, 3, [0, 0, 0]));
@@ -225,6 +269,10 @@ export class World {
       const msg = M.UTF8ToString(M._tb_last_error(this._id)).replace(/^addShape: /, '');
       throw errorFor(-r, `${where}: ${msg}`);
     }
+    if (FILTER_KEYS.some((k) => s[k] !== undefined)) this._setShapeFilter(where, r, s);
+    let list = this._shapeIds.get(body);
+    if (!list) this._shapeIds.set(body, (list = []));
+    list.push(r);
     return r;
   }
 
@@ -232,6 +280,7 @@ export class World {
   removeBody(id) {
     this._alive('removeBody');
     this._check(this._M._tb_body_destroy(this._id, id));
+    this._shapeIds.delete(id);
     this._version++;
   }
 
@@ -408,6 +457,277 @@ export class World {
 
   /** What the contact readback of this world's preset includes and excludes. */
   get readbackInfo() { return READBACK_INFO[this.preset]; }
+
+  /* -- filtering: broad phase, filter rules, filter fields, sleep, queries -- */
+
+  /** Errors of the engine, renamed to the calling JS function. */
+  _checkAs(fn, cName, status) {
+    if (status === 0) return;
+    const M = this._M;
+    const msg = M.UTF8ToString(M._tb_last_error(this._id));
+    throw errorFor(status, fn === cName ? msg : msg.replace(new RegExp(`^${cName}:`), `${fn}:`));
+  }
+
+  /** Candidate generator: 'sap' (sweep and prune), 'all-pairs', or 'explicit' (setExplicitPairs). */
+  setBroadPhase(name, fn = 'setBroadPhase') {
+    this._alive(fn);
+    this._checkAs(fn, 'setBroadPhase', this._M._tb_world_set_broad_phase(this._id, enumValue(fn, 'broadPhase', name, BROAD_PHASES)));
+  }
+
+  /** Pair filter rule: 'newton' | 'mujoco' | 'physx' | 'genesis' (each reads its own shape fields). */
+  setFilterRule(name, fn = 'setFilterRule') {
+    this._alive(fn);
+    this._checkAs(fn, 'setFilterRule', this._M._tb_world_set_filter_rule(this._id, enumValue(fn, 'filterRule', name, FILTER_RULES)));
+  }
+
+  /** Genesis max_collision_pairs: more candidate pairs make step() throw (RangeError); 0 = unlimited. */
+  setMaxCollisionPairs(n, fn = 'setMaxCollisionPairs') {
+    this._alive(fn);
+    this._checkAs(fn, 'setMaxCollisionPairs', this._M._tb_world_set_max_collision_pairs(this._id, int(fn, 'maxCollisionPairs', n)));
+  }
+
+  /** Shape ids of a body, in creation order. */
+  shapeIds(body) {
+    this._alive('shapeIds');
+    const list = this._shapeIds.get(body);
+    if (!list) throw new RangeError(`shapeIds: body ${body} does not exist (never created or removed)`);
+    return list.slice();
+  }
+
+  _setShapeFilter(fn, shape, f) {
+    const M = this._M;
+    const p = this._t._scratch;
+    const st = M._tb_shape_get_filter(this._id, shape, p);
+    if (st !== 0) this._checkAs(fn, 'getShapeFilter', st);
+    const i32 = new Int32Array(heapBuffer(M), p, 9);
+    const u32 = new Uint32Array(heapBuffer(M), p, 9);
+    if (f.world !== undefined) i32[0] = int(fn, 'world', f.world);
+    if (f.collisionGroup !== undefined) {
+      const g = int(fn, 'collisionGroup', f.collisionGroup);
+      if (g < -0x80000000 || g > 0x7fffffff) throw new RangeError(`${fn}: collisionGroup must be a 32-bit integer (got ${g})`);
+      i32[1] = g;
+    }
+    if (f.contype !== undefined) u32[2] = uint32(fn, 'contype', f.contype);
+    if (f.conaffinity !== undefined) u32[3] = uint32(fn, 'conaffinity', f.conaffinity);
+    if (f.filterData !== undefined) {
+      const d = vec(fn, 'filterData', f.filterData, 4);
+      for (let k = 0; k < 4; k++) u32[4 + k] = uint32(fn, `filterData[${k}]`, d[k]);
+    }
+    if (f.trigger !== undefined) {
+      if (typeof f.trigger !== 'boolean') throw new TypeError(`${fn}: trigger must be a boolean (got ${JSON.stringify(f.trigger)})`);
+      i32[8] = f.trigger ? 1 : 0;
+    }
+    const status = M._tb_shape_set_filter(this._id, shape, p);
+    if (status !== 0) {
+      const msg = M.UTF8ToString(M._tb_last_error(this._id)).replace(/^setShapeFilter: /, '');
+      throw errorFor(status, `${fn}: ${msg}`);
+    }
+  }
+
+  /** Sets some of a shape's filter fields: { world, collisionGroup, contype, conaffinity, filterData, trigger }. */
+  setShapeFilter(shape, f) {
+    const fn = 'setShapeFilter';
+    this._alive(fn);
+    checkKeys(fn, '', f, SHAPE_FILTER_OPTIONS);
+    this._setShapeFilter(fn, shape, f);
+  }
+
+  /** A shape's filter fields. */
+  getShapeFilter(shape) {
+    const fn = 'getShapeFilter';
+    this._alive(fn);
+    const M = this._M;
+    this._checkAs(fn, fn, M._tb_shape_get_filter(this._id, shape, this._t._scratch));
+    const i32 = new Int32Array(heapBuffer(M), this._t._scratch, 9);
+    const u32 = new Uint32Array(heapBuffer(M), this._t._scratch, 9);
+    return { world: i32[0], collisionGroup: i32[1], contype: u32[2], conaffinity: u32[3],
+      filterData: [u32[4], u32[5], u32[6], u32[7]], trigger: i32[8] !== 0 };
+  }
+
+  /** Parent body (MuJoCo parent/child and Genesis adjacency filtering); -1 clears. */
+  setParent(id, parent, fn = 'setParent') {
+    this._alive(fn);
+    this._checkAs(fn, 'setParent', this._M._tb_body_set_parent(this._id, id, int(fn, 'parent', parent)));
+  }
+
+  /** Parent body id, -1 none. */
+  getParent(id) {
+    this._alive('getParent');
+    const r = this._M._tb_body_get_parent(this._id, id);
+    if (r < -1) this._checkAs('getParent', 'getParent', -r);
+    return r;
+  }
+
+  /** Puts a body to sleep (velocities zeroed, not integrated, static to awake bodies) or wakes it. */
+  setSleeping(id, asleep, fn = 'setSleeping') {
+    this._alive(fn);
+    if (typeof asleep !== 'boolean') throw new TypeError(`${fn}: sleeping must be a boolean (got ${JSON.stringify(asleep)})`);
+    this._checkAs(fn, 'setSleeping', this._M._tb_body_set_sleeping(this._id, id, asleep ? 1 : 0));
+  }
+
+  /** Whether a body sleeps. */
+  isSleeping(id) {
+    this._alive('isSleeping');
+    const r = this._M._tb_body_is_sleeping(this._id, id);
+    if (r < 0) this._checkAs('isSleeping', 'isSleeping', -r);
+    return r === 1;
+  }
+
+  /**
+   * Excludes (or with excluded = false, re-admits) a pair: { shapes: [a, b] } for Newton's
+   * shape-pair exclusions, { bodies: [a, b] } for MuJoCo's `exclude` body pairs.
+   */
+  excludePair(pair, excluded = true) {
+    const fn = 'excludePair';
+    this._alive(fn);
+    if (pair == null || typeof pair !== 'object' || (pair.shapes === undefined) === (pair.bodies === undefined) ||
+        Object.keys(pair).length !== 1) {
+      throw new TypeError(`${fn}: expected { shapes: [a, b] } or { bodies: [a, b] } (got ${JSON.stringify(pair)})`);
+    }
+    if (typeof excluded !== 'boolean') throw new TypeError(`${fn}: excluded must be a boolean (got ${JSON.stringify(excluded)})`);
+    const M = this._M;
+    if (pair.shapes !== undefined) {
+      const [a, b] = vec(fn, 'shapes', pair.shapes, 2);
+      this._checkAs(fn, 'excludeShapePair', M._tb_world_set_shape_pair_excluded(this._id, a, b, excluded ? 1 : 0));
+    } else {
+      const [a, b] = vec(fn, 'bodies', pair.bodies, 2);
+      this._checkAs(fn, 'excludeBodyPair', M._tb_world_set_body_pair_excluded(this._id, a, b, excluded ? 1 : 0));
+    }
+  }
+
+  /** The pair list of broadPhase 'explicit': an array of [shapeA, shapeB]; replaces the previous list. */
+  setExplicitPairs(pairs) {
+    const fn = 'setExplicitPairs';
+    this._alive(fn);
+    if (!Array.isArray(pairs)) throw new TypeError(`${fn}: pairs must be an array of [shapeA, shapeB] (got ${JSON.stringify(pairs)})`);
+    const M = this._M;
+    const n = pairs.length;
+    const p = M._malloc(Math.max(8, 8 * n));
+    try {
+      const ids = new Int32Array(heapBuffer(M), p, 2 * n);
+      pairs.forEach((pr, i) => {
+        const [a, b] = vec(fn, `pairs[${i}]`, pr, 2);
+        ids[2 * i] = int(fn, `pairs[${i}][0]`, a);
+        ids[2 * i + 1] = int(fn, `pairs[${i}][1]`, b);
+      });
+      this._checkAs(fn, fn, M._tb_world_set_explicit_pairs(this._id, p, n));
+    } finally {
+      M._free(p);
+    }
+  }
+
+  /**
+   * MuJoCo explicit `pair` of two shapes, bypassing contype/conaffinity, parent/child and body
+   * exclusion, with its own { margin (m), gap (m, >= 0), friction (5 numbers, MuJoCo order) };
+   * params null removes it.
+   */
+  setContactPair(a, b, params) {
+    const fn = 'setContactPair';
+    this._alive(fn);
+    const M = this._M;
+    let p = 0;
+    if (params !== null) {
+      checkKeys(fn, '', params, CONTACT_PAIR_OPTIONS);
+      p = this._put(0, [num(fn, 'margin', params.margin, 0), num(fn, 'gap', params.gap, 0),
+        ...vec(fn, 'friction', params.friction, 5, MUJOCO_PAIR_FRICTION)]);
+    }
+    this._checkAs(fn, fn, M._tb_world_set_contact_pair(this._id, int(fn, 'a', a), int(fn, 'b', b), p));
+  }
+
+  /** Writes a tb_query_filter into scratch (offset in floats); returns its address or 0. */
+  _queryFilter(fn, o, offset) {
+    if (o.skipBody === undefined && o.mask === undefined) return 0;
+    const p = this._t._scratch + 4 * offset;
+    const i32 = new Int32Array(heapBuffer(this._M), p, 2);
+    i32[0] = int(fn, 'skipBody', o.skipBody, -1);
+    new Uint32Array(heapBuffer(this._M), p + 4, 1)[0] = uint32(fn, 'mask', o.mask ?? 0xffffffff);
+    return p;
+  }
+
+  _readHit(p) {
+    const M = this._M;
+    const i32 = new Int32Array(heapBuffer(M), p, 2);
+    const f32 = new Float32Array(heapBuffer(M), p + 8, 7);
+    return { shape: i32[0], body: i32[1], point: [f32[0], f32[1], f32[2]], normal: [f32[3], f32[4], f32[5]], distance: f32[6] };
+  }
+
+  /**
+   * Closest hit of a ray, or null. options: maxDistance (m, default Infinity), skipBody (id),
+   * mask (shapes whose contype has no bit of it are ignored). Hit: { shape, body (-1 static),
+   * point (world, m), normal (world, out of the shape; -direction when starting inside),
+   * distance (m along the normalized direction) }.
+   */
+  rayCast(origin, direction, options = {}) {
+    const fn = 'rayCast';
+    this._alive(fn);
+    checkKeys(fn, '', options, QUERY_OPTIONS);
+    if (options.capacity !== undefined) throw new RangeError(`${fn}: capacity applies to rayCastAll only`);
+    const o = this._put(0, vec(fn, 'origin', origin, 3));
+    const d = this._put(4, vec(fn, 'direction', direction, 3));
+    const f = this._queryFilter(fn, options, 8);
+    const hit = this._t._scratch + 48;
+    const r = this._M._tb_world_ray_cast(this._id, o, d, num(fn, 'maxDistance', options.maxDistance, Infinity), f, hit);
+    if (r < 0) this._checkAs(fn, fn, -r);
+    return r === 1 ? this._readHit(hit) : null;
+  }
+
+  /**
+   * Every hit of a ray, nearest first: { hits, requested, overflowed }; at most `capacity`
+   * (default 64) hits are returned, the nearest ones; requested counts all.
+   */
+  rayCastAll(origin, direction, options = {}) {
+    const fn = 'rayCastAll';
+    this._alive(fn);
+    checkKeys(fn, '', options, QUERY_OPTIONS);
+    const cap = int(fn, 'capacity', options.capacity, 64);
+    if (cap < 0) throw new RangeError(`${fn}: capacity must be >= 0 (got ${cap})`);
+    const M = this._M;
+    const o = this._put(0, vec(fn, 'origin', origin, 3));
+    const d = this._put(4, vec(fn, 'direction', direction, 3));
+    const f = this._queryFilter(fn, options, 8);
+    const req = this._t._scratch + 48;
+    const buf = M._malloc(Math.max(4, 4 * RAY_HIT_WORDS * cap));
+    try {
+      const n = M._tb_world_ray_cast_all(this._id, o, d, num(fn, 'maxDistance', options.maxDistance, Infinity), f, buf, cap, req);
+      if (n < 0) this._checkAs(fn, fn, -n);
+      const hits = [];
+      for (let i = 0; i < n; i++) hits.push(this._readHit(buf + 4 * RAY_HIT_WORDS * i));
+      const requested = new Int32Array(heapBuffer(M), req, 1)[0];
+      return { hits, requested, overflowed: requested > cap };
+    } finally {
+      M._free(buf);
+    }
+  }
+
+  /**
+   * Shapes overlapping (separation <= 0) a query shape { type, radius | halfExtents | ... } placed
+   * at options.position / rotation (world): { shapes (ids, ascending slot), requested, overflowed }.
+   */
+  overlap(shape, options = {}) {
+    const fn = 'overlap';
+    this._alive(fn);
+    if (shape == null || typeof shape !== 'object') throw new TypeError(`${fn}: shape must be a shape descriptor (got ${JSON.stringify(shape)})`);
+    checkKeys(`${fn}: shape`, '', shape, new Set(['type', 'radius', 'halfExtents', 'halfHeight', 'normal', 'offset']));
+    checkKeys(fn, '', options, OVERLAP_OPTIONS);
+    const cap = int(fn, 'capacity', options.capacity, 64);
+    if (cap < 0) throw new RangeError(`${fn}: capacity must be >= 0 (got ${cap})`);
+    const M = this._M;
+    const params = this._put(0, shapeParams(`${fn}: shape`, shape));
+    const pos = this._put(4, vec(fn, 'position', options.position, 3, [0, 0, 0]));
+    const rot = this._put(8, vec(fn, 'rotation', options.rotation, 4, [0, 0, 0, 1]));
+    const f = this._queryFilter(fn, options, 12);
+    const req = this._t._scratch + 56;
+    const buf = M._malloc(Math.max(4, 4 * cap));
+    try {
+      const n = M._tb_world_overlap(this._id, SHAPE_TYPES[shape.type], params, pos, rot, f, buf, cap, req);
+      if (n < 0) this._checkAs(fn, fn, -n);
+      const shapes = Array.from(new Int32Array(heapBuffer(M), buf, n));
+      const requested = new Int32Array(heapBuffer(M), req, 1)[0];
+      return { shapes, requested, overflowed: requested > cap };
+    } finally {
+      M._free(buf);
+    }
+  }
 
   /** Frees the world and all its memory. The object is unusable afterwards. */
   free() {
