@@ -109,3 +109,10 @@ bench: deps
 
 clean:
 	rm -rf build dist/*.mjs dist/*.wasm dist/*.js web/bundle
+
+# -- filtering: broad-phase benchmark (native, one thread; figures in bench/RESULTS.md "Collision")
+.PHONY: bench-broadphase
+bench-broadphase: build/libtribo.a
+	@mkdir -p build
+	$(CC) $(NATIVE_CFLAGS) bench/broadphase_bench.c build/libtribo.a -lm -o build/broadphase_bench
+	build/broadphase_bench

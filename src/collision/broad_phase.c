@@ -48,7 +48,8 @@ static void consider(tb_world* w, pair_sink* out, int32_t a, int32_t b) {
 static tb_status sweep_and_prune(tb_world* w, pair_sink* out) {
   tb_shapes* s = &w->shapes;
   if (w->sap_capacity < s->count) {
-    if (!tb_grow((void**)&w->sap_order, sizeof(int32_t), w->sap_capacity, s->capacity))
+    const tb_array_ref arrays[] = {{(void**)&w->sap_order, sizeof(int32_t)}, {(void**)&w->sap_entries, sizeof(tb_sap_entry)}};
+    if (!tb_grow_arrays(arrays, 2, w->sap_capacity, s->capacity))
       return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for the sweep order");
     w->sap_capacity = s->capacity;
   }
@@ -76,16 +77,27 @@ static tb_status sweep_and_prune(tb_world* w, pair_sink* out) {
     }
     order[j + 1] = v;
   }
+  tb_sap_entry* e = w->sap_entries;
   for (int32_t i = 0; i < n; ++i) {
-    int32_t a = order[i];
-    tb_vec3 au = s->aabb_upper[a];
-    for (int32_t j = i + 1; j < n; ++j) {
-      int32_t b = order[j];
-      if (s->aabb_lower[b].x > au.x) break;
-      if (aabbs_overlap(s, a, b)) consider(w, out, a, b);
+    e[i].lower = s->aabb_lower[order[i]];
+    e[i].upper = s->aabb_upper[order[i]];
+    e[i].slot = order[i];
+  }
+  for (int32_t i = 0; i < n; ++i) {
+    tb_vec3 al = e[i].lower, au = e[i].upper;
+    for (int32_t j = i + 1; j < n && e[j].lower.x <= au.x; ++j) {
+      tb_vec3 bl = e[j].lower, bu = e[j].upper;
+      if (bl.y > au.y || bu.y < al.y || bl.z > au.z || bu.z < al.z) continue;
+      consider(w, out, e[i].slot, e[j].slot);
     }
   }
   return TB_OK;
+}
+
+void tb_broad_phase_destroy(tb_world* w) {
+  const tb_array_ref arrays[] = {{(void**)&w->sap_order, sizeof(int32_t)}, {(void**)&w->sap_entries, sizeof(tb_sap_entry)}};
+  tb_free_arrays(arrays, 2, w->sap_capacity);
+  w->sap_capacity = w->sap_count = 0;
 }
 
 static void all_pairs(tb_world* w, pair_sink* out) {

@@ -10,5 +10,7 @@
  * counted in w->pairs_requested and flagged in w->pairs_overflowed. More pairs than a non-zero
  * max_collision_pairs: TB_ERR_CAPACITY, pair_count 0. */
 tb_status tb_broad_phase(tb_world* w);
+/* Frees the sweep order and its entries. */
+void tb_broad_phase_destroy(tb_world* w);
 
 #endif

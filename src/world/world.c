@@ -10,6 +10,7 @@
 #include "../model/material.h"
 #include "../solver/solver.h"
 #include "../collision/filter.h"
+#include "../collision/broad_phase.h"
 
 static tb_world s_worlds[TB_MAX_WORLDS];
 static char s_global_error[TB_ERROR_LEN];
@@ -286,12 +287,12 @@ static int alloc_pairs(tb_world* w, int32_t cap) {
 static void destroy_storage(tb_world* w) {
   free_bodies(&w->bodies);
   free_shapes(&w->shapes);
-  tb_free(w->sap_order, (size_t)w->sap_capacity * sizeof(int32_t));
   free_pairs(w);
   free_contacts(&w->contacts);
   tb_solver_destroy(w);
   tb_arena_destroy(&w->arena);
   tb_filter_destroy(w);
+  tb_broad_phase_destroy(w);
 }
 
 tb_world_id tb_world_create(const tb_world_def* def) {

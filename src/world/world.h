@@ -93,6 +93,12 @@ typedef struct tb_contact_store {
 
 struct tb_solver_data; /* defined by the solver */
 
+/* broad phase: an AABB copied in sweep order, so the sweep reads contiguous memory */
+typedef struct tb_sap_entry {
+  tb_vec3 lower, upper; /* world, m */
+  int32_t slot, pad;
+} tb_sap_entry;
+
 /* filtering: a sorted set of unordered slot pairs, key (min << 32) | max, with optional values */
 typedef struct tb_pair_keys {
   uint64_t* key;                  /* ascending */
@@ -133,6 +139,7 @@ typedef struct tb_world {
   tb_pair_keys shape_exclusions; /* shape slots: Newton excluded pairs */
   tb_pair_keys body_exclusions;  /* body slots: MuJoCo `exclude` */
   tb_pair_keys contact_pairs;    /* shape slots: MuJoCo explicit `pair`s with their parameters */
+  tb_sap_entry* sap_entries;     /* sap_capacity entries: the AABBs in sweep order */
   /* -- world section: distances and matching -- */
   /* -- world section: observation -- */
   char error[TB_ERROR_LEN];
