@@ -25,3 +25,28 @@ async function main(): Promise<number> {
   return fy + out[1] + n;
 }
 void main;
+
+// filtering, sleep and queries
+async function filtering(): Promise<number> {
+  const tribo = await init();
+  const world = tribo.createWorld({ broadPhase: 'all-pairs', filterRule: 'mujoco', maxCollisionPairs: 0 });
+  const a = world.addBody({ shapes: [{ type: 'sphere', radius: 0.5, contype: 1, conaffinity: 2, trigger: false }] });
+  const b = world.addBody({ parent: a, sleeping: true, shapes: [{ type: 'box', halfExtents: [1, 1, 1], filterData: [1, 2, 0, 0] }] });
+  const [sa] = world.shapeIds(a);
+  const [sb] = world.shapeIds(b);
+  world.setFilterRule('newton');
+  world.setBroadPhase('explicit');
+  world.setExplicitPairs([[sa, sb]]);
+  world.excludePair({ shapes: [sa, sb] }, false);
+  world.excludePair({ bodies: [a, b] });
+  world.setContactPair(sa, sb, { margin: 0.001, gap: 0, friction: [1, 1, 0.005, 0.0001, 0.0001] });
+  world.setShapeFilter(sa, { world: 0, collisionGroup: -1 });
+  const f = world.getShapeFilter(sa);
+  world.setSleeping(b, false);
+  const hit = world.rayCast([0, 5, 0], [0, -1, 0], { maxDistance: 10, skipBody: b, mask: 1 });
+  const all = world.rayCastAll([0, 5, 0], [0, -1, 0], { capacity: 8 });
+  const o = world.overlap({ type: 'sphere', radius: 1 }, { position: [0, 0, 0], capacity: 4 });
+  world.free();
+  return (hit ? hit.distance : 0) + all.requested + o.shapes.length + f.contype + (world.isSleeping(b) ? 1 : 0);
+}
+void filtering;
