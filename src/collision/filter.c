@@ -2,6 +2,7 @@
  * explicit pairs) with their public setters. */
 #include "filter.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- slot-pair lists ---- */
@@ -43,6 +44,11 @@ static int keys_reserve(tb_pair_keys* l, int32_t count, int with_params) {
   l->params = p;
   l->capacity = cap;
   return 1;
+}
+
+static int compare_keys(const void* pa, const void* pb) {
+  uint64_t a = *(const uint64_t*)pa, b = *(const uint64_t*)pb;
+  return (a > b) - (a < b);
 }
 
 static void keys_remove_at(tb_pair_keys* l, int32_t i) {
@@ -329,9 +335,13 @@ tb_status tb_world_set_explicit_pairs(tb_world_id world, const int32_t* shape_id
   tb_pair_keys* l = &w->explicit_pairs;
   if (!keys_reserve(l, pair_count, 0))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "%s: out of memory for %d pairs", fn, pair_count);
-  l->count = 0;
   for (int32_t i = 0; i < pair_count; ++i)
-    keys_set(w, l, tb_slot_pair_key(tb_id_slot(shape_ids[2 * i]), tb_id_slot(shape_ids[2 * i + 1])), 1, NULL, fn);
+    l->key[i] = tb_slot_pair_key(tb_id_slot(shape_ids[2 * i]), tb_id_slot(shape_ids[2 * i + 1]));
+  qsort(l->key, (size_t)pair_count, sizeof(uint64_t), compare_keys);
+  int32_t n = 0; /* duplicates collapse */
+  for (int32_t i = 0; i < pair_count; ++i)
+    if (n == 0 || l->key[n - 1] != l->key[i]) l->key[n++] = l->key[i];
+  l->count = n;
   w->collided = 0;
   return TB_OK;
 }

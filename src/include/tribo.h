@@ -348,7 +348,8 @@ TB_API tb_status tb_body_set_sleeping(tb_world_id world, tb_body_id body, int32_
 TB_API int32_t tb_body_is_sleeping(tb_world_id world, tb_body_id body);
 
 /* Explicit pair list of TB_BROAD_PHASE_EXPLICIT: shape_ids holds 2 * pair_count shape ids
- * (a0, b0, a1, b1, ...). Replaces the previous list; pair_count 0 clears it. The listed pairs
+ * (a0, b0, a1, b1, ...); order within a pair and duplicates do not matter. Replaces the previous
+ * list (unchanged when an id is bad); pair_count 0 clears it. The listed pairs
  * still need overlapping AABBs and pass the filter rule. A removed shape leaves the list. */
 TB_API tb_status tb_world_set_explicit_pairs(tb_world_id world, const int32_t* shape_ids, int32_t pair_count);
 
