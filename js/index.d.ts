@@ -37,8 +37,48 @@ export type Quat = readonly [number, number, number, number] | Float32Array | Fl
 
 /** The two WebAssembly builds. */
 export type Build = 'threads' | 'simd';
-/** Solver presets; only `'physx-tgs'` exists in this version. */
-export type Preset = 'physx-tgs';
+/**
+ * Presets: one choice on every axis (solver, combine rule, readback convention, filtering, distance
+ * rule, matching); each axis can then be set on its own ({@link WorldOptions}, {@link World.setOptions}).
+ * A preset whose solver is not in this version throws a `RangeError` naming the available ones.
+ */
+export type Preset = 'physx-pgs' | 'physx-tgs' | 'newton-xpbd' | 'newton-semi';
+/** Solver families: PhysX PGS and TGS, Newton XPBD, Newton penalty with semi-implicit Euler. */
+export type SolverType = 'pgs' | 'tgs' | 'xpbd' | 'penalty';
+/** Material combine rules: PhysX combine modes, Newton means, Newton VBD, Kamino. */
+export type CombineRule = 'physx' | 'mean' | 'vbd' | 'kamino';
+/** Per-contact readback conventions (see docs/observation.md). */
+export type ReadbackConvention = 'physx' | 'newton';
+/** Candidate-pair generators. */
+export type BroadPhase = 'sap' | 'all-pairs' | 'explicit';
+/** Filtering rules. */
+export type FilterRule = 'newton' | 'mujoco' | 'physx' | 'genesis';
+/** Distance rules (margins / gaps / offsets). */
+export type DistanceRule = 'newton' | 'mujoco' | 'physx';
+/** Contact matching across frames. */
+export type Matching = 'latest' | 'sticky';
+
+/** The solver and collision axes; settable at creation and between steps ({@link World.setOptions}). */
+export interface AxisOptions {
+  /** Position iterations (same as `substeps`), integer in [1, 64]. */
+  positionIterations?: number;
+  /** Solver family. Default: the preset's. */
+  solver?: SolverType;
+  /** Material combine rule. Default: the preset's. */
+  combineRule?: CombineRule;
+  /** Readback convention. Default: the preset's. */
+  readback?: ReadbackConvention;
+  /** Candidate-pair generator. Default `'sap'`. */
+  broadPhase?: BroadPhase;
+  /** Filtering rule. Default: the preset's. */
+  filterRule?: FilterRule;
+  /** Distance rule. Default: the preset's. */
+  distanceRule?: DistanceRule;
+  /** Contact matching across frames. Default `'latest'`. */
+  matching?: Matching;
+  /** Contact reduction bound: points kept per shape pair, integer in [1, 4]. Default `4`. */
+  maxPointsPerPair?: number;
+}
 /** Body types. */
 export type BodyType = 'static' | 'kinematic' | 'dynamic';
 /** Shape types. */
@@ -127,8 +167,8 @@ export class Tribo {
  * Options of {@link Tribo.createWorld}. Unknown keys throw a `RangeError`. Solver parameters are
  * those of the substepped sequential-impulse solver of the `'physx-tgs'` preset.
  */
-export interface WorldOptions {
-  /** Solver preset. Default `'physx-tgs'` (the only one available). */
+export interface WorldOptions extends AxisOptions {
+  /** Preset. Default `'physx-tgs'`. */
   preset?: Preset;
   /** Gravity, m/s², world vector. Default `[0, -9.81, 0]`. */
   gravity?: Vec3;
@@ -593,6 +633,19 @@ export class World {
   readonly stepStats: StepStats;
   /** What the contact readback of this world's preset includes and excludes. */
   readonly readbackInfo: ReadbackInfo;
+  /** Switches every axis to a preset's choice between steps; bodies and shapes are kept. @throws {RangeError} unavailable preset */
+  setPreset(preset: Preset): void;
+  /**
+   * Sets solver and collision options between steps (names as in {@link WorldOptions}). On error
+   * nothing changes. @throws {RangeError} unknown option, bad value (the message names it)
+   */
+  setOptions(options: AxisOptions & Pick<WorldOptions, 'substeps' | 'velocityIterations' | 'bounceThreshold' |
+    'maxDepenetrationVelocity' | 'contactHertz' | 'contactDampingRatio' | 'linearSlop' | 'speculativeDistance' | 'warmStarting'>): void;
+  /** The world's current options, every axis by name. */
+  readonly options: Required<AxisOptions> & { preset: Preset; threads: number; gravity: number[]; timestep: number;
+    substeps?: never; velocityIterations: number; bounceThreshold: number; maxDepenetrationVelocity: number; contactHertz: number;
+    contactDampingRatio: number; linearSlop: number; speculativeDistance: number; warmStarting: boolean;
+    bodyCapacity: number; contactCapacity: number; pairCapacity: number };
 
   /** Frees the world and all its memory. The object is unusable afterwards; calling it again is a no-op. */
   free(): void;

@@ -231,7 +231,7 @@ TB_API tb_status tb_world_step(tb_world_id world);
 
 /* Field tables: one list (src/core/fields.h) defines the body and contact SoA fields; these calls
  * expose it so that bindings build views from the same list. */
-typedef enum tb_field_set { TB_FIELDS_BODY = 0, TB_FIELDS_CONTACT = 1 } tb_field_set;
+typedef enum tb_field_set { TB_FIELDS_BODY = 0, TB_FIELDS_CONTACT = 1, TB_FIELDS_WORLD_DEF = 2 } tb_field_set;
 typedef enum tb_field_type { TB_F32 = 0, TB_I32 = 1, TB_U32 = 2 } tb_field_type;
 typedef struct tb_field_info {
   const char* name;       /* snake_case */
@@ -239,6 +239,7 @@ typedef struct tb_field_info {
   const char* doc;        /* frame, sign, reference point */
   int32_t type;           /* tb_field_type */
   int32_t components;     /* values per element */
+  int32_t offset;         /* TB_FIELDS_WORLD_DEF: byte offset in tb_world_def; else -1 */
 } tb_field_info;
 TB_API int32_t tb_field_count(tb_field_set set);
 TB_API const tb_field_info* tb_field_get(tb_field_set set, int32_t index);
