@@ -60,7 +60,8 @@ static void run(int n, int32_t generator, const char* name) {
     tb_body_id b = tb_body_create(id, TB_BODY_DYNAMIC, p, q);
     tb_shape_create(id, b, TB_SHAPE_BOX, half, zero, q, 0.5f, 0.0f, 1000.0f);
   }
-  tb_world_set_broad_phase(id, generator);
+  def.collision.broad_phase = generator;
+  tb_world_set_collision(id, &def.collision);
   tb_world* w = tb_world_get(id);
   tb_world_collide(id); /* sizes the scratch arena and the sweep order */
   double* t = (double*)malloc(sizeof(double) * FRAMES);

@@ -35,13 +35,13 @@ export function readFieldTable(M, set) {
   const out = [];
   for (let i = 0; i < n; i++) {
     const p = M._tb_field_get(set, i);
-    const u32 = new Uint32Array(heapBuffer(M), p, 5);
-    const i32 = new Int32Array(heapBuffer(M), p, 5);
+    const u32 = new Uint32Array(heapBuffer(M), p, 6);
+    const i32 = new Int32Array(heapBuffer(M), p, 6);
     const cName = M.UTF8ToString(u32[0]);
     out.push({
       index: i, name: camel(cName), cName,
       unit: M.UTF8ToString(u32[1]), doc: M.UTF8ToString(u32[2]),
-      type: TYPE_NAMES[i32[3]], components: i32[4],
+      type: TYPE_NAMES[i32[3]], components: i32[4], offset: i32[5],
     });
   }
   return out;

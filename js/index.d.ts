@@ -37,8 +37,65 @@ export type Quat = readonly [number, number, number, number] | Float32Array | Fl
 
 /** The two WebAssembly builds. */
 export type Build = 'threads' | 'simd';
-/** Solver presets; only `'physx-tgs'` exists in this version. */
-export type Preset = 'physx-tgs';
+/**
+ * Presets: one choice on every axis (solver, combine rule, readback convention, filtering, distance
+ * rule, matching); each axis can then be set on its own ({@link WorldOptions}, {@link World.setOptions}).
+ * A preset whose solver is not in this version throws a `RangeError` naming the available ones.
+ */
+export type Preset = 'physx-pgs' | 'physx-tgs' | 'newton-xpbd' | 'newton-semi';
+/** Solver families: PhysX PGS and TGS, Newton XPBD, Newton penalty with semi-implicit Euler. */
+export type SolverType = 'pgs' | 'tgs' | 'xpbd' | 'penalty';
+/** Material combine rules: PhysX combine modes, Newton means, Newton VBD, Kamino. */
+export type CombineRule = 'physx' | 'mean' | 'vbd' | 'kamino';
+/** Per-contact readback conventions (see docs/observation.md). */
+export type ReadbackConvention = 'physx' | 'newton';
+/**
+ * Candidate-pair generators; all give the same pairs in the same order (sorted by shape slots):
+ * `'sap'` incremental sweep and prune, `'all-pairs'` every shape against every shape,
+ * `'explicit'` only the pairs of {@link World.setExplicitPairs} (their AABBs must still overlap).
+ */
+export type BroadPhase = 'sap' | 'all-pairs' | 'explicit';
+/**
+ * Filtering rules. Every rule skips shapes of one body and pairs without an awake dynamic body.
+ * - `'newton'`: `world` and `collisionGroup` of {@link ShapeFilterDesc}, shape-pair exclusions ({@link World.excludePair}).
+ * - `'mujoco'`: `contype`/`conaffinity`, parent/child bodies, `exclude` body pairs; explicit pairs ({@link World.setContactPair}) bypass these.
+ * - `'physx'`: `filterData` and `trigger`; per-pair detect / solve / notify.
+ * - `'genesis'`: adjacency (parent/child), `contype`/`conaffinity`; `maxCollisionPairs`.
+ */
+export type FilterRule = 'newton' | 'mujoco' | 'physx' | 'genesis';
+/** Distance rules (margins / gaps / offsets). */
+export type DistanceRule = 'newton' | 'mujoco' | 'physx';
+/** Contact matching across frames. */
+export type Matching = 'latest' | 'sticky';
+
+/** The solver and collision axes; settable at creation and between steps ({@link World.setOptions}). */
+export interface AxisOptions {
+  /** Position iterations (same as `substeps`), integer in [1, 64]. */
+  positionIterations?: number;
+  /** Solver family. Default: the preset's. */
+  solver?: SolverType;
+  /** Material combine rule. Default: the preset's. */
+  combineRule?: CombineRule;
+  /** Readback convention. Default: the preset's. */
+  readback?: ReadbackConvention;
+  /** Candidate-pair generator. Default `'sap'`. */
+  broadPhase?: BroadPhase;
+  /** Filtering rule. Default: the preset's. */
+  filterRule?: FilterRule;
+  /** Distance rule. Default: the preset's. */
+  distanceRule?: DistanceRule;
+  /** Contact matching across frames. Default `'latest'`. */
+  matching?: Matching;
+  /** Contact reduction bound: points kept per shape pair, integer in [1, 4]. Default `4`. */
+  maxPointsPerPair?: number;
+  /* -- filtering -- */
+  /**
+   * Genesis `max_collision_pairs`, integer >= 0 (0 = unlimited). Default `0`. A step whose
+   * candidate pairs (after filtering) exceed it throws a `RangeError` naming the count and limit
+   * and does not run; nothing is truncated and the world stays usable.
+   */
+  maxCollisionPairs?: number;
+}
 /** Body types. */
 export type BodyType = 'static' | 'kinematic' | 'dynamic';
 /** Shape types. */
@@ -127,8 +184,8 @@ export class Tribo {
  * Options of {@link Tribo.createWorld}. Unknown keys throw a `RangeError`. Solver parameters are
  * those of the substepped sequential-impulse solver of the `'physx-tgs'` preset.
  */
-export interface WorldOptions {
-  /** Solver preset. Default `'physx-tgs'` (the only one available). */
+export interface WorldOptions extends AxisOptions {
+  /** Preset. Default `'physx-tgs'`. */
   preset?: Preset;
   /** Gravity, m/s², world vector. Default `[0, -9.81, 0]`. */
   gravity?: Vec3;
@@ -168,31 +225,9 @@ export interface WorldOptions {
    * {@link Tribo.createWorkerWorld} there).
    */
   threads?: number;
-  /* -- filtering -- */
-  /** Candidate-pair generator. Default `'sap'`. See {@link World.setBroadPhase}. */
-  broadPhase?: BroadPhase;
-  /** Pair filter rule. Default: the preset's (`'physx'` for `'physx-tgs'`). See {@link World.setFilterRule}. */
-  filterRule?: FilterRule;
-  /** Genesis `max_collision_pairs`, integer >= 0 (0 = unlimited). Default `0`. See {@link World.setMaxCollisionPairs}. */
-  maxCollisionPairs?: number;
 }
 
 /* -- filtering: broad phase, filter rules, shape filter fields, queries -- */
-
-/**
- * Candidate-pair generators; all give the same pairs in the same order (sorted by shape slots):
- * `'sap'` incremental sweep and prune, `'all-pairs'` every shape against every shape,
- * `'explicit'` only the pairs of {@link World.setExplicitPairs} (their AABBs must still overlap).
- */
-export type BroadPhase = 'sap' | 'all-pairs' | 'explicit';
-/**
- * Pair filter rules. Every rule skips shapes of one body and pairs without an awake dynamic body.
- * - `'newton'`: `world` and `collisionGroup` of {@link ShapeFilterDesc}, shape-pair exclusions ({@link World.excludePair}).
- * - `'mujoco'`: `contype`/`conaffinity`, parent/child bodies, `exclude` body pairs; explicit pairs ({@link World.setContactPair}) bypass these.
- * - `'physx'`: `filterData` and `trigger`; per-pair detect / solve / notify.
- * - `'genesis'`: adjacency (parent/child), `contype`/`conaffinity`; `maxCollisionPairs`.
- */
-export type FilterRule = 'newton' | 'mujoco' | 'physx' | 'genesis';
 
 /** Per-shape filter fields; each rule reads only its own. Also settable later with {@link World.setShapeFilter}. */
 export interface ShapeFilterDesc {
@@ -727,18 +762,22 @@ export class World {
   readonly stepStats: StepStats;
   /** What the contact readback of this world's preset includes and excludes. */
   readonly readbackInfo: ReadbackInfo;
-
-  /* -- filtering: broad phase, filter rules, filter fields, sleep, queries -- */
-  /** Candidate-pair generator for the following steps. @throws {RangeError} unknown name */
-  setBroadPhase(name: BroadPhase): void;
-  /** Pair filter rule for the following steps. @throws {RangeError} unknown name */
-  setFilterRule(name: FilterRule): void;
+  /** Switches every axis to a preset's choice between steps; bodies and shapes are kept. @throws {RangeError} unavailable preset */
+  setPreset(preset: Preset): void;
   /**
-   * Genesis `max_collision_pairs` (0 = unlimited): a step whose candidate pairs (after filtering)
-   * exceed it throws a `RangeError` naming the count and limit, and does not run; nothing is
-   * truncated, and the world stays usable.
+   * Sets solver and collision options between steps (names as in {@link WorldOptions}). On error
+   * nothing changes. @throws {RangeError} unknown option, bad value (the message names it)
    */
-  setMaxCollisionPairs(n: number): void;
+  setOptions(options: AxisOptions & Pick<WorldOptions, 'substeps' | 'velocityIterations' | 'bounceThreshold' |
+    'maxDepenetrationVelocity' | 'contactHertz' | 'contactDampingRatio' | 'linearSlop' | 'speculativeDistance' | 'warmStarting'>): void;
+  /** The world's current options, every axis by name. */
+  readonly options: Required<AxisOptions> & { preset: Preset; threads: number; gravity: number[]; timestep: number;
+    substeps?: never; velocityIterations: number; bounceThreshold: number; maxDepenetrationVelocity: number; contactHertz: number;
+    contactDampingRatio: number; linearSlop: number; speculativeDistance: number; warmStarting: boolean;
+    bodyCapacity: number; contactCapacity: number; pairCapacity: number };
+
+  /* -- filtering: filter fields, sleep, pair lists, queries (broadPhase, filterRule and
+   * maxCollisionPairs are options: {@link World.setOptions}) -- */
   /** Shape ids of a body, in creation order. @throws {RangeError} unknown body */
   shapeIds(body: number): number[];
   /** Sets some of a shape's filter fields. @throws {RangeError | TypeError} naming the field */
@@ -872,9 +911,6 @@ export class WorkerWorld {
   /** The current state as a frame, without stepping. */
   frame(): Promise<Frame>;
   /* -- filtering: see the World methods of the same names -- */
-  setBroadPhase(name: BroadPhase): Promise<void>;
-  setFilterRule(name: FilterRule): Promise<void>;
-  setMaxCollisionPairs(n: number): Promise<void>;
   shapeIds(body: number): Promise<number[]>;
   setShapeFilter(shape: number, filter: ShapeFilterDesc): Promise<void>;
   getShapeFilter(shape: number): Promise<ShapeFilter>;

@@ -50,9 +50,6 @@ const ops = {
   setPairCapacity: (n) => world.setPairCapacity(n),
   readbackInfo: () => world.readbackInfo,
   /* -- filtering: broad phase, filter rules, filter fields, sleep, queries -- */
-  setBroadPhase: (name) => world.setBroadPhase(name),
-  setFilterRule: (name) => world.setFilterRule(name),
-  setMaxCollisionPairs: (n) => world.setMaxCollisionPairs(n),
   shapeIds: (body) => world.shapeIds(body),
   setShapeFilter: (shape, f) => world.setShapeFilter(shape, f),
   getShapeFilter: (shape) => world.getShapeFilter(shape),

@@ -118,9 +118,6 @@ export class WorkerWorld {
   /** What the contact readback of the world's preset includes and excludes. */
   get readbackInfo() { return this._call('readbackInfo'); }
   /* -- filtering: broad phase, filter rules, filter fields, sleep, queries (see World) -- */
-  setBroadPhase(name) { return this._call('setBroadPhase', [name]); }
-  setFilterRule(name) { return this._call('setFilterRule', [name]); }
-  setMaxCollisionPairs(n) { return this._call('setMaxCollisionPairs', [n]); }
   shapeIds(body) { return this._call('shapeIds', [body]); }
   setShapeFilter(shape, f) { return this._call('setShapeFilter', [shape, f]); }
   getShapeFilter(shape) { return this._call('getShapeFilter', [shape]); }

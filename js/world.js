@@ -3,17 +3,62 @@
  * @module tribo/world
  */
 import { errorFor } from './errors.js';
-import { ARRAYS, heapBuffer } from './fields.js';
+import { ARRAYS, heapBuffer, readFieldTable } from './fields.js';
 
 const BODY_TYPES = { static: 0, kinematic: 1, dynamic: 2 };
 const SHAPE_TYPES = { plane: 0, sphere: 1, capsule: 2, box: 3 };
-const PRESETS = ['physx-tgs'];
+/** Preset names in engine order (tb_preset). */
+const PRESETS = ['physx-pgs', 'physx-tgs', 'newton-xpbd', 'newton-semi'];
+/** Presets whose solver exists in this version. */
+const AVAILABLE_PRESETS = ['physx-tgs'];
 const ID_INDEX_MASK = 0xfffff;
 
-const WORLD_OPTIONS = new Set(['preset', 'gravity', 'timestep', 'substeps', 'velocityIterations',
-  'bounceThreshold', 'maxDepenetrationVelocity', 'contactHertz', 'contactDampingRatio', 'linearSlop',
-  'speculativeDistance', 'warmStarting', 'contactCapacity', 'pairCapacity', 'bodyCapacity', 'threads',
-  /* filtering */ 'broadPhase', 'filterRule', 'maxCollisionPairs']);
+/** Names of the enum-valued world options, in engine order. */
+const ENUMS = {
+  solver: ['pgs', 'tgs', 'xpbd', 'penalty'],
+  combineRule: ['physx', 'mean', 'vbd', 'kamino'],
+  readback: ['physx', 'newton'],
+  broadPhase: ['sap', 'all-pairs', 'explicit'],
+  filterRule: ['newton', 'mujoco', 'physx', 'genesis'],
+  distanceRule: ['newton', 'mujoco', 'physx'],
+  matching: ['latest', 'sticky'],
+};
+
+/**
+ * World options stored in the engine's world definition: JS name -> [C field path, kind].
+ * Fields are located through the engine's definition table (TB_FIELDS_WORLD_DEF), never by offset.
+ * Kinds: 'num', 'int', 'bool', 'vec3', or an ENUMS key.
+ */
+const DEF_OPTIONS = {
+  gravity: ['gravity', 'vec3'],
+  timestep: ['timestep', 'num'],
+  bodyCapacity: ['body_capacity', 'int'],
+  contactCapacity: ['contact_capacity', 'int'],
+  pairCapacity: ['pair_capacity', 'int'],
+  substeps: ['solver.position_iterations', 'int'],
+  positionIterations: ['solver.position_iterations', 'int'],
+  velocityIterations: ['solver.velocity_iterations', 'int'],
+  bounceThreshold: ['solver.bounce_threshold_velocity', 'num'],
+  maxDepenetrationVelocity: ['solver.max_depenetration_velocity', 'num'],
+  contactHertz: ['solver.contact_hertz', 'num'],
+  contactDampingRatio: ['solver.contact_damping_ratio', 'num'],
+  linearSlop: ['solver.linear_slop', 'num'],
+  speculativeDistance: ['solver.speculative_distance', 'num'],
+  warmStarting: ['solver.warm_starting', 'bool'],
+  solver: ['solver.solver', 'solver'],
+  combineRule: ['solver.combine_rule', 'combineRule'],
+  readback: ['solver.readback', 'readback'],
+  broadPhase: ['collision.broad_phase', 'broadPhase'],
+  filterRule: ['collision.filter_rule', 'filterRule'],
+  distanceRule: ['collision.distance_rule', 'distanceRule'],
+  matching: ['collision.matching', 'matching'],
+  maxPointsPerPair: ['collision.max_points_per_pair', 'int'],
+  /* -- filtering -- */
+  maxCollisionPairs: ['collision.max_collision_pairs', 'int'],
+};
+/** Options that may change between steps (solver and collision axes). */
+const RUNTIME_OPTIONS = new Set(Object.keys(DEF_OPTIONS).filter((k) => /^(solver|collision)\./.test(DEF_OPTIONS[k][0])));
+const WORLD_OPTIONS = new Set(['preset', 'threads', ...Object.keys(DEF_OPTIONS)]);
 const BODY_OPTIONS = new Set(['type', 'position', 'rotation', 'linearVelocity', 'angularVelocity',
   'linearDamping', 'angularDamping', 'mass', 'shapes', /* filtering */ 'parent', 'sleeping']);
 const MASS_OPTIONS = new Set(['mass', 'center', 'inertia']);
@@ -22,8 +67,6 @@ const SHAPE_OPTIONS = new Set(['type', 'radius', 'halfExtents', 'halfHeight', 'n
   /* filtering */ 'world', 'collisionGroup', 'contype', 'conaffinity', 'filterData', 'trigger']);
 
 /* -- filtering: broad phase, filter rules, per-shape filter fields, queries -- */
-const BROAD_PHASES = { sap: 0, 'all-pairs': 1, explicit: 2 };
-const FILTER_RULES = { newton: 0, mujoco: 1, physx: 2, genesis: 3 };
 const FILTER_KEYS = ['world', 'collisionGroup', 'contype', 'conaffinity', 'filterData', 'trigger'];
 const SHAPE_FILTER_OPTIONS = new Set(FILTER_KEYS);
 const QUERY_OPTIONS = new Set(['maxDistance', 'skipBody', 'mask', 'capacity']);
@@ -32,13 +75,6 @@ const CONTACT_PAIR_OPTIONS = new Set(['margin', 'gap', 'friction']);
 /** MuJoCo's default friction of an explicit pair: sliding ×2, torsional (m), rolling ×2 (m). */
 const MUJOCO_PAIR_FRICTION = [1, 1, 0.005, 0.0001, 0.0001];
 const RAY_HIT_WORDS = 9; /* tb_ray_hit: shape, body, point[3], normal[3], distance */
-
-function enumValue(fn, field, v, table) {
-  if (!Object.prototype.hasOwnProperty.call(table, v)) {
-    throw new RangeError(`${fn}: ${field} must be one of ${Object.keys(table).map((k) => `'${k}'`).join(', ')} (got ${JSON.stringify(v)})`);
-  }
-  return table[v];
-}
 
 function uint32(fn, field, v) {
   if (!Number.isInteger(v) || v < 0 || v > 0xffffffff) {
@@ -122,17 +158,62 @@ function int(fn, field, v, fallback) {
   return v;
 }
 
-/** The engine names solver fields as in C; say them as the JS options are spelled. */
-const C_TO_JS = {
-  'solver.position_iterations': 'substeps', 'solver.velocity_iterations': 'velocityIterations',
-  'solver.bounce_threshold_velocity': 'bounceThreshold', 'solver.max_depenetration_velocity': 'maxDepenetrationVelocity',
-  'solver.contact_hertz': 'contactHertz', 'solver.contact_damping_ratio': 'contactDampingRatio',
-  'solver.linear_slop': 'linearSlop', 'solver.speculative_distance': 'speculativeDistance',
-  'body/contact/pair capacities': 'bodyCapacity/contactCapacity/pairCapacity',
-};
-function jsOptionNames(message) {
-  for (const [c, js] of Object.entries(C_TO_JS)) message = message.replace(c, js);
+/** The engine names definition fields as in C; say them as the JS options are spelled. */
+function jsOptionNames(message, options = {}) {
+  message = message.replace('body/contact/pair capacities', 'bodyCapacity/contactCapacity/pairCapacity');
+  const done = new Set();
+  /* the name the caller used wins; otherwise the first JS name of a field */
+  const entries = Object.entries(DEF_OPTIONS).sort(([a], [b]) => (b in options) - (a in options));
+  for (const [js, [c]] of entries) {
+    if (!c.includes('.') || done.has(c)) continue;
+    done.add(c);
+    message = message.split(c).join(js);
+  }
   return message;
+}
+
+/** Field info of the world definition by C path, from the engine's table (cached per module). */
+function defTable(tribo) {
+  if (!tribo._defTable) {
+    const map = new Map();
+    for (const f of readFieldTable(tribo._M, 2)) map.set(f.cName, f);
+    tribo._defTable = map;
+  }
+  return tribo._defTable;
+}
+
+/**
+ * Writes options into the world definition at address d (already filled with defaults).
+ * @param {string[]} keys the option names to write (others are ignored)
+ */
+function writeDef(tribo, d, options, keys, fn) {
+  const M = tribo._M;
+  const table = defTable(tribo);
+  for (const key of keys) {
+    const v = options[key];
+    if (v === undefined || !DEF_OPTIONS[key]) continue;
+    const [path, kind] = DEF_OPTIONS[key];
+    const f = table.get(path);
+    if (!f) throw new Error(`${fn}: the engine has no field ${path}`);
+    const buf = heapBuffer(M);
+    if (kind === 'vec3') new Float32Array(buf, d + f.offset, 3).set(vec(fn, key, v, 3));
+    else if (kind === 'num') new Float32Array(buf, d + f.offset, 1)[0] = num(fn, key, v);
+    else if (kind === 'int') new Int32Array(buf, d + f.offset, 1)[0] = int(fn, key, v);
+    else if (kind === 'bool') new Int32Array(buf, d + f.offset, 1)[0] = v ? 1 : 0;
+    else {
+      const names = ENUMS[kind];
+      const i = names.indexOf(v);
+      if (i < 0) throw new RangeError(`${fn}: ${key} must be one of ${names.map((n) => JSON.stringify(n)).join(', ')} (got ${JSON.stringify(v)})`);
+      new Int32Array(buf, d + f.offset, 1)[0] = i;
+    }
+  }
+}
+
+/** Reads one definition field (C path) at address d. */
+function readDef(tribo, d, path) {
+  const f = defTable(tribo).get(path);
+  const buf = heapBuffer(tribo._M);
+  return f.type === 'f32' ? new Float32Array(buf, d + f.offset, f.components) : new Int32Array(buf, d + f.offset, f.components);
 }
 
 /**
@@ -148,8 +229,8 @@ export class World {
     const fn = 'createWorld';
     checkKeys(fn, '', options, WORLD_OPTIONS);
     const preset = options.preset ?? 'physx-tgs';
-    if (!PRESETS.includes(preset)) {
-      throw new RangeError(`${fn}: preset ${JSON.stringify(preset)} is not available in this version (available: ${PRESETS.join(', ')})`);
+    if (!AVAILABLE_PRESETS.includes(preset)) {
+      throw new RangeError(`${fn}: preset ${JSON.stringify(preset)} is not available in this version (available: ${AVAILABLE_PRESETS.join(', ')})`);
     }
     this._t = tribo;
     const M = (this._M = tribo._M);
@@ -160,42 +241,21 @@ export class World {
     }
     const d = tribo._scratch;
     M._tb_default_world_def_into(d);
-    const f32 = new Float32Array(heapBuffer(M), d, 17);
-    const i32 = new Int32Array(heapBuffer(M), d, 17);
-    const g = vec(fn, 'gravity', options.gravity, 3, [0, -9.81, 0]);
-    f32[0] = g[0]; f32[1] = g[1]; f32[2] = g[2];
-    f32[3] = num(fn, 'timestep', options.timestep, f32[3]);
-    i32[4] = int(fn, 'bodyCapacity', options.bodyCapacity, i32[4]);
-    i32[5] = int(fn, 'contactCapacity', options.contactCapacity, i32[5]);
-    i32[6] = int(fn, 'pairCapacity', options.pairCapacity, i32[6]);
-    i32[7] = threads;
-    i32[8] = int(fn, 'substeps', options.substeps, i32[8]);
-    i32[9] = int(fn, 'velocityIterations', options.velocityIterations, i32[9]);
-    f32[10] = num(fn, 'bounceThreshold', options.bounceThreshold, f32[10]);
-    f32[11] = num(fn, 'maxDepenetrationVelocity', options.maxDepenetrationVelocity, f32[11]);
-    f32[12] = num(fn, 'contactHertz', options.contactHertz, f32[12]);
-    f32[13] = num(fn, 'contactDampingRatio', options.contactDampingRatio, f32[13]);
-    f32[14] = num(fn, 'linearSlop', options.linearSlop, f32[14]);
-    f32[15] = num(fn, 'speculativeDistance', options.speculativeDistance, f32[15]);
-    if (options.warmStarting !== undefined) i32[16] = options.warmStarting ? 1 : 0;
+    if (M._tb_preset_apply(PRESETS.indexOf(preset), d) !== 0) throw new Error(`${fn}: preset ${preset} rejected by the engine`);
+    if (options.substeps !== undefined && options.positionIterations !== undefined) {
+      throw new RangeError(`${fn}: give substeps or positionIterations, not both`);
+    }
+    writeDef(tribo, d, options, Object.keys(options), fn);
+    readDef(tribo, d, 'thread_count')[0] = threads;
     const id = M._tb_world_create(d);
-    if (id < 0) throw errorFor(-id, jsOptionNames(M.UTF8ToString(M._tb_last_error(-1))));
+    if (id < 0) throw errorFor(-id, jsOptionNames(M.UTF8ToString(M._tb_last_error(-1)), options));
     this._id = id;
-    this.timestep = f32[3];
+    this.timestep = readDef(tribo, d, 'timestep')[0];
     this.threads = threads;
     this._version = 0;
     this._bodyViews = null;
     this._contactViews = null;
     this._shapeIds = new Map(); /* filtering: body id -> its shape ids, in creation order */
-    try {
-      if (options.broadPhase !== undefined) this.setBroadPhase(options.broadPhase, fn);
-      if (options.filterRule !== undefined) this.setFilterRule(options.filterRule, fn);
-      if (options.maxCollisionPairs !== undefined) this.setMaxCollisionPairs(options.maxCollisionPairs, fn);
-    } catch (e) {
-      M._tb_world_destroy(id);
-      this._id = -1;
-      throw e;
-    }
   }
 
   _check(status) {
@@ -458,6 +518,66 @@ export class World {
   /** What the contact readback of this world's preset includes and excludes. */
   get readbackInfo() { return READBACK_INFO[this.preset]; }
 
+  /**
+   * Switches every axis (solver, combine rule, readback, filtering, distances, matching) to a
+   * preset's choice, between steps. Bodies, shapes and capacities are kept.
+   * @param {string} preset
+   */
+  setPreset(preset) {
+    const fn = 'setPreset';
+    this._alive(fn);
+    if (!AVAILABLE_PRESETS.includes(preset)) {
+      throw new RangeError(`${fn}: preset ${JSON.stringify(preset)} is not available in this version (available: ${AVAILABLE_PRESETS.join(', ')})`);
+    }
+    this._check(this._M._tb_world_set_preset(this._id, PRESETS.indexOf(preset)));
+    this.preset = preset;
+  }
+
+  /**
+   * Sets solver and collision options between steps (the same names as the world options, e.g.
+   * `{ solver: 'pgs', positionIterations: 8, broadPhase: 'all-pairs' }`). On error nothing changes.
+   * @param {object} options
+   */
+  setOptions(options) {
+    const fn = 'setOptions';
+    this._alive(fn);
+    checkKeys(fn, '', options, RUNTIME_OPTIONS);
+    const M = this._M;
+    const d = this._t._scratch;
+    const old = d + 2048; /* the current definition, to undo the first call if the second fails */
+    this._check(M._tb_world_get_def(this._id, d));
+    this._check(M._tb_world_get_def(this._id, old));
+    writeDef(this._t, d, options, Object.keys(options), fn);
+    const table = defTable(this._t);
+    const solverAt = (base) => base + table.get('solver.position_iterations').offset;
+    const collisionAt = (base) => base + table.get('collision.broad_phase').offset;
+    const fail = (status) => errorFor(status, jsOptionNames(M.UTF8ToString(M._tb_last_error(this._id)), options)
+      .replace(/^set(Solver|Collision):/, `${fn}:`));
+    let status = M._tb_world_set_collision(this._id, collisionAt(d));
+    if (status !== 0) throw fail(status);
+    status = M._tb_world_set_solver(this._id, solverAt(d));
+    if (status !== 0) {
+      const err = fail(status);
+      M._tb_world_set_collision(this._id, collisionAt(old));
+      throw err;
+    }
+  }
+
+  /** The world's current options (every definition field under its JS name; enums as names). */
+  get options() {
+    const fn = 'options';
+    this._alive(fn);
+    const d = this._t._scratch;
+    this._check(this._M._tb_world_get_def(this._id, d));
+    const out = { preset: this.preset, threads: this.threads };
+    for (const [js, [path, kind]] of Object.entries(DEF_OPTIONS)) {
+      if (js === 'substeps') continue;
+      const v = readDef(this._t, d, path);
+      out[js] = kind === 'vec3' ? Array.from(v) : kind === 'bool' ? v[0] !== 0 : ENUMS[kind] ? ENUMS[kind][v[0]] : v[0];
+    }
+    return out;
+  }
+
   /* -- filtering: broad phase, filter rules, filter fields, sleep, queries -- */
 
   /** Errors of the engine, renamed to the calling JS function. */
@@ -466,24 +586,6 @@ export class World {
     const M = this._M;
     const msg = M.UTF8ToString(M._tb_last_error(this._id));
     throw errorFor(status, fn === cName ? msg : msg.replace(new RegExp(`^${cName}:`), `${fn}:`));
-  }
-
-  /** Candidate generator: 'sap' (sweep and prune), 'all-pairs', or 'explicit' (setExplicitPairs). */
-  setBroadPhase(name, fn = 'setBroadPhase') {
-    this._alive(fn);
-    this._checkAs(fn, 'setBroadPhase', this._M._tb_world_set_broad_phase(this._id, enumValue(fn, 'broadPhase', name, BROAD_PHASES)));
-  }
-
-  /** Pair filter rule: 'newton' | 'mujoco' | 'physx' | 'genesis' (each reads its own shape fields). */
-  setFilterRule(name, fn = 'setFilterRule') {
-    this._alive(fn);
-    this._checkAs(fn, 'setFilterRule', this._M._tb_world_set_filter_rule(this._id, enumValue(fn, 'filterRule', name, FILTER_RULES)));
-  }
-
-  /** Genesis max_collision_pairs: more candidate pairs make step() throw (RangeError); 0 = unlimited. */
-  setMaxCollisionPairs(n, fn = 'setMaxCollisionPairs') {
-    this._alive(fn);
-    this._checkAs(fn, 'setMaxCollisionPairs', this._M._tb_world_set_max_collision_pairs(this._id, int(fn, 'maxCollisionPairs', n)));
   }
 
   /** Shape ids of a body, in creation order. */

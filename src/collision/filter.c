@@ -226,35 +226,6 @@ tb_status tb_shape_get_filter(tb_world_id world, tb_shape_id shape, tb_shape_fil
   return TB_OK;
 }
 
-/* One collision axis: an integer in [lo, hi) (hi < 0: no upper bound). */
-static tb_status set_axis(tb_world_id world, const char* fn, const char* field, int32_t* (*axis)(tb_world*),
-                          int32_t v, int32_t lo, int32_t hi) {
-  GET_WORLD(fn);
-  if (v < lo || (hi >= 0 && v >= hi)) {
-    if (hi >= 0) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: %s must be in [%d, %d) (got %d)", fn, field, lo, hi, v);
-    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: %s must be >= %d (got %d)", fn, field, lo, v);
-  }
-  *axis(w) = v;
-  w->collided = 0;
-  return TB_OK;
-}
-
-static int32_t* axis_broad_phase(tb_world* w) { return &w->def.collision.broad_phase; }
-static int32_t* axis_filter_rule(tb_world* w) { return &w->def.collision.filter_rule; }
-static int32_t* axis_max_pairs(tb_world* w) { return &w->def.collision.max_collision_pairs; }
-
-tb_status tb_world_set_broad_phase(tb_world_id world, int32_t broad_phase) {
-  return set_axis(world, "setBroadPhase", "broad_phase", axis_broad_phase, broad_phase, 0, TB_BROAD_PHASE_COUNT);
-}
-
-tb_status tb_world_set_filter_rule(tb_world_id world, int32_t filter_rule) {
-  return set_axis(world, "setFilterRule", "filter_rule", axis_filter_rule, filter_rule, 0, TB_FILTER_RULE_COUNT);
-}
-
-tb_status tb_world_set_max_collision_pairs(tb_world_id world, int32_t max_pairs) {
-  return set_axis(world, "setMaxCollisionPairs", "max_collision_pairs", axis_max_pairs, max_pairs, 0, -1);
-}
-
 tb_status tb_body_set_parent(tb_world_id world, tb_body_id body, tb_body_id parent) {
   const char* fn = "setParent";
   GET_WORLD(fn);

@@ -233,7 +233,7 @@ TB_API tb_status tb_world_step(tb_world_id world);
 
 /* Field tables: one list (src/core/fields.h) defines the body and contact SoA fields; these calls
  * expose it so that bindings build views from the same list. */
-typedef enum tb_field_set { TB_FIELDS_BODY = 0, TB_FIELDS_CONTACT = 1 } tb_field_set;
+typedef enum tb_field_set { TB_FIELDS_BODY = 0, TB_FIELDS_CONTACT = 1, TB_FIELDS_WORLD_DEF = 2 } tb_field_set;
 typedef enum tb_field_type { TB_F32 = 0, TB_I32 = 1, TB_U32 = 2 } tb_field_type;
 typedef struct tb_field_info {
   const char* name;       /* snake_case */
@@ -241,6 +241,7 @@ typedef struct tb_field_info {
   const char* doc;        /* frame, sign, reference point */
   int32_t type;           /* tb_field_type */
   int32_t components;     /* values per element */
+  int32_t offset;         /* TB_FIELDS_WORLD_DEF: byte offset in tb_world_def; else -1 */
 } tb_field_info;
 TB_API int32_t tb_field_count(tb_field_set set);
 TB_API const tb_field_info* tb_field_get(tb_field_set set, int32_t index);
@@ -327,11 +328,6 @@ typedef struct tb_shape_filter {
 TB_API void tb_default_shape_filter(tb_shape_filter* out);
 TB_API tb_status tb_shape_set_filter(tb_world_id world, tb_shape_id shape, const tb_shape_filter* filter);
 TB_API tb_status tb_shape_get_filter(tb_world_id world, tb_shape_id shape, tb_shape_filter* out);
-
-/* Collision axes one at a time (same checks as tb_world_set_collision). */
-TB_API tb_status tb_world_set_broad_phase(tb_world_id world, int32_t broad_phase);     /* tb_broad_phase_type */
-TB_API tb_status tb_world_set_filter_rule(tb_world_id world, int32_t filter_rule);     /* tb_filter_rule */
-TB_API tb_status tb_world_set_max_collision_pairs(tb_world_id world, int32_t max_pairs); /* >= 0, 0 = unlimited */
 
 /* Body parent (MuJoCo parent/child and Genesis adjacency filtering): shapes of a body and of its
  * parent never collide under those rules. parent = -1 clears. A body cannot be its own parent. */

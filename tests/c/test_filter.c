@@ -15,6 +15,20 @@
 static const float ID_Q[4] = {0, 0, 0, 1};
 static const float ZERO[3] = {0, 0, 0};
 
+/* One collision axis through tb_world_set_collision (the same checks as every other axis). */
+static tb_status set_axis(tb_world_id w, int32_t* (*field)(tb_collision_params*), int32_t v) {
+  tb_world_def d;
+  tb_world_get_def(w, &d);
+  *field(&d.collision) = v;
+  return tb_world_set_collision(w, &d.collision);
+}
+static int32_t* broad_phase_of(tb_collision_params* c) { return &c->broad_phase; }
+static int32_t* filter_rule_of(tb_collision_params* c) { return &c->filter_rule; }
+static int32_t* max_pairs_of(tb_collision_params* c) { return &c->max_collision_pairs; }
+static tb_status set_broad_phase(tb_world_id w, int32_t v) { return set_axis(w, broad_phase_of, v); }
+static tb_status set_filter_rule(tb_world_id w, int32_t v) { return set_axis(w, filter_rule_of, v); }
+static tb_status set_max_pairs(tb_world_id w, int32_t v) { return set_axis(w, max_pairs_of, v); }
+
 static tb_world_id make_world(int32_t rule, int gravity) {
   tb_world_def def = tb_default_world_def();
   def.collision.filter_rule = rule;
@@ -89,12 +103,12 @@ static void test_newton_table(void) {
   CHECK(pair_flags(t.w) == ALL);
   /* exclusions are Newton's: under MuJoCo the pair collides */
   CHECK(tb_world_set_shape_pair_excluded(t.w, t.a, t.b, 1) == TB_OK);
-  CHECK(tb_world_set_filter_rule(t.w, TB_FILTER_MUJOCO) == TB_OK);
+  CHECK(set_filter_rule(t.w, TB_FILTER_MUJOCO) == TB_OK);
   CHECK(pair_flags(t.w) == ALL);
   /* same body: two overlapping shapes of one body never pair */
   float sp[4] = {0.5f, 0, 0, 0}, off[3] = {0.2f, 0, 0};
   CHECK(tb_shape_create(t.w, t.ba, TB_SHAPE_SPHERE, sp, off, ID_Q, 0.5f, 0, 1000) >= 0);
-  CHECK(tb_world_set_filter_rule(t.w, TB_FILTER_NEWTON) == TB_OK);
+  CHECK(set_filter_rule(t.w, TB_FILTER_NEWTON) == TB_OK);
   CHECK(tb_world_collide(t.w) == TB_OK);
   tb_contact_status cs;
   tb_world_contact_status(t.w, &cs);
@@ -167,9 +181,9 @@ static void test_mujoco(void) {
     CHECK_NEAR(0.01f, got->friction[2], 0);
   }
   /* an explicit pair is MuJoCo's: under Genesis the bitmask filters it */
-  CHECK(tb_world_set_filter_rule(t.w, TB_FILTER_GENESIS) == TB_OK);
+  CHECK(set_filter_rule(t.w, TB_FILTER_GENESIS) == TB_OK);
   CHECK(pair_flags(t.w) == 0);
-  CHECK(tb_world_set_filter_rule(t.w, TB_FILTER_MUJOCO) == TB_OK);
+  CHECK(set_filter_rule(t.w, TB_FILTER_MUJOCO) == TB_OK);
   /* removing the pair restores the filters */
   CHECK(tb_world_set_contact_pair(t.w, t.a, t.b, NULL) == TB_OK);
   CHECK(pair_flags(t.w) == 0);
@@ -293,7 +307,7 @@ static void test_genesis(void) {
   tb_shape_create(w, g, TB_SHAPE_PLANE, plane, ZERO, ID_Q, 0.5f, 0, 1);
   tb_body_id balls[5];
   for (int i = 0; i < 5; ++i) sphere_at(w, TB_BODY_DYNAMIC, 2.0f * (float)i, 0.49f, 0, 0.5f, &balls[i]);
-  CHECK(tb_world_set_max_collision_pairs(w, 3) == TB_OK);
+  CHECK(set_max_pairs(w, 3) == TB_OK);
   float before[13], after[13];
   tb_body_get_state(w, balls[2], before);
   CHECK(tb_world_step(w) == TB_ERR_CAPACITY);
@@ -302,15 +316,15 @@ static void test_genesis(void) {
   tb_body_get_state(w, balls[2], after);
   CHECK(memcmp(before, after, sizeof before) == 0); /* nothing moved */
   CHECK(tb_world_solve(w) == TB_ERR_INVALID_STATE);  /* no half-collided frame to solve */
-  CHECK(tb_world_set_max_collision_pairs(w, -1) == TB_ERR_INVALID_ARGUMENT);
+  CHECK(set_max_pairs(w, -1) == TB_ERR_INVALID_ARGUMENT);
   CHECK(strstr(tb_last_error(w), "max_collision_pairs") != NULL);
   /* usable afterwards: raise the limit and step */
-  CHECK(tb_world_set_max_collision_pairs(w, 5) == TB_OK);
+  CHECK(set_max_pairs(w, 5) == TB_OK);
   CHECK(tb_world_step(w) == TB_OK);
   tb_contact_status st;
   tb_world_contact_status(w, &st);
   CHECK_NEAR(5, st.pair_count, 0);
-  CHECK(tb_world_set_max_collision_pairs(w, 0) == TB_OK);
+  CHECK(set_max_pairs(w, 0) == TB_OK);
   CHECK(tb_world_step(w) == TB_OK);
   tb_world_destroy(w);
 }
@@ -366,18 +380,18 @@ static void test_generators_agree(void) {
   CHECK(tb_world_set_explicit_pairs(w, list, m) == TB_OK);
   static snapshot sap, allp, expl;
   for (int step = 0; step < 3; ++step) {
-    CHECK(tb_world_set_broad_phase(w, TB_BROAD_PHASE_SAP) == TB_OK);
+    CHECK(set_broad_phase(w, TB_BROAD_PHASE_SAP) == TB_OK);
     CHECK(tb_world_collide(w) == TB_OK);
     take(w, &sap);
     tb_contact_status cs;
     tb_world_contact_status(w, &cs);
     int32_t pairs_sap = cs.pair_count;
-    CHECK(tb_world_set_broad_phase(w, TB_BROAD_PHASE_ALL_PAIRS) == TB_OK);
+    CHECK(set_broad_phase(w, TB_BROAD_PHASE_ALL_PAIRS) == TB_OK);
     CHECK(tb_world_collide(w) == TB_OK);
     take(w, &allp);
     tb_world_contact_status(w, &cs);
     CHECK_NEAR(pairs_sap, cs.pair_count, 0);
-    CHECK(tb_world_set_broad_phase(w, TB_BROAD_PHASE_EXPLICIT) == TB_OK);
+    CHECK(set_broad_phase(w, TB_BROAD_PHASE_EXPLICIT) == TB_OK);
     CHECK(tb_world_collide(w) == TB_OK);
     take(w, &expl);
     tb_world_contact_status(w, &cs);
@@ -401,7 +415,7 @@ static void test_generators_agree(void) {
   int32_t twice[2] = {ids[1], ids[1]};
   CHECK(tb_world_set_explicit_pairs(w, twice, 1) == TB_ERR_INVALID_ARGUMENT);
   CHECK(tb_world_set_explicit_pairs(w, list, -1) == TB_ERR_INVALID_ARGUMENT);
-  CHECK(tb_world_set_broad_phase(w, 3) == TB_ERR_INVALID_ARGUMENT);
+  CHECK(set_broad_phase(w, 3) == TB_ERR_INVALID_ARGUMENT);
   CHECK(strstr(tb_last_error(w), "broad_phase") != NULL);
   free(list);
   tb_world_destroy(w);
@@ -414,7 +428,7 @@ static void test_generators_agree(void) {
   int32_t dup[6] = {a, b, b, a, a, b}; /* duplicates and either order: one pair */
   CHECK(tb_world_set_explicit_pairs(w, dup, 3) == TB_OK);
   CHECK_NEAR(1, tb_world_get(w)->explicit_pairs.count, 0);
-  CHECK(tb_world_set_broad_phase(w, TB_BROAD_PHASE_EXPLICIT) == TB_OK);
+  CHECK(set_broad_phase(w, TB_BROAD_PHASE_EXPLICIT) == TB_OK);
   CHECK(pair_flags(w) != 0);
   CHECK(tb_body_destroy(w, bb) == TB_OK);
   tb_shape_id c = sphere_at(w, TB_BODY_DYNAMIC, 0.5f, 0, 0, 0.5f, NULL);
@@ -717,7 +731,7 @@ static void test_filter_errors(void) {
   CHECK(tb_shape_get_filter(t.w, t.a, &got) == TB_OK);
   CHECK(got.world == -1 && got.collision_group == 1 && got.contype == 1 && got.conaffinity == 1 && got.trigger == 0);
   CHECK(tb_shape_set_filter(t.w, 77777, &f) == TB_ERR_NOT_FOUND);
-  CHECK(tb_world_set_filter_rule(t.w, 4) == TB_ERR_INVALID_ARGUMENT);
+  CHECK(set_filter_rule(t.w, 4) == TB_ERR_INVALID_ARGUMENT);
   CHECK(strstr(tb_last_error(t.w), "filter_rule") != NULL);
   CHECK(tb_world_set_shape_pair_excluded(t.w, t.a, 55555, 1) == TB_ERR_NOT_FOUND);
   tb_world_def d;

@@ -34,8 +34,7 @@ async function filtering(): Promise<number> {
   const b = world.addBody({ parent: a, sleeping: true, shapes: [{ type: 'box', halfExtents: [1, 1, 1], filterData: [1, 2, 0, 0] }] });
   const [sa] = world.shapeIds(a);
   const [sb] = world.shapeIds(b);
-  world.setFilterRule('newton');
-  world.setBroadPhase('explicit');
+  world.setOptions({ filterRule: 'newton', broadPhase: 'explicit', maxCollisionPairs: 100 });
   world.setExplicitPairs([[sa, sb]]);
   world.excludePair({ shapes: [sa, sb] }, false);
   world.excludePair({ bodies: [a, b] });

@@ -1,0 +1,59 @@
+// Presets and axis options: set at creation and between steps, read back by name, rejected with
+// errors that name the option, and never half-applied.
+import { describe, it, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { BUILDS, engine } from './helpers.mjs';
+
+for (const build of BUILDS) {
+  describe(`options (${build} build)`, () => {
+    let tribo;
+    before(async () => { tribo = await engine(build); });
+
+    it('the physx-tgs preset sets the PhysX axes, and each axis can be overridden at creation', () => {
+      const w = tribo.createWorld({ preset: 'physx-tgs', broadPhase: 'all-pairs', maxPointsPerPair: 2, positionIterations: 6 });
+      const o = w.options;
+      assert.equal(o.solver, 'tgs');
+      assert.equal(o.combineRule, 'physx');
+      assert.equal(o.readback, 'physx');
+      assert.equal(o.filterRule, 'physx');
+      assert.equal(o.distanceRule, 'physx');
+      assert.equal(o.broadPhase, 'all-pairs');
+      assert.equal(o.matching, 'latest');
+      assert.equal(o.maxPointsPerPair, 2);
+      assert.equal(o.positionIterations, 6);
+      assert.deepEqual(o.gravity.map((g) => Math.fround(g)), [0, Math.fround(-9.81), 0]);
+      w.free();
+    });
+
+    it('setOptions changes axes between steps; a bad value names the option and changes nothing', () => {
+      const w = tribo.createWorld();
+      w.addBody({ type: 'static', shapes: [{ type: 'plane' }] });
+      const b = w.addBody({ position: [0, 0.5, 0], shapes: [{ type: 'sphere', radius: 0.5 }] });
+      w.step();
+      w.setOptions({ broadPhase: 'all-pairs', matching: 'sticky', velocityIterations: 3 });
+      assert.equal(w.options.broadPhase, 'all-pairs');
+      assert.equal(w.options.matching, 'sticky');
+      assert.equal(w.options.velocityIterations, 3);
+      const before = w.options;
+      assert.throws(() => w.setOptions({ filterRule: 'bullet' }), { name: 'RangeError', message: /setOptions: filterRule must be one of "newton", "mujoco", "physx", "genesis" \(got "bullet"\)/ });
+      // collision part valid, solver part invalid: neither is applied
+      assert.throws(() => w.setOptions({ broadPhase: 'sap', positionIterations: 0 }), { name: 'RangeError', message: /positionIterations must be in \[1, 64\] \(got 0\)/ });
+      assert.deepEqual(w.options, before);
+      assert.throws(() => w.setOptions({ maxPointsPerPair: 5 }), { message: /maxPointsPerPair must be in \[1, 4\] \(got 5\)/ });
+      assert.throws(() => w.setOptions({ timestep: 0.1 }), { name: 'RangeError', message: /unknown option timestep/ });
+      w.step();
+      assert.ok(w.getPosition(b)[1] > 0.45, 'the world keeps working');
+      w.free();
+    });
+
+    it('setPreset switches the axes back to the preset and rejects unavailable presets by name', () => {
+      const w = tribo.createWorld({ broadPhase: 'all-pairs', filterRule: 'newton' });
+      w.setPreset('physx-tgs');
+      assert.equal(w.options.broadPhase, 'sap');
+      assert.equal(w.options.filterRule, 'physx');
+      assert.throws(() => w.setPreset('bullet'), { name: 'RangeError', message: /setPreset: preset "bullet" is not available in this version \(available: / });
+      assert.throws(() => tribo.createWorld({ solver: 'rk4' }), { message: /createWorld: solver must be one of "pgs", "tgs", "xpbd", "penalty" \(got "rk4"\)/ });
+      w.free();
+    });
+  });
+}
