@@ -655,9 +655,9 @@ export class World {
   /** Parent body id, -1 none. */
   getParent(id) {
     this._alive('getParent');
-    const r = this._M._tb_body_get_parent(this._id, id);
-    if (r < -1) this._checkAs('getParent', 'getParent', -r);
-    return r;
+    const p = this._t._scratch;
+    this._checkAs('getParent', 'getParent', this._M._tb_body_get_parent(this._id, id, p));
+    return new Int32Array(heapBuffer(this._M), p, 1)[0];
   }
 
   /** Puts a body to sleep (velocities zeroed, not integrated, static to awake bodies) or wakes it. */

@@ -242,13 +242,15 @@ tb_status tb_body_set_parent(tb_world_id world, tb_body_id body, tb_body_id pare
   return TB_OK;
 }
 
-int32_t tb_body_get_parent(tb_world_id world, tb_body_id body) {
-  tb_world* w = tb_world_get(world);
-  if (!w) return -tb_world_fail(NULL, TB_ERR_NOT_FOUND, "getParent: world %d does not exist", world);
-  int32_t b = tb_body_slot_checked(w, body, "getParent");
-  if (b < 0) return -TB_ERR_NOT_FOUND;
+tb_status tb_body_get_parent(tb_world_id world, tb_body_id body, tb_body_id* parent) {
+  const char* fn = "getParent";
+  GET_WORLD(fn);
+  int32_t b = tb_body_slot_checked(w, body, fn);
+  if (b < 0) return TB_ERR_NOT_FOUND;
+  if (!parent) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: parent must not be NULL", fn);
   int32_t p = w->bodies.parent[b];
-  return p < 0 ? -1 : tb_make_id(p, w->bodies.generation[p]);
+  *parent = p < 0 ? -1 : tb_make_id(p, w->bodies.generation[p]);
+  return TB_OK;
 }
 
 tb_status tb_body_set_sleeping(tb_world_id world, tb_body_id body, int32_t asleep) {

@@ -332,8 +332,8 @@ TB_API tb_status tb_shape_get_filter(tb_world_id world, tb_shape_id shape, tb_sh
 /* Body parent (MuJoCo parent/child and Genesis adjacency filtering): shapes of a body and of its
  * parent never collide under those rules. parent = -1 clears. A body cannot be its own parent. */
 TB_API tb_status tb_body_set_parent(tb_world_id world, tb_body_id body, tb_body_id parent);
-/* Parent body id, -1 none; or -tb_status. */
-TB_API int32_t tb_body_get_parent(tb_world_id world, tb_body_id body);
+/* *parent = the parent body id, -1 none. */
+TB_API tb_status tb_body_get_parent(tb_world_id world, tb_body_id body, tb_body_id* parent);
 
 /* Sleep (dynamic and kinematic bodies): a sleeping body is not integrated, its velocities are set
  * to zero when it is put to sleep, and it acts as a static body in contacts with awake bodies.

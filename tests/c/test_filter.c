@@ -139,7 +139,11 @@ static void bitmask_rows(int32_t rule) {
   /* parent/child: either direction filters the pair; clearing restores it */
   two t = two_spheres(rule);
   CHECK(tb_body_set_parent(t.w, t.bb, t.ba) == TB_OK);
-  CHECK(tb_body_get_parent(t.w, t.bb) == t.ba);
+  tb_body_id parent = -7;
+  CHECK(tb_body_get_parent(t.w, t.bb, &parent) == TB_OK);
+  CHECK(parent == t.ba);
+  CHECK(tb_body_get_parent(t.w, t.ba, &parent) == TB_OK);
+  CHECK(parent == -1);
   CHECK(pair_flags(t.w) == 0);
   CHECK(tb_body_set_parent(t.w, t.bb, -1) == TB_OK);
   CHECK(tb_body_set_parent(t.w, t.ba, t.bb) == TB_OK);
