@@ -686,6 +686,12 @@ export interface Frame {
  * is async; errors reject with a `RangeError` / `TypeError` / `Error` carrying the engine's
  * message. Create with {@link Tribo.createWorkerWorld}.
  */
+/** A World member as a worker world offers it: methods resolve asynchronously, getters are promises. */
+export type AsyncMember<T> = T extends (...a: infer A) => infer R ? (...a: A) => Promise<Awaited<R>> : Promise<T>;
+/** World members forwarded to the worker as they are (typed arrays arrive as copies). */
+export type ForwardedWorldMembers = 'setPreset' | 'setOptions' | 'options';
+export interface WorkerWorld extends Readonly<{ [K in ForwardedWorldMembers]: AsyncMember<World[K]> }> {}
+
 export class WorkerWorld {
   private constructor();
   /** Creates the worker and its world; same as {@link Tribo.createWorkerWorld}. */

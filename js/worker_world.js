@@ -11,6 +11,21 @@ import { readFrame } from './frame.js';
 
 const isNode = typeof process === 'object' && !!process.versions?.node && typeof window === 'undefined';
 
+/**
+ * Every public World method or getter without a dedicated WorkerWorld member is forwarded to the
+ * worker: methods return a Promise of the result, getters a Promise of the value (typed arrays
+ * arrive as copies).
+ */
+function withWorldApi(w, api) {
+  return new Proxy(w, {
+    get(target, name, receiver) {
+      if (typeof name !== 'string' || name in target || !api?.[name]) return Reflect.get(target, name, receiver);
+      if (api[name] === 'get') return target._call('call', [name, []]);
+      return (...args) => target._call('call', [name, args]);
+    },
+  });
+}
+
 export class WorkerWorld {
   /** @private */
   constructor(worker, node) {
@@ -56,8 +71,9 @@ export class WorkerWorld {
       worker = new Worker(url, { type: 'module' });
     }
     const w = new WorkerWorld(worker, isNode);
+    let info;
     try {
-      const info = await w._call('create', [options]);
+      info = await w._call('create', [options]);
       /** 'threads' or 'simd': the build running in the worker. */
       w.build = info.build;
       w.threads = info.threads;
@@ -69,7 +85,7 @@ export class WorkerWorld {
       w._terminate();
       throw e;
     }
-    return w;
+    return withWorldApi(w, info.api);
   }
 
   _call(op, args = []) {

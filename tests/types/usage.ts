@@ -25,3 +25,16 @@ async function main(): Promise<number> {
   return fy + out[1] + n;
 }
 void main;
+
+async function presets(): Promise<void> {
+  const tribo = await init();
+  const w = tribo.createWorld({ preset: 'physx-tgs', broadPhase: 'all-pairs', matching: 'sticky' });
+  w.setOptions({ positionIterations: 8, filterRule: 'newton' });
+  const solver: string = w.options.solver;
+  w.setPreset('physx-tgs');
+  const ww = await tribo.createWorkerWorld({ combineRule: 'mean' });
+  await ww.setOptions({ maxPointsPerPair: 2 });
+  const o = await ww.options;
+  console.log(solver, o.broadPhase);
+}
+void presets;
