@@ -41,8 +41,8 @@ static void narrow_job(int32_t begin, int32_t end, void* vctx) {
   }
 }
 
-/* World poses and AABBs fattened by the motion of one step (linear and angular) plus the
- * speculative distance. */
+/* World poses and AABBs fattened by the motion of one step (linear and angular), the
+ * speculative distance and the shape's share of the distance rule's detection distance. */
 static void update_shapes(tb_world* w) {
   tb_shapes* s = &w->shapes;
   const tb_bodies* b = &w->bodies;
@@ -60,6 +60,8 @@ static void update_shapes(tb_world* w) {
     float ext = 0.5f * tb_length(tb_sub(hi, lo));
     if (s->type[i] == TB_SHAPE_PLANE) ext = 0.0f;
     float grow = spec + h * (ext * sqrtf(av[0] * av[0] + av[1] * av[1] + av[2] * av[2]));
+    /* each side's share of the distance rule's detection distance */
+    grow += w->def.collision.distance_rule == TB_DISTANCE_PHYSX ? s->contact_offset[i] : s->margin[i] + s->gap[i];
     tb_vec3 d = tb_v3(v[0] * h, v[1] * h, v[2] * h);
     lo = tb_add(lo, tb_vmin(d, tb_v3(0, 0, 0)));
     hi = tb_add(hi, tb_vmax(d, tb_v3(0, 0, 0)));
