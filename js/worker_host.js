@@ -49,6 +49,9 @@ const ops = {
   setContactCapacity: (n) => world.setContactCapacity(n),
   setPairCapacity: (n) => world.setPairCapacity(n),
   readbackInfo: () => world.readbackInfo,
+  /* -- ops section: distances and matching -- */
+  setDistanceRule: (rule) => world.setDistanceRule(rule),
+  setMatching: (matching, distance) => world.setMatching(matching, distance),
   collide() {
     world.collide();
     return makeFrame();

@@ -117,6 +117,10 @@ export class WorkerWorld {
   setPairCapacity(n) { return this._call('setPairCapacity', [n]); }
   /** What the contact readback of the world's preset includes and excludes. */
   get readbackInfo() { return this._call('readbackInfo'); }
+  /** See World.setDistanceRule. */
+  setDistanceRule(rule) { return this._call('setDistanceRule', [rule]); }
+  /** See World.setMatching. */
+  setMatching(matching, matchDistance) { return this._call('setMatching', matchDistance === undefined ? [matching] : [matching, matchDistance]); }
   /** Collision stage only; resolves with a frame whose contacts have no impulses yet (readbackValid false). */
   async collide() { return this._frame(await this._call('collide')); }
   /** Solver stage only, on the contacts of the preceding collide(); resolves with the frame. */

@@ -12,12 +12,28 @@ const ID_INDEX_MASK = 0xfffff;
 
 const WORLD_OPTIONS = new Set(['preset', 'gravity', 'timestep', 'substeps', 'velocityIterations',
   'bounceThreshold', 'maxDepenetrationVelocity', 'contactHertz', 'contactDampingRatio', 'linearSlop',
-  'speculativeDistance', 'warmStarting', 'contactCapacity', 'pairCapacity', 'bodyCapacity', 'threads']);
+  'speculativeDistance', 'warmStarting', 'contactCapacity', 'pairCapacity', 'bodyCapacity', 'threads',
+  /* -- options section: distances and matching -- */
+  'distanceRule', 'matching', 'matchDistance']);
 const BODY_OPTIONS = new Set(['type', 'position', 'rotation', 'linearVelocity', 'angularVelocity',
   'linearDamping', 'angularDamping', 'mass', 'shapes']);
 const MASS_OPTIONS = new Set(['mass', 'center', 'inertia']);
 const SHAPE_OPTIONS = new Set(['type', 'radius', 'halfExtents', 'halfHeight', 'normal', 'offset',
-  'position', 'rotation', 'friction', 'restitution', 'density']);
+  'position', 'rotation', 'friction', 'restitution', 'density',
+  /* -- shape options section: distances -- */
+  'margin', 'gap', 'contactOffset', 'restOffset']);
+
+/* tb_distance_rule and tb_matching, by JS name. */
+const DISTANCE_RULES = ['newton', 'mujoco', 'physx'];
+const MATCHINGS = ['latest', 'sticky'];
+/** Default matchDistance (m), as the engine's default world definition. */
+const DEFAULT_MATCH_DISTANCE = 0.01;
+
+function oneOf(fn, field, v, names) {
+  const i = names.indexOf(v);
+  if (i < 0) throw new RangeError(`${fn}: ${field} must be one of ${names.map((n) => `'${n}'`).join(', ')} (got ${JSON.stringify(v)})`);
+  return i;
+}
 
 /** Material defaults (PhysX-like): μ 0.5, restitution 0, density 1000 kg/m³. */
 export const DEFAULT_MATERIAL = Object.freeze({ friction: 0.5, restitution: 0, density: 1000 });
@@ -81,6 +97,7 @@ const C_TO_JS = {
   'solver.contact_hertz': 'contactHertz', 'solver.contact_damping_ratio': 'contactDampingRatio',
   'solver.linear_slop': 'linearSlop', 'solver.speculative_distance': 'speculativeDistance',
   'body/contact/pair capacities': 'bodyCapacity/contactCapacity/pairCapacity',
+  'collision.match_distance': 'matchDistance', 'collision.distance_rule': 'distanceRule', 'collision.matching': 'matching',
 };
 function jsOptionNames(message) {
   for (const [c, js] of Object.entries(C_TO_JS)) message = message.replace(c, js);
@@ -130,9 +147,20 @@ export class World {
     f32[14] = num(fn, 'linearSlop', options.linearSlop, f32[14]);
     f32[15] = num(fn, 'speculativeDistance', options.speculativeDistance, f32[15]);
     if (options.warmStarting !== undefined) i32[16] = options.warmStarting ? 1 : 0;
+    const rule = options.distanceRule === undefined ? -1 : oneOf(fn, 'distanceRule', options.distanceRule, DISTANCE_RULES);
+    const matching = options.matching === undefined && options.matchDistance === undefined ? -1
+      : oneOf(fn, 'matching', options.matching ?? 'latest', MATCHINGS);
+    const matchDistance = num(fn, 'matchDistance', options.matchDistance, DEFAULT_MATCH_DISTANCE);
     const id = M._tb_world_create(d);
     if (id < 0) throw errorFor(-id, jsOptionNames(M.UTF8ToString(M._tb_last_error(-1))));
     this._id = id;
+    let status = rule >= 0 ? M._tb_world_set_distance_rule(id, rule) : 0;
+    if (status === 0 && matching >= 0) status = M._tb_world_set_matching(id, matching, matchDistance);
+    if (status !== 0) {
+      const msg = jsOptionNames(M.UTF8ToString(M._tb_last_error(id)).replace(/^set(DistanceRule|Matching)/, fn));
+      M._tb_world_destroy(id);
+      throw errorFor(status, msg);
+    }
     this.timestep = f32[3];
     this.threads = threads;
     this._version = 0;
@@ -224,6 +252,15 @@ export class World {
     if (r < 0) {
       const msg = M.UTF8ToString(M._tb_last_error(this._id)).replace(/^addShape: /, '');
       throw errorFor(-r, `${where}: ${msg}`);
+    }
+    /* -- shape section: distances (the body and its shapes are removed by addBody on error) -- */
+    if (s.margin !== undefined || s.gap !== undefined || s.contactOffset !== undefined || s.restOffset !== undefined) {
+      const status = M._tb_shape_set_distances(this._id, r, num(where, 'margin', s.margin, 0), num(where, 'gap', s.gap, 0),
+        num(where, 'contactOffset', s.contactOffset, 0), num(where, 'restOffset', s.restOffset, 0));
+      if (status !== 0) {
+        const msg = M.UTF8ToString(M._tb_last_error(this._id)).replace(/^setShapeDistances: /, '');
+        throw errorFor(status, `${where}: ${msg}`);
+      }
     }
     return r;
   }
@@ -395,6 +432,30 @@ export class World {
     this._alive('setPairCapacity');
     this._check(this._M._tb_world_set_pair_capacity(this._id, int('setPairCapacity', 'capacity', capacity)));
     this._version++;
+  }
+
+  /**
+   * Distance rule of the following collide() calls: 'newton' (margins on both sides, kept when
+   * d <= gap0 + gap1, normal response when d < 0), 'mujoco' (detected when dist < m + g, active when
+   * dist < m, gap-only contacts excluded) or 'physx' (generated within the contact offsets, the
+   * solver drives separation - rest offsets to >= 0).
+   */
+  setDistanceRule(rule) {
+    const fn = 'setDistanceRule';
+    this._alive(fn);
+    this._check(this._M._tb_world_set_distance_rule(this._id, oneOf(fn, 'rule', rule, DISTANCE_RULES)));
+  }
+
+  /**
+   * Contact matching across collide() calls: 'latest' (the new points) or 'sticky' (a matched
+   * contact keeps its previous body-local points while the new ones stay within matchDistance, m).
+   */
+  setMatching(matching, matchDistance = DEFAULT_MATCH_DISTANCE) {
+    const fn = 'setMatching';
+    this._alive(fn);
+    const M = this._M;
+    const status = M._tb_world_set_matching(this._id, oneOf(fn, 'matching', matching, MATCHINGS), num(fn, 'matchDistance', matchDistance));
+    if (status !== 0) throw errorFor(status, jsOptionNames(M.UTF8ToString(M._tb_last_error(this._id))));
   }
 
   /** Statistics of the last step: threads used, constraint colours, manifolds, substeps. */
