@@ -151,6 +151,7 @@ export class World {
     const matching = options.matching === undefined && options.matchDistance === undefined ? -1
       : oneOf(fn, 'matching', options.matching ?? 'latest', MATCHINGS);
     const matchDistance = num(fn, 'matchDistance', options.matchDistance, DEFAULT_MATCH_DISTANCE);
+    const timestep = f32[3]; // read before the call: creating the world may grow (and detach) memory
     const id = M._tb_world_create(d);
     if (id < 0) throw errorFor(-id, jsOptionNames(M.UTF8ToString(M._tb_last_error(-1))));
     this._id = id;
@@ -161,7 +162,7 @@ export class World {
       M._tb_world_destroy(id);
       throw errorFor(status, msg);
     }
-    this.timestep = f32[3];
+    this.timestep = timestep;
     this.threads = threads;
     this._version = 0;
     this._bodyViews = null;
