@@ -142,11 +142,11 @@ tb_status tb_collide_world(tb_world* w) {
   size_t scratch = (size_t)w->shapes.count + 64;
   if (!tb_arena_reserve(&w->arena, scratch))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for scratch");
-  if (!tb_match_reserve(w))
-    return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for contact matching (%d pairs)", w->pair_capacity);
   update_shapes(w);
   tb_status st = tb_broad_phase(w);
   if (st != TB_OK) return st;
+  if (!tb_match_reserve(w, w->pair_count))
+    return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for contact matching (%d pairs)", w->pair_count);
   narrow_ctx ctx = {w, w->def.solver.speculative_distance, w->def.timestep};
   tb_parallel_for(w->pair_count, TB_NARROW_CHUNK, w->def.thread_count, narrow_job, &ctx);
   tb_match_contacts(w);

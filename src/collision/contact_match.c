@@ -26,12 +26,14 @@ static int both_frames(tb_match_data* m, tb_array_ref* out) {
   return n + frame_arrays(&m->frame[1], out + n);
 }
 
-int tb_match_reserve(tb_world* w) {
+int tb_match_reserve(tb_world* w, int32_t pairs) {
   tb_match_data* m = &w->match;
-  if (m->capacity >= w->pair_capacity) return 1;
+  if (pairs <= m->capacity) return 1;
+  int32_t cap = m->capacity > 0 ? 2 * m->capacity : 16;
+  while (cap < pairs) cap *= 2;
   tb_array_ref a[2 * TB_MATCH_ARRAYS];
-  if (!tb_grow_arrays(a, both_frames(m, a), m->capacity, w->pair_capacity)) return 0;
-  m->capacity = w->pair_capacity;
+  if (!tb_grow_arrays(a, both_frames(m, a), m->capacity, cap)) return 0;
+  m->capacity = cap;
   return 1;
 }
 

@@ -32,8 +32,9 @@ typedef struct tb_match_data {
   uint32_t next_id;     /* next persistent key */
 } tb_match_data;
 
-/* Grows both frames to the world's pair capacity, keeping their contents (start of collide()). */
-int tb_match_reserve(struct tb_world* w);
+/* Grows both frames (doubling) to hold at least `pairs` pairs, keeping their contents; called in
+ * collide() once the broad phase has counted the pairs, before the narrow phase. */
+int tb_match_reserve(struct tb_world* w, int32_t pairs);
 /* The frame the running collide() fills (becomes current in tb_match_contacts). */
 static inline tb_match_frame* tb_match_next(tb_match_data* m) { return &m->frame[1 - m->current]; }
 void tb_match_free(tb_match_data* m);

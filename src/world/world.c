@@ -323,7 +323,7 @@ tb_world_id tb_world_create(const tb_world_def* def) {
   int ok = grow_bodies(&w->bodies, def->body_capacity) && grow_shapes(&w->shapes, def->body_capacity) &&
            alloc_pairs(w, def->pair_capacity) &&
            grow_contacts(&w->contacts, def->contact_capacity);
-  ok = ok && tb_solver_create(w) && tb_match_reserve(w);
+  ok = ok && tb_solver_create(w);
   if (!ok) {
     destroy_storage(w);
     memset(w, 0, sizeof *w);
