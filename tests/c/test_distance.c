@@ -328,6 +328,45 @@ static void test_sticky(void) {
   }
 }
 
+/* A contact whose feature id changed matches the nearest previous point of its pair when the
+ * body-local points moved less than match_distance, else it is new. The previous frame's feature
+ * ids are renumbered to stand for a routine that renumbered its features. */
+static void test_nearest_fallback(void) {
+  const float limits[2] = {0.01f, 0.002f};
+  for (int t = 0; t < 2; ++t) {
+    tb_world_id w = make_world(TB_DISTANCE_PHYSX, 0.02f);
+    CHECK(tb_world_set_matching(w, TB_MATCHING_LATEST, limits[t]) == TB_OK);
+    ground(w);
+    float p[3] = {0, 0.499f, 0};
+    tb_body_id b = box_at(w, p, ID_Q, 0.5f);
+    CHECK(tb_world_collide(w) == TB_OK);
+    uint32_t keys[4];
+    memcpy(keys, CF_U(w, match_key), sizeof keys);
+    tb_world* ww = tb_world_get(w);
+    tb_match_frame* prev = &ww->match.frame[ww->match.current];
+    for (int j = 0; j < 4; ++j) prev->feature[j] += 1000u;
+    float moved[3] = {0.004f, 0.499f, 0}; /* plane-side points move 0.004 in the plane body frame */
+    CHECK(tb_body_set_pose(w, b, moved, ID_Q) == TB_OK);
+    CHECK(tb_world_collide(w) == TB_OK);
+    for (int k = 0; k < 4; ++k) {
+      tb_vec3 now = get3(CF_F(w, local_point0), k);
+      int32_t mi = CF_I(w, match_index)[k];
+      if (t == 0) {
+        /* 0.004 <= 0.01: matched to the previous point 0.004 away, its key kept */
+        CHECK(mi >= 0 && mi < 4);
+        if (mi < 0 || mi >= 4) continue;
+        CHECK(CF_U(w, match_key)[k] == keys[mi]);
+        CHECK(CF_I(w, age)[k] == 1);
+        tb_vec3 before = prev->local0[mi];
+        CHECK_NEAR(0.004, now.x - before.x, 1e-5);
+      } else {
+        CHECK(mi == -1 && CF_I(w, age)[k] == 0); /* 0.004 > 0.002: new */
+      }
+    }
+    tb_world_destroy(w);
+  }
+}
+
 /* Contact and pair overflow report the true count and flag the frame; growing the capacities
  * makes the same scene fit, and the readback is valid. */
 static void test_capacity(void) {
@@ -445,6 +484,7 @@ int main(void) {
   test_match_keys();
   test_slot_reuse();
   test_sticky();
+  test_nearest_fallback();
   test_capacity();
   test_validation();
   test_threads();
