@@ -246,3 +246,23 @@ for (const build of BUILDS) {
     });
   });
 }
+
+describe('distance rules in the worker world', () => {
+  it('options, setters and the record fields cross the worker boundary', async () => {
+    const tribo = await engine('simd');
+    const sim = await tribo.createWorkerWorld({ distanceRule: 'mujoco', matching: 'sticky' });
+    await sim.addBody({ type: 'static', shapes: [{ type: 'plane', margin: 0.01, gap: 0.02 }] });
+    await sim.addBody({ position: [0, 0.54, 0], shapes: [{ type: 'sphere', radius: 0.5, margin: 0.02, gap: 0.01 }] });
+    let f = await sim.collide();
+    assert.equal(f.contacts.count, 1, 'mujoco: 0.04 < m + g = 0.06');
+    assert.equal(f.contacts.excluded[0], 1, 'gap-only: 0.04 >= m = 0.03');
+    near(assert, f.contacts.distance[0], 0.04 - 0.03, 2e-6, 'dist − m');
+    await sim.setDistanceRule('newton');
+    f = await sim.collide();
+    assert.equal(f.contacts.count, 1, 'newton: d = 0.01 <= gap 0.03');
+    assert.equal(f.contacts.active[0], 0, 'newton: d >= 0 has no normal response');
+    assert.equal(f.contacts.age[0], 1, 'matched across the rule change');
+    await assert.rejects(sim.setMatching('glue'), (e) => e instanceof RangeError && /matching must be one of/.test(e.message));
+    await sim.free();
+  });
+});
