@@ -1,4 +1,4 @@
-/* collide(): shape poses and AABBs, broad phase, narrow phase, contact store, matching. */
+/* collide(): shape poses and AABBs, broad phase, narrow phase, distance rule, matching, contact store. */
 #include <string.h>
 
 #include "../core/jobs.h"
