@@ -55,6 +55,7 @@ const ops = {
   setContactCapacity: (n) => world.setContactCapacity(n),
   setPairCapacity: (n) => world.setPairCapacity(n),
   readbackInfo: () => world.readbackInfo,
+  /* -- ops section: distances and matching -- */
   collide() {
     world.collide();
     return makeFrame();

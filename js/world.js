@@ -53,6 +53,7 @@ const DEF_OPTIONS = {
   distanceRule: ['collision.distance_rule', 'distanceRule'],
   matching: ['collision.matching', 'matching'],
   maxPointsPerPair: ['collision.max_points_per_pair', 'int'],
+  matchDistance: ['collision.match_distance', 'num'],
 };
 /** Options that may change between steps (solver and collision axes). */
 const RUNTIME_OPTIONS = new Set(Object.keys(DEF_OPTIONS).filter((k) => /^(solver|collision)\./.test(DEF_OPTIONS[k][0])));
@@ -61,7 +62,9 @@ const BODY_OPTIONS = new Set(['type', 'position', 'rotation', 'linearVelocity', 
   'linearDamping', 'angularDamping', 'mass', 'shapes']);
 const MASS_OPTIONS = new Set(['mass', 'center', 'inertia']);
 const SHAPE_OPTIONS = new Set(['type', 'radius', 'halfExtents', 'halfHeight', 'normal', 'offset',
-  'position', 'rotation', 'friction', 'restitution', 'density']);
+  'position', 'rotation', 'friction', 'restitution', 'density',
+  /* -- shape options section: distances -- */
+  'margin', 'gap', 'contactOffset', 'restOffset']);
 
 /** Material defaults (PhysX-like): μ 0.5, restitution 0, density 1000 kg/m³. */
 export const DEFAULT_MATERIAL = Object.freeze({ friction: 0.5, restitution: 0, density: 1000 });
@@ -302,6 +305,15 @@ export class World {
       const msg = M.UTF8ToString(M._tb_last_error(this._id)).replace(/^addShape: /, '');
       throw errorFor(-r, `${where}: ${msg}`);
     }
+    /* -- shape section: distances (the body and its shapes are removed by addBody on error) -- */
+    if (s.margin !== undefined || s.gap !== undefined || s.contactOffset !== undefined || s.restOffset !== undefined) {
+      const status = M._tb_shape_set_distances(this._id, r, num(where, 'margin', s.margin, 0), num(where, 'gap', s.gap, 0),
+        num(where, 'contactOffset', s.contactOffset, 0), num(where, 'restOffset', s.restOffset, 0));
+      if (status !== 0) {
+        const msg = M.UTF8ToString(M._tb_last_error(this._id)).replace(/^setShapeDistances: /, '');
+        throw errorFor(status, `${where}: ${msg}`);
+      }
+    }
     return r;
   }
 
@@ -473,6 +485,8 @@ export class World {
     this._check(this._M._tb_world_set_pair_capacity(this._id, int('setPairCapacity', 'capacity', capacity)));
     this._version++;
   }
+
+
 
   /** Statistics of the last step: threads used, constraint colours, manifolds, substeps. */
   get stepStats() {
