@@ -63,9 +63,16 @@ export type BroadPhase = 'sap' | 'all-pairs' | 'explicit';
  * - `'genesis'`: adjacency (parent/child), `contype`/`conaffinity`; `maxCollisionPairs`.
  */
 export type FilterRule = 'newton' | 'mujoco' | 'physx' | 'genesis';
-/** Distance rules (margins / gaps / offsets). */
+/**
+ * Distance rules: `'newton'` (margins on both sides, kept when d <= gap0 + gap1, normal response
+ * when d < 0), `'mujoco'` (detected when dist < m + g, active when dist < m, gap-only contacts
+ * excluded), `'physx'` (generated within the contact offsets, rest distance = rest offsets).
+ */
 export type DistanceRule = 'newton' | 'mujoco' | 'physx';
-/** Contact matching across frames. */
+/**
+ * Contact matching across collide() calls: `'latest'` uses the new points; `'sticky'` keeps a
+ * matched contact's previous body-local points while the new ones stay within `matchDistance`.
+ */
 export type Matching = 'latest' | 'sticky';
 
 /** The solver and collision axes; settable at creation and between steps ({@link World.setOptions}). */
@@ -88,6 +95,11 @@ export interface AxisOptions {
   matching?: Matching;
   /** Contact reduction bound: points kept per shape pair, integer in [1, 4]. Default `4`. */
   maxPointsPerPair?: number;
+  /**
+   * m, finite and >= 0: a contact whose feature changed matches the nearest previous point of its
+   * shape pair within this distance; sticky anchors are kept while within it. Default `0.01`.
+   */
+  matchDistance?: number;
   /* -- filtering -- */
   /**
    * Genesis `max_collision_pairs`, integer >= 0 (0 = unlimited). Default `0`. A step whose
@@ -148,7 +160,11 @@ export interface FieldInfo {
 export interface FieldTables {
   /** transform, linearVelocity, angularVelocity, bodyType. */
   readonly body: readonly FieldInfo[];
-  /** shape0, shape1, body0, body1, point, normal, separation, normalImpulse, tangentImpulse, tangent0, tangent1, force, featureId. */
+  /**
+   * shape0, shape1, body0, body1, point, normal, separation, normalImpulse, tangentImpulse, tangent0,
+   * tangent1, force, featureId, distanceRule, distance, margin, gap, active, excluded, point0, point1,
+   * localPoint0, localPoint1, reportedNormal, reduced, matchKey, matchIndex, age.
+   */
   readonly contact: readonly FieldInfo[];
 }
 
@@ -341,6 +357,18 @@ export interface WorkerWorldOptions extends WorldOptions {
   build?: Build;
 }
 
+/** Per-shape distances (m) used by the world's distance rule; all default to `0`. */
+export interface DistanceDesc {
+  /** Newton / MuJoCo surface offset, finite and >= 0, summed over the two shapes. */
+  margin?: number;
+  /** Newton: kept when d <= gap0 + gap1; MuJoCo: detected when dist < m + g. Finite and >= 0. */
+  gap?: number;
+  /** PhysX: contacts generated when the separation <= the sum of contact offsets (+ speculativeDistance). Finite and >= 0. */
+  contactOffset?: number;
+  /** PhysX: the solver drives separation - (sum of rest offsets) to >= 0. Finite and <= contactOffset. */
+  restOffset?: number;
+}
+
 /** Material fields shared by every shape. */
 export interface MaterialDesc {
   /** Coulomb friction coefficient μ, finite and >= 0. Default `0.5`. A contact uses the mean of its two shapes. */
@@ -360,7 +388,7 @@ export interface ShapePose {
 }
 
 /** Half-space `normal · x <= offset` in the shape frame. Static bodies only. */
-export interface PlaneDesc extends MaterialDesc, ShapePose {
+export interface PlaneDesc extends MaterialDesc, DistanceDesc, ShapePose {
   type: 'plane';
   /** Unit outward normal, shape frame. Default `[0, 1, 0]`. */
   normal?: Vec3;
@@ -369,14 +397,14 @@ export interface PlaneDesc extends MaterialDesc, ShapePose {
 }
 
 /** Sphere centred on the shape origin. */
-export interface SphereDesc extends MaterialDesc, ShapePose {
+export interface SphereDesc extends MaterialDesc, DistanceDesc, ShapePose {
   type: 'sphere';
   /** Radius, m, > 0. Required. */
   radius: number;
 }
 
 /** Capsule: a segment along the shape's local y axis, swept by a sphere. */
-export interface CapsuleDesc extends MaterialDesc, ShapePose {
+export interface CapsuleDesc extends MaterialDesc, DistanceDesc, ShapePose {
   type: 'capsule';
   /** Radius, m, > 0. Required. */
   radius: number;
@@ -385,7 +413,7 @@ export interface CapsuleDesc extends MaterialDesc, ShapePose {
 }
 
 /** Box centred on the shape origin. */
-export interface BoxDesc extends MaterialDesc, ShapePose {
+export interface BoxDesc extends MaterialDesc, DistanceDesc, ShapePose {
   type: 'box';
   /** Half extents along local x, y, z, m, each > 0. Required. */
   halfExtents: Vec3;
@@ -684,6 +712,141 @@ export interface ContactViews extends ContactStatus {
    * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
    */
   readonly featureId: Uint32Array;
+
+  /**
+   * Distance rule that produced the record ({@link DistanceRule} index): 0 `'newton'`, 1 `'mujoco'`, 2 `'physx'`.
+   *
+   * - Unit: enum
+   * - Components per element: 1 (length count)
+   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
+   */
+  readonly distanceRule: Int32Array;
+
+  /**
+   * The rule's distance that the solver drives to >= 0: `separation - margin` (newton d = n·(p1 − p0) − (m0 + m1); mujoco dist − m; physx g = s − r).
+   *
+   * - Unit: m
+   * - Components per element: 1 (length count)
+   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
+   */
+  readonly distance: Float32Array;
+
+  /**
+   * Summed over the two shapes: newton / mujoco margins, physx rest offsets (the rest distance).
+   *
+   * - Unit: m
+   * - Components per element: 1 (length count)
+   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
+   */
+  readonly margin: Float32Array;
+
+  /**
+   * Summed over the two shapes: newton gaps (kept when `distance <= gap`), mujoco gaps (detected when `separation < margin + gap`), physx contact offsets (generated when `separation <= gap` + speculativeDistance + relative motion of one step).
+   *
+   * - Unit: m
+   * - Components per element: 1 (length count)
+   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
+   */
+  readonly gap: Float32Array;
+
+  /**
+   * 1 when the solver gives the contact a normal row: newton `distance < 0`, mujoco `separation < margin`, physx always; 0 for pairs without response.
+   *
+   * - Unit: 0/1
+   * - Components per element: 1 (length count)
+   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
+   */
+  readonly active: Int32Array;
+
+  /**
+   * 1 for a MuJoCo gap-only contact (`margin <= separation < margin + gap`): detected, no solver row.
+   *
+   * - Unit: 0/1
+   * - Components per element: 1 (length count)
+   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
+   */
+  readonly excluded: Int32Array;
+
+  /**
+   * Point on the surface of shape0, world frame.
+   *
+   * - Unit: m
+   * - Components per element: 3 (length 3 × count)
+   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
+   */
+  readonly point0: Float32Array;
+
+  /**
+   * Point on the surface of shape1, world frame.
+   *
+   * - Unit: m
+   * - Components per element: 3 (length 3 × count)
+   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
+   */
+  readonly point1: Float32Array;
+
+  /**
+   * `point0` in the frame of shape0's body (body origin and axes; static bodies too).
+   *
+   * - Unit: m
+   * - Components per element: 3 (length 3 × count)
+   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
+   */
+  readonly localPoint0: Float32Array;
+
+  /**
+   * `point1` in the frame of shape1's body.
+   *
+   * - Unit: m
+   * - Components per element: 3 (length 3 × count)
+   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
+   */
+  readonly localPoint1: Float32Array;
+
+  /**
+   * World unit normal in the rule's reporting convention: physx from shape1 to shape0 (`= -normal`); newton and mujoco from shape0 to shape1 (`= normal`).
+   *
+   * - Unit: 1
+   * - Components per element: 3 (length 3 × count)
+   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
+   */
+  readonly reportedNormal: Float32Array;
+
+  /**
+   * 1 when contact reduction dropped points of this contact's shape pair in this frame.
+   *
+   * - Unit: 0/1
+   * - Components per element: 1 (length count)
+   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
+   */
+  readonly reduced: Int32Array;
+
+  /**
+   * Persistent key: given when the contact first appears, kept while it matches across collide() calls (same shape pair including generations, same feature or the nearest point within `matchDistance`). Never an array slot.
+   *
+   * - Unit: id
+   * - Components per element: 1 (length count)
+   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
+   */
+  readonly matchKey: Uint32Array;
+
+  /**
+   * Index of the matched contact in the previous collide()'s store; -1 = new (or its match was not stored).
+   *
+   * - Unit: index
+   * - Components per element: 1 (length count)
+   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
+   */
+  readonly matchIndex: Int32Array;
+
+  /**
+   * collide() calls the contact has been matched over; 0 = new.
+   *
+   * - Unit: frames
+   * - Components per element: 1 (length count)
+   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
+   */
+  readonly age: Int32Array;
 }
 
 /**
@@ -851,6 +1014,12 @@ export interface Frame {
  * is async; errors reject with a `RangeError` / `TypeError` / `Error` carrying the engine's
  * message. Create with {@link Tribo.createWorkerWorld}.
  */
+/** A World member as a worker world offers it: methods resolve asynchronously, getters are promises. */
+export type AsyncMember<T> = T extends (...a: infer A) => infer R ? (...a: A) => Promise<Awaited<R>> : Promise<T>;
+/** World members forwarded to the worker as they are (typed arrays arrive as copies). */
+export type ForwardedWorldMembers = 'setPreset' | 'setOptions' | 'options';
+export interface WorkerWorld extends Readonly<{ [K in ForwardedWorldMembers]: AsyncMember<World[K]> }> {}
+
 export class WorkerWorld {
   private constructor();
   /** Creates the worker and its world; same as {@link Tribo.createWorkerWorld}. */

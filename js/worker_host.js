@@ -3,7 +3,7 @@
  * Runs as a Web Worker (module) or a Node worker_threads worker.
  * @module tribo/worker_host
  */
-import { init } from './index.js';
+import { init, World } from './index.js';
 import { frameHeader, frameLayout, writeFrame } from './frame.js';
 
 let port;
@@ -29,7 +29,13 @@ const ops = {
     tribo = await init({ build });
     world = tribo.createWorld(worldOptions);
     shared = tribo.build === 'threads' && typeof SharedArrayBuffer === 'function';
-    return { build: tribo.build, threads: world.threads, shared, timestep: world.timestep, fields: tribo.fields };
+    return { build: tribo.build, threads: world.threads, shared, timestep: world.timestep, fields: tribo.fields, api: worldApi() };
+  },
+  /** Any public World method or getter that has no dedicated operation. */
+  call(name, args) {
+    const kind = worldApi()[name];
+    if (!kind) throw new Error(`${name}: not a World method`);
+    return detach(kind === 'get' ? world[name] : world[name](...args));
   },
   addBody: (desc) => world.addBody(desc),
   removeBody: (id) => world.removeBody(id),
@@ -49,20 +55,7 @@ const ops = {
   setContactCapacity: (n) => world.setContactCapacity(n),
   setPairCapacity: (n) => world.setPairCapacity(n),
   readbackInfo: () => world.readbackInfo,
-  /* -- filtering: broad phase, filter rules, filter fields, sleep, queries -- */
-  shapeIds: (body) => world.shapeIds(body),
-  setShapeFilter: (shape, f) => world.setShapeFilter(shape, f),
-  getShapeFilter: (shape) => world.getShapeFilter(shape),
-  setParent: (id, parent) => world.setParent(id, parent),
-  getParent: (id) => world.getParent(id),
-  setSleeping: (id, asleep) => world.setSleeping(id, asleep),
-  isSleeping: (id) => world.isSleeping(id),
-  excludePair: (pair, excluded) => world.excludePair(pair, excluded),
-  setExplicitPairs: (pairs) => world.setExplicitPairs(pairs),
-  setContactPair: (a, b, params) => world.setContactPair(a, b, params),
-  rayCast: (origin, direction, options) => world.rayCast(origin, direction, options),
-  rayCastAll: (origin, direction, options) => world.rayCastAll(origin, direction, options),
-  overlap: (shape, options) => world.overlap(shape, options),
+  /* -- ops section: distances and matching -- */
   collide() {
     world.collide();
     return makeFrame();
@@ -84,6 +77,32 @@ const ops = {
     return tribo.liveBytes();
   },
 };
+
+/** Public World methods ('call') and getters ('get') by name, from World's prototype. */
+let api = null;
+function worldApi() {
+  if (!api) {
+    api = {};
+    for (const [name, d] of Object.entries(Object.getOwnPropertyDescriptors(World.prototype))) {
+      if (name === 'constructor' || name.startsWith('_')) continue;
+      if (d.get) api[name] = 'get';
+      else if (typeof d.value === 'function') api[name] = 'call';
+    }
+  }
+  return api;
+}
+
+/** A result without views over engine memory (typed arrays are copied; cloning a view would copy the whole heap). */
+function detach(v) {
+  if (ArrayBuffer.isView(v)) return v.slice();
+  if (Array.isArray(v)) return v.map(detach);
+  if (v && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
+    const out = {};
+    for (const [k, x] of Object.entries(v)) out[k] = detach(x);
+    return out;
+  }
+  return v;
+}
 
 /** @returns {{ value: object, transfer: ArrayBuffer[] }} */
 function makeFrame() {

@@ -11,6 +11,21 @@ import { readFrame } from './frame.js';
 
 const isNode = typeof process === 'object' && !!process.versions?.node && typeof window === 'undefined';
 
+/**
+ * Every public World method or getter without a dedicated WorkerWorld member is forwarded to the
+ * worker: methods return a Promise of the result, getters a Promise of the value (typed arrays
+ * arrive as copies).
+ */
+function withWorldApi(w, api) {
+  return new Proxy(w, {
+    get(target, name, receiver) {
+      if (typeof name !== 'string' || name in target || !api?.[name]) return Reflect.get(target, name, receiver);
+      if (api[name] === 'get') return target._call('call', [name, []]);
+      return (...args) => target._call('call', [name, args]);
+    },
+  });
+}
+
 export class WorkerWorld {
   /** @private */
   constructor(worker, node) {
@@ -56,8 +71,9 @@ export class WorkerWorld {
       worker = new Worker(url, { type: 'module' });
     }
     const w = new WorkerWorld(worker, isNode);
+    let info;
     try {
-      const info = await w._call('create', [options]);
+      info = await w._call('create', [options]);
       /** 'threads' or 'simd': the build running in the worker. */
       w.build = info.build;
       w.threads = info.threads;
@@ -69,7 +85,7 @@ export class WorkerWorld {
       w._terminate();
       throw e;
     }
-    return w;
+    return withWorldApi(w, info.api);
   }
 
   _call(op, args = []) {
@@ -117,21 +133,6 @@ export class WorkerWorld {
   setPairCapacity(n) { return this._call('setPairCapacity', [n]); }
   /** What the contact readback of the world's preset includes and excludes. */
   get readbackInfo() { return this._call('readbackInfo'); }
-  /* -- filtering: broad phase, filter rules, filter fields, sleep, queries (see World) -- */
-  shapeIds(body) { return this._call('shapeIds', [body]); }
-  setShapeFilter(shape, f) { return this._call('setShapeFilter', [shape, f]); }
-  getShapeFilter(shape) { return this._call('getShapeFilter', [shape]); }
-  setParent(id, parent) { return this._call('setParent', [id, parent]); }
-  getParent(id) { return this._call('getParent', [id]); }
-  setSleeping(id, asleep) { return this._call('setSleeping', [id, asleep]); }
-  isSleeping(id) { return this._call('isSleeping', [id]); }
-  excludePair(pair, excluded = true) { return this._call('excludePair', [pair, excluded]); }
-  setExplicitPairs(pairs) { return this._call('setExplicitPairs', [pairs]); }
-  setContactPair(a, b, params) { return this._call('setContactPair', [a, b, params]); }
-  rayCast(origin, direction, options = {}) { return this._call('rayCast', [origin, direction, options]); }
-  rayCastAll(origin, direction, options = {}) { return this._call('rayCastAll', [origin, direction, options]); }
-  overlap(shape, options = {}) { return this._call('overlap', [shape, options]); }
-
   /** Collision stage only; resolves with a frame whose contacts have no impulses yet (readbackValid false). */
   async collide() { return this._frame(await this._call('collide')); }
   /** Solver stage only, on the contacts of the preceding collide(); resolves with the frame. */

@@ -53,6 +53,7 @@ const DEF_OPTIONS = {
   distanceRule: ['collision.distance_rule', 'distanceRule'],
   matching: ['collision.matching', 'matching'],
   maxPointsPerPair: ['collision.max_points_per_pair', 'int'],
+  matchDistance: ['collision.match_distance', 'num'],
   /* -- filtering -- */
   maxCollisionPairs: ['collision.max_collision_pairs', 'int'],
 };
@@ -64,7 +65,9 @@ const BODY_OPTIONS = new Set(['type', 'position', 'rotation', 'linearVelocity', 
 const MASS_OPTIONS = new Set(['mass', 'center', 'inertia']);
 const SHAPE_OPTIONS = new Set(['type', 'radius', 'halfExtents', 'halfHeight', 'normal', 'offset',
   'position', 'rotation', 'friction', 'restitution', 'density',
-  /* filtering */ 'world', 'collisionGroup', 'contype', 'conaffinity', 'filterData', 'trigger']);
+  /* filtering */ 'world', 'collisionGroup', 'contype', 'conaffinity', 'filterData', 'trigger',
+  /* -- shape options section: distances -- */
+  'margin', 'gap', 'contactOffset', 'restOffset']);
 
 /* -- filtering: broad phase, filter rules, per-shape filter fields, queries -- */
 const FILTER_KEYS = ['world', 'collisionGroup', 'contype', 'conaffinity', 'filterData', 'trigger'];
@@ -329,6 +332,15 @@ export class World {
       const msg = M.UTF8ToString(M._tb_last_error(this._id)).replace(/^addShape: /, '');
       throw errorFor(-r, `${where}: ${msg}`);
     }
+    /* -- shape section: distances (the body and its shapes are removed by addBody on error) -- */
+    if (s.margin !== undefined || s.gap !== undefined || s.contactOffset !== undefined || s.restOffset !== undefined) {
+      const status = M._tb_shape_set_distances(this._id, r, num(where, 'margin', s.margin, 0), num(where, 'gap', s.gap, 0),
+        num(where, 'contactOffset', s.contactOffset, 0), num(where, 'restOffset', s.restOffset, 0));
+      if (status !== 0) {
+        const msg = M.UTF8ToString(M._tb_last_error(this._id)).replace(/^setShapeDistances: /, '');
+        throw errorFor(status, `${where}: ${msg}`);
+      }
+    }
     if (FILTER_KEYS.some((k) => s[k] !== undefined)) this._setShapeFilter(where, r, s);
     let list = this._shapeIds.get(body);
     if (!list) this._shapeIds.set(body, (list = []));
@@ -505,6 +517,8 @@ export class World {
     this._check(this._M._tb_world_set_pair_capacity(this._id, int('setPairCapacity', 'capacity', capacity)));
     this._version++;
   }
+
+
 
   /** Statistics of the last step: threads used, constraint colours, manifolds, substeps. */
   get stepStats() {

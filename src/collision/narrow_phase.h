@@ -21,9 +21,13 @@ void tb_shape_data_free(int32_t type, void* data);
 typedef struct tb_manifold_point {
   tb_vec3 point0;      /* on the surface of shape0, world (m) */
   tb_vec3 point1;      /* on the surface of shape1, world (m) */
-  float separation;    /* m: dot(point1 - point0, normal); negative = penetration */
+  /* m: from the narrow phase, dot(point1 - point0, normal), negative = penetration; collide()'s
+   * distance stage (src/model/distance.h) then replaces it by the rule's distance that the solver
+   * drives to >= 0: separation - summed margins (Newton, MuJoCo) or rest offsets (PhysX). */
+  float separation;
   uint32_t feature_id; /* same value across frames for the same pair of features */
   int32_t active;      /* 1: the solver gives it a row; 0: detected only (gap, trigger, no-solve) */
+  int32_t excluded;    /* 1: MuJoCo gap-only contact (detected, no row); set by the distance stage */
 } tb_manifold_point;
 
 typedef struct tb_manifold {

@@ -20,8 +20,11 @@
   X(body0, int32_t, TB_I32, 1, "id", "body of shape0; -1 when that body is static")              \
   X(body1, int32_t, TB_I32, 1, "id", "body of shape1; -1 when that body is static")              \
   X(point, float, TB_F32, 3, "m", "world; midpoint between the points on the two surfaces")      \
-  X(normal, float, TB_F32, 3, "1", "world unit vector from shape0 towards shape1")               \
-  X(separation, float, TB_F32, 1, "m", "signed distance along the normal; negative = penetration") \
+  X(normal, float, TB_F32, 3, "1",                                                                \
+    "world unit vector from shape0 towards shape1; row 0 of the contact frame (normal, "        \
+    "tangent0, tangent1)")                                                                      \
+  X(separation, float, TB_F32, 1, "m",                                                            \
+    "surface separation dot(point1 - point0, normal); negative = penetration")                  \
   X(normal_impulse, float, TB_F32, 1, "N·s",                                                      \
     "over the last step (sum of substeps); >= 0; on body1 along +normal, on body0 along -normal") \
   X(tangent_impulse, float, TB_F32, 2, "N·s",                                                     \
@@ -32,7 +35,41 @@
     "average total contact force over the last step on body1 by body0, applied at point, world " \
     "axes: (normal_impulse·normal + tangent impulses·tangents) / timestep; opposite on body0")  \
   X(feature_id, uint32_t, TB_U32, 1, "id",                                                        \
-    "geometric feature key; with the shape pair it matches a contact across frames")
+    "geometric feature key; with the shape pair it matches a contact across frames")            \
+  /* -- contact fields: distance rule and record -- */                                          \
+  X(distance_rule, int32_t, TB_I32, 1, "enum",                                                    \
+    "tb_distance_rule that produced the record: 0 newton, 1 mujoco, 2 physx")                    \
+  X(distance, float, TB_F32, 1, "m",                                                              \
+    "the rule's distance the solver drives to >= 0: newton d = separation - margin; mujoco "     \
+    "dist - m = separation - margin; physx g = s - r = separation - margin (rest distance)")     \
+  X(margin, float, TB_F32, 1, "m",                                                                \
+    "summed over both shapes: newton margins m0 + m1; mujoco m1 + m2; physx restOffsets "        \
+    "r0 + r1 (the rest distance)")                                                               \
+  X(gap, float, TB_F32, 1, "m",                                                                   \
+    "summed over both shapes: newton gaps (kept when distance <= gap); mujoco gaps (detected "   \
+    "when separation < margin + gap); physx contactOffsets (generated when separation <= gap "  \
+    "+ speculative distance + relative motion of one step)")                                    \
+  X(active, int32_t, TB_I32, 1, "0/1",                                                            \
+    "1: the solver gives the contact a normal row; newton: distance < 0; mujoco: separation < " \
+    "margin; physx: always; 0 for pairs without response (triggers, no-solve pairs)")            \
+  X(excluded, int32_t, TB_I32, 1, "0/1",                                                          \
+    "mujoco contact.exclude: detected in the gap (margin <= separation < margin + gap), no row") \
+  X(point0, float, TB_F32, 3, "m", "world; on the surface of shape0")                              \
+  X(point1, float, TB_F32, 3, "m", "world; on the surface of shape1")                              \
+  X(local_point0, float, TB_F32, 3, "m",                                                          \
+    "point0 in the frame of shape0's body (body origin and axes; static bodies too)")            \
+  X(local_point1, float, TB_F32, 3, "m", "point1 in the frame of shape1's body")                  \
+  X(reported_normal, float, TB_F32, 3, "1",                                                       \
+    "world unit normal in the rule's reporting convention: physx from shape1 to shape0 "        \
+    "(= -normal); newton and mujoco from shape0 to shape1 (= normal)")                          \
+  X(reduced, int32_t, TB_I32, 1, "0/1",                                                           \
+    "1 when contact reduction dropped points of this contact's shape pair in this frame")        \
+  X(match_key, uint32_t, TB_U32, 1, "id",                                                         \
+    "persistent key: given when the contact first appears, kept while it matches across frames " \
+    "(same shape pair incl. generations, same feature or nearest within match_distance)")       \
+  X(match_index, int32_t, TB_I32, 1, "index",                                                     \
+    "index of the matched contact in the previous collide()'s store; -1 = new or not stored")   \
+  X(age, int32_t, TB_I32, 1, "frames", "collide() calls the contact has been matched; 0 = new")
 
 #define TB_FIELD_ENUM_BODY(name, ctype, ftype, comps, unit, doc) TB_BODY_FIELD_##name,
 #define TB_FIELD_ENUM_CONTACT(name, ctype, ftype, comps, unit, doc) TB_CONTACT_FIELD_##name,

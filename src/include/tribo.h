@@ -129,6 +129,10 @@ typedef struct tb_collision_params {
   int32_t max_collision_pairs; /* Genesis: most candidate pairs after filtering; 0 = unlimited. More
                                   stops collide()/step() with TB_ERR_CAPACITY (nothing truncated) */
   /* -- collision section: distances and matching -- */
+  /* m, >= 0: a contact whose feature id changed matches the nearest previous contact of its shape
+   * pair when their body-local points are this close; with TB_MATCHING_STICKY a matched contact
+   * keeps its previous body-local points while the new points stay this close to them. */
+  float match_distance;
 } tb_collision_params;
 
 /* Solver choices and parameters. */
@@ -223,6 +227,25 @@ TB_API tb_shape_id tb_shape_create(tb_world_id world, tb_body_id body, tb_shape_
                                    const float local_rotation[4], float friction,
                                    float restitution, float density);
 TB_API tb_status tb_shape_destroy(tb_world_id world, tb_shape_id shape);
+
+/* Per-shape distances (m), used by the world's collision.distance_rule; all default to 0, which
+ * keeps contacts as without them (PhysX: up to the speculative distance):
+ *   margin         Newton / MuJoCo: surface offset, summed over the two shapes; Newton's
+ *                  d = separation - (m0 + m1) and MuJoCo's force threshold dist < m1 + m2.
+ *   gap            Newton: a candidate is kept when d <= gap0 + gap1; MuJoCo: detected when
+ *                  dist < m + g1 + g2 (gap-only contacts are flagged excluded).
+ *   contact_offset PhysX: contacts are generated when the separation <= co0 + co1 + the
+ *                  speculative distance (+ relative motion of one step).
+ *   rest_offset    PhysX: the solver drives separation - (r0 + r1) to >= 0.
+ * margin, gap, contact_offset must be finite and >= 0; rest_offset finite and <= contact_offset. */
+TB_API tb_status tb_shape_set_distances(tb_world_id world, tb_shape_id shape, float margin, float gap,
+                                        float contact_offset, float rest_offset);
+/* out[0..3] = margin, gap, contact_offset, rest_offset (m). */
+TB_API tb_status tb_shape_get_distances(tb_world_id world, tb_shape_id shape, float out[4]);
+/* Sets collision.distance_rule (tb_distance_rule) between steps. */
+TB_API tb_status tb_world_set_distance_rule(tb_world_id world, int32_t rule);
+/* Sets collision.matching (tb_matching) and collision.match_distance (m, >= 0) between steps. */
+TB_API tb_status tb_world_set_matching(tb_world_id world, int32_t matching, float match_distance);
 
 /* Pipeline. collide(): AABBs, broad and narrow phase, contact store, from the current state.
  * solve(): rows, iterations, integration over one timestep, then the readback that fills the

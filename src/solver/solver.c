@@ -375,7 +375,7 @@ tb_status tb_solve_sequential_impulse(tb_world* w) {
     tb_vec3 n = tb_v3(c->n[0][l], c->n[1][l], c->n[2][l]);
     tb_vec3 t0 = tb_v3(c->t0[0][l], c->t0[1][l], c->t0[2][l]);
     tb_vec3 t1 = tb_v3(c->t1[0][l], c->t1[1][l], c->t1[2][l]);
-    cache->key[cached] = ((uint64_t)(uint32_t)w->pairs[m].shape0 << 32) | (uint32_t)w->pairs[m].shape1;
+    cache->key[cached] = tb_pair_match_key(shapes, w->pairs[m].shape0, w->pairs[m].shape1);
     cache->count[cached] = mf->point_count;
     int32_t base = w->manifold_contact[m];
     for (int32_t j = 0; j < mf->point_count; ++j) {

@@ -79,6 +79,9 @@ static tb_status check_collision(tb_world* w, const char* fn, const tb_collision
   if (c->max_collision_pairs < 0)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: collision.max_collision_pairs must be >= 0 (0 = unlimited) (got %d)", fn,
                          c->max_collision_pairs);
+  if (!tb_is_finite(c->match_distance) || c->match_distance < 0.0f)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: collision.match_distance must be finite and >= 0 (got %g)", fn,
+                         (double)c->match_distance);
   return TB_OK;
 }
 
@@ -130,6 +133,7 @@ tb_world_def tb_default_world_def(void) {
   d.solver.speculative_distance = 0.02f;
   d.solver.warm_starting = 1;
   d.collision.max_points_per_pair = TB_MAX_POINTS_PER_PAIR;
+  d.collision.match_distance = 0.01f; /* m */
   tb_preset_apply(TB_PRESET_PHYSX_TGS, &d);
   return d;
 }
@@ -202,6 +206,8 @@ static int shape_arrays(tb_shapes* s, tb_array_ref* out) {
       /* -- shape array section: filtering -- */
       {(void**)&s->filter, sizeof(tb_shape_filter)},
       /* -- shape array section: distances -- */
+      {(void**)&s->margin, sizeof(float)},        {(void**)&s->gap, sizeof(float)},
+      {(void**)&s->contact_offset, sizeof(float)}, {(void**)&s->rest_offset, sizeof(float)},
       /* -- shape array section: materials -- */
   };
   int n = 0;
@@ -289,6 +295,7 @@ static void destroy_storage(tb_world* w) {
   free_shapes(&w->shapes);
   free_pairs(w);
   free_contacts(&w->contacts);
+  tb_match_free(&w->match);
   tb_solver_destroy(w);
   tb_arena_destroy(&w->arena);
   tb_filter_destroy(w);
@@ -662,6 +669,7 @@ static tb_shape_id insert_shape(tb_world* w, int32_t bslot, tb_shape_type type, 
   sh->data[s] = data;
   /* -- insert section: per-shape defaults (filtering, distances, materials) -- */
   tb_default_shape_filter(&sh->filter[s]);
+  sh->margin[s] = sh->gap[s] = sh->contact_offset[s] = sh->rest_offset[s] = 0.0f;
   /* append, so shapes keep their creation order within a body */
   sh->next[s] = -1;
   int32_t* link = &w->bodies.first_shape[bslot];
@@ -734,6 +742,68 @@ tb_status tb_shape_destroy(tb_world_id world, tb_shape_id shape) {
   destroy_shape_slot(w, s);
   update_mass(w, bslot);
   w->collided = 0;
+  return TB_OK;
+}
+
+/* ---- distances and matching ---- */
+
+tb_status tb_shape_set_distances(tb_world_id world, tb_shape_id shape, float margin, float gap, float contact_offset,
+                                 float rest_offset) {
+  const char* fn = "setShapeDistances";
+  GET_WORLD(fn);
+  int32_t s = tb_id_slot(shape);
+  tb_shapes* sh = &w->shapes;
+  if (shape < 0 || s >= sh->count || sh->type[s] < 0 || sh->generation[s] != tb_id_gen(shape))
+    return tb_world_fail(w, TB_ERR_NOT_FOUND, "%s: shape %d does not exist (never created or removed)", fn, shape);
+  const struct { const char* name; float v; } f[] = {{"margin", margin}, {"gap", gap}, {"contactOffset", contact_offset}};
+  for (size_t i = 0; i < sizeof f / sizeof f[0]; ++i)
+    if (!tb_is_finite(f[i].v) || f[i].v < 0.0f)
+      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: %s must be finite and >= 0 (got %g)", fn, f[i].name, (double)f[i].v);
+  if (!tb_is_finite(rest_offset) || rest_offset > contact_offset)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: restOffset must be finite and <= contactOffset %g (got %g)", fn,
+                         (double)contact_offset, (double)rest_offset);
+  sh->margin[s] = margin;
+  sh->gap[s] = gap;
+  sh->contact_offset[s] = contact_offset;
+  sh->rest_offset[s] = rest_offset;
+  w->collided = 0;
+  return TB_OK;
+}
+
+tb_status tb_shape_get_distances(tb_world_id world, tb_shape_id shape, float out[4]) {
+  const char* fn = "getShapeDistances";
+  GET_WORLD(fn);
+  int32_t s = tb_id_slot(shape);
+  const tb_shapes* sh = &w->shapes;
+  if (shape < 0 || s >= sh->count || sh->type[s] < 0 || sh->generation[s] != tb_id_gen(shape))
+    return tb_world_fail(w, TB_ERR_NOT_FOUND, "%s: shape %d does not exist (never created or removed)", fn, shape);
+  if (!out) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: out must not be NULL", fn);
+  out[0] = sh->margin[s];
+  out[1] = sh->gap[s];
+  out[2] = sh->contact_offset[s];
+  out[3] = sh->rest_offset[s];
+  return TB_OK;
+}
+
+tb_status tb_world_set_distance_rule(tb_world_id world, int32_t rule) {
+  GET_WORLD("setDistanceRule");
+  tb_collision_params c = w->def.collision;
+  c.distance_rule = rule;
+  tb_status st = check_collision(w, "setDistanceRule", &c);
+  if (st != TB_OK) return st;
+  w->def.collision = c;
+  w->collided = 0;
+  return TB_OK;
+}
+
+tb_status tb_world_set_matching(tb_world_id world, int32_t matching, float match_distance) {
+  GET_WORLD("setMatching");
+  tb_collision_params c = w->def.collision;
+  c.matching = matching;
+  c.match_distance = match_distance;
+  tb_status st = check_collision(w, "setMatching", &c);
+  if (st != TB_OK) return st;
+  w->def.collision = c;
   return TB_OK;
 }
 

@@ -3,6 +3,7 @@
 #ifndef TB_WORLD_H
 #define TB_WORLD_H
 
+#include "../collision/contact_match.h"
 #include "../collision/narrow_phase.h"
 #include "../core/alloc.h"
 #include "../core/fields.h"
@@ -57,6 +58,10 @@ typedef struct tb_shapes {
   /* -- shapes section: filtering -- */
   tb_shape_filter* filter;   /* per shape: world, group, contype/conaffinity, PhysX words, trigger */
   /* -- shapes section: distances -- */
+  float* margin;             /* m, >= 0: tb_shape_set_distances */
+  float* gap;                /* m, >= 0 */
+  float* contact_offset;     /* m, >= 0 (PhysX) */
+  float* rest_offset;        /* m, <= contact_offset (PhysX) */
   /* -- shapes section: materials -- */
   int32_t count, capacity, free_head;
 } tb_shapes;
@@ -141,6 +146,7 @@ typedef struct tb_world {
   tb_pair_keys contact_pairs;    /* shape slots: MuJoCo explicit `pair`s with their parameters */
   tb_sap_entry* sap_entries;     /* sap_capacity entries: the AABBs in sweep order */
   /* -- world section: distances and matching -- */
+  tb_match_data match;        /* contacts of the last two collide() calls, for matching */
   /* -- world section: observation -- */
   char error[TB_ERROR_LEN];
 } tb_world;
@@ -163,6 +169,15 @@ static inline tb_shape_geom tb_shape_geom_of(const tb_shapes* s, int32_t slot) {
   g.data = s->data[slot];
   for (int i = 0; i < 4; ++i) g.params[i] = s->params[4 * slot + i];
   return g;
+}
+
+/* Key of a shape pair for matching across frames: slots and generations, so a reused slot never
+ * matches the contacts of the shape it held before. Ascending keys follow the pair order
+ * (shape0 slot, then shape1 slot) of the live shapes. */
+static inline uint64_t tb_pair_match_key(const tb_shapes* s, int32_t s0, int32_t s1) {
+  uint64_t k0 = ((uint64_t)(uint32_t)s0 << 11) | (uint32_t)(s->generation[s0] & TB_ID_GEN_MASK);
+  uint64_t k1 = ((uint64_t)(uint32_t)s1 << 11) | (uint32_t)(s->generation[s1] & TB_ID_GEN_MASK);
+  return (k0 << 31) | k1;
 }
 
 static inline tb_transform tb_body_pose(const tb_bodies* b, int32_t slot) {

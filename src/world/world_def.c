@@ -30,6 +30,7 @@
   X(collision.distance_rule, TB_I32, 1, "enum", "tb_distance_rule")                             \
   X(collision.matching, TB_I32, 1, "enum", "tb_matching")                                       \
   X(collision.max_points_per_pair, TB_I32, 1, "1", "contact reduction bound")                   \
+  X(collision.match_distance, TB_F32, 1, "m", "matching and sticky distance")                   \
   /* -- def fields section: collision -- */                                                      \
   X(collision.max_collision_pairs, TB_I32, 1, "1", "most candidate pairs after filtering; 0 = unlimited")
 

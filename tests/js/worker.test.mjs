@@ -49,3 +49,20 @@ for (const build of ['simd', 'threads']) {
     });
   });
 }
+
+describe('worker world: the whole World API', () => {
+  it('forwards World methods and getters without a dedicated member (setOptions, options, setPreset)', async () => {
+    const { createWorkerWorld } = await import('../../js/index.js');
+    const w = await createWorkerWorld({ build: 'simd', broadPhase: 'all-pairs' });
+    try {
+      assert.equal((await w.options).broadPhase, 'all-pairs');
+      await w.setOptions({ matching: 'sticky' });
+      assert.equal((await w.options).matching, 'sticky');
+      await assert.rejects(w.setOptions({ matching: 'glue' }), { name: 'RangeError', message: /setOptions: matching must be one of "latest", "sticky" \(got "glue"\)/ });
+      await w.setPreset('physx-tgs');
+      assert.equal((await w.options).matching, 'latest');
+    } finally {
+      await w.free();
+    }
+  });
+});

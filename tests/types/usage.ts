@@ -49,3 +49,29 @@ async function filtering(): Promise<number> {
   return (hit ? hit.distance : 0) + all.requested + o.shapes.length + f.contype + (world.isSleeping(b) ? 1 : 0);
 }
 void filtering;
+async function presets(): Promise<void> {
+  const tribo = await init();
+  const w = tribo.createWorld({ preset: 'physx-tgs', broadPhase: 'all-pairs', matching: 'sticky' });
+  w.setOptions({ positionIterations: 8, filterRule: 'newton' });
+  const solver: string = w.options.solver;
+  w.setPreset('physx-tgs');
+  const ww = await tribo.createWorkerWorld({ combineRule: 'mean' });
+  await ww.setOptions({ maxPointsPerPair: 2 });
+  const o = await ww.options;
+  console.log(solver, o.broadPhase);
+}
+void presets;
+// Distance rules, matching and per-shape distances.
+async function distances(): Promise<number> {
+  const tribo = await init({ build: 'simd' });
+  const world = tribo.createWorld({ distanceRule: 'mujoco', matching: 'sticky', matchDistance: 0.01 });
+  world.addBody({ position: [0, 1, 0], shapes: [{ type: 'sphere', radius: 0.5, margin: 0.01, gap: 0.02, contactOffset: 0.03, restOffset: 0.01 }] });
+  world.setOptions({ distanceRule: 'newton', matching: 'latest', matchDistance: 0.02 });
+  world.collide();
+  const c = world.contacts;
+  const v: number = c.distance[0] + c.margin[0] + c.gap[0] + c.active[0] + c.excluded[0] + c.point0[0] + c.localPoint1[2] +
+    c.reportedNormal[1] + c.reduced[0] + c.matchKey[0] + c.matchIndex[0] + c.age[0] + c.distanceRule[0];
+  world.free();
+  return v;
+}
+void distances;

@@ -1,0 +1,64 @@
+/* Per-preset distance rules (newton-e3 §2, mujoco §1-3, physx-e3 §2). */
+#include "distance.h"
+
+#include "../world/world.h"
+
+tb_distance_pair tb_distance_pair_of(const tb_world* w, int32_t s0, int32_t s1, float speculative) {
+  const tb_shapes* s = &w->shapes;
+  tb_distance_pair p;
+  p.rule = w->def.collision.distance_rule;
+  switch (p.rule) {
+    case TB_DISTANCE_PHYSX:
+      p.margin = s->rest_offset[s0] + s->rest_offset[s1];
+      p.gap = s->contact_offset[s0] + s->contact_offset[s1];
+      p.detect = p.gap + speculative;
+      break;
+    default: /* newton, mujoco: margins on both sides, then the gaps */
+      p.margin = s->margin[s0] + s->margin[s1];
+      p.gap = s->gap[s0] + s->gap[s1];
+      p.detect = p.margin + p.gap;
+      break;
+  }
+  return p;
+}
+
+tb_distance_point tb_distance_classify(const tb_distance_pair* p, float separation) {
+  tb_distance_point r;
+  r.distance = separation - p->margin;
+  r.excluded = 0;
+  switch (p->rule) {
+    case TB_DISTANCE_NEWTON:
+      /* d = n^T(p1 - p0) - (m0 + m1); the writer keeps d <= gap0 + gap1; XPBD returns when d >= 0 */
+      r.kept = r.distance <= p->gap;
+      r.active = r.distance < 0.0f;
+      break;
+    case TB_DISTANCE_MUJOCO:
+      /* detected when dist < m + g; a force row when dist < m; gap-only contacts excluded */
+      r.kept = separation < p->margin + p->gap;
+      r.active = separation < p->margin;
+      r.excluded = r.kept && !r.active;
+      break;
+    default:
+      /* PhysX: generated within the contact offsets (+ speculative); g = s - r for the solver */
+      r.kept = separation <= p->detect;
+      r.active = 1;
+      break;
+  }
+  if (!r.kept) r.active = r.excluded = 0;
+  return r;
+}
+
+void tb_distance_apply(const tb_distance_pair* p, int solve, tb_manifold* m) {
+  int32_t n = 0;
+  for (int32_t j = 0; j < m->point_count; ++j) {
+    tb_manifold_point pt = m->points[j];
+    tb_distance_point c = tb_distance_classify(p, pt.separation);
+    if (!c.kept) continue;
+    pt.separation = c.distance;
+    pt.active = c.active && solve;
+    pt.excluded = c.excluded;
+    m->points[n++] = pt;
+  }
+  m->points_found -= m->point_count - n;
+  m->point_count = n;
+}

@@ -1,0 +1,44 @@
+/* Per-preset distance rules: which narrow-phase points a pair keeps, which get a solver row, and
+ * the distance the solver drives to >= 0 (internal). The rule is collision.distance_rule
+ * (tb_distance_rule); the per-shape values are set with tb_shape_set_distances(). */
+#ifndef TB_DISTANCE_H
+#define TB_DISTANCE_H
+
+#include "../collision/narrow_phase.h"
+
+struct tb_world;
+
+/* A shape pair's summed distances under the world's rule (all m). */
+typedef struct tb_distance_pair {
+  int32_t rule;     /* tb_distance_rule */
+  float margin;     /* newton m0 + m1, mujoco m1 + m2, physx rest offsets r0 + r1 */
+  float gap;        /* newton / mujoco gaps g0 + g1, physx contact offsets co0 + co1 */
+  float detect;     /* surface separation up to which points are kept (see tb_distance_keep) */
+} tb_distance_pair;
+
+/* Classification of one point by the rule. */
+typedef struct tb_distance_point {
+  int32_t kept;     /* the record exists */
+  int32_t active;   /* the solver gives it a normal row */
+  int32_t excluded; /* MuJoCo gap-only contact */
+  float distance;   /* m: separation - margin, what the solver drives to >= 0 */
+} tb_distance_point;
+
+/* The pair's summed values; speculative (m) is the world's speculative distance plus the relative
+ * motion of one step, added to PhysX's generation distance only (Newton and MuJoCo keep exactly
+ * their thresholds). */
+tb_distance_pair tb_distance_pair_of(const struct tb_world* w, int32_t s0, int32_t s1, float speculative);
+
+/* The rule on one point of surface separation s (m):
+ *   newton: d = s - margin; kept when d <= gap; active when d < 0.
+ *   mujoco: kept when s < margin + gap; active when s < margin, else excluded; distance s - margin.
+ *   physx:  kept when s <= detect (= gap + speculative); always active; distance s - margin. */
+tb_distance_point tb_distance_classify(const tb_distance_pair* p, float separation);
+
+/* Applies the rule to a narrow-phase manifold: drops points that are not kept (keeping the order
+ * of the others and lowering points_found by as many, so points_found > point_count still means
+ * that reduction dropped points), sets each point's active / excluded flags (active only when the
+ * pair has a solver response, solve != 0) and replaces separation by the rule's distance. */
+void tb_distance_apply(const tb_distance_pair* p, int solve, tb_manifold* m);
+
+#endif

@@ -1,0 +1,64 @@
+// Browser test of the preset comparison page (demos/presets.html) in headless Chromium.
+// The same scene runs in one world per preset; the page plots each preset's reported contact force
+// of one body. Checks, after a fixed number of steps of a paused page:
+//   - every preset is either running or says why it is not (its error message on the page);
+//   - the resting 3 kg sphere: each running preset with a per-contact force reports m·g ±1%;
+//     a preset without per-contact force reports "not available" (null), never a zero;
+//   - the stack: the ground's force on the bottom box = 3 box weights ±2%;
+//   - the incline: friction along the slope = m·g·sin 20° ±2%;
+//   - no page errors; the side views are drawn (non-blank canvases).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { chromium } from 'playwright-core';
+import { startServer } from '../../web/server.mjs';
+
+const CHROMIUM = process.env.TRIBO_CHROMIUM || '/usr/bin/chromium';
+const ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--disable-quic'];
+let browser, server;
+
+before(async () => {
+  assert.ok(fs.existsSync(CHROMIUM), `Chromium not found at ${CHROMIUM}`);
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true, timeout: 15_000 });
+  server = await startServer({ port: 0, isolation: false });
+});
+after(async () => { await browser?.close(); await server?.close(); });
+
+test('preset comparison: each preset reports its own honest force on the same scenes', { timeout: 60_000 }, async () => {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.stack || e.message));
+  await page.goto(`${server.origin}/demos/presets.html?paused=1`);
+  await page.waitForFunction(() => window.tribo && (window.tribo.ready || window.tribo.error), null, { timeout: 20_000 });
+  assert.equal(await page.evaluate(() => window.tribo.error), null);
+
+  const expectations = { resting: [1, 0.01], stack: [3, 0.06], incline: [Math.sin((20 * Math.PI) / 180), 0.02] };
+  for (const [scene, [expected, tol]] of Object.entries(expectations)) {
+    const st = await page.evaluate((s) => { window.tribo.select(s); window.tribo.step(180); return { presets: window.tribo.presets, values: window.tribo.values }; }, scene);
+    let running = 0;
+    for (const [preset, p] of Object.entries(st.presets)) {
+      if (!p.available) {
+        assert.match(p.reason, /not available in this version/, `${preset} neither runs nor says why`);
+        continue;
+      }
+      running++;
+      const v = st.values[preset];
+      if (!p.perContactForce) {
+        assert.equal(v, null, `${scene}/${preset}: a preset without per-contact force must report null, got ${v}`);
+        continue;
+      }
+      assert.ok(Math.abs(v - expected) <= tol, `${scene}/${preset}: expected ${expected} ± ${tol}, got ${v}`);
+    }
+    assert.ok(running >= 1, 'at least one preset runs');
+  }
+  const inked = await page.evaluate(() => [...document.querySelectorAll('.lane:not(.unavailable) canvas')].map((c) => {
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 3; i < d.length; i += 4) n += d[i] > 0;
+    return n;
+  }));
+  assert.ok(inked.length >= 1 && inked.every((n) => n > 200), `side views drawn (inked pixels ${inked})`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -1,0 +1,86 @@
+/**
+ * A 2D side view (world x right, y up; z is dropped) of a small scene on a canvas: planes,
+ * spheres, boxes and capsules as outlines, contact points and the reported contact forces as
+ * arrows. Enough for the preset comparison, where every scene lies in the x–y plane.
+ * @module tribo/web/side_view
+ */
+
+/** Rotates v by the unit quaternion q = (x, y, z, w). */
+function rotate(q, v) {
+  const [x, y, z, w] = q;
+  const tx = 2 * (y * v[2] - z * v[1]), ty = 2 * (z * v[0] - x * v[2]), tz = 2 * (x * v[1] - y * v[0]);
+  return [v[0] + w * tx + (y * tz - z * ty), v[1] + w * ty + (z * tx - x * tz), v[2] + w * tz + (x * ty - y * tx)];
+}
+
+export class SideView {
+  /**
+   * @param {HTMLCanvasElement} canvas
+   * @param {{ center?: number[], metersAcross?: number, newtonsPerMeter?: number }} [opts]
+   *   newtonsPerMeter: force arrow scale (N drawn per metre of arrow)
+   */
+  constructor(canvas, opts = {}) {
+    this.canvas = canvas;
+    this.ctx = canvas.getContext('2d');
+    this.center = opts.center ?? [0, 0.5];
+    this.metersAcross = opts.metersAcross ?? 3;
+    this.newtonsPerMeter = opts.newtonsPerMeter ?? 40;
+  }
+
+  /** Canvas pixel of a world point (x, y). */
+  px(p) {
+    const s = this.canvas.width / this.metersAcross;
+    return [this.canvas.width / 2 + (p[0] - this.center[0]) * s, this.canvas.height / 2 - (p[1] - this.center[1]) * s];
+  }
+
+  /**
+   * Draws one frame.
+   * @param {object} scene from preset_scenes.js
+   * @param {import('../js/index.js').World} world
+   */
+  draw(scene, world) {
+    const { ctx, canvas } = this;
+    const s = canvas.width / this.metersAcross;
+    ctx.clearRect(0, 0, canvas.width, canvas.height);
+    ctx.lineWidth = 2;
+    ctx.strokeStyle = '#8892a0';
+    for (const pl of scene.planes) {
+      const [nx, ny] = pl.normal;
+      const o = [nx * pl.offset, ny * pl.offset], t = [-ny, nx];
+      const a = this.px([o[0] - 10 * t[0], o[1] - 10 * t[1]]), b = this.px([o[0] + 10 * t[0], o[1] + 10 * t[1]]);
+      ctx.beginPath(); ctx.moveTo(a[0], a[1]); ctx.lineTo(b[0], b[1]); ctx.stroke();
+    }
+    ctx.strokeStyle = '#d8dee9';
+    for (const { id, shape } of scene.bodies) {
+      const p = world.getPosition(id), q = world.getRotation(id);
+      ctx.beginPath();
+      if (shape.type === 'sphere') {
+        const c = this.px(p);
+        ctx.arc(c[0], c[1], shape.radius * s, 0, 2 * Math.PI);
+        const r = rotate(q, [shape.radius, 0, 0]), e = this.px([p[0] + r[0], p[1] + r[1]]);
+        ctx.moveTo(c[0], c[1]); ctx.lineTo(e[0], e[1]); /* a radius shows the rotation */
+      } else if (shape.type === 'box') {
+        const [hx, hy] = shape.halfExtents;
+        [[-hx, -hy], [hx, -hy], [hx, hy], [-hx, hy]].forEach(([x, y], k) => {
+          const r = rotate(q, [x, y, 0]), c = this.px([p[0] + r[0], p[1] + r[1]]);
+          if (k === 0) ctx.moveTo(c[0], c[1]); else ctx.lineTo(c[0], c[1]);
+        });
+        ctx.closePath();
+      }
+      ctx.stroke();
+    }
+    const c = world.contacts;
+    if (!c.readbackValid && c.count > 0) return;
+    const perContact = world.readbackInfo.perContactForce;
+    for (let i = 0; i < c.count; i++) {
+      const pt = [c.point[3 * i], c.point[3 * i + 1]];
+      const a = this.px(pt);
+      ctx.fillStyle = c.separation[i] > 1e-3 ? '#6b7280' : '#ef4444';
+      ctx.fillRect(a[0] - 3, a[1] - 3, 6, 6);
+      if (!perContact) continue;
+      const f = [c.force[3 * i], c.force[3 * i + 1]];
+      const b = this.px([pt[0] + f[0] / this.newtonsPerMeter, pt[1] + f[1] / this.newtonsPerMeter]);
+      ctx.strokeStyle = '#facc15';
+      ctx.beginPath(); ctx.moveTo(a[0], a[1]); ctx.lineTo(b[0], b[1]); ctx.stroke();
+    }
+  }
+}
