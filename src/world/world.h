@@ -118,6 +118,7 @@ typedef struct tb_world {
   /* -- world section: filtering -- */
   /* -- world section: distances and matching -- */
   /* -- world section: observation -- */
+  struct tb_observe* observe;  /* sensors and events (src/observe); NULL until first used */
   char error[TB_ERROR_LEN];
 } tb_world;
 

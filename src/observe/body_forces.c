@@ -1,0 +1,52 @@
+/* Per-body contact totals: the net contact force and torque on one body from the contact store,
+ * optionally only from contacts with a second body, optionally without self-contacts. */
+#include "observe.h"
+
+static int with_matches(const tb_world* w, int32_t other_slot, tb_body_id with) {
+  if (with == TB_ANY_BODY) return 1;
+  if (other_slot < 0) return 0; /* the counterpart was removed since the step */
+  if (with == -1) return w->bodies.f.body_type[other_slot] == TB_BODY_STATIC;
+  return other_slot == tb_id_slot(with);
+}
+
+void tb_observe_body_sum(const tb_world* w, int32_t slot, tb_body_id with, int32_t flags, tb_vec3* force, tb_vec3* torque) {
+  const tb_contact_fields* c = &w->contacts.f;
+  tb_vec3 center = tb_observe_body_center(w, slot);
+  tb_vec3 f = tb_v3(0, 0, 0), t = tb_v3(0, 0, 0);
+  for (int32_t k = 0; k < w->contacts.count; ++k) { /* contact order: deterministic */
+    int32_t s0 = tb_observe_contact_body_slot(w, k, 0), s1 = tb_observe_contact_body_slot(w, k, 1);
+    if (s0 != slot && s1 != slot) continue;
+    if (s0 == s1 && (flags & TB_OBSERVE_EXCLUDE_SELF)) continue;
+    tb_vec3 fk = tb_v3(c->force[3 * k], c->force[3 * k + 1], c->force[3 * k + 2]); /* on side 1 */
+    tb_vec3 r = tb_sub(tb_v3(c->point[3 * k], c->point[3 * k + 1], c->point[3 * k + 2]), center);
+    for (int side = 0; side < 2; ++side) {
+      if ((side ? s1 : s0) != slot || !with_matches(w, side ? s0 : s1, with)) continue;
+      tb_vec3 fs = side ? fk : tb_scale(fk, -1.0f);
+      f = tb_add(f, fs);
+      t = tb_add(t, tb_cross(r, fs));
+    }
+  }
+  *force = f;
+  *torque = t;
+}
+
+tb_status tb_body_contact_wrench(tb_world_id world, tb_body_id body, tb_body_id with, int32_t flags, tb_wrench* out,
+                                 tb_readback_info* info) {
+  const char* fn = "bodyContactWrench";
+  tb_world* w = tb_world_get(world);
+  if (!w) return tb_world_fail(NULL, TB_ERR_NOT_FOUND, "%s: world %d does not exist", fn, world);
+  if (!out) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: out must not be NULL", fn);
+  int32_t slot = tb_observe_body_slot(w, body, fn, "body");
+  if (slot < 0) return TB_ERR_NOT_FOUND;
+  tb_status st = tb_observe_check_with(w, with, fn);
+  if (st != TB_OK) return st;
+  if (flags & ~TB_OBSERVE_EXCLUDE_SELF)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: flags must be a combination of TB_OBSERVE_* bits (got %d)", fn, flags);
+  if ((st = tb_observe_readback(w, fn, info)) != TB_OK) return st;
+  tb_vec3 f, t, c = tb_observe_body_center(w, slot);
+  tb_observe_body_sum(w, slot, with, flags, &f, &t);
+  out->force[0] = f.x; out->force[1] = f.y; out->force[2] = f.z;
+  out->torque[0] = t.x; out->torque[1] = t.y; out->torque[2] = t.z;
+  out->point[0] = c.x; out->point[1] = c.y; out->point[2] = c.z;
+  return TB_OK;
+}
