@@ -375,6 +375,12 @@ TB_API tb_status tb_contacts_convert(tb_world_id world, tb_contact_convention co
 TB_API tb_status tb_body_contact_wrench(tb_world_id world, tb_body_id body, tb_body_id with, int32_t flags,
                                         tb_wrench* out, tb_readback_info* info);
 
+/* Contact-store indices of the contacts of `body` (same filter as above; they need no
+ * readback): writes up to `max` indices into out and returns the total number (>= 0), or
+ * -tb_status. A self-contact is listed once. */
+TB_API int32_t tb_body_contacts(tb_world_id world, tb_body_id body, tb_body_id with, int32_t flags, int32_t* out,
+                                int32_t max);
+
 /* Contact sensors (Newton SensorContact-like): after every solve() the sensor adds the linear
  * contact force on its body (N, world, average over the step; only contacts with `with` unless
  * TB_ANY_BODY; self-contacts excluded) and pushes it into a ring buffer of `capacity` samples.
@@ -386,7 +392,7 @@ TB_API tb_status tb_sensor_destroy(tb_world_id world, tb_sensor_id sensor);
 /* Latest sample into force[3] (N, world). TB_ERR_INVALID_STATE when the sensor has no sample yet
  * or the latest is not available (its readback flags are copied to info either way). */
 TB_API tb_status tb_sensor_read(tb_world_id world, tb_sensor_id sensor, float force[3], tb_readback_info* info);
-/* History, oldest first: up to `max` samples into forces (3 per sample, N, world), valid (1/0 per
+/* History, oldest first: the newest min(max, stored) samples into forces (3 per sample, N, world), valid (1/0 per
  * sample, may be NULL) and steps (solve() counter of each sample, may be NULL). Returns the
  * number written (>= 0) or -tb_status. */
 TB_API int32_t tb_sensor_history(tb_world_id world, tb_sensor_id sensor, float* forces, int32_t* valid,
@@ -425,8 +431,8 @@ typedef struct tb_event_status {
 } tb_event_status;
 /* Capacity of the event buffer (events of one solve()); 0 turns events off. Between steps. */
 TB_API tb_status tb_world_set_event_capacity(tb_world_id world, int32_t capacity);
-/* World threshold (N, >= 0; 0 = off) and per shape pair (order free; a negative value removes
- * the pair's own threshold so the world's applies again). */
+/* World threshold (N, >= 0; 0 = off) and per shape pair (order free; -1 removes the pair's own
+ * threshold so the world's applies again). */
 TB_API tb_status tb_world_set_force_threshold(tb_world_id world, float newtons);
 TB_API tb_status tb_pair_set_force_threshold(tb_world_id world, tb_shape_id shape0, tb_shape_id shape1, float newtons);
 TB_API tb_status tb_world_event_status(tb_world_id world, tb_event_status* out);

@@ -1,5 +1,6 @@
-/* Per-body contact totals: the net contact force and torque on one body from the contact store,
- * optionally only from contacts with a second body, optionally without self-contacts. */
+/* Per-body contact queries: the contacts of one body and their net force and torque, optionally
+ * only with a second body, optionally without self-contacts (Genesis get_contacts(with_entity,
+ * exclude_self_contact) and get_links_net_contact_force). */
 #include "observe.h"
 
 static int with_matches(const tb_world* w, int32_t other_slot, tb_body_id with) {
@@ -9,18 +10,29 @@ static int with_matches(const tb_world* w, int32_t other_slot, tb_body_id with) 
   return other_slot == tb_id_slot(with);
 }
 
+/* Sides (bit 0: side 0, bit 1: side 1) of contact k on which body slot `slot` is selected by the
+ * counterpart filter and flags; 0 when the contact is not selected. */
+static int selected_sides(const tb_world* w, int32_t k, int32_t slot, tb_body_id with, int32_t flags) {
+  int32_t s0 = tb_observe_contact_body_slot(w, k, 0), s1 = tb_observe_contact_body_slot(w, k, 1);
+  if (s0 != slot && s1 != slot) return 0;
+  if (s0 == s1 && (flags & TB_OBSERVE_EXCLUDE_SELF)) return 0;
+  int sides = 0;
+  if (s0 == slot && with_matches(w, s1, with)) sides |= 1;
+  if (s1 == slot && with_matches(w, s0, with)) sides |= 2;
+  return sides;
+}
+
 void tb_observe_body_sum(const tb_world* w, int32_t slot, tb_body_id with, int32_t flags, tb_vec3* force, tb_vec3* torque) {
   const tb_contact_fields* c = &w->contacts.f;
   tb_vec3 center = tb_observe_body_center(w, slot);
   tb_vec3 f = tb_v3(0, 0, 0), t = tb_v3(0, 0, 0);
   for (int32_t k = 0; k < w->contacts.count; ++k) { /* contact order: deterministic */
-    int32_t s0 = tb_observe_contact_body_slot(w, k, 0), s1 = tb_observe_contact_body_slot(w, k, 1);
-    if (s0 != slot && s1 != slot) continue;
-    if (s0 == s1 && (flags & TB_OBSERVE_EXCLUDE_SELF)) continue;
+    int sides = selected_sides(w, k, slot, with, flags);
+    if (!sides) continue;
     tb_vec3 fk = tb_v3(c->force[3 * k], c->force[3 * k + 1], c->force[3 * k + 2]); /* on side 1 */
     tb_vec3 r = tb_sub(tb_v3(c->point[3 * k], c->point[3 * k + 1], c->point[3 * k + 2]), center);
     for (int side = 0; side < 2; ++side) {
-      if ((side ? s1 : s0) != slot || !with_matches(w, side ? s0 : s1, with)) continue;
+      if (!(sides & (1 << side))) continue;
       tb_vec3 fs = side ? fk : tb_scale(fk, -1.0f);
       f = tb_add(f, fs);
       t = tb_add(t, tb_cross(r, fs));
@@ -30,18 +42,43 @@ void tb_observe_body_sum(const tb_world* w, int32_t slot, tb_body_id with, int32
   *torque = t;
 }
 
+static tb_status check_query(tb_world* w, const char* fn, tb_body_id body, tb_body_id with, int32_t flags, int32_t* slot) {
+  *slot = tb_observe_body_slot(w, body, fn, "body");
+  if (*slot < 0) return TB_ERR_NOT_FOUND;
+  tb_status st = tb_observe_check_with(w, with, fn);
+  if (st != TB_OK) return st;
+  if (flags & ~TB_OBSERVE_EXCLUDE_SELF)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: flags must be a combination of TB_OBSERVE_* bits (got %d)", fn, flags);
+  return TB_OK;
+}
+
+int32_t tb_body_contacts(tb_world_id world, tb_body_id body, tb_body_id with, int32_t flags, int32_t* out, int32_t max) {
+  const char* fn = "bodyContacts";
+  tb_world* w = tb_world_get(world);
+  if (!w) return -tb_world_fail(NULL, TB_ERR_NOT_FOUND, "%s: world %d does not exist", fn, world);
+  int32_t slot;
+  tb_status st = check_query(w, fn, body, with, flags, &slot);
+  if (st != TB_OK) return -st;
+  if (max < 0) return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: max must be >= 0 (got %d)", fn, max);
+  if (!out && max > 0) return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: out must not be NULL", fn);
+  int32_t n = 0;
+  for (int32_t k = 0; k < w->contacts.count; ++k)
+    if (selected_sides(w, k, slot, with, flags)) {
+      if (n < max) out[n] = k;
+      ++n;
+    }
+  return n;
+}
+
 tb_status tb_body_contact_wrench(tb_world_id world, tb_body_id body, tb_body_id with, int32_t flags, tb_wrench* out,
                                  tb_readback_info* info) {
   const char* fn = "bodyContactWrench";
   tb_world* w = tb_world_get(world);
   if (!w) return tb_world_fail(NULL, TB_ERR_NOT_FOUND, "%s: world %d does not exist", fn, world);
   if (!out) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: out must not be NULL", fn);
-  int32_t slot = tb_observe_body_slot(w, body, fn, "body");
-  if (slot < 0) return TB_ERR_NOT_FOUND;
-  tb_status st = tb_observe_check_with(w, with, fn);
+  int32_t slot;
+  tb_status st = check_query(w, fn, body, with, flags, &slot);
   if (st != TB_OK) return st;
-  if (flags & ~TB_OBSERVE_EXCLUDE_SELF)
-    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: flags must be a combination of TB_OBSERVE_* bits (got %d)", fn, flags);
   if ((st = tb_observe_readback(w, fn, info)) != TB_OK) return st;
   tb_vec3 f, t, c = tb_observe_body_center(w, slot);
   tb_observe_body_sum(w, slot, with, flags, &f, &t);
