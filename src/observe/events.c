@@ -124,8 +124,8 @@ void tb_observe_events_update(tb_world* w, tb_observe* o, int available) {
       memcpy(e->point, f->point + 3 * k, sizeof e->point);
     }
   }
-  qsort(c, (size_t)nc, sizeof *c, contact_cmp);
-  qsort(p, (size_t)np, sizeof *p, pair_cmp);
+  if (nc > 1) qsort(c, (size_t)nc, sizeof *c, contact_cmp);
+  if (np > 1) qsort(p, (size_t)np, sizeof *p, pair_cmp);
   /* two points of one manifold with the same feature are one contact: merge them */
   int32_t u = 0;
   for (int32_t i = 0; i < nc; ++i) {
