@@ -416,7 +416,32 @@ static void test_threads(void) {
   CHECK(memcmp(results[0], results[1], sizeof results[0]) == 0);
 }
 
+/* Sensors, thresholds and event buffers are freed with the world; no allocation in steady steps. */
+static void test_memory(void) {
+  int64_t before = tb_live_bytes();
+  tb_world_def def = tb_default_world_def();
+  tb_world_id w = tb_world_create(&def);
+  tb_shape_id gs, bs;
+  ground(w, &gs);
+  float p[3] = {0, 0.2f, 0};
+  tb_body_id b = sphere(w, 1.0f, 0.2f, p, &bs);
+  tb_sensor_create(w, b, TB_ANY_BODY, 32);
+  tb_sensor_id s2 = tb_sensor_create(w, b, -1, 8);
+  tb_world_set_event_capacity(w, 16);
+  tb_pair_set_force_threshold(w, gs, bs, 3.0f);
+  for (int i = 0; i < 10; ++i) tb_world_step(w);
+  int64_t steady = tb_live_bytes();
+  for (int i = 0; i < 10; ++i) tb_world_step(w);
+  CHECK_NEAR(steady, tb_live_bytes(), 0);
+  tb_sensor_destroy(w, s2);
+  CHECK(tb_live_bytes() < steady);
+  CHECK(tb_sensor_create(w, b, TB_ANY_BODY, 8) >= 0); /* reuses the slot */
+  tb_world_destroy(w);
+  CHECK_NEAR(before, tb_live_bytes(), 0);
+}
+
 int main(void) {
+  test_memory();
   test_wrench_tools();
   test_resting_sphere();
   test_box_stack();
