@@ -258,6 +258,35 @@ static void test_sensor(void) {
   tb_world_destroy(w);
 }
 
+/* Impulse-momentum over a drop and landing: Σ h·F_k of the sensor history equals
+ * m·(v_N − v_0) − m·g·N·h (y components), so the history holds every impulse of the solver. */
+static void test_sensor_impulse_balance(void) {
+  tb_world_def def = tb_default_world_def();
+  tb_world_id w = tb_world_create(&def);
+  ground(w, NULL);
+  const float m = 2.0f;
+  float p[3] = {0, 0.5f, 0};
+  tb_body_id b = sphere(w, m, 0.2f, p, NULL);
+  tb_sensor_id s = tb_sensor_create(w, b, TB_ANY_BODY, 64);
+  float st[13];
+  tb_body_get_state(w, b, st);
+  double v0 = st[8];
+  const int n = 60;
+  for (int i = 0; i < n; ++i) tb_world_step(w);
+  tb_body_get_state(w, b, st);
+  float hist[3 * 64];
+  CHECK(tb_sensor_history(w, s, hist, NULL, NULL, 64) == n);
+  double impulse = 0.0, peak = 0.0;
+  for (int i = 0; i < n; ++i) {
+    impulse += (double)def.timestep * hist[3 * i + 1];
+    if (hist[3 * i + 1] > peak) peak = hist[3 * i + 1];
+  }
+  double expected = m * (st[8] - v0) + (double)m * G * n * def.timestep; /* gravity is −g ŷ */
+  CHECK_NEAR(expected, impulse, 1e-3 * expected);
+  CHECK(peak > 2.0 * m * G); /* the landing step carries more than the weight */
+  tb_world_destroy(w);
+}
+
 static int count_type(const tb_contact_event* e, int32_t n, int32_t type) {
   int c = 0;
   for (int32_t i = 0; i < n; ++i) c += e[i].type == type;
@@ -447,6 +476,7 @@ int main(void) {
   test_box_stack();
   test_self_contact_flag();
   test_sensor();
+  test_sensor_impulse_balance();
   test_events();
   test_not_available();
   test_threads();
