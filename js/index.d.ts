@@ -355,6 +355,16 @@ export interface ContactFilter {
   excludeSelf?: boolean;
 }
 
+/** Net contact wrenches of all body slots. */
+export interface NetContactWrenches {
+  readonly slotCount: number;
+  /** N, world axes, 3 per slot (zeros: no contact or a free slot). */
+  readonly force: Float32Array;
+  /** N·m, world axes, about each body's centre of mass at the end of the step, 3 per slot. */
+  readonly torque: Float32Array;
+  readonly readback: ReadbackInfo;
+}
+
 /** The contact store in another engine's convention (Float32Arrays of 3 values per contact). */
 export type ConvertedContacts =
   | { readonly convention: 'newton'; readonly count: number; readonly readback: ReadbackInfo;
@@ -715,6 +725,8 @@ export class World {
   /* -- observation (docs/observation.md); calls that read forces throw an Error whose `readback` property holds the flags when the readback is not available -- */
   /** Net contact wrench on a body over the last step about its centre of mass (force N, torque N·m, world). */
   netContactWrench(body: number, options?: ContactFilter): ObservedWrench;
+  /** Net contact wrench of every body slot (index by `bodySlot(id)`), 3 values per slot each. */
+  netContactWrenches(options?: { excludeSelf?: boolean }): NetContactWrenches;
   /** Contact-store indices of a body's contacts. */
   bodyContacts(body: number, options?: ContactFilter): Int32Array;
   /** Wrench of one contact on side 0 (shape0) or 1 (shape1) about `point` (default: that body's centre of mass). */
@@ -816,6 +828,7 @@ export class WorkerWorld {
   readonly readbackInfo: Promise<ReadbackInfo>;
   /* -- observation: see World -- */
   netContactWrench(body: number, options?: ContactFilter): Promise<ObservedWrench>;
+  netContactWrenches(options?: { excludeSelf?: boolean }): Promise<NetContactWrenches>;
   bodyContacts(body: number, options?: ContactFilter): Promise<number[]>;
   contactWrench(index: number, side: 0 | 1, point?: Vec3): Promise<ObservedWrench>;
   convertContacts(convention: 'newton' | 'genesis' | 'physx', first?: number, count?: number): Promise<ConvertedContacts>;

@@ -164,6 +164,27 @@ export function netContactWrench(world, doc, body, options = {}) {
   return { ...readWrench(world), readback: info };
 }
 
+export function netContactWrenches(world, doc, options = {}) {
+  const fn = 'netContactWrenches';
+  checkOptions(fn, options, ['excludeSelf']);
+  const M = world._M, s = world._t._scratch;
+  const slots = M._tb_world_body_slot_count(world._id);
+  const p = slots > 0 ? M._malloc(24 * slots) : 0;
+  try {
+    const st = M._tb_world_body_contact_wrenches(world._id, options.excludeSelf ? EXCLUDE_SELF : 0, p, slots, s + INFO_AT);
+    const info = readInfo(world, doc);
+    if (st !== 0) throw fail(world, st, info);
+    const flat = new Float32Array(heapBuffer(M), p, 6 * slots);
+    const force = new Float32Array(3 * slots), torque = new Float32Array(3 * slots);
+    for (let k = 0; k < slots; k++) {
+      for (let c = 0; c < 3; c++) { force[3 * k + c] = flat[6 * k + c]; torque[3 * k + c] = flat[6 * k + 3 + c]; }
+    }
+    return { slotCount: slots, force, torque, readback: info };
+  } finally {
+    if (p) M._free(p);
+  }
+}
+
 export function bodyContacts(world, body, options = {}) {
   const fn = 'bodyContacts';
   checkOptions(fn, options, ['with', 'excludeSelf']);

@@ -51,6 +51,7 @@ const ops = {
   readbackInfo: () => world.readbackInfo,
   // observation
   netContactWrench: (body, o) => world.netContactWrench(body, o),
+  netContactWrenches: (o) => world.netContactWrenches(o),
   bodyContacts: (body, o) => Array.from(world.bodyContacts(body, o)),
   contactWrench: (i, side, p) => world.contactWrench(i, side, p),
   convertContacts: (c, first, count) => world.convertContacts(c, first, count),

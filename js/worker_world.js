@@ -120,6 +120,7 @@ export class WorkerWorld {
 
   /* -- observation (see World): resolve with the same values -- */
   netContactWrench(body, options) { return this._call('netContactWrench', [body, options]); }
+  netContactWrenches(options) { return this._call('netContactWrenches', [options]); }
   bodyContacts(body, options) { return this._call('bodyContacts', [body, options]); }
   contactWrench(index, side, point) { return this._call('contactWrench', [index, side, point]); }
   convertContacts(convention, first, count) { return this._call('convertContacts', [convention, first, count]); }

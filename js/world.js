@@ -426,6 +426,11 @@ export class World {
    * options.excludeSelf drops self-contacts. Throws when the readback is not available.
    */
   netContactWrench(body, options) { this._alive('netContactWrench'); return observe.netContactWrench(this, READBACK_INFO[this.preset], body, options); }
+  /**
+   * Net contact wrench of every body slot (index by bodySlot(id)): { slotCount, force, torque
+   * (3 per slot; N and N·m about each centre of mass, world), readback }; options.excludeSelf.
+   */
+  netContactWrenches(options) { this._alive('netContactWrenches'); return observe.netContactWrenches(this, READBACK_INFO[this.preset], options); }
   /** Contact-store indices of a body's contacts (same options as netContactWrench). */
   bodyContacts(body, options) { this._alive('bodyContacts'); return observe.bodyContacts(this, body, options); }
   /** Wrench of contact `index` on side 0 (shape0) or 1 (shape1) about `point` (default: that body's centre of mass). */

@@ -375,6 +375,14 @@ TB_API tb_status tb_contacts_convert(tb_world_id world, tb_contact_convention co
 TB_API tb_status tb_body_contact_wrench(tb_world_id world, tb_body_id body, tb_body_id with, int32_t flags,
                                         tb_wrench* out, tb_readback_info* info);
 
+/* Net contact wrench of every body slot at once (Genesis get_links_net_contact_force):
+ * out[6 * slot + 0..2] = force (N, world), out[6 * slot + 3..5] = torque (N·m, world) about that
+ * body's centre of mass at the end of the step; slots = tb_world_body_slot_count() (body id
+ * & 0xFFFFF is the slot). Bodies without contacts and free slots get zeros (no contact: a measured
+ * zero). flags: TB_OBSERVE_*. */
+TB_API tb_status tb_world_body_contact_wrenches(tb_world_id world, int32_t flags, float* out, int32_t slots,
+                                                tb_readback_info* info);
+
 /* Contact-store indices of the contacts of `body` (same filter as above; they need no
  * readback): writes up to `max` indices into out and returns the total number (>= 0), or
  * -tb_status. A self-contact is listed once. */

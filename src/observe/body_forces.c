@@ -87,3 +87,34 @@ tb_status tb_body_contact_wrench(tb_world_id world, tb_body_id body, tb_body_id 
   out->point[0] = c.x; out->point[1] = c.y; out->point[2] = c.z;
   return TB_OK;
 }
+
+tb_status tb_world_body_contact_wrenches(tb_world_id world, int32_t flags, float* out, int32_t slots, tb_readback_info* info) {
+  const char* fn = "netContactWrenches";
+  tb_world* w = tb_world_get(world);
+  if (!w) return tb_world_fail(NULL, TB_ERR_NOT_FOUND, "%s: world %d does not exist", fn, world);
+  if (slots != w->bodies.count)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: slots must equal the body slot count %d (got %d)", fn, w->bodies.count, slots);
+  if (!out && slots > 0) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: out must not be NULL", fn);
+  if (flags & ~TB_OBSERVE_EXCLUDE_SELF)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: flags must be a combination of TB_OBSERVE_* bits (got %d)", fn, flags);
+  tb_status st = tb_observe_readback(w, fn, info);
+  if (st != TB_OK) return st;
+  for (int32_t i = 0; i < 6 * slots; ++i) out[i] = 0.0f;
+  const tb_contact_fields* c = &w->contacts.f;
+  for (int32_t k = 0; k < w->contacts.count; ++k) { /* contact order, side 0 then 1: as tb_observe_body_sum */
+    int32_t s0 = tb_observe_contact_body_slot(w, k, 0), s1 = tb_observe_contact_body_slot(w, k, 1);
+    if (s0 == s1 && (flags & TB_OBSERVE_EXCLUDE_SELF)) continue;
+    tb_vec3 fk = tb_v3(c->force[3 * k], c->force[3 * k + 1], c->force[3 * k + 2]);
+    tb_vec3 pk = tb_v3(c->point[3 * k], c->point[3 * k + 1], c->point[3 * k + 2]);
+    for (int side = 0; side < 2; ++side) {
+      int32_t slot = side ? s1 : s0;
+      if (slot < 0) continue;
+      tb_vec3 fs = side ? fk : tb_scale(fk, -1.0f);
+      tb_vec3 ts = tb_cross(tb_sub(pk, tb_observe_body_center(w, slot)), fs);
+      float* o = out + 6 * slot;
+      tb_vec3 f = tb_add(tb_v3(o[0], o[1], o[2]), fs), t = tb_add(tb_v3(o[3], o[4], o[5]), ts);
+      o[0] = f.x; o[1] = f.y; o[2] = f.z; o[3] = t.x; o[4] = t.y; o[5] = t.z;
+    }
+  }
+  return TB_OK;
+}

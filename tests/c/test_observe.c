@@ -182,6 +182,18 @@ static void test_box_stack(void) {
   CHECK_NEAR(-mb * G, b_on_a.force[1], 0.005 * mb * G);                  /* the top box's weight */
   CHECK_NEAR(ma * G, all_on_a.force[1], 0.01 * ma * G);
   CHECK_NEAR(-b_on_a.force[1], a_on_b.force[1], 1e-4);
+  /* all bodies at once: the same sums, bitwise */
+  int32_t slots = tb_world_body_slot_count(w);
+  float all[6 * 8];
+  CHECK(slots == 3);
+  CHECK(tb_world_body_contact_wrenches(w, 0, all, slots, NULL) == TB_OK);
+  tb_wrench on_b;
+  tb_body_contact_wrench(w, b, TB_ANY_BODY, 0, &on_b, NULL);
+  CHECK(memcmp(all + 6 * (a & 0xFFFFF), all_on_a.force, 3 * sizeof(float)) == 0);
+  CHECK(memcmp(all + 6 * (a & 0xFFFFF) + 3, all_on_a.torque, 3 * sizeof(float)) == 0);
+  CHECK(memcmp(all + 6 * (b & 0xFFFFF), on_b.force, 3 * sizeof(float)) == 0);
+  CHECK_NEAR(-(ma + mb) * G, all[1], 0.005 * (ma + mb) * G); /* slot 0: the floor */
+  CHECK(tb_world_body_contact_wrenches(w, 0, all, slots + 1, NULL) == TB_ERR_INVALID_ARGUMENT);
   /* contact lists: the bottom box has 4 points with the floor and 4 with the top box */
   int32_t idx[16];
   CHECK(tb_body_contacts(w, a, -1, 0, idx, 16) == 4);

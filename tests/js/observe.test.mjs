@@ -85,6 +85,11 @@ for (const build of BUILDS) {
       w.step(180);
       near(assert, w.netContactWrench(a, { with: 'static' }).force[1], 3 * G, 0.005 * 3 * G, 'floor on bottom box (N)');
       near(assert, w.netContactWrench(a, { with: b }).force[1], -1 * G, 0.005 * G, 'top box on bottom box (N)');
+      const all = w.netContactWrenches();
+      assert.equal(all.slotCount, 3);
+      const sa = w.bodySlot(a);
+      assert.deepEqual(Array.from(all.force.subarray(3 * sa, 3 * sa + 3)), w.netContactWrench(a).force.map(Math.fround));
+      near(assert, all.force[1], -3 * G, 0.005 * 3 * G, 'the floor (slot 0) carries the total weight');
       assert.equal(w.bodyContacts(a, { with: b }).length, 4);
       assert.equal(w.bodyContacts(a).length, 8);
       assert.equal(w.bodyContacts(a, { excludeSelf: true }).length, 8, 'no self-contacts in this scene');
@@ -190,6 +195,7 @@ describe('observation through a worker', () => {
     assert.equal(ev.list[0].type, 'persist');
     assert.equal((await sim.convertContacts('genesis')).count, 1);
     assert.deepEqual(await sim.bodyContacts(ball), [0]);
+    near(assert, (await sim.netContactWrenches()).force[3 * (ball & 0xfffff) + 1], 3 * G, 0.005 * 3 * G, 'all bodies through the worker');
     assert.equal((await sim.readbackInfo).valid, true);
     await assert.rejects(sim.netContactWrench(ball, { with: 999999 }), RangeError);
     await sim.free();
