@@ -12,9 +12,8 @@ static void put3(float* p, tb_vec3 v) { p[0] = v.x; p[1] = v.y; p[2] = v.z; }
 /* Pure functions report through the global error (tb_last_error(-1)). */
 static tb_status check_wrench(const char* fn, const char* field, const tb_wrench* w) {
   if (!w) return tb_world_fail(NULL, TB_ERR_INVALID_ARGUMENT, "%s: %s must not be NULL", fn, field);
-  const float* f = &w->force[0];
   for (int i = 0; i < 3; ++i) {
-    if (!tb_is_finite(w->force[i])) return tb_world_fail(NULL, TB_ERR_INVALID_ARGUMENT, "%s: %s.force[%d] must be finite (got %g)", fn, field, i, (double)f[i]);
+    if (!tb_is_finite(w->force[i])) return tb_world_fail(NULL, TB_ERR_INVALID_ARGUMENT, "%s: %s.force[%d] must be finite (got %g)", fn, field, i, (double)w->force[i]);
     if (!tb_is_finite(w->torque[i])) return tb_world_fail(NULL, TB_ERR_INVALID_ARGUMENT, "%s: %s.torque[%d] must be finite (got %g)", fn, field, i, (double)w->torque[i]);
     if (!tb_is_finite(w->point[i])) return tb_world_fail(NULL, TB_ERR_INVALID_ARGUMENT, "%s: %s.point[%d] must be finite (got %g)", fn, field, i, (double)w->point[i]);
   }
