@@ -7,6 +7,9 @@
 
 #include "observe.h"
 
+/* js/observe.js reads events as 10 words each */
+_Static_assert(sizeof(tb_contact_event) == 40, "tb_contact_event: the JS binding reads 10 words per event");
+
 static uint64_t pair_key(int32_t shape0, int32_t shape1) { return ((uint64_t)(uint32_t)shape0 << 32) | (uint32_t)shape1; }
 
 void tb_observe_events_free(tb_observe* o) {

@@ -4,6 +4,10 @@
 
 #include <string.h>
 
+/* js/observe.js keeps a tb_readback_info in 128 scratch bytes and a wrench in 64 */
+_Static_assert(sizeof(tb_readback_info) <= 128, "tb_readback_info: grow INFO_AT room in js/observe.js");
+_Static_assert(sizeof(tb_wrench) <= 64, "tb_wrench: the JS binding keeps it in 64 scratch bytes");
+
 tb_observe* tb_observe_get(tb_world* w, const char* fn) {
   if (w->observe) return w->observe;
   tb_observe* o = (tb_observe*)tb_alloc_zero(sizeof(tb_observe));

@@ -96,6 +96,22 @@ for (const build of BUILDS) {
       w.free();
     });
 
+    it('excludeSelf drops a contact between two shapes of one body', () => {
+      // the pipeline filters same-body pairs, so relabel the stored contact through the writable view
+      const w = tribo.createWorld();
+      w.addBody({ type: 'static', shapes: [{ type: 'plane' }] });
+      const b = w.addBody({ position: [0, 0.2, 0], shapes: [{ type: 'sphere', radius: 0.2 }, { type: 'sphere', radius: 0.1, position: [0, 1, 0] }] });
+      w.step(30);
+      const c = w.contacts;
+      assert.equal(c.count, 1);
+      c.shape0[0] = c.shape1[0] + 1; // the second sphere's id: same generation, next slot
+      assert.equal(w.bodyContacts(b).length, 1);
+      assert.equal(w.bodyContacts(b, { excludeSelf: true }).length, 0);
+      assert.equal(w.bodyContacts(b, { with: b }).length, 1, 'the body itself selects its self-contacts');
+      assert.deepEqual(w.netContactWrench(b).force, [0, 0, 0], 'the two sides cancel');
+      w.free();
+    });
+
     it('readbackInfo comes from the engine: invalid after collide(), valid after solve()', () => {
       const { w, ball } = restingSphere(tribo);
       w.step(5);
