@@ -151,6 +151,18 @@ static void test_resting_sphere(void) {
   CHECK(tb_contacts_convert(w, TB_CONVENTION_PHYSX, 0, 1, px, NULL) == TB_OK);
   CHECK_ARR3(0, -1, 0, px, 1e-6);
   CHECK_NEAR(-m * G * def.timestep, px[4], 0.005 * m * G * def.timestep);
+  /* one contact about a chosen point: about the world origin τ = p × f with p ≈ (1, 0, 0.5) */
+  tb_wrench at_o, on0;
+  CHECK(tb_contact_wrench(w, 0, 1, ZERO, &at_o, NULL) == TB_OK);
+  CHECK_ARR3(-0.5f * m * G, 0, 1.0f * m * G, at_o.torque, 0.01 * m * G);
+  CHECK(tb_contact_wrench(w, 0, 0, ZERO, &on0, NULL) == TB_OK);
+  CHECK_ARR3(-at_o.torque[0], -at_o.torque[1], -at_o.torque[2], on0.torque, 0); /* same point: opposite */
+  /* the reaction of Newton's wrench (on body0 about its origin) at the sphere's centre is the
+   * sphere's contact wrench about its centre */
+  tb_wrench newton = {{nw[0], nw[1], nw[2]}, {nw[3], nw[4], nw[5]}, {0, 0, 0}}, react;
+  CHECK(tb_wrench_reaction(&newton, cw.point, &react) == TB_OK);
+  CHECK_ARR3(cw.force[0], cw.force[1], cw.force[2], react.force, 0);
+  CHECK_ARR3(cw.torque[0], cw.torque[1], cw.torque[2], react.torque, 1e-4);
   CHECK(tb_contacts_convert(w, TB_CONVENTION_PHYSX, 0, 2, px, NULL) == TB_ERR_INVALID_ARGUMENT);
   CHECK(tb_contacts_convert(w, (tb_contact_convention)7, 0, 1, px, NULL) == TB_ERR_INVALID_ARGUMENT);
   CHECK(strstr(tb_last_error(w), "convention") != NULL);
