@@ -258,7 +258,8 @@ export interface ShapeFilterDesc {
   /**
    * PhysX filter words (4 uint32). word0 = own group bits, word1 = groups it collides with (tested
    * only when both shapes have word0 and word1 non-zero: kept when (w0a & w1b) and (w0b & w1a));
-   * word2 = groups whose contacts it reports (notify); word3 free. Default `[0, 0, 0, 0]`.
+   * word2 = groups whose contacts it reports (notify); word3 free. Default `[1, 0, 0xFFFFFFFF, 0]`
+   * (every pair reports; word2 = 0 on both shapes gives PhysX's contact default without reports).
    */
   filterData?: readonly [number, number, number, number];
   /** PhysX trigger: contacts detected and reported, never a response (no impulse). Default `false`. */
@@ -493,8 +494,136 @@ export interface ReadbackInfo {
   readonly force: string;
   /** Impulses the readback leaves out (none for `'physx-tgs'`). */
   readonly excludes: readonly string[];
-  /** True when `force` is reported per contact point. */
+  /** True when `force` is reported per contact point (from the engine after a solve; the preset's expectation in READBACK_INFO). */
   readonly perContactForce: boolean;
+  /* -- observation: the engine's flags (tb_world_readback_info); absent in READBACK_INFO -- */
+  /** Convention of the solver that filled the readback. */
+  readonly convention?: 'physx' | 'newton';
+  /** True after solve() filled this contact set; false after collide() alone or an overflow. */
+  readonly valid?: boolean;
+  /** True when the tangent (friction) impulses are part of the readback. */
+  readonly includesFriction?: boolean;
+  /** True when the restitution impulse is included. */
+  readonly includesRestitution?: boolean;
+  /** True when a torsional friction row is included. */
+  readonly includesTorsional?: boolean;
+  /** Impulses are sums over this many substeps of one step. */
+  readonly substeps?: number;
+  /** Factor already applied for contact-count weighting (1 = none). */
+  readonly scale?: number;
+}
+
+/** A wrench: force (N, world axes) and torque (N·m, world axes) about `point` (m, world). */
+export interface Wrench {
+  force: number[];
+  torque: number[];
+  point: number[];
+}
+
+/** A wrench as input: any 3-number arrays. */
+export interface WrenchInput {
+  readonly force: ArrayLike<number>;
+  readonly torque: ArrayLike<number>;
+  readonly point: ArrayLike<number>;
+}
+
+/** A wrench read from the engine, with the readback flags it was computed from. */
+export interface ObservedWrench extends Wrench {
+  readonly readback: ReadbackInfo;
+}
+
+/** Moves a wrench to `to` (m, world): τ_to = τ + (point − to) × f. @throws {RangeError} non-finite input */
+export function wrenchShift(wrench: WrenchInput, to: Vec3): Wrench;
+/**
+ * Reaction of a pairwise action: `on0` on body0 about C0 → the wrench on body1 about `c1`:
+ * f1 = −f0, τ_C1 = −τ_C0 − (C0 − C1) × f0 (never a plain sign flip).
+ */
+export function wrenchReaction(on0: WrenchInput, c1: Vec3): Wrench;
+/**
+ * Time average about the fixed point P of samples with durations h[k] > 0 (s):
+ * f̄ = Σ h_k f_k / T, τ̄_P = Σ h_k [τ_k + (O_k − P) × f_k] / T, T = Σ h_k (O_k = samples[k].point).
+ */
+export function wrenchAverage(samples: readonly WrenchInput[], h: ArrayLike<number>, point: Vec3): Wrench;
+
+/** Counterpart filter of the observation calls. */
+export interface ContactFilter {
+  /** Only contacts with this body id, or 'static' (any static body; the contacts' body id -1). Default: any. */
+  with?: number | 'static';
+  /** Drop contacts between two shapes of the same body. */
+  excludeSelf?: boolean;
+}
+
+/** Net contact wrenches of all body slots. */
+export interface NetContactWrenches {
+  readonly slotCount: number;
+  /** N, world axes, 3 per slot (zeros: no contact or a free slot). */
+  readonly force: Float32Array;
+  /** N·m, world axes, about each body's centre of mass at the end of the step, 3 per slot. */
+  readonly torque: Float32Array;
+  readonly readback: ReadbackInfo;
+}
+
+/** The contact store in another engine's convention (Float32Arrays of 3 values per contact). */
+export type ConvertedContacts =
+  | { readonly convention: 'newton'; readonly count: number; readonly readback: ReadbackInfo;
+      /** N: by body1 on body0, world axes. */ readonly force: Float32Array;
+      /** N·m: about body0's centre of mass (a static body0: its origin), world axes. */ readonly torque: Float32Array }
+  | { readonly convention: 'genesis'; readonly count: number; readonly readback: ReadbackInfo;
+      /** N on shape0 at the contact point, world. */ readonly forceA: Float32Array;
+      /** N on shape1 = −forceA. */ readonly forceB: Float32Array }
+  | { readonly convention: 'physx'; readonly count: number; readonly readback: ReadbackInfo;
+      /** Unit, world, from shape1 towards shape0 (PhysX's direction). */ readonly normal: Float32Array;
+      /** N·s on shape0 over the step: normalImpulse · normal. */ readonly impulse: Float32Array;
+      /** N·s on shape0 over the step, world; anchored at the contact point. */ readonly frictionImpulse: Float32Array };
+
+/** Contact sensor options. */
+export interface ContactSensorOptions {
+  /** Only contacts with this body id or 'static'. Default: any. */
+  with?: number | 'static';
+  /** Samples kept (ring buffer), 1..2^20. Default 64. */
+  capacity?: number;
+}
+
+/** A contact sensor's history, oldest first. */
+export interface ContactSensorHistory {
+  readonly count: number;
+  /** N, world axes, 3 per sample: the contact force on the body averaged over each step (NaN when not available). */
+  readonly forces: Float32Array;
+  /** False for a step whose readback was not available. */
+  readonly valid: boolean[];
+  /** solve() counter of each sample. */
+  readonly steps: Int32Array;
+}
+
+/** A contact event. */
+export interface ContactEvent {
+  readonly type: 'begin' | 'persist' | 'end' | 'forceAbove' | 'forceBelow';
+  /** Shape ids (with generation); the normal points from shape0 to shape1. */
+  readonly shape0: number;
+  readonly shape1: number;
+  /** Body ids, -1 static. */
+  readonly body0: number;
+  readonly body1: number;
+  /** Feature id of the contact (0 for force events). */
+  readonly featureId: number;
+  /** N: the point's normal force (contact events) or the pair's total (force events), average over the step; NaN when not available. */
+  readonly normalForce: number;
+  /** m, world: the contact point (end: the last one; force events: the pair's first point). */
+  readonly point: number[];
+}
+
+/** Events of the last solve(). */
+export interface ContactEvents {
+  readonly count: number;
+  readonly capacity: number;
+  /** Events produced; more than `capacity` means overflow (the first ones are kept). */
+  readonly requested: number;
+  readonly overflowed: boolean;
+  /** False when force events could not be computed (no per-contact force or an invalid readback). */
+  readonly forceAvailable: boolean;
+  /** solve() counter of these events. */
+  readonly step: number;
+  readonly list: ContactEvent[];
 }
 
 /** Readback description per preset. */
@@ -923,7 +1052,7 @@ export class World {
   readonly contacts: ContactViews;
   /** Statistics of the last step. */
   readonly stepStats: StepStats;
-  /** What the contact readback of this world's preset includes and excludes. */
+  /** What the contact readback of the last solve() includes: the engine's flags with the preset's description. */
   readonly readbackInfo: ReadbackInfo;
   /** Switches every axis to a preset's choice between steps; bodies and shapes are kept. @throws {RangeError} unavailable preset */
   setPreset(preset: Preset): void;
@@ -974,6 +1103,32 @@ export class World {
   rayCastAll(origin: Vec3, direction: Vec3, options?: RayCastOptions): RayCastAllResult;
   /** Shapes overlapping a query shape at a world pose (through the narrow phase). */
   overlap(shape: QueryShape, options?: OverlapOptions): OverlapResult;
+
+  /* -- observation (docs/observation.md); calls that read forces throw an Error whose `readback` property holds the flags when the readback is not available -- */
+  /** Net contact wrench on a body over the last step about its centre of mass (force N, torque N·m, world). */
+  netContactWrench(body: number, options?: ContactFilter): ObservedWrench;
+  /** Net contact wrench of every body slot (index by `bodySlot(id)`), 3 values per slot each. */
+  netContactWrenches(options?: { excludeSelf?: boolean }): NetContactWrenches;
+  /** Contact-store indices of a body's contacts. */
+  bodyContacts(body: number, options?: ContactFilter): Int32Array;
+  /** Wrench of one contact on side 0 (shape0) or 1 (shape1) about `point` (default: that body's centre of mass). */
+  contactWrench(index: number, side: 0 | 1, point?: Vec3): ObservedWrench;
+  /** Contacts [first, first + count) in another engine's convention. */
+  convertContacts(convention: 'newton' | 'genesis' | 'physx', first?: number, count?: number): ConvertedContacts;
+  /** Adds a contact sensor on a body; returns its id. */
+  addContactSensor(body: number, options?: ContactSensorOptions): number;
+  removeContactSensor(id: number): void;
+  /** Latest sensor value (N, world). @throws {Error} no sample yet or not available */
+  readContactSensor(id: number): { readonly force: number[]; readonly readback: ReadbackInfo };
+  contactSensorHistory(id: number): ContactSensorHistory;
+  /** Events kept per step; 0 (the default) turns events off. */
+  setEventCapacity(capacity: number): void;
+  /** World force threshold (N, >= 0; 0 = off). */
+  setForceThreshold(newtons: number): void;
+  /** Force threshold of one shape pair (N; -1 removes it). */
+  setPairForceThreshold(shape0: number, shape1: number, newtons: number): void;
+  /** Events of the last solve(). */
+  readonly events: ContactEvents;
 
   /** Frees the world and all its memory. The object is unusable afterwards; calling it again is a no-op. */
   free(): void;
@@ -1059,6 +1214,21 @@ export class WorkerWorld {
   setPairCapacity(capacity: number): Promise<void>;
   /** What the contact readback of the world's preset includes and excludes. */
   readonly readbackInfo: Promise<ReadbackInfo>;
+  /* -- observation: see World -- */
+  netContactWrench(body: number, options?: ContactFilter): Promise<ObservedWrench>;
+  netContactWrenches(options?: { excludeSelf?: boolean }): Promise<NetContactWrenches>;
+  bodyContacts(body: number, options?: ContactFilter): Promise<number[]>;
+  contactWrench(index: number, side: 0 | 1, point?: Vec3): Promise<ObservedWrench>;
+  convertContacts(convention: 'newton' | 'genesis' | 'physx', first?: number, count?: number): Promise<ConvertedContacts>;
+  addContactSensor(body: number, options?: ContactSensorOptions): Promise<number>;
+  removeContactSensor(id: number): Promise<void>;
+  readContactSensor(id: number): Promise<{ readonly force: number[]; readonly readback: ReadbackInfo }>;
+  contactSensorHistory(id: number): Promise<ContactSensorHistory>;
+  setEventCapacity(capacity: number): Promise<void>;
+  setForceThreshold(newtons: number): Promise<void>;
+  setPairForceThreshold(shape0: number, shape1: number, newtons: number): Promise<void>;
+  /** Events of the last solve() (a getter that returns a promise). */
+  readonly events: Promise<ContactEvents>;
   /** Collision stage only; the frame's contacts have no impulses yet (`readbackValid` false). */
   collide(): Promise<Frame>;
   /** Solver stage only, on the contacts of the preceding collide(). */

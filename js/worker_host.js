@@ -56,6 +56,20 @@ const ops = {
   setPairCapacity: (n) => world.setPairCapacity(n),
   readbackInfo: () => world.readbackInfo,
   /* -- ops section: distances and matching -- */
+  // observation
+  netContactWrench: (body, o) => world.netContactWrench(body, o),
+  netContactWrenches: (o) => world.netContactWrenches(o),
+  bodyContacts: (body, o) => Array.from(world.bodyContacts(body, o)),
+  contactWrench: (i, side, p) => world.contactWrench(i, side, p),
+  convertContacts: (c, first, count) => world.convertContacts(c, first, count),
+  addContactSensor: (body, o) => world.addContactSensor(body, o),
+  removeContactSensor: (id) => world.removeContactSensor(id),
+  readContactSensor: (id) => world.readContactSensor(id),
+  contactSensorHistory: (id) => world.contactSensorHistory(id),
+  setEventCapacity: (n) => world.setEventCapacity(n),
+  setForceThreshold: (n) => world.setForceThreshold(n),
+  setPairForceThreshold: (a, b, n) => world.setPairForceThreshold(a, b, n),
+  events: () => world.events,
   collide() {
     world.collide();
     return makeFrame();

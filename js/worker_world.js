@@ -133,6 +133,22 @@ export class WorkerWorld {
   setPairCapacity(n) { return this._call('setPairCapacity', [n]); }
   /** What the contact readback of the world's preset includes and excludes. */
   get readbackInfo() { return this._call('readbackInfo'); }
+
+  /* -- observation (see World): resolve with the same values -- */
+  netContactWrench(body, options) { return this._call('netContactWrench', [body, options]); }
+  netContactWrenches(options) { return this._call('netContactWrenches', [options]); }
+  bodyContacts(body, options) { return this._call('bodyContacts', [body, options]); }
+  contactWrench(index, side, point) { return this._call('contactWrench', [index, side, point]); }
+  convertContacts(convention, first, count) { return this._call('convertContacts', [convention, first, count]); }
+  addContactSensor(body, options) { return this._call('addContactSensor', [body, options]); }
+  removeContactSensor(id) { return this._call('removeContactSensor', [id]); }
+  readContactSensor(id) { return this._call('readContactSensor', [id]); }
+  contactSensorHistory(id) { return this._call('contactSensorHistory', [id]); }
+  setEventCapacity(capacity) { return this._call('setEventCapacity', [capacity]); }
+  setForceThreshold(newtons) { return this._call('setForceThreshold', [newtons]); }
+  setPairForceThreshold(shape0, shape1, newtons) { return this._call('setPairForceThreshold', [shape0, shape1, newtons]); }
+  /** Events of the last solve() (a getter that returns a promise). */
+  get events() { return this._call('events'); }
   /** Collision stage only; resolves with a frame whose contacts have no impulses yet (readbackValid false). */
   async collide() { return this._frame(await this._call('collide')); }
   /** Solver stage only, on the contacts of the preceding collide(); resolves with the frame. */

@@ -4,6 +4,7 @@
  */
 import { errorFor } from './errors.js';
 import { ARRAYS, heapBuffer, readFieldTable } from './fields.js';
+import * as observe from './observe.js';
 
 const BODY_TYPES = { static: 0, kinematic: 1, dynamic: 2 };
 const SHAPE_TYPES = { plane: 0, sphere: 1, capsule: 2, box: 3 };
@@ -259,6 +260,7 @@ export class World {
     this._bodyViews = null;
     this._contactViews = null;
     this._shapeIds = new Map(); /* filtering: body id -> its shape ids, in creation order */
+    this._sensorCapacity = new Map(); // observation: history capacity per sensor id
   }
 
   _check(status) {
@@ -529,8 +531,51 @@ export class World {
     return { threadsUsed: v[0], colorCount: v[1], overflowConstraints: v[2], manifoldCount: v[3], substeps: v[4] };
   }
 
-  /** What the contact readback of this world's preset includes and excludes. */
-  get readbackInfo() { return READBACK_INFO[this.preset]; }
+  /**
+   * What the contact readback of the last solve() includes: the engine's flags
+   * (tb_world_readback_info: convention, valid, perContactForce, includesFriction,
+   * includesRestitution, includesTorsional, substeps, scale) with the preset's description.
+   */
+  get readbackInfo() {
+    this._alive('readbackInfo');
+    return observe.readbackInfo(this, READBACK_INFO[this.preset]);
+  }
+
+  /* -- observation: contact totals, wrenches, conventions, sensors, events (js/observe.js) -- */
+
+  /**
+   * Net contact wrench on a body over the last step: force (N, world) and torque (N·m, world) about
+   * its centre of mass (`point`); options.with: a body id or 'static' (default any);
+   * options.excludeSelf drops self-contacts. Throws when the readback is not available.
+   */
+  netContactWrench(body, options) { this._alive('netContactWrench'); return observe.netContactWrench(this, READBACK_INFO[this.preset], body, options); }
+  /**
+   * Net contact wrench of every body slot (index by bodySlot(id)): { slotCount, force, torque
+   * (3 per slot; N and N·m about each centre of mass, world), readback }; options.excludeSelf.
+   */
+  netContactWrenches(options) { this._alive('netContactWrenches'); return observe.netContactWrenches(this, READBACK_INFO[this.preset], options); }
+  /** Contact-store indices of a body's contacts (same options as netContactWrench). */
+  bodyContacts(body, options) { this._alive('bodyContacts'); return observe.bodyContacts(this, body, options); }
+  /** Wrench of contact `index` on side 0 (shape0) or 1 (shape1) about `point` (default: that body's centre of mass). */
+  contactWrench(index, side, point) { this._alive('contactWrench'); return observe.contactWrench(this, READBACK_INFO[this.preset], index, side, point); }
+  /** The contact store in the 'newton', 'genesis' or 'physx' convention (see docs/observation.md). */
+  convertContacts(convention, first, count) { this._alive('convertContacts'); return observe.convertContacts(this, READBACK_INFO[this.preset], convention, first, count); }
+  /** Adds a contact sensor on a body: { with?, capacity? (samples, default 64) }; returns its id. */
+  addContactSensor(body, options) { this._alive('addContactSensor'); return observe.addContactSensor(this, body, options); }
+  /** Removes a contact sensor. */
+  removeContactSensor(id) { this._alive('removeContactSensor'); observe.removeContactSensor(this, id); }
+  /** Latest sensor value: { force (N, world), readback }; throws when not available. */
+  readContactSensor(id) { this._alive('readContactSensor'); return observe.readContactSensor(this, READBACK_INFO[this.preset], id); }
+  /** Sensor history, oldest first: { count, forces (3 per sample, N, world), valid, steps }. */
+  contactSensorHistory(id) { this._alive('contactSensorHistory'); return observe.contactSensorHistory(this, id); }
+  /** Capacity of the event buffer per step (0 = events off, the default). */
+  setEventCapacity(capacity) { this._alive('setEventCapacity'); observe.setEventCapacity(this, capacity); }
+  /** World force threshold (N, >= 0, 0 = off) of the force events. */
+  setForceThreshold(newtons) { this._alive('setForceThreshold'); observe.setForceThreshold(this, newtons); }
+  /** Force threshold of one shape pair (N; -1 removes it). */
+  setPairForceThreshold(shape0, shape1, newtons) { this._alive('setPairForceThreshold'); observe.setPairForceThreshold(this, shape0, shape1, newtons); }
+  /** Events of the last solve(): { count, capacity, requested, overflowed, forceAvailable, step, list }. */
+  get events() { this._alive('events'); return observe.readEvents(this); }
 
   /**
    * Switches every axis (solver, combine rule, readback, filtering, distances, matching) to a

@@ -199,6 +199,8 @@ void tb_default_shape_filter(tb_shape_filter* out) {
   out->collision_group = 1;
   out->contype = 1;
   out->conaffinity = 1;
+  out->filter_data[0] = 1;           /* group 1 */
+  out->filter_data[2] = 0xFFFFFFFFu; /* reports contacts with every group */
 }
 
 tb_status tb_shape_set_filter(tb_world_id world, tb_shape_id shape, const tb_shape_filter* filter) {

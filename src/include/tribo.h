@@ -334,7 +334,9 @@ TB_API tb_status tb_world_solver_status(tb_world_id world, tb_solver_status* out
 
 /* Per-shape filter parameters. Every rule reads only its own fields; the others are kept.
  * Defaults (tb_default_shape_filter): world -1, collision_group 1, contype 1, conaffinity 1,
- * filter_data 0, trigger 0, so that all shapes collide under every rule. */
+ * filter_data {1, 0, 0xFFFFFFFF, 0}, trigger 0: all shapes collide under every rule, and under the
+ * PhysX rule every pair reports (word2 = 0 on both shapes gives PhysX's eCONTACT_DEFAULT: detect
+ * and solve without notification). */
 typedef struct tb_shape_filter {
   int32_t world;           /* Newton shape world: -1 shared with every world; two different
                               non-negative worlds never collide. >= -1 */
@@ -432,6 +434,146 @@ TB_API int32_t tb_world_overlap(tb_world_id world, tb_shape_type type, const flo
 
 /* Threads: size of the fixed pool (callers included). The threaded build supports > 1. */
 TB_API int32_t tb_max_threads(void);
+
+/* ---- Observation (src/observe): wrenches, per-body contact totals, sensors, events ----
+ *
+ * Every quantity below is built from the contact store (tb_contact_fields) and so works for every
+ * solver. Contact store convention: `force` (N) is the average over the last step of the force on
+ * body1 by body0 applied at `point` (world); body0 receives the opposite. Getters that read forces
+ * fail with TB_ERR_INVALID_STATE (message says why) when the readback is not available:
+ * tb_readback_info.per_contact_force == 0 (the solver computes no per-contact force) or
+ * valid == 0 (no solve() on this contact set, or the contact store overflowed). They never
+ * report zeros in place of a missing measurement. Where a getter takes a tb_readback_info* it
+ * copies the flags of the readback it used (NULL allowed). */
+
+/* A wrench: force (N, world axes) and torque (N·m, world axes) about `point` (m, world). */
+typedef struct tb_wrench {
+  float force[3];
+  float torque[3];
+  float point[3];
+} tb_wrench;
+
+/* Moves a wrench to the reference point `to` (m, world): torque_to = torque + (point − to) × force;
+ * the force is unchanged. */
+TB_API tb_status tb_wrench_shift(const tb_wrench* in, const float to[3], tb_wrench* out);
+/* Reaction of a pairwise action: `on0` is the wrench on body0 (usually about its centre of mass
+ * C0); returns the wrench on body1 about `c1` (m, world): f1 = −f0,
+ * τ_C1 = −τ_C0 − (C0 − C1) × f0 (shift to C1, then negate; never a plain sign flip). */
+TB_API tb_status tb_wrench_reaction(const tb_wrench* on0, const float c1[3], tb_wrench* out);
+/* Time average of `count` samples (e.g. substeps) with durations h[k] > 0 (s), about the fixed
+ * point `point`: f̄ = Σ h_k f_k / T, τ̄_P = Σ h_k [τ_k + (O_k − P) × f_k] / T, T = Σ h_k, where
+ * O_k = samples[k].point. Each torque is moved to P before averaging. */
+TB_API tb_status tb_wrench_average(const tb_wrench* samples, const float* h, int32_t count, const float point[3],
+                                   tb_wrench* out);
+
+/* Wrench of contact `contact` (index into the contact store, < count) on side `side` (0 = on
+ * body0 / shape0, 1 = on body1 / shape1), about `point` (m, world) or, when point is NULL, about
+ * that side's body centre of mass at the end of the last step. Force: N, average over the step. */
+TB_API tb_status tb_contact_wrench(tb_world_id world, int32_t contact, int32_t side, const float point[3],
+                                   tb_wrench* out, tb_readback_info* info);
+
+/* Conventions of other engines, converted from the contact store for contacts [first, first+count):
+ *   NEWTON:  6 floats per contact: force (N) then torque (N·m) of the wrench by body1 on body0
+ *            about body0's centre of mass (a static body0: its origin), world axes.
+ *   GENESIS: 6 floats per contact: force_a (N, on shape0) then force_b (N, on shape1) = −force_a,
+ *            world axes, applied at `point`.
+ *   PHYSX:   9 floats per contact: normal (unit, world, from shape1 towards shape0, PhysX's
+ *            direction), impulse = normal_impulse · that normal (N·s on shape0 over the step), friction
+ *            impulse (N·s on shape0, world, over the step) whose anchor is `point`. */
+typedef enum tb_contact_convention {
+  TB_CONVENTION_NEWTON = 0,
+  TB_CONVENTION_GENESIS = 1,
+  TB_CONVENTION_PHYSX = 2,
+  TB_CONVENTION_COUNT = 3
+} tb_contact_convention;
+/* Floats per contact written by tb_contacts_convert for a convention (0 for an unknown one). */
+TB_API int32_t tb_contact_convention_stride(tb_contact_convention convention);
+TB_API tb_status tb_contacts_convert(tb_world_id world, tb_contact_convention convention, int32_t first,
+                                     int32_t count, float* out, tb_readback_info* info);
+
+/* Body filter value meaning "any counterpart". A counterpart of -1 means any static body. */
+#define TB_ANY_BODY (-2)
+/* Observation flags. */
+#define TB_OBSERVE_EXCLUDE_SELF 1 /* drop contacts between two shapes of the same body */
+
+/* Net contact wrench on `body` (which may be static) from all its contacts of the last step:
+ * force (N, world) and torque (N·m, world) about the body's centre of mass at the end of the
+ * step (out->point). `with`: TB_ANY_BODY, -1 (any static body) or a body id (only contacts
+ * with that body; the body itself selects its self-contacts). flags: TB_OBSERVE_*. */
+TB_API tb_status tb_body_contact_wrench(tb_world_id world, tb_body_id body, tb_body_id with, int32_t flags,
+                                        tb_wrench* out, tb_readback_info* info);
+
+/* Net contact wrench of every body slot at once (Genesis get_links_net_contact_force):
+ * out[6 * slot + 0..2] = force (N, world), out[6 * slot + 3..5] = torque (N·m, world) about that
+ * body's centre of mass at the end of the step; slots = tb_world_body_slot_count() (body id
+ * & 0xFFFFF is the slot). Bodies without contacts and free slots get zeros (no contact: a measured
+ * zero). flags: TB_OBSERVE_*. */
+TB_API tb_status tb_world_body_contact_wrenches(tb_world_id world, int32_t flags, float* out, int32_t slots,
+                                                tb_readback_info* info);
+
+/* Contact-store indices of the contacts of `body` (same filter as above; they need no
+ * readback): writes up to `max` indices into out and returns the total number (>= 0), or
+ * -tb_status. A self-contact is listed once. */
+TB_API int32_t tb_body_contacts(tb_world_id world, tb_body_id body, tb_body_id with, int32_t flags, int32_t* out,
+                                int32_t max);
+
+/* Contact sensors (Newton SensorContact-like): after every solve() the sensor adds the linear
+ * contact force on its body (N, world, average over the step; only contacts with `with` unless
+ * TB_ANY_BODY; self-contacts excluded) and pushes it into a ring buffer of `capacity` samples.
+ * A step whose readback is not available stores NaN and a 0 valid flag. Returns an id >= 0 or
+ * -tb_status. Sensors are created and removed between steps. */
+typedef int32_t tb_sensor_id;
+TB_API tb_sensor_id tb_sensor_create(tb_world_id world, tb_body_id body, tb_body_id with, int32_t capacity);
+TB_API tb_status tb_sensor_destroy(tb_world_id world, tb_sensor_id sensor);
+/* Latest sample into force[3] (N, world). TB_ERR_INVALID_STATE when the sensor has no sample yet
+ * or the latest is not available (its readback flags are copied to info either way). */
+TB_API tb_status tb_sensor_read(tb_world_id world, tb_sensor_id sensor, float force[3], tb_readback_info* info);
+/* History, oldest first: the newest min(max, stored) samples into forces (3 per sample, N, world), valid (1/0 per
+ * sample, may be NULL) and steps (solve() counter of each sample, may be NULL). Returns the
+ * number written (>= 0) or -tb_status. */
+TB_API int32_t tb_sensor_history(tb_world_id world, tb_sensor_id sensor, float* forces, int32_t* valid,
+                                 int32_t* steps, int32_t max);
+
+/* Contact events, computed after every solve() when the event capacity is > 0 (default 0: off).
+ * A contact is a shape pair (ids with their generations) and a feature id; the set of the last
+ * solve() is compared with the set of the one before. Force-threshold events compare a pair's
+ * total normal force (N, average over the step: Σ normal_impulse / timestep) with its threshold
+ * (the per-pair one if set, else the world's; 0 = off) and fire on crossing it. */
+typedef enum tb_event_type {
+  TB_EVENT_BEGIN = 0,         /* contact present now, not in the previous solve() */
+  TB_EVENT_PERSIST = 1,       /* present in both */
+  TB_EVENT_END = 2,           /* present before, gone now (point and force: the previous ones) */
+  TB_EVENT_FORCE_ABOVE = 3,   /* pair's total normal force rose to >= threshold */
+  TB_EVENT_FORCE_BELOW = 4,   /* pair's total normal force fell below the threshold */
+  TB_EVENT_TYPE_COUNT = 5
+} tb_event_type;
+typedef struct tb_contact_event {
+  int32_t type;         /* tb_event_type */
+  int32_t shape0, shape1; /* shape ids (with generation); the normal points from shape0 to shape1 */
+  int32_t body0, body1;   /* body ids, -1 static */
+  uint32_t feature_id;  /* contact events; 0 for force events */
+  float normal_force;   /* N, >= 0: contact events the point's normal force, force events the pair's
+                           total; NaN when the readback has no per-contact force */
+  float point[3];       /* m, world: the contact point (force events: the first point of the pair) */
+} tb_contact_event;
+typedef struct tb_event_status {
+  int32_t count;            /* events stored for the last solve() (<= capacity) */
+  int32_t capacity;
+  int32_t requested;        /* events produced; > capacity means overflow (the first ones are kept) */
+  int32_t overflowed;
+  int32_t force_available;  /* 0 when force events could not be computed (no per-contact force
+                               or an invalid readback); contact events are still reported */
+  int32_t step;             /* solve() counter of these events */
+} tb_event_status;
+/* Capacity of the event buffer (events of one solve()); 0 turns events off. Between steps. */
+TB_API tb_status tb_world_set_event_capacity(tb_world_id world, int32_t capacity);
+/* World threshold (N, >= 0; 0 = off) and per shape pair (order free; -1 removes the pair's own
+ * threshold so the world's applies again). */
+TB_API tb_status tb_world_set_force_threshold(tb_world_id world, float newtons);
+TB_API tb_status tb_pair_set_force_threshold(tb_world_id world, tb_shape_id shape0, tb_shape_id shape1, float newtons);
+TB_API tb_status tb_world_event_status(tb_world_id world, tb_event_status* out);
+/* The events of the last solve(), `count` of them; valid until the next step or event call. */
+TB_API const tb_contact_event* tb_world_events(tb_world_id world);
 
 #ifdef __cplusplus
 }

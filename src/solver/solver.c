@@ -418,6 +418,9 @@ tb_status tb_solve_sequential_impulse(tb_world* w) {
   w->stats.overflow_constraints = per_color[TB_OVERFLOW_COLOR];
   w->stats.manifold_count = nc;
   w->stats.substeps = substeps;
+  /* readback flags and status: impulses of every substep, relaxation and restitution pass */
+  w->readback = (tb_readback_info){sp->readback, 1, 1, 1, 1, 0, substeps, 1.0f};
+  w->status = (tb_solver_status){sp->solver, substeps, sp->velocity_iterations, 0, NAN, NAN};
   w->collided = 0;
   return TB_OK;
 }

@@ -8,6 +8,7 @@
 #include "../core/jobs.h"
 #include "../geometry/mass.h"
 #include "../model/material.h"
+#include "../observe/observe.h"
 #include "../solver/solver.h"
 #include "../collision/filter.h"
 #include "../collision/broad_phase.h"
@@ -300,6 +301,7 @@ static void destroy_storage(tb_world* w) {
   tb_arena_destroy(&w->arena);
   tb_filter_destroy(w);
   tb_broad_phase_destroy(w);
+  tb_observe_destroy(w); /* observation: sensors and events */
 }
 
 tb_world_id tb_world_create(const tb_world_def* def) {
@@ -871,12 +873,16 @@ tb_status tb_world_solve(tb_world_id world) {
   GET_WORLD("solve");
   if (!w->collided)
     return tb_world_fail(w, TB_ERR_INVALID_STATE, "solve: call collide() first (the contacts are stale or missing)");
-  return tb_solve_world(w);
+  tb_status st = tb_solve_world(w);
+  if (st == TB_OK) tb_observe_after_solve(w); /* observation: sensors and events of every solver */
+  return st;
 }
 
 tb_status tb_world_step(tb_world_id world) {
   GET_WORLD("step");
   tb_status st = tb_collide_world(w);
   if (st != TB_OK) return st;
-  return tb_solve_world(w);
+  st = tb_solve_world(w);
+  if (st == TB_OK) tb_observe_after_solve(w); /* observation: sensors and events of every solver */
+  return st;
 }

@@ -148,6 +148,7 @@ typedef struct tb_world {
   /* -- world section: distances and matching -- */
   tb_match_data match;        /* contacts of the last two collide() calls, for matching */
   /* -- world section: observation -- */
+  struct tb_observe* observe;  /* sensors and events (src/observe); NULL until first used */
   char error[TB_ERROR_LEN];
 } tb_world;
 

@@ -210,7 +210,7 @@ static void test_physx_table(void) {
   typedef struct { uint32_t fa[4]; int32_t ta; uint32_t fb[4]; int32_t tb; int32_t flags; } row;
   const int32_t DS = TB_PAIR_DETECT | TB_PAIR_SOLVE, TRIG = TB_PAIR_DETECT | TB_PAIR_NOTIFY | TB_PAIR_TRIGGER;
   const row rows[] = {
-      {{0, 0, 0, 0}, 0, {0, 0, 0, 0}, 0, DS},                   /* default shader: contact default, no reports */
+      {{0, 0, 0, 0}, 0, {0, 0, 0, 0}, 0, DS},                   /* eCONTACT_DEFAULT: detect + solve, no reports */
       {{0, 0, 0, 0}, 1, {0, 0, 0, 0}, 0, TRIG},                 /* trigger: detect + report, no solve */
       {{0, 0, 0, 0}, 0, {0, 0, 0, 0}, 1, TRIG},
       {{0, 0, 0, 0}, 1, {0, 0, 0, 0}, 1, 0},                    /* no trigger-trigger pairs */
@@ -225,6 +225,12 @@ static void test_physx_table(void) {
       {{1, 2, 0, 0}, 1, {1, 2, 0, 0}, 0, 0},                    /* the mask applies to triggers too */
       {{1, 2, 0, 0}, 1, {2, 1, 0, 0}, 0, TRIG},
   };
+  {
+    /* default filter data: group 1, reports every group */
+    two t = two_spheres(TB_FILTER_PHYSX);
+    CHECK(pair_flags(t.w) == (DS | TB_PAIR_NOTIFY));
+    tb_world_destroy(t.w);
+  }
   for (size_t i = 0; i < sizeof rows / sizeof rows[0]; ++i) {
     two t = two_spheres(TB_FILTER_PHYSX);
     tb_shape_filter fa, fb;
@@ -734,6 +740,7 @@ static void test_filter_errors(void) {
   CHECK(strstr(tb_last_error(t.w), "trigger") != NULL);
   CHECK(tb_shape_get_filter(t.w, t.a, &got) == TB_OK);
   CHECK(got.world == -1 && got.collision_group == 1 && got.contype == 1 && got.conaffinity == 1 && got.trigger == 0);
+  CHECK(got.filter_data[0] == 1 && got.filter_data[1] == 0 && got.filter_data[2] == 0xFFFFFFFFu && got.filter_data[3] == 0);
   CHECK(tb_shape_set_filter(t.w, 77777, &f) == TB_ERR_NOT_FOUND);
   CHECK(set_filter_rule(t.w, 4) == TB_ERR_INVALID_ARGUMENT);
   CHECK(strstr(tb_last_error(t.w), "filter_rule") != NULL);

@@ -64,7 +64,7 @@ for (const build of BUILDS) {
       t.w.setContactPair(t.sa, t.sb, null);
       assert.equal(pairs(t.w), 0, 'explicit pair removed');
       assert.throws(() => t.w.setContactPair(t.sa, t.sb, { gap: -1 }), /setContactPair: gap must be finite and >= 0 \(got -1\)/);
-      assert.deepEqual(t.w.getShapeFilter(t.sa), { world: -1, collisionGroup: 1, contype: 0, conaffinity: 0, filterData: [0, 0, 0, 0], trigger: false });
+      assert.deepEqual(t.w.getShapeFilter(t.sa), { world: -1, collisionGroup: 1, contype: 0, conaffinity: 0, filterData: [1, 0, 0xffffffff, 0], trigger: false });
       t.w.free();
     });
 

@@ -75,3 +75,27 @@ async function distances(): Promise<number> {
   return v;
 }
 void distances;
+// Observation (type-checked only).
+import { wrenchShift, wrenchAverage, type ContactEvents, type ObservedWrench } from '../../js/index.js';
+async function observation(): Promise<number> {
+  const tribo = await init({ build: 'simd' });
+  const world = tribo.createWorld();
+  const ball = world.addBody({ position: [0, 0.2, 0], shapes: [{ type: 'sphere', radius: 0.2 }] });
+  world.setEventCapacity(16);
+  const sensor: number = world.addContactSensor(ball, { capacity: 8, with: 'static' });
+  world.step(10);
+  const net: ObservedWrench = world.netContactWrench(ball, { with: 'static', excludeSelf: true });
+  const moved = wrenchShift(net, [0, 0, 0]);
+  const avg = wrenchAverage([net, moved], [0.5, 0.5], [0, 0, 0]);
+  const ev: ContactEvents = world.events;
+  const conv = world.convertContacts('physx');
+  const px = conv.convention === 'physx' ? conv.impulse[1] : 0;
+  const h = world.contactSensorHistory(sensor);
+  const valid: boolean = world.readbackInfo.valid ?? false;
+  const sim = await createWorkerWorld();
+  const wnet = await sim.netContactWrench(0);
+  await sim.free();
+  world.free();
+  return avg.force[1] + ev.count + px + h.count + (valid ? 1 : 0) + wnet.force[1];
+}
+void observation;

@@ -1,0 +1,120 @@
+/* Per-body contact queries: the contacts of one body and their net force and torque, optionally
+ * only with a second body, optionally without self-contacts (Genesis get_contacts(with_entity,
+ * exclude_self_contact) and get_links_net_contact_force). */
+#include "observe.h"
+
+static int with_matches(const tb_world* w, int32_t other_slot, tb_body_id with) {
+  if (with == TB_ANY_BODY) return 1;
+  if (other_slot < 0) return 0; /* the counterpart was removed since the step */
+  if (with == -1) return w->bodies.f.body_type[other_slot] == TB_BODY_STATIC;
+  return other_slot == tb_id_slot(with);
+}
+
+/* Sides (bit 0: side 0, bit 1: side 1) of contact k on which body slot `slot` is selected by the
+ * counterpart filter and flags; 0 when the contact is not selected. */
+static int selected_sides(const tb_world* w, int32_t k, int32_t slot, tb_body_id with, int32_t flags) {
+  int32_t s0 = tb_observe_contact_body_slot(w, k, 0), s1 = tb_observe_contact_body_slot(w, k, 1);
+  if (s0 != slot && s1 != slot) return 0;
+  if (s0 == s1 && (flags & TB_OBSERVE_EXCLUDE_SELF)) return 0;
+  int sides = 0;
+  if (s0 == slot && with_matches(w, s1, with)) sides |= 1;
+  if (s1 == slot && with_matches(w, s0, with)) sides |= 2;
+  return sides;
+}
+
+void tb_observe_body_sum(const tb_world* w, int32_t slot, tb_body_id with, int32_t flags, tb_vec3* force, tb_vec3* torque) {
+  const tb_contact_fields* c = &w->contacts.f;
+  tb_vec3 center = tb_observe_body_center(w, slot);
+  tb_vec3 f = tb_v3(0, 0, 0), t = tb_v3(0, 0, 0);
+  for (int32_t k = 0; k < w->contacts.count; ++k) { /* contact order: deterministic */
+    int sides = selected_sides(w, k, slot, with, flags);
+    if (!sides) continue;
+    tb_vec3 fk = tb_v3(c->force[3 * k], c->force[3 * k + 1], c->force[3 * k + 2]); /* on side 1 */
+    tb_vec3 r = tb_sub(tb_v3(c->point[3 * k], c->point[3 * k + 1], c->point[3 * k + 2]), center);
+    for (int side = 0; side < 2; ++side) {
+      if (!(sides & (1 << side))) continue;
+      tb_vec3 fs = side ? fk : tb_scale(fk, -1.0f);
+      f = tb_add(f, fs);
+      t = tb_add(t, tb_cross(r, fs));
+    }
+  }
+  *force = f;
+  *torque = t;
+}
+
+static tb_status check_query(tb_world* w, const char* fn, tb_body_id body, tb_body_id with, int32_t flags, int32_t* slot) {
+  *slot = tb_observe_body_slot(w, body, fn, "body");
+  if (*slot < 0) return TB_ERR_NOT_FOUND;
+  tb_status st = tb_observe_check_with(w, with, fn);
+  if (st != TB_OK) return st;
+  if (flags & ~TB_OBSERVE_EXCLUDE_SELF)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: flags must be a combination of TB_OBSERVE_* bits (got %d)", fn, flags);
+  return TB_OK;
+}
+
+int32_t tb_body_contacts(tb_world_id world, tb_body_id body, tb_body_id with, int32_t flags, int32_t* out, int32_t max) {
+  const char* fn = "bodyContacts";
+  tb_world* w = tb_world_get(world);
+  if (!w) return -tb_world_fail(NULL, TB_ERR_NOT_FOUND, "%s: world %d does not exist", fn, world);
+  int32_t slot;
+  tb_status st = check_query(w, fn, body, with, flags, &slot);
+  if (st != TB_OK) return -st;
+  if (max < 0) return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: max must be >= 0 (got %d)", fn, max);
+  if (!out && max > 0) return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: out must not be NULL", fn);
+  int32_t n = 0;
+  for (int32_t k = 0; k < w->contacts.count; ++k)
+    if (selected_sides(w, k, slot, with, flags)) {
+      if (n < max) out[n] = k;
+      ++n;
+    }
+  return n;
+}
+
+tb_status tb_body_contact_wrench(tb_world_id world, tb_body_id body, tb_body_id with, int32_t flags, tb_wrench* out,
+                                 tb_readback_info* info) {
+  const char* fn = "bodyContactWrench";
+  tb_world* w = tb_world_get(world);
+  if (!w) return tb_world_fail(NULL, TB_ERR_NOT_FOUND, "%s: world %d does not exist", fn, world);
+  if (!out) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: out must not be NULL", fn);
+  int32_t slot;
+  tb_status st = check_query(w, fn, body, with, flags, &slot);
+  if (st != TB_OK) return st;
+  if ((st = tb_observe_readback(w, fn, info)) != TB_OK) return st;
+  tb_vec3 f, t, c = tb_observe_body_center(w, slot);
+  tb_observe_body_sum(w, slot, with, flags, &f, &t);
+  out->force[0] = f.x; out->force[1] = f.y; out->force[2] = f.z;
+  out->torque[0] = t.x; out->torque[1] = t.y; out->torque[2] = t.z;
+  out->point[0] = c.x; out->point[1] = c.y; out->point[2] = c.z;
+  return TB_OK;
+}
+
+tb_status tb_world_body_contact_wrenches(tb_world_id world, int32_t flags, float* out, int32_t slots, tb_readback_info* info) {
+  const char* fn = "netContactWrenches";
+  tb_world* w = tb_world_get(world);
+  if (!w) return tb_world_fail(NULL, TB_ERR_NOT_FOUND, "%s: world %d does not exist", fn, world);
+  if (slots != w->bodies.count)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: slots must equal the body slot count %d (got %d)", fn, w->bodies.count, slots);
+  if (!out && slots > 0) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: out must not be NULL", fn);
+  if (flags & ~TB_OBSERVE_EXCLUDE_SELF)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: flags must be a combination of TB_OBSERVE_* bits (got %d)", fn, flags);
+  tb_status st = tb_observe_readback(w, fn, info);
+  if (st != TB_OK) return st;
+  for (int32_t i = 0; i < 6 * slots; ++i) out[i] = 0.0f;
+  const tb_contact_fields* c = &w->contacts.f;
+  for (int32_t k = 0; k < w->contacts.count; ++k) { /* contact order, side 0 then 1: as tb_observe_body_sum */
+    int32_t s0 = tb_observe_contact_body_slot(w, k, 0), s1 = tb_observe_contact_body_slot(w, k, 1);
+    if (s0 == s1 && (flags & TB_OBSERVE_EXCLUDE_SELF)) continue;
+    tb_vec3 fk = tb_v3(c->force[3 * k], c->force[3 * k + 1], c->force[3 * k + 2]);
+    tb_vec3 pk = tb_v3(c->point[3 * k], c->point[3 * k + 1], c->point[3 * k + 2]);
+    for (int side = 0; side < 2; ++side) {
+      int32_t slot = side ? s1 : s0;
+      if (slot < 0) continue;
+      tb_vec3 fs = side ? fk : tb_scale(fk, -1.0f);
+      tb_vec3 ts = tb_cross(tb_sub(pk, tb_observe_body_center(w, slot)), fs);
+      float* o = out + 6 * slot;
+      tb_vec3 f = tb_add(tb_v3(o[0], o[1], o[2]), fs), t = tb_add(tb_v3(o[3], o[4], o[5]), ts);
+      o[0] = f.x; o[1] = f.y; o[2] = f.z; o[3] = t.x; o[4] = t.y; o[5] = t.z;
+    }
+  }
+  return TB_OK;
+}
