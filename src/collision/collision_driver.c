@@ -1,4 +1,5 @@
 /* collide(): shape poses and AABBs, broad phase, narrow phase, contact store, matching. */
+#include <math.h>
 #include <string.h>
 
 #include "../core/jobs.h"
@@ -92,6 +93,24 @@ static void match_manifolds(tb_world* w) {
   }
 }
 
+/* The combined material of contact n, NaN for the parameters its rule does not define. */
+static void store_material(tb_contact_fields* f, int32_t n, const tb_contact_material* m) {
+  const float nan = NAN;
+  int d = m->defined;
+  int fr = (d & TB_CONTACT_PARAM_FRICTION) != 0, sp = (d & TB_CONTACT_PARAM_SPRING) != 0;
+  int sn = (d & TB_CONTACT_PARAM_SPIN) != 0, pe = (d & TB_CONTACT_PARAM_PENALTY) != 0;
+  f->static_friction[n] = fr ? m->static_friction : nan;
+  f->dynamic_friction[n] = fr ? m->dynamic_friction : nan;
+  f->restitution[n] = (d & TB_CONTACT_PARAM_RESTITUTION) ? m->restitution : nan;
+  f->stiffness[n] = sp ? m->stiffness : nan;
+  f->damping[n] = sp ? m->damping : nan;
+  f->spin_friction[2 * n] = sn ? m->torsional_friction : nan;
+  f->spin_friction[2 * n + 1] = sn ? m->rolling_friction : nan;
+  f->penalty_friction[2 * n] = pe ? m->kf : nan;
+  f->penalty_friction[2 * n + 1] = pe ? m->ka : nan;
+  f->material_flags[n] = (uint32_t)m->flags;
+}
+
 /* Public contact store: every manifold point in pair order, up to the capacity. */
 static void fill_store(tb_world* w) {
   tb_contact_store* st = &w->contacts;
@@ -126,6 +145,7 @@ static void fill_store(tb_world* w) {
       f->tangent_impulse[2 * n] = 0.0f;
       f->tangent_impulse[2 * n + 1] = 0.0f;
       memset(f->force + 3 * n, 0, 3 * sizeof(float));
+      store_material(f, n, &w->manifold_material[i]);
       ++n;
     }
   }

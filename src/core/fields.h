@@ -32,7 +32,25 @@
     "average total contact force over the last step on body1 by body0, applied at point, world " \
     "axes: (normal_impulse·normal + tangent impulses·tangents) / timestep; opposite on body0")  \
   X(feature_id, uint32_t, TB_U32, 1, "id",                                                        \
-    "geometric feature key; with the shape pair it matches a contact across frames")
+    "geometric feature key; with the shape pair it matches a contact across frames")             \
+  /* combined material of the contact (the world's combine rule); NaN = the rule has none */      \
+  X(static_friction, float, TB_F32, 1, "1",                                                       \
+    "Coulomb coefficient for sticking; equals dynamic_friction except under the PhysX rule")     \
+  X(dynamic_friction, float, TB_F32, 1, "1", "Coulomb coefficient while sliding (the rule's mu)") \
+  X(restitution, float, TB_F32, 1, "1",                                                           \
+    "bounce coefficient; NaN for a compliant (spring) contact and under the VBD rule")           \
+  X(stiffness, float, TB_F32, 1, "N/m or 1/s²",                                                   \
+    "PhysX compliant spring k (1/s² when material_flags has 8, acceleration spring); "           \
+    "mean/VBD rules: ke (N/m); NaN for rigid PhysX and Kamino contacts")                         \
+  X(damping, float, TB_F32, 1, "N·s/m or 1/s",                                                    \
+    "PhysX compliant damper d (1/s for an acceleration spring); mean/VBD rules: kd (N·s/m); NaN " \
+    "for rigid PhysX and Kamino contacts")                                                       \
+  X(spin_friction, float, TB_F32, 2, "m",                                                         \
+    "torsional then rolling coefficient (normal force -> torque limit); mean rule only, else NaN") \
+  X(penalty_friction, float, TB_F32, 2, "N·s/m, m",                                               \
+    "penalty friction gain kf (N·s/m) then adhesion distance ka (m); mean rule only, else NaN")  \
+  X(material_flags, uint32_t, TB_U32, 1, "bits",                                                  \
+    "1 no friction, 2 no strong friction, 4 compliant (spring) contact, 8 acceleration spring")
 
 #define TB_FIELD_ENUM_BODY(name, ctype, ftype, comps, unit, doc) TB_BODY_FIELD_##name,
 #define TB_FIELD_ENUM_CONTACT(name, ctype, ftype, comps, unit, doc) TB_CONTACT_FIELD_##name,

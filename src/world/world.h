@@ -54,6 +54,7 @@ typedef struct tb_shapes {
   /* -- shapes section: filtering -- */
   /* -- shapes section: distances -- */
   /* -- shapes section: materials -- */
+  tb_material* material;      /* per shape: contact material (tb_shape_set_material) */
   int32_t count, capacity, free_head;
 } tb_shapes;
 
