@@ -49,6 +49,11 @@ const ops = {
   setContactCapacity: (n) => world.setContactCapacity(n),
   setPairCapacity: (n) => world.setPairCapacity(n),
   readbackInfo: () => world.readbackInfo,
+  setMaterial: (shape, m) => world.setMaterial(shape, m),
+  getMaterial: (shape) => world.getMaterial(shape),
+  shapesOf: (body) => world.shapesOf(body),
+  setCombineRule: (rule, kamino) => world.setCombineRule(rule, kamino),
+  combineRule: () => ({ rule: world.combineRule, kaminoCombine: world.kaminoCombine }),
   collide() {
     world.collide();
     return makeFrame();

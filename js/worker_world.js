@@ -117,6 +117,16 @@ export class WorkerWorld {
   setPairCapacity(n) { return this._call('setPairCapacity', [n]); }
   /** What the contact readback of the world's preset includes and excludes. */
   get readbackInfo() { return this._call('readbackInfo'); }
+  /** See World.setMaterial: changes the given fields of a shape's material. */
+  setMaterial(shapeId, material) { return this._call('setMaterial', [shapeId, material]); }
+  /** See World.getMaterial. */
+  getMaterial(shapeId) { return this._call('getMaterial', [shapeId]); }
+  /** See World.shapesOf: shape ids of a body in creation order. */
+  shapesOf(bodyId) { return this._call('shapesOf', [bodyId]); }
+  /** See World.setCombineRule. */
+  setCombineRule(rule, kaminoCombine) { return this._call('setCombineRule', [rule, kaminoCombine]); }
+  /** Resolves with { rule, kaminoCombine: { friction, restitution } }. */
+  get combineRule() { return this._call('combineRule'); }
   /** Collision stage only; resolves with a frame whose contacts have no impulses yet (readbackValid false). */
   async collide() { return this._frame(await this._call('collide')); }
   /** Solver stage only, on the contacts of the preceding collide(); resolves with the frame. */

@@ -12,15 +12,56 @@ const ID_INDEX_MASK = 0xfffff;
 
 const WORLD_OPTIONS = new Set(['preset', 'gravity', 'timestep', 'substeps', 'velocityIterations',
   'bounceThreshold', 'maxDepenetrationVelocity', 'contactHertz', 'contactDampingRatio', 'linearSlop',
-  'speculativeDistance', 'warmStarting', 'contactCapacity', 'pairCapacity', 'bodyCapacity', 'threads']);
+  'speculativeDistance', 'warmStarting', 'contactCapacity', 'pairCapacity', 'bodyCapacity', 'threads',
+  'combineRule', 'kaminoCombine']);
 const BODY_OPTIONS = new Set(['type', 'position', 'rotation', 'linearVelocity', 'angularVelocity',
   'linearDamping', 'angularDamping', 'mass', 'shapes']);
 const MASS_OPTIONS = new Set(['mass', 'center', 'inertia']);
 const SHAPE_OPTIONS = new Set(['type', 'radius', 'halfExtents', 'halfHeight', 'normal', 'offset',
-  'position', 'rotation', 'friction', 'restitution', 'density']);
+  'position', 'rotation', 'friction', 'restitution', 'density', 'material']);
 
 /** Material defaults (PhysX-like): μ 0.5, restitution 0, density 1000 kg/m³. */
 export const DEFAULT_MATERIAL = Object.freeze({ friction: 0.5, restitution: 0, density: 1000 });
+
+/* ---- materials: combine rules and modes, the tb_material layout ---- */
+/** World combine rules (tb_combine_rule order). */
+export const COMBINE_RULES = Object.freeze(['physx', 'mean', 'vbd', 'kamino']);
+/** Combine modes (tb_combine_mode order: the PhysX rule uses the larger one of the two shapes). */
+export const COMBINE_MODES = Object.freeze(['average', 'min', 'multiply', 'max']);
+const MATERIAL_OPTIONS = new Set(['staticFriction', 'dynamicFriction', 'restitution', 'frictionCombine',
+  'restitutionCombine', 'dampingCombine', 'disableFriction', 'disableStrongFriction', 'compliant',
+  'torsionalFriction', 'rollingFriction', 'ke', 'kd', 'kf', 'ka']);
+const COMPLIANT_OPTIONS = new Set(['stiffness', 'damping', 'accelerationSpring']);
+const KAMINO_OPTIONS = new Set(['friction', 'restitution']);
+const MATERIAL_FLAGS = { disableFriction: 1, disableStrongFriction: 2, accelerationSpring: 4 };
+/* tb_material: 15 four-byte words (float unless marked int) */
+const MAT = {
+  staticFriction: 0, dynamicFriction: 1, restitution: 2, frictionCombine: 3, restitutionCombine: 4,
+  dampingCombine: 5, flags: 6, stiffness: 7, damping: 8, torsionalFriction: 9, rollingFriction: 10,
+  ke: 11, kd: 12, kf: 13, ka: 14, WORDS: 15,
+};
+/** C field names of tb_material as the JS descriptor spells them. */
+const MATERIAL_C_TO_JS = {
+  static_friction: 'staticFriction', dynamic_friction: 'dynamicFriction', restitution: 'restitution',
+  compliant_stiffness: 'compliant.stiffness', compliant_damping: 'compliant.damping',
+  torsional_friction: 'torsionalFriction', rolling_friction: 'rollingFriction', ke: 'ke', kd: 'kd', kf: 'kf', ka: 'ka',
+};
+
+function combineMode(where, field, v) {
+  const i = COMBINE_MODES.indexOf(v);
+  if (i < 0) throw new RangeError(`${where}.${field} must be one of ${COMBINE_MODES.map((m) => `'${m}'`).join(', ')} (got ${JSON.stringify(v)})`);
+  return i;
+}
+
+function matNum(where, field, v) {
+  if (typeof v !== 'number') throw new TypeError(`${where}.${field} must be a number (got ${JSON.stringify(v)})`);
+  return v;
+}
+
+function bool(where, field, v) {
+  if (typeof v !== 'boolean') throw new TypeError(`${where}.${field} must be true or false (got ${JSON.stringify(v)})`);
+  return v;
+}
 
 /** What the contact readback of each preset contains. */
 export const READBACK_INFO = Object.freeze({
@@ -133,6 +174,15 @@ export class World {
     const id = M._tb_world_create(d);
     if (id < 0) throw errorFor(-id, jsOptionNames(M.UTF8ToString(M._tb_last_error(-1))));
     this._id = id;
+    if (options.combineRule !== undefined || options.kaminoCombine !== undefined) {
+      try {
+        this.setCombineRule(options.combineRule ?? this.combineRule, options.kaminoCombine, fn);
+      } catch (e) {
+        M._tb_world_destroy(id);
+        this._id = -1;
+        throw e;
+      }
+    }
     this.timestep = f32[3];
     this.threads = threads;
     this._version = 0;
@@ -225,7 +275,127 @@ export class World {
       const msg = M.UTF8ToString(M._tb_last_error(this._id)).replace(/^addShape: /, '');
       throw errorFor(-r, `${where}: ${msg}`);
     }
+    if (s.material !== undefined) this._setMaterial(r, s.material, `${where}.material`);
     return r;
+  }
+
+  /* ---- materials ---- */
+
+  /**
+   * Changes a shape's material: the fields given replace the current ones, the others are kept
+   * (see index.d.ts ShapeMaterial). On error the shape keeps its material.
+   */
+  setMaterial(shapeId, material) {
+    this._alive('setMaterial');
+    this._setMaterial(shapeId, material, 'setMaterial: material');
+  }
+
+  _setMaterial(shape, m, where) {
+    if (m == null || typeof m !== 'object' || Array.isArray(m)) throw new TypeError(`${where} must be an object (got ${JSON.stringify(m)})`);
+    checkKeys(where, '', m, MATERIAL_OPTIONS);
+    const M = this._M;
+    const p = this._t._scratch;
+    const fn = where.replace(/:.*$/, '');
+    const st = M._tb_shape_get_material(this._id, shape, p);
+    if (st !== 0) throw errorFor(st, M.UTF8ToString(M._tb_last_error(this._id)).replace(/^getMaterial:/, `${fn}:`));
+    const f32 = new Float32Array(heapBuffer(M), p, MAT.WORDS);
+    const i32 = new Int32Array(heapBuffer(M), p, MAT.WORDS);
+    for (const k of ['staticFriction', 'dynamicFriction', 'restitution', 'torsionalFriction', 'rollingFriction', 'ke', 'kd', 'kf', 'ka']) {
+      if (m[k] !== undefined) f32[MAT[k]] = matNum(where, k, m[k]);
+    }
+    for (const k of ['frictionCombine', 'restitutionCombine', 'dampingCombine']) {
+      if (m[k] !== undefined) i32[MAT[k]] = combineMode(where, k, m[k]);
+    }
+    let flags = i32[MAT.flags];
+    const flag = (name, v) => { flags = v ? flags | MATERIAL_FLAGS[name] : flags & ~MATERIAL_FLAGS[name]; };
+    if (m.disableFriction !== undefined) flag('disableFriction', bool(where, 'disableFriction', m.disableFriction));
+    if (m.disableStrongFriction !== undefined) flag('disableStrongFriction', bool(where, 'disableStrongFriction', m.disableStrongFriction));
+    if (m.compliant !== undefined) {
+      const c = m.compliant;
+      if (c == null || typeof c !== 'object' || Array.isArray(c)) throw new TypeError(`${where}.compliant must be an object (got ${JSON.stringify(c)})`);
+      checkKeys(`${where}.compliant`, '', c, COMPLIANT_OPTIONS);
+      if (c.stiffness !== undefined) f32[MAT.stiffness] = matNum(where, 'compliant.stiffness', c.stiffness);
+      if (c.damping !== undefined) f32[MAT.damping] = matNum(where, 'compliant.damping', c.damping);
+      if (c.accelerationSpring !== undefined) flag('accelerationSpring', bool(`${where}.compliant`, 'accelerationSpring', c.accelerationSpring));
+    }
+    i32[MAT.flags] = flags;
+    const r = M._tb_shape_set_material(this._id, shape, p);
+    if (r !== 0) {
+      const msg = M.UTF8ToString(M._tb_last_error(this._id))
+        .replace(/^setMaterial: (\w+)/, (_, f) => `${where}.${MATERIAL_C_TO_JS[f] ?? f}`);
+      throw errorFor(r, msg);
+    }
+  }
+
+  /** A shape's full material (see index.d.ts ShapeMaterial). */
+  getMaterial(shapeId) {
+    this._alive('getMaterial');
+    const M = this._M;
+    const p = this._t._scratch;
+    this._check(M._tb_shape_get_material(this._id, shapeId, p));
+    const f = new Float32Array(heapBuffer(M), p, MAT.WORDS);
+    const i = new Int32Array(heapBuffer(M), p, MAT.WORDS);
+    const flags = i[MAT.flags];
+    return {
+      staticFriction: f[MAT.staticFriction], dynamicFriction: f[MAT.dynamicFriction], restitution: f[MAT.restitution],
+      frictionCombine: COMBINE_MODES[i[MAT.frictionCombine]], restitutionCombine: COMBINE_MODES[i[MAT.restitutionCombine]],
+      dampingCombine: COMBINE_MODES[i[MAT.dampingCombine]],
+      disableFriction: (flags & 1) !== 0, disableStrongFriction: (flags & 2) !== 0,
+      compliant: { stiffness: f[MAT.stiffness], damping: f[MAT.damping], accelerationSpring: (flags & 4) !== 0 },
+      torsionalFriction: f[MAT.torsionalFriction], rollingFriction: f[MAT.rollingFriction],
+      ke: f[MAT.ke], kd: f[MAT.kd], kf: f[MAT.kf], ka: f[MAT.ka],
+    };
+  }
+
+  /** Shape ids of a body, in creation order (the order of `addBody`'s `shapes`). */
+  shapesOf(bodyId) {
+    this._alive('shapesOf');
+    const M = this._M;
+    const n = M._tb_body_get_shapes(this._id, bodyId, 0, 0);
+    if (n < 0) this._check(-n);
+    const big = 4 * n > 4096;
+    const p = big ? M._malloc(4 * n) : this._t._scratch;
+    try {
+      const r = M._tb_body_get_shapes(this._id, bodyId, p, n);
+      if (r < 0) this._check(-r);
+      return Array.from(new Int32Array(heapBuffer(M), p, n));
+    } finally {
+      if (big) M._free(p);
+    }
+  }
+
+  /**
+   * Sets how two shapes' materials combine: rule 'physx' | 'mean' | 'vbd' | 'kamino', and for
+   * 'kamino' the modes { friction, restitution } (kept when omitted).
+   */
+  setCombineRule(rule, kaminoCombine, fn = 'setCombineRule') {
+    this._alive(fn);
+    const r = COMBINE_RULES.indexOf(rule);
+    if (r < 0) throw new RangeError(`${fn}: combineRule must be one of ${COMBINE_RULES.map((m) => `'${m}'`).join(', ')} (got ${JSON.stringify(rule)})`);
+    const M = this._M;
+    const p = this._t._scratch;
+    this._check(M._tb_world_get_combine_rule(this._id, p));
+    const i32 = new Int32Array(heapBuffer(M), p, 3);
+    if (kaminoCombine !== undefined) {
+      const k = kaminoCombine;
+      checkKeys(fn, 'kaminoCombine.', k, KAMINO_OPTIONS);
+      if (k.friction !== undefined) i32[1] = combineMode(`${fn}: kaminoCombine`, 'friction', k.friction);
+      if (k.restitution !== undefined) i32[2] = combineMode(`${fn}: kaminoCombine`, 'restitution', k.restitution);
+    }
+    this._check(M._tb_world_set_combine_rule(this._id, r, p + 4));
+  }
+
+  /** The combine rule in use ('physx' | 'mean' | 'vbd' | 'kamino'). */
+  get combineRule() { return this._combine().rule; }
+  /** The Kamino rule's modes { friction, restitution }. */
+  get kaminoCombine() { const c = this._combine(); return { friction: c.friction, restitution: c.restitution }; }
+
+  _combine() {
+    this._alive('combineRule');
+    const M = this._M;
+    this._check(M._tb_world_get_combine_rule(this._id, this._t._scratch));
+    const v = new Int32Array(heapBuffer(M), this._t._scratch, 3);
+    return { rule: COMBINE_RULES[v[0]], friction: COMBINE_MODES[v[1]], restitution: COMBINE_MODES[v[2]] };
   }
 
   /** Removes a body and its shapes; its id is rejected afterwards. */

@@ -137,6 +137,9 @@ tb_compliant_row tb_compliant_coefficients(float stiffness, float damping, int a
 
 /* ---- per-shape materials (public API) ---- */
 
+/* Bindings address tb_material as 15 four-byte words (js/world.js MAT). */
+_Static_assert(sizeof(tb_material) == 15 * 4, "tb_material layout changed: update js/world.js MAT");
+
 void tb_material_default_into(float friction, float restitution, tb_material* out) {
   if (!out) return;
   memset(out, 0, sizeof *out);
