@@ -170,7 +170,7 @@ tb_status tb_preset_apply(tb_preset preset, tb_world_def* def) {
 void tb_default_world_def_into(tb_world_def* out) { if (out) *out = tb_default_world_def(); }
 int32_t tb_world_def_size(void) { return (int32_t)sizeof(tb_world_def); }
 
-#define TB_MAX_ARRAYS 32
+#define TB_MAX_ARRAYS 64 /* per-slot arrays of one store (fields + internal); contact fields keep growing */
 
 /* Every per-slot array of the body store: the public fields (from the field list) and the rest. */
 static int body_arrays(tb_bodies* b, tb_array_ref* out) {
@@ -418,6 +418,7 @@ tb_status tb_world_set_pair_capacity(tb_world_id world, int32_t capacity) {
     free_pairs(w);
     w->pairs = old.pairs; w->manifolds = old.manifolds; w->manifold_contact = old.manifold_contact;
     w->warm_normal = old.warm_normal; w->warm_friction = old.warm_friction;
+    w->manifold_material = old.manifold_material; /* combined materials stay with the old pairs */
     w->cache = old.cache;
     w->pair_capacity = old.pair_capacity;
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "setPairCapacity: out of memory for %d pairs", capacity);
