@@ -109,6 +109,11 @@ static void store_material(tb_contact_fields* f, int32_t n, const tb_contact_mat
   f->penalty_friction[2 * n] = pe ? m->kf : nan;
   f->penalty_friction[2 * n + 1] = pe ? m->ka : nan;
   f->material_flags[n] = (uint32_t)m->flags;
+  int mj = (d & TB_CONTACT_PARAM_MUJOCO) != 0;
+  f->condim[n] = mj ? m->condim : 0;
+  for (int i = 0; i < 2; ++i) f->solref[2 * n + i] = mj ? m->solref[i] : nan;
+  for (int i = 0; i < 5; ++i) f->solimp[5 * n + i] = mj ? m->solimp[i] : nan;
+  f->adhesion[n] = mj ? m->adhesion : nan;
 }
 
 /* Public contact store: every manifold point in pair order, up to the capacity. */

@@ -84,7 +84,8 @@ typedef enum tb_combine_rule {
   TB_COMBINE_RULE_MEAN = 1,   /* Newton: arithmetic means */
   TB_COMBINE_RULE_VBD = 2,    /* Newton VBD: means, friction sqrt(mu0 mu1) */
   TB_COMBINE_RULE_KAMINO = 3, /* friction average, restitution min */
-  TB_COMBINE_RULE_COUNT = 4
+  TB_COMBINE_RULE_MUJOCO = 4, /* higher priority wins; equal: condim/friction max, solmix-weighted solref/solimp */
+  TB_COMBINE_RULE_COUNT = 5
 } tb_combine_rule;
 
 /* ---- Materials: combine modes (PhysX rule) and the Kamino rule's configuration ---- */
@@ -272,6 +273,15 @@ typedef struct tb_material {
   float kd;                   /* N·s/m, >= 0: Newton penalty normal damping; default 100 */
   float kf;                   /* N·s/m, >= 0: Newton penalty friction gain; default 1000 */
   float ka;                   /* m, >= 0: Newton adhesion distance; default 0 */
+  /* MuJoCo rule (geom parameters; friction = dynamic_friction, torsional_friction, rolling_friction) */
+  int32_t priority;           /* higher priority side's parameters win; default 0 */
+  int32_t condim;             /* 1, 3, 4 or 6: contact dimensionality; default 3 */
+  float solmix;               /* >= 0: weight of this side's solref/solimp at equal priority; default 1 */
+  float solref[2];            /* finite: (timeconst s, dampratio 1) when solref[0] > 0, else direct
+                                 (-stiffness, -damping); default (0.02, 1) */
+  float solimp[5];            /* dmin, dmax in (0, 1), width m >= 0, midpoint in [0, 1], power >= 1;
+                                 default (0.9, 0.95, 0.001, 0.5, 2) */
+  float adhesion;             /* N, >= 0: MuJoCo geom adhesion (net force fn - adhesion); default 0 */
 } tb_material;
 /* The default material with static = dynamic friction = `friction` and the given restitution. */
 TB_API void tb_material_default_into(float friction, float restitution, tb_material* out);

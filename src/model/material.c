@@ -70,6 +70,43 @@ static void combine_physx(const tb_material* m0, const tb_material* m1, tb_conta
   }
 }
 
+/* MuJoCo (mj_contactParam): different priority -> every parameter from the higher side; equal
+ * priority -> condim max, friction elementwise max, solimp mixed by the solmix weight
+ * w = s0/(s0 + s1) (both below 1e-15: 1/2; only one below: the other side gets weight 1), solref
+ * mixed the same way when both first terms are positive (standard format) else elementwise min,
+ * adhesion summed. Friction expands to (slide, slide, spin, roll, roll), each at least 1e-5. */
+#define TB_MJ_MINVAL 1e-15f
+#define TB_MJ_MINMU 1e-5f
+static void combine_mujoco(const tb_material* m0, const tb_material* m1, tb_contact_material* out) {
+  float fr[3];
+  if (m0->priority != m1->priority) {
+    const tb_material* m = m0->priority > m1->priority ? m0 : m1;
+    out->condim = m->condim;
+    fr[0] = m->dynamic_friction; fr[1] = m->torsional_friction; fr[2] = m->rolling_friction;
+    memcpy(out->solref, m->solref, sizeof out->solref);
+    memcpy(out->solimp, m->solimp, sizeof out->solimp);
+    out->adhesion = m->adhesion;
+  } else {
+    out->condim = m0->condim > m1->condim ? m0->condim : m1->condim;
+    fr[0] = fmaxf(m0->dynamic_friction, m1->dynamic_friction);
+    fr[1] = fmaxf(m0->torsional_friction, m1->torsional_friction);
+    fr[2] = fmaxf(m0->rolling_friction, m1->rolling_friction);
+    float s0 = m0->solmix, s1 = m1->solmix, mix;
+    if (s0 >= TB_MJ_MINVAL && s1 >= TB_MJ_MINVAL) mix = s0 / (s0 + s1);
+    else if (s0 < TB_MJ_MINVAL && s1 < TB_MJ_MINVAL) mix = 0.5f;
+    else mix = s0 < TB_MJ_MINVAL ? 0.0f : 1.0f;
+    int standard = m0->solref[0] > 0.0f && m1->solref[0] > 0.0f;
+    for (int i = 0; i < 2; ++i)
+      out->solref[i] = standard ? mix * m0->solref[i] + (1.0f - mix) * m1->solref[i] : fminf(m0->solref[i], m1->solref[i]);
+    for (int i = 0; i < 5; ++i) out->solimp[i] = mix * m0->solimp[i] + (1.0f - mix) * m1->solimp[i];
+    out->adhesion = m0->adhesion + m1->adhesion;
+  }
+  out->static_friction = out->dynamic_friction = fmaxf(fr[0], TB_MJ_MINMU);
+  out->torsional_friction = fmaxf(fr[1], TB_MJ_MINMU);
+  out->rolling_friction = fmaxf(fr[2], TB_MJ_MINMU);
+  out->defined = TB_CONTACT_PARAM_FRICTION | TB_CONTACT_PARAM_SPIN | TB_CONTACT_PARAM_MUJOCO;
+}
+
 void tb_combine_material_pair(int32_t rule, const tb_combine_params* params, const tb_material* m0,
                               const tb_material* m1, tb_contact_material* out) {
   memset(out, 0, sizeof *out);
@@ -86,6 +123,9 @@ void tb_combine_material_pair(int32_t rule, const tb_combine_params* params, con
       out->defined = TB_CONTACT_PARAM_FRICTION | TB_CONTACT_PARAM_SPRING;
       break;
     }
+    case TB_COMBINE_RULE_MUJOCO:
+      combine_mujoco(m0, m1, out);
+      break;
     case TB_COMBINE_RULE_KAMINO: {
       /* Kamino through Newton contacts: μ and restitution, each with its configured mode */
       float mu = tb_combine_scalar(m0->dynamic_friction, m1->dynamic_friction, params->kamino_friction);
@@ -137,8 +177,8 @@ tb_compliant_row tb_compliant_coefficients(float stiffness, float damping, int a
 
 /* ---- per-shape materials (public API) ---- */
 
-/* Bindings address tb_material as 15 four-byte words (js/world.js MAT). */
-_Static_assert(sizeof(tb_material) == 15 * 4, "tb_material layout changed: update js/world.js MAT");
+/* Bindings address tb_material as 26 four-byte words (js/world.js MAT). */
+_Static_assert(sizeof(tb_material) == 26 * 4, "tb_material layout changed: update js/world.js MAT");
 
 void tb_material_default_into(float friction, float restitution, tb_material* out) {
   if (!out) return;
@@ -156,6 +196,15 @@ void tb_material_default_into(float friction, float restitution, tb_material* ou
   out->kd = 100.0f;
   out->kf = 1000.0f;
   out->ka = 0.0f;
+  /* MuJoCo geom defaults */
+  out->priority = 0;
+  out->condim = 3;
+  out->solmix = 1.0f;
+  out->solref[0] = 0.02f;
+  out->solref[1] = 1.0f;
+  const float imp[5] = {0.9f, 0.95f, 0.001f, 0.5f, 2.0f};
+  memcpy(out->solimp, imp, sizeof imp);
+  out->adhesion = 0.0f;
 }
 
 static int32_t shape_slot(tb_world* w, tb_shape_id shape, const char* fn) {
@@ -182,6 +231,8 @@ static tb_status check_material(tb_world* w, const char* fn, const tb_material* 
       {"kd", m->kd, INFINITY},
       {"kf", m->kf, INFINITY},
       {"ka", m->ka, INFINITY},
+      {"solmix", m->solmix, INFINITY},
+      {"adhesion", m->adhesion, INFINITY},
   };
   for (size_t i = 0; i < sizeof f / sizeof f[0]; ++i) {
     if (!tb_is_finite(f[i].v) || f[i].v < 0.0f || f[i].v > f[i].hi) {
@@ -199,6 +250,20 @@ static tb_status check_material(tb_world* w, const char* fn, const tb_material* 
     if (e[i].v < 0 || e[i].v >= TB_COMBINE_MODE_COUNT)
       return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT,
                            "%s: %s must be 0 (average), 1 (min), 2 (multiply) or 3 (max) (got %d)", fn, e[i].name, e[i].v);
+  if (m->condim != 1 && m->condim != 3 && m->condim != 4 && m->condim != 6)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: condim must be 1, 3, 4 or 6 (got %d)", fn, m->condim);
+  for (int i = 0; i < 2; ++i)
+    if (!tb_is_finite(m->solref[i]))
+      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solref[%d] must be finite (got %g)", fn, i, (double)m->solref[i]);
+  /* solimp: dmin, dmax in (0, 1), width >= 0, midpoint in [0, 1], power >= 1 */
+  const float lo[5] = {0.0f, 0.0f, 0.0f, 0.0f, 1.0f}, hi[5] = {1.0f, 1.0f, INFINITY, 1.0f, INFINITY};
+  const int open_lo[5] = {1, 1, 0, 0, 0}, open_hi[5] = {1, 1, 0, 0, 0};
+  const char* range[5] = {"in (0, 1)", "in (0, 1)", "finite and >= 0", "in [0, 1]", "finite and >= 1"};
+  for (int i = 0; i < 5; ++i) {
+    float v = m->solimp[i];
+    if (!tb_is_finite(v) || v < lo[i] || v > hi[i] || (open_lo[i] && v == lo[i]) || (open_hi[i] && v == hi[i]))
+      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solimp[%d] must be %s (got %g)", fn, i, range[i], (double)v);
+  }
   if (m->flags & ~TB_MATERIAL_FLAGS_ALL)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: flags has unknown bits 0x%x (known: 0x%x)", fn,
                          (unsigned)(m->flags & ~TB_MATERIAL_FLAGS_ALL), (unsigned)TB_MATERIAL_FLAGS_ALL);
@@ -238,7 +303,7 @@ tb_status tb_world_set_combine_rule(tb_world_id world, tb_combine_rule rule, con
   tb_world* w = tb_world_get(world);
   if (!w) return tb_world_fail(NULL, TB_ERR_NOT_FOUND, "%s: world %d does not exist", fn, world);
   if ((int)rule < 0 || rule >= TB_COMBINE_RULE_COUNT)
-    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: rule must be 0 (physx), 1 (mean), 2 (vbd) or 3 (kamino) (got %d)", fn, (int)rule);
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: rule must be 0 (physx), 1 (mean), 2 (vbd), 3 (kamino) or 4 (mujoco) (got %d)", fn, (int)rule);
   tb_combine_params p = params ? *params : w->def.solver.combine;
   if (p.kamino_friction < 0 || p.kamino_friction >= TB_COMBINE_MODE_COUNT)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: kamino_friction must be a combine mode 0..3 (got %d)", fn, p.kamino_friction);

@@ -22,7 +22,8 @@ enum {
   TB_CONTACT_PARAM_RESTITUTION = 2,  /* restitution */
   TB_CONTACT_PARAM_SPRING = 4,       /* stiffness, damping */
   TB_CONTACT_PARAM_SPIN = 8,         /* torsional_friction, rolling_friction */
-  TB_CONTACT_PARAM_PENALTY = 16      /* ke, kd, kf, ka */
+  TB_CONTACT_PARAM_PENALTY = 16,     /* ke, kd, kf, ka */
+  TB_CONTACT_PARAM_MUJOCO = 32       /* condim, solref, solimp, adhesion */
 };
 
 /* Parameters one contact uses after the combine rule (units in each comment). */
@@ -36,6 +37,11 @@ typedef struct tb_contact_material {
   float torsional_friction;/* m: Newton torsional coefficient (μ_t · length) */
   float rolling_friction;  /* m: Newton rolling coefficient */
   float ke, kd, kf, ka;    /* Newton penalty: N/m, N·s/m, N·s/m, m (adhesion range) */
+  int32_t condim;          /* MuJoCo: 1, 3, 4 or 6 (friction 5-vector = slide, slide, torsional,
+                              rolling, rolling, each >= 1e-5) */
+  float solref[2];         /* MuJoCo: (timeconst s, dampratio) or direct (-stiffness, -damping) */
+  float solimp[5];         /* MuJoCo: dmin, dmax, width (m), midpoint, power */
+  float adhesion;          /* MuJoCo: N */
   int32_t flags;           /* TB_CONTACT_MATERIAL_* */
   int32_t defined;         /* TB_CONTACT_PARAM_* bits the rule defines */
 } tb_contact_material;

@@ -1,6 +1,6 @@
 /* Native tests of materials: the PhysX combine tables (4×4 modes, static/dynamic clamps,
  * disable-friction, compliant contacts), the implicit spring of a compliant contact against the
- * seed's model, the Newton mean / VBD / Kamino rules, the per-contact readback of the combined
+ * seed's model, the Newton mean / VBD / Kamino rules, the MuJoCo rule (priority, solmix), the per-contact readback of the combined
  * parameters, and validation. */
 #include <math.h>
 #include <string.h>
@@ -270,6 +270,82 @@ static void test_newton_rules(void) {
   CHECK_NEAR(0.5, c.restitution, 1e-6);
 }
 
+static tb_contact_material mujoco(const tb_material* a, const tb_material* b) {
+  tb_contact_material c;
+  tb_combine_params p = {TB_COMBINE_AVERAGE, TB_COMBINE_MIN};
+  tb_combine_material_pair(TB_COMBINE_RULE_MUJOCO, &p, a, b, &c);
+  return c;
+}
+
+static void test_mujoco_rule(void) {
+  /* the seed's exercise: equal priority, friction (0.2, 0.01, 0.003) and (0.8, 0.004, 0.006), solmix
+   * 0 and 1 -> friction elementwise max (0.8, 0.01, 0.006) whatever solmix; solimp all from the
+   * second side (weight 1) */
+  tb_material a = mat(0.2f, 0), b = mat(0.8f, 0);
+  a.torsional_friction = 0.01f; a.rolling_friction = 0.003f; a.solmix = 0.0f;
+  b.torsional_friction = 0.004f; b.rolling_friction = 0.006f; b.solmix = 1.0f;
+  const float ia[5] = {0.8f, 0.9f, 0.002f, 0.4f, 3.0f}, ib[5] = {0.7f, 0.99f, 0.01f, 0.6f, 1.5f};
+  memcpy(a.solimp, ia, sizeof ia);
+  memcpy(b.solimp, ib, sizeof ib);
+  tb_contact_material c = mujoco(&a, &b);
+  CHECK_NEAR(0.8, c.dynamic_friction, 1e-7);
+  CHECK_NEAR(0.8, c.static_friction, 1e-7);
+  CHECK_NEAR(0.01, c.torsional_friction, 1e-9);
+  CHECK_NEAR(0.006, c.rolling_friction, 1e-9);
+  for (int i = 0; i < 5; ++i) CHECK_NEAR(ib[i], c.solimp[i], 1e-7);
+  CHECK(c.condim == 3);
+  /* the seed's exercise: direct solref (-100, -2) and (-50, -8) -> elementwise min (-100, -8) */
+  a.solref[0] = -100; a.solref[1] = -2;
+  b.solref[0] = -50; b.solref[1] = -8;
+  c = mujoco(&a, &b);
+  CHECK_NEAR(-100.0, c.solref[0], 0);
+  CHECK_NEAR(-8.0, c.solref[1], 0);
+  /* standard solref both positive, solmix 1 and 3: w = 1/4 -> 0.25·(0.02, 1) + 0.75·(0.06, 0.5) */
+  a.solmix = 1.0f; b.solmix = 3.0f;
+  a.solref[0] = 0.02f; a.solref[1] = 1.0f;
+  b.solref[0] = 0.06f; b.solref[1] = 0.5f;
+  c = mujoco(&a, &b);
+  CHECK_NEAR(0.05, c.solref[0], 1e-7);
+  CHECK_NEAR(0.625, c.solref[1], 1e-7);
+  for (int i = 0; i < 5; ++i) CHECK_NEAR(0.25 * ia[i] + 0.75 * ib[i], c.solimp[i], 1e-6);
+  /* both solmix below 1e-15: halves */
+  a.solmix = 0.0f; b.solmix = 1e-20f;
+  c = mujoco(&a, &b);
+  CHECK_NEAR(0.04, c.solref[0], 1e-7);
+  /* mixed formats (standard and direct): elementwise min, components from different sides */
+  b.solref[0] = -100; b.solref[1] = 2.0f;
+  c = mujoco(&a, &b);
+  CHECK_NEAR(-100.0, c.solref[0], 0);
+  CHECK_NEAR(1.0, c.solref[1], 0);
+  /* condim max, adhesion summed at equal priority */
+  a.condim = 6; b.condim = 4; a.adhesion = 2.0f; b.adhesion = 3.0f;
+  c = mujoco(&a, &b);
+  CHECK(c.condim == 6);
+  CHECK_NEAR(5.0, c.adhesion, 0);
+  /* different priority: every parameter from the higher side, even a lower friction or condim */
+  b.priority = 2;
+  c = mujoco(&a, &b);
+  CHECK(c.condim == 4);
+  CHECK_NEAR(0.8, c.dynamic_friction, 1e-7);
+  CHECK_NEAR(0.004, c.torsional_friction, 1e-9);
+  CHECK_NEAR(3.0, c.adhesion, 0);
+  CHECK_NEAR(-100.0, c.solref[0], 0);
+  for (int i = 0; i < 5; ++i) CHECK_NEAR(ib[i], c.solimp[i], 1e-7);
+  a.priority = 5;
+  c = mujoco(&a, &b);
+  CHECK(c.condim == 6);
+  CHECK_NEAR(0.2, c.dynamic_friction, 1e-7);
+  CHECK_NEAR(2.0, c.adhesion, 0);
+  /* friction below the minimum is raised to 1e-5 */
+  tb_material z0 = mat(0.0f, 0), z1 = mat(0.0f, 0);
+  z0.rolling_friction = z1.rolling_friction = 0.0f;
+  c = mujoco(&z0, &z1);
+  CHECK_NEAR(1e-5, c.dynamic_friction, 1e-12);
+  CHECK_NEAR(1e-5, c.rolling_friction, 1e-12);
+  CHECK(c.defined & TB_CONTACT_PARAM_MUJOCO);
+  CHECK(!(c.defined & TB_CONTACT_PARAM_RESTITUTION));
+}
+
 /* ---- world level: per-contact readback and validation ---- */
 
 static int field_index(const char* name) {
@@ -354,6 +430,26 @@ static void test_world_readback(void) {
   CHECK(tb_world_collide(w) == TB_OK);
   CHECK_NEAR(0.8, contact_value(w, "restitution", 0), 1e-6);
   CHECK_NEAR(0.475, contact_value(w, "dynamic_friction", 0), 1e-6);
+  /* MuJoCo: equal priority, condim max(3, 3), friction max(0.05, 0.9); under the others NaN / 0 */
+  CHECK(tb_world_set_combine_rule(w, TB_COMBINE_RULE_MUJOCO, NULL) == TB_OK);
+  m.solref[0] = 0.04f;
+  m.solmix = 3.0f;
+  m.adhesion = 1.5f;
+  CHECK(tb_shape_set_material(w, ice, &m) == TB_OK);
+  CHECK(tb_world_collide(w) == TB_OK);
+  CHECK_NEAR(0.9, contact_value(w, "dynamic_friction", 0), 1e-6);
+  CHECK(((const int32_t*)tb_world_field(w, TB_FIELDS_CONTACT, field_index("condim")))[0] == 3);
+  /* shape0 is the plane (lower type): w = 1/(1 + 3) on the plane's 0.02, 3/4 on the ball's 0.04 */
+  CHECK_NEAR(0.035, contact_value(w, "solref", 0), 1e-7);
+  CHECK_NEAR(0.9, contact_value(w, "solimp", 0), 1e-7);
+  CHECK_NEAR(1.5, contact_value(w, "adhesion", 0), 0);
+  CHECK(isnan(contact_value(w, "restitution", 0)));
+  CHECK(tb_world_set_combine_rule(w, TB_COMBINE_RULE_PHYSX, NULL) == TB_OK);
+  CHECK(tb_world_collide(w) == TB_OK);
+  CHECK(isnan(contact_value(w, "solref", 1)));
+  CHECK(isnan(contact_value(w, "solimp", 4)));
+  CHECK(isnan(contact_value(w, "adhesion", 0)));
+  CHECK(((const int32_t*)tb_world_field(w, TB_FIELDS_CONTACT, field_index("condim")))[0] == 0);
   CHECK(tb_world_step(w) == TB_OK);
   tb_world_destroy(w);
 }
@@ -400,6 +496,26 @@ static void test_validation(void) {
   m.flags = 16;
   CHECK(tb_shape_set_material(w, s, &m) == TB_ERR_INVALID_ARGUMENT);
   CHECK(strstr(tb_last_error(w), "flags has unknown bits 0x10") != NULL);
+  m = good;
+  m.condim = 2;
+  CHECK(tb_shape_set_material(w, s, &m) == TB_ERR_INVALID_ARGUMENT);
+  CHECK(strstr(tb_last_error(w), "setMaterial: condim must be 1, 3, 4 or 6 (got 2)") != NULL);
+  m = good;
+  m.solimp[1] = 1.0f;
+  CHECK(tb_shape_set_material(w, s, &m) == TB_ERR_INVALID_ARGUMENT);
+  CHECK(strstr(tb_last_error(w), "setMaterial: solimp[1] must be in (0, 1) (got 1)") != NULL);
+  m = good;
+  m.solimp[4] = 0.5f;
+  CHECK(tb_shape_set_material(w, s, &m) == TB_ERR_INVALID_ARGUMENT);
+  CHECK(strstr(tb_last_error(w), "setMaterial: solimp[4] must be finite and >= 1 (got 0.5)") != NULL);
+  m = good;
+  m.solref[1] = NAN;
+  CHECK(tb_shape_set_material(w, s, &m) == TB_ERR_INVALID_ARGUMENT);
+  CHECK(strstr(tb_last_error(w), "setMaterial: solref[1] must be finite (got nan)") != NULL);
+  m = good;
+  m.solmix = -1.0f;
+  CHECK(tb_shape_set_material(w, s, &m) == TB_ERR_INVALID_ARGUMENT);
+  CHECK(strstr(tb_last_error(w), "setMaterial: solmix must be finite and >= 0 (got -1)") != NULL);
   /* the shape kept its material after every failure */
   tb_material now;
   CHECK(tb_shape_get_material(w, s, &now) == TB_OK);
@@ -423,7 +539,7 @@ static void test_validation(void) {
   CHECK(tb_body_get_shapes(w, b2 + 5, NULL, 0) == -TB_ERR_NOT_FOUND);
   /* combine rule and Kamino modes */
   CHECK(tb_world_set_combine_rule(w, (tb_combine_rule)7, NULL) == TB_ERR_INVALID_ARGUMENT);
-  CHECK(strstr(tb_last_error(w), "rule must be 0 (physx), 1 (mean), 2 (vbd) or 3 (kamino) (got 7)") != NULL);
+  CHECK(strstr(tb_last_error(w), "rule must be 0 (physx), 1 (mean), 2 (vbd), 3 (kamino) or 4 (mujoco) (got 7)") != NULL);
   tb_combine_params bad = {TB_COMBINE_AVERAGE, 9};
   CHECK(tb_world_set_combine_rule(w, TB_COMBINE_RULE_KAMINO, &bad) == TB_ERR_INVALID_ARGUMENT);
   CHECK(strstr(tb_last_error(w), "kamino_restitution must be a combine mode 0..3 (got 9)") != NULL);
@@ -445,6 +561,7 @@ int main(void) {
   test_physx_compliant();
   test_compliant_coefficients();
   test_newton_rules();
+  test_mujoco_rule();
   test_world_readback();
   test_validation();
   return tb_test_report("test_material");
