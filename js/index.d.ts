@@ -91,7 +91,7 @@ export interface FieldInfo {
 export interface FieldTables {
   /** transform, linearVelocity, angularVelocity, bodyType. */
   readonly body: readonly FieldInfo[];
-  /** shape0, shape1, body0, body1, point, normal, separation, normalImpulse, tangentImpulse, tangent0, tangent1, force, featureId, staticFriction, dynamicFriction, restitution, stiffness, damping, spinFriction, penaltyFriction, materialFlags. */
+  /** shape0, shape1, body0, body1, point, normal, separation, normalImpulse, tangentImpulse, tangent0, tangent1, force, featureId, staticFriction, dynamicFriction, restitution, stiffness, damping, spinFriction, penaltyFriction, materialFlags, condim, solref, solimp, adhesion. */
   readonly contact: readonly FieldInfo[];
 }
 
@@ -189,8 +189,13 @@ export interface WorldOptions {
  *   torsional and rolling friction, ke, kd, kf, ka.
  * - `'vbd'` (Newton VBD): ke, kd means; μ = sqrt(μ0·μ1).
  * - `'kamino'`: μ and restitution by {@link KaminoCombine} (average / min by default).
+ * - `'mujoco'`: a higher `priority` side gives every parameter; at equal priority condim max,
+ *   friction (slide = `dynamicFriction`, spin = `torsionalFriction`, roll = `rollingFriction`)
+ *   elementwise max, solimp mixed by the solmix weight w = s0/(s0+s1) (both < 1e-15: 1/2; one:
+ *   the other side gets 1), solref mixed the same way when both solref[0] > 0 else elementwise
+ *   min, adhesion summed; each friction at least 1e-5.
  */
-export type CombineRule = 'physx' | 'mean' | 'vbd' | 'kamino';
+export type CombineRule = 'physx' | 'mean' | 'vbd' | 'kamino' | 'mujoco';
 /** Scalar combine of two values a, b: (a+b)/2, min, a·b, max. */
 export type CombineMode = 'average' | 'min' | 'multiply' | 'max';
 /** Modes of the `'kamino'` combine rule. */
@@ -248,10 +253,32 @@ export interface ShapeMaterial {
   kf?: number;
   /** m, finite and >= 0: adhesion distance (`'mean'`). Default `0`. */
   ka?: number;
+  /** `'mujoco'` rule: the higher priority side's parameters win. Integer. Default `0`. */
+  priority?: number;
+  /** `'mujoco'` rule: contact dimensionality 1, 3, 4 or 6. Default `3`. */
+  condim?: number;
+  /** `'mujoco'` rule, finite and >= 0: weight of this side's solref/solimp. Default `1`. */
+  solmix?: number;
+  /**
+   * `'mujoco'` rule: (timeconst s, dampratio) when solref[0] > 0, else direct (−stiffness 1/s²,
+   * −damping 1/s); finite. Default `[0.02, 1]`.
+   */
+  solref?: readonly [number, number];
+  /**
+   * `'mujoco'` rule: impedance dmin, dmax in (0, 1), width (m) >= 0, midpoint in [0, 1], power >= 1.
+   * Default `[0.9, 0.95, 0.001, 0.5, 2]`.
+   */
+  solimp?: readonly [number, number, number, number, number];
+  /** `'mujoco'` rule, N, finite and >= 0: adhesion (net normal force fn − adhesion). Default `0`. */
+  adhesion?: number;
 }
 
 /** A shape's full material as reported by {@link World.getMaterial}. */
-export type ShapeMaterialInfo = Required<Omit<ShapeMaterial, 'compliant'>> & { compliant: Required<CompliantDesc> };
+export type ShapeMaterialInfo = Required<Omit<ShapeMaterial, 'compliant' | 'solref' | 'solimp'>> & {
+  compliant: Required<CompliantDesc>;
+  solref: number[];
+  solimp: number[];
+};
 
 /** Options of {@link Tribo.createWorkerWorld}: world options plus the worker's build. */
 export interface WorkerWorldOptions extends WorldOptions {
@@ -655,7 +682,7 @@ export interface ContactViews extends ContactStatus {
   readonly damping: Float32Array;
 
   /**
-   * Torsional then rolling friction coefficient (m: they turn the normal force into a torque limit). `'mean'` rule only, else `NaN`.
+   * Torsional then rolling friction coefficient (m: they turn the normal force into a torque limit). `'mean'` and `'mujoco'` rules, else `NaN`.
    *
    * - Unit: m
    * - Components per element: 2 (length 2 × count)
@@ -683,6 +710,46 @@ export interface ContactViews extends ContactStatus {
    * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
    */
   readonly materialFlags: Uint32Array;
+
+  /**
+   * `'mujoco'` rule: contact dimensionality 1, 3, 4 or 6.
+   *
+   * - Unit: 1
+   * - Components per element: 1 (length count)
+   * - Filled by collide() from the world's {@link WorldOptions.combineRule}; 0 under the other rules.
+   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
+   */
+  readonly condim: Int32Array;
+
+  /**
+   * `'mujoco'` rule: (timeconst s, dampratio) when `solref[0] > 0`, else direct (−stiffness 1/s², −damping 1/s), acceleration units.
+   *
+   * - Unit: s, 1 (direct format: 1/s², 1/s)
+   * - Components per element: 2 (length 2 × count)
+   * - Filled by collide() from the world's {@link WorldOptions.combineRule}; `NaN` where that rule has no such parameter (never a fake 0).
+   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
+   */
+  readonly solref: Float32Array;
+
+  /**
+   * `'mujoco'` rule: impedance dmin, dmax, width (m), midpoint, power.
+   *
+   * - Unit: 1, 1, m, 1, 1
+   * - Components per element: 5 (length 5 × count)
+   * - Filled by collide() from the world's {@link WorldOptions.combineRule}; `NaN` where that rule has no such parameter (never a fake 0).
+   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
+   */
+  readonly solimp: Float32Array;
+
+  /**
+   * `'mujoco'` rule: adhesion force; the net normal force is fn − adhesion.
+   *
+   * - Unit: N
+   * - Components per element: 1 (length count)
+   * - Filled by collide() from the world's {@link WorldOptions.combineRule}; `NaN` where that rule has no such parameter (never a fake 0).
+   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
+   */
+  readonly adhesion: Float32Array;
 }
 
 /**

@@ -25,26 +25,29 @@ export const DEFAULT_MATERIAL = Object.freeze({ friction: 0.5, restitution: 0, d
 
 /* ---- materials: combine rules and modes, the tb_material layout ---- */
 /** World combine rules (tb_combine_rule order). */
-export const COMBINE_RULES = Object.freeze(['physx', 'mean', 'vbd', 'kamino']);
+export const COMBINE_RULES = Object.freeze(['physx', 'mean', 'vbd', 'kamino', 'mujoco']);
 /** Combine modes (tb_combine_mode order: the PhysX rule uses the larger one of the two shapes). */
 export const COMBINE_MODES = Object.freeze(['average', 'min', 'multiply', 'max']);
 const MATERIAL_OPTIONS = new Set(['staticFriction', 'dynamicFriction', 'restitution', 'frictionCombine',
   'restitutionCombine', 'dampingCombine', 'disableFriction', 'disableStrongFriction', 'compliant',
-  'torsionalFriction', 'rollingFriction', 'ke', 'kd', 'kf', 'ka']);
+  'torsionalFriction', 'rollingFriction', 'ke', 'kd', 'kf', 'ka',
+  'priority', 'condim', 'solmix', 'solref', 'solimp', 'adhesion']);
 const COMPLIANT_OPTIONS = new Set(['stiffness', 'damping', 'accelerationSpring']);
 const KAMINO_OPTIONS = new Set(['friction', 'restitution']);
 const MATERIAL_FLAGS = { disableFriction: 1, disableStrongFriction: 2, accelerationSpring: 4 };
-/* tb_material: 15 four-byte words (float unless marked int) */
+/* tb_material: 26 four-byte words (ints: the combines, flags, priority, condim) */
 const MAT = {
   staticFriction: 0, dynamicFriction: 1, restitution: 2, frictionCombine: 3, restitutionCombine: 4,
   dampingCombine: 5, flags: 6, stiffness: 7, damping: 8, torsionalFriction: 9, rollingFriction: 10,
-  ke: 11, kd: 12, kf: 13, ka: 14, WORDS: 15,
+  ke: 11, kd: 12, kf: 13, ka: 14, priority: 15, condim: 16, solmix: 17, solref: 18, solimp: 20,
+  adhesion: 25, WORDS: 26,
 };
 /** C field names of tb_material as the JS descriptor spells them. */
 const MATERIAL_C_TO_JS = {
   static_friction: 'staticFriction', dynamic_friction: 'dynamicFriction', restitution: 'restitution',
   compliant_stiffness: 'compliant.stiffness', compliant_damping: 'compliant.damping',
   torsional_friction: 'torsionalFriction', rolling_friction: 'rollingFriction', ke: 'ke', kd: 'kd', kf: 'kf', ka: 'ka',
+  solmix: 'solmix', adhesion: 'adhesion', condim: 'condim', solref: 'solref', solimp: 'solimp',
 };
 
 function combineMode(where, field, v) {
@@ -300,8 +303,21 @@ export class World {
     if (st !== 0) throw errorFor(st, M.UTF8ToString(M._tb_last_error(this._id)).replace(/^getMaterial:/, `${fn}:`));
     const f32 = new Float32Array(heapBuffer(M), p, MAT.WORDS);
     const i32 = new Int32Array(heapBuffer(M), p, MAT.WORDS);
-    for (const k of ['staticFriction', 'dynamicFriction', 'restitution', 'torsionalFriction', 'rollingFriction', 'ke', 'kd', 'kf', 'ka']) {
+    for (const k of ['staticFriction', 'dynamicFriction', 'restitution', 'torsionalFriction', 'rollingFriction', 'ke', 'kd', 'kf', 'ka', 'solmix', 'adhesion']) {
       if (m[k] !== undefined) f32[MAT[k]] = matNum(where, k, m[k]);
+    }
+    for (const k of ['priority', 'condim']) {
+      if (m[k] === undefined) continue;
+      if (!Number.isInteger(m[k])) throw new TypeError(`${where}.${k} must be an integer (got ${JSON.stringify(m[k])})`);
+      i32[MAT[k]] = m[k];
+    }
+    for (const [k, n] of [['solref', 2], ['solimp', 5]]) {
+      const v = m[k];
+      if (v === undefined) continue;
+      if (v == null || typeof v.length !== 'number' || v.length !== n) {
+        throw new TypeError(`${where}.${k} must be an array of ${n} numbers (got ${JSON.stringify(v)})`);
+      }
+      for (let j = 0; j < n; j++) f32[MAT[k] + j] = matNum(where, `${k}[${j}]`, v[j]);
     }
     for (const k of ['frictionCombine', 'restitutionCombine', 'dampingCombine']) {
       if (m[k] !== undefined) i32[MAT[k]] = combineMode(where, k, m[k]);
@@ -322,7 +338,7 @@ export class World {
     const r = M._tb_shape_set_material(this._id, shape, p);
     if (r !== 0) {
       const msg = M.UTF8ToString(M._tb_last_error(this._id))
-        .replace(/^setMaterial: (\w+)/, (_, f) => `${where}.${MATERIAL_C_TO_JS[f] ?? f}`);
+        .replace(/^setMaterial: ([a-z_]+)/, (_, f) => `${where}.${MATERIAL_C_TO_JS[f] ?? f}`);
       throw errorFor(r, msg);
     }
   }
@@ -344,6 +360,9 @@ export class World {
       compliant: { stiffness: f[MAT.stiffness], damping: f[MAT.damping], accelerationSpring: (flags & 4) !== 0 },
       torsionalFriction: f[MAT.torsionalFriction], rollingFriction: f[MAT.rollingFriction],
       ke: f[MAT.ke], kd: f[MAT.kd], kf: f[MAT.kf], ka: f[MAT.ka],
+      priority: i[MAT.priority], condim: i[MAT.condim], solmix: f[MAT.solmix],
+      solref: Array.from(f.subarray(MAT.solref, MAT.solref + 2)), solimp: Array.from(f.subarray(MAT.solimp, MAT.solimp + 5)),
+      adhesion: f[MAT.adhesion],
     };
   }
 
@@ -365,7 +384,7 @@ export class World {
   }
 
   /**
-   * Sets how two shapes' materials combine: rule 'physx' | 'mean' | 'vbd' | 'kamino', and for
+   * Sets how two shapes' materials combine: rule 'physx' | 'mean' | 'vbd' | 'kamino' | 'mujoco', and for
    * 'kamino' the modes { friction, restitution } (kept when omitted).
    */
   setCombineRule(rule, kaminoCombine, fn = 'setCombineRule') {
@@ -385,7 +404,7 @@ export class World {
     this._check(M._tb_world_set_combine_rule(this._id, r, p + 4));
   }
 
-  /** The combine rule in use ('physx' | 'mean' | 'vbd' | 'kamino'). */
+  /** The combine rule in use ('physx' | 'mean' | 'vbd' | 'kamino' | 'mujoco'). */
   get combineRule() { return this._combine().rule; }
   /** The Kamino rule's modes { friction, restitution }. */
   get kaminoCombine() { const c = this._combine(); return { friction: c.friction, restitution: c.restitution }; }

@@ -53,8 +53,8 @@
     "1 no friction, 2 no strong friction, 4 compliant (spring) contact, 8 acceleration spring")  \
   X(condim, int32_t, TB_I32, 1, "1",                                                              \
     "MuJoCo rule: contact dimensionality 1, 3, 4 or 6; 0 under the other rules")                 \
-  X(solref, float, TB_F32, 2, "s, 1 or N/m, N·s/m",                                               \
-    "MuJoCo rule: (timeconst, dampratio) when solref[0] > 0, else direct (-stiffness, -damping); " \
+  X(solref, float, TB_F32, 2, "s, 1 or 1/s², 1/s",                                               \
+    "MuJoCo rule: (timeconst, dampratio) when solref[0] > 0, else direct (-stiffness 1/s², -damping 1/s); " \
     "NaN under the other rules")                                                                 \
   X(solimp, float, TB_F32, 5, "1, 1, m, 1, 1",                                                    \
     "MuJoCo rule: impedance dmin, dmax, width, midpoint, power; NaN under the other rules")       \

@@ -278,7 +278,7 @@ typedef struct tb_material {
   int32_t condim;             /* 1, 3, 4 or 6: contact dimensionality; default 3 */
   float solmix;               /* >= 0: weight of this side's solref/solimp at equal priority; default 1 */
   float solref[2];            /* finite: (timeconst s, dampratio 1) when solref[0] > 0, else direct
-                                 (-stiffness, -damping); default (0.02, 1) */
+                                 (-stiffness 1/s², -damping 1/s); default (0.02, 1) */
   float solimp[5];            /* dmin, dmax in (0, 1), width m >= 0, midpoint in [0, 1], power >= 1;
                                  default (0.9, 0.95, 0.001, 0.5, 2) */
   float adhesion;             /* N, >= 0: MuJoCo geom adhesion (net force fn - adhesion); default 0 */

@@ -98,6 +98,40 @@ for (const build of BUILDS) {
       k.free();
     });
 
+    it('mujoco rule: priority, condim/friction max, solmix-weighted solref/solimp, adhesion', () => {
+      const w = tribo.createWorld({ combineRule: 'mujoco' });
+      const { ground, ball } = iceOnRubber(w, { torsionalFriction: 0.02, solref: [0.04, 0.5], solimp: [0.8, 0.9, 0.002, 0.3, 3], solmix: 3, adhesion: 1.5, condim: 6 });
+      w.collide();
+      let c = w.contacts;
+      // shape0 is the plane: weight 1/(1+3) on its defaults, 3/4 on the ball's values
+      assert.equal(c.condim[0], 6);
+      near(assert, c.dynamicFriction[0], 0.9, 1e-6, 'slide max(0.05, 0.9)');
+      near(assert, c.spinFriction[0], 0.02, 1e-8, 'spin max(0.005, 0.02)');
+      near(assert, c.solref[0], 0.25 * 0.02 + 0.75 * 0.04, 1e-7, 'solref[0]');
+      near(assert, c.solref[1], 0.25 * 1 + 0.75 * 0.5, 1e-7, 'solref[1]');
+      near(assert, c.solimp[4], 0.25 * 2 + 0.75 * 3, 1e-6, 'solimp power');
+      near(assert, c.adhesion[0], 1.5, 0, 'adhesion sum 0 + 1.5');
+      assert.ok(Number.isNaN(c.restitution[0]));
+      // the ground gets a higher priority: all of its parameters win
+      w.setMaterial(w.shapesOf(ground)[0], { priority: 1, adhesion: 0.5 });
+      w.collide();
+      c = w.contacts;
+      assert.equal(c.condim[0], 3);
+      near(assert, c.spinFriction[0], 0.005, 1e-9, 'spin of the ground');
+      near(assert, c.solref[0], 0.02, 1e-9, 'solref of the ground');
+      near(assert, c.adhesion[0], 0.5, 0, 'adhesion of the ground');
+      const m = w.getMaterial(w.shapesOf(ball)[0]);
+      assert.deepEqual(m.solimp.map(Math.fround), [0.8, 0.9, 0.002, 0.3, 3].map(Math.fround));
+      assert.throws(() => w.setMaterial(w.shapesOf(ball)[0], { condim: 2 }), /setMaterial: material\.condim must be 1, 3, 4 or 6 \(got 2\)/);
+      assert.throws(() => w.setMaterial(w.shapesOf(ball)[0], { solimp: [0.9, 1, 0.001, 0.5, 2] }), /material\.solimp\[1\] must be in \(0, 1\) \(got 1\)/);
+      assert.throws(() => w.setMaterial(w.shapesOf(ball)[0], { solref: [1] }), TypeError);
+      w.setCombineRule('physx');
+      w.collide();
+      assert.equal(w.contacts.condim[0], 0);
+      assert.ok(Number.isNaN(w.contacts.solref[0]) && Number.isNaN(w.contacts.adhesion[0]));
+      w.free();
+    });
+
     it('a sliding box decelerates at the combined μ·g of the rule in use', () => {
       // v(t) = v0 − μ g t while sliding: after 0.5 s from 3 m/s the drop is μ·9.81·0.5
       for (const [rule, mu] of [['physx', 0.1], ['mean', 0.5]]) {
@@ -161,7 +195,7 @@ for (const build of BUILDS) {
         [() => w.getMaterial(987654), RangeError, /getMaterial: shape 987654 does not exist/],
         [() => w.shapesOf(987654), RangeError, /shapesOf: body 987654 does not exist/],
         [() => w.addBody({ shapes: [{ type: 'sphere', radius: 1, material: { kd: -2 } }] }), RangeError, /addBody: shapes\[0\]\.material\.kd must be finite and >= 0 \(got -2\)/],
-        [() => w.setCombineRule('newton'), RangeError, /setCombineRule: combineRule must be one of 'physx', 'mean', 'vbd', 'kamino' \(got "newton"\)/],
+        [() => w.setCombineRule('newton'), RangeError, /setCombineRule: combineRule must be one of 'physx', 'mean', 'vbd', 'kamino', 'mujoco' \(got "newton"\)/],
         [() => w.setCombineRule('kamino', { restitution: 'least' }), RangeError, /kaminoCombine\.restitution must be one of/],
         [() => tribo.createWorld({ combineRule: 'max' }), RangeError, /createWorld: combineRule must be one of/],
       ];

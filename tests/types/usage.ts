@@ -29,19 +29,19 @@ void main;
 // Materials: per-shape material, shape ids of a body, combine rule, per-contact combined values.
 async function materials(): Promise<number> {
   const tribo = await init({ build: 'simd' });
-  const world = tribo.createWorld({ combineRule: 'physx', kaminoCombine: { restitution: 'min' } });
+  const world = tribo.createWorld({ combineRule: 'mujoco', kaminoCombine: { restitution: 'min' } });
   const body = world.addBody({
     shapes: [{ type: 'sphere', radius: 0.5, friction: 0.9, material: { frictionCombine: 'min', compliant: { stiffness: 1e4 } } }],
   });
   const [shape] = world.shapesOf(body);
-  world.setMaterial(shape, { staticFriction: 0.05, disableStrongFriction: true, ke: 3000 });
+  world.setMaterial(shape, { staticFriction: 0.05, disableStrongFriction: true, ke: 3000, solref: [0.02, 1], condim: 4 });
   const m = world.getMaterial(shape);
-  const rule: 'physx' | 'mean' | 'vbd' | 'kamino' = world.combineRule;
+  const rule: 'physx' | 'mean' | 'vbd' | 'kamino' | 'mujoco' = world.combineRule;
   world.setCombineRule('kamino', { friction: 'max' });
   world.step();
   const c = world.contacts;
   const mu: number = c.staticFriction[0] + c.dynamicFriction[0] + c.spinFriction[1] + c.materialFlags[0];
   world.free();
-  return mu + m.compliant.stiffness + (rule === 'physx' ? 1 : 0);
+  return mu + m.compliant.stiffness + m.solimp[0] + c.solref[0] + c.condim[0] + (rule === 'physx' ? 1 : 0);
 }
 void materials;
