@@ -150,6 +150,21 @@ for (const build of BUILDS) {
       }
     });
 
+    it('a ball bounces with the restitution of the larger combine mode (ball 0.9 on ground 0.1)', () => {
+      // no gravity: the rebound speed is e·4 m/s for the combined e
+      for (const [mode, e] of [['average', 0.5], ['min', 0.1], ['multiply', 0.09], ['max', 0.9]]) {
+        const w = tribo.createWorld({ gravity: [0, 0, 0] });
+        w.addBody({ type: 'static', shapes: [{ type: 'plane', restitution: 0.1 }] });
+        const ball = w.addBody({
+          position: [0, 0.6, 0], linearVelocity: [0, -4, 0],
+          shapes: [{ type: 'sphere', radius: 0.5, restitution: 0.9, material: { restitutionCombine: mode } }],
+        });
+        w.step(20);
+        near(assert, w.getLinearVelocity(ball)[1], 4 * e, 0.03 * 4 * e, `${mode}: rebound speed`);
+        w.free();
+      }
+    });
+
     it('shapesOf lists a body\'s shapes in order; each gets its own material', () => {
       const w = tribo.createWorld();
       const b = w.addBody({
