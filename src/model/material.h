@@ -61,7 +61,8 @@ float tb_combine_scalar(float a, float b, int32_t mode);
  *   f_n = -k·g⁺ - d·v_n⁺,  v_n⁺ = v_n + w·p_n,  g⁺ = g + h·v_n⁺,  p_n = h·f_n
  * solved for p_n gives p_n = -(h·k·g + a·v_n) / (1 + a·w) with a = h·(d + h·k). An acceleration
  * spring (k in 1/s², d in 1/s) is the same with the denominator 1 + a and p_n = m_eff·Δv.
- * Sign conventions: g = separation (m, < 0 = penetration); v_n = normal velocity of body1 relative
+ * Sign conventions: g = separation minus the rest distance (PhysX restOffset sum; m, < 0 =
+ * penetration); v_n = normal velocity of body1 relative
  * to body0 along the normal (m/s, < 0 = closing); p_n >= 0 pushes the bodies apart (N·s).
  * The damper is off (d = 0) when the contact is separated and not expected to close this step
  * (g >= 0 and g + h·v_n >= 0): a damper would otherwise repel before contact. */
