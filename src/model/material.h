@@ -57,7 +57,7 @@ void tb_combine_material_pair(int32_t rule, const tb_combine_params* params, con
 float tb_combine_scalar(float a, float b, int32_t mode);
 
 /* Implicit spring of a compliant contact (PhysX negative restitution) over one step h, for one
- * normal row with unit response w = 1/m_eff (1/kg). The seed's model
+ * normal row with unit response w = 1/m_eff (1/kg). The 1-D model (fixed effective mass, no friction)
  *   f_n = -k·g⁺ - d·v_n⁺,  v_n⁺ = v_n + w·p_n,  g⁺ = g + h·v_n⁺,  p_n = h·f_n
  * solved for p_n gives p_n = -(h·k·g + a·v_n) / (1 + a·w) with a = h·(d + h·k). An acceleration
  * spring (k in 1/s², d in 1/s) is the same with the denominator 1 + a and p_n = m_eff·Δv.

@@ -1,6 +1,6 @@
 /* Native tests of materials: the PhysX combine tables (4×4 modes, static/dynamic clamps,
  * disable-friction, compliant contacts), the implicit spring of a compliant contact against the
- * seed's model, the Newton mean / VBD / Kamino rules, the MuJoCo rule (priority, solmix), the per-contact readback of the combined
+ * 1-D implicit model, the Newton mean / VBD / Kamino rules, the MuJoCo rule (priority, solmix), the per-contact readback of the combined
  * parameters, and validation. */
 #include <math.h>
 #include <string.h>
@@ -50,7 +50,7 @@ static void test_physx_mode_table(void) {
   tb_contact_material c = physx(&a, &b);
   CHECK_NEAR(0.8, c.dynamic_friction, 1e-6);
   CHECK_NEAR(0.2, c.restitution, 1e-6);
-  /* the seed's example: MIN on one side, MULTIPLY on the other -> MULTIPLY, 0.2·0.8 = 0.16 */
+  /* worked example: MIN on one side, MULTIPLY on the other -> MULTIPLY, 0.2·0.8 = 0.16 */
   a = mat(0.2f, 0), b = mat(0.8f, 0);
   a.friction_combine = TB_COMBINE_MIN;
   b.friction_combine = TB_COMBINE_MULTIPLY;
@@ -172,7 +172,7 @@ static void test_physx_compliant(void) {
   CHECK_NEAR(0.4, c.restitution, 1e-6);
 }
 
-/* The implicit spring against the seed's 1-D model, with numbers. */
+/* The implicit spring against the 1-D implicit model of PhysX's compliant contact, with numbers. */
 static void test_compliant_coefficients(void) {
   /* force spring: k = 1000 N/m, d = 10 N·s/m, h = 0.01 s, w = 0.5 1/kg, g = -0.01 m, v = -1 m/s.
    * a = h(d + hk) = 0.01·(10 + 10) = 0.2; p = -(hkg + a·v)/(1 + a·w) = (0.1 + 0.2)/1.1 */
@@ -246,14 +246,14 @@ static void test_newton_rules(void) {
   CHECK_NEAR(400.0, c.kf, 1e-4);
   CHECK_NEAR(0.02, c.ka, 1e-7);
   CHECK(c.flags == 0);
-  /* VBD: ke, kd means, μ = sqrt(0.2·0.8) = 0.4 (the seed's example); no restitution */
+  /* VBD: ke, kd means, μ = sqrt(0.2·0.8) = 0.4; no restitution */
   tb_combine_material_pair(TB_COMBINE_RULE_VBD, &kp, &a, &b, &c);
   CHECK_NEAR(0.4, c.dynamic_friction, 1e-6);
   CHECK_NEAR(2000.0, c.ke, 1e-3);
   CHECK_NEAR(100.0, c.kd, 1e-4);
   CHECK(!(c.defined & TB_CONTACT_PARAM_RESTITUTION));
   CHECK(!(c.defined & TB_CONTACT_PARAM_SPIN));
-  /* the seed's exercise: μ 0.25 and 1.0 -> mean 0.625, VBD 0.5 */
+  /* worked example: μ 0.25 and 1.0 -> mean 0.625, VBD 0.5 */
   tb_material e = mat(0.25f, 0), f = mat(1.0f, 0);
   tb_combine_material_pair(TB_COMBINE_RULE_MEAN, &kp, &e, &f, &c);
   CHECK_NEAR(0.625, c.dynamic_friction, 1e-6);
@@ -278,7 +278,7 @@ static tb_contact_material mujoco(const tb_material* a, const tb_material* b) {
 }
 
 static void test_mujoco_rule(void) {
-  /* the seed's exercise: equal priority, friction (0.2, 0.01, 0.003) and (0.8, 0.004, 0.006), solmix
+  /* worked example: equal priority, friction (0.2, 0.01, 0.003) and (0.8, 0.004, 0.006), solmix
    * 0 and 1 -> friction elementwise max (0.8, 0.01, 0.006) whatever solmix; solimp all from the
    * second side (weight 1) */
   tb_material a = mat(0.2f, 0), b = mat(0.8f, 0);
@@ -294,7 +294,7 @@ static void test_mujoco_rule(void) {
   CHECK_NEAR(0.006, c.rolling_friction, 1e-9);
   for (int i = 0; i < 5; ++i) CHECK_NEAR(ib[i], c.solimp[i], 1e-7);
   CHECK(c.condim == 3);
-  /* the seed's exercise: direct solref (-100, -2) and (-50, -8) -> elementwise min (-100, -8) */
+  /* worked example: direct solref (-100, -2) and (-50, -8) -> elementwise min (-100, -8) */
   a.solref[0] = -100; a.solref[1] = -2;
   b.solref[0] = -50; b.solref[1] = -8;
   c = mujoco(&a, &b);
