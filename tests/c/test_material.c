@@ -1,7 +1,7 @@
 /* Native tests of materials: the PhysX combine tables (4×4 modes, static/dynamic clamps,
  * disable-friction, compliant contacts), the implicit spring of a compliant contact against the
- * 1-D implicit model, the Newton mean / VBD / Kamino rules, the MuJoCo rule (priority, solmix), the per-contact readback of the combined
- * parameters, and validation. */
+ * 1-D implicit model, the Newton mean / VBD / Kamino rules, the MuJoCo rule (priority, solmix),
+ * the per-contact readback of the combined parameters, and validation. */
 #include <math.h>
 #include <string.h>
 
