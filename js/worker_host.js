@@ -70,6 +70,9 @@ const ops = {
   setForceThreshold: (n) => world.setForceThreshold(n),
   setPairForceThreshold: (a, b, n) => world.setPairForceThreshold(a, b, n),
   events: () => world.events,
+  setMaterial: (shape, m) => world.setMaterial(shape, m),
+  getMaterial: (shape) => world.getMaterial(shape),
+  shapesOf: (body) => world.shapesOf(body),
   collide() {
     world.collide();
     return makeFrame();

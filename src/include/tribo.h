@@ -84,8 +84,27 @@ typedef enum tb_combine_rule {
   TB_COMBINE_RULE_MEAN = 1,   /* Newton: arithmetic means */
   TB_COMBINE_RULE_VBD = 2,    /* Newton VBD: means, friction sqrt(mu0 mu1) */
   TB_COMBINE_RULE_KAMINO = 3, /* friction average, restitution min */
-  TB_COMBINE_RULE_COUNT = 4
+  TB_COMBINE_RULE_MUJOCO = 4, /* higher priority wins; equal: condim/friction max, solmix-weighted solref/solimp */
+  TB_COMBINE_RULE_COUNT = 5
 } tb_combine_rule;
+
+/* ---- Materials: combine modes (PhysX rule) and the Kamino rule's configuration ---- */
+/* Scalar combine of two shapes' values a, b. Under TB_COMBINE_RULE_PHYSX each shape names a mode
+ * and the pair uses the larger enum value (AVERAGE < MIN < MULTIPLY < MAX), not the larger
+ * coefficient. */
+typedef enum tb_combine_mode {
+  TB_COMBINE_AVERAGE = 0,  /* (a + b) / 2 */
+  TB_COMBINE_MIN = 1,      /* min(a, b) */
+  TB_COMBINE_MULTIPLY = 2, /* a · b */
+  TB_COMBINE_MAX = 3,      /* max(a, b) */
+  TB_COMBINE_MODE_COUNT = 4
+} tb_combine_mode;
+
+/* Configuration of TB_COMBINE_RULE_KAMINO (ignored by the other rules). */
+typedef struct tb_combine_params {
+  int32_t kamino_friction;    /* tb_combine_mode of μ (dynamic_friction); default TB_COMBINE_AVERAGE */
+  int32_t kamino_restitution; /* tb_combine_mode of restitution; default TB_COMBINE_MIN */
+} tb_combine_params;
 
 /* Convention of the per-contact force readback. */
 typedef enum tb_readback {
@@ -150,6 +169,7 @@ typedef struct tb_solver_params {
   /* -- solver section: PhysX PGS / TGS -- */
   /* -- solver section: Newton XPBD / penalty -- */
   /* -- solver section: observation -- */
+  tb_combine_params combine;       /* configuration of the combine rule (materials) */
 } tb_solver_params;
 
 typedef struct tb_world_def {
@@ -244,6 +264,61 @@ TB_API tb_status tb_shape_get_distances(tb_world_id world, tb_shape_id shape, fl
 TB_API tb_status tb_world_set_distance_rule(tb_world_id world, int32_t rule);
 /* Sets collision.matching (tb_matching) and collision.match_distance (m, >= 0) between steps. */
 TB_API tb_status tb_world_set_matching(tb_world_id world, int32_t matching, float match_distance);
+/* ---- Materials (per shape) ----
+ * A shape's contact material. tb_shape_create's friction sets static = dynamic friction and its
+ * restitution sets restitution; the rest starts at the defaults listed here. Which fields a
+ * contact uses depends on the world's solver.combine_rule (see tb_combine_rule and the contact
+ * fields static_friction ... material_flags, which report the combined values per contact). */
+enum {
+  TB_MATERIAL_DISABLE_FRICTION = 1,        /* PhysX: the pair gets no friction (μs = μd = 0) and no strong friction */
+  TB_MATERIAL_DISABLE_STRONG_FRICTION = 2, /* PhysX: no friction anchor memory across frames */
+  TB_MATERIAL_COMPLIANT_ACCELERATION_SPRING = 4, /* PhysX: compliant_stiffness / damping are accelerations
+                                                    (1/s², 1/s), independent of the effective mass */
+  TB_MATERIAL_FLAGS_ALL = 7
+};
+typedef struct tb_material {
+  float static_friction;      /* 1, >= 0: Coulomb μ for sticking (PhysX rule) */
+  float dynamic_friction;     /* 1, >= 0: Coulomb μ while sliding; the μ of every other rule */
+  float restitution;          /* 1, in [0, 1]: rigid bounce coefficient (default 0) */
+  int32_t friction_combine;   /* tb_combine_mode of static and dynamic friction (PhysX rule); default AVERAGE */
+  int32_t restitution_combine;/* tb_combine_mode of restitution / compliant stiffness (PhysX rule); default AVERAGE */
+  int32_t damping_combine;    /* tb_combine_mode of compliant_damping (PhysX rule); default AVERAGE */
+  int32_t flags;              /* TB_MATERIAL_* bits; default 0 */
+  float compliant_stiffness;  /* PhysX compliant contact: > 0 makes the shape compliant (PhysX stores it as
+                                 restitution = -stiffness); N/m, or 1/s² with the acceleration-spring flag;
+                                 0 = rigid (default) */
+  float compliant_damping;    /* >= 0: damping of a compliant contact, N·s/m (or 1/s with the
+                                 acceleration-spring flag); default 0 */
+  float torsional_friction;   /* m, >= 0: Newton μ_torsional (normal force -> torque limit); default 0.005 */
+  float rolling_friction;     /* m, >= 0: Newton μ_rolling; default 0.0001 */
+  float ke;                   /* N/m, >= 0: Newton penalty normal stiffness; default 2500 */
+  float kd;                   /* N·s/m, >= 0: Newton penalty normal damping; default 100 */
+  float kf;                   /* N·s/m, >= 0: Newton penalty friction gain; default 1000 */
+  float ka;                   /* m, >= 0: Newton adhesion distance; default 0 */
+  /* MuJoCo rule (geom parameters; friction = dynamic_friction, torsional_friction, rolling_friction) */
+  int32_t priority;           /* higher priority side's parameters win; default 0 */
+  int32_t condim;             /* 1, 3, 4 or 6: contact dimensionality; default 3 */
+  float solmix;               /* >= 0: weight of this side's solref/solimp at equal priority; default 1 */
+  float solref[2];            /* finite: (timeconst s, dampratio 1) when solref[0] > 0, else direct
+                                 (-stiffness 1/s², -damping 1/s); default (0.02, 1) */
+  float solimp[5];            /* dmin, dmax in (0, 1), width m >= 0, midpoint in [0, 1], power >= 1;
+                                 default (0.9, 0.95, 0.001, 0.5, 2) */
+  float adhesion;             /* N, >= 0: MuJoCo geom adhesion (net force fn - adhesion); default 0 */
+} tb_material;
+/* The default material with static = dynamic friction = `friction` and the given restitution. */
+TB_API void tb_material_default_into(float friction, float restitution, tb_material* out);
+/* Replaces a shape's material (between steps). Every field is validated; an error names the field
+ * and value and leaves the shape unchanged. */
+TB_API tb_status tb_shape_set_material(tb_world_id world, tb_shape_id shape, const tb_material* material);
+TB_API tb_status tb_shape_get_material(tb_world_id world, tb_shape_id shape, tb_material* out);
+/* Shape ids of a body in creation order. Returns the count (>= 0) or -tb_status. With out = NULL
+ * and capacity 0 it only counts; a count above `capacity` otherwise fails with TB_ERR_CAPACITY. */
+TB_API int32_t tb_body_get_shapes(tb_world_id world, tb_body_id body, tb_shape_id* out, int32_t capacity);
+/* The combine rule and its configuration (the same fields as solver.combine_rule and
+ * solver.combine), for bindings that do not map tb_solver_params. Between steps. */
+TB_API tb_status tb_world_set_combine_rule(tb_world_id world, tb_combine_rule rule, const tb_combine_params* params);
+/* out[0] = rule, out[1] = kamino_friction, out[2] = kamino_restitution. */
+TB_API tb_status tb_world_get_combine_rule(tb_world_id world, int32_t out[3]);
 
 /* Pipeline. collide(): AABBs, broad and narrow phase, contact store, from the current state.
  * solve(): rows, iterations, integration over one timestep, then the readback that fills the

@@ -59,6 +59,7 @@ typedef struct tb_shapes {
   float* contact_offset;     /* m, >= 0 (PhysX) */
   float* rest_offset;        /* m, <= contact_offset (PhysX) */
   /* -- shapes section: materials -- */
+  tb_material* material;      /* per shape: contact material (tb_shape_set_material) */
   int32_t count, capacity, free_head;
 } tb_shapes;
 

@@ -24,6 +24,8 @@
   X(solver.solver, TB_I32, 1, "enum", "tb_solver_type")                                         \
   X(solver.combine_rule, TB_I32, 1, "enum", "tb_combine_rule")                                  \
   X(solver.readback, TB_I32, 1, "enum", "tb_readback")                                          \
+  X(solver.combine.kamino_friction, TB_I32, 1, "enum", "tb_combine_mode of the Kamino rule")     \
+  X(solver.combine.kamino_restitution, TB_I32, 1, "enum", "tb_combine_mode of the Kamino rule")  \
   /* -- def fields section: solver -- */                                                        \
   X(collision.broad_phase, TB_I32, 1, "enum", "tb_broad_phase_type")                            \
   X(collision.filter_rule, TB_I32, 1, "enum", "tb_filter_rule")                                 \

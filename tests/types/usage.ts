@@ -76,3 +76,22 @@ async function observation(): Promise<number> {
   return avg.force[1] + ev.count + px + h.count + (valid ? 1 : 0) + wnet.force[1];
 }
 void observation;
+// Materials: per-shape material, shape ids of a body, combine rule, per-contact combined values.
+async function materials(): Promise<number> {
+  const tribo = await init({ build: 'simd' });
+  const world = tribo.createWorld({ combineRule: 'mujoco', kaminoCombine: { restitution: 'min' } });
+  const body = world.addBody({
+    shapes: [{ type: 'sphere', radius: 0.5, friction: 0.9, material: { frictionCombine: 'min', compliant: { stiffness: 1e4 } } }],
+  });
+  const [shape] = world.shapesOf(body);
+  world.setMaterial(shape, { staticFriction: 0.05, disableStrongFriction: true, ke: 3000, solref: [0.02, 1], condim: 4 });
+  const m = world.getMaterial(shape);
+  const rule: 'physx' | 'mean' | 'vbd' | 'kamino' | 'mujoco' = world.options.combineRule;
+  world.setOptions({ combineRule: 'kamino', kaminoCombine: { friction: 'max' } });
+  world.step();
+  const c = world.contacts;
+  const mu: number = c.staticFriction[0] + c.dynamicFriction[0] + c.spinFriction[1] + c.materialFlags[0];
+  world.free();
+  return mu + m.compliant.stiffness + m.solimp[0] + c.solref[0] + c.condim[0] + (rule === 'physx' ? 1 : 0);
+}
+void materials;
