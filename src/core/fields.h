@@ -32,7 +32,18 @@
     "average total contact force over the last step on body1 by body0, applied at point, world " \
     "axes: (normal_impulse·normal + tangent impulses·tangents) / timestep; opposite on body0")  \
   X(feature_id, uint32_t, TB_U32, 1, "id",                                                        \
-    "geometric feature key; with the shape pair it matches a contact across frames")
+    "geometric feature key; with the shape pair it matches a contact across frames")                \
+  /* Newton readback and penalty overrides */                                                     \
+  X(wrench, float, TB_F32, 6, "N, N·m",                                                           \
+    "Newton convention: average wrench by body1 on body0 over the last step, world axes: force "  \
+    "(N) then torque (N·m) about body0's centre of mass; NaN when the solver has no per-contact " \
+    "force (penalty)")                                                                            \
+  X(readback_scale, float, TB_F32, 1, "1",                                                        \
+    "XPBD contact-count weighting factor applied to this contact's impulses (1/N or "            \
+    "2/(NA+NB), 1 = none); NaN when the solver has no per-contact force")                       \
+  X(stiffness, float, TB_F32, 1, "N/m", "penalty override of ke; 0 = unset")                     \
+  X(damping, float, TB_F32, 1, "N·s/m", "penalty override of kd; 0 = unset")                     \
+  X(friction_scale, float, TB_F32, 1, "1", "penalty: multiplies μ when > 0; 0 = unset")
 
 #define TB_FIELD_ENUM_BODY(name, ctype, ftype, comps, unit, doc) TB_BODY_FIELD_##name,
 #define TB_FIELD_ENUM_CONTACT(name, ctype, ftype, comps, unit, doc) TB_CONTACT_FIELD_##name,

@@ -129,6 +129,21 @@ typedef struct tb_collision_params {
   /* -- collision section: distances and matching -- */
 } tb_collision_params;
 
+/* ---- Newton XPBD / penalty parameters (the `newton-xpbd` and `newton-semi` presets). ---- */
+typedef struct tb_newton_params {
+  int32_t iterations;             /* XPBD: fixed position iterations per step, [1, 64]; no tolerance. Default 2 */
+  float relaxation;               /* XPBD: contact relaxation ω, dimensionless, (0, 2). Default 0.8 */
+  int32_t contact_weighting;      /* XPBD 0/1: divide each body's correction by its active contact count N. Default 1 */
+  int32_t restitution;            /* XPBD 0/1: run the restitution velocity pass (its impulse is not in the readback). Default 0 */
+  int32_t restitution_iterations; /* XPBD: outer restitution iterations (8 Gauss-Seidel sweeps each), [1, 64]. Default 2 */
+  int32_t substeps;               /* penalty: semi-implicit Euler substeps per step, [1, 1024]. Default 8 */
+  float ke;                       /* penalty N/m: normal stiffness when the pair material carries none (material ke = 0) */
+  float kd;                       /* penalty N·s/m: normal damping (same fallback), >= 0 */
+  float kf;                       /* penalty N·s/m: friction viscosity (same fallback), >= 0 */
+  float ka;                       /* penalty m: adhesion range (same fallback), >= 0 */
+  float friction_smoothing;       /* penalty m/s: Huber δ of the tangential slip norm, > 0. Default 1 */
+} tb_newton_params;
+
 /* Solver choices and parameters. */
 typedef struct tb_solver_params {
   int32_t position_iterations;     /* substeps per step: internal step h/N (>= 1) */
@@ -145,6 +160,7 @@ typedef struct tb_solver_params {
   int32_t readback;                /* tb_readback */
   /* -- solver section: PhysX PGS / TGS -- */
   /* -- solver section: Newton XPBD / penalty -- */
+  tb_newton_params newton;         /* Newton XPBD / penalty parameters (see tb_newton_params) */
   /* -- solver section: observation -- */
 } tb_solver_params;
 
@@ -288,6 +304,7 @@ typedef struct tb_readback_info {
   int32_t substeps;             /* impulses are sums over this many substeps of one step */
   float scale;                  /* factor already applied for contact-count weighting (1 = none) */
   /* -- readback section: more flags -- */
+  int32_t per_body_force;       /* 1 when tb_body_contact_wrench() holds per-body contact totals */
 } tb_readback_info;
 TB_API tb_status tb_world_readback_info(tb_world_id world, tb_readback_info* out);
 
@@ -303,6 +320,22 @@ typedef struct tb_solver_status {
   /* -- status section: more -- */
 } tb_solver_status;
 TB_API tb_status tb_world_solver_status(tb_world_id world, tb_solver_status* out);
+
+/* ---- Newton XPBD / penalty: per-body contact totals and per-contact overrides ---- */
+/* Net contact wrench on a body over the last solve() of a Newton solver (XPBD, penalty):
+ * out[0..2] = average force (N) = sum of the contact impulses on the body / timestep, world axes;
+ * out[3..5] = average torque (N·m) about the body's centre of mass, world axes. XPBD: the sum of
+ * its contacts' weighted readback (restitution pass excluded); penalty: the time average of the
+ * penalty forces over the substeps. Zeros for a body without contacts; fails with
+ * TB_ERR_INVALID_STATE when the last solve() was not a Newton solver. */
+TB_API tb_status tb_body_contact_wrench(tb_world_id world, tb_body_id body, float out[6]);
+/* Per-contact overrides for the penalty solver, 0 = unset (Newton's sentinel): stiffness > 0
+ * (N/m) replaces ke, damping > 0 (N·s/m) replaces kd, friction_scale > 0 multiplies μ. Call
+ * between collide() and solve() with a contact index of that collide() (0 <= index < count); the
+ * values hold for that solve() only and are visible in the contact fields stiffness, damping,
+ * friction_scale until the next collide(). Each value must be finite and >= 0. */
+TB_API tb_status tb_contact_set_override(tb_world_id world, int32_t contact, float stiffness, float damping,
+                                        float friction_scale);
 
 /* Threads: size of the fixed pool (callers included). The threaded build supports > 1. */
 TB_API int32_t tb_max_threads(void);

@@ -9,6 +9,7 @@
 #include "../geometry/mass.h"
 #include "../model/material.h"
 #include "../solver/solver.h"
+#include "../solver/newton.h"
 
 static tb_world s_worlds[TB_MAX_WORLDS];
 static char s_global_error[TB_ERROR_LEN];
@@ -84,6 +85,7 @@ static tb_status check_solver(tb_world* w, const char* fn, const tb_solver_param
       (st = check_enum(w, fn, "solver.readback", p->readback, TB_READBACK_COUNT)))
     return st;
   /* -- check section: solver -- */
+  if ((st = tb_newton_params_check(w, fn, &p->newton)) != TB_OK) return st;
   if (p->position_iterations < 1 || p->position_iterations > 64)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.position_iterations must be in [1, 64] (got %d)", fn, p->position_iterations);
   if (p->velocity_iterations < 0 || p->velocity_iterations > 64)
@@ -125,6 +127,8 @@ tb_world_def tb_default_world_def(void) {
   d.solver.speculative_distance = 0.02f;
   d.solver.warm_starting = 1;
   d.collision.max_points_per_pair = TB_MAX_POINTS_PER_PAIR;
+  /* Newton XPBD / penalty parameters, valid for every preset so the solver axis can switch */
+  d.solver.newton = tb_newton_params_default();
   tb_preset_apply(TB_PRESET_PHYSX_TGS, &d);
   return d;
 }
@@ -155,6 +159,7 @@ tb_status tb_preset_apply(tb_preset preset, tb_world_def* def) {
       c->broad_phase = TB_BROAD_PHASE_SAP;
       c->matching = TB_MATCHING_LATEST;
       /* -- preset section: Newton -- */
+      s->newton = tb_newton_params_default();
       break;
     default:
       return tb_world_fail(NULL, TB_ERR_INVALID_ARGUMENT, "presetApply: preset must be in [0, %d) (got %d)",
@@ -283,6 +288,7 @@ static void destroy_storage(tb_world* w) {
   free_pairs(w);
   free_contacts(&w->contacts);
   tb_solver_destroy(w);
+  tb_newton_destroy(w);
   tb_arena_destroy(&w->arena);
 }
 
