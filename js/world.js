@@ -19,6 +19,38 @@ const MASS_OPTIONS = new Set(['mass', 'center', 'inertia']);
 const SHAPE_OPTIONS = new Set(['type', 'radius', 'halfExtents', 'halfHeight', 'normal', 'offset',
   'position', 'rotation', 'friction', 'restitution', 'density']);
 
+/* -- Newton presets: XPBD and penalty (semi-implicit Euler) -- */
+PRESETS.push('newton-xpbd', 'newton-semi');
+/** tb_preset values of the Newton presets. */
+const NEWTON_PRESET_ENUM = { 'newton-xpbd': 2, 'newton-semi': 3 };
+/**
+ * World options of the Newton presets: [slot in tb_newton_params (4-byte words), kind, preset].
+ * kind: 'i' integer, 'b' boolean (0/1), 'f' number.
+ */
+const NEWTON_OPTIONS = {
+  iterations: [0, 'i', 'newton-xpbd'],
+  relaxation: [1, 'f', 'newton-xpbd'],
+  contactWeighting: [2, 'b', 'newton-xpbd'],
+  restitution: [3, 'b', 'newton-xpbd'],
+  restitutionIterations: [4, 'i', 'newton-xpbd'],
+  penaltySubsteps: [5, 'i', 'newton-semi'],
+  ke: [6, 'f', 'newton-semi'],
+  kd: [7, 'f', 'newton-semi'],
+  kf: [8, 'f', 'newton-semi'],
+  ka: [9, 'f', 'newton-semi'],
+  frictionSmoothing: [10, 'f', 'newton-semi'],
+};
+const NEWTON_WORDS = 11;
+const NEWTON_C_NAMES = {
+  'solver.newton.iterations': 'iterations', 'solver.newton.relaxation': 'relaxation',
+  'solver.newton.contact_weighting': 'contactWeighting', 'solver.newton.restitution_iterations': 'restitutionIterations',
+  'solver.newton.restitution': 'restitution', 'solver.newton.substeps': 'penaltySubsteps',
+  'solver.newton.friction_smoothing': 'frictionSmoothing', 'solver.newton.ke': 'ke', 'solver.newton.kd': 'kd',
+  'solver.newton.kf': 'kf', 'solver.newton.ka': 'ka',
+};
+for (const k of Object.keys(NEWTON_OPTIONS)) WORLD_OPTIONS.add(k);
+const OVERRIDE_OPTIONS = new Set(['stiffness', 'damping', 'frictionScale']);
+
 /** Material defaults (PhysX-like): μ 0.5, restitution 0, density 1000 kg/m³. */
 export const DEFAULT_MATERIAL = Object.freeze({ friction: 0.5, restitution: 0, density: 1000 });
 
@@ -33,6 +65,32 @@ export const READBACK_INFO = Object.freeze({
       'body0 receives the opposite',
     excludes: [],
     perContactForce: true,
+  }),
+  'newton-xpbd': Object.freeze({
+    preset: 'newton-xpbd',
+    normalImpulse: 'N·s per contact over the step: the position-correction impulses p_n = ω(−d)/(h·w) of the fixed ' +
+      'iterations, each multiplied by the contact-count weighting scale of its iteration (1/N when one side has a ' +
+      'body, 2/(NA+NB) when both do; see readbackScale); an approximation of the two sides\' actual corrections, which ' +
+      'are divided by each body\'s own N',
+    tangentImpulse: 'N·s per contact over the step along tangent0 / tangent1 on body1: the friction corrections, each ' +
+      'limited by μ·p_n of its iteration (μ = mean of the two shapes), weighted like normalImpulse',
+    force: 'N: the total weighted impulse on body1 / timestep, world axes; wrench (Newton convention): by body1 on ' +
+      'body0, force then torque (N·m) about body0\'s centre of mass (static body0: its origin), torques accumulated ' +
+      'with each iteration\'s arms plus torsional and rolling friction',
+    excludes: ['the restitution velocity pass (restitution: true) is not in the readback'],
+    perContactForce: true,
+    perBodyForce: 'bodyContactWrench(id): sum of the weighted readback of the body\'s contacts / timestep, about its centre of mass',
+  }),
+  'newton-semi': Object.freeze({
+    preset: 'newton-semi',
+    normalImpulse: 'not available: the penalty solver computes body forces only (NaN)',
+    tangentImpulse: 'not available (NaN)',
+    force: 'not available (NaN in force and wrench): use bodyContactWrench(id), the time average over the step of the ' +
+      'penalty forces a_n = ke·d + kd·min(v_n, 0) and the Huber-smoothed friction on the body, N and N·m about its ' +
+      'centre of mass, world axes',
+    excludes: ['per-contact forces (the solver has none)'],
+    perContactForce: false,
+    perBodyForce: 'bodyContactWrench(id): average contact force (N) and torque about the centre of mass (N·m) over the step',
   }),
 });
 
@@ -133,6 +191,7 @@ export class World {
     const id = M._tb_world_create(d);
     if (id < 0) throw errorFor(-id, jsOptionNames(M.UTF8ToString(M._tb_last_error(-1))));
     this._id = id;
+    this._initNewton(fn, preset, options);
     this.timestep = f32[3];
     this.threads = threads;
     this._version = 0;
@@ -408,6 +467,100 @@ export class World {
 
   /** What the contact readback of this world's preset includes and excludes. */
   get readbackInfo() { return READBACK_INFO[this.preset]; }
+
+  /* -- Newton presets: options, per-body contact wrench, per-contact overrides -- */
+
+  /** Applies a Newton preset and its options to the new world (frees it and throws on a bad option). */
+  _initNewton(fn, preset, options) {
+    const M = this._M;
+    for (const [k, [, , only]] of Object.entries(NEWTON_OPTIONS)) {
+      if (options[k] !== undefined && preset !== only) {
+        M._tb_world_destroy(this._id);
+        this._id = -1;
+        throw new RangeError(`${fn}: option ${k} applies to the ${only} preset (preset is ${preset})`);
+      }
+    }
+    if (!(preset in NEWTON_PRESET_ENUM)) return;
+    try {
+      this._check(M._tb_world_set_preset(this._id, NEWTON_PRESET_ENUM[preset]));
+      this._setNewton(fn, options);
+    } catch (e) {
+      M._tb_world_destroy(this._id);
+      this._id = -1;
+      throw e;
+    }
+  }
+
+  _setNewton(fn, options) {
+    const M = this._M;
+    const p = this._t._scratch;
+    this._check(M._tb_world_get_newton(this._id, p));
+    const i32 = new Int32Array(heapBuffer(M), p, NEWTON_WORDS);
+    const f32 = new Float32Array(heapBuffer(M), p, NEWTON_WORDS);
+    for (const [k, [slot, kind]] of Object.entries(NEWTON_OPTIONS)) {
+      const v = options[k];
+      if (v === undefined) continue;
+      if (kind === 'b') {
+        if (typeof v !== 'boolean') throw new TypeError(`${fn}: ${k} must be a boolean (got ${JSON.stringify(v)})`);
+        i32[slot] = v ? 1 : 0;
+      } else if (kind === 'i') i32[slot] = int(fn, k, v);
+      else f32[slot] = num(fn, k, v);
+    }
+    const st = M._tb_world_set_newton(this._id, p);
+    if (st !== 0) {
+      let msg = M.UTF8ToString(M._tb_last_error(this._id)).replace(/^setNewton:/, `${fn}:`);
+      for (const [c, js] of Object.entries(NEWTON_C_NAMES)) msg = msg.replace(c, js);
+      throw errorFor(st, msg);
+    }
+  }
+
+  /**
+   * Options of the Newton solvers in effect: { iterations, relaxation, contactWeighting,
+   * restitution, restitutionIterations, penaltySubsteps, ke, kd, kf, ka, frictionSmoothing }.
+   */
+  get newtonOptions() {
+    this._alive('newtonOptions');
+    const M = this._M;
+    const p = this._t._scratch;
+    this._check(M._tb_world_get_newton(this._id, p));
+    const i32 = new Int32Array(heapBuffer(M), p, NEWTON_WORDS);
+    const f32 = new Float32Array(heapBuffer(M), p, NEWTON_WORDS);
+    const out = {};
+    for (const [k, [slot, kind]] of Object.entries(NEWTON_OPTIONS)) {
+      out[k] = kind === 'b' ? i32[slot] !== 0 : kind === 'i' ? i32[slot] : f32[slot];
+    }
+    return out;
+  }
+
+  /**
+   * Net contact wrench on a body over the last step of a Newton preset, into `out` (6 floats):
+   * average force (N) then torque about the body's centre of mass (N·m), world axes.
+   * newton-xpbd: the sum of its contacts' weighted readback (restitution pass excluded);
+   * newton-semi: the time average of the penalty forces. Throws for other presets.
+   */
+  bodyContactWrench(id, out = new Float32Array(6)) {
+    const fn = 'bodyContactWrench';
+    this._alive(fn);
+    const M = this._M;
+    this._check(M._tb_body_contact_wrench(this._id, id, this._t._scratch));
+    const v = new Float32Array(heapBuffer(M), this._t._scratch, 6);
+    for (let i = 0; i < 6; i++) out[i] = v[i];
+    return out;
+  }
+
+  /**
+   * Per-contact overrides of the penalty solver (newton-semi), 0 = unset: stiffness (N/m)
+   * replaces ke, damping (N·s/m) replaces kd, frictionScale multiplies μ. Between collide() and
+   * solve(), for contact index i of that collide(); they hold for that solve() only.
+   */
+  setContactOverride(index, o = {}) {
+    const fn = 'setContactOverride';
+    this._alive(fn);
+    checkKeys(fn, '', o, OVERRIDE_OPTIONS);
+    const st = this._M._tb_contact_set_override(this._id, int(fn, 'index', index),
+      num(fn, 'stiffness', o.stiffness, 0), num(fn, 'damping', o.damping, 0), num(fn, 'frictionScale', o.frictionScale, 0));
+    this._check(st);
+  }
 
   /** Frees the world and all its memory. The object is unusable afterwards. */
   free() {

@@ -322,6 +322,10 @@ typedef struct tb_solver_status {
 TB_API tb_status tb_world_solver_status(tb_world_id world, tb_solver_status* out);
 
 /* ---- Newton XPBD / penalty: per-body contact totals and per-contact overrides ---- */
+/* The world's Newton parameters alone (a fixed layout for bindings; the same values as
+ * tb_world_def.solver.newton). Set between steps; a bad value fails naming the field. */
+TB_API tb_status tb_world_set_newton(tb_world_id world, const tb_newton_params* params);
+TB_API tb_status tb_world_get_newton(tb_world_id world, tb_newton_params* out);
 /* Net contact wrench on a body over the last solve() of a Newton solver (XPBD, penalty):
  * out[0..2] = average force (N) = sum of the contact impulses on the body / timestep, world axes;
  * out[3..5] = average torque (N·m) about the body's centre of mass, world axes. XPBD: the sum of
