@@ -191,12 +191,12 @@ export class World {
     const id = M._tb_world_create(d);
     if (id < 0) throw errorFor(-id, jsOptionNames(M.UTF8ToString(M._tb_last_error(-1))));
     this._id = id;
-    this._initNewton(fn, preset, options);
     this.timestep = f32[3];
     this.threads = threads;
     this._version = 0;
     this._bodyViews = null;
     this._contactViews = null;
+    this._initNewton(fn, preset, options);
   }
 
   _check(status) {

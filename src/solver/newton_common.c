@@ -269,13 +269,13 @@ tb_status tb_contact_set_override(tb_world_id world, int32_t contact, float stif
   tb_world* w = tb_world_get(world);
   const char* fn = "setContactOverride";
   if (!w) return tb_world_fail(NULL, TB_ERR_NOT_FOUND, "%s: world %d does not exist", fn, world);
-  if (!w->collided) return tb_world_fail(w, TB_ERR_INVALID_STATE, "%s: call collide() first (overrides apply to its contacts)", fn);
-  if (contact < 0 || contact >= w->contacts.count)
-    return tb_world_fail(w, TB_ERR_NOT_FOUND, "%s: contact must be in [0, %d) (got %d)", fn, w->contacts.count, contact);
   const struct { const char* name; float v; } f[] = {{"stiffness", stiffness}, {"damping", damping}, {"frictionScale", friction_scale}};
   for (int i = 0; i < 3; ++i)
     if (!tb_is_finite(f[i].v) || f[i].v < 0.0f)
       return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: %s must be finite and >= 0 (0 = unset) (got %g)", fn, f[i].name, (double)f[i].v);
+  if (!w->collided) return tb_world_fail(w, TB_ERR_INVALID_STATE, "%s: call collide() first (overrides apply to its contacts)", fn);
+  if (contact < 0 || contact >= w->contacts.count)
+    return tb_world_fail(w, TB_ERR_NOT_FOUND, "%s: contact must be in [0, %d) (got %d)", fn, w->contacts.count, contact);
   tb_contact_fields* cf = &w->contacts.f;
   if (!w->overrides_pending) { /* the first override of this collide(): clear the last step's */
     size_t n = (size_t)w->contacts.count;
