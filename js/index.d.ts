@@ -38,7 +38,7 @@ export type Quat = readonly [number, number, number, number] | Float32Array | Fl
 /** The two WebAssembly builds. */
 export type Build = 'threads' | 'simd';
 /** Solver presets; only `'physx-tgs'` exists in this version. */
-export type Preset = 'physx-tgs';
+export type Preset = 'physx-tgs' | 'newton-xpbd' | 'newton-semi';
 /** Body types. */
 export type BodyType = 'static' | 'kinematic' | 'dynamic';
 /** Shape types. */
@@ -91,7 +91,7 @@ export interface FieldInfo {
 export interface FieldTables {
   /** transform, linearVelocity, angularVelocity, bodyType. */
   readonly body: readonly FieldInfo[];
-  /** shape0, shape1, body0, body1, point, normal, separation, normalImpulse, tangentImpulse, tangent0, tangent1, force, featureId. */
+  /** shape0, shape1, body0, body1, point, normal, separation, normalImpulse, tangentImpulse, tangent0, tangent1, force, featureId, wrench, readbackScale, stiffness, damping, frictionScale. */
   readonly contact: readonly FieldInfo[];
 }
 
@@ -152,6 +152,29 @@ export interface WorldOptions {
   speculativeDistance?: number;
   /** Warm-start impulses from the previous step (truthy/falsy). Default `true`. */
   warmStarting?: boolean;
+  /* -- Newton presets (an option of the other preset, or of a PhysX preset, throws a RangeError) -- */
+  /** `'newton-xpbd'`: fixed position iterations per step (no tolerance), integer in [1, 64]. Default `2`. */
+  iterations?: number;
+  /** `'newton-xpbd'`: contact relaxation ω in (0, 2); p_n = ω(−d)/(h·w). Default `0.8`. */
+  relaxation?: number;
+  /** `'newton-xpbd'`: divide each body's correction by its active contact count N. Default `true`. */
+  contactWeighting?: boolean;
+  /** `'newton-xpbd'`: run the restitution velocity pass (not part of the readback). Default `false`. */
+  restitution?: boolean;
+  /** `'newton-xpbd'`: restitution iterations of 8 Gauss-Seidel sweeps each, integer in [1, 64]. Default `2`. */
+  restitutionIterations?: number;
+  /** `'newton-semi'`: semi-implicit Euler substeps per step, integer in [1, 1024]. Default `8`. */
+  penaltySubsteps?: number;
+  /** `'newton-semi'`: normal stiffness, N/m, > 0, used when the shapes carry none. Default `1e4`. */
+  ke?: number;
+  /** `'newton-semi'`: normal damping, N·s/m, >= 0 (only while penetrating). Default `100`. */
+  kd?: number;
+  /** `'newton-semi'`: friction viscosity, N·s/m, >= 0. Default `100`. */
+  kf?: number;
+  /** `'newton-semi'`: adhesion range, m, >= 0: for 0 <= d < ka the contact pulls with ke·d. Default `0`. */
+  ka?: number;
+  /** `'newton-semi'`: Huber δ of the slip norm, m/s, > 0. Default `1`. */
+  frictionSmoothing?: number;
   /**
    * Contact points the store holds, integer >= 1. Overflow is reported
    * ({@link ContactStatus.overflowed}), not an error. Default `65536`. Grow later with
@@ -298,6 +321,8 @@ export interface ReadbackInfo {
   readonly excludes: readonly string[];
   /** True when `force` is reported per contact point. */
   readonly perContactForce: boolean;
+  /** Newton presets: what {@link World.bodyContactWrench} holds. */
+  readonly perBodyForce?: string;
 }
 
 /** Readback description per preset. */
@@ -515,6 +540,82 @@ export interface ContactViews extends ContactStatus {
    * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
    */
   readonly featureId: Uint32Array;
+
+  /* -- Newton presets: wrench readback and penalty overrides -- */
+  /**
+   * Newton convention: average wrench by body1 on body0 over the last step, world axes: force
+   * (N) `[6*i .. 6*i+2]` then torque (N·m) about body0's centre of mass `[6*i+3 .. 6*i+5]`
+   * (static body0: about its origin). Filled by `'newton-xpbd'` (weighted like `normalImpulse`,
+   * restitution pass excluded); NaN for `'newton-semi'`, which has no per-contact force.
+   *
+   * - Unit: N, N·m
+   * - Components per element: 6 (length 6 × count)
+   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
+   */
+  readonly wrench: Float32Array;
+
+  /**
+   * `'newton-xpbd'`: contact-count weighting factor applied to this contact's impulses, 1/N when
+   * one side has a body, 2/(NA+NB) when both do, 1 without weighting. NaN for `'newton-semi'`.
+   *
+   * - Unit: 1
+   * - Components per element: 1 (length count)
+   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
+   */
+  readonly readbackScale: Float32Array;
+
+  /**
+   * `'newton-semi'` override of the normal stiffness ke for this contact, N/m; 0 = unset. Set
+   * with {@link World.setContactOverride}.
+   *
+   * - Unit: N/m
+   * - Components per element: 1 (length count)
+   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
+   */
+  readonly stiffness: Float32Array;
+
+  /**
+   * `'newton-semi'` override of the normal damping kd, N·s/m; 0 = unset.
+   *
+   * - Unit: N·s/m
+   * - Components per element: 1 (length count)
+   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
+   */
+  readonly damping: Float32Array;
+
+  /**
+   * `'newton-semi'`: factor on the friction coefficient μ when > 0; 0 = unset.
+   *
+   * - Unit: 1
+   * - Components per element: 1 (length count)
+   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
+   */
+  readonly frictionScale: Float32Array;
+}
+
+/** Options of the Newton solvers in effect ({@link World.newtonOptions}). */
+export interface NewtonOptions {
+  iterations: number;
+  relaxation: number;
+  contactWeighting: boolean;
+  restitution: boolean;
+  restitutionIterations: number;
+  penaltySubsteps: number;
+  ke: number;
+  kd: number;
+  kf: number;
+  ka: number;
+  frictionSmoothing: number;
+}
+
+/** Per-contact overrides of the penalty solver ({@link World.setContactOverride}); 0 = unset. */
+export interface ContactOverride {
+  /** N/m, finite and >= 0: replaces ke when > 0. Default `0`. */
+  stiffness?: number;
+  /** N·s/m, finite and >= 0: replaces kd when > 0. Default `0`. */
+  damping?: number;
+  /** Finite and >= 0: multiplies μ when > 0. Default `0`. */
+  frictionScale?: number;
 }
 
 /**
@@ -593,6 +694,24 @@ export class World {
   readonly stepStats: StepStats;
   /** What the contact readback of this world's preset includes and excludes. */
   readonly readbackInfo: ReadbackInfo;
+
+  /* -- Newton presets -- */
+  /** Options of the Newton solvers in effect (stored for every preset, used by the Newton ones). */
+  readonly newtonOptions: NewtonOptions;
+  /**
+   * Net contact wrench on a body over the last step of a Newton preset into `out` (6 values):
+   * average force (N) then torque about the body's centre of mass (N·m), world axes.
+   * `'newton-xpbd'`: sum of its contacts' weighted readback (restitution pass excluded);
+   * `'newton-semi'`: time average of the penalty forces. Returns `out`.
+   * @throws {RangeError} unknown id @throws {Error} the last step was not a Newton solver
+   */
+  bodyContactWrench<T extends Float32Array | Float64Array | number[] = Float32Array>(id: number, out?: T): T;
+  /**
+   * Per-contact overrides of the penalty solver for contact `index` of the last collide(),
+   * 0 = unset; between collide() and solve(), for that solve() only.
+   * @throws {RangeError} negative or non-finite value, index out of range @throws {Error} no collide() before
+   */
+  setContactOverride(index: number, override: ContactOverride): void;
 
   /** Frees the world and all its memory. The object is unusable afterwards; calling it again is a no-op. */
   free(): void;
