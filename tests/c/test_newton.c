@@ -472,7 +472,32 @@ static void test_thread_independence(void) {
   CHECK(memcmp(out[0], out[1], sizeof out[0]) == 0);
 }
 
+/* No allocation inside steady steps of either solver (scratch grows only when counts grow). */
+#include <stdlib.h>
+static long s_allocs = 0;
+static void* count_alloc(size_t size, void* user) { (void)user; ++s_allocs; return malloc(size); }
+static void count_free(void* p, size_t size, void* user) { (void)user; (void)size; free(p); }
+
+static void test_no_steady_allocation(void) {
+  tb_set_allocator(count_alloc, count_free, NULL);
+  for (int k = 0; k < 2; ++k) {
+    tb_world_id w = make_world(k == 0 ? TB_PRESET_NEWTON_XPBD : TB_PRESET_NEWTON_SEMI, 1.0f / 60.0f, -G);
+    tb_newton_params p = get_newton(w);
+    p.restitution = 1;
+    set_newton(w, &p);
+    ground(w, 0.5f, 0.3f);
+    for (int i = 0; i < 30; ++i) sphere(w, 0.3f * (float)(i % 5), 0.2f + 0.3f * (float)(i / 5), 0.1f, 1.0f, 0.5f, 0.3f);
+    for (int s = 0; s < 120; ++s) CHECK(tb_world_step(w) == TB_OK);
+    long before = s_allocs;
+    for (int s = 0; s < 10; ++s) tb_world_step(w);
+    CHECK_NEAR(0, s_allocs - before, 0);
+    tb_world_destroy(w);
+  }
+  tb_set_allocator(NULL, NULL, NULL);
+}
+
 int main(void) {
+  test_no_steady_allocation();
   test_xpbd_resting_sphere();
   test_xpbd_resting_box();
   test_xpbd_incline();
