@@ -44,6 +44,7 @@ typedef struct tb_newton_contact {
   tb_vec3 t0c;             /* N·m·s, angular impulse on body0 about its COM, world */
   float scale;             /* weighting factor of the last iteration the contact was active in */
   int32_t marked;          /* 1 when any iteration corrected it (d < 0) */
+  float depth;             /* m: separation at the final poses (restitution row choice) */
 } tb_newton_contact;
 
 typedef struct tb_newton_data {
@@ -56,6 +57,8 @@ typedef struct tb_newton_data {
   tb_vec3* rest_dv;        /* XPBD restitution: per body velocity delta sums */
   tb_vec3* rest_dw;
   int32_t* rest_count;     /* manifolds per body in one restitution iteration */
+  int32_t* rest_order;     /* per contact row: rows sorted by body pair (restitution manifolds) */
+  int32_t* rest_tmp;       /* merge-sort scratch, same size */
 } tb_newton_data;
 
 tb_newton_params tb_newton_params_default(void);

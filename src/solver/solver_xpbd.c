@@ -170,74 +170,117 @@ static void iterate(tb_world* w, tb_newton_data* d, float h, float relax, int we
   (void)w;
 }
 
-/* Restitution pass (Newton apply_rigid_restitution) on each manifold of marked rows: target
- * normal velocity −e·v_old when the predicted approach v_old < −2·g*·h, v_old kept when it
- * separates faster than 2·g*·h, 0 in between; 8 Gauss-Seidel sweeps per outer iteration with an
- * accumulated lower bound (first iteration: down to minus the row's position impulse, which
- * removes over-separation from the projection; later ones: 0); each body applies the mean of
- * its manifolds' velocity changes. Manifolds are shape pairs (at most TB_MAX_POINTS_PER_PAIR
- * rows, within Newton's 12). */
+#define TB_XPBD_REST_MAX_ROWS 12 /* rows of one body-pair manifold in the restitution pass */
+
+/* Body-pair key of a row, independent of which side is shape0 (static = -1). */
+static uint64_t pair_key(const tb_newton_contact* c) {
+  int32_t lo = c->a < c->b ? c->a : c->b, hi = c->a < c->b ? c->b : c->a;
+  return ((uint64_t)(uint32_t)(lo + 1) << 32) | (uint32_t)(hi + 1);
+}
+
+/* Row order for the manifolds: by body pair, then by depth at the final poses (deepest first),
+ * then by row index: a stable merge sort, so the choice is deterministic. */
+static int row_before(const tb_newton_data* d, int32_t i, int32_t j) {
+  const tb_newton_contact *ci = &d->contacts[i], *cj = &d->contacts[j];
+  uint64_t ki = pair_key(ci), kj = pair_key(cj);
+  if (ki != kj) return ki < kj;
+  if (ci->depth != cj->depth) return ci->depth < cj->depth;
+  return i < j;
+}
+
+static void sort_rows(tb_newton_data* d, int32_t n) {
+  int32_t* a = d->rest_order;
+  int32_t* t = d->rest_tmp;
+  for (int32_t width = 1; width < n; width *= 2) {
+    for (int32_t lo = 0; lo < n; lo += 2 * width) {
+      int32_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
+      int32_t i = lo, j = mid, k = lo;
+      while (i < mid && j < hi) t[k++] = row_before(d, a[j], a[i]) ? a[j++] : a[i++];
+      while (i < mid) t[k++] = a[i++];
+      while (j < hi) t[k++] = a[j++];
+    }
+    memcpy(a, t, (size_t)n * sizeof(int32_t));
+  }
+}
+
+/* Restitution pass (Newton apply_rigid_restitution) on each body-pair manifold of marked rows
+ * (at most 12 rows: the deepest at the final poses). Target normal velocity −e·v_old when the
+ * predicted approach v_old < −2·g*·h, v_old kept when it separates faster than 2·g*·h, 0 in
+ * between (g* = |gravity|); 8 Gauss-Seidel sweeps per outer iteration with an accumulated lower
+ * bound (first iteration: down to minus the row's position impulse, which removes the
+ * over-separation of the projection; later ones: 0); each body applies the mean of its
+ * manifolds' velocity changes. */
 static void restitution_pass(tb_world* w, tb_newton_data* d, float h, int32_t outer) {
   const float* g = w->def.gravity;
   float gstar = sqrtf(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
   float threshold = 2.0f * gstar * h;
+  /* marked rows only, ordered into manifolds */
+  int32_t n = 0;
+  for (int32_t i = 0; i < d->contact_count; ++i) {
+    tb_newton_contact* c = &d->contacts[i];
+    if (!c->marked) continue;
+    c->depth = tb_newton_separation(d, c);
+    d->rest_order[n++] = i;
+  }
+  if (n == 0) return;
+  sort_rows(d, n);
   for (int32_t it = 0; it < outer; ++it) {
     for (int32_t k = 0; k < d->body_count; ++k) {
       d->rest_dv[k] = d->rest_dw[k] = tb_v3(0, 0, 0);
       d->rest_count[k] = 0;
     }
-    for (int32_t i = 0; i < d->contact_count;) {
-      int32_t end = i;
-      while (end < d->contact_count && d->contacts[end].pair == d->contacts[i].pair) ++end;
-      const tb_newton_contact* c0 = &d->contacts[i];
-      int32_t a = c0->a, b = c0->b;
-      int any = 0;
-      for (int32_t r = i; r < end; ++r) any |= d->contacts[r].marked;
-      if (!any || ((a < 0 || !d->bodies[a].dynamic) && (b < 0 || !d->bodies[b].dynamic))) { i = end; continue; }
-      tb_vec3 va = body_v(d, a), wa = body_w(d, a), vb = body_v(d, b), wb = body_w(d, b);
-      const tb_vec3 va0 = va, wa0 = wa, vb0 = vb, wb0 = wb;
-      tb_mat3 ia = tb_newton_inv_inertia_world(d, a), ib = tb_newton_inv_inertia_world(d, b);
-      float ma = a >= 0 ? d->bodies[a].inv_mass : 0.0f, mb = b >= 0 ? d->bodies[b].inv_mass : 0.0f;
-      float lambda[TB_MAX_POINTS_PER_PAIR] = {0};
+    for (int32_t gi = 0; gi < n;) {
+      int32_t ge = gi;
+      uint64_t key = pair_key(&d->contacts[d->rest_order[gi]]);
+      while (ge < n && pair_key(&d->contacts[d->rest_order[ge]]) == key) ++ge;
+      int32_t rows = ge - gi < TB_XPBD_REST_MAX_ROWS ? ge - gi : TB_XPBD_REST_MAX_ROWS;
+      const tb_newton_contact* c0 = &d->contacts[d->rest_order[gi]];
+      /* the two bodies of the manifold: p = lower solver index, q = higher (-1 static) */
+      int32_t p = c0->a < c0->b ? c0->a : c0->b, q = c0->a < c0->b ? c0->b : c0->a;
+      int dyn_p = p >= 0 && d->bodies[p].dynamic, dyn_q = q >= 0 && d->bodies[q].dynamic;
+      if (!dyn_p && !dyn_q) { gi = ge; continue; }
+      tb_vec3 v[2] = {body_v(d, p), body_v(d, q)}, om[2] = {body_w(d, p), body_w(d, q)};
+      const tb_vec3 v0[2] = {v[0], v[1]}, om0[2] = {om[0], om[1]};
+      tb_mat3 inv_i[2] = {tb_newton_inv_inertia_world(d, p), tb_newton_inv_inertia_world(d, q)};
+      float inv_m[2] = {p >= 0 ? d->bodies[p].inv_mass : 0.0f, q >= 0 ? d->bodies[q].inv_mass : 0.0f};
+      float lambda[TB_XPBD_REST_MAX_ROWS] = {0};
       for (int32_t sweep = 0; sweep < TB_XPBD_REST_SWEEPS; ++sweep) {
-        for (int32_t r = i; r < end; ++r) {
-          const tb_newton_contact* c = &d->contacts[r];
-          if (!c->marked) continue;
-          tb_vec3 n = c->n;
-          tb_vec3 ra = tb_sub(tb_newton_anchor(d, a, c->la), body_x(d, a));
-          tb_vec3 rb = tb_sub(tb_newton_anchor(d, b, c->lb), body_x(d, b));
-          float wn = inv_mass_along(d, c, ra, rb, n, ia, ib);
+        for (int32_t r = 0; r < rows; ++r) {
+          const tb_newton_contact* c = &d->contacts[d->rest_order[gi + r]];
+          int sa = c->a == p ? 0 : 1, sb = 1 - sa; /* which local copy is body0 / body1 */
+          tb_vec3 n1 = c->n;
+          tb_vec3 ra = tb_sub(tb_newton_anchor(d, c->a, c->la), body_x(d, c->a));
+          tb_vec3 rb = tb_sub(tb_newton_anchor(d, c->b, c->lb), body_x(d, c->b));
+          tb_vec3 xa = tb_cross(ra, n1), xb = tb_cross(rb, n1);
+          float wn = inv_m[sa] + tb_dot(xa, tb_mat3_mul_v(inv_i[sa], xa)) + inv_m[sb] + tb_dot(xb, tb_mat3_mul_v(inv_i[sb], xb));
           if (wn <= 0.0f) continue;
           /* approach speed from the predicted velocities (before the projection) */
-          tb_vec3 pva = a >= 0 ? tb_add(d->bodies[a].v_pred, tb_cross(d->bodies[a].w_pred, ra)) : tb_v3(0, 0, 0);
-          tb_vec3 pvb = b >= 0 ? tb_add(d->bodies[b].v_pred, tb_cross(d->bodies[b].w_pred, rb)) : tb_v3(0, 0, 0);
-          float vold = tb_dot(n, tb_sub(pvb, pva));
+          tb_vec3 pva = c->a >= 0 ? tb_add(d->bodies[c->a].v_pred, tb_cross(d->bodies[c->a].w_pred, ra)) : tb_v3(0, 0, 0);
+          tb_vec3 pvb = c->b >= 0 ? tb_add(d->bodies[c->b].v_pred, tb_cross(d->bodies[c->b].w_pred, rb)) : tb_v3(0, 0, 0);
+          float vold = tb_dot(n1, tb_sub(pvb, pva));
           float target = vold < -threshold ? -c->restitution * vold : (vold > threshold ? vold : 0.0f);
-          float vn = tb_dot(n, tb_sub(tb_add(vb, tb_cross(wb, rb)), tb_add(va, tb_cross(wa, ra))));
+          float vn = tb_dot(n1, tb_sub(tb_add(v[sb], tb_cross(om[sb], rb)), tb_add(v[sa], tb_cross(om[sa], ra))));
           float lo = it == 0 ? -c->pn_raw : 0.0f;
-          int32_t j = r - i;
-          float l1 = lambda[j] + (target - vn) / wn;
+          float l1 = lambda[r] + (target - vn) / wn;
           if (l1 < lo) l1 = lo;
-          float dl = l1 - lambda[j];
-          lambda[j] = l1;
-          tb_vec3 p = tb_scale(n, dl); /* on body1 */
-          va = tb_mul_add(va, -ma, p);
-          wa = tb_sub(wa, tb_mat3_mul_v(ia, tb_cross(ra, p)));
-          vb = tb_mul_add(vb, mb, p);
-          wb = tb_add(wb, tb_mat3_mul_v(ib, tb_cross(rb, p)));
+          float dl = l1 - lambda[r];
+          lambda[r] = l1;
+          tb_vec3 imp = tb_scale(n1, dl); /* on body1 */
+          v[sa] = tb_mul_add(v[sa], -inv_m[sa], imp);
+          om[sa] = tb_sub(om[sa], tb_mat3_mul_v(inv_i[sa], tb_cross(ra, imp)));
+          v[sb] = tb_mul_add(v[sb], inv_m[sb], imp);
+          om[sb] = tb_add(om[sb], tb_mat3_mul_v(inv_i[sb], tb_cross(rb, imp)));
         }
       }
-      if (a >= 0 && d->bodies[a].dynamic) {
-        d->rest_dv[a] = tb_add(d->rest_dv[a], tb_sub(va, va0));
-        d->rest_dw[a] = tb_add(d->rest_dw[a], tb_sub(wa, wa0));
-        d->rest_count[a]++;
+      const int32_t ids[2] = {p, q};
+      const int dyn[2] = {dyn_p, dyn_q};
+      for (int s = 0; s < 2; ++s) {
+        if (!dyn[s]) continue;
+        d->rest_dv[ids[s]] = tb_add(d->rest_dv[ids[s]], tb_sub(v[s], v0[s]));
+        d->rest_dw[ids[s]] = tb_add(d->rest_dw[ids[s]], tb_sub(om[s], om0[s]));
+        d->rest_count[ids[s]]++;
       }
-      if (b >= 0 && d->bodies[b].dynamic) {
-        d->rest_dv[b] = tb_add(d->rest_dv[b], tb_sub(vb, vb0));
-        d->rest_dw[b] = tb_add(d->rest_dw[b], tb_sub(wb, wb0));
-        d->rest_count[b]++;
-      }
-      i = end;
+      gi = ge;
     }
     for (int32_t k = 0; k < d->body_count; ++k) {
       if (d->rest_count[k] == 0) continue;

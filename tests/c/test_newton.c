@@ -304,6 +304,34 @@ static void test_xpbd_restitution_excluded(void) {
   CHECK(total_on - pn_on > 0.4f * m);
 }
 
+/* XPBD restitution manifolds are body pairs: a dumbbell (two spheres on one body) lands flat;
+ * its two contacts (two shape pairs) form one manifold solved together by Gauss-Seidel, so both
+ * reach −e·v_old and the body leaves at e·|v_old| without spin. Solved as two separate manifolds
+ * and averaged, each row alone would give only Δv/(1 + m r²/I) of the linear change. */
+static void test_xpbd_restitution_body_pair(void) {
+  float h = 1.0f / 60.0f, r = 0.1f, arm = 0.5f;
+  tb_world_id w = make_world(TB_PRESET_NEWTON_XPBD, h, -G);
+  tb_newton_params p = get_newton(w);
+  p.restitution = 1;
+  set_newton(w, &p);
+  ground(w, 0.5f, 0.5f);
+  float pos[3] = {0, r + 0.01f, 0}, prm[4] = {r, 0, 0, 0};
+  tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, pos, ID_Q);
+  float left[3] = {-arm, 0, 0}, right[3] = {arm, 0, 0};
+  tb_shape_create(w, b, TB_SHAPE_SPHERE, prm, left, ID_Q, 0.5f, 0.5f, 1000.0f);
+  tb_shape_create(w, b, TB_SHAPE_SPHERE, prm, right, ID_Q, 0.5f, 0.5f, 1000.0f);
+  float v[3] = {0, -3, 0};
+  tb_body_set_velocity(w, b, v, ZERO);
+  CHECK(tb_world_step(w) == TB_OK);
+  CHECK(contact_count(w) == 2);
+  float st[13];
+  state(w, b, st);
+  float vold = -(3.0f + G * h);
+  CHECK_NEAR(-0.5f * vold, st[8], 0.01 * 0.5 * 3.0);
+  CHECK_NEAR(0, st[12], 1e-3);
+  tb_world_destroy(w);
+}
+
 /* XPBD velocity zeroing: a sphere rolling very slowly on the ground (g = 0.01, h = 0.01,
  * ω = 0.8, μ = 2). Iteration 1's friction takes ω of the slip (v_x -= ω·v/3.5 for a solid
  * sphere); when the updated linear and angular speeds are below 1e-4 they are zeroed, so
@@ -504,6 +532,7 @@ int main(void) {
   test_xpbd_single_correction();
   test_xpbd_weighting();
   test_xpbd_restitution_excluded();
+  test_xpbd_restitution_body_pair();
   test_xpbd_velocity_zeroing();
   test_penalty_resting_sphere();
   test_penalty_normal_law();
