@@ -791,6 +791,12 @@ export class WorkerWorld {
   setPairCapacity(capacity: number): Promise<void>;
   /** What the contact readback of the world's preset includes and excludes. */
   readonly readbackInfo: Promise<ReadbackInfo>;
+  /** See {@link World.bodyContactWrench}: 6 numbers, force (N) then torque about the centre of mass (N·m), world axes. */
+  bodyContactWrench(id: number): Promise<number[]>;
+  /** See {@link World.setContactOverride}. */
+  setContactOverride(index: number, override: ContactOverride): Promise<void>;
+  /** See {@link World.newtonOptions}. */
+  readonly newtonOptions: Promise<NewtonOptions>;
   /** Collision stage only; the frame's contacts have no impulses yet (`readbackValid` false). */
   collide(): Promise<Frame>;
   /** Solver stage only, on the contacts of the preceding collide(). */

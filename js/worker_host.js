@@ -49,6 +49,10 @@ const ops = {
   setContactCapacity: (n) => world.setContactCapacity(n),
   setPairCapacity: (n) => world.setPairCapacity(n),
   readbackInfo: () => world.readbackInfo,
+  // Newton presets
+  bodyContactWrench: (id) => Array.from(world.bodyContactWrench(id)),
+  setContactOverride: (i, o) => world.setContactOverride(i, o),
+  newtonOptions: () => world.newtonOptions,
   collide() {
     world.collide();
     return makeFrame();

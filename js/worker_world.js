@@ -117,6 +117,12 @@ export class WorkerWorld {
   setPairCapacity(n) { return this._call('setPairCapacity', [n]); }
   /** What the contact readback of the world's preset includes and excludes. */
   get readbackInfo() { return this._call('readbackInfo'); }
+  /** Newton presets: net contact wrench on a body (6 numbers: N, then N·m about its centre of mass, world). */
+  bodyContactWrench(id) { return this._call('bodyContactWrench', [id]); }
+  /** Newton penalty: per-contact overrides (0 = unset) between collide() and solve(). */
+  setContactOverride(index, override) { return this._call('setContactOverride', [index, override]); }
+  /** Options of the Newton solvers in effect. */
+  get newtonOptions() { return this._call('newtonOptions'); }
   /** Collision stage only; resolves with a frame whose contacts have no impulses yet (readbackValid false). */
   async collide() { return this._frame(await this._call('collide')); }
   /** Solver stage only, on the contacts of the preceding collide(); resolves with the frame. */

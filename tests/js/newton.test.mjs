@@ -106,6 +106,18 @@ for (const build of BUILDS) {
       w.free();
     });
 
+    it('newton-xpbd in a worker: the same readback and per-body wrench', async () => {
+      const sim = await tribo.createWorkerWorld({ preset: 'newton-xpbd', timestep: 1 / 60 });
+      await sim.addBody({ type: 'static', shapes: [{ type: 'plane' }] });
+      const ball = await sim.addBody({ position: [0, 0.25, 0], shapes: [{ type: 'sphere', radius: 0.25, density: sphereDensity(3, 0.25) }] });
+      const frame = await sim.step(240);
+      const mg = 3 * G;
+      near(assert, frame.contacts.wrench[1], -mg, 0.005 * mg, 'wrench by the ball on the ground (N)');
+      near(assert, (await sim.bodyContactWrench(ball))[1], mg, 0.005 * mg, 'per-body force (N)');
+      assert.equal((await sim.newtonOptions).iterations, 2);
+      await sim.free();
+    });
+
     it('Newton options are checked and named', () => {
       assert.throws(() => tribo.createWorld({ preset: 'newton-semi', iterations: 3 }), RangeError);
       assert.throws(() => tribo.createWorld({ preset: 'newton-xpbd', relaxation: 2.5 }), /relaxation must be in \(0, 2\) \(got 2.5\)/);
