@@ -152,7 +152,13 @@ export interface WorldOptions {
   speculativeDistance?: number;
   /** Warm-start impulses from the previous step (truthy/falsy). Default `true`. */
   warmStarting?: boolean;
-  /* -- Newton presets (an option of the other preset, or of a PhysX preset, throws a RangeError) -- */
+  /*
+   * -- Newton presets --
+   * An option of one Newton preset given with another preset throws a `RangeError`, and so do
+   * the PhysX solver options above (substeps, velocityIterations, bounceThreshold,
+   * maxDepenetrationVelocity, contactHertz, contactDampingRatio, linearSlop, warmStarting) given
+   * with a Newton preset, which would not read them.
+   */
   /** `'newton-xpbd'`: fixed position iterations per step (no tolerance), integer in [1, 64]. Default `2`. */
   iterations?: number;
   /** `'newton-xpbd'`: contact relaxation ω in (0, 2); p_n = ω(−d)/(h·w). Default `0.8`. */

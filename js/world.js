@@ -50,6 +50,9 @@ const NEWTON_C_NAMES = {
 };
 for (const k of Object.keys(NEWTON_OPTIONS)) WORLD_OPTIONS.add(k);
 const OVERRIDE_OPTIONS = new Set(['stiffness', 'damping', 'frictionScale']);
+/** Options of the PhysX solvers that the Newton solvers do not read. */
+const PHYSX_ONLY_OPTIONS = ['substeps', 'velocityIterations', 'bounceThreshold', 'maxDepenetrationVelocity',
+  'contactHertz', 'contactDampingRatio', 'linearSlop', 'warmStarting'];
 
 /** Material defaults (PhysX-like): μ 0.5, restitution 0, density 1000 kg/m³. */
 export const DEFAULT_MATERIAL = Object.freeze({ friction: 0.5, restitution: 0, density: 1000 });
@@ -481,6 +484,13 @@ export class World {
       }
     }
     if (!(preset in NEWTON_PRESET_ENUM)) return;
+    for (const k of PHYSX_ONLY_OPTIONS) {
+      if (options[k] !== undefined) {
+        M._tb_world_destroy(this._id);
+        this._id = -1;
+        throw new RangeError(`${fn}: option ${k} applies to the physx presets, not to ${preset}`);
+      }
+    }
     try {
       this._check(M._tb_world_set_preset(this._id, NEWTON_PRESET_ENUM[preset]));
       this._setNewton(fn, options);

@@ -210,8 +210,8 @@ void tb_newton_predict(tb_world* w, tb_newton_body* b, tb_vec3 f, tb_vec3 t, flo
   tb_vec3 v1 = tb_add(b->v, tb_scale(tb_mul_add(g, b->inv_mass, f), h));
   b->x = tb_mul_add(b->x, h, v1);
   tb_vec3 wb = tb_inv_rotate(b->q, b->w);
-  tb_vec3 tb = tb_sub(tb_inv_rotate(b->q, t), tb_cross(wb, tb_mat3_mul_v(b->inertia, wb)));
-  tb_vec3 w1 = tb_rotate(b->q, tb_mul_add(wb, h, tb_mat3_mul_v(b->inv_inertia, tb)));
+  tb_vec3 tau_b = tb_sub(tb_inv_rotate(b->q, t), tb_cross(wb, tb_mat3_mul_v(b->inertia, wb)));
+  tb_vec3 w1 = tb_rotate(b->q, tb_mul_add(wb, h, tb_mat3_mul_v(b->inv_inertia, tau_b)));
   b->q = tb_quat_integrate(b->q, w1, h);
   b->w = tb_scale(w1, 1.0f - gamma * h);
   b->v = tb_scale(v1, 1.0f - c * h);

@@ -57,7 +57,7 @@ static float weight_scale(const tb_newton_data* d, const tb_newton_contact* c, i
 }
 
 /* One position iteration: rows then the weighted application. */
-static void iterate(tb_world* w, tb_newton_data* d, float h, float relax, int weighting) {
+static void iterate(tb_newton_data* d, float h, float relax, int weighting) {
   for (int32_t k = 0; k < d->body_count; ++k) {
     d->bodies[k].dlin = d->bodies[k].dang = tb_v3(0, 0, 0);
     d->bodies[k].count = 0;
@@ -167,7 +167,6 @@ static void iterate(tb_world* w, tb_newton_data* d, float h, float relax, int we
     b->v = v1;
     b->w = w1;
   }
-  (void)w;
 }
 
 #define TB_XPBD_REST_MAX_ROWS 12 /* rows of one body-pair manifold in the restitution pass */
@@ -304,7 +303,7 @@ tb_status tb_solve_xpbd(tb_world* w) {
     b->v_pred = b->v;
     b->w_pred = b->w;
   }
-  for (int32_t it = 0; it < p->iterations; ++it) iterate(w, d, h, p->relaxation, p->contact_weighting);
+  for (int32_t it = 0; it < p->iterations; ++it) iterate(d, h, p->relaxation, p->contact_weighting);
 
   /* velocities from positions; kinematic bodies keep their prescribed velocity */
   float inv_h = 1.0f / h;

@@ -120,6 +120,8 @@ for (const build of BUILDS) {
 
     it('Newton options are checked and named', () => {
       assert.throws(() => tribo.createWorld({ preset: 'newton-semi', iterations: 3 }), RangeError);
+      assert.throws(() => tribo.createWorld({ preset: 'newton-xpbd', substeps: 4 }), /substeps applies to the physx presets/);
+      assert.throws(() => tribo.createWorld({ iterations: 4 }), /iterations applies to the newton-xpbd preset/);
       assert.throws(() => tribo.createWorld({ preset: 'newton-xpbd', relaxation: 2.5 }), /relaxation must be in \(0, 2\) \(got 2.5\)/);
       assert.throws(() => tribo.createWorld({ preset: 'newton-xpbd', contactWeighting: 1 }), TypeError);
       assert.throws(() => tribo.createWorld({ preset: 'newton-semi', ke: -5 }), /ke must be finite and > 0 \(got -5\)/);
