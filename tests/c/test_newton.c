@@ -1,8 +1,10 @@
 /* Native tests of the Newton solvers: XPBD (resting readback = m·g, box wrenches about the
  * centre of mass, incline stick/slip at the combined μ, the single correction p_n = ω(−d)/(h·w),
- * the readback scale 1/N vs 2/(NA+NB), the restitution pass left out of the readback, velocity
- * zeroing below 1e-4) and penalty (resting per-body force = m·g, a_n = ke·d + kd·min(v_n, 0),
- * Huber friction, adhesion range, overrides with 0 = unset, NaN per-contact readback). */
+ * the readback scale 1/N vs 2/(NA+NB) with kinematic bodies counted, the restitution pass left
+ * out of the readback and solved per body pair, velocity zeroing below 1e-4) and penalty
+ * (resting per-body force = m·g, a_n = ke·d + kd·min(v_n, 0), Huber friction, adhesion range,
+ * overrides with 0 = unset, NaN per-contact readback); parameter validation, no allocation in
+ * steady steps, thread-count independence. */
 #include <math.h>
 #include <string.h>
 
@@ -263,9 +265,40 @@ static void weighting_scene(int weighting) {
   tb_world_destroy(w);
 }
 
+/* The readback counts contacts by body id, kinematic bodies included (Newton counts body_id >= 0,
+ * not by effective mass): two boxes (4 contacts each) pressed into a kinematic platform give the
+ * platform N = 8, so each row reports 2/(4 + 8) = 1/6, where a static platform gives 1/4. */
+static void kinematic_scene(int kinematic, float* scale_out) {
+  float h = 0.01f;
+  tb_world_id w = make_world(TB_PRESET_NEWTON_XPBD, h, 0);
+  tb_newton_params p = get_newton(w);
+  p.iterations = 1;
+  set_newton(w, &p);
+  float ph[4] = {3, 0.5f, 3, 0}, pp[3] = {0, -0.5f, 0};
+  tb_body_id plat = tb_body_create(w, kinematic ? TB_BODY_KINEMATIC : TB_BODY_STATIC, pp, ID_Q);
+  tb_shape_create(w, plat, TB_SHAPE_BOX, ph, ZERO, ID_Q, 0.5f, 0, 1000.0f);
+  float bh[4] = {0.2f, 0.1f, 0.2f, 0};
+  for (int i = 0; i < 2; ++i) {
+    float pos[3] = {-1.0f + 2.0f * (float)i, 0.1f - 0.004f, 0};
+    tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, pos, ID_Q);
+    tb_shape_create(w, b, TB_SHAPE_BOX, bh, ZERO, ID_Q, 0.5f, 0, 1000.0f);
+  }
+  CHECK(tb_world_step(w) == TB_OK);
+  CHECK(contact_count(w) == 8);
+  float* scale = field(w, "readback_scale");
+  *scale_out = scale[0];
+  for (int i = 1; i < 8; ++i) CHECK_NEAR(scale[0], scale[i], 0);
+  tb_world_destroy(w);
+}
+
 static void test_xpbd_weighting(void) {
   weighting_scene(1);
   weighting_scene(0);
+  float sk, ss;
+  kinematic_scene(1, &sk);
+  kinematic_scene(0, &ss);
+  CHECK_NEAR(2.0 / 12.0, sk, 1e-7);
+  CHECK_NEAR(0.25, ss, 1e-7);
 }
 
 /* XPBD restitution pass: a ball hits the ground at 3 m/s. With the pass on it leaves at
