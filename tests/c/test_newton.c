@@ -205,6 +205,22 @@ static void test_xpbd_single_correction(void) {
   tb_world_destroy(w);
 }
 
+/* XPBD: a record with d >= 0 (kept by the speculative distance) gets no normal correction. */
+static void test_xpbd_gap_record(void) {
+  tb_world_id w = make_world(TB_PRESET_NEWTON_XPBD, 0.01f, 0);
+  ground(w, 0.5f, 0);
+  tb_body_id s = sphere(w, 0, 0.2f + 0.005f, 0.2f, 1.0f, 0.5f, 0);
+  CHECK(tb_world_step(w) == TB_OK);
+  CHECK(contact_count(w) == 1);
+  CHECK_NEAR(0.005, field(w, "separation")[0], 1e-6);
+  CHECK_NEAR(0, field(w, "normal_impulse")[0], 0);
+  float st[13];
+  state(w, s, st);
+  CHECK_NEAR(0.205, st[1], 1e-7);
+  CHECK_NEAR(0, st[8], 0);
+  tb_world_destroy(w);
+}
+
 /* XPBD readback scale on a designed scene, gravity off, one iteration: a box A pressed 5 mm
  * into the ground (4 contacts) with a sphere B pressed 10 mm into its top. A has N = 5, B has
  * N = 1: ground rows scale 1/5, the A–B row 2/(5 + 1) = 1/3. Each row's normal impulse is the
@@ -460,6 +476,33 @@ static void test_penalty_huber_friction(void) {
   CHECK_NEAR(-100.0f * 0.05f, fx, 0.01);
 }
 
+/* Penalty sliding at the combined μ: a settled box (μ 0.2) pushed at 5 m/s over the ground
+ * (μ 0.6) slows by μ·g·v/(v − δ/2) per second (Huber above δ = 1 m/s) with μ = mean = 0.4. */
+static float penalty_slide_dv(float mu_box, float mu_ground) {
+  tb_world_id w = penalty_world(1.0f / 60.0f, -G, 2e4f, 300.0f, 100.0f, 0, 16);
+  ground(w, mu_ground, 0);
+  float half[4] = {0.2f, 0.1f, 0.2f, 0}, pos[3] = {0, 0.1f, 0};
+  tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, pos, ID_Q);
+  tb_shape_create(w, b, TB_SHAPE_BOX, half, ZERO, ID_Q, mu_box, 0, 500.0f);
+  for (int i = 0; i < 60; ++i) tb_world_step(w);
+  float v[3] = {5.0f, 0, 0};
+  float st[13];
+  state(w, b, st);
+  v[1] = st[8];
+  tb_body_set_velocity(w, b, v, ZERO);
+  for (int i = 0; i < 6; ++i) tb_world_step(w);
+  state(w, b, st);
+  tb_world_destroy(w);
+  return 5.0f - st[7];
+}
+
+static void test_penalty_sliding_mu(void) {
+  float dv = penalty_slide_dv(0.2f, 0.6f);
+  /* v falls from 5 to ~4.56: v/(v − 0.5) ≈ 1.116 on average over the 0.1 s */
+  float expected = 0.4f * G * 1.116f * 0.1f;
+  CHECK_NEAR(expected, dv, 0.03 * expected);
+}
+
 static void test_penalty_overrides(void) {
   float fx;
   /* positive stiffness / damping replace ke / kd; 0 = unset keeps the material's */
@@ -563,6 +606,7 @@ int main(void) {
   test_xpbd_resting_box();
   test_xpbd_incline();
   test_xpbd_single_correction();
+  test_xpbd_gap_record();
   test_xpbd_weighting();
   test_xpbd_restitution_excluded();
   test_xpbd_restitution_body_pair();
@@ -570,6 +614,7 @@ int main(void) {
   test_penalty_resting_sphere();
   test_penalty_normal_law();
   test_penalty_huber_friction();
+  test_penalty_sliding_mu();
   test_penalty_overrides();
   test_params_validation();
   test_thread_independence();
