@@ -325,7 +325,10 @@ tb_status tb_solve_xpbd(tb_world* w) {
   tb_contact_fields* f = &w->contacts.f;
   const tb_bodies* bodies = &w->bodies;
   const tb_shapes* shapes = &w->shapes;
-  float common = NAN;
+  /* detected-only points (no row) received nothing: zero wrench, no weighting */
+  memset(f->wrench, 0, 6 * (size_t)w->contacts.count * sizeof(float));
+  for (int32_t k = 0; k < w->contacts.count; ++k) f->readback_scale[k] = 1.0f;
+  float common = 1.0f; /* the scale shared by every corrected row (1 when none), NaN when they differ */
   int first = 1;
   for (int32_t i = 0; i < d->contact_count; ++i) {
     const tb_newton_contact* c = &d->contacts[i];
