@@ -169,6 +169,12 @@ export interface WorldOptions {
   restitution?: boolean;
   /** `'newton-xpbd'`: restitution iterations of 8 Gauss-Seidel sweeps each, integer in [1, 64]. Default `2`. */
   restitutionIterations?: number;
+  /**
+   * `'newton-xpbd'`: replace the velocities after the iterations by the step's pose change
+   * (Newton's deprecated `compute_body_velocity_from_position_delta`). Default `false`: the
+   * velocities follow every correction, as in Newton 1.6.
+   */
+  velocityFromPositions?: boolean;
   /** `'newton-semi'`: semi-implicit Euler substeps per step, integer in [1, 1024]. Default `8`. */
   penaltySubsteps?: number;
   /** `'newton-semi'`: normal stiffness, N/m, > 0, used when the shapes carry none. Default `1e4`. */
@@ -612,6 +618,7 @@ export interface NewtonOptions {
   kf: number;
   ka: number;
   frictionSmoothing: number;
+  velocityFromPositions: boolean;
 }
 
 /** Per-contact overrides of the penalty solver ({@link World.setContactOverride}); 0 = unset. */

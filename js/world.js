@@ -39,14 +39,15 @@ const NEWTON_OPTIONS = {
   kf: [8, 'f', 'newton-semi'],
   ka: [9, 'f', 'newton-semi'],
   frictionSmoothing: [10, 'f', 'newton-semi'],
+  velocityFromPositions: [11, 'b', 'newton-xpbd'],
 };
-const NEWTON_WORDS = 11;
+const NEWTON_WORDS = 12;
 const NEWTON_C_NAMES = {
   'solver.newton.iterations': 'iterations', 'solver.newton.relaxation': 'relaxation',
   'solver.newton.contact_weighting': 'contactWeighting', 'solver.newton.restitution_iterations': 'restitutionIterations',
   'solver.newton.restitution': 'restitution', 'solver.newton.substeps': 'penaltySubsteps',
   'solver.newton.friction_smoothing': 'frictionSmoothing', 'solver.newton.ke': 'ke', 'solver.newton.kd': 'kd',
-  'solver.newton.kf': 'kf', 'solver.newton.ka': 'ka',
+  'solver.newton.kf': 'kf', 'solver.newton.ka': 'ka', 'solver.newton.velocity_from_positions': 'velocityFromPositions',
 };
 for (const k of Object.keys(NEWTON_OPTIONS)) WORLD_OPTIONS.add(k);
 const OVERRIDE_OPTIONS = new Set(['stiffness', 'damping', 'frictionScale']);
@@ -526,7 +527,8 @@ export class World {
 
   /**
    * Options of the Newton solvers in effect: { iterations, relaxation, contactWeighting,
-   * restitution, restitutionIterations, penaltySubsteps, ke, kd, kf, ka, frictionSmoothing }.
+   * restitution, restitutionIterations, penaltySubsteps, ke, kd, kf, ka, frictionSmoothing,
+   * velocityFromPositions }.
    */
   get newtonOptions() {
     this._alive('newtonOptions');

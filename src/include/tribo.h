@@ -142,6 +142,9 @@ typedef struct tb_newton_params {
   float kf;                       /* penalty N·s/m: friction viscosity (same fallback), >= 0 */
   float ka;                       /* penalty m: adhesion range (same fallback), >= 0 */
   float friction_smoothing;       /* penalty m/s: Huber δ of the tangential slip norm, > 0. Default 1 */
+  int32_t velocity_from_positions;/* XPBD 0/1: 1 recomputes v, ω from the step's pose change after the iterations
+                                   * (Newton's deprecated compute_body_velocity_from_position_delta); 0 keeps the
+                                   * velocities updated with every correction (Newton 1.6). Default 0 */
 } tb_newton_params;
 
 /* Solver choices and parameters. */

@@ -19,6 +19,7 @@ tb_newton_params tb_newton_params_default(void) {
   p.kf = 1.0e2f;
   p.ka = 0.0f;
   p.friction_smoothing = 1.0f; /* Newton friction_smoothing default */
+  p.velocity_from_positions = 0; /* Newton 1.6: velocities follow every correction */
   return p;
 }
 
@@ -29,6 +30,7 @@ tb_status tb_newton_params_check(tb_world* w, const char* fn, const tb_newton_pa
       {"restitution", p->restitution, 0, 1},
       {"restitution_iterations", p->restitution_iterations, 1, 64},
       {"substeps", p->substeps, 1, 1024},
+      {"velocity_from_positions", p->velocity_from_positions, 0, 1},
   };
   for (size_t i = 0; i < sizeof ints / sizeof ints[0]; ++i)
     if (ints[i].v < ints[i].lo || ints[i].v > ints[i].hi)

@@ -6,9 +6,11 @@
  *     when d >= 0, else normal correction p_n = ω(−d)/(h·w) (N·s), friction limited per iteration
  *     by μ·p_n, torsion by μ_t·p_n, rolling by μ_r·p_n (Jacobi: all rows from the same poses);
  *     then every dynamic body applies the sum of its rows' impulses divided by its active
- *     contact count N (contact weighting), with a gyroscopic correction, and zeroes a linear or
- *     angular velocity whose norm is below 1e-4;
- *   velocities from positions: v = (x1 − x0)/h, ω = 2·vec(q1·q0⁻¹)/h;
+ *     contact count N (contact weighting) to its velocity (with a gyroscopic correction) and
+ *     its pose (the velocity change times h), and zeroes a linear or angular velocity whose norm
+ *     is below 1e-4;
+ *   with velocity_from_positions (Newton's deprecated option) the velocities are then replaced
+ *     by the pose change: v = (x1 − x0)/h, ω = 2·vec(q1·q0⁻¹)/h;
  *   optional restitution velocity pass (its impulse is not part of the readback).
  * Readback: each row's impulses times the symmetric weighting scale of its iteration, 1/N when
  * only one side has a body id, 2/(NA+NB) when both do (static = no id; kinematic bodies count).
@@ -147,20 +149,22 @@ static void iterate(tb_newton_data* d, float h, float relax, int weighting) {
       d->bodies[c->b].sum_t = tb_mul_add(d->bodies[c->b].sum_t, sc, torque_b);
     }
   }
-  /* apply (Newton apply_body_deltas) */
+  /* apply (Newton apply_body_deltas): the weighted impulses change the velocities, and the
+   * positions by those changes times h; the angular change carries the gyroscopic correction */
   for (int32_t k = 0; k < d->body_count; ++k) {
     tb_newton_body* b = &d->bodies[k];
     if (!b->dynamic) continue;
     float wgt = weighting && b->count > 0 ? 1.0f / (float)b->count : 1.0f;
     tb_vec3 dv = tb_scale(b->dlin, b->inv_mass * wgt);
     tb_quat q0 = b->q;
-    tb_vec3 dwv = tb_rotate(q0, tb_mat3_mul_v(b->inv_inertia, tb_inv_rotate(q0, tb_scale(b->dang, wgt))));
-    b->q = tb_quat_integrate(q0, dwv, h);
+    tb_vec3 wb = tb_inv_rotate(q0, b->w);
+    tb_vec3 dwb = tb_mat3_mul_v(b->inv_inertia, tb_inv_rotate(q0, tb_scale(b->dang, wgt)));
+    /* change of the Coriolis term: (wb + dwb) × I(wb + dwb) − wb × I wb */
+    tb_vec3 gyro = tb_add(tb_cross(dwb, tb_mat3_mul_v(b->inertia, tb_add(wb, dwb))), tb_cross(wb, tb_mat3_mul_v(b->inertia, dwb)));
+    tb_vec3 dw = tb_rotate(q0, tb_sub(dwb, tb_scale(tb_mat3_mul_v(b->inv_inertia, gyro), h)));
+    b->q = tb_quat_integrate(q0, dw, h);
     b->x = tb_mul_add(b->x, h, dv);
-    tb_vec3 v1 = tb_add(b->v, dv);
-    tb_vec3 wb = tb_inv_rotate(q0, tb_add(b->w, dwv));
-    tb_vec3 gyro = tb_neg(tb_cross(wb, tb_mat3_mul_v(b->inertia, wb)));
-    tb_vec3 w1 = tb_rotate(q0, tb_mul_add(wb, h, tb_mat3_mul_v(b->inv_inertia, gyro)));
+    tb_vec3 v1 = tb_add(b->v, dv), w1 = tb_add(b->w, dw);
     /* Newton zeroes the norm of the updated velocity, linear and angular separately */
     if (tb_length(v1) < TB_XPBD_ZERO_VELOCITY) v1 = tb_v3(0, 0, 0);
     if (tb_length(w1) < TB_XPBD_ZERO_VELOCITY) w1 = tb_v3(0, 0, 0);
@@ -305,7 +309,7 @@ tb_status tb_solve_xpbd(tb_world* w) {
   }
   for (int32_t it = 0; it < p->iterations; ++it) iterate(d, h, p->relaxation, p->contact_weighting);
 
-  /* velocities from positions; kinematic bodies keep their prescribed velocity */
+  /* kinematic bodies keep their prescribed velocity; optionally velocities from positions */
   float inv_h = 1.0f / h;
   for (int32_t k = 0; k < d->body_count; ++k) {
     tb_newton_body* b = &d->bodies[k];
@@ -314,6 +318,7 @@ tb_status tb_solve_xpbd(tb_world* w) {
       b->w = b->w0;
       continue;
     }
+    if (!p->velocity_from_positions) continue;
     b->v = tb_scale(tb_sub(b->x, b->x0), inv_h);
     tb_quat dq = tb_quat_mul(b->q, tb_quat_conj(b->q0));
     tb_vec3 om = tb_scale(tb_v3(dq.x, dq.y, dq.z), 2.0f * inv_h);
