@@ -3,8 +3,10 @@
  * One step of length h (Newton SolverXPBD.step, rigid bodies):
  *   predict every body (tb_newton_predict, no external force);
  *   `iterations` times (fixed, no tolerance): for every contact row at the current poses, skip it
- *     when d >= 0, else normal correction p_n = ω(−d)/(h·w) (N·s), friction limited per iteration
- *     by μ·p_n, torsion by μ_t·p_n, rolling by μ_r·p_n (Jacobi: all rows from the same poses);
+ *     when d >= 0, else normal correction p_n = ω(−d)/(h·w) (N·s), friction from the tangential
+ *     slip of the two anchors limited per iteration by μ·p_n, torsion by μ_t·p_n, rolling by
+ *     μ_r·p_n (the last two from the relative angular velocity) (Jacobi: all rows from the same
+ *     poses);
  *     then every dynamic body applies the sum of its rows' impulses divided by its active
  *     contact count N (contact weighting) to its velocity (with a gyroscopic correction) and
  *     its pose (the velocity change times h), and zeroes a linear or angular velocity whose norm
@@ -84,19 +86,25 @@ static void iterate(tb_newton_data* d, float h, float relax, int weighting) {
     float pn = relax * (-s) / (h * wn);
     tb_vec3 lin_a = tb_scale(n, -pn); /* impulse on body0 (N·s) */
     tb_vec3 ang_a = tb_v3(0, 0, 0);   /* free angular impulse on body0 (N·m·s): torsion, rolling */
-    /* friction from the tangential slip of the anchors over h (kinematic surface velocity included) */
-    tb_vec3 va = tb_add(body_v(d, c->a), tb_cross(body_w(d, c->a), ra));
-    tb_vec3 vb = tb_add(body_v(d, c->b), tb_cross(body_w(d, c->b), rb));
-    tb_vec3 vrel = tb_sub(va, vb);
-    tb_vec3 vt = tb_sub(vrel, tb_scale(n, tb_dot(n, vrel)));
-    float slip = tb_length(vt);
-    if (c->mu > 0.0f && slip > 0.0f) {
-      tb_vec3 t = tb_scale(vt, 1.0f / slip);
-      float wt = inv_mass_along(d, c, ra, rb, t, ia, ib);
-      if (wt > 0.0f) {
-        float pt = relax * (slip * h) / (h * wt);
-        if (pt > c->mu * pn) pt = c->mu * pn;
-        lin_a = tb_mul_add(lin_a, -pt, t);
+    /* friction from the tangential slip between the two anchors since collide() (the motion
+     * of dynamic bodies is in it), plus h times the tangential surface velocity of a kinematic
+     * side; the impulse pulls the anchors back together, limited by μ·p_n of this iteration */
+    if (c->mu > 0.0f) {
+      tb_vec3 delta = tb_sub(pb, pa);
+      tb_vec3 slip = tb_sub(delta, tb_scale(n, tb_dot(n, delta)));
+      tb_vec3 vkin = tb_v3(0, 0, 0);
+      if (c->a >= 0 && !d->bodies[c->a].dynamic) vkin = tb_sub(vkin, tb_add(body_v(d, c->a), tb_cross(body_w(d, c->a), ra)));
+      if (c->b >= 0 && !d->bodies[c->b].dynamic) vkin = tb_add(vkin, tb_add(body_v(d, c->b), tb_cross(body_w(d, c->b), rb)));
+      slip = tb_add(slip, tb_scale(tb_sub(vkin, tb_scale(n, tb_dot(n, vkin))), h));
+      float err = tb_length(slip);
+      if (err > 0.0f) {
+        tb_vec3 t = tb_scale(slip, 1.0f / err); /* from body0's anchor towards body1's */
+        float wt = inv_mass_along(d, c, ra, rb, t, ia, ib);
+        if (wt > 0.0f) {
+          float pt = relax * err / (h * wt);
+          if (pt > c->mu * pn) pt = c->mu * pn;
+          lin_a = tb_mul_add(lin_a, pt, t);
+        }
       }
     }
     tb_vec3 dw = tb_sub(body_w(d, c->b), body_w(d, c->a));
