@@ -53,6 +53,8 @@ typedef struct tb_newton_data {
   tb_newton_contact* contacts;
   int32_t contact_capacity, contact_count;
   int32_t* body_of_slot;   /* per body slot: solver index or -1 */
+  int32_t* wrench_generation; /* per body slot: generation of the body whose totals
+                               * w->body_contact_wrench holds (capacity w->body_contact_capacity) */
   int32_t slot_capacity;
   tb_vec3* rest_dv;        /* XPBD restitution: per body velocity delta sums */
   tb_vec3* rest_dw;

@@ -60,6 +60,7 @@ void tb_newton_destroy(tb_world* w) {
     tb_free(d->rest_order, (size_t)d->contact_capacity * sizeof(int32_t));
     tb_free(d->rest_tmp, (size_t)d->contact_capacity * sizeof(int32_t));
     tb_free(d->body_of_slot, (size_t)d->slot_capacity * sizeof(int32_t));
+    tb_free(d->wrench_generation, (size_t)w->body_contact_capacity * sizeof(int32_t));
     tb_free(d, sizeof *d);
     w->newton = NULL;
   }
@@ -122,9 +123,10 @@ tb_status tb_newton_setup(tb_world* w, const char* fn) {
   const tb_array_ref ca[] = {{(void**)&d->contacts, sizeof(tb_newton_contact)}, {(void**)&d->rest_order, sizeof(int32_t)},
                              {(void**)&d->rest_tmp, sizeof(int32_t)}};
   const tb_array_ref sa = {(void**)&d->body_of_slot, sizeof(int32_t)};
-  const tb_array_ref wa = {(void**)&w->body_contact_wrench, 6 * sizeof(float)};
+  const tb_array_ref wa[] = {{(void**)&w->body_contact_wrench, 6 * sizeof(float)},
+                             {(void**)&d->wrench_generation, sizeof(int32_t)}};
   if (!grow(ba, 4, &d->body_capacity, nb) || !grow(ca, 3, &d->contact_capacity, nc) ||
-      !grow(&sa, 1, &d->slot_capacity, bodies->count) || !grow(&wa, 1, &w->body_contact_capacity, bodies->count))
+      !grow(&sa, 1, &d->slot_capacity, bodies->count) || !grow(wa, 2, &w->body_contact_capacity, bodies->count))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "%s: out of memory for %d bodies and %d contacts", fn, nb, nc);
 
   nb = 0;
@@ -223,6 +225,7 @@ void tb_newton_finish(tb_world* w, float h) {
   tb_newton_data* d = w->newton;
   tb_bodies* bodies = &w->bodies;
   memset(w->body_contact_wrench, 0, 6 * (size_t)bodies->count * sizeof(float));
+  for (int32_t i = 0; i < bodies->count; ++i) d->wrench_generation[i] = bodies->generation[i];
   float inv_h = 1.0f / h;
   for (int32_t k = 0; k < d->body_count; ++k) {
     const tb_newton_body* b = &d->bodies[k];
@@ -262,7 +265,8 @@ tb_status tb_body_contact_wrench(tb_world_id world, tb_body_id body, float out[6
   if (!w->body_contact_valid || (s != TB_SOLVER_XPBD && s != TB_SOLVER_PENALTY))
     return tb_world_fail(w, TB_ERR_INVALID_STATE,
                          "bodyContactWrench: available after a solve() of the xpbd or penalty solver (solver is %d)", s);
-  if (slot >= w->body_contact_capacity) { /* created after the last solve(): no contacts yet */
+  /* a body created after the last solve() (new slot, or a reused one) had no contacts in it */
+  if (slot >= w->body_contact_capacity || w->newton->wrench_generation[slot] != b->generation[slot]) {
     memset(out, 0, 6 * sizeof(float));
     return TB_OK;
   }

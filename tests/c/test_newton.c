@@ -561,26 +561,40 @@ static void test_params_validation(void) {
   CHECK(get_newton(w).iterations == 2); /* unchanged */
   float out[6];
   CHECK(tb_body_contact_wrench(w, 12345, out) == TB_ERR_NOT_FOUND);
+  /* a body removed after a step and a new one in its slot: the new one reports zeros */
+  ground(w, 0.5f, 0);
+  tb_body_id s = sphere(w, 0, 0.1f, 0.1f, 1.0f, 0.5f, 0);
+  for (int i = 0; i < 5; ++i) tb_world_step(w);
+  CHECK(tb_body_contact_wrench(w, s, out) == TB_OK && out[1] > 1.0f);
+  tb_body_destroy(w, s);
+  tb_body_id s2 = sphere(w, 3, 5, 0.1f, 1.0f, 0.5f, 0);
+  CHECK((s2 & 0xFFFFF) == (s & 0xFFFFF));
+  CHECK(tb_body_contact_wrench(w, s, out) == TB_ERR_NOT_FOUND);
+  CHECK(tb_body_contact_wrench(w, s2, out) == TB_OK);
+  CHECK_NEAR(0, out[1], 0);
   tb_world_destroy(w);
 }
 
-/* Same scene, 1 and 4 threads: bitwise identical (the solvers run serially in a fixed order). */
+/* Same scene, 1 and 4 threads: bitwise identical for both solvers (they run serially in a
+ * fixed order). */
 static void test_thread_independence(void) {
   if (tb_max_threads() < 2) return;
-  float out[2][13];
-  for (int t = 0; t < 2; ++t) {
-    tb_world_def def = tb_default_world_def();
-    tb_preset_apply(TB_PRESET_NEWTON_XPBD, &def);
-    def.thread_count = t == 0 ? 1 : (tb_max_threads() < 4 ? tb_max_threads() : 4);
-    tb_world_id w = tb_world_create(&def);
-    ground(w, 0.5f, 0);
-    tb_body_id last = -1;
-    for (int i = 0; i < 20; ++i) last = sphere(w, 0.05f * (float)(i % 3), 0.3f + 0.25f * (float)i, 0.1f, 1.0f, 0.5f, 0);
-    for (int s = 0; s < 60; ++s) tb_world_step(w);
-    state(w, last, out[t]);
-    tb_world_destroy(w);
+  for (int k = 0; k < 2; ++k) {
+    float out[2][13];
+    for (int t = 0; t < 2; ++t) {
+      tb_world_def def = tb_default_world_def();
+      tb_preset_apply(k == 0 ? TB_PRESET_NEWTON_XPBD : TB_PRESET_NEWTON_SEMI, &def);
+      def.thread_count = t == 0 ? 1 : (tb_max_threads() < 4 ? tb_max_threads() : 4);
+      tb_world_id w = tb_world_create(&def);
+      ground(w, 0.5f, 0);
+      tb_body_id last = -1;
+      for (int i = 0; i < 20; ++i) last = sphere(w, 0.05f * (float)(i % 3), 0.3f + 0.25f * (float)i, 0.1f, 1.0f, 0.5f, 0);
+      for (int s = 0; s < 60; ++s) tb_world_step(w);
+      state(w, last, out[t]);
+      tb_world_destroy(w);
+    }
+    CHECK(memcmp(out[0], out[1], sizeof out[0]) == 0);
   }
-  CHECK(memcmp(out[0], out[1], sizeof out[0]) == 0);
 }
 
 /* No allocation inside steady steps of either solver (scratch grows only when counts grow). */
