@@ -90,6 +90,35 @@ export interface AxisOptions {
    * shape pair within this distance; sticky anchors are kept while within it. Default `0.01`.
    */
   matchDistance?: number;
+  /* -- Newton solvers: stored for every preset, read by the solver named in each comment -- */
+  /** `'newton-xpbd'`: fixed position iterations per step (no tolerance), integer in [1, 64]. Default `2`. */
+  iterations?: number;
+  /** `'newton-xpbd'`: contact relaxation ω in (0, 2); p_n = ω(−d)/(h·w). Default `0.8`. */
+  relaxation?: number;
+  /** `'newton-xpbd'`: divide each body's correction by its active contact count N. Default `true`. */
+  contactWeighting?: boolean;
+  /** `'newton-xpbd'`: run the restitution velocity pass (not part of the readback). Default `false`. */
+  restitution?: boolean;
+  /** `'newton-xpbd'`: restitution iterations of 8 Gauss-Seidel sweeps each, integer in [1, 64]. Default `2`. */
+  restitutionIterations?: number;
+  /**
+   * `'newton-xpbd'`: replace the velocities after the iterations by the step's pose change
+   * (Newton's deprecated `compute_body_velocity_from_position_delta`). Default `false`: the
+   * velocities follow every correction, as in Newton 1.6.
+   */
+  velocityFromPositions?: boolean;
+  /** `'newton-semi'`: semi-implicit Euler substeps per step, integer in [1, 1024]. Default `8`. */
+  penaltySubsteps?: number;
+  /** `'newton-semi'`: normal stiffness, N/m, > 0, used when the shapes carry none. Default `1e4`. */
+  ke?: number;
+  /** `'newton-semi'`: normal damping, N·s/m, >= 0 (only while penetrating). Default `100`. */
+  kd?: number;
+  /** `'newton-semi'`: friction viscosity, N·s/m, >= 0. Default `100`. */
+  kf?: number;
+  /** `'newton-semi'`: adhesion range, m, >= 0: for 0 <= d < ka the contact pulls with ke·d. Default `0`. */
+  ka?: number;
+  /** `'newton-semi'`: Huber δ of the slip norm, m/s, > 0. Default `1`. */
+  frictionSmoothing?: number;
 }
 /** Body types. */
 export type BodyType = 'static' | 'kinematic' | 'dynamic';
@@ -149,6 +178,7 @@ export interface FieldTables {
    * localPoint0, localPoint1, reportedNormal, reduced, matchKey, matchIndex, age.
    */
   /** shape0, shape1, body0, body1, point, normal, separation, normalImpulse, tangentImpulse, tangent0, tangent1, force, featureId, staticFriction, dynamicFriction, restitution, stiffness, damping, spinFriction, penaltyFriction, materialFlags, condim, solref, solimp, adhesion. */
+  /** shape0, shape1, body0, body1, point, normal, separation, normalImpulse, tangentImpulse, tangent0, tangent1, force, featureId, wrench, readbackScale, stiffness, damping, frictionScale. */
   readonly contact: readonly FieldInfo[];
 }
 
@@ -603,6 +633,8 @@ export interface ContactEvents {
   /** solve() counter of these events. */
   readonly step: number;
   readonly list: ContactEvent[];
+  /** Newton presets: what {@link World.netContactWrench} returns without a `with` filter. */
+  readonly perBodyForce?: string;
 }
 
 /** Readback description per preset. */
@@ -1075,6 +1107,67 @@ export interface ContactViews extends ContactStatus {
    * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
    */
   readonly adhesion: Float32Array;
+
+  /**
+   * Newton convention: average wrench by body1 on body0 over the last step, world axes: force
+   * (N) `[6*i .. 6*i+2]` then torque (N·m) about body0's centre of mass `[6*i+3 .. 6*i+5]`
+   * (static body0: about its origin). Filled by `'newton-xpbd'` (weighted like `normalImpulse`,
+   * restitution pass excluded); NaN for `'newton-semi'`, which has no per-contact force.
+   *
+   * - Unit: N, N·m
+   * - Components per element: 6 (length 6 × count)
+   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
+   */
+  readonly wrench: Float32Array;
+
+  /**
+   * `'newton-xpbd'`: contact-count weighting factor applied to this contact's impulses, 1/N when
+   * one side has a body, 2/(NA+NB) when both do, 1 without weighting. NaN for `'newton-semi'`.
+   *
+   * - Unit: 1
+   * - Components per element: 1 (length count)
+   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
+   */
+  readonly readbackScale: Float32Array;
+
+  /**
+   * `'newton-semi'` override of the normal stiffness ke for this contact, N/m; 0 = unset. Set
+   * with {@link World.setContactOverride}.
+   *
+   * - Unit: N/m
+   * - Components per element: 1 (length count)
+   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
+   */
+  readonly overrideStiffness: Float32Array;
+
+  /**
+   * `'newton-semi'` override of the normal damping kd, N·s/m; 0 = unset.
+   *
+   * - Unit: N·s/m
+   * - Components per element: 1 (length count)
+   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
+   */
+  readonly overrideDamping: Float32Array;
+
+  /**
+   * `'newton-semi'`: factor on the friction coefficient μ when > 0; 0 = unset.
+   *
+   * - Unit: 1
+   * - Components per element: 1 (length count)
+   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
+   */
+  readonly frictionScale: Float32Array;
+}
+
+
+/** Per-contact overrides of the penalty solver ({@link World.setContactOverride}); 0 = unset. */
+export interface ContactOverride {
+  /** N/m, finite and >= 0: replaces ke when > 0. Default `0`. */
+  stiffness?: number;
+  /** N·s/m, finite and >= 0: replaces kd when > 0. Default `0`. */
+  damping?: number;
+  /** Finite and >= 0: multiplies μ when > 0. Default `0`. */
+  frictionScale?: number;
 }
 
 /**
@@ -1202,6 +1295,14 @@ export class World {
   /** Events of the last solve(). */
   readonly events: ContactEvents;
 
+  /* -- Newton presets -- */
+  /**
+   * Per-contact overrides of the penalty solver for contact `index` of the last collide(),
+   * 0 = unset; between collide() and solve(), for that solve() only.
+   * @throws {RangeError} negative or non-finite value, index out of range @throws {Error} no collide() before
+   */
+  setContactOverride(index: number, override: ContactOverride): void;
+
   /** Frees the world and all its memory. The object is unusable afterwards; calling it again is a no-op. */
   free(): void;
 }
@@ -1307,10 +1408,8 @@ export class WorkerWorld {
   setMaterial(shapeId: number, material: ShapeMaterial): Promise<void>;
   /** See {@link World.getMaterial}. */
   getMaterial(shapeId: number): Promise<ShapeMaterialInfo>;
-  /** See {@link World.setCombineRule}. */
-  setCombineRule(rule: CombineRule, kaminoCombine?: KaminoCombine): Promise<void>;
-  /** The combine rule and the `'kamino'` modes (a getter that returns a promise). */
-  readonly combineRule: Promise<{ rule: CombineRule; kaminoCombine: Required<KaminoCombine> }>;
+  /** See {@link World.setContactOverride}. */
+  setContactOverride(index: number, override: ContactOverride): Promise<void>;
   /** Collision stage only; the frame's contacts have no impulses yet (`readbackValid` false). */
   collide(): Promise<Frame>;
   /** Solver stage only, on the contacts of the preceding collide(). */

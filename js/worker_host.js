@@ -73,6 +73,8 @@ const ops = {
   setMaterial: (shape, m) => world.setMaterial(shape, m),
   getMaterial: (shape) => world.getMaterial(shape),
   shapesOf: (body) => world.shapesOf(body),
+  // Newton presets
+  setContactOverride: (i, o) => world.setContactOverride(i, o),
   collide() {
     world.collide();
     return makeFrame();

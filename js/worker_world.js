@@ -155,6 +155,8 @@ export class WorkerWorld {
   getMaterial(shapeId) { return this._call('getMaterial', [shapeId]); }
   /** See World.shapesOf: shape ids of a body in creation order. */
   shapesOf(bodyId) { return this._call('shapesOf', [bodyId]); }
+  /** Newton penalty: per-contact overrides (0 = unset) between collide() and solve(). */
+  setContactOverride(index, override) { return this._call('setContactOverride', [index, override]); }
   /** Collision stage only; resolves with a frame whose contacts have no impulses yet (readbackValid false). */
   async collide() { return this._frame(await this._call('collide')); }
   /** Solver stage only, on the contacts of the preceding collide(); resolves with the frame. */

@@ -11,7 +11,7 @@ const SHAPE_TYPES = { plane: 0, sphere: 1, capsule: 2, box: 3 };
 /** Preset names in engine order (tb_preset). */
 const PRESETS = ['physx-pgs', 'physx-tgs', 'newton-xpbd', 'newton-semi'];
 /** Presets whose solver exists in this version. */
-const AVAILABLE_PRESETS = ['physx-tgs'];
+const AVAILABLE_PRESETS = ['physx-tgs', 'newton-xpbd', 'newton-semi'];
 const ID_INDEX_MASK = 0xfffff;
 
 /** Names of the enum-valued world options, in engine order. */
@@ -56,6 +56,20 @@ const DEF_OPTIONS = {
   matching: ['collision.matching', 'matching'],
   maxPointsPerPair: ['collision.max_points_per_pair', 'int'],
   matchDistance: ['collision.match_distance', 'num'],
+  /* Newton XPBD */
+  iterations: ['solver.newton.iterations', 'int'],
+  relaxation: ['solver.newton.relaxation', 'num'],
+  contactWeighting: ['solver.newton.contact_weighting', 'bool'],
+  restitution: ['solver.newton.restitution', 'bool'],
+  restitutionIterations: ['solver.newton.restitution_iterations', 'int'],
+  velocityFromPositions: ['solver.newton.velocity_from_positions', 'bool'],
+  /* Newton penalty */
+  penaltySubsteps: ['solver.newton.substeps', 'int'],
+  ke: ['solver.newton.ke', 'num'],
+  kd: ['solver.newton.kd', 'num'],
+  kf: ['solver.newton.kf', 'num'],
+  ka: ['solver.newton.ka', 'num'],
+  frictionSmoothing: ['solver.newton.friction_smoothing', 'num'],
 };
 /** Options that may change between steps (solver and collision axes). */
 const RUNTIME_OPTIONS = new Set(Object.keys(DEF_OPTIONS).filter((k) => /^(solver|collision)\./.test(DEF_OPTIONS[k][0])));
@@ -67,6 +81,10 @@ const SHAPE_OPTIONS = new Set(['type', 'radius', 'halfExtents', 'halfHeight', 'n
   'position', 'rotation', 'friction', 'restitution', 'density',
   /* -- shape options section: distances -- */
   'margin', 'gap', 'contactOffset', 'restOffset', 'material']);
+
+/* -- Newton presets: XPBD and penalty (semi-implicit Euler) -- */
+/** tb_preset values of the Newton presets. */
+const OVERRIDE_OPTIONS = new Set(['stiffness', 'damping', 'frictionScale']);
 
 /** Material defaults (PhysX-like): μ 0.5, restitution 0, density 1000 kg/m³. */
 export const DEFAULT_MATERIAL = Object.freeze({ friction: 0.5, restitution: 0, density: 1000 });
@@ -126,6 +144,32 @@ export const READBACK_INFO = Object.freeze({
     excludes: [],
     perContactForce: true,
   }),
+  'newton-xpbd': Object.freeze({
+    preset: 'newton-xpbd',
+    normalImpulse: 'N·s per contact over the step: the position-correction impulses p_n = ω(−d)/(h·w) of the fixed ' +
+      'iterations, each multiplied by the contact-count weighting scale of its iteration (1/N when one side has a ' +
+      'body, 2/(NA+NB) when both do; see readbackScale); an approximation of the two sides\' actual corrections, which ' +
+      'are divided by each body\'s own N',
+    tangentImpulse: 'N·s per contact over the step along tangent0 / tangent1 on body1: the friction corrections, each ' +
+      'limited by μ·p_n of its iteration (μ = mean of the two shapes), weighted like normalImpulse',
+    force: 'N: the total weighted impulse on body1 / timestep, world axes; wrench (Newton convention): by body1 on ' +
+      'body0, force then torque (N·m) about body0\'s centre of mass (static body0: its origin), torques accumulated ' +
+      'with each iteration\'s arms plus torsional and rolling friction',
+    excludes: ['the restitution velocity pass (restitution: true) is not in the readback'],
+    perContactForce: true,
+    perBodyForce: 'netContactWrench(id): sum of the weighted readback of the body\'s contacts / timestep, about its centre of mass',
+  }),
+  'newton-semi': Object.freeze({
+    preset: 'newton-semi',
+    normalImpulse: 'not available: the penalty solver computes body forces only (NaN)',
+    tangentImpulse: 'not available (NaN)',
+    force: 'not available (NaN in force and wrench): use netContactWrench(id), the time average over the step of the ' +
+      'penalty forces a_n = ke·d + kd·min(v_n, 0) and the Huber-smoothed friction on the body, N and N·m about its ' +
+      'centre of mass, world axes',
+    excludes: ['per-contact forces (the solver has none)'],
+    perContactForce: false,
+    perBodyForce: 'netContactWrench(id) (no `with` filter): average contact force (N) and torque about the centre of mass (N·m) over the step',
+  }),
 });
 
 function checkKeys(fn, what, obj, allowed) {
@@ -171,7 +215,8 @@ function jsOptionNames(message, options = {}) {
   message = message.replace('body/contact/pair capacities', 'bodyCapacity/contactCapacity/pairCapacity');
   const done = new Set();
   /* the name the caller used wins; otherwise the first JS name of a field */
-  const entries = Object.entries(DEF_OPTIONS).sort(([a], [b]) => (b in options) - (a in options));
+  /* longest C path first, so a path is never replaced inside a longer one */
+  const entries = Object.entries(DEF_OPTIONS).sort(([a, [ca]], [b, [cb]]) => (b in options) - (a in options) || cb.length - ca.length);
   for (const [js, [c]] of entries) {
     if (!c.includes('.') || done.has(c)) continue;
     done.add(c);
@@ -764,6 +809,26 @@ export class World {
       out[js] = kind === 'vec3' ? Array.from(v) : kind === 'bool' ? v[0] !== 0 : ENUMS[kind] ? ENUMS[kind][v[0]] : v[0];
     }
     return out;
+  }
+
+  /* -- Newton presets: options, per-body contact wrench, per-contact overrides -- */
+
+
+
+
+
+  /**
+   * Per-contact overrides of the penalty solver (newton-semi), 0 = unset: stiffness (N/m)
+   * replaces ke, damping (N·s/m) replaces kd, frictionScale multiplies μ. Between collide() and
+   * solve(), for contact index i of that collide(); they hold for that solve() only.
+   */
+  setContactOverride(index, o = {}) {
+    const fn = 'setContactOverride';
+    this._alive(fn);
+    checkKeys(fn, '', o, OVERRIDE_OPTIONS);
+    const st = this._M._tb_contact_set_override(this._id, int(fn, 'index', index),
+      num(fn, 'stiffness', o.stiffness, 0), num(fn, 'damping', o.damping, 0), num(fn, 'frictionScale', o.frictionScale, 0));
+    this._check(st);
   }
 
   /** Frees the world and all its memory. The object is unusable afterwards. */

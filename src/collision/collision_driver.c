@@ -141,7 +141,7 @@ static void fill_store(tb_world* w) {
       f->distance[n] = p->separation;
       f->margin[n] = dp->margin;
       f->gap[n] = dp->gap;
-      f->active[n] = p->active;
+      f->active[n] = dp->rule == TB_DISTANCE_NEWTON ? (p->active && p->separation < 0.0f) : p->active;
       f->excluded[n] = p->excluded;
       put3(f->point0, n, p->point0);
       put3(f->point1, n, p->point1);

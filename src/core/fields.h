@@ -50,7 +50,8 @@
     "when separation < margin + gap); physx contactOffsets (generated when separation <= gap "  \
     "+ speculative distance + relative motion of one step)")                                    \
   X(active, int32_t, TB_I32, 1, "0/1",                                                            \
-    "1: the solver gives the contact a normal row; newton: distance < 0; mujoco: separation < " \
+    "1: the contact gets a normal response; newton: distance < 0 at collide() (the XPBD kernel "  \
+    "re-evaluates d at its current poses and acts only while d < 0); mujoco: separation < "      \
     "margin; physx: always; 0 for pairs without response (triggers, no-solve pairs)")            \
   X(excluded, int32_t, TB_I32, 1, "0/1",                                                          \
     "mujoco contact.exclude: detected in the gap (margin <= separation < margin + gap), no row") \
@@ -96,7 +97,18 @@
   X(solimp, float, TB_F32, 5, "1, 1, m, 1, 1",                                                    \
     "MuJoCo rule: impedance dmin, dmax, width, midpoint, power; NaN under the other rules")       \
   X(adhesion, float, TB_F32, 1, "N",                                                              \
-    "MuJoCo rule: adhesion force (the reported net normal force is fn - adhesion); NaN otherwise")
+    "MuJoCo rule: adhesion force (the reported net normal force is fn - adhesion); NaN otherwise") \
+  /* Newton readback and penalty overrides */                                                     \
+  X(wrench, float, TB_F32, 6, "N, N·m",                                                           \
+    "Newton convention: average wrench by body1 on body0 over the last step, world axes: force "  \
+    "(N) then torque (N·m) about body0's centre of mass; NaN when the solver has no per-contact " \
+    "force (penalty)")                                                                            \
+  X(readback_scale, float, TB_F32, 1, "1",                                                        \
+    "XPBD contact-count weighting factor applied to this contact's impulses (1/N or "            \
+    "2/(NA+NB), 1 = none); NaN when the solver has no per-contact force")                       \
+  X(override_stiffness, float, TB_F32, 1, "N/m", "penalty override of ke; 0 = unset")            \
+  X(override_damping, float, TB_F32, 1, "N·s/m", "penalty override of kd; 0 = unset")            \
+  X(friction_scale, float, TB_F32, 1, "1", "penalty: multiplies μ when > 0; 0 = unset")
 
 #define TB_FIELD_ENUM_BODY(name, ctype, ftype, comps, unit, doc) TB_BODY_FIELD_##name,
 #define TB_FIELD_ENUM_CONTACT(name, ctype, ftype, comps, unit, doc) TB_CONTACT_FIELD_##name,

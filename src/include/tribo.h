@@ -152,6 +152,24 @@ typedef struct tb_collision_params {
   float match_distance;
 } tb_collision_params;
 
+/* ---- Newton XPBD / penalty parameters (the `newton-xpbd` and `newton-semi` presets). ---- */
+typedef struct tb_newton_params {
+  int32_t iterations;             /* XPBD: fixed position iterations per step, [1, 64]; no tolerance. Default 2 */
+  float relaxation;               /* XPBD: contact relaxation ω, dimensionless, (0, 2). Default 0.8 */
+  int32_t contact_weighting;      /* XPBD 0/1: divide each body's correction by its active contact count N. Default 1 */
+  int32_t restitution;            /* XPBD 0/1: run the restitution velocity pass (its impulse is not in the readback). Default 0 */
+  int32_t restitution_iterations; /* XPBD: outer restitution iterations (8 Gauss-Seidel sweeps each), [1, 64]. Default 2 */
+  int32_t substeps;               /* penalty: semi-implicit Euler substeps per step, [1, 1024]. Default 8 */
+  float ke;                       /* penalty N/m: normal stiffness when the pair material carries none (material ke = 0) */
+  float kd;                       /* penalty N·s/m: normal damping (same fallback), >= 0 */
+  float kf;                       /* penalty N·s/m: friction viscosity (same fallback), >= 0 */
+  float ka;                       /* penalty m: adhesion range (same fallback), >= 0 */
+  float friction_smoothing;       /* penalty m/s: Huber δ of the tangential slip norm, > 0. Default 1 */
+  int32_t velocity_from_positions;/* XPBD 0/1: 1 recomputes v, ω from the step's pose change after the iterations
+                                   * (Newton's deprecated compute_body_velocity_from_position_delta); 0 keeps the
+                                   * velocities updated with every correction (Newton 1.6). Default 0 */
+} tb_newton_params;
+
 /* Solver choices and parameters. */
 typedef struct tb_solver_params {
   int32_t position_iterations;     /* substeps per step: internal step h/N (>= 1) */
@@ -168,6 +186,7 @@ typedef struct tb_solver_params {
   int32_t readback;                /* tb_readback */
   /* -- solver section: PhysX PGS / TGS -- */
   /* -- solver section: Newton XPBD / penalty -- */
+  tb_newton_params newton;         /* Newton XPBD / penalty parameters (see tb_newton_params) */
   /* -- solver section: observation -- */
   tb_combine_params combine;       /* configuration of the combine rule (materials) */
 } tb_solver_params;
@@ -291,10 +310,11 @@ typedef struct tb_material {
                                  acceleration-spring flag); default 0 */
   float torsional_friction;   /* m, >= 0: Newton μ_torsional (normal force -> torque limit); default 0.005 */
   float rolling_friction;     /* m, >= 0: Newton μ_rolling; default 0.0001 */
-  float ke;                   /* N/m, >= 0: Newton penalty normal stiffness; default 2500 */
-  float kd;                   /* N·s/m, >= 0: Newton penalty normal damping; default 100 */
-  float kf;                   /* N·s/m, >= 0: Newton penalty friction gain; default 1000 */
-  float ka;                   /* m, >= 0: Newton adhesion distance; default 0 */
+  float ke;                   /* N/m, >= 0: Newton penalty normal stiffness; default 0 = unset: when the
+                                 combined ke is 0 the world's solver.newton ke, kd, kf, ka apply */
+  float kd;                   /* N·s/m, >= 0: Newton penalty normal damping; default 0 (unset) */
+  float kf;                   /* N·s/m, >= 0: Newton penalty friction gain; default 0 (unset) */
+  float ka;                   /* m, >= 0: Newton adhesion distance; default 0 (unset) */
   /* MuJoCo rule (geom parameters; friction = dynamic_friction, torsional_friction, rolling_friction) */
   int32_t priority;           /* higher priority side's parameters win; default 0 */
   int32_t condim;             /* 1, 3, 4 or 6: contact dimensionality; default 3 */
@@ -387,6 +407,8 @@ typedef struct tb_readback_info {
   int32_t substeps;             /* impulses are sums over this many substeps of one step */
   float scale;                  /* factor already applied for contact-count weighting (1 = none) */
   /* -- readback section: more flags -- */
+  int32_t per_body_force;       /* 1 when the solver keeps per-body contact totals: tb_body_contact_wrench()
+                                   * without a counterpart filter works even when per_contact_force = 0 */
 } tb_readback_info;
 TB_API tb_status tb_world_readback_info(tb_world_id world, tb_readback_info* out);
 
@@ -402,6 +424,19 @@ typedef struct tb_solver_status {
   /* -- status section: more -- */
 } tb_solver_status;
 TB_API tb_status tb_world_solver_status(tb_world_id world, tb_solver_status* out);
+
+/* ---- Newton XPBD / penalty: per-body contact totals and per-contact overrides ---- */
+/* The world's Newton parameters alone (a fixed layout for bindings; the same values as
+ * tb_world_def.solver.newton). Set between steps; a bad value fails naming the field. */
+TB_API tb_status tb_world_set_newton(tb_world_id world, const tb_newton_params* params);
+TB_API tb_status tb_world_get_newton(tb_world_id world, tb_newton_params* out);
+/* Per-contact overrides for the penalty solver, 0 = unset (Newton's sentinel): stiffness > 0
+ * (N/m) replaces ke, damping > 0 (N·s/m) replaces kd, friction_scale > 0 multiplies μ. Call
+ * between collide() and solve() with a contact index of that collide() (0 <= index < count); the
+ * values hold for that solve() only and are visible in the contact fields stiffness, damping,
+ * friction_scale until the next collide(). Each value must be finite and >= 0. */
+TB_API tb_status tb_contact_set_override(tb_world_id world, int32_t contact, float stiffness, float damping,
+                                        float friction_scale);
 
 /* Threads: size of the fixed pool (callers included). The threaded build supports > 1. */
 TB_API int32_t tb_max_threads(void);
@@ -467,7 +502,11 @@ TB_API tb_status tb_contacts_convert(tb_world_id world, tb_contact_convention co
 /* Observation flags. */
 #define TB_OBSERVE_EXCLUDE_SELF 1 /* drop contacts between two shapes of the same body */
 
-/* Net contact wrench on `body` (which may be static) from all its contacts of the last step:
+/* Net contact wrench on `body` (which may be static) from all its contacts of the last step.
+ * When the solver has no per-contact force but keeps per-body totals (penalty: readback
+ * per_body_force = 1), the totals are returned for with = TB_ANY_BODY (time averages over the
+ * substeps, torque about the centre of mass); a counterpart filter is then not available.
+ * Otherwise, from the per-contact forces:
  * force (N, world) and torque (N·m, world) about the body's centre of mass at the end of the
  * step (out->point). `with`: TB_ANY_BODY, -1 (any static body) or a body id (only contacts
  * with that body; the body itself selects its self-contacts). flags: TB_OBSERVE_*. */

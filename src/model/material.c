@@ -155,6 +155,16 @@ void tb_combine_material_pair(int32_t rule, const tb_combine_params* params, con
 void tb_combine_materials(const tb_world* w, int32_t s0, int32_t s1, tb_contact_material* out) {
   const tb_shapes* s = &w->shapes;
   tb_combine_material_pair(w->def.solver.combine_rule, &w->def.solver.combine, &s->material[s0], &s->material[s1], out);
+  /* penalty parameters unset on both shapes (ke = 0): the world's Newton parameters */
+  int32_t rule = w->def.solver.combine_rule;
+  if ((rule == TB_COMBINE_RULE_MEAN || rule == TB_COMBINE_RULE_VBD) && out->ke == 0.0f) {
+    const tb_newton_params* np = &w->def.solver.newton;
+    out->ke = np->ke;
+    out->kd = np->kd;
+    out->kf = np->kf;
+    out->ka = np->ka;
+    if (out->defined & TB_CONTACT_PARAM_SPRING) { out->stiffness = np->ke; out->damping = np->kd; }
+  }
 }
 
 /* ---- compliant contact spring ---- */
@@ -189,12 +199,13 @@ void tb_material_default_into(float friction, float restitution, tb_material* ou
   out->friction_combine = TB_COMBINE_AVERAGE;
   out->restitution_combine = TB_COMBINE_AVERAGE;
   out->damping_combine = TB_COMBINE_AVERAGE;
-  /* Newton ShapeConfig defaults */
+  /* Newton ShapeConfig defaults; ke = kd = kf = ka = 0: unset, the world's Newton parameters
+   * (tb_newton_params ke, kd, kf, ka, Newton's ShapeConfig defaults) apply */
   out->torsional_friction = 0.005f;
   out->rolling_friction = 0.0001f;
-  out->ke = 2500.0f;
-  out->kd = 100.0f;
-  out->kf = 1000.0f;
+  out->ke = 0.0f;
+  out->kd = 0.0f;
+  out->kf = 0.0f;
   out->ka = 0.0f;
   /* MuJoCo geom defaults */
   out->priority = 0;

@@ -10,6 +10,7 @@
 #include "../model/material.h"
 #include "../observe/observe.h"
 #include "../solver/solver.h"
+#include "../solver/newton.h"
 
 static tb_world s_worlds[TB_MAX_WORLDS];
 static char s_global_error[TB_ERROR_LEN];
@@ -91,6 +92,7 @@ static tb_status check_solver(tb_world* w, const char* fn, const tb_solver_param
   if ((st = check_enum(w, fn, "solver.combine.kamino_friction", p->combine.kamino_friction, TB_COMBINE_MODE_COUNT)) ||
       (st = check_enum(w, fn, "solver.combine.kamino_restitution", p->combine.kamino_restitution, TB_COMBINE_MODE_COUNT)))
     return st;
+  if ((st = tb_newton_params_check(w, fn, &p->newton)) != TB_OK) return st;
   if (p->position_iterations < 1 || p->position_iterations > 64)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.position_iterations must be in [1, 64] (got %d)", fn, p->position_iterations);
   if (p->velocity_iterations < 0 || p->velocity_iterations > 64)
@@ -134,6 +136,8 @@ tb_world_def tb_default_world_def(void) {
   d.collision.max_points_per_pair = TB_MAX_POINTS_PER_PAIR;
   d.collision.match_distance = 0.01f; /* m */
   d.solver.combine.kamino_restitution = TB_COMBINE_MIN; /* Kamino: friction average, restitution min */
+  /* Newton XPBD / penalty parameters, valid for every preset so the solver axis can switch */
+  d.solver.newton = tb_newton_params_default();
   tb_preset_apply(TB_PRESET_PHYSX_TGS, &d);
   return d;
 }
@@ -164,6 +168,7 @@ tb_status tb_preset_apply(tb_preset preset, tb_world_def* def) {
       c->broad_phase = TB_BROAD_PHASE_SAP;
       c->matching = TB_MATCHING_LATEST;
       /* -- preset section: Newton -- */
+      s->newton = tb_newton_params_default();
       break;
     default:
       return tb_world_fail(NULL, TB_ERR_INVALID_ARGUMENT, "presetApply: preset must be in [0, %d) (got %d)",
@@ -296,6 +301,7 @@ static void destroy_storage(tb_world* w) {
   free_contacts(&w->contacts);
   tb_match_free(&w->match);
   tb_solver_destroy(w);
+  tb_newton_destroy(w);
   tb_arena_destroy(&w->arena);
   tb_observe_destroy(w); /* observation: sensors and events */
 }

@@ -42,7 +42,7 @@ for (const build of BUILDS) {
       w.collide();
       near(assert, w.contacts.dynamicFriction[0], 0.475, 1e-6, 'mean (0.05 + 0.9)/2');
       near(assert, w.contacts.spinFriction[0], 0.005, 1e-9, 'torsional mean of the defaults');
-      assert.equal(w.contacts.stiffness[0], 2500, 'ke mean of the defaults (N/m)');
+      assert.equal(w.contacts.stiffness[0], 2500, 'unset ke: the Newton ke of the world (N/m)');
       w.setOptions({ combineRule: 'vbd' });
       w.collide();
       near(assert, w.contacts.dynamicFriction[0], Math.sqrt(0.05 * 0.9), 1e-6, 'vbd sqrt(μ0·μ1)');
@@ -182,7 +182,7 @@ for (const build of BUILDS) {
       assert.equal(a.dynamicFriction, f32(0.3));
       assert.equal(box.ke, 4000);
       assert.equal(box.torsionalFriction, f32(0.02));
-      assert.equal(box.kd, 100, 'Newton default kd');
+      assert.equal(box.kd, 0, 'kd unset (0): the Newton kd of the world applies');
       assert.equal(cap.restitution, 0.25, 'material fields win over the shorthand');
       assert.deepEqual(w.shapesOf(w.addBody({})), []);
       w.free();
