@@ -45,8 +45,6 @@ export type Build = 'threads' | 'simd';
 export type Preset = 'physx-pgs' | 'physx-tgs' | 'newton-xpbd' | 'newton-semi';
 /** Solver families: PhysX PGS and TGS, Newton XPBD, Newton penalty with semi-implicit Euler. */
 export type SolverType = 'pgs' | 'tgs' | 'xpbd' | 'penalty';
-/** Material combine rules: PhysX combine modes, Newton means, Newton VBD, Kamino. */
-export type CombineRule = 'physx' | 'mean' | 'vbd' | 'kamino';
 /** Per-contact readback conventions (see docs/observation.md). */
 export type ReadbackConvention = 'physx' | 'newton';
 /**
@@ -81,8 +79,10 @@ export interface AxisOptions {
   positionIterations?: number;
   /** Solver family. Default: the preset's. */
   solver?: SolverType;
-  /** Material combine rule. Default: the preset's. */
+  /** How two shapes' materials combine into a contact's parameters (see {@link ShapeMaterial}). Default: the preset's. */
   combineRule?: CombineRule;
+  /** Modes of the `'kamino'` rule; omitted ones are kept. Default `{ friction: 'average', restitution: 'min' }`. */
+  kaminoCombine?: KaminoCombine;
   /** Readback convention. Default: the preset's. */
   readback?: ReadbackConvention;
   /** Candidate-pair generator. Default `'sap'`. */
@@ -107,6 +107,36 @@ export interface AxisOptions {
    * and does not run; nothing is truncated and the world stays usable.
    */
   maxCollisionPairs?: number;
+
+  /* -- Newton solvers: stored for every preset, read by the solver named in each comment -- */
+  /** `'newton-xpbd'`: fixed position iterations per step (no tolerance), integer in [1, 64]. Default `2`. */
+  iterations?: number;
+  /** `'newton-xpbd'`: contact relaxation ω in (0, 2); p_n = ω(−d)/(h·w). Default `0.8`. */
+  relaxation?: number;
+  /** `'newton-xpbd'`: divide each body's correction by its active contact count N. Default `true`. */
+  contactWeighting?: boolean;
+  /** `'newton-xpbd'`: run the restitution velocity pass (not part of the readback). Default `false`. */
+  restitution?: boolean;
+  /** `'newton-xpbd'`: restitution iterations of 8 Gauss-Seidel sweeps each, integer in [1, 64]. Default `2`. */
+  restitutionIterations?: number;
+  /**
+   * `'newton-xpbd'`: replace the velocities after the iterations by the step's pose change
+   * (Newton's deprecated `compute_body_velocity_from_position_delta`). Default `false`: the
+   * velocities follow every correction, as in Newton 1.6.
+   */
+  velocityFromPositions?: boolean;
+  /** `'newton-semi'`: semi-implicit Euler substeps per step, integer in [1, 1024]. Default `8`. */
+  penaltySubsteps?: number;
+  /** `'newton-semi'`: normal stiffness, N/m, > 0, used when the shapes carry none. Default `1e4`. */
+  ke?: number;
+  /** `'newton-semi'`: normal damping, N·s/m, >= 0 (only while penetrating). Default `100`. */
+  kd?: number;
+  /** `'newton-semi'`: friction viscosity, N·s/m, >= 0. Default `100`. */
+  kf?: number;
+  /** `'newton-semi'`: adhesion range, m, >= 0: for 0 <= d < ka the contact pulls with ke·d. Default `0`. */
+  ka?: number;
+  /** `'newton-semi'`: Huber δ of the slip norm, m/s, > 0. Default `1`. */
+  frictionSmoothing?: number;
 }
 /** Body types. */
 export type BodyType = 'static' | 'kinematic' | 'dynamic';
@@ -165,6 +195,8 @@ export interface FieldTables {
    * tangent1, force, featureId, distanceRule, distance, margin, gap, active, excluded, point0, point1,
    * localPoint0, localPoint1, reportedNormal, reduced, matchKey, matchIndex, age.
    */
+  /** shape0, shape1, body0, body1, point, normal, separation, normalImpulse, tangentImpulse, tangent0, tangent1, force, featureId, staticFriction, dynamicFriction, restitution, stiffness, damping, spinFriction, penaltyFriction, materialFlags, condim, solref, solimp, adhesion. */
+  /** shape0, shape1, body0, body1, point, normal, separation, normalImpulse, tangentImpulse, tangent0, tangent1, force, featureId, wrench, readbackScale, stiffness, damping, frictionScale. */
   readonly contact: readonly FieldInfo[];
 }
 
@@ -352,6 +384,109 @@ export type QueryShape =
   | Pick<CapsuleDesc, 'type' | 'radius' | 'halfHeight'>
   | Pick<BoxDesc, 'type' | 'halfExtents'>;
 
+/**
+ * Material combine rules:
+ * - `'physx'`: each shape names a {@link CombineMode} per quantity and the pair uses the larger
+ *   enum (average < min < multiply < max); static and dynamic friction combine separately, then
+ *   `μd = max(μd, 0)`, `μs = max(μs, μd)`; `disableFriction` on either shape removes friction;
+ *   compliant shapes give spring contacts (exactly one compliant: its stiffness wins (min of the
+ *   PhysX restitutions) and damping is the max of both; both compliant: their modes, with an
+ *   acceleration spring winning over a force spring).
+ * - `'mean'` (Newton XPBD / penalty): arithmetic means of μ (`dynamicFriction`), restitution,
+ *   torsional and rolling friction, ke, kd, kf, ka.
+ * - `'vbd'` (Newton VBD): ke, kd means; μ = sqrt(μ0·μ1).
+ * - `'kamino'`: μ and restitution by {@link KaminoCombine} (average / min by default).
+ * - `'mujoco'`: a higher `priority` side gives every parameter; at equal priority condim max,
+ *   friction (slide = `dynamicFriction`, spin = `torsionalFriction`, roll = `rollingFriction`)
+ *   elementwise max, solimp mixed by the solmix weight w = s0/(s0+s1) (both < 1e-15: 1/2; one:
+ *   the other side gets 1), solref mixed the same way when both solref[0] > 0 else elementwise
+ *   min, adhesion summed; each friction at least 1e-5.
+ */
+export type CombineRule = 'physx' | 'mean' | 'vbd' | 'kamino' | 'mujoco';
+/** Scalar combine of two values a, b: (a+b)/2, min, a·b, max. */
+export type CombineMode = 'average' | 'min' | 'multiply' | 'max';
+/** Modes of the `'kamino'` combine rule. */
+export interface KaminoCombine {
+  /** Mode of μ (`dynamicFriction`). Default `'average'`. */
+  friction?: CombineMode;
+  /** Mode of restitution. Default `'min'`. */
+  restitution?: CombineMode;
+}
+
+/** Compliant (spring) contact of a shape: PhysX's negative restitution (restitution = −stiffness). */
+export interface CompliantDesc {
+  /** Stiffness, finite and >= 0: N/m, or 1/s² with `accelerationSpring`; 0 = rigid. Default `0`. */
+  stiffness?: number;
+  /** Damping, finite and >= 0: N·s/m, or 1/s with `accelerationSpring`. Default `0`. */
+  damping?: number;
+  /** Stiffness and damping are accelerations (independent of the effective mass). Default `false`. */
+  accelerationSpring?: boolean;
+}
+
+/**
+ * A shape's contact material. Which fields a contact uses depends on the world's
+ * {@link CombineRule}; the combined values of each contact are in {@link ContactViews}
+ * (`staticFriction` ... `materialFlags`). In {@link World.setMaterial} the fields given replace the
+ * current ones and the others are kept. Unknown keys throw a `RangeError`.
+ */
+export interface ShapeMaterial {
+  /** Coulomb μ for sticking (`'physx'` rule), finite and >= 0. Default: the shape's `friction`. */
+  staticFriction?: number;
+  /** Coulomb μ while sliding; the μ of the other rules. Finite and >= 0. Default: the shape's `friction`. */
+  dynamicFriction?: number;
+  /** Rigid restitution in [0, 1]. Default: the shape's `restitution`. */
+  restitution?: number;
+  /** `'physx'` rule: mode of static and dynamic friction. Default `'average'`. */
+  frictionCombine?: CombineMode;
+  /** `'physx'` rule: mode of restitution (and of compliant stiffness). Default `'average'`. */
+  restitutionCombine?: CombineMode;
+  /** `'physx'` rule: mode of compliant damping. Default `'average'`. */
+  dampingCombine?: CombineMode;
+  /** `'physx'` rule: the pair gets no friction. Default `false`. */
+  disableFriction?: boolean;
+  /** `'physx'` rule: no friction memory across frames. Default `false`. */
+  disableStrongFriction?: boolean;
+  /** `'physx'` rule: a compliant (spring) contact instead of a rigid one. */
+  compliant?: CompliantDesc;
+  /** m, finite and >= 0: torsional friction (normal force -> torque limit), `'mean'` rule. Default `0.005`. */
+  torsionalFriction?: number;
+  /** m, finite and >= 0: rolling friction, `'mean'` rule. Default `0.0001`. */
+  rollingFriction?: number;
+  /** N/m, finite and >= 0: penalty normal stiffness (`'mean'`, `'vbd'`). Default `2500`. */
+  ke?: number;
+  /** N·s/m, finite and >= 0: penalty normal damping (`'mean'`, `'vbd'`). Default `100`. */
+  kd?: number;
+  /** N·s/m, finite and >= 0: penalty friction gain (`'mean'`). Default `1000`. */
+  kf?: number;
+  /** m, finite and >= 0: adhesion distance (`'mean'`). Default `0`. */
+  ka?: number;
+  /** `'mujoco'` rule: the higher priority side's parameters win. Integer. Default `0`. */
+  priority?: number;
+  /** `'mujoco'` rule: contact dimensionality 1, 3, 4 or 6. Default `3`. */
+  condim?: number;
+  /** `'mujoco'` rule, finite and >= 0: weight of this side's solref/solimp. Default `1`. */
+  solmix?: number;
+  /**
+   * `'mujoco'` rule: (timeconst s, dampratio) when solref[0] > 0, else direct (−stiffness 1/s²,
+   * −damping 1/s); finite. Default `[0.02, 1]`.
+   */
+  solref?: readonly [number, number];
+  /**
+   * `'mujoco'` rule: impedance dmin, dmax in (0, 1), width (m) >= 0, midpoint in [0, 1], power >= 1.
+   * Default `[0.9, 0.95, 0.001, 0.5, 2]`.
+   */
+  solimp?: readonly [number, number, number, number, number];
+  /** `'mujoco'` rule, N, finite and >= 0: adhesion (net normal force fn − adhesion). Default `0`. */
+  adhesion?: number;
+}
+
+/** A shape's full material as reported by {@link World.getMaterial}. */
+export type ShapeMaterialInfo = Required<Omit<ShapeMaterial, 'compliant' | 'solref' | 'solimp'>> & {
+  compliant: Required<CompliantDesc>;
+  solref: number[];
+  solimp: number[];
+};
+
 /** Options of {@link Tribo.createWorkerWorld}: world options plus the worker's build. */
 export interface WorkerWorldOptions extends WorldOptions {
   /** Build loaded in the worker. Default: the build of the Tribo that creates it. */
@@ -372,10 +507,15 @@ export interface DistanceDesc {
 
 /** Material fields shared by every shape. */
 export interface MaterialDesc {
-  /** Coulomb friction coefficient μ, finite and >= 0. Default `0.5`. A contact uses the mean of its two shapes. */
+  /**
+   * Coulomb friction coefficient μ, finite and >= 0: sets `material.staticFriction` and
+   * `material.dynamicFriction` (fields given in `material` win). Default `0.5`.
+   */
   friction?: number;
-  /** Restitution in [0, 1]. Default `0`. A contact uses the mean of its two shapes. */
+  /** Restitution in [0, 1]: sets `material.restitution` (unless given there). Default `0`. */
   restitution?: number;
+  /** The full contact material; combined per contact by the world's {@link CombineRule}. */
+  material?: ShapeMaterial;
   /** Density, kg/m³, finite and > 0; gives the body's mass properties. Default `1000`. */
   density?: number;
 }
@@ -624,6 +764,8 @@ export interface ContactEvents {
   /** solve() counter of these events. */
   readonly step: number;
   readonly list: ContactEvent[];
+  /** Newton presets: what {@link World.netContactWrench} returns without a `with` filter. */
+  readonly perBodyForce?: string;
 }
 
 /** Readback description per preset. */
@@ -976,6 +1118,187 @@ export interface ContactViews extends ContactStatus {
    * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
    */
   readonly age: Int32Array;
+
+  /**
+   * Coulomb friction coefficient for sticking used by this contact (combined from its two shapes' materials). Equals `dynamicFriction` except under the `'physx'` rule, where static and dynamic friction combine separately and then `staticFriction = max(staticFriction, dynamicFriction)`.
+   *
+   * - Unit: 1 (dimensionless)
+   * - Components per element: 1 (length count)
+   * - Filled by collide() from the world's {@link WorldOptions.combineRule}; `NaN` where that rule has no such parameter (never a fake 0).
+   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
+   */
+  readonly staticFriction: Float32Array;
+
+  /**
+   * Coulomb friction coefficient while sliding (the μ of the `'mean'`, `'vbd'` and `'kamino'` rules).
+   *
+   * - Unit: 1 (dimensionless)
+   * - Components per element: 1 (length count)
+   * - Filled by collide() from the world's {@link WorldOptions.combineRule}; `NaN` where that rule has no such parameter (never a fake 0).
+   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
+   */
+  readonly dynamicFriction: Float32Array;
+
+  /**
+   * Restitution (bounce) coefficient used by this contact. `NaN` for a compliant (spring) contact and under the `'vbd'` rule.
+   *
+   * - Unit: 1 (dimensionless)
+   * - Components per element: 1 (length count)
+   * - Filled by collide() from the world's {@link WorldOptions.combineRule}; `NaN` where that rule has no such parameter (never a fake 0).
+   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
+   */
+  readonly restitution: Float32Array;
+
+  /**
+   * Spring stiffness: the PhysX compliant contact stiffness k (N/m; 1/s² when `materialFlags & 8`, an acceleration spring), or the penalty stiffness ke (N/m) under `'mean'` / `'vbd'`. `NaN` for rigid `'physx'` contacts and under `'kamino'`.
+   *
+   * - Unit: N/m or 1/s²
+   * - Components per element: 1 (length count)
+   * - Filled by collide() from the world's {@link WorldOptions.combineRule}; `NaN` where that rule has no such parameter (never a fake 0).
+   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
+   */
+  readonly stiffness: Float32Array;
+
+  /**
+   * Spring damping: the PhysX compliant damper d (N·s/m; 1/s for an acceleration spring), or kd (N·s/m) under `'mean'` / `'vbd'`. `NaN` for rigid `'physx'` contacts and under `'kamino'`.
+   *
+   * - Unit: N·s/m or 1/s
+   * - Components per element: 1 (length count)
+   * - Filled by collide() from the world's {@link WorldOptions.combineRule}; `NaN` where that rule has no such parameter (never a fake 0).
+   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
+   */
+  readonly damping: Float32Array;
+
+  /**
+   * Torsional then rolling friction coefficient (m: they turn the normal force into a torque limit). `'mean'` and `'mujoco'` rules, else `NaN`.
+   *
+   * - Unit: m
+   * - Components per element: 2 (length 2 × count)
+   * - Filled by collide() from the world's {@link WorldOptions.combineRule}; `NaN` where that rule has no such parameter (never a fake 0).
+   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
+   */
+  readonly spinFriction: Float32Array;
+
+  /**
+   * Penalty friction gain kf (N·s/m) then adhesion distance ka (m). `'mean'` rule only, else `NaN`.
+   *
+   * - Unit: N·s/m, m
+   * - Components per element: 2 (length 2 × count)
+   * - Filled by collide() from the world's {@link WorldOptions.combineRule}; `NaN` where that rule has no such parameter (never a fake 0).
+   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
+   */
+  readonly penaltyFriction: Float32Array;
+
+  /**
+   * Bits: 1 no friction (a shape disabled it), 2 no strong friction, 4 compliant (spring) contact, 8 acceleration spring.
+   *
+   * - Unit: bits
+   * - Components per element: 1 (length count)
+   * - Filled by collide() from the world's {@link WorldOptions.combineRule}; `NaN` where that rule has no such parameter (never a fake 0).
+   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
+   */
+  readonly materialFlags: Uint32Array;
+
+  /**
+   * `'mujoco'` rule: contact dimensionality 1, 3, 4 or 6.
+   *
+   * - Unit: 1
+   * - Components per element: 1 (length count)
+   * - Filled by collide() from the world's {@link WorldOptions.combineRule}; 0 under the other rules.
+   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
+   */
+  readonly condim: Int32Array;
+
+  /**
+   * `'mujoco'` rule: (timeconst s, dampratio) when `solref[0] > 0`, else direct (−stiffness 1/s², −damping 1/s), acceleration units.
+   *
+   * - Unit: s, 1 (direct format: 1/s², 1/s)
+   * - Components per element: 2 (length 2 × count)
+   * - Filled by collide() from the world's {@link WorldOptions.combineRule}; `NaN` where that rule has no such parameter (never a fake 0).
+   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
+   */
+  readonly solref: Float32Array;
+
+  /**
+   * `'mujoco'` rule: impedance dmin, dmax, width (m), midpoint, power.
+   *
+   * - Unit: 1, 1, m, 1, 1
+   * - Components per element: 5 (length 5 × count)
+   * - Filled by collide() from the world's {@link WorldOptions.combineRule}; `NaN` where that rule has no such parameter (never a fake 0).
+   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
+   */
+  readonly solimp: Float32Array;
+
+  /**
+   * `'mujoco'` rule: adhesion force; the net normal force is fn − adhesion.
+   *
+   * - Unit: N
+   * - Components per element: 1 (length count)
+   * - Filled by collide() from the world's {@link WorldOptions.combineRule}; `NaN` where that rule has no such parameter (never a fake 0).
+   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
+   */
+  readonly adhesion: Float32Array;
+
+  /**
+   * Newton convention: average wrench by body1 on body0 over the last step, world axes: force
+   * (N) `[6*i .. 6*i+2]` then torque (N·m) about body0's centre of mass `[6*i+3 .. 6*i+5]`
+   * (static body0: about its origin). Filled by `'newton-xpbd'` (weighted like `normalImpulse`,
+   * restitution pass excluded); NaN for `'newton-semi'`, which has no per-contact force.
+   *
+   * - Unit: N, N·m
+   * - Components per element: 6 (length 6 × count)
+   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
+   */
+  readonly wrench: Float32Array;
+
+  /**
+   * `'newton-xpbd'`: contact-count weighting factor applied to this contact's impulses, 1/N when
+   * one side has a body, 2/(NA+NB) when both do, 1 without weighting. NaN for `'newton-semi'`.
+   *
+   * - Unit: 1
+   * - Components per element: 1 (length count)
+   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
+   */
+  readonly readbackScale: Float32Array;
+
+  /**
+   * `'newton-semi'` override of the normal stiffness ke for this contact, N/m; 0 = unset. Set
+   * with {@link World.setContactOverride}.
+   *
+   * - Unit: N/m
+   * - Components per element: 1 (length count)
+   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
+   */
+  readonly overrideStiffness: Float32Array;
+
+  /**
+   * `'newton-semi'` override of the normal damping kd, N·s/m; 0 = unset.
+   *
+   * - Unit: N·s/m
+   * - Components per element: 1 (length count)
+   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
+   */
+  readonly overrideDamping: Float32Array;
+
+  /**
+   * `'newton-semi'`: factor on the friction coefficient μ when > 0; 0 = unset.
+   *
+   * - Unit: 1
+   * - Components per element: 1 (length count)
+   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
+   */
+  readonly frictionScale: Float32Array;
+}
+
+
+/** Per-contact overrides of the penalty solver ({@link World.setContactOverride}); 0 = unset. */
+export interface ContactOverride {
+  /** N/m, finite and >= 0: replaces ke when > 0. Default `0`. */
+  stiffness?: number;
+  /** N·s/m, finite and >= 0: replaces kd when > 0. Default `0`. */
+  damping?: number;
+  /** Finite and >= 0: multiplies μ when > 0. Default `0`. */
+  frictionScale?: number;
 }
 
 /**
@@ -1003,6 +1326,15 @@ export class World {
   addBody(desc?: BodyDesc): number;
   /** Removes a body and its shapes; its id is rejected afterwards. @throws {RangeError} unknown id */
   removeBody(id: number): void;
+  /** Shape ids of a body in creation order (the order of `addBody`'s `shapes`). @throws {RangeError} unknown id */
+  shapesOf(bodyId: number): number[];
+  /**
+   * Changes the given fields of a shape's material; the others are kept. On error the shape keeps
+   * its material. @throws {RangeError | TypeError} e.g. `setMaterial: material.staticFriction must be finite and >= 0 (got -1)`
+   */
+  setMaterial(shapeId: number, material: ShapeMaterial): void;
+  /** A shape's full material. @throws {RangeError} unknown id */
+  getMaterial(shapeId: number): ShapeMaterialInfo;
   /** Sets the body origin position (m, world) and rotation (unit quaternion x, y, z, w; default identity). */
   setPose(id: number, position: Vec3, rotation?: Quat): void;
   /**
@@ -1130,6 +1462,14 @@ export class World {
   /** Events of the last solve(). */
   readonly events: ContactEvents;
 
+  /* -- Newton presets -- */
+  /**
+   * Per-contact overrides of the penalty solver for contact `index` of the last collide(),
+   * 0 = unset; between collide() and solve(), for that solve() only.
+   * @throws {RangeError} negative or non-finite value, index out of range @throws {Error} no collide() before
+   */
+  setContactOverride(index: number, override: ContactOverride): void;
+
   /** Frees the world and all its memory. The object is unusable afterwards; calling it again is a no-op. */
   free(): void;
 }
@@ -1229,6 +1569,14 @@ export class WorkerWorld {
   setPairForceThreshold(shape0: number, shape1: number, newtons: number): Promise<void>;
   /** Events of the last solve() (a getter that returns a promise). */
   readonly events: Promise<ContactEvents>;
+  /** See {@link World.shapesOf}. */
+  shapesOf(bodyId: number): Promise<number[]>;
+  /** See {@link World.setMaterial}. */
+  setMaterial(shapeId: number, material: ShapeMaterial): Promise<void>;
+  /** See {@link World.getMaterial}. */
+  getMaterial(shapeId: number): Promise<ShapeMaterialInfo>;
+  /** See {@link World.setContactOverride}. */
+  setContactOverride(index: number, override: ContactOverride): Promise<void>;
   /** Collision stage only; the frame's contacts have no impulses yet (`readbackValid` false). */
   collide(): Promise<Frame>;
   /** Solver stage only, on the contacts of the preceding collide(). */

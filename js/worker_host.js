@@ -70,6 +70,11 @@ const ops = {
   setForceThreshold: (n) => world.setForceThreshold(n),
   setPairForceThreshold: (a, b, n) => world.setPairForceThreshold(a, b, n),
   events: () => world.events,
+  setMaterial: (shape, m) => world.setMaterial(shape, m),
+  getMaterial: (shape) => world.getMaterial(shape),
+  shapesOf: (body) => world.shapesOf(body),
+  // Newton presets
+  setContactOverride: (i, o) => world.setContactOverride(i, o),
   collide() {
     world.collide();
     return makeFrame();

@@ -149,6 +149,14 @@ export class WorkerWorld {
   setPairForceThreshold(shape0, shape1, newtons) { return this._call('setPairForceThreshold', [shape0, shape1, newtons]); }
   /** Events of the last solve() (a getter that returns a promise). */
   get events() { return this._call('events'); }
+  /** See World.setMaterial: changes the given fields of a shape's material. */
+  setMaterial(shapeId, material) { return this._call('setMaterial', [shapeId, material]); }
+  /** See World.getMaterial. */
+  getMaterial(shapeId) { return this._call('getMaterial', [shapeId]); }
+  /** See World.shapesOf: shape ids of a body in creation order. */
+  shapesOf(bodyId) { return this._call('shapesOf', [bodyId]); }
+  /** Newton penalty: per-contact overrides (0 = unset) between collide() and solve(). */
+  setContactOverride(index, override) { return this._call('setContactOverride', [index, override]); }
   /** Collision stage only; resolves with a frame whose contacts have no impulses yet (readbackValid false). */
   async collide() { return this._frame(await this._call('collide')); }
   /** Solver stage only, on the contacts of the preceding collide(); resolves with the frame. */

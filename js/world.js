@@ -11,13 +11,13 @@ const SHAPE_TYPES = { plane: 0, sphere: 1, capsule: 2, box: 3 };
 /** Preset names in engine order (tb_preset). */
 const PRESETS = ['physx-pgs', 'physx-tgs', 'newton-xpbd', 'newton-semi'];
 /** Presets whose solver exists in this version. */
-const AVAILABLE_PRESETS = ['physx-tgs'];
+const AVAILABLE_PRESETS = ['physx-tgs', 'newton-xpbd', 'newton-semi'];
 const ID_INDEX_MASK = 0xfffff;
 
 /** Names of the enum-valued world options, in engine order. */
 const ENUMS = {
   solver: ['pgs', 'tgs', 'xpbd', 'penalty'],
-  combineRule: ['physx', 'mean', 'vbd', 'kamino'],
+  combineRule: ['physx', 'mean', 'vbd', 'kamino', 'mujoco'],
   readback: ['physx', 'newton'],
   broadPhase: ['sap', 'all-pairs', 'explicit'],
   filterRule: ['newton', 'mujoco', 'physx', 'genesis'],
@@ -48,6 +48,7 @@ const DEF_OPTIONS = {
   warmStarting: ['solver.warm_starting', 'bool'],
   solver: ['solver.solver', 'solver'],
   combineRule: ['solver.combine_rule', 'combineRule'],
+  kaminoCombine: ['solver.combine', 'kaminoCombine'],
   readback: ['solver.readback', 'readback'],
   broadPhase: ['collision.broad_phase', 'broadPhase'],
   filterRule: ['collision.filter_rule', 'filterRule'],
@@ -57,6 +58,20 @@ const DEF_OPTIONS = {
   matchDistance: ['collision.match_distance', 'num'],
   /* -- filtering -- */
   maxCollisionPairs: ['collision.max_collision_pairs', 'int'],
+  /* Newton XPBD */
+  iterations: ['solver.newton.iterations', 'int'],
+  relaxation: ['solver.newton.relaxation', 'num'],
+  contactWeighting: ['solver.newton.contact_weighting', 'bool'],
+  restitution: ['solver.newton.restitution', 'bool'],
+  restitutionIterations: ['solver.newton.restitution_iterations', 'int'],
+  velocityFromPositions: ['solver.newton.velocity_from_positions', 'bool'],
+  /* Newton penalty */
+  penaltySubsteps: ['solver.newton.substeps', 'int'],
+  ke: ['solver.newton.ke', 'num'],
+  kd: ['solver.newton.kd', 'num'],
+  kf: ['solver.newton.kf', 'num'],
+  ka: ['solver.newton.ka', 'num'],
+  frictionSmoothing: ['solver.newton.friction_smoothing', 'num'],
 };
 /** Options that may change between steps (solver and collision axes). */
 const RUNTIME_OPTIONS = new Set(Object.keys(DEF_OPTIONS).filter((k) => /^(solver|collision)\./.test(DEF_OPTIONS[k][0])));
@@ -68,7 +83,11 @@ const SHAPE_OPTIONS = new Set(['type', 'radius', 'halfExtents', 'halfHeight', 'n
   'position', 'rotation', 'friction', 'restitution', 'density',
   /* filtering */ 'world', 'collisionGroup', 'contype', 'conaffinity', 'filterData', 'trigger',
   /* -- shape options section: distances -- */
-  'margin', 'gap', 'contactOffset', 'restOffset']);
+  'margin', 'gap', 'contactOffset', 'restOffset', 'material']);
+
+/* -- Newton presets: XPBD and penalty (semi-implicit Euler) -- */
+/** tb_preset values of the Newton presets. */
+const OVERRIDE_OPTIONS = new Set(['stiffness', 'damping', 'frictionScale']);
 
 /* -- filtering: broad phase, filter rules, per-shape filter fields, queries -- */
 const FILTER_KEYS = ['world', 'collisionGroup', 'contype', 'conaffinity', 'filterData', 'trigger'];
@@ -110,6 +129,49 @@ function shapeParams(where, s) {
 /** Material defaults (PhysX-like): μ 0.5, restitution 0, density 1000 kg/m³. */
 export const DEFAULT_MATERIAL = Object.freeze({ friction: 0.5, restitution: 0, density: 1000 });
 
+/* ---- materials: combine rules and modes, the tb_material layout ---- */
+/** World combine rules (tb_combine_rule order). */
+export const COMBINE_RULES = Object.freeze(['physx', 'mean', 'vbd', 'kamino', 'mujoco']);
+/** Combine modes (tb_combine_mode order: the PhysX rule uses the larger one of the two shapes). */
+export const COMBINE_MODES = Object.freeze(['average', 'min', 'multiply', 'max']);
+const MATERIAL_OPTIONS = new Set(['staticFriction', 'dynamicFriction', 'restitution', 'frictionCombine',
+  'restitutionCombine', 'dampingCombine', 'disableFriction', 'disableStrongFriction', 'compliant',
+  'torsionalFriction', 'rollingFriction', 'ke', 'kd', 'kf', 'ka',
+  'priority', 'condim', 'solmix', 'solref', 'solimp', 'adhesion']);
+const COMPLIANT_OPTIONS = new Set(['stiffness', 'damping', 'accelerationSpring']);
+const KAMINO_OPTIONS = new Set(['friction', 'restitution']);
+const MATERIAL_FLAGS = { disableFriction: 1, disableStrongFriction: 2, accelerationSpring: 4 };
+/* tb_material: 26 four-byte words (ints: the combines, flags, priority, condim) */
+const MAT = {
+  staticFriction: 0, dynamicFriction: 1, restitution: 2, frictionCombine: 3, restitutionCombine: 4,
+  dampingCombine: 5, flags: 6, stiffness: 7, damping: 8, torsionalFriction: 9, rollingFriction: 10,
+  ke: 11, kd: 12, kf: 13, ka: 14, priority: 15, condim: 16, solmix: 17, solref: 18, solimp: 20,
+  adhesion: 25, WORDS: 26,
+};
+/** C field names of tb_material as the JS descriptor spells them. */
+const MATERIAL_C_TO_JS = {
+  static_friction: 'staticFriction', dynamic_friction: 'dynamicFriction', restitution: 'restitution',
+  compliant_stiffness: 'compliant.stiffness', compliant_damping: 'compliant.damping',
+  torsional_friction: 'torsionalFriction', rolling_friction: 'rollingFriction', ke: 'ke', kd: 'kd', kf: 'kf', ka: 'ka',
+  solmix: 'solmix', adhesion: 'adhesion', condim: 'condim', solref: 'solref', solimp: 'solimp',
+};
+
+function combineMode(where, field, v) {
+  const i = COMBINE_MODES.indexOf(v);
+  if (i < 0) throw new RangeError(`${where}.${field} must be one of ${COMBINE_MODES.map((m) => `'${m}'`).join(', ')} (got ${JSON.stringify(v)})`);
+  return i;
+}
+
+function matNum(where, field, v) {
+  if (typeof v !== 'number') throw new TypeError(`${where}.${field} must be a number (got ${JSON.stringify(v)})`);
+  return v;
+}
+
+function bool(where, field, v) {
+  if (typeof v !== 'boolean') throw new TypeError(`${where}.${field} must be true or false (got ${JSON.stringify(v)})`);
+  return v;
+}
+
 /** What the contact readback of each preset contains. */
 export const READBACK_INFO = Object.freeze({
   'physx-tgs': Object.freeze({
@@ -121,6 +183,32 @@ export const READBACK_INFO = Object.freeze({
       'body0 receives the opposite',
     excludes: [],
     perContactForce: true,
+  }),
+  'newton-xpbd': Object.freeze({
+    preset: 'newton-xpbd',
+    normalImpulse: 'N·s per contact over the step: the position-correction impulses p_n = ω(−d)/(h·w) of the fixed ' +
+      'iterations, each multiplied by the contact-count weighting scale of its iteration (1/N when one side has a ' +
+      'body, 2/(NA+NB) when both do; see readbackScale); an approximation of the two sides\' actual corrections, which ' +
+      'are divided by each body\'s own N',
+    tangentImpulse: 'N·s per contact over the step along tangent0 / tangent1 on body1: the friction corrections, each ' +
+      'limited by μ·p_n of its iteration (μ = mean of the two shapes), weighted like normalImpulse',
+    force: 'N: the total weighted impulse on body1 / timestep, world axes; wrench (Newton convention): by body1 on ' +
+      'body0, force then torque (N·m) about body0\'s centre of mass (static body0: its origin), torques accumulated ' +
+      'with each iteration\'s arms plus torsional and rolling friction',
+    excludes: ['the restitution velocity pass (restitution: true) is not in the readback'],
+    perContactForce: true,
+    perBodyForce: 'netContactWrench(id): sum of the weighted readback of the body\'s contacts / timestep, about its centre of mass',
+  }),
+  'newton-semi': Object.freeze({
+    preset: 'newton-semi',
+    normalImpulse: 'not available: the penalty solver computes body forces only (NaN)',
+    tangentImpulse: 'not available (NaN)',
+    force: 'not available (NaN in force and wrench): use netContactWrench(id), the time average over the step of the ' +
+      'penalty forces a_n = ke·d + kd·min(v_n, 0) and the Huber-smoothed friction on the body, N and N·m about its ' +
+      'centre of mass, world axes',
+    excludes: ['per-contact forces (the solver has none)'],
+    perContactForce: false,
+    perBodyForce: 'netContactWrench(id) (no `with` filter): average contact force (N) and torque about the centre of mass (N·m) over the step',
   }),
 });
 
@@ -167,7 +255,8 @@ function jsOptionNames(message, options = {}) {
   message = message.replace('body/contact/pair capacities', 'bodyCapacity/contactCapacity/pairCapacity');
   const done = new Set();
   /* the name the caller used wins; otherwise the first JS name of a field */
-  const entries = Object.entries(DEF_OPTIONS).sort(([a], [b]) => (b in options) - (a in options));
+  /* longest C path first, so a path is never replaced inside a longer one */
+  const entries = Object.entries(DEF_OPTIONS).sort(([a, [ca]], [b, [cb]]) => (b in options) - (a in options) || cb.length - ca.length);
   for (const [js, [c]] of entries) {
     if (!c.includes('.') || done.has(c)) continue;
     done.add(c);
@@ -197,6 +286,15 @@ function writeDef(tribo, d, options, keys, fn) {
     const v = options[key];
     if (v === undefined || !DEF_OPTIONS[key]) continue;
     const [path, kind] = DEF_OPTIONS[key];
+    if (kind === 'kaminoCombine') {
+      /* { friction, restitution } combine modes of the Kamino rule; omitted ones are kept */
+      checkKeys(fn, 'kaminoCombine.', v, KAMINO_OPTIONS);
+      for (const k of ['friction', 'restitution']) {
+        if (v[k] === undefined) continue;
+        new Int32Array(heapBuffer(M), d + table.get(`solver.combine.kamino_${k}`).offset, 1)[0] = combineMode(`${fn}: kaminoCombine`, k, v[k]);
+      }
+      continue;
+    }
     const f = table.get(path);
     if (!f) throw new Error(`${fn}: the engine has no field ${path}`);
     const buf = heapBuffer(M);
@@ -347,8 +445,111 @@ export class World {
     let list = this._shapeIds.get(body);
     if (!list) this._shapeIds.set(body, (list = []));
     list.push(r);
+    if (s.material !== undefined) this._setMaterial(r, s.material, `${where}.material`);
     return r;
   }
+
+  /* ---- materials ---- */
+
+  /**
+   * Changes a shape's material: the fields given replace the current ones, the others are kept
+   * (see index.d.ts ShapeMaterial). On error the shape keeps its material.
+   */
+  setMaterial(shapeId, material) {
+    this._alive('setMaterial');
+    this._setMaterial(shapeId, material, 'setMaterial: material');
+  }
+
+  _setMaterial(shape, m, where) {
+    if (m == null || typeof m !== 'object' || Array.isArray(m)) throw new TypeError(`${where} must be an object (got ${JSON.stringify(m)})`);
+    checkKeys(where, '', m, MATERIAL_OPTIONS);
+    const M = this._M;
+    const p = this._t._scratch;
+    const fn = where.replace(/:.*$/, '');
+    const st = M._tb_shape_get_material(this._id, shape, p);
+    if (st !== 0) throw errorFor(st, M.UTF8ToString(M._tb_last_error(this._id)).replace(/^getMaterial:/, `${fn}:`));
+    const f32 = new Float32Array(heapBuffer(M), p, MAT.WORDS);
+    const i32 = new Int32Array(heapBuffer(M), p, MAT.WORDS);
+    for (const k of ['staticFriction', 'dynamicFriction', 'restitution', 'torsionalFriction', 'rollingFriction', 'ke', 'kd', 'kf', 'ka', 'solmix', 'adhesion']) {
+      if (m[k] !== undefined) f32[MAT[k]] = matNum(where, k, m[k]);
+    }
+    for (const k of ['priority', 'condim']) {
+      if (m[k] === undefined) continue;
+      if (!Number.isInteger(m[k])) throw new TypeError(`${where}.${k} must be an integer (got ${JSON.stringify(m[k])})`);
+      i32[MAT[k]] = m[k];
+    }
+    for (const [k, n] of [['solref', 2], ['solimp', 5]]) {
+      const v = m[k];
+      if (v === undefined) continue;
+      if (v == null || typeof v.length !== 'number' || v.length !== n) {
+        throw new TypeError(`${where}.${k} must be an array of ${n} numbers (got ${JSON.stringify(v)})`);
+      }
+      for (let j = 0; j < n; j++) f32[MAT[k] + j] = matNum(where, `${k}[${j}]`, v[j]);
+    }
+    for (const k of ['frictionCombine', 'restitutionCombine', 'dampingCombine']) {
+      if (m[k] !== undefined) i32[MAT[k]] = combineMode(where, k, m[k]);
+    }
+    let flags = i32[MAT.flags];
+    const flag = (name, v) => { flags = v ? flags | MATERIAL_FLAGS[name] : flags & ~MATERIAL_FLAGS[name]; };
+    if (m.disableFriction !== undefined) flag('disableFriction', bool(where, 'disableFriction', m.disableFriction));
+    if (m.disableStrongFriction !== undefined) flag('disableStrongFriction', bool(where, 'disableStrongFriction', m.disableStrongFriction));
+    if (m.compliant !== undefined) {
+      const c = m.compliant;
+      if (c == null || typeof c !== 'object' || Array.isArray(c)) throw new TypeError(`${where}.compliant must be an object (got ${JSON.stringify(c)})`);
+      checkKeys(`${where}.compliant`, '', c, COMPLIANT_OPTIONS);
+      if (c.stiffness !== undefined) f32[MAT.stiffness] = matNum(where, 'compliant.stiffness', c.stiffness);
+      if (c.damping !== undefined) f32[MAT.damping] = matNum(where, 'compliant.damping', c.damping);
+      if (c.accelerationSpring !== undefined) flag('accelerationSpring', bool(`${where}.compliant`, 'accelerationSpring', c.accelerationSpring));
+    }
+    i32[MAT.flags] = flags;
+    const r = M._tb_shape_set_material(this._id, shape, p);
+    if (r !== 0) {
+      const msg = M.UTF8ToString(M._tb_last_error(this._id))
+        .replace(/^setMaterial: ([a-z_]+)/, (_, f) => `${where}.${MATERIAL_C_TO_JS[f] ?? f}`);
+      throw errorFor(r, msg);
+    }
+  }
+
+  /** A shape's full material (see index.d.ts ShapeMaterial). */
+  getMaterial(shapeId) {
+    this._alive('getMaterial');
+    const M = this._M;
+    const p = this._t._scratch;
+    this._check(M._tb_shape_get_material(this._id, shapeId, p));
+    const f = new Float32Array(heapBuffer(M), p, MAT.WORDS);
+    const i = new Int32Array(heapBuffer(M), p, MAT.WORDS);
+    const flags = i[MAT.flags];
+    return {
+      staticFriction: f[MAT.staticFriction], dynamicFriction: f[MAT.dynamicFriction], restitution: f[MAT.restitution],
+      frictionCombine: COMBINE_MODES[i[MAT.frictionCombine]], restitutionCombine: COMBINE_MODES[i[MAT.restitutionCombine]],
+      dampingCombine: COMBINE_MODES[i[MAT.dampingCombine]],
+      disableFriction: (flags & 1) !== 0, disableStrongFriction: (flags & 2) !== 0,
+      compliant: { stiffness: f[MAT.stiffness], damping: f[MAT.damping], accelerationSpring: (flags & 4) !== 0 },
+      torsionalFriction: f[MAT.torsionalFriction], rollingFriction: f[MAT.rollingFriction],
+      ke: f[MAT.ke], kd: f[MAT.kd], kf: f[MAT.kf], ka: f[MAT.ka],
+      priority: i[MAT.priority], condim: i[MAT.condim], solmix: f[MAT.solmix],
+      solref: Array.from(f.subarray(MAT.solref, MAT.solref + 2)), solimp: Array.from(f.subarray(MAT.solimp, MAT.solimp + 5)),
+      adhesion: f[MAT.adhesion],
+    };
+  }
+
+  /** Shape ids of a body, in creation order (the order of `addBody`'s `shapes`). */
+  shapesOf(bodyId) {
+    this._alive('shapesOf');
+    const M = this._M;
+    const n = M._tb_body_get_shapes(this._id, bodyId, 0, 0);
+    if (n < 0) this._check(-n);
+    const big = 4 * n > 4096;
+    const p = big ? M._malloc(4 * n) : this._t._scratch;
+    try {
+      const r = M._tb_body_get_shapes(this._id, bodyId, p, n);
+      if (r < 0) this._check(-r);
+      return Array.from(new Int32Array(heapBuffer(M), p, n));
+    } finally {
+      if (big) M._free(p);
+    }
+  }
+
 
   /** Removes a body and its shapes; its id is rejected afterwards. */
   removeBody(id) {
@@ -631,6 +832,11 @@ export class World {
     const out = { preset: this.preset, threads: this.threads };
     for (const [js, [path, kind]] of Object.entries(DEF_OPTIONS)) {
       if (js === 'substeps') continue;
+      if (kind === 'kaminoCombine') {
+        out[js] = { friction: COMBINE_MODES[readDef(this._t, d, 'solver.combine.kamino_friction')[0]],
+          restitution: COMBINE_MODES[readDef(this._t, d, 'solver.combine.kamino_restitution')[0]] };
+        continue;
+      }
       const v = readDef(this._t, d, path);
       out[js] = kind === 'vec3' ? Array.from(v) : kind === 'bool' ? v[0] !== 0 : ENUMS[kind] ? ENUMS[kind][v[0]] : v[0];
     }
@@ -888,6 +1094,26 @@ export class World {
     } finally {
       M._free(buf);
     }
+  }
+
+  /* -- Newton presets: options, per-body contact wrench, per-contact overrides -- */
+
+
+
+
+
+  /**
+   * Per-contact overrides of the penalty solver (newton-semi), 0 = unset: stiffness (N/m)
+   * replaces ke, damping (N·s/m) replaces kd, frictionScale multiplies μ. Between collide() and
+   * solve(), for contact index i of that collide(); they hold for that solve() only.
+   */
+  setContactOverride(index, o = {}) {
+    const fn = 'setContactOverride';
+    this._alive(fn);
+    checkKeys(fn, '', o, OVERRIDE_OPTIONS);
+    const st = this._M._tb_contact_set_override(this._id, int(fn, 'index', index),
+      num(fn, 'stiffness', o.stiffness, 0), num(fn, 'damping', o.damping, 0), num(fn, 'frictionScale', o.frictionScale, 0));
+    this._check(st);
   }
 
   /** Frees the world and all its memory. The object is unusable afterwards. */

@@ -90,6 +90,7 @@ async function main() {
       if (lane.world) {
         lane.world.step();
         v = sceneValue(lane.scene, lane.world);
+        state.presets[lane.preset].perContactForce = !!lane.world.readbackInfo.perContactForce;
         lane.view.draw(lane.scene, lane.world);
         lane.el.querySelector('.value').textContent = v === null
           ? 'per-contact force: not available for this preset'

@@ -1,4 +1,5 @@
 /* collide(): shape poses and AABBs, broad phase, narrow phase, distance rule, matching, contact store. */
+#include <math.h>
 #include <string.h>
 
 #include "../core/jobs.h"
@@ -72,6 +73,29 @@ static void update_shapes(tb_world* w) {
 
 static void put3(float* dst, int32_t n, tb_vec3 v) { memcpy(dst + 3 * n, &v, sizeof v); }
 
+/* The combined material of contact n, NaN for the parameters its rule does not define. */
+static void store_material(tb_contact_fields* f, int32_t n, const tb_contact_material* m) {
+  const float nan = NAN;
+  int d = m->defined;
+  int fr = (d & TB_CONTACT_PARAM_FRICTION) != 0, sp = (d & TB_CONTACT_PARAM_SPRING) != 0;
+  int sn = (d & TB_CONTACT_PARAM_SPIN) != 0, pe = (d & TB_CONTACT_PARAM_PENALTY) != 0;
+  f->static_friction[n] = fr ? m->static_friction : nan;
+  f->dynamic_friction[n] = fr ? m->dynamic_friction : nan;
+  f->restitution[n] = (d & TB_CONTACT_PARAM_RESTITUTION) ? m->restitution : nan;
+  f->stiffness[n] = sp ? m->stiffness : nan;
+  f->damping[n] = sp ? m->damping : nan;
+  f->spin_friction[2 * n] = sn ? m->torsional_friction : nan;
+  f->spin_friction[2 * n + 1] = sn ? m->rolling_friction : nan;
+  f->penalty_friction[2 * n] = pe ? m->kf : nan;
+  f->penalty_friction[2 * n + 1] = pe ? m->ka : nan;
+  f->material_flags[n] = (uint32_t)m->flags;
+  int mj = (d & TB_CONTACT_PARAM_MUJOCO) != 0;
+  f->condim[n] = mj ? m->condim : 0;
+  for (int i = 0; i < 2; ++i) f->solref[2 * n + i] = mj ? m->solref[i] : nan;
+  for (int i = 0; i < 5; ++i) f->solimp[5 * n + i] = mj ? m->solimp[i] : nan;
+  f->adhesion[n] = mj ? m->adhesion : nan;
+}
+
 /* Public contact store: every manifold point in pair order, up to the capacity; the record of
  * the distance rule and the matching (current match frame). */
 static void fill_store(tb_world* w) {
@@ -117,7 +141,7 @@ static void fill_store(tb_world* w) {
       f->distance[n] = p->separation;
       f->margin[n] = dp->margin;
       f->gap[n] = dp->gap;
-      f->active[n] = p->active;
+      f->active[n] = dp->rule == TB_DISTANCE_NEWTON ? (p->active && p->separation < 0.0f) : p->active;
       f->excluded[n] = p->excluded;
       put3(f->point0, n, p->point0);
       put3(f->point1, n, p->point1);
@@ -128,6 +152,7 @@ static void fill_store(tb_world* w) {
       f->match_key[n] = frame->id[k];
       f->match_index[n] = frame->previous[k];
       f->age[n] = frame->age[k];
+      store_material(f, n, &w->manifold_material[i]);
       ++n;
     }
   }

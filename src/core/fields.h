@@ -50,7 +50,8 @@
     "when separation < margin + gap); physx contactOffsets (generated when separation <= gap "  \
     "+ speculative distance + relative motion of one step)")                                    \
   X(active, int32_t, TB_I32, 1, "0/1",                                                            \
-    "1: the solver gives the contact a normal row; newton: distance < 0; mujoco: separation < " \
+    "1: the contact gets a normal response; newton: distance < 0 at collide() (the XPBD kernel "  \
+    "re-evaluates d at its current poses and acts only while d < 0); mujoco: separation < "      \
     "margin; physx: always; 0 for pairs without response (triggers, no-solve pairs)")            \
   X(excluded, int32_t, TB_I32, 1, "0/1",                                                          \
     "mujoco contact.exclude: detected in the gap (margin <= separation < margin + gap), no row") \
@@ -69,7 +70,45 @@
     "(same shape pair incl. generations, same feature or nearest within match_distance)")       \
   X(match_index, int32_t, TB_I32, 1, "index",                                                     \
     "index of the matched contact in the previous collide()'s store; -1 = new or not stored")   \
-  X(age, int32_t, TB_I32, 1, "frames", "collide() calls the contact has been matched; 0 = new")
+  X(age, int32_t, TB_I32, 1, "frames", "collide() calls the contact has been matched; 0 = new")   \
+  /* combined material of the contact (the world's combine rule); NaN = the rule has none */      \
+  X(static_friction, float, TB_F32, 1, "1",                                                       \
+    "Coulomb coefficient for sticking; equals dynamic_friction except under the PhysX rule")     \
+  X(dynamic_friction, float, TB_F32, 1, "1", "Coulomb coefficient while sliding (the rule's mu; MuJoCo: slide)") \
+  X(restitution, float, TB_F32, 1, "1",                                                           \
+    "bounce coefficient; NaN for a compliant (spring) contact and under the VBD rule")           \
+  X(stiffness, float, TB_F32, 1, "N/m or 1/s²",                                                   \
+    "PhysX compliant spring k (1/s² when material_flags has 8, acceleration spring); "           \
+    "mean/VBD rules: ke (N/m); NaN for rigid PhysX and Kamino contacts")                         \
+  X(damping, float, TB_F32, 1, "N·s/m or 1/s",                                                    \
+    "PhysX compliant damper d (1/s for an acceleration spring); mean/VBD rules: kd (N·s/m); NaN " \
+    "for rigid PhysX and Kamino contacts")                                                       \
+  X(spin_friction, float, TB_F32, 2, "m",                                                         \
+    "torsional then rolling coefficient (normal force -> torque limit); mean and MuJoCo rules, else NaN") \
+  X(penalty_friction, float, TB_F32, 2, "N·s/m, m",                                               \
+    "penalty friction gain kf (N·s/m) then adhesion distance ka (m); mean rule only, else NaN")  \
+  X(material_flags, uint32_t, TB_U32, 1, "bits",                                                  \
+    "1 no friction, 2 no strong friction, 4 compliant (spring) contact, 8 acceleration spring")  \
+  X(condim, int32_t, TB_I32, 1, "1",                                                              \
+    "MuJoCo rule: contact dimensionality 1, 3, 4 or 6; 0 under the other rules")                 \
+  X(solref, float, TB_F32, 2, "s, 1 or 1/s², 1/s",                                               \
+    "MuJoCo rule: (timeconst, dampratio) when solref[0] > 0, else direct (-stiffness 1/s², -damping 1/s); " \
+    "NaN under the other rules")                                                                 \
+  X(solimp, float, TB_F32, 5, "1, 1, m, 1, 1",                                                    \
+    "MuJoCo rule: impedance dmin, dmax, width, midpoint, power; NaN under the other rules")       \
+  X(adhesion, float, TB_F32, 1, "N",                                                              \
+    "MuJoCo rule: adhesion force (the reported net normal force is fn - adhesion); NaN otherwise") \
+  /* Newton readback and penalty overrides */                                                     \
+  X(wrench, float, TB_F32, 6, "N, N·m",                                                           \
+    "Newton convention: average wrench by body1 on body0 over the last step, world axes: force "  \
+    "(N) then torque (N·m) about body0's centre of mass; NaN when the solver has no per-contact " \
+    "force (penalty)")                                                                            \
+  X(readback_scale, float, TB_F32, 1, "1",                                                        \
+    "XPBD contact-count weighting factor applied to this contact's impulses (1/N or "            \
+    "2/(NA+NB), 1 = none); NaN when the solver has no per-contact force")                       \
+  X(override_stiffness, float, TB_F32, 1, "N/m", "penalty override of ke; 0 = unset")            \
+  X(override_damping, float, TB_F32, 1, "N·s/m", "penalty override of kd; 0 = unset")            \
+  X(friction_scale, float, TB_F32, 1, "1", "penalty: multiplies μ when > 0; 0 = unset")
 
 #define TB_FIELD_ENUM_BODY(name, ctype, ftype, comps, unit, doc) TB_BODY_FIELD_##name,
 #define TB_FIELD_ENUM_CONTACT(name, ctype, ftype, comps, unit, doc) TB_CONTACT_FIELD_##name,

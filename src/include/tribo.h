@@ -84,8 +84,27 @@ typedef enum tb_combine_rule {
   TB_COMBINE_RULE_MEAN = 1,   /* Newton: arithmetic means */
   TB_COMBINE_RULE_VBD = 2,    /* Newton VBD: means, friction sqrt(mu0 mu1) */
   TB_COMBINE_RULE_KAMINO = 3, /* friction average, restitution min */
-  TB_COMBINE_RULE_COUNT = 4
+  TB_COMBINE_RULE_MUJOCO = 4, /* higher priority wins; equal: condim/friction max, solmix-weighted solref/solimp */
+  TB_COMBINE_RULE_COUNT = 5
 } tb_combine_rule;
+
+/* ---- Materials: combine modes (PhysX rule) and the Kamino rule's configuration ---- */
+/* Scalar combine of two shapes' values a, b. Under TB_COMBINE_RULE_PHYSX each shape names a mode
+ * and the pair uses the larger enum value (AVERAGE < MIN < MULTIPLY < MAX), not the larger
+ * coefficient. */
+typedef enum tb_combine_mode {
+  TB_COMBINE_AVERAGE = 0,  /* (a + b) / 2 */
+  TB_COMBINE_MIN = 1,      /* min(a, b) */
+  TB_COMBINE_MULTIPLY = 2, /* a · b */
+  TB_COMBINE_MAX = 3,      /* max(a, b) */
+  TB_COMBINE_MODE_COUNT = 4
+} tb_combine_mode;
+
+/* Configuration of TB_COMBINE_RULE_KAMINO (ignored by the other rules). */
+typedef struct tb_combine_params {
+  int32_t kamino_friction;    /* tb_combine_mode of μ (dynamic_friction); default TB_COMBINE_AVERAGE */
+  int32_t kamino_restitution; /* tb_combine_mode of restitution; default TB_COMBINE_MIN */
+} tb_combine_params;
 
 /* Convention of the per-contact force readback. */
 typedef enum tb_readback {
@@ -135,6 +154,24 @@ typedef struct tb_collision_params {
   float match_distance;
 } tb_collision_params;
 
+/* ---- Newton XPBD / penalty parameters (the `newton-xpbd` and `newton-semi` presets). ---- */
+typedef struct tb_newton_params {
+  int32_t iterations;             /* XPBD: fixed position iterations per step, [1, 64]; no tolerance. Default 2 */
+  float relaxation;               /* XPBD: contact relaxation ω, dimensionless, (0, 2). Default 0.8 */
+  int32_t contact_weighting;      /* XPBD 0/1: divide each body's correction by its active contact count N. Default 1 */
+  int32_t restitution;            /* XPBD 0/1: run the restitution velocity pass (its impulse is not in the readback). Default 0 */
+  int32_t restitution_iterations; /* XPBD: outer restitution iterations (8 Gauss-Seidel sweeps each), [1, 64]. Default 2 */
+  int32_t substeps;               /* penalty: semi-implicit Euler substeps per step, [1, 1024]. Default 8 */
+  float ke;                       /* penalty N/m: normal stiffness when the pair material carries none (material ke = 0) */
+  float kd;                       /* penalty N·s/m: normal damping (same fallback), >= 0 */
+  float kf;                       /* penalty N·s/m: friction viscosity (same fallback), >= 0 */
+  float ka;                       /* penalty m: adhesion range (same fallback), >= 0 */
+  float friction_smoothing;       /* penalty m/s: Huber δ of the tangential slip norm, > 0. Default 1 */
+  int32_t velocity_from_positions;/* XPBD 0/1: 1 recomputes v, ω from the step's pose change after the iterations
+                                   * (Newton's deprecated compute_body_velocity_from_position_delta); 0 keeps the
+                                   * velocities updated with every correction (Newton 1.6). Default 0 */
+} tb_newton_params;
+
 /* Solver choices and parameters. */
 typedef struct tb_solver_params {
   int32_t position_iterations;     /* substeps per step: internal step h/N (>= 1) */
@@ -151,7 +188,9 @@ typedef struct tb_solver_params {
   int32_t readback;                /* tb_readback */
   /* -- solver section: PhysX PGS / TGS -- */
   /* -- solver section: Newton XPBD / penalty -- */
+  tb_newton_params newton;         /* Newton XPBD / penalty parameters (see tb_newton_params) */
   /* -- solver section: observation -- */
+  tb_combine_params combine;       /* configuration of the combine rule (materials) */
 } tb_solver_params;
 
 typedef struct tb_world_def {
@@ -246,6 +285,62 @@ TB_API tb_status tb_shape_get_distances(tb_world_id world, tb_shape_id shape, fl
 TB_API tb_status tb_world_set_distance_rule(tb_world_id world, int32_t rule);
 /* Sets collision.matching (tb_matching) and collision.match_distance (m, >= 0) between steps. */
 TB_API tb_status tb_world_set_matching(tb_world_id world, int32_t matching, float match_distance);
+/* ---- Materials (per shape) ----
+ * A shape's contact material. tb_shape_create's friction sets static = dynamic friction and its
+ * restitution sets restitution; the rest starts at the defaults listed here. Which fields a
+ * contact uses depends on the world's solver.combine_rule (see tb_combine_rule and the contact
+ * fields static_friction ... material_flags, which report the combined values per contact). */
+enum {
+  TB_MATERIAL_DISABLE_FRICTION = 1,        /* PhysX: the pair gets no friction (μs = μd = 0) and no strong friction */
+  TB_MATERIAL_DISABLE_STRONG_FRICTION = 2, /* PhysX: no friction anchor memory across frames */
+  TB_MATERIAL_COMPLIANT_ACCELERATION_SPRING = 4, /* PhysX: compliant_stiffness / damping are accelerations
+                                                    (1/s², 1/s), independent of the effective mass */
+  TB_MATERIAL_FLAGS_ALL = 7
+};
+typedef struct tb_material {
+  float static_friction;      /* 1, >= 0: Coulomb μ for sticking (PhysX rule) */
+  float dynamic_friction;     /* 1, >= 0: Coulomb μ while sliding; the μ of every other rule */
+  float restitution;          /* 1, in [0, 1]: rigid bounce coefficient (default 0) */
+  int32_t friction_combine;   /* tb_combine_mode of static and dynamic friction (PhysX rule); default AVERAGE */
+  int32_t restitution_combine;/* tb_combine_mode of restitution / compliant stiffness (PhysX rule); default AVERAGE */
+  int32_t damping_combine;    /* tb_combine_mode of compliant_damping (PhysX rule); default AVERAGE */
+  int32_t flags;              /* TB_MATERIAL_* bits; default 0 */
+  float compliant_stiffness;  /* PhysX compliant contact: > 0 makes the shape compliant (PhysX stores it as
+                                 restitution = -stiffness); N/m, or 1/s² with the acceleration-spring flag;
+                                 0 = rigid (default) */
+  float compliant_damping;    /* >= 0: damping of a compliant contact, N·s/m (or 1/s with the
+                                 acceleration-spring flag); default 0 */
+  float torsional_friction;   /* m, >= 0: Newton μ_torsional (normal force -> torque limit); default 0.005 */
+  float rolling_friction;     /* m, >= 0: Newton μ_rolling; default 0.0001 */
+  float ke;                   /* N/m, >= 0: Newton penalty normal stiffness; default 0 = unset: when the
+                                 combined ke is 0 the world's solver.newton ke, kd, kf, ka apply */
+  float kd;                   /* N·s/m, >= 0: Newton penalty normal damping; default 0 (unset) */
+  float kf;                   /* N·s/m, >= 0: Newton penalty friction gain; default 0 (unset) */
+  float ka;                   /* m, >= 0: Newton adhesion distance; default 0 (unset) */
+  /* MuJoCo rule (geom parameters; friction = dynamic_friction, torsional_friction, rolling_friction) */
+  int32_t priority;           /* higher priority side's parameters win; default 0 */
+  int32_t condim;             /* 1, 3, 4 or 6: contact dimensionality; default 3 */
+  float solmix;               /* >= 0: weight of this side's solref/solimp at equal priority; default 1 */
+  float solref[2];            /* finite: (timeconst s, dampratio 1) when solref[0] > 0, else direct
+                                 (-stiffness 1/s², -damping 1/s); default (0.02, 1) */
+  float solimp[5];            /* dmin, dmax in (0, 1), width m >= 0, midpoint in [0, 1], power >= 1;
+                                 default (0.9, 0.95, 0.001, 0.5, 2) */
+  float adhesion;             /* N, >= 0: MuJoCo geom adhesion (net force fn - adhesion); default 0 */
+} tb_material;
+/* The default material with static = dynamic friction = `friction` and the given restitution. */
+TB_API void tb_material_default_into(float friction, float restitution, tb_material* out);
+/* Replaces a shape's material (between steps). Every field is validated; an error names the field
+ * and value and leaves the shape unchanged. */
+TB_API tb_status tb_shape_set_material(tb_world_id world, tb_shape_id shape, const tb_material* material);
+TB_API tb_status tb_shape_get_material(tb_world_id world, tb_shape_id shape, tb_material* out);
+/* Shape ids of a body in creation order. Returns the count (>= 0) or -tb_status. With out = NULL
+ * and capacity 0 it only counts; a count above `capacity` otherwise fails with TB_ERR_CAPACITY. */
+TB_API int32_t tb_body_get_shapes(tb_world_id world, tb_body_id body, tb_shape_id* out, int32_t capacity);
+/* The combine rule and its configuration (the same fields as solver.combine_rule and
+ * solver.combine), for bindings that do not map tb_solver_params. Between steps. */
+TB_API tb_status tb_world_set_combine_rule(tb_world_id world, tb_combine_rule rule, const tb_combine_params* params);
+/* out[0] = rule, out[1] = kamino_friction, out[2] = kamino_restitution. */
+TB_API tb_status tb_world_get_combine_rule(tb_world_id world, int32_t out[3]);
 
 /* Pipeline. collide(): AABBs, broad and narrow phase, contact store, from the current state.
  * solve(): rows, iterations, integration over one timestep, then the readback that fills the
@@ -314,6 +409,8 @@ typedef struct tb_readback_info {
   int32_t substeps;             /* impulses are sums over this many substeps of one step */
   float scale;                  /* factor already applied for contact-count weighting (1 = none) */
   /* -- readback section: more flags -- */
+  int32_t per_body_force;       /* 1 when the solver keeps per-body contact totals: tb_body_contact_wrench()
+                                   * without a counterpart filter works even when per_contact_force = 0 */
 } tb_readback_info;
 TB_API tb_status tb_world_readback_info(tb_world_id world, tb_readback_info* out);
 
@@ -432,6 +529,19 @@ TB_API int32_t tb_world_overlap(tb_world_id world, tb_shape_type type, const flo
                                 const tb_query_filter* filter, tb_shape_id* shape_ids, int32_t capacity,
                                 int32_t* requested);
 
+/* ---- Newton XPBD / penalty: per-body contact totals and per-contact overrides ---- */
+/* The world's Newton parameters alone (a fixed layout for bindings; the same values as
+ * tb_world_def.solver.newton). Set between steps; a bad value fails naming the field. */
+TB_API tb_status tb_world_set_newton(tb_world_id world, const tb_newton_params* params);
+TB_API tb_status tb_world_get_newton(tb_world_id world, tb_newton_params* out);
+/* Per-contact overrides for the penalty solver, 0 = unset (Newton's sentinel): stiffness > 0
+ * (N/m) replaces ke, damping > 0 (N·s/m) replaces kd, friction_scale > 0 multiplies μ. Call
+ * between collide() and solve() with a contact index of that collide() (0 <= index < count); the
+ * values hold for that solve() only and are visible in the contact fields stiffness, damping,
+ * friction_scale until the next collide(). Each value must be finite and >= 0. */
+TB_API tb_status tb_contact_set_override(tb_world_id world, int32_t contact, float stiffness, float damping,
+                                        float friction_scale);
+
 /* Threads: size of the fixed pool (callers included). The threaded build supports > 1. */
 TB_API int32_t tb_max_threads(void);
 
@@ -496,7 +606,11 @@ TB_API tb_status tb_contacts_convert(tb_world_id world, tb_contact_convention co
 /* Observation flags. */
 #define TB_OBSERVE_EXCLUDE_SELF 1 /* drop contacts between two shapes of the same body */
 
-/* Net contact wrench on `body` (which may be static) from all its contacts of the last step:
+/* Net contact wrench on `body` (which may be static) from all its contacts of the last step.
+ * When the solver has no per-contact force but keeps per-body totals (penalty: readback
+ * per_body_force = 1), the totals are returned for with = TB_ANY_BODY (time averages over the
+ * substeps, torque about the centre of mass); a counterpart filter is then not available.
+ * Otherwise, from the per-contact forces:
  * force (N, world) and torque (N·m, world) about the body's centre of mass at the end of the
  * step (out->point). `with`: TB_ANY_BODY, -1 (any static body) or a body id (only contacts
  * with that body; the body itself selects its self-contacts). flags: TB_OBSERVE_*. */

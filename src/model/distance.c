@@ -7,13 +7,22 @@ tb_distance_pair tb_distance_pair_of(const tb_world* w, int32_t s0, int32_t s1, 
   const tb_shapes* s = &w->shapes;
   tb_distance_pair p;
   p.rule = w->def.collision.distance_rule;
+  p.speculative = 0.0f;
   switch (p.rule) {
     case TB_DISTANCE_PHYSX:
       p.margin = s->rest_offset[s0] + s->rest_offset[s1];
       p.gap = s->contact_offset[s0] + s->contact_offset[s1];
       p.detect = p.gap + speculative;
       break;
-    default: /* newton, mujoco: margins on both sides, then the gaps */
+    case TB_DISTANCE_NEWTON:
+      /* margins on both sides, then the gaps, widened by Newton's speculative gap (velocity x
+       * step, plus the world's speculative distance) so that fast bodies are caught in time */
+      p.margin = s->margin[s0] + s->margin[s1];
+      p.gap = s->gap[s0] + s->gap[s1];
+      p.speculative = speculative;
+      p.detect = p.margin + p.gap + speculative;
+      break;
+    default: /* mujoco: margins on both sides, then the gaps, exactly */
       p.margin = s->margin[s0] + s->margin[s1];
       p.gap = s->gap[s0] + s->gap[s1];
       p.detect = p.margin + p.gap;
@@ -29,7 +38,7 @@ tb_distance_point tb_distance_classify(const tb_distance_pair* p, float separati
   switch (p->rule) {
     case TB_DISTANCE_NEWTON:
       /* d = n^T(p1 - p0) - (m0 + m1); the writer keeps d <= gap0 + gap1; XPBD returns when d >= 0 */
-      r.kept = r.distance <= p->gap;
+      r.kept = r.distance <= p->gap + p->speculative;
       r.active = r.distance < 0.0f;
       break;
     case TB_DISTANCE_MUJOCO:
@@ -55,7 +64,9 @@ void tb_distance_apply(const tb_distance_pair* p, int solve, tb_manifold* m) {
     tb_distance_point c = tb_distance_classify(p, pt.separation);
     if (!c.kept) continue;
     pt.separation = c.distance;
-    pt.active = c.active && solve;
+    /* Newton: the record gets a row whenever the pair responds; the XPBD kernel re-evaluates d at
+     * its current poses and returns when d >= 0 (the record's `active` reports d < 0 at collide) */
+    pt.active = (p->rule == TB_DISTANCE_NEWTON ? 1 : c.active) && solve;
     pt.excluded = c.excluded;
     m->points[n++] = pt;
   }

@@ -11,7 +11,19 @@ struct tb_world;
 enum {
   TB_CONTACT_MATERIAL_NO_FRICTION = 1,        /* PhysX disable-friction on either shape */
   TB_CONTACT_MATERIAL_NO_STRONG_FRICTION = 2, /* PhysX: no friction memory across frames */
-  TB_CONTACT_MATERIAL_COMPLIANT = 4           /* PhysX negative restitution: a spring contact */
+  TB_CONTACT_MATERIAL_COMPLIANT = 4,          /* PhysX negative restitution: a spring contact */
+  TB_CONTACT_MATERIAL_ACCELERATION_SPRING = 8 /* COMPLIANT with stiffness 1/s², damping 1/s */
+};
+
+/* Parameters a combine rule defines (tb_contact_material.defined). A parameter outside the mask
+ * holds 0 in the struct (safe for arithmetic) and is reported as NaN in the contact store. */
+enum {
+  TB_CONTACT_PARAM_FRICTION = 1,     /* static_friction, dynamic_friction */
+  TB_CONTACT_PARAM_RESTITUTION = 2,  /* restitution */
+  TB_CONTACT_PARAM_SPRING = 4,       /* stiffness, damping */
+  TB_CONTACT_PARAM_SPIN = 8,         /* torsional_friction, rolling_friction */
+  TB_CONTACT_PARAM_PENALTY = 16,     /* ke, kd, kf, ka */
+  TB_CONTACT_PARAM_MUJOCO = 32       /* condim, solref, solimp, adhesion */
 };
 
 /* Parameters one contact uses after the combine rule (units in each comment). */
@@ -19,15 +31,56 @@ typedef struct tb_contact_material {
   float static_friction;   /* 1: Coulomb μ for sticking (PhysX); = dynamic for other rules */
   float dynamic_friction;  /* 1: Coulomb μ while sliding; the μ of every other rule */
   float restitution;       /* 1, in [0, 1]; when COMPLIANT: 0 */
-  float stiffness;         /* COMPLIANT: spring stiffness (N/m, or 1/s² for acceleration springs) */
-  float damping;           /* COMPLIANT: damping (N·s/m, or 1/s) */
+  float stiffness;         /* COMPLIANT: spring stiffness (N/m, or 1/s² for acceleration springs);
+                              MEAN / VBD rules: = ke */
+  float damping;           /* COMPLIANT: damping (N·s/m, or 1/s); MEAN / VBD rules: = kd */
   float torsional_friction;/* m: Newton torsional coefficient (μ_t · length) */
   float rolling_friction;  /* m: Newton rolling coefficient */
   float ke, kd, kf, ka;    /* Newton penalty: N/m, N·s/m, N·s/m, m (adhesion range) */
+  int32_t condim;          /* MuJoCo: 1, 3, 4 or 6 (friction 5-vector = slide, slide, torsional,
+                              rolling, rolling, each >= 1e-5) */
+  float solref[2];         /* MuJoCo: (timeconst s, dampratio) or direct (-stiffness, -damping) */
+  float solimp[5];         /* MuJoCo: dmin, dmax, width (m), midpoint, power */
+  float adhesion;          /* MuJoCo: N */
   int32_t flags;           /* TB_CONTACT_MATERIAL_* */
+  int32_t defined;         /* TB_CONTACT_PARAM_* bits the rule defines */
 } tb_contact_material;
 
-/* The combined material of the contact between shape slots s0 and s1. */
+/* The combined material of the contact between shape slots s0 and s1 (rule of the world). */
 void tb_combine_materials(const struct tb_world* w, int32_t s0, int32_t s1, tb_contact_material* out);
+
+/* The same for two materials directly (one function serves collide() and the tests). */
+void tb_combine_material_pair(int32_t rule, const tb_combine_params* params, const tb_material* m0,
+                              const tb_material* m1, tb_contact_material* out);
+
+/* C(a, b) of one tb_combine_mode. */
+float tb_combine_scalar(float a, float b, int32_t mode);
+
+/* Implicit spring of a compliant contact (PhysX negative restitution) over one step h, for one
+ * normal row with unit response w = 1/m_eff (1/kg). The 1-D model (fixed effective mass, no friction)
+ *   f_n = -k·g⁺ - d·v_n⁺,  v_n⁺ = v_n + w·p_n,  g⁺ = g + h·v_n⁺,  p_n = h·f_n
+ * solved for p_n gives p_n = -(h·k·g + a·v_n) / (1 + a·w) with a = h·(d + h·k). An acceleration
+ * spring (k in 1/s², d in 1/s) is the same with the denominator 1 + a and p_n = m_eff·Δv.
+ * Sign conventions: g = separation minus the rest distance (PhysX restOffset sum; m, < 0 =
+ * penetration); v_n = normal velocity of body1 relative
+ * to body0 along the normal (m/s, < 0 = closing); p_n >= 0 pushes the bodies apart (N·s).
+ * The damper is off (d = 0) when the contact is separated and not expected to close this step
+ * (g >= 0 and g + h·v_n >= 0): a damper would otherwise repel before contact. */
+typedef struct tb_compliant_row {
+  float a;                  /* h·(d + h·k): kg (force form) or 1 (acceleration form); 0 when w <= 0 */
+  float velocity_multiplier;/* N·s per m/s: a·x (force) or a·x·m_eff (acceleration) */
+  float bias_impulse;       /* N·s: -x·h·k·g (force) or -x·h·k·g·m_eff (acceleration); > 0 in penetration */
+  float impulse_multiplier; /* 1: 1 - x, weight of the accumulated impulse in the iteration */
+} tb_compliant_row;
+/* x = 1/(1 + a·w) (force) or 1/(1 + a) (acceleration). w <= 0 (no response) gives a zero row. */
+tb_compliant_row tb_compliant_coefficients(float stiffness, float damping, int acceleration_spring, float h,
+                                           float unit_response, float separation, float normal_velocity);
+/* One iteration on the row: the new accumulated impulse (N·s, >= 0) from the accumulated impulse p
+ * and the current normal velocity v_n (which already contains w·p). Its fixed point is the closed
+ * form p_n above; starting from p = 0 with the pre-contact velocity it reaches it in one update. */
+static inline float tb_compliant_update(const tb_compliant_row* r, float p, float normal_velocity) {
+  float pn = r->impulse_multiplier * p + r->bias_impulse - r->velocity_multiplier * normal_velocity;
+  return pn > 0.0f ? pn : 0.0f;
+}
 
 #endif

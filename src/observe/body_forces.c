@@ -3,6 +3,8 @@
  * exclude_self_contact) and get_links_net_contact_force). */
 #include "observe.h"
 
+#include "../solver/newton.h"
+
 static int with_matches(const tb_world* w, int32_t other_slot, tb_body_id with) {
   if (with == TB_ANY_BODY) return 1;
   if (other_slot < 0) return 0; /* the counterpart was removed since the step */
@@ -79,6 +81,16 @@ tb_status tb_body_contact_wrench(tb_world_id world, tb_body_id body, tb_body_id 
   int32_t slot;
   tb_status st = check_query(w, fn, body, with, flags, &slot);
   if (st != TB_OK) return st;
+  float totals[6];
+  if (!w->readback.per_contact_force && w->readback.per_body_force && with == TB_ANY_BODY &&
+      tb_newton_body_wrench(w, slot, totals)) {
+    tb_observe_readback(w, fn, info); /* the flags; per-contact force stays unavailable */
+    w->error[0] = 0;
+    tb_vec3 c = tb_observe_body_center(w, slot);
+    for (int i = 0; i < 3; ++i) { out->force[i] = totals[i]; out->torque[i] = totals[3 + i]; }
+    out->point[0] = c.x; out->point[1] = c.y; out->point[2] = c.z;
+    return TB_OK;
+  }
   if ((st = tb_observe_readback(w, fn, info)) != TB_OK) return st;
   tb_vec3 f, t, c = tb_observe_body_center(w, slot);
   tb_observe_body_sum(w, slot, with, flags, &f, &t);

@@ -12,6 +12,7 @@
 #include "../solver/solver.h"
 #include "../collision/filter.h"
 #include "../collision/broad_phase.h"
+#include "../solver/newton.h"
 
 static tb_world s_worlds[TB_MAX_WORLDS];
 static char s_global_error[TB_ERROR_LEN];
@@ -93,6 +94,10 @@ static tb_status check_solver(tb_world* w, const char* fn, const tb_solver_param
       (st = check_enum(w, fn, "solver.readback", p->readback, TB_READBACK_COUNT)))
     return st;
   /* -- check section: solver -- */
+  if ((st = check_enum(w, fn, "solver.combine.kamino_friction", p->combine.kamino_friction, TB_COMBINE_MODE_COUNT)) ||
+      (st = check_enum(w, fn, "solver.combine.kamino_restitution", p->combine.kamino_restitution, TB_COMBINE_MODE_COUNT)))
+    return st;
+  if ((st = tb_newton_params_check(w, fn, &p->newton)) != TB_OK) return st;
   if (p->position_iterations < 1 || p->position_iterations > 64)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.position_iterations must be in [1, 64] (got %d)", fn, p->position_iterations);
   if (p->velocity_iterations < 0 || p->velocity_iterations > 64)
@@ -135,6 +140,9 @@ tb_world_def tb_default_world_def(void) {
   d.solver.warm_starting = 1;
   d.collision.max_points_per_pair = TB_MAX_POINTS_PER_PAIR;
   d.collision.match_distance = 0.01f; /* m */
+  d.solver.combine.kamino_restitution = TB_COMBINE_MIN; /* Kamino: friction average, restitution min */
+  /* Newton XPBD / penalty parameters, valid for every preset so the solver axis can switch */
+  d.solver.newton = tb_newton_params_default();
   tb_preset_apply(TB_PRESET_PHYSX_TGS, &d);
   return d;
 }
@@ -165,6 +173,7 @@ tb_status tb_preset_apply(tb_preset preset, tb_world_def* def) {
       c->broad_phase = TB_BROAD_PHASE_SAP;
       c->matching = TB_MATCHING_LATEST;
       /* -- preset section: Newton -- */
+      s->newton = tb_newton_params_default();
       break;
     default:
       return tb_world_fail(NULL, TB_ERR_INVALID_ARGUMENT, "presetApply: preset must be in [0, %d) (got %d)",
@@ -176,7 +185,7 @@ tb_status tb_preset_apply(tb_preset preset, tb_world_def* def) {
 void tb_default_world_def_into(tb_world_def* out) { if (out) *out = tb_default_world_def(); }
 int32_t tb_world_def_size(void) { return (int32_t)sizeof(tb_world_def); }
 
-#define TB_MAX_ARRAYS 32
+#define TB_MAX_ARRAYS 64 /* per-slot arrays of one store (fields + internal); contact fields keep growing */
 
 /* Every per-slot array of the body store: the public fields (from the field list) and the rest. */
 static int body_arrays(tb_bodies* b, tb_array_ref* out) {
@@ -210,6 +219,7 @@ static int shape_arrays(tb_shapes* s, tb_array_ref* out) {
       {(void**)&s->margin, sizeof(float)},        {(void**)&s->gap, sizeof(float)},
       {(void**)&s->contact_offset, sizeof(float)}, {(void**)&s->rest_offset, sizeof(float)},
       /* -- shape array section: materials -- */
+      {(void**)&s->material, sizeof(tb_material)},
   };
   int n = 0;
   for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i) out[n++] = all[i];
@@ -298,6 +308,7 @@ static void destroy_storage(tb_world* w) {
   free_contacts(&w->contacts);
   tb_match_free(&w->match);
   tb_solver_destroy(w);
+  tb_newton_destroy(w);
   tb_arena_destroy(&w->arena);
   tb_filter_destroy(w);
   tb_broad_phase_destroy(w);
@@ -431,6 +442,7 @@ tb_status tb_world_set_pair_capacity(tb_world_id world, int32_t capacity) {
     free_pairs(w);
     w->pairs = old.pairs; w->manifolds = old.manifolds; w->manifold_contact = old.manifold_contact;
     w->warm_normal = old.warm_normal; w->warm_friction = old.warm_friction;
+    w->manifold_material = old.manifold_material; /* combined materials stay with the old pairs */
     w->cache = old.cache;
     w->pair_capacity = old.pair_capacity;
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "setPairCapacity: out of memory for %d pairs", capacity);
@@ -672,6 +684,7 @@ static tb_shape_id insert_shape(tb_world* w, int32_t bslot, tb_shape_type type, 
   /* -- insert section: per-shape defaults (filtering, distances, materials) -- */
   tb_default_shape_filter(&sh->filter[s]);
   sh->margin[s] = sh->gap[s] = sh->contact_offset[s] = sh->rest_offset[s] = 0.0f;
+  tb_material_default_into(friction, restitution, &sh->material[s]);
   /* append, so shapes keep their creation order within a body */
   sh->next[s] = -1;
   int32_t* link = &w->bodies.first_shape[bslot];
@@ -885,4 +898,24 @@ tb_status tb_world_step(tb_world_id world) {
   st = tb_solve_world(w);
   if (st == TB_OK) tb_observe_after_solve(w); /* observation: sensors and events of every solver */
   return st;
+}
+
+/* ---- shapes of a body (bindings map shape ids to materials through this) ---- */
+
+int32_t tb_body_get_shapes(tb_world_id world, tb_body_id body, tb_shape_id* out, int32_t capacity) {
+  tb_world* w = tb_world_get(world);
+  if (!w) return -tb_world_fail(NULL, TB_ERR_NOT_FOUND, "shapesOf: world %d does not exist", world);
+  int32_t slot = body_slot(w, body, "shapesOf");
+  if (slot < 0) return -TB_ERR_NOT_FOUND;
+  if (capacity < 0 || (capacity > 0 && !out))
+    return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "shapesOf: capacity must be >= 0 with a non-NULL out (got %d)", capacity);
+  const tb_shapes* sh = &w->shapes;
+  int32_t n = 0;
+  for (int32_t s = w->bodies.first_shape[slot]; s >= 0; s = sh->next[s]) ++n;
+  if (!out) return n;
+  if (n > capacity)
+    return -tb_world_fail(w, TB_ERR_CAPACITY, "shapesOf: body %d has %d shapes, more than capacity %d", body, n, capacity);
+  int32_t i = 0;
+  for (int32_t s = w->bodies.first_shape[slot]; s >= 0; s = sh->next[s]) out[i++] = tb_make_id(s, sh->generation[s]);
+  return n;
 }

@@ -63,6 +63,7 @@ typedef struct tb_shapes {
   float* contact_offset;     /* m, >= 0 (PhysX) */
   float* rest_offset;        /* m, <= contact_offset (PhysX) */
   /* -- shapes section: materials -- */
+  tb_material* material;      /* per shape: contact material (tb_shape_set_material) */
   int32_t count, capacity, free_head;
 } tb_shapes;
 
@@ -149,6 +150,13 @@ typedef struct tb_world {
   tb_match_data match;        /* contacts of the last two collide() calls, for matching */
   /* -- world section: observation -- */
   struct tb_observe* observe;  /* sensors and events (src/observe); NULL until first used */
+  /* Newton XPBD / penalty (src/solver/newton_*.c) */
+  struct tb_newton_data* newton;  /* solver scratch, grown at the start of solve() */
+  float* body_contact_wrench;     /* per body slot, 6: average contact force (N) then torque (N·m)
+                                   * about the body's centre of mass, world axes, over the last solve() */
+  int32_t body_contact_capacity;  /* body slots body_contact_wrench holds */
+  int32_t body_contact_valid;     /* 1 when the last solve() was a Newton solver and filled it */
+  int32_t overrides_pending;      /* 1 after tb_contact_set_override() since the last solve() */
   char error[TB_ERROR_LEN];
 } tb_world;
 

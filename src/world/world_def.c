@@ -24,6 +24,20 @@
   X(solver.solver, TB_I32, 1, "enum", "tb_solver_type")                                         \
   X(solver.combine_rule, TB_I32, 1, "enum", "tb_combine_rule")                                  \
   X(solver.readback, TB_I32, 1, "enum", "tb_readback")                                          \
+  X(solver.combine.kamino_friction, TB_I32, 1, "enum", "tb_combine_mode of the Kamino rule")     \
+  X(solver.combine.kamino_restitution, TB_I32, 1, "enum", "tb_combine_mode of the Kamino rule")  \
+  X(solver.newton.iterations, TB_I32, 1, "1", "XPBD iterations")                                \
+  X(solver.newton.relaxation, TB_F32, 1, "1", "XPBD relaxation")                                \
+  X(solver.newton.contact_weighting, TB_I32, 1, "0/1", "XPBD contact-count weighting")          \
+  X(solver.newton.restitution, TB_I32, 1, "0/1", "XPBD restitution pass")                       \
+  X(solver.newton.restitution_iterations, TB_I32, 1, "1", "XPBD restitution iterations")        \
+  X(solver.newton.substeps, TB_I32, 1, "1", "penalty substeps")                                 \
+  X(solver.newton.ke, TB_F32, 1, "N/m", "penalty fallback stiffness")                           \
+  X(solver.newton.kd, TB_F32, 1, "N·s/m", "penalty fallback damping")                          \
+  X(solver.newton.kf, TB_F32, 1, "N·s/m", "penalty fallback friction gain")                    \
+  X(solver.newton.ka, TB_F32, 1, "m", "penalty fallback adhesion range")                        \
+  X(solver.newton.friction_smoothing, TB_F32, 1, "m/s", "penalty Huber delta")                  \
+  X(solver.newton.velocity_from_positions, TB_I32, 1, "0/1", "XPBD velocities from positions")  \
   /* -- def fields section: solver -- */                                                        \
   X(collision.broad_phase, TB_I32, 1, "enum", "tb_broad_phase_type")                            \
   X(collision.filter_rule, TB_I32, 1, "enum", "tb_filter_rule")                                 \

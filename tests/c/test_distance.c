@@ -91,7 +91,17 @@ static void test_newton(void) {
   }
   /* spelled out: 0.05 -> d = 0.02 kept, 0.07 -> d = 0.04 dropped, 0.02 -> d = -0.01 active */
   CHECK(rows[0].kept == 1 && rows[0].active == 0 && rows[1].kept == 0 && rows[2].active == 1);
-  check_rule(TB_DISTANCE_NEWTON, 0.02f, plane, sphere, rows, 7, m, g);
+  check_rule(TB_DISTANCE_NEWTON, 0.0f, plane, sphere, rows, 7, m, g);
+  /* Newton's speculative gap (0.02 here, bodies at rest) widens the candidate test to
+   * d <= gap0 + gap1 + 0.02: 0.07 -> d = 0.04 kept, 0.085 -> d = 0.055 dropped */
+  const float s2[] = {0.07f, 0.079f, 0.085f};
+  row rows2[3];
+  for (int i = 0; i < 3; ++i) {
+    float d = s2[i] - m;
+    rows2[i] = (row){s2[i], d <= g + 0.02f, d < 0.0f, 0, d};
+  }
+  CHECK(rows2[0].kept == 1 && rows2[2].kept == 0);
+  check_rule(TB_DISTANCE_NEWTON, 0.02f, plane, sphere, rows2, 3, m, g);
 }
 
 /* MuJoCo: m = 0.01 + 0.02, g = 0.02 + 0.01: detected when dist < 0.06, active when dist < 0.03. */

@@ -99,3 +99,38 @@ async function observation(): Promise<number> {
   return avg.force[1] + ev.count + px + h.count + (valid ? 1 : 0) + wnet.force[1];
 }
 void observation;
+// Materials: per-shape material, shape ids of a body, combine rule, per-contact combined values.
+async function materials(): Promise<number> {
+  const tribo = await init({ build: 'simd' });
+  const world = tribo.createWorld({ combineRule: 'mujoco', kaminoCombine: { restitution: 'min' } });
+  const body = world.addBody({
+    shapes: [{ type: 'sphere', radius: 0.5, friction: 0.9, material: { frictionCombine: 'min', compliant: { stiffness: 1e4 } } }],
+  });
+  const [shape] = world.shapesOf(body);
+  world.setMaterial(shape, { staticFriction: 0.05, disableStrongFriction: true, ke: 3000, solref: [0.02, 1], condim: 4 });
+  const m = world.getMaterial(shape);
+  const rule: 'physx' | 'mean' | 'vbd' | 'kamino' | 'mujoco' = world.options.combineRule;
+  world.setOptions({ combineRule: 'kamino', kaminoCombine: { friction: 'max' } });
+  world.step();
+  const c = world.contacts;
+  const mu: number = c.staticFriction[0] + c.dynamicFriction[0] + c.spinFriction[1] + c.materialFlags[0];
+  world.free();
+  return mu + m.compliant.stiffness + m.solimp[0] + c.solref[0] + c.condim[0] + (rule === 'physx' ? 1 : 0);
+}
+void materials;
+// Newton presets: options, the wrench view, per-body wrench and overrides.
+export async function newtonUsage(): Promise<number> {
+  const tribo = await init();
+  const world = tribo.createWorld({ preset: 'newton-xpbd', iterations: 2, relaxation: 0.8, contactWeighting: true, restitution: false });
+  const ball = world.addBody({ position: [0, 1, 0], shapes: [{ type: 'sphere', radius: 0.5 }] });
+  world.step();
+  const c: ContactViews = world.contacts;
+  const wrench: Float32Array = c.wrench;
+  const scale: Float32Array = c.readbackScale;
+  const w6 = world.netContactWrench(ball).force;
+  const semi = tribo.createWorld({ preset: 'newton-semi', ke: 1e4, kd: 100, kf: 100, ka: 0, penaltySubsteps: 8, frictionSmoothing: 1 });
+  semi.collide();
+  if (semi.contacts.count > 0) semi.setContactOverride(0, { stiffness: 2e4, frictionScale: 2 });
+  const it: number = world.options.iterations;
+  return wrench.length + scale.length + w6[1] + it;
+}

@@ -1,0 +1,96 @@
+/* Newton solvers (the `newton-xpbd` and `newton-semi` presets): shared body and contact setup,
+ * the rigid-body predictor, per-body contact totals (internal).
+ *
+ * Bodies: the dynamic and kinematic bodies of the world in slot order. Contacts: the manifold
+ * points of the pairs in pair order whose `active` flag is set (detected-only points get no row).
+ * Everything runs serially in that fixed order, so results are bitwise identical for any thread
+ * count. Arrays grow at the start of solve() only. */
+#ifndef TB_NEWTON_H
+#define TB_NEWTON_H
+
+#include "../world/world.h"
+
+/* One solver body (index k). Positions are of the centre of mass, world. */
+typedef struct tb_newton_body {
+  int32_t slot;            /* body slot */
+  int32_t dynamic;         /* 1 dynamic, 0 kinematic (prescribed velocity, zero inverse mass) */
+  float inv_mass;          /* 1/kg; 0 for kinematic */
+  tb_mat3 inertia;         /* body axes, about the centre of mass, kg·m² */
+  tb_mat3 inv_inertia;     /* body axes, 1/(kg·m²); zero for kinematic */
+  tb_vec3 x, v, w;         /* centre of mass (m), velocity (m/s), angular velocity (rad/s), world */
+  tb_quat q;               /* body to world */
+  tb_vec3 x0, v0, w0;      /* at the start of the step */
+  tb_quat q0;
+  tb_vec3 v_pred, w_pred;  /* after the prediction, before the contact corrections (XPBD) */
+  tb_vec3 dlin, dang;      /* XPBD: linear (N·s) and angular (N·m·s) impulse accumulated in one iteration;
+                            * penalty: contact force (N) and torque about the COM (N·m) of one substep */
+  tb_vec3 sum_f, sum_t;    /* step totals: impulse (N·s) and angular impulse about the COM (N·m·s) */
+  int32_t count;           /* XPBD: active contacts of this iteration */
+} tb_newton_body;
+
+/* One contact row. Anchors are body-frame offsets from the centre of mass (static side: world). */
+typedef struct tb_newton_contact {
+  int32_t pair, point;     /* manifold and point index */
+  int32_t store;           /* contact-store index, -1 when the store overflowed */
+  int32_t a, b;            /* solver body of shape0 / shape1, -1 static */
+  tb_vec3 la, lb;          /* anchors: body frame from the COM (a, b >= 0) or world (static) */
+  tb_vec3 n;               /* world unit normal from shape0 to shape1 */
+  float mu, mu_torsional, mu_rolling, restitution; /* combined material (1, m, m, 1) */
+  float ke, kd, kf, ka;    /* penalty parameters after fallback and overrides */
+  /* XPBD readback accumulators (already multiplied by the weighting scale of each iteration) */
+  float pn;                /* N·s, normal impulse on body1 along +n */
+  float pn_raw;            /* N·s, unweighted kernel values p_n summed over the iterations */
+  tb_vec3 f1;              /* N·s, total impulse on body1 (normal and friction), world */
+  tb_vec3 t0c;             /* N·m·s, angular impulse on body0 about its COM, world */
+  float scale;             /* weighting factor of the last iteration the contact was active in */
+  int32_t marked;          /* 1 when any iteration corrected it (d < 0) */
+  float depth;             /* m: separation at the final poses (restitution row choice) */
+} tb_newton_contact;
+
+typedef struct tb_newton_data {
+  tb_newton_body* bodies;
+  int32_t body_capacity, body_count;
+  tb_newton_contact* contacts;
+  int32_t contact_capacity, contact_count;
+  int32_t* body_of_slot;   /* per body slot: solver index or -1 */
+  int32_t* wrench_generation; /* per body slot: generation of the body whose totals
+                               * w->body_contact_wrench holds (capacity w->body_contact_capacity) */
+  int32_t slot_capacity;
+  tb_vec3* rest_dv;        /* XPBD restitution: per body velocity delta sums */
+  tb_vec3* rest_dw;
+  int32_t* rest_count;     /* manifolds per body in one restitution iteration */
+  int32_t* rest_order;     /* per contact row: rows sorted by body pair (restitution manifolds) */
+  int32_t* rest_tmp;       /* merge-sort scratch, same size */
+} tb_newton_data;
+
+tb_newton_params tb_newton_params_default(void);
+tb_status tb_newton_params_check(tb_world* w, const char* fn, const tb_newton_params* p);
+void tb_newton_destroy(tb_world* w);
+
+/* Grows the scratch and fills bodies (state at the start of the step) and contact rows. */
+tb_status tb_newton_setup(tb_world* w, const char* fn);
+/* Rigid-body predictor (Newton integrate_bodies) over h with force f (N) and torque t (N·m,
+ * world, about the COM): v += h(f/m + g); x += h v; angular in body axes with the gyroscopic
+ * term, ω_b += h I⁻¹(τ_b − ω_b × I ω_b); q advanced by ω and renormalised; then ω *= 1 − γh
+ * (γ = angular damping, 1/s) and v *= 1 − c·h (linear damping c, 1/s). Kinematic bodies move
+ * with their prescribed velocity. */
+void tb_newton_predict(tb_world* w, tb_newton_body* b, tb_vec3 f, tb_vec3 t, float h);
+/* World point of an anchor of body k (static: the anchor itself). */
+tb_vec3 tb_newton_anchor(const tb_newton_data* d, int32_t k, tb_vec3 local);
+/* Inverse inertia in world axes of solver body k (zero for static and kinematic). */
+tb_mat3 tb_newton_inv_inertia_world(const tb_newton_data* d, int32_t k);
+/* Writes poses and velocities back into the body fields, and the per-body contact totals
+ * (sum_f, sum_t divided by h). */
+void tb_newton_finish(tb_world* w, float h);
+/* Separation (m) of contact c at the current poses: nᵀ(p1 − p0). */
+float tb_newton_separation(const tb_newton_data* d, const tb_newton_contact* c);
+/* Deepest penetration (m, >= 0) over the contact rows at the current poses. */
+float tb_newton_max_penetration(const tb_newton_data* d);
+
+/* Net contact wrench on body slot `slot` over the last Newton solve() (force N, then torque N·m
+ * about its centre of mass, world axes): the solver's own per-body totals, which the penalty
+ * solver has although it has no per-contact force. Returns 0 when the last solve() was not a
+ * Newton solver. */
+int tb_newton_body_wrench(const tb_world* w, int32_t slot, float out[6]);
+
+#endif

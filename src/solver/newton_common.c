@@ -1,0 +1,308 @@
+/* Newton solvers: parameters, body and contact setup, the rigid-body predictor, per-body contact
+ * totals and the public calls that read them. */
+#include <string.h>
+
+#include "../model/material.h"
+#include "newton.h"
+
+tb_newton_params tb_newton_params_default(void) {
+  tb_newton_params p;
+  memset(&p, 0, sizeof p);
+  p.iterations = 2;         /* Newton SolverXPBD default */
+  p.relaxation = 0.8f;      /* Newton rigid_contact_relaxation default */
+  p.contact_weighting = 1;  /* Newton rigid_contact_con_weighting default */
+  p.restitution = 0;        /* Newton enable_restitution default */
+  p.restitution_iterations = 2;
+  p.substeps = 8;
+  p.ke = 2.5e3f; /* Newton ShapeConfig defaults: a shape material with ke = 0 takes these */
+  p.kd = 1.0e2f;
+  p.kf = 1.0e3f;
+  p.ka = 0.0f;
+  p.friction_smoothing = 1.0f; /* Newton friction_smoothing default */
+  p.velocity_from_positions = 0; /* Newton 1.6: velocities follow every correction */
+  return p;
+}
+
+tb_status tb_newton_params_check(tb_world* w, const char* fn, const tb_newton_params* p) {
+  const struct { const char* name; int32_t v, lo, hi; } ints[] = {
+      {"iterations", p->iterations, 1, 64},
+      {"contact_weighting", p->contact_weighting, 0, 1},
+      {"restitution", p->restitution, 0, 1},
+      {"restitution_iterations", p->restitution_iterations, 1, 64},
+      {"substeps", p->substeps, 1, 1024},
+      {"velocity_from_positions", p->velocity_from_positions, 0, 1},
+  };
+  for (size_t i = 0; i < sizeof ints / sizeof ints[0]; ++i)
+    if (ints[i].v < ints[i].lo || ints[i].v > ints[i].hi)
+      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.newton.%s must be in [%d, %d] (got %d)", fn, ints[i].name,
+                           ints[i].lo, ints[i].hi, ints[i].v);
+  if (!tb_is_finite(p->relaxation) || p->relaxation <= 0.0f || p->relaxation >= 2.0f)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.newton.relaxation must be in (0, 2) (got %g)", fn, (double)p->relaxation);
+  /* strict: must be > 0 (a zero stiffness or smoothing makes no contact force) */
+  const struct { const char* name; float v; int strict; } f[] = {
+      {"ke", p->ke, 1}, {"kd", p->kd, 0}, {"kf", p->kf, 0}, {"ka", p->ka, 0}, {"friction_smoothing", p->friction_smoothing, 1},
+  };
+  for (size_t i = 0; i < sizeof f / sizeof f[0]; ++i)
+    if (!tb_is_finite(f[i].v) || f[i].v < 0.0f || (f[i].strict && f[i].v == 0.0f))
+      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.newton.%s must be %s (got %g)", fn, f[i].name,
+                           f[i].strict ? "finite and > 0" : "finite and >= 0", (double)f[i].v);
+  return TB_OK;
+}
+
+void tb_newton_destroy(tb_world* w) {
+  tb_newton_data* d = w->newton;
+  if (d) {
+    tb_free(d->bodies, (size_t)d->body_capacity * sizeof(tb_newton_body));
+    tb_free(d->rest_dv, (size_t)d->body_capacity * sizeof(tb_vec3));
+    tb_free(d->rest_dw, (size_t)d->body_capacity * sizeof(tb_vec3));
+    tb_free(d->rest_count, (size_t)d->body_capacity * sizeof(int32_t));
+    tb_free(d->contacts, (size_t)d->contact_capacity * sizeof(tb_newton_contact));
+    tb_free(d->rest_order, (size_t)d->contact_capacity * sizeof(int32_t));
+    tb_free(d->rest_tmp, (size_t)d->contact_capacity * sizeof(int32_t));
+    tb_free(d->body_of_slot, (size_t)d->slot_capacity * sizeof(int32_t));
+    tb_free(d->wrench_generation, (size_t)w->body_contact_capacity * sizeof(int32_t));
+    tb_free(d, sizeof *d);
+    w->newton = NULL;
+  }
+  tb_free(w->body_contact_wrench, 6 * (size_t)w->body_contact_capacity * sizeof(float));
+  w->body_contact_wrench = NULL;
+  w->body_contact_capacity = 0;
+}
+
+/* Grows a group of arrays sharing one capacity to at least n elements (doubling). */
+static int grow(const tb_array_ref* arrays, int count, int32_t* cap, int32_t n) {
+  if (n <= *cap) return 1;
+  int32_t c = *cap > 0 ? *cap : 16;
+  while (c < n) c *= 2;
+  if (!tb_grow_arrays(arrays, count, *cap, c)) return 0;
+  *cap = c;
+  return 1;
+}
+
+tb_mat3 tb_newton_inv_inertia_world(const tb_newton_data* d, int32_t k) {
+  if (k < 0 || !d->bodies[k].dynamic) return tb_mat3_zero();
+  tb_mat3 r = tb_mat3_from_quat(d->bodies[k].q);
+  return tb_mat3_mul(tb_mat3_mul(r, d->bodies[k].inv_inertia), tb_mat3_transpose(r));
+}
+
+tb_vec3 tb_newton_anchor(const tb_newton_data* d, int32_t k, tb_vec3 local) {
+  if (k < 0) return local;
+  return tb_add(d->bodies[k].x, tb_rotate(d->bodies[k].q, local));
+}
+
+float tb_newton_separation(const tb_newton_data* d, const tb_newton_contact* c) {
+  return tb_dot(c->n, tb_sub(tb_newton_anchor(d, c->b, c->lb), tb_newton_anchor(d, c->a, c->la)));
+}
+
+float tb_newton_max_penetration(const tb_newton_data* d) {
+  float worst = 0.0f;
+  for (int32_t i = 0; i < d->contact_count; ++i) {
+    float s = tb_newton_separation(d, &d->contacts[i]);
+    if (-s > worst) worst = -s;
+  }
+  return worst;
+}
+
+tb_status tb_newton_setup(tb_world* w, const char* fn) {
+  if (!w->newton) {
+    w->newton = (tb_newton_data*)tb_alloc_zero(sizeof(tb_newton_data));
+    if (!w->newton) return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "%s: out of memory for the solver", fn);
+  }
+  tb_newton_data* d = w->newton;
+  tb_bodies* bodies = &w->bodies;
+  const tb_shapes* shapes = &w->shapes;
+  int32_t nb = 0, nc = 0;
+  for (int32_t i = 0; i < bodies->count; ++i) {
+    int32_t t = bodies->f.body_type[i];
+    nb += t == TB_BODY_DYNAMIC || t == TB_BODY_KINEMATIC;
+  }
+  for (int32_t m = 0; m < w->pair_count; ++m)
+    for (int32_t j = 0; j < w->manifolds[m].point_count; ++j) nc += w->manifolds[m].points[j].active != 0;
+  const tb_array_ref ba[] = {{(void**)&d->bodies, sizeof(tb_newton_body)}, {(void**)&d->rest_dv, sizeof(tb_vec3)},
+                             {(void**)&d->rest_dw, sizeof(tb_vec3)}, {(void**)&d->rest_count, sizeof(int32_t)}};
+  const tb_array_ref ca[] = {{(void**)&d->contacts, sizeof(tb_newton_contact)}, {(void**)&d->rest_order, sizeof(int32_t)},
+                             {(void**)&d->rest_tmp, sizeof(int32_t)}};
+  const tb_array_ref sa = {(void**)&d->body_of_slot, sizeof(int32_t)};
+  const tb_array_ref wa[] = {{(void**)&w->body_contact_wrench, 6 * sizeof(float)},
+                             {(void**)&d->wrench_generation, sizeof(int32_t)}};
+  if (!grow(ba, 4, &d->body_capacity, nb) || !grow(ca, 3, &d->contact_capacity, nc) ||
+      !grow(&sa, 1, &d->slot_capacity, bodies->count) || !grow(wa, 2, &w->body_contact_capacity, bodies->count))
+    return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "%s: out of memory for %d bodies and %d contacts", fn, nb, nc);
+
+  nb = 0;
+  for (int32_t i = 0; i < bodies->count; ++i) {
+    int32_t t = bodies->f.body_type[i];
+    if ((t != TB_BODY_DYNAMIC && t != TB_BODY_KINEMATIC) || bodies->sleeping[i]) { d->body_of_slot[i] = -1; continue; }
+    d->body_of_slot[i] = nb;
+    tb_newton_body* b = &d->bodies[nb++];
+    memset(b, 0, sizeof *b);
+    tb_transform x = tb_body_pose(bodies, i);
+    b->slot = i;
+    b->dynamic = t == TB_BODY_DYNAMIC;
+    b->inv_mass = b->dynamic ? bodies->inv_mass[i] : 0.0f;
+    b->inertia = bodies->inertia_local[i];
+    b->inv_inertia = b->dynamic ? bodies->inv_inertia_local[i] : tb_mat3_zero();
+    b->q = b->q0 = x.q;
+    b->x = b->x0 = tb_transform_point(x, bodies->local_center[i]);
+    const float* v = bodies->f.linear_velocity + 3 * i;
+    const float* av = bodies->f.angular_velocity + 3 * i;
+    b->v = b->v0 = tb_v3(v[0], v[1], v[2]);
+    b->w = b->w0 = tb_v3(av[0], av[1], av[2]);
+  }
+  d->body_count = nb;
+
+  /* overrides: only those set since this collide() count; otherwise every one is unset */
+  tb_contact_fields* f = &w->contacts.f;
+  if (!w->overrides_pending) {
+    size_t n = (size_t)w->contacts.count;
+    memset(f->override_stiffness, 0, n * sizeof(float));
+    memset(f->override_damping, 0, n * sizeof(float));
+    memset(f->friction_scale, 0, n * sizeof(float));
+  }
+  const tb_newton_params* np = &w->def.solver.newton;
+  nc = 0;
+  for (int32_t m = 0; m < w->pair_count; ++m) {
+    const tb_manifold* mf = &w->manifolds[m];
+    int32_t s0 = w->pairs[m].shape0, s1 = w->pairs[m].shape1;
+    int32_t a = d->body_of_slot[shapes->body[s0]], b = d->body_of_slot[shapes->body[s1]];
+    const tb_contact_material* mat = &w->manifold_material[m];
+    for (int32_t j = 0; j < mf->point_count; ++j) {
+      const tb_manifold_point* mp = &mf->points[j];
+      if (!mp->active) continue;
+      tb_newton_contact* c = &d->contacts[nc++];
+      memset(c, 0, sizeof *c);
+      c->pair = m;
+      c->point = j;
+      int32_t k = w->manifold_contact[m] < 0 ? -1 : w->manifold_contact[m] + j;
+      c->store = k >= 0 && k < w->contacts.count ? k : -1;
+      c->a = a;
+      c->b = b;
+      c->n = mf->normal;
+      /* surface points carried by the bodies: the separation follows their motion */
+      c->la = a >= 0 ? tb_inv_rotate(d->bodies[a].q, tb_sub(mp->point0, d->bodies[a].x)) : mp->point0;
+      c->lb = b >= 0 ? tb_inv_rotate(d->bodies[b].q, tb_sub(mp->point1, d->bodies[b].x)) : mp->point1;
+      c->mu = mat->dynamic_friction;
+      c->mu_torsional = mat->torsional_friction;
+      c->mu_rolling = mat->rolling_friction;
+      c->restitution = mat->restitution;
+      /* a pair material without penalty parameters (ke = 0) takes the world's */
+      int own = mat->ke > 0.0f;
+      c->ke = own ? mat->ke : np->ke;
+      c->kd = own ? mat->kd : np->kd;
+      c->kf = own ? mat->kf : np->kf;
+      c->ka = own ? mat->ka : np->ka;
+      if (c->store >= 0) {
+        if (f->override_stiffness[c->store] > 0.0f) c->ke = f->override_stiffness[c->store];
+        if (f->override_damping[c->store] > 0.0f) c->kd = f->override_damping[c->store];
+        if (f->friction_scale[c->store] > 0.0f) c->mu *= f->friction_scale[c->store];
+      }
+      c->scale = 1.0f;
+    }
+  }
+  d->contact_count = nc;
+  return TB_OK;
+}
+
+void tb_newton_predict(tb_world* w, tb_newton_body* b, tb_vec3 f, tb_vec3 t, float h) {
+  if (!b->dynamic) {
+    b->x = tb_mul_add(b->x, h, b->v);
+    b->q = tb_quat_integrate(b->q, b->w, h);
+    return;
+  }
+  tb_vec3 g = tb_v3(w->def.gravity[0], w->def.gravity[1], w->def.gravity[2]);
+  float c = w->bodies.linear_damping[b->slot], gamma = w->bodies.angular_damping[b->slot];
+  tb_vec3 v1 = tb_add(b->v, tb_scale(tb_mul_add(g, b->inv_mass, f), h));
+  b->x = tb_mul_add(b->x, h, v1);
+  tb_vec3 wb = tb_inv_rotate(b->q, b->w);
+  tb_vec3 tau_b = tb_sub(tb_inv_rotate(b->q, t), tb_cross(wb, tb_mat3_mul_v(b->inertia, wb)));
+  tb_vec3 w1 = tb_rotate(b->q, tb_mul_add(wb, h, tb_mat3_mul_v(b->inv_inertia, tau_b)));
+  b->q = tb_quat_integrate(b->q, w1, h);
+  b->w = tb_scale(w1, 1.0f - gamma * h);
+  b->v = tb_scale(v1, 1.0f - c * h);
+}
+
+void tb_newton_finish(tb_world* w, float h) {
+  tb_newton_data* d = w->newton;
+  tb_bodies* bodies = &w->bodies;
+  memset(w->body_contact_wrench, 0, 6 * (size_t)bodies->count * sizeof(float));
+  for (int32_t i = 0; i < bodies->count; ++i) d->wrench_generation[i] = bodies->generation[i];
+  float inv_h = 1.0f / h;
+  for (int32_t k = 0; k < d->body_count; ++k) {
+    const tb_newton_body* b = &d->bodies[k];
+    int32_t i = b->slot;
+    tb_vec3 origin = tb_sub(b->x, tb_rotate(b->q, bodies->local_center[i]));
+    float* t = bodies->f.transform + 7 * i;
+    t[0] = origin.x; t[1] = origin.y; t[2] = origin.z;
+    t[3] = b->q.x; t[4] = b->q.y; t[5] = b->q.z; t[6] = b->q.w;
+    memcpy(bodies->f.linear_velocity + 3 * i, &b->v, sizeof b->v);
+    memcpy(bodies->f.angular_velocity + 3 * i, &b->w, sizeof b->w);
+    float* o = w->body_contact_wrench + 6 * i;
+    o[0] = b->sum_f.x * inv_h; o[1] = b->sum_f.y * inv_h; o[2] = b->sum_f.z * inv_h;
+    o[3] = b->sum_t.x * inv_h; o[4] = b->sum_t.y * inv_h; o[5] = b->sum_t.z * inv_h;
+  }
+  w->body_contact_valid = 1;
+  w->overrides_pending = 0;
+  w->stats.threads_used = 1;
+  w->stats.color_count = 0;
+  w->stats.overflow_constraints = 0;
+  int32_t manifolds = 0;
+  for (int32_t m = 0; m < w->pair_count; ++m) manifolds += w->manifolds[m].point_count > 0;
+  w->stats.manifold_count = manifolds;
+  w->collided = 0;
+}
+
+/* ---- public calls ---- */
+
+int tb_newton_body_wrench(const tb_world* w, int32_t slot, float out[6]) {
+  if (!w->body_contact_valid || !w->newton) return 0;
+  /* a body created after the last solve() (new slot, or a reused one) had no contacts in it */
+  if (slot >= w->body_contact_capacity || w->newton->wrench_generation[slot] != w->bodies.generation[slot]) {
+    memset(out, 0, 6 * sizeof(float));
+    return 1;
+  }
+  memcpy(out, w->body_contact_wrench + 6 * slot, 6 * sizeof(float));
+  return 1;
+}
+
+tb_status tb_contact_set_override(tb_world_id world, int32_t contact, float stiffness, float damping, float friction_scale) {
+  tb_world* w = tb_world_get(world);
+  const char* fn = "setContactOverride";
+  if (!w) return tb_world_fail(NULL, TB_ERR_NOT_FOUND, "%s: world %d does not exist", fn, world);
+  const struct { const char* name; float v; } f[] = {{"stiffness", stiffness}, {"damping", damping}, {"frictionScale", friction_scale}};
+  for (int i = 0; i < 3; ++i)
+    if (!tb_is_finite(f[i].v) || f[i].v < 0.0f)
+      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: %s must be finite and >= 0 (0 = unset) (got %g)", fn, f[i].name, (double)f[i].v);
+  if (!w->collided) return tb_world_fail(w, TB_ERR_INVALID_STATE, "%s: call collide() first (overrides apply to its contacts)", fn);
+  if (contact < 0 || contact >= w->contacts.count)
+    return tb_world_fail(w, TB_ERR_NOT_FOUND, "%s: contact must be in [0, %d) (got %d)", fn, w->contacts.count, contact);
+  tb_contact_fields* cf = &w->contacts.f;
+  if (!w->overrides_pending) { /* the first override of this collide(): clear the last step's */
+    size_t n = (size_t)w->contacts.count;
+    memset(cf->override_stiffness, 0, n * sizeof(float));
+    memset(cf->override_damping, 0, n * sizeof(float));
+    memset(cf->friction_scale, 0, n * sizeof(float));
+    w->overrides_pending = 1;
+  }
+  cf->override_stiffness[contact] = stiffness;
+  cf->override_damping[contact] = damping;
+  cf->friction_scale[contact] = friction_scale;
+  return TB_OK;
+}
+
+tb_status tb_world_set_newton(tb_world_id world, const tb_newton_params* params) {
+  tb_world* w = tb_world_get(world);
+  if (!w) return tb_world_fail(NULL, TB_ERR_NOT_FOUND, "setNewton: world %d does not exist", world);
+  if (!params) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setNewton: params must not be NULL");
+  tb_status st = tb_newton_params_check(w, "setNewton", params);
+  if (st != TB_OK) return st;
+  w->def.solver.newton = *params;
+  return TB_OK;
+}
+
+tb_status tb_world_get_newton(tb_world_id world, tb_newton_params* out) {
+  tb_world* w = tb_world_get(world);
+  if (!w) return tb_world_fail(NULL, TB_ERR_NOT_FOUND, "getNewton: world %d does not exist", world);
+  if (!out) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "getNewton: out must not be NULL");
+  *out = w->def.solver.newton;
+  return TB_OK;
+}

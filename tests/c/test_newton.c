@@ -1,0 +1,652 @@
+/* Native tests of the Newton solvers: XPBD (resting readback = m·g, box wrenches about the
+ * centre of mass, incline stick/slip at the combined μ, the single correction p_n = ω(−d)/(h·w),
+ * the readback scale 1/N vs 2/(NA+NB) with kinematic bodies counted, the restitution pass left
+ * out of the readback and solved per body pair, velocity zeroing below 1e-4) and penalty
+ * (resting per-body force = m·g, a_n = ke·d + kd·min(v_n, 0), Huber friction, adhesion range,
+ * overrides with 0 = unset, NaN per-contact readback); parameter validation, no allocation in
+ * steady steps, thread-count independence. */
+#include <math.h>
+#include <string.h>
+
+#include "include/tribo.h"
+#include "test_util.h"
+
+static const float ID_Q[4] = {0, 0, 0, 1};
+static const float ZERO[3] = {0, 0, 0};
+static const float G = 9.81f;
+
+/* Net contact wrench of a body through the observation API: out = force (N), torque (N·m) about its COM. */
+static tb_status body_wrench(tb_world_id w, tb_body_id body, float out[6]) {
+  tb_wrench wr;
+  tb_status st = tb_body_contact_wrench(w, body, TB_ANY_BODY, 0, &wr, NULL);
+  if (st == TB_OK)
+    for (int i = 0; i < 3; ++i) { out[i] = wr.force[i]; out[3 + i] = wr.torque[i]; }
+  return st;
+}
+
+static tb_world_id make_world(tb_preset preset, float h, float gy) {
+  tb_world_def def = tb_default_world_def();
+  tb_preset_apply(preset, &def);
+  def.timestep = h;
+  def.gravity[1] = gy;
+  return tb_world_create(&def);
+}
+
+static void set_newton(tb_world_id w, const tb_newton_params* p) {
+  tb_world_def def;
+  tb_world_get_def(w, &def);
+  def.solver.newton = *p;
+  CHECK(tb_world_set_solver(w, &def.solver) == TB_OK);
+}
+
+static tb_newton_params get_newton(tb_world_id w) {
+  tb_world_def def;
+  tb_world_get_def(w, &def);
+  return def.solver.newton;
+}
+
+static tb_body_id ground(tb_world_id w, float mu, float e) {
+  float plane[4] = {0, 1, 0, 0};
+  tb_body_id g = tb_body_create(w, TB_BODY_STATIC, ZERO, ID_Q);
+  tb_shape_create(w, g, TB_SHAPE_PLANE, plane, ZERO, ID_Q, mu, e, 1.0f);
+  return g;
+}
+
+static tb_body_id sphere(tb_world_id w, float x, float y, float r, float mass, float mu, float e) {
+  float p[3] = {x, y, 0}, prm[4] = {r, 0, 0, 0};
+  tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, p, ID_Q);
+  float density = mass / (4.0f / 3.0f * 3.14159265f * r * r * r);
+  tb_shape_create(w, b, TB_SHAPE_SPHERE, prm, ZERO, ID_Q, mu, e, density);
+  return b;
+}
+
+static float* field(tb_world_id w, const char* name) {
+  for (int32_t i = 0; i < tb_field_count(TB_FIELDS_CONTACT); ++i)
+    if (strcmp(tb_field_get(TB_FIELDS_CONTACT, i)->name, name) == 0) return (float*)tb_world_field(w, TB_FIELDS_CONTACT, i);
+  return NULL;
+}
+
+static int contact_count(tb_world_id w) {
+  tb_contact_status st;
+  tb_world_contact_status(w, &st);
+  return st.count;
+}
+
+static float body_mass(tb_world_id w, tb_body_id b) {
+  float m[13];
+  tb_body_get_mass(w, b, m);
+  return m[0];
+}
+
+static void state(tb_world_id w, tb_body_id b, float out[13]) { tb_body_get_state(w, b, out); }
+
+/* XPBD: a 3 kg sphere at rest reports m·g in its per-contact readback and per-body total. */
+static void test_xpbd_resting_sphere(void) {
+  tb_world_id w = make_world(TB_PRESET_NEWTON_XPBD, 1.0f / 60.0f, -G);
+  ground(w, 0.5f, 0);
+  tb_body_id s = sphere(w, 0, 0.1f, 0.1f, 3.0f, 0.5f, 0);
+  for (int i = 0; i < 240; ++i) CHECK(tb_world_step(w) == TB_OK);
+  float mg = 3.0f * G;
+  CHECK(contact_count(w) == 1);
+  float* force = field(w, "force");
+  float* wrench = field(w, "wrench");
+  float* pn = field(w, "normal_impulse");
+  CHECK_NEAR(mg, force[1], 0.005 * mg);             /* on body1 (the sphere) */
+  CHECK_NEAR(-mg, wrench[1], 0.005 * mg);           /* by body1 on body0 (the ground) */
+  CHECK_NEAR(mg / 60.0f, pn[0], 0.005 * mg / 60.0f); /* N·s over the step */
+  float wr[6];
+  CHECK(body_wrench(w, s, wr) == TB_OK);
+  CHECK_NEAR(mg, wr[1], 0.005 * mg);
+  tb_readback_info info;
+  tb_world_readback_info(w, &info);
+  CHECK(info.convention == TB_READBACK_NEWTON && info.per_contact_force == 1 && info.includes_restitution == 0 &&
+        info.includes_friction == 1 && info.per_body_force == 1);
+  CHECK_NEAR(1.0, info.scale, 0); /* one contact, static other side: 1/N = 1 */
+  tb_solver_status st;
+  tb_world_solver_status(w, &st);
+  CHECK(st.solver == TB_SOLVER_XPBD && st.position_iterations == 2 && st.converged == 0 && isnan(st.residual_velocity));
+  tb_world_destroy(w);
+}
+
+/* XPBD: a box resting on a static box; the dynamic box is body0, so each contact's wrench is
+ * about its centre of mass: the forces sum to m·g, each torque is (p − C) × f, the sum ~0. */
+static void test_xpbd_resting_box(void) {
+  tb_world_id w = make_world(TB_PRESET_NEWTON_XPBD, 1.0f / 60.0f, -G);
+  float half[4] = {0.2f, 0.1f, 0.3f, 0}, floor_half[4] = {2, 0.5f, 2, 0};
+  float p[3] = {0, 0.1f, 0}, pf[3] = {0, -0.5f, 0};
+  tb_body_id box = tb_body_create(w, TB_BODY_DYNAMIC, p, ID_Q);
+  tb_shape_create(w, box, TB_SHAPE_BOX, half, ZERO, ID_Q, 0.5f, 0, 1000.0f);
+  tb_body_id fl = tb_body_create(w, TB_BODY_STATIC, pf, ID_Q);
+  tb_shape_create(w, fl, TB_SHAPE_BOX, floor_half, ZERO, ID_Q, 0.5f, 0, 1000.0f);
+  for (int i = 0; i < 240; ++i) CHECK(tb_world_step(w) == TB_OK);
+  float m = body_mass(w, box), mg = m * G;
+  int n = contact_count(w);
+  CHECK(n == 4);
+  int32_t* body0 = (int32_t*)field(w, "body0");
+  float* wrench = field(w, "wrench");
+  float* point = field(w, "point");
+  float* scale = field(w, "readback_scale");
+  float s[13];
+  state(w, box, s);
+  float fy = 0, tx = 0, tz = 0;
+  for (int i = 0; i < n; ++i) {
+    CHECK(body0[i] == box);
+    CHECK_NEAR(0.25, scale[i], 1e-7); /* 1/N, N = 4 on the box, none on the static side */
+    const float* f = wrench + 6 * i;
+    float r[3] = {point[3 * i] - s[0], point[3 * i + 1] - s[1], point[3 * i + 2] - s[2]};
+    /* (p − C) × f; the anchors are on the surfaces, the point is their midpoint (mm apart) */
+    float ex = r[1] * f[2] - r[2] * f[1], ez = r[0] * f[1] - r[1] * f[0];
+    CHECK_NEAR(ex, f[3], 0.02 * mg * 0.3);
+    CHECK_NEAR(ez, f[5], 0.02 * mg * 0.3);
+    CHECK(fabsf(f[3]) > 0.05f * mg * 0.3f * 0.25f); /* each corner has a real arm */
+    fy += f[1]; tx += f[3]; tz += f[5];
+  }
+  CHECK_NEAR(mg, fy, 0.005 * mg);
+  CHECK_NEAR(0, tx, 0.002 * mg * 0.3);
+  CHECK_NEAR(0, tz, 0.002 * mg * 0.3);
+  tb_world_destroy(w);
+}
+
+/* XPBD: box on a 20° incline: sticks when the mean μ exceeds tanθ, slides with
+ * a = g(sinθ − μ cosθ) at the mean μ otherwise. */
+static float incline_travel(float mu_plane, float mu_box) {
+  float th = 20.0f * 3.14159265f / 180.0f;
+  tb_world_id w = make_world(TB_PRESET_NEWTON_XPBD, 1.0f / 120.0f, -G);
+  float q[4] = {0, 0, sinf(0.5f * th), cosf(0.5f * th)};
+  float n[3] = {-sinf(th), cosf(th), 0};
+  float plane[4] = {n[0], n[1], n[2], 0};
+  tb_body_id g = tb_body_create(w, TB_BODY_STATIC, ZERO, ID_Q);
+  tb_shape_create(w, g, TB_SHAPE_PLANE, plane, ZERO, ID_Q, mu_plane, 0, 1.0f);
+  float half[4] = {0.2f, 0.1f, 0.2f, 0};
+  float p[3] = {0.1f * n[0], 0.1f * n[1], 0};
+  tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, p, q);
+  tb_shape_create(w, b, TB_SHAPE_BOX, half, ZERO, ID_Q, mu_box, 0, 500.0f);
+  float s0[13], s1[13];
+  for (int i = 0; i < 12; ++i) tb_world_step(w); /* settle onto the plane */
+  state(w, b, s0);
+  for (int i = 0; i < 120; ++i) tb_world_step(w);
+  state(w, b, s1);
+  tb_world_destroy(w);
+  float dx = s1[0] - s0[0], dy = s1[1] - s0[1];
+  return sqrtf(dx * dx + dy * dy);
+}
+
+static void test_xpbd_incline(void) {
+  float th = 20.0f * 3.14159265f / 180.0f;
+  /* μ 0.7 and 0.1: mean 0.4 > tan 20° = 0.364 sticks; min (0.1) or sqrt(μ0·μ1) (0.26) would
+   * slide ~1 m. XPBD only creeps (ω < 1, count weighting and Jacobi rows leave part of each
+   * step's slip: a few cm/s at h = 1/120). */
+  float stick = incline_travel(0.7f, 0.1f);
+  CHECK(stick < 0.06f);
+  float a_min = G * (sinf(th) - 0.1f * cosf(th));
+  CHECK(stick < 0.05f * (a_min * 0.1f + 0.5f * a_min));
+  /* mean 0.2 < 0.364: slides; over 1 s from a speed v0 reached after the settling: d = v0 + a/2 */
+  float mu = 0.2f, a = G * (sinf(th) - mu * cosf(th));
+  float slide = incline_travel(0.3f, 0.1f);
+  float v0 = a * 0.1f; /* speed after the 0.1 s of settling */
+  CHECK_NEAR(v0 * 1.0f + 0.5f * a, slide, 0.05f * (v0 + 0.5f * a));
+  /* the max rule (0.3) would give a = 0.59 m/s²: clearly apart */
+  float a_max = G * (sinf(th) - 0.3f * cosf(th));
+  CHECK(fabsf(slide - (a_max * 0.1f + 0.5f * a_max)) > 0.2f * slide);
+}
+
+/* XPBD, gravity off, one iteration: the kernel p_n = ω(−d)/(h·w) on a penetrating sphere, and
+ * the velocity from positions ω(−d)/h. */
+static void test_xpbd_single_correction(void) {
+  float h = 0.01f, r = 0.2f, d = -0.01f, m = 2.0f;
+  tb_world_id w = make_world(TB_PRESET_NEWTON_XPBD, h, 0);
+  tb_newton_params p = get_newton(w);
+  p.iterations = 1;
+  p.relaxation = 0.7f;
+  set_newton(w, &p);
+  ground(w, 0.5f, 0);
+  tb_body_id s = sphere(w, 0, r + d, r, m, 0.5f, 0);
+  m = body_mass(w, s);
+  CHECK(tb_world_step(w) == TB_OK);
+  float* pn = field(w, "normal_impulse");
+  float* sep = field(w, "separation");
+  CHECK_NEAR(d, sep[0], 1e-6);
+  float expected = 0.7f * (-sep[0]) / (h * (1.0f / m));
+  CHECK_NEAR(expected, pn[0], 1e-5 * expected);
+  float st[13];
+  state(w, s, st);
+  CHECK_NEAR(0.7f * 0.01f / h, st[8], 1e-3);
+  tb_world_destroy(w);
+}
+
+/* XPBD: a record with d >= 0 (kept by the speculative distance) gets no normal correction. */
+static void test_xpbd_gap_record(void) {
+  tb_world_id w = make_world(TB_PRESET_NEWTON_XPBD, 0.01f, 0);
+  ground(w, 0.5f, 0);
+  tb_body_id s = sphere(w, 0, 0.2f + 0.005f, 0.2f, 1.0f, 0.5f, 0);
+  CHECK(tb_world_step(w) == TB_OK);
+  CHECK(contact_count(w) == 1);
+  CHECK_NEAR(0.005, field(w, "separation")[0], 1e-6);
+  CHECK_NEAR(0, field(w, "normal_impulse")[0], 0);
+  float st[13];
+  state(w, s, st);
+  CHECK_NEAR(0.205, st[1], 1e-7);
+  CHECK_NEAR(0, st[8], 0);
+  tb_world_destroy(w);
+}
+
+/* XPBD readback scale on a designed scene, gravity off, one iteration: a box A pressed 5 mm
+ * into the ground (4 contacts) with a sphere B pressed 10 mm into its top. A has N = 5, B has
+ * N = 1: ground rows scale 1/5, the A–B row 2/(5 + 1) = 1/3. Each row's normal impulse is the
+ * scale times ω(−d)/(h·w) with w from the masses, inertia and arms. Weighting off: scale 1. */
+static void weighting_scene(int weighting) {
+  float h = 0.01f, relax = 0.8f;
+  tb_world_id w = make_world(TB_PRESET_NEWTON_XPBD, h, 0);
+  tb_newton_params p = get_newton(w);
+  p.iterations = 1;
+  p.relaxation = relax;
+  p.contact_weighting = weighting;
+  set_newton(w, &p);
+  ground(w, 0.5f, 0);
+  float hx = 0.3f, hy = 0.1f, hz = 0.2f;
+  float half[4] = {hx, hy, hz, 0};
+  float pa[3] = {0, hy - 0.005f, 0};
+  tb_body_id A = tb_body_create(w, TB_BODY_DYNAMIC, pa, ID_Q);
+  tb_shape_create(w, A, TB_SHAPE_BOX, half, ZERO, ID_Q, 0.5f, 0, 1000.0f);
+  float rb = 0.1f;
+  tb_body_id B = sphere(w, 0, 2 * hy - 0.005f + rb - 0.01f, rb, 1.0f, 0.5f, 0);
+  CHECK(tb_world_step(w) == TB_OK);
+  int n = contact_count(w);
+  CHECK(n == 5);
+  float mA[13], mB = body_mass(w, B);
+  tb_body_get_mass(w, A, mA);
+  float Ixx = mA[4], Iyy = mA[8], Izz = mA[12];
+  int32_t* b0 = (int32_t*)field(w, "body0");
+  int32_t* b1 = (int32_t*)field(w, "body1");
+  float* pn = field(w, "normal_impulse");
+  float* sep = field(w, "separation");
+  float* point = field(w, "point");
+  float* scale = field(w, "readback_scale");
+  int ground_rows = 0, ab_rows = 0;
+  for (int i = 0; i < n; ++i) {
+    float wn, sc;
+    if (b0[i] == -1) { /* ground–A: arm from A's centre to the corner, normal +y */
+      ++ground_rows;
+      float rx = point[3 * i] - 0.0f, rz = point[3 * i + 2] - 0.0f;
+      /* r × ŷ = (−rz, 0, rx) */
+      wn = 1.0f / mA[0] + rz * rz / Ixx + rx * rx / Izz;
+      sc = weighting ? 1.0f / 5.0f : 1.0f;
+      CHECK(b1[i] == A);
+    } else { /* sphere–box through both centres: no arm */
+      ++ab_rows;
+      wn = 1.0f / mA[0] + 1.0f / mB;
+      sc = weighting ? 2.0f / 6.0f : 1.0f;
+    }
+    (void)Iyy;
+    float expected = sc * relax * (-sep[i]) / (h * wn);
+    CHECK_NEAR(sc, scale[i], 1e-6);
+    CHECK_NEAR(expected, pn[i], 2e-3 * expected);
+  }
+  CHECK(ground_rows == 4 && ab_rows == 1);
+  tb_readback_info info;
+  tb_world_readback_info(w, &info);
+  if (weighting) CHECK(isnan(info.scale)); /* rows differ: per-contact readback_scale */
+  else CHECK_NEAR(1.0, info.scale, 0);
+  tb_world_destroy(w);
+}
+
+/* The readback counts contacts by body id, kinematic bodies included (Newton counts body_id >= 0,
+ * not by effective mass): two boxes (4 contacts each) pressed into a kinematic platform give the
+ * platform N = 8, so each row reports 2/(4 + 8) = 1/6, where a static platform gives 1/4. */
+static void kinematic_scene(int kinematic, float* scale_out) {
+  float h = 0.01f;
+  tb_world_id w = make_world(TB_PRESET_NEWTON_XPBD, h, 0);
+  tb_newton_params p = get_newton(w);
+  p.iterations = 1;
+  set_newton(w, &p);
+  float ph[4] = {3, 0.5f, 3, 0}, pp[3] = {0, -0.5f, 0};
+  tb_body_id plat = tb_body_create(w, kinematic ? TB_BODY_KINEMATIC : TB_BODY_STATIC, pp, ID_Q);
+  tb_shape_create(w, plat, TB_SHAPE_BOX, ph, ZERO, ID_Q, 0.5f, 0, 1000.0f);
+  float bh[4] = {0.2f, 0.1f, 0.2f, 0};
+  for (int i = 0; i < 2; ++i) {
+    float pos[3] = {-1.0f + 2.0f * (float)i, 0.1f - 0.004f, 0};
+    tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, pos, ID_Q);
+    tb_shape_create(w, b, TB_SHAPE_BOX, bh, ZERO, ID_Q, 0.5f, 0, 1000.0f);
+  }
+  CHECK(tb_world_step(w) == TB_OK);
+  CHECK(contact_count(w) == 8);
+  float* scale = field(w, "readback_scale");
+  *scale_out = scale[0];
+  for (int i = 1; i < 8; ++i) CHECK_NEAR(scale[0], scale[i], 0);
+  tb_world_destroy(w);
+}
+
+static void test_xpbd_weighting(void) {
+  weighting_scene(1);
+  weighting_scene(0);
+  float sk, ss;
+  kinematic_scene(1, &sk);
+  kinematic_scene(0, &ss);
+  CHECK_NEAR(2.0 / 12.0, sk, 1e-7);
+  CHECK_NEAR(0.25, ss, 1e-7);
+}
+
+/* XPBD restitution pass: a ball hits the ground at 3 m/s. With the pass on it leaves at
+ * e·|v_old| (v_old the predicted approach); the readback equals the run without the pass and
+ * equals the position-pass momentum change, so the pass's impulse m(v_on − v_off) is not in it. */
+static void bounce(int restitution, float* v_after, float* pn_out, float* m_out) {
+  float h = 1.0f / 60.0f;
+  tb_world_id w = make_world(TB_PRESET_NEWTON_XPBD, h, -G);
+  tb_newton_params p = get_newton(w);
+  p.restitution = restitution;
+  set_newton(w, &p);
+  ground(w, 0.5f, 0.6f);
+  tb_body_id s = sphere(w, 0, 0.1f + 0.01f, 0.1f, 1.0f, 0.5f, 0.4f);
+  float v[3] = {0, -3, 0};
+  tb_body_set_velocity(w, s, v, ZERO);
+  CHECK(tb_world_step(w) == TB_OK);
+  float st[13];
+  state(w, s, st);
+  *v_after = st[8];
+  *pn_out = field(w, "normal_impulse")[0];
+  *m_out = body_mass(w, s);
+  tb_world_destroy(w);
+}
+
+static void test_xpbd_restitution_excluded(void) {
+  float h = 1.0f / 60.0f, v_on, v_off, pn_on, pn_off, m;
+  bounce(1, &v_on, &pn_on, &m);
+  bounce(0, &v_off, &pn_off, &m);
+  float e = 0.5f, vold = -(3.0f + G * h);
+  CHECK_NEAR(-e * vold, v_on, 1e-3);             /* reversed: leaves at e·|v_old| */
+  CHECK(fabsf(v_on - v_off) > 0.5f);             /* the pass changed the velocity */
+  CHECK_NEAR(pn_off, pn_on, 1e-6 * pn_off);      /* same readback with and without the pass */
+  CHECK_NEAR(m * (v_off - (-3.0f) + G * h), pn_on, 1e-3 * pn_on); /* = position-pass impulse */
+  /* total impulse with the pass exceeds the readback by the pass's share */
+  float total_on = m * (v_on - (-3.0f) + G * h);
+  CHECK(total_on - pn_on > 0.4f * m);
+}
+
+/* XPBD restitution manifolds are body pairs: a dumbbell (two spheres on one body) lands flat;
+ * its two contacts (two shape pairs) form one manifold solved together by Gauss-Seidel, so both
+ * reach −e·v_old and the body leaves at e·|v_old| without spin. Solved as two separate manifolds
+ * and averaged, each row alone would give only Δv/(1 + m r²/I) of the linear change. */
+static void test_xpbd_restitution_body_pair(void) {
+  float h = 1.0f / 60.0f, r = 0.1f, arm = 0.5f;
+  tb_world_id w = make_world(TB_PRESET_NEWTON_XPBD, h, -G);
+  tb_newton_params p = get_newton(w);
+  p.restitution = 1;
+  set_newton(w, &p);
+  ground(w, 0.5f, 0.5f);
+  float pos[3] = {0, r + 0.01f, 0}, prm[4] = {r, 0, 0, 0};
+  tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, pos, ID_Q);
+  float left[3] = {-arm, 0, 0}, right[3] = {arm, 0, 0};
+  tb_shape_create(w, b, TB_SHAPE_SPHERE, prm, left, ID_Q, 0.5f, 0.5f, 1000.0f);
+  tb_shape_create(w, b, TB_SHAPE_SPHERE, prm, right, ID_Q, 0.5f, 0.5f, 1000.0f);
+  float v[3] = {0, -3, 0};
+  tb_body_set_velocity(w, b, v, ZERO);
+  CHECK(tb_world_step(w) == TB_OK);
+  CHECK(contact_count(w) == 2);
+  float st[13];
+  state(w, b, st);
+  float vold = -(3.0f + G * h);
+  CHECK_NEAR(-0.5f * vold, st[8], 0.01 * 0.5 * 3.0);
+  CHECK_NEAR(0, st[12], 1e-3);
+  tb_world_destroy(w);
+}
+
+/* XPBD velocity zeroing: a sphere rolling very slowly on the ground (g = 0.01, h = 0.01,
+ * ω = 0.8, μ = 2). Friction pulls the anchors together: iteration 1 removes ω of the slip v0·h,
+ * iteration 2 ω of the rest, so the velocity change is (0.8 + 0.16)/3.5 of v0 for a solid
+ * sphere (w_t = 3.5/m). With the velocities following the corrections (Newton 1.6), a linear or
+ * angular velocity whose norm falls below 1e-4 after a correction is zeroed: the slow sphere
+ * stops, the fast one keeps (1 − 0.96/3.5)·v0. From the pose change (the deprecated option)
+ * the zeroing leaves no trace: (1 − 0.96/3.5)·v0 for both. */
+static float slow_roll(float v0, int from_positions) {
+  float h = 0.01f;
+  tb_world_id w = make_world(TB_PRESET_NEWTON_XPBD, h, -0.01f);
+  tb_newton_params p = get_newton(w);
+  p.velocity_from_positions = from_positions;
+  set_newton(w, &p);
+  ground(w, 2.0f, 0);
+  tb_body_id s = sphere(w, 0, 0.5f, 0.5f, 1.0f, 2.0f, 0);
+  float v[3] = {v0, 0, 0};
+  tb_body_set_velocity(w, s, v, ZERO);
+  tb_world_step(w);
+  float st[13];
+  state(w, s, st);
+  tb_world_destroy(w);
+  return st[7];
+}
+
+static void test_xpbd_velocity_zeroing(void) {
+  float slow = 5e-5f, fast = 5e-4f, keep = 1.0f - 0.96f / 3.5f;
+  CHECK_NEAR(0.0, slow_roll(slow, 0), 0);
+  CHECK_NEAR(keep * fast, slow_roll(fast, 0), 0.005 * fast);
+  CHECK_NEAR(keep * slow, slow_roll(slow, 1), 0.005 * slow);
+  CHECK_NEAR(keep * fast, slow_roll(fast, 1), 0.005 * fast);
+}
+
+/* ---- penalty ---- */
+
+static tb_world_id penalty_world(float h, float gy, float ke, float kd, float kf, float ka, int substeps) {
+  tb_world_id w = make_world(TB_PRESET_NEWTON_SEMI, h, gy);
+  tb_newton_params p = get_newton(w);
+  p.ke = ke; p.kd = kd; p.kf = kf; p.ka = ka; p.substeps = substeps;
+  set_newton(w, &p);
+  return w;
+}
+
+static void test_penalty_resting_sphere(void) {
+  tb_world_id w = penalty_world(1.0f / 60.0f, -G, 1e4f, 150.0f, 100.0f, 0, 8);
+  ground(w, 0.5f, 0);
+  tb_body_id s = sphere(w, 0, 0.1f, 0.1f, 3.0f, 0.5f, 0);
+  for (int i = 0; i < 180; ++i) CHECK(tb_world_step(w) == TB_OK);
+  float wr[6], mg = 3.0f * G;
+  CHECK(body_wrench(w, s, wr) == TB_OK);
+  CHECK_NEAR(mg, wr[1], 0.005 * mg);
+  CHECK_NEAR(0, wr[0], 1e-3 * mg);
+  /* resting penetration mg/ke */
+  CHECK_NEAR(-mg / 1e4f, field(w, "separation")[0], 0.02 * mg / 1e4f);
+  /* no per-contact force: NaN, never zeros, and flagged */
+  CHECK(isnan(field(w, "normal_impulse")[0]) && isnan(field(w, "force")[1]) && isnan(field(w, "wrench")[1]));
+  tb_readback_info info;
+  tb_world_readback_info(w, &info);
+  CHECK(info.per_contact_force == 0 && info.per_body_force == 1 && info.convention == TB_READBACK_NEWTON);
+  tb_world_destroy(w);
+}
+
+/* One substep, gravity off: the sphere's contact force (per-body total) from one contact at a
+ * given separation d and normal velocity v_n. */
+static float penalty_force_y(float d, float vy, float ka, float ov_k, float ov_d, int set_override, float* fx,
+                             float vx, float fscale) {
+  tb_world_id w = penalty_world(1e-3f, 0, 2000.0f, 50.0f, 100.0f, ka, 1);
+  ground(w, 0.5f, 0);
+  tb_body_id s = sphere(w, 0, 0.2f + d, 0.2f, 1.0f, 0.5f, 0);
+  float v[3] = {vx, vy, 0};
+  tb_body_set_velocity(w, s, v, ZERO);
+  CHECK(tb_world_collide(w) == TB_OK);
+  CHECK(contact_count(w) == 1);
+  if (set_override) CHECK(tb_contact_set_override(w, 0, ov_k, ov_d, fscale) == TB_OK);
+  CHECK(tb_world_solve(w) == TB_OK);
+  float wr[6];
+  CHECK(body_wrench(w, s, wr) == TB_OK);
+  if (fx) *fx = wr[0];
+  tb_world_destroy(w);
+  return wr[1];
+}
+
+static void test_penalty_normal_law(void) {
+  /* force on the sphere (body1) = −a_n along +y = −(ke·d + kd·min(v_n, 0)) */
+  CHECK_NEAR(-(2000.0f * -0.01f + 50.0f * -0.5f), penalty_force_y(-0.01f, -0.5f, 0, 0, 0, 0, NULL, 0, 0), 0.05);
+  CHECK_NEAR(-(2000.0f * -0.01f), penalty_force_y(-0.01f, 0.5f, 0, 0, 0, 0, NULL, 0, 0), 0.05); /* separating: no damping */
+  /* adhesion: 0 <= d < ka pulls with ke·d; d >= ka nothing */
+  CHECK_NEAR(-2000.0f * 0.005f, penalty_force_y(0.005f, 0, 0.01f, 0, 0, 0, NULL, 0, 0), 0.05);
+  CHECK_NEAR(0, penalty_force_y(0.005f, 0, 0.004f, 0, 0, 0, NULL, 0, 0), 0);
+  CHECK_NEAR(0, penalty_force_y(0.005f, -0.5f, 0.0f, 0, 0, 0, NULL, 0, 0), 0);
+}
+
+static void test_penalty_huber_friction(void) {
+  /* d = −0.01: a_n = −20 N, μ = 0.5: −μ·a_n = 10 N; kf = 100, δ = 1 */
+  float fx;
+  penalty_force_y(-0.01f, 0, 0, 0, 0, 0, &fx, 3.0f, 0); /* |v| > δ: s = 3 − 0.5 */
+  CHECK_NEAR(-3.0f / 2.5f * 10.0f, fx, 0.05);
+  penalty_force_y(-0.01f, 0, 0, 0, 0, 0, &fx, 0.5f, 0); /* s = 0.125: kf·s = 12.5 > 10 */
+  CHECK_NEAR(-0.5f / 0.125f * 10.0f, fx, 0.1);
+  penalty_force_y(-0.01f, 0, 0, 0, 0, 0, &fx, 0.05f, 0); /* kf·s < 10: viscous kf·v */
+  CHECK_NEAR(-100.0f * 0.05f, fx, 0.01);
+}
+
+/* Penalty sliding at the combined μ: a settled box (μ 0.2) pushed at 5 m/s over the ground
+ * (μ 0.6) slows by μ·g·v/(v − δ/2) per second (Huber above δ = 1 m/s) with μ = mean = 0.4. */
+static float penalty_slide_dv(float mu_box, float mu_ground) {
+  tb_world_id w = penalty_world(1.0f / 60.0f, -G, 2e4f, 300.0f, 100.0f, 0, 16);
+  ground(w, mu_ground, 0);
+  float half[4] = {0.2f, 0.1f, 0.2f, 0}, pos[3] = {0, 0.1f, 0};
+  tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, pos, ID_Q);
+  tb_shape_create(w, b, TB_SHAPE_BOX, half, ZERO, ID_Q, mu_box, 0, 500.0f);
+  for (int i = 0; i < 60; ++i) tb_world_step(w);
+  float v[3] = {5.0f, 0, 0};
+  float st[13];
+  state(w, b, st);
+  v[1] = st[8];
+  tb_body_set_velocity(w, b, v, ZERO);
+  for (int i = 0; i < 6; ++i) tb_world_step(w);
+  state(w, b, st);
+  tb_world_destroy(w);
+  return 5.0f - st[7];
+}
+
+static void test_penalty_sliding_mu(void) {
+  float dv = penalty_slide_dv(0.2f, 0.6f);
+  /* v falls from 5 to ~4.56: v/(v − 0.5) ≈ 1.116 on average over the 0.1 s */
+  float expected = 0.4f * G * 1.116f * 0.1f;
+  CHECK_NEAR(expected, dv, 0.03 * expected);
+}
+
+static void test_penalty_overrides(void) {
+  float fx;
+  /* positive stiffness / damping replace ke / kd; 0 = unset keeps the material's */
+  CHECK_NEAR(-(5000.0f * -0.01f + 50.0f * -0.5f), penalty_force_y(-0.01f, -0.5f, 0, 5000.0f, 0, 1, NULL, 0, 0), 0.05);
+  CHECK_NEAR(-(2000.0f * -0.01f + 80.0f * -0.5f), penalty_force_y(-0.01f, -0.5f, 0, 0, 80.0f, 1, NULL, 0, 0), 0.05);
+  CHECK_NEAR(-(2000.0f * -0.01f + 50.0f * -0.5f), penalty_force_y(-0.01f, -0.5f, 0, 0, 0, 1, NULL, 0, 0), 0.05);
+  /* friction scale multiplies μ: 0.5·2 = 1 */
+  penalty_force_y(-0.01f, 0, 0, 0, 0, 1, &fx, 3.0f, 2.0f);
+  CHECK_NEAR(-3.0f / 2.5f * 20.0f, fx, 0.05);
+  /* bad values: named error, world unchanged */
+  tb_world_id w = penalty_world(1e-3f, 0, 2000.0f, 50.0f, 100.0f, 0, 1);
+  ground(w, 0.5f, 0);
+  tb_body_id s = sphere(w, 0, 0.19f, 0.2f, 1.0f, 0.5f, 0);
+  CHECK(tb_contact_set_override(w, 0, 1, 0, 0) == TB_ERR_INVALID_STATE); /* before collide() */
+  tb_world_collide(w);
+  CHECK(tb_contact_set_override(w, 0, -1.0f, 0, 0) == TB_ERR_INVALID_ARGUMENT);
+  CHECK(strstr(tb_last_error(w), "stiffness") != NULL);
+  CHECK(tb_contact_set_override(w, 0, 0, NAN, 0) == TB_ERR_INVALID_ARGUMENT);
+  CHECK(tb_contact_set_override(w, 5, 0, 0, 0) == TB_ERR_NOT_FOUND);
+  CHECK(tb_contact_set_override(w, 0, 5000.0f, 0, 0) == TB_OK);
+  tb_world_solve(w);
+  float wr[6];
+  body_wrench(w, s, wr);
+  CHECK_NEAR(50.0, wr[1], 0.05);
+  CHECK_NEAR(5000.0, field(w, "override_stiffness")[0], 0); /* visible until the next collide() */
+  /* the next step without a setter call: unset again */
+  tb_world_step(w);
+  CHECK_NEAR(0.0, field(w, "override_stiffness")[0], 0);
+  tb_world_destroy(w);
+}
+
+static void test_params_validation(void) {
+  tb_world_id w = make_world(TB_PRESET_NEWTON_XPBD, 0.01f, -G);
+  tb_newton_params good = get_newton(w), p = good;
+  CHECK(good.iterations == 2 && good.contact_weighting == 1 && good.restitution == 0);
+  CHECK_NEAR(0.8, good.relaxation, 1e-7);
+  tb_world_def def;
+  tb_world_get_def(w, &def);
+  p.relaxation = NAN;
+  def.solver.newton = p;
+  CHECK(tb_world_set_solver(w, &def.solver) == TB_ERR_INVALID_ARGUMENT);
+  CHECK(strstr(tb_last_error(w), "relaxation") != NULL);
+  p = good; p.iterations = 0; def.solver.newton = p;
+  CHECK(tb_world_set_solver(w, &def.solver) == TB_ERR_INVALID_ARGUMENT);
+  CHECK(strstr(tb_last_error(w), "iterations") != NULL);
+  p = good; p.ke = -1; def.solver.newton = p;
+  CHECK(tb_world_set_solver(w, &def.solver) == TB_ERR_INVALID_ARGUMENT);
+  CHECK(strstr(tb_last_error(w), "ke") != NULL);
+  CHECK(get_newton(w).iterations == 2); /* unchanged */
+  float out[6];
+  CHECK(body_wrench(w, 12345, out) == TB_ERR_NOT_FOUND);
+  /* a body removed after a step and a new one in its slot: the new one reports zeros */
+  ground(w, 0.5f, 0);
+  tb_body_id s = sphere(w, 0, 0.1f, 0.1f, 1.0f, 0.5f, 0);
+  for (int i = 0; i < 5; ++i) tb_world_step(w);
+  CHECK(body_wrench(w, s, out) == TB_OK && out[1] > 1.0f);
+  tb_body_destroy(w, s);
+  tb_body_id s2 = sphere(w, 3, 5, 0.1f, 1.0f, 0.5f, 0);
+  CHECK((s2 & 0xFFFFF) == (s & 0xFFFFF));
+  CHECK(body_wrench(w, s, out) == TB_ERR_NOT_FOUND);
+  CHECK(body_wrench(w, s2, out) == TB_OK);
+  CHECK_NEAR(0, out[1], 0);
+  tb_world_destroy(w);
+}
+
+/* Same scene, 1 and 4 threads: bitwise identical for both solvers (they run serially in a
+ * fixed order). */
+static void test_thread_independence(void) {
+  if (tb_max_threads() < 2) return;
+  for (int k = 0; k < 2; ++k) {
+    float out[2][13];
+    for (int t = 0; t < 2; ++t) {
+      tb_world_def def = tb_default_world_def();
+      tb_preset_apply(k == 0 ? TB_PRESET_NEWTON_XPBD : TB_PRESET_NEWTON_SEMI, &def);
+      def.thread_count = t == 0 ? 1 : (tb_max_threads() < 4 ? tb_max_threads() : 4);
+      tb_world_id w = tb_world_create(&def);
+      ground(w, 0.5f, 0);
+      tb_body_id last = -1;
+      for (int i = 0; i < 20; ++i) last = sphere(w, 0.05f * (float)(i % 3), 0.3f + 0.25f * (float)i, 0.1f, 1.0f, 0.5f, 0);
+      for (int s = 0; s < 60; ++s) tb_world_step(w);
+      state(w, last, out[t]);
+      tb_world_destroy(w);
+    }
+    CHECK(memcmp(out[0], out[1], sizeof out[0]) == 0);
+  }
+}
+
+/* No allocation inside steady steps of either solver (scratch grows only when counts grow). */
+#include <stdlib.h>
+static long s_allocs = 0;
+static void* count_alloc(size_t size, void* user) { (void)user; ++s_allocs; return malloc(size); }
+static void count_free(void* p, size_t size, void* user) { (void)user; (void)size; free(p); }
+
+static void test_no_steady_allocation(void) {
+  tb_set_allocator(count_alloc, count_free, NULL);
+  for (int k = 0; k < 2; ++k) {
+    tb_world_id w = make_world(k == 0 ? TB_PRESET_NEWTON_XPBD : TB_PRESET_NEWTON_SEMI, 1.0f / 60.0f, -G);
+    tb_newton_params p = get_newton(w);
+    p.restitution = 1;
+    set_newton(w, &p);
+    ground(w, 0.5f, 0.3f);
+    for (int i = 0; i < 30; ++i) sphere(w, 0.3f * (float)(i % 5), 0.2f + 0.3f * (float)(i / 5), 0.1f, 1.0f, 0.5f, 0.3f);
+    for (int s = 0; s < 120; ++s) CHECK(tb_world_step(w) == TB_OK);
+    long before = s_allocs;
+    for (int s = 0; s < 10; ++s) tb_world_step(w);
+    CHECK_NEAR(0, s_allocs - before, 0);
+    tb_world_destroy(w);
+  }
+  tb_set_allocator(NULL, NULL, NULL);
+}
+
+int main(void) {
+  test_no_steady_allocation();
+  test_xpbd_resting_sphere();
+  test_xpbd_resting_box();
+  test_xpbd_incline();
+  test_xpbd_single_correction();
+  test_xpbd_gap_record();
+  test_xpbd_weighting();
+  test_xpbd_restitution_excluded();
+  test_xpbd_restitution_body_pair();
+  test_xpbd_velocity_zeroing();
+  test_penalty_resting_sphere();
+  test_penalty_normal_law();
+  test_penalty_huber_friction();
+  test_penalty_sliding_mu();
+  test_penalty_overrides();
+  test_params_validation();
+  test_thread_independence();
+  return tb_test_report("test_newton");
+}
