@@ -1,6 +1,7 @@
 /* Per-preset distance rules (newton-e3 §2, mujoco §1-3, physx-e3 §2). */
 #include "distance.h"
 
+#include "../collision/filter.h"
 #include "../world/world.h"
 
 tb_distance_pair tb_distance_pair_of(const tb_world* w, int32_t s0, int32_t s1, float speculative) {
@@ -22,11 +23,14 @@ tb_distance_pair tb_distance_pair_of(const tb_world* w, int32_t s0, int32_t s1, 
       p.speculative = speculative;
       p.detect = p.margin + p.gap + speculative;
       break;
-    default: /* mujoco: margins on both sides, then the gaps, exactly */
-      p.margin = s->margin[s0] + s->margin[s1];
-      p.gap = s->gap[s0] + s->gap[s1];
+    default: { /* mujoco: margins on both sides, then the gaps, exactly */
+      /* filtering: an explicit pair's own margin and gap replace the sums */
+      const tb_contact_pair_params* cp = tb_filter_contact_pair(w, s0, s1);
+      p.margin = cp ? cp->margin : s->margin[s0] + s->margin[s1];
+      p.gap = cp ? cp->gap : s->gap[s0] + s->gap[s1];
       p.detect = p.margin + p.gap;
       break;
+    }
   }
   return p;
 }

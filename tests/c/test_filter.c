@@ -206,6 +206,37 @@ static void test_mujoco(void) {
   tb_world_destroy(t.w);
 }
 
+/* Under the MuJoCo distance rule an explicit pair's margin and gap replace the shapes' sums. */
+static void test_mujoco_pair_distances(void) {
+  tb_world_def def = tb_default_world_def();
+  def.gravity[1] = 0.0f;
+  def.collision.filter_rule = TB_FILTER_MUJOCO;
+  def.collision.distance_rule = TB_DISTANCE_MUJOCO;
+  tb_world_id w = tb_world_create(&def);
+  tb_shape_id a = sphere_at(w, TB_BODY_DYNAMIC, 0, 0, 0, 0.5f, NULL);
+  tb_shape_id b = sphere_at(w, TB_BODY_DYNAMIC, 1.03f, 0, 0, 0.5f, NULL); /* surfaces 0.03 m apart */
+  CHECK(tb_world_collide(w) == TB_OK);
+  tb_contact_status cs;
+  tb_world_contact_status(w, &cs);
+  CHECK_NEAR(0, cs.count, 0); /* shape margins and gaps 0: nothing detected at 0.03 m */
+  /* margin 0.05: active (0.03 < 0.05) */
+  tb_contact_pair_params pp = {0.05f, 0.0f, {1, 1, 0.005f, 0.0001f, 0.0001f}};
+  CHECK(tb_world_set_contact_pair(w, a, b, &pp) == TB_OK);
+  CHECK(tb_world_collide(w) == TB_OK);
+  tb_world_contact_status(w, &cs);
+  CHECK_NEAR(1, cs.count, 0);
+  tb_world* wp = tb_world_get(w);
+  CHECK(wp->manifolds[0].point_count == 1 && wp->manifolds[0].points[0].active == 1);
+  /* margin 0.01, gap 0.03: detected (0.03 < 0.04), no force row (0.03 >= 0.01) */
+  pp.margin = 0.01f; pp.gap = 0.03f;
+  CHECK(tb_world_set_contact_pair(w, a, b, &pp) == TB_OK);
+  CHECK(tb_world_collide(w) == TB_OK);
+  tb_world_contact_status(w, &cs);
+  CHECK_NEAR(1, cs.count, 0);
+  CHECK(wp->manifolds[0].point_count == 1 && wp->manifolds[0].points[0].active == 0);
+  tb_world_destroy(w);
+}
+
 static void test_physx_table(void) {
   typedef struct { uint32_t fa[4]; int32_t ta; uint32_t fb[4]; int32_t tb; int32_t flags; } row;
   const int32_t DS = TB_PAIR_DETECT | TB_PAIR_SOLVE, TRIG = TB_PAIR_DETECT | TB_PAIR_NOTIFY | TB_PAIR_TRIGGER;
@@ -763,6 +794,7 @@ static void test_filter_errors(void) {
 int main(void) {
   test_newton_table();
   test_mujoco();
+  test_mujoco_pair_distances();
   test_physx_table();
   test_trigger();
   test_genesis();
