@@ -32,7 +32,13 @@
     "average total contact force over the last step on body1 by body0, applied at point, world " \
     "axes: (normal_impulse·normal + tangent impulses·tangents) / timestep; opposite on body0")  \
   X(feature_id, uint32_t, TB_U32, 1, "id",                                                        \
-    "geometric feature key; with the shape pair it matches a contact across frames")
+    "geometric feature key; with the shape pair it matches a contact across frames")            \
+  X(anchor, int32_t, TB_I32, 1, "index",                                                          \
+    "PhysX readback: friction anchor (0 or 1) of the contact's patch located at this point; -1 " \
+    "when the point is not an anchor (a patch has at most two anchors)")                        \
+  X(friction_anchor_impulse, float, TB_F32, 3, "N·s",                                             \
+    "PhysX readback: friction impulse of the anchor at this point over the last step, world "    \
+    "axes, on body1 (opposite on body0), applied at point; zero when anchor = -1")
 
 #define TB_FIELD_ENUM_BODY(name, ctype, ftype, comps, unit, doc) TB_BODY_FIELD_##name,
 #define TB_FIELD_ENUM_CONTACT(name, ctype, ftype, comps, unit, doc) TB_CONTACT_FIELD_##name,
