@@ -113,44 +113,10 @@ static inline tb_f4 clamp_row(tb_f4 x, tb_f4 lim_s, tb_f4 lim_d) {
   return tb_f4_select(over, proj, x);
 }
 
-void tb_contact_solve(tb_contact_wide* c, tb_body_state* states, const tb_contact_pass* pass) {
-  lane_bodies lb;
-  gather(c, states, &lb, 1);
-  v3w n = v3w_load(c->n), t0 = v3w_load(c->t0), t1 = v3w_load(c->t1);
-  tb_f4 zero = tb_f4_splat(0.0f);
-  tb_f4 active = tb_f4_gt(tb_f4_load(pass->active), zero);
-  tb_f4 friction = tb_f4_and(active, tb_f4_gt(tb_f4_load(pass->friction), zero));
-  tb_f4 pen_rate = pass->biased ? tb_f4_load(c->pen_rate) : zero;
-  tb_f4 spec_rate = tb_f4_load(c->spec_rate);
-  tb_f4 max_depen = tb_f4_sub(zero, tb_f4_load(c->max_depenetration));
-  tb_f4 compliant = tb_f4_gt(tb_f4_load(c->compliant), zero);
-  tb_f4 comp_rate = tb_f4_load(c->compliant_rate);
-  tb_f4 max_imp = tb_f4_load(c->max_impulse);
-  v3w dp = v3w_sub(lb.dpb, lb.dpa);
-  tb_f4 patch_n = zero;
-  for (int j = 0; j < c->point_count; ++j) {
-    tb_contact_point_wide* p = &c->p[j];
-    v3w ca = v3w_load(p->ca_n), cb = v3w_load(p->cb_n);
-    /* separation now = start separation + motion of the points along n (TGS; zero for PGS) */
-    tb_f4 s = tb_f4_add(tb_f4_load(p->base_separation),
-                        tb_f4_sub(tb_f4_add(v3w_dot(dp, n), v3w_dot(lb.dtb, cb)), v3w_dot(lb.dta, ca)));
-    /* rigid: a gap may close within one iteration step; a penetration is pushed out at
-     * bias·s/h up to the max depenetration velocity; a bounce target wins when larger */
-    tb_f4 bias = tb_f4_select(tb_f4_gt(s, zero), tb_f4_mul(s, spec_rate), tb_f4_max(tb_f4_mul(s, pen_rate), max_depen));
-    tb_f4 target = tb_f4_max(tb_f4_sub(zero, bias), tb_f4_load(p->restitution_target));
-    /* compliant: the implicit spring's target −k·s/(d + h·k) */
-    target = tb_f4_select(compliant, tb_f4_sub(zero, tb_f4_mul(comp_rate, s)), target);
-    tb_f4 vn = rel_vel(&lb, n, ca, cb);
-    tb_f4 lam = tb_f4_load(p->lambda_n);
-    tb_f4 new_lam = tb_f4_add(tb_f4_mul(tb_f4_load(p->imp_mul), lam), tb_f4_mul(tb_f4_load(p->vel_mul), tb_f4_sub(target, vn)));
-    new_lam = tb_f4_min(tb_f4_max(new_lam, zero), max_imp);
-    new_lam = tb_f4_select(active, new_lam, lam);
-    tb_f4_store(p->lambda_n, new_lam);
-    apply(&lb, c, tb_f4_sub(new_lam, lam), n, ca, cb);
-    patch_n = tb_f4_add(patch_n, new_lam);
-  }
-
-  /* Patch friction: each anchor's bound is its share of the patch's normal impulse. */
+/* Patch friction: each anchor's bound is its share of the patch's normal impulse patch_n. */
+static inline void solve_friction(tb_contact_wide* c, lane_bodies* lbp, const tb_contact_pass* pass, tb_f4 friction,
+                                  tb_f4 patch_n, v3w t0, v3w t1) {
+  lane_bodies lb = *lbp;
   tb_f4 share = tb_f4_mul(patch_n, tb_f4_load(c->friction_scale));
   tb_f4 lim_s = tb_f4_mul(tb_f4_load(c->mu_static), share);
   tb_f4 lim_d = tb_f4_mul(tb_f4_load(c->mu_dynamic), share);
@@ -185,5 +151,54 @@ void tb_contact_solve(tb_contact_wide* c, tb_body_state* states, const tb_contac
     tb_f4_store(a->lambda_t0, n0);
     tb_f4_store(a->lambda_t1, n1);
   }
+  *lbp = lb;
+}
+
+void tb_contact_solve(tb_contact_wide* c, tb_body_state* states, const tb_contact_pass* pass) {
+  lane_bodies lb;
+  gather(c, states, &lb, 1);
+  v3w n = v3w_load(c->n), t0 = v3w_load(c->t0), t1 = v3w_load(c->t1);
+  tb_f4 zero = tb_f4_splat(0.0f);
+  tb_f4 active = tb_f4_gt(tb_f4_load(pass->active), zero);
+  tb_f4 friction = tb_f4_and(active, tb_f4_gt(tb_f4_load(pass->friction), zero));
+  tb_f4 pen_rate = pass->biased ? tb_f4_load(c->pen_rate) : zero;
+  tb_f4 spec_rate = tb_f4_mul(tb_f4_load(c->spec_rate), tb_f4_load(pass->spec_scale));
+  tb_f4 max_depen = tb_f4_sub(zero, tb_f4_load(c->max_depenetration));
+  tb_f4 compliant = tb_f4_gt(tb_f4_load(c->compliant), zero);
+  tb_f4 normal_active = pass->skip_compliant ? tb_f4_and(active, tb_f4_gt(tb_f4_splat(0.5f), tb_f4_load(c->compliant))) : active;
+  tb_f4 comp_rate = tb_f4_load(c->compliant_rate);
+  tb_f4 max_imp = tb_f4_load(c->max_impulse);
+  v3w dp = v3w_sub(lb.dpb, lb.dpa);
+  tb_f4 patch_n = zero;
+  if (pass->friction_first) {
+    /* TGS: friction first, bounded by the normal impulse accumulated so far, so that the
+     * normal rows (non-penetration) have the last word in each iteration */
+    for (int j = 0; j < c->point_count; ++j) patch_n = tb_f4_add(patch_n, tb_f4_load(c->p[j].lambda_n));
+    solve_friction(c, &lb, pass, friction, patch_n, t0, t1);
+    patch_n = zero;
+  }
+  for (int j = 0; j < c->point_count; ++j) {
+    tb_contact_point_wide* p = &c->p[j];
+    v3w ca = v3w_load(p->ca_n), cb = v3w_load(p->cb_n);
+    /* separation now = start separation + motion of the points along n (TGS; zero for PGS) */
+    tb_f4 s = tb_f4_add(tb_f4_load(p->base_separation),
+                        tb_f4_sub(tb_f4_add(v3w_dot(dp, n), v3w_dot(lb.dtb, cb)), v3w_dot(lb.dta, ca)));
+    /* rigid: a gap may close within one iteration step; a penetration is pushed out at
+     * bias·s/h up to the max depenetration velocity; a bounce target wins when larger */
+    tb_f4 bias = tb_f4_select(tb_f4_gt(s, zero), tb_f4_mul(s, spec_rate), tb_f4_max(tb_f4_mul(s, pen_rate), max_depen));
+    tb_f4 target = tb_f4_max(tb_f4_sub(zero, bias), tb_f4_load(p->restitution_target));
+    /* compliant: the implicit spring's target −k·s/(d + h·k) */
+    target = tb_f4_select(compliant, tb_f4_sub(zero, tb_f4_mul(comp_rate, s)), target);
+    tb_f4 vn = rel_vel(&lb, n, ca, cb);
+    tb_f4 lam = tb_f4_load(p->lambda_n);
+    tb_f4 new_lam = tb_f4_add(tb_f4_mul(tb_f4_load(p->imp_mul), lam), tb_f4_mul(tb_f4_load(p->vel_mul), tb_f4_sub(target, vn)));
+    new_lam = tb_f4_min(tb_f4_max(new_lam, zero), max_imp);
+    new_lam = tb_f4_select(normal_active, new_lam, lam);
+    tb_f4_store(p->lambda_n, new_lam);
+    apply(&lb, c, tb_f4_sub(new_lam, lam), n, ca, cb);
+    patch_n = tb_f4_add(patch_n, new_lam);
+  }
+
+  if (!pass->friction_first) solve_friction(c, &lb, pass, friction, patch_n, t0, t1);
   scatter(c, states, &lb);
 }

@@ -76,6 +76,9 @@ typedef struct tb_contact_pass {
   float active[TB_LANES];   /* 1: the lane's island runs this iteration */
   float friction[TB_LANES]; /* 1: friction rows run this iteration */
   int biased;               /* position iterations: penetration bias; velocity iterations: none */
+  int skip_compliant;       /* TGS velocity iterations: spring rows do not act again */
+  float spec_scale[TB_LANES]; /* factor on spec_rate: TGS velocity iterations 1/N (gap closed over h) */
+  int friction_first;       /* TGS: friction rows before the normal rows */
   int pair_clamp;           /* TGS: an anchor's two tangent impulses clamped together (disc);
                              * PGS: each tangent row against the static then the dynamic bound */
 } tb_contact_pass;

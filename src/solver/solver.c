@@ -30,6 +30,7 @@
 #define TB_BODY_CHUNK 64
 #define TB_WIDE_CHUNK 8
 #define TB_PGS_FRICTION_ITERATIONS 3 /* PGS friction runs in the last three position iterations */
+#define TB_SLIP_DIRECTION_SPEED 1e-3f /* m/s: slower slip keeps the fixed tangent basis (no flips from noise) */
 
 typedef struct tb_solver_data {
   tb_body_state* states;
@@ -212,8 +213,13 @@ static void make_pass(const solve_ctx* ctx, const tb_contact_wide* c, tb_contact
   const tb_solver_params* sp = &ctx->w->def.solver;
   pass->biased = !ctx->velocity_phase;
   pass->pair_clamp = ctx->tgs;
+  pass->friction_first = ctx->tgs;
+  /* TGS springs act once per internal step, so not again in the velocity iterations */
+  pass->skip_compliant = ctx->tgs && ctx->velocity_phase;
   for (int l = 0; l < TB_LANES; ++l) {
     int32_t k = ctx->iteration;
+    /* after the TGS internal steps a gap may close over the next full step h, not h/N */
+    pass->spec_scale[l] = ctx->tgs && ctx->velocity_phase ? 1.0f / (float)c->position_iterations[l] : 1.0f;
     if (ctx->velocity_phase) {
       pass->active[l] = k < c->velocity_iterations[l] ? 1.0f : 0.0f;
       pass->friction[l] = 1.0f;
@@ -363,7 +369,7 @@ static void prepare_job(int32_t begin, int32_t end, void* vctx) {
         dv = tb_add(dv, dg);
         tb_vec3 vt = tb_sub(dv, tb_scale(n, tb_dot(dv, n)));
         float lt = tb_length(vt);
-        if (lt > 1e-6f) {
+        if (lt > TB_SLIP_DIRECTION_SPEED) {
           t0 = tb_scale(vt, 1.0f / lt);
           t1 = tb_cross(n, t0);
         }
@@ -402,7 +408,9 @@ static void prepare_job(int32_t begin, int32_t end, void* vctx) {
           if (spring_a <= 0.0f) continue;
           float xk = 1.0f / (1.0f + spring_a * wn);
           p->vel_mul[l] = xk * spring_a;
-          p->imp_mul[l] = 1.0f - xk;
+          /* TGS: each internal step's spring impulse starts from zero, so the accumulated impulse
+           * of earlier internal steps does not decay */
+          p->imp_mul[l] = ctx->tgs ? 1.0f : 1.0f - xk;
           continue;
         }
         p->vel_mul[l] = 1.0f / wn;
