@@ -107,8 +107,9 @@ static inline tb_f4 f4_abs(tb_f4 x) { return tb_f4_max(x, tb_f4_sub(tb_f4_splat(
 
 /* PGS friction row: the new accumulated impulse stays when within the static bound μs·P, else it
  * is projected to the dynamic range [−μd·P, μd·P] (seed §4.3). */
-static inline tb_f4 clamp_row(tb_f4 x, tb_f4 lim_s, tb_f4 lim_d) {
+static inline tb_f4 clamp_row(tb_f4 x, tb_f4 lim_s, tb_f4 lim_d, tb_f4* over_out) {
   tb_f4 over = tb_f4_gt(f4_abs(x), lim_s);
+  *over_out = tb_f4_or(*over_out, over);
   tb_f4 proj = tb_f4_max(tb_f4_min(x, lim_d), tb_f4_sub(tb_f4_splat(0.0f), lim_d));
   return tb_f4_select(over, proj, x);
 }
@@ -117,6 +118,7 @@ static inline tb_f4 clamp_row(tb_f4 x, tb_f4 lim_s, tb_f4 lim_d) {
 static inline void solve_friction(tb_contact_wide* c, lane_bodies* lbp, const tb_contact_pass* pass, tb_f4 friction,
                                   tb_f4 patch_n, v3w t0, v3w t1) {
   lane_bodies lb = *lbp;
+  tb_f4 zero = tb_f4_splat(0.0f);
   tb_f4 share = tb_f4_mul(patch_n, tb_f4_load(c->friction_scale));
   tb_f4 lim_s = tb_f4_mul(tb_f4_load(c->mu_static), share);
   tb_f4 lim_d = tb_f4_mul(tb_f4_load(c->mu_dynamic), share);
@@ -126,14 +128,14 @@ static inline void solve_friction(tb_contact_wide* c, lane_bodies* lbp, const tb
     v3w ca1 = v3w_load(a->ca_t1), cb1 = v3w_load(a->cb_t1);
     tb_f4 l0 = tb_f4_load(a->lambda_t0), l1 = tb_f4_load(a->lambda_t1);
     tb_f4 m0 = tb_f4_load(a->mass_t0), m1 = tb_f4_load(a->mass_t1);
-    tb_f4 n0, n1;
+    tb_f4 n0, n1, over = tb_f4_gt(zero, zero);
     if (pass->pair_clamp) {
       /* TGS: both rows from the same velocities, the pair scaled into the dynamic disc when it
        * leaves the static disc */
       n0 = tb_f4_sub(l0, tb_f4_mul(m0, rel_vel(&lb, t0, ca0, cb0)));
       n1 = tb_f4_sub(l1, tb_f4_mul(m1, rel_vel(&lb, t1, ca1, cb1)));
       tb_f4 len = tb_f4_sqrt(tb_f4_add(tb_f4_mul(n0, n0), tb_f4_mul(n1, n1)));
-      tb_f4 over = tb_f4_gt(len, lim_s);
+      over = tb_f4_gt(len, lim_s);
       tb_f4 scale = tb_f4_select(over, tb_f4_div(lim_d, tb_f4_max(len, tb_f4_splat(1e-30f))), tb_f4_splat(1.0f));
       n0 = tb_f4_select(friction, tb_f4_mul(n0, scale), l0);
       n1 = tb_f4_select(friction, tb_f4_mul(n1, scale), l1);
@@ -142,12 +144,36 @@ static inline void solve_friction(tb_contact_wide* c, lane_bodies* lbp, const tb
     } else {
       /* PGS: one row after the other, each clamped on its own */
       n0 = tb_f4_sub(l0, tb_f4_mul(m0, rel_vel(&lb, t0, ca0, cb0)));
-      n0 = tb_f4_select(friction, clamp_row(n0, lim_s, lim_d), l0);
+      n0 = tb_f4_select(friction, clamp_row(n0, lim_s, lim_d, &over), l0);
       apply(&lb, c, tb_f4_sub(n0, l0), t0, ca0, cb0);
       n1 = tb_f4_sub(l1, tb_f4_mul(m1, rel_vel(&lb, t1, ca1, cb1)));
-      n1 = tb_f4_select(friction, clamp_row(n1, lim_s, lim_d), l1);
+      n1 = tb_f4_select(friction, clamp_row(n1, lim_s, lim_d, &over), l1);
       apply(&lb, c, tb_f4_sub(n1, l1), t1, ca1, cb1);
     }
+    tb_f4_store(a->lambda_t0, n0);
+    tb_f4_store(a->lambda_t1, n1);
+    tb_f4 one = tb_f4_splat(1.0f);
+    tb_f4_store(a->sliding, tb_f4_select(friction, tb_f4_select(over, one, zero), tb_f4_load(a->sliding)));
+  }
+  *lbp = lb;
+}
+
+/* TGS velocity iterations: after the normal rows, each sliding anchor's friction pair is
+ * projected again onto the dynamic bound of the final normal impulse (friction ran first, with
+ * the previous one). */
+static inline void reproject_friction(tb_contact_wide* c, lane_bodies* lbp, tb_f4 friction, tb_f4 patch_n, v3w t0, v3w t1) {
+  lane_bodies lb = *lbp;
+  tb_f4 share = tb_f4_mul(patch_n, tb_f4_load(c->friction_scale));
+  tb_f4 lim_d = tb_f4_mul(tb_f4_load(c->mu_dynamic), share);
+  for (int k = 0; k < c->anchor_count; ++k) {
+    tb_anchor_wide* a = &c->a[k];
+    tb_f4 l0 = tb_f4_load(a->lambda_t0), l1 = tb_f4_load(a->lambda_t1);
+    tb_f4 len = tb_f4_sqrt(tb_f4_add(tb_f4_mul(l0, l0), tb_f4_mul(l1, l1)));
+    tb_f4 over = tb_f4_and(tb_f4_and(friction, tb_f4_gt(tb_f4_load(a->sliding), tb_f4_splat(0.0f))), tb_f4_gt(len, lim_d));
+    tb_f4 scale = tb_f4_select(over, tb_f4_div(lim_d, tb_f4_max(len, tb_f4_splat(1e-30f))), tb_f4_splat(1.0f));
+    tb_f4 n0 = tb_f4_mul(l0, scale), n1 = tb_f4_mul(l1, scale);
+    apply(&lb, c, tb_f4_sub(n0, l0), t0, v3w_load(a->ca_t0), v3w_load(a->cb_t0));
+    apply(&lb, c, tb_f4_sub(n1, l1), t1, v3w_load(a->ca_t1), v3w_load(a->cb_t1));
     tb_f4_store(a->lambda_t0, n0);
     tb_f4_store(a->lambda_t1, n1);
   }
@@ -200,5 +226,6 @@ void tb_contact_solve(tb_contact_wide* c, tb_body_state* states, const tb_contac
   }
 
   if (!pass->friction_first) solve_friction(c, &lb, pass, friction, patch_n, t0, t1);
+  else if (!pass->biased) reproject_friction(c, &lb, friction, patch_n, t0, t1);
   scatter(c, states, &lb);
 }

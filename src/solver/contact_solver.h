@@ -47,6 +47,7 @@ typedef struct tb_anchor_wide {
   float ca_t1[3][TB_LANES], cb_t1[3][TB_LANES];
   float mass_t0[TB_LANES], mass_t1[TB_LANES];   /* kg; 0 = no anchor in this lane */
   float lambda_t0[TB_LANES], lambda_t1[TB_LANES]; /* N·s accumulated over the step */
+  float sliding[TB_LANES];  /* 1 when the last friction pass projected it to the dynamic bound */
 } tb_anchor_wide;
 
 typedef struct tb_contact_wide {

@@ -213,6 +213,8 @@ static void make_pass(const solve_ctx* ctx, const tb_contact_wide* c, tb_contact
   const tb_solver_params* sp = &ctx->w->def.solver;
   pass->biased = !ctx->velocity_phase;
   pass->pair_clamp = ctx->tgs;
+  /* TGS position iterations: friction first, so that the normal rows have the last word on
+   * the pose; velocity iterations: normal first, so the final friction bound is the final load */
   pass->friction_first = ctx->tgs;
   /* TGS springs act once per internal step, so not again in the velocity iterations */
   pass->skip_compliant = ctx->tgs && ctx->velocity_phase;
