@@ -119,6 +119,10 @@ static inline void solve_friction(tb_contact_wide* c, lane_bodies* lbp, const tb
                                   tb_f4 patch_n, v3w t0, v3w t1) {
   lane_bodies lb = *lbp;
   tb_f4 zero = tb_f4_splat(0.0f);
+  /* strong friction: a kept anchor's drift, tracked with the motion, is corrected at the
+   * penetration bias rate in the position iterations */
+  tb_f4 rate = pass->biased ? tb_f4_load(c->anchor_bias) : zero;
+  v3w dp = v3w_sub(lb.dpb, lb.dpa);
   tb_f4 share = tb_f4_mul(patch_n, tb_f4_load(c->friction_scale));
   tb_f4 lim_s = tb_f4_mul(tb_f4_load(c->mu_static), share);
   tb_f4 lim_d = tb_f4_mul(tb_f4_load(c->mu_dynamic), share);
@@ -129,11 +133,16 @@ static inline void solve_friction(tb_contact_wide* c, lane_bodies* lbp, const tb
     tb_f4 l0 = tb_f4_load(a->lambda_t0), l1 = tb_f4_load(a->lambda_t1);
     tb_f4 m0 = tb_f4_load(a->mass_t0), m1 = tb_f4_load(a->mass_t1);
     tb_f4 n0, n1, over = tb_f4_gt(zero, zero);
+    tb_f4 e0 = tb_f4_add(tb_f4_load(a->error_t0),
+                         tb_f4_sub(tb_f4_add(v3w_dot(dp, t0), v3w_dot(lb.dtb, cb0)), v3w_dot(lb.dta, ca0)));
+    tb_f4 e1 = tb_f4_add(tb_f4_load(a->error_t1),
+                         tb_f4_sub(tb_f4_add(v3w_dot(dp, t1), v3w_dot(lb.dtb, cb1)), v3w_dot(lb.dta, ca1)));
+    tb_f4 b0 = tb_f4_mul(rate, e0), b1 = tb_f4_mul(rate, e1);
     if (pass->pair_clamp) {
       /* TGS: both rows from the same velocities, the pair scaled into the dynamic disc when it
        * leaves the static disc */
-      n0 = tb_f4_sub(l0, tb_f4_mul(m0, rel_vel(&lb, t0, ca0, cb0)));
-      n1 = tb_f4_sub(l1, tb_f4_mul(m1, rel_vel(&lb, t1, ca1, cb1)));
+      n0 = tb_f4_sub(l0, tb_f4_mul(m0, tb_f4_add(rel_vel(&lb, t0, ca0, cb0), b0)));
+      n1 = tb_f4_sub(l1, tb_f4_mul(m1, tb_f4_add(rel_vel(&lb, t1, ca1, cb1), b1)));
       tb_f4 len = tb_f4_sqrt(tb_f4_add(tb_f4_mul(n0, n0), tb_f4_mul(n1, n1)));
       over = tb_f4_gt(len, lim_s);
       tb_f4 scale = tb_f4_select(over, tb_f4_div(lim_d, tb_f4_max(len, tb_f4_splat(1e-30f))), tb_f4_splat(1.0f));
@@ -143,17 +152,17 @@ static inline void solve_friction(tb_contact_wide* c, lane_bodies* lbp, const tb
       apply(&lb, c, tb_f4_sub(n1, l1), t1, ca1, cb1);
     } else {
       /* PGS: one row after the other, each clamped on its own */
-      n0 = tb_f4_sub(l0, tb_f4_mul(m0, rel_vel(&lb, t0, ca0, cb0)));
+      n0 = tb_f4_sub(l0, tb_f4_mul(m0, tb_f4_add(rel_vel(&lb, t0, ca0, cb0), b0)));
       n0 = tb_f4_select(friction, clamp_row(n0, lim_s, lim_d, &over), l0);
       apply(&lb, c, tb_f4_sub(n0, l0), t0, ca0, cb0);
-      n1 = tb_f4_sub(l1, tb_f4_mul(m1, rel_vel(&lb, t1, ca1, cb1)));
+      n1 = tb_f4_sub(l1, tb_f4_mul(m1, tb_f4_add(rel_vel(&lb, t1, ca1, cb1), b1)));
       n1 = tb_f4_select(friction, clamp_row(n1, lim_s, lim_d, &over), l1);
       apply(&lb, c, tb_f4_sub(n1, l1), t1, ca1, cb1);
     }
     tb_f4_store(a->lambda_t0, n0);
     tb_f4_store(a->lambda_t1, n1);
-    tb_f4 one = tb_f4_splat(1.0f);
-    tb_f4_store(a->sliding, tb_f4_select(friction, tb_f4_select(over, one, zero), tb_f4_load(a->sliding)));
+    /* whether the last friction pass projected it (PhysX: a broken patch drops its anchors) */
+    tb_f4_store(a->sliding, tb_f4_select(friction, tb_f4_select(over, tb_f4_splat(1.0f), zero), tb_f4_load(a->sliding)));
   }
   *lbp = lb;
 }

@@ -48,6 +48,8 @@ typedef struct tb_anchor_wide {
   float mass_t0[TB_LANES], mass_t1[TB_LANES];   /* kg; 0 = no anchor in this lane */
   float lambda_t0[TB_LANES], lambda_t1[TB_LANES]; /* N·s accumulated over the step */
   float sliding[TB_LANES];  /* 1 when the last friction pass projected it to the dynamic bound */
+  float error_t0[TB_LANES], error_t1[TB_LANES]; /* m: strong friction drift of the kept anchor
+                                                 * (B's anchor point − A's) along t0, t1 */
 } tb_anchor_wide;
 
 typedef struct tb_contact_wide {
@@ -56,6 +58,8 @@ typedef struct tb_contact_wide {
   int32_t point_count;                          /* max over lanes */
   int32_t anchor_count;                         /* max over lanes */
   int32_t anchor_point[TB_MAX_ANCHORS][TB_LANES]; /* manifold point of each anchor, -1 none */
+  int32_t kept[TB_LANES];   /* strong friction: index of the previous step's anchors, -1 fresh */
+  int32_t strong[TB_LANES]; /* 1: the patch may keep its anchors while they stick */
   int32_t position_iterations[TB_LANES], velocity_iterations[TB_LANES]; /* of the lane's island */
   float n[3][TB_LANES], t0[3][TB_LANES], t1[3][TB_LANES];
   float inv_mass_a[TB_LANES], inv_mass_b[TB_LANES];
@@ -67,6 +71,7 @@ typedef struct tb_contact_wide {
   float spec_rate[TB_LANES];       /* 1/s: 1 / h_iteration, closing a gap within one iteration step */
   float max_depenetration[TB_LANES]; /* m/s */
   float compliant[TB_LANES];       /* 1 for a spring contact, else 0 */
+  float anchor_bias[TB_LANES];     /* 1/s: drift correction rate of kept anchors (0 for fresh ones) */
   float compliant_rate[TB_LANES];  /* 1/s: k/(d + h·k), target −rate·separation (compliant) */
   tb_contact_point_wide p[4];
   tb_anchor_wide a[TB_MAX_ANCHORS];

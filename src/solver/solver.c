@@ -32,6 +32,18 @@
 #define TB_PGS_FRICTION_ITERATIONS 3 /* PGS friction runs in the last three position iterations */
 #define TB_SLIP_DIRECTION_SPEED 1e-3f /* m/s: slower slip keeps the fixed tangent basis (no flips from noise) */
 
+/* Strong friction (seed §4.3): the anchors of patches that stuck in the last step, by pair key
+ * (ascending), with their points in each body's frame, so that they are kept and their drift is
+ * corrected while they stick. */
+typedef struct tb_anchor_cache {
+  uint64_t* key;       /* per patch: (shape0 << 32) | shape1 */
+  int32_t* count;      /* per patch: anchors, 1 or 2 */
+  uint32_t* feature;   /* per anchor (2 per patch): feature id of the anchor's contact point */
+  tb_vec3* local_a;    /* per anchor: the anchor in body A's frame (shape0's body), m */
+  tb_vec3* local_b;    /* per anchor: the anchor in body B's frame, m */
+  int32_t pair_count, capacity;
+} tb_anchor_cache;
+
 typedef struct tb_solver_data {
   tb_body_state* states;
   tb_body_sim* sims;
@@ -48,7 +60,31 @@ typedef struct tb_solver_data {
   tb_contact_wide* wides;
   int32_t wide_capacity;
   int32_t color_start[TB_GRAPH_COLORS + 2]; /* wide ranges per colour; the last is the overflow */
+  tb_anchor_cache anchors[2]; /* the last step's (read) and this step's (written), swapped */
+  int32_t anchors_prev;
 } tb_solver_data;
+
+static int anchor_cache_arrays(tb_anchor_cache* a, tb_array_ref* out) {
+  const tb_array_ref r[] = {{(void**)&a->key, sizeof(uint64_t)},
+                            {(void**)&a->count, sizeof(int32_t)},
+                            {(void**)&a->feature, TB_MAX_ANCHORS * sizeof(uint32_t)},
+                            {(void**)&a->local_a, TB_MAX_ANCHORS * sizeof(tb_vec3)},
+                            {(void**)&a->local_b, TB_MAX_ANCHORS * sizeof(tb_vec3)}};
+  for (int i = 0; i < 5; ++i) out[i] = r[i];
+  return 5;
+}
+
+/* Patch index of key in the cache, -1 when absent (binary search: keys ascend). */
+static int32_t anchor_cache_find(const tb_anchor_cache* a, uint64_t key) {
+  int32_t lo = 0, hi = a->pair_count - 1;
+  while (lo <= hi) {
+    int32_t mid = (lo + hi) / 2;
+    if (a->key[mid] == key) return mid;
+    if (a->key[mid] < key) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
 
 int tb_solver_create(tb_world* w) {
   w->solver = (tb_solver_data*)tb_alloc_zero(sizeof(tb_solver_data));
@@ -68,6 +104,10 @@ void tb_solver_destroy(tb_world* w) {
   tb_free(d->manifold_wide, (size_t)d->manifold_capacity * sizeof(int32_t));
   tb_free(d->bits, (size_t)d->bits_capacity * sizeof(uint64_t));
   tb_free(d->wides, (size_t)d->wide_capacity * sizeof(tb_contact_wide));
+  for (int i = 0; i < 2; ++i) {
+    tb_array_ref r[5];
+    tb_free_arrays(r, anchor_cache_arrays(&d->anchors[i], r), d->anchors[i].capacity);
+  }
   tb_free(d, sizeof *d);
   w->solver = NULL;
 }
@@ -94,8 +134,12 @@ static int reserve_many(tb_solver_data* d, int32_t bodies, int32_t constraints, 
                             {(void**)&d->parent, sizeof(int32_t)}};
   const tb_array_ref c[] = {{(void**)&d->body_a, sizeof(int32_t)}, {(void**)&d->body_b, sizeof(int32_t)},
                             {(void**)&d->constraint_manifold, sizeof(int32_t)}, {(void**)&d->color, sizeof(int32_t)}};
+  tb_array_ref a0[5], a1[5];
+  int na0 = anchor_cache_arrays(&d->anchors[0], a0), na1 = anchor_cache_arrays(&d->anchors[1], a1);
   return reserve_arrays(b, 3, &d->body_capacity, bodies) && reserve_arrays(c, 4, &d->constraint_capacity, constraints) &&
-         reserve((void**)&d->manifold_wide, &d->manifold_capacity, manifolds, sizeof(int32_t));
+         reserve((void**)&d->manifold_wide, &d->manifold_capacity, manifolds, sizeof(int32_t)) &&
+         reserve_arrays(a0, na0, &d->anchors[0].capacity, manifolds) &&
+         reserve_arrays(a1, na1, &d->anchors[1].capacity, manifolds);
 }
 
 /* ---- islands ---- */
@@ -213,9 +257,10 @@ static void make_pass(const solve_ctx* ctx, const tb_contact_wide* c, tb_contact
   const tb_solver_params* sp = &ctx->w->def.solver;
   pass->biased = !ctx->velocity_phase;
   pass->pair_clamp = ctx->tgs;
-  /* TGS position iterations: friction first, so that the normal rows have the last word on
-   * the pose; velocity iterations: normal first, so the final friction bound is the final load */
-  pass->friction_first = ctx->tgs;
+  /* TGS: friction before the normal rows (bounded by the normal impulse so far) so that the
+   * normal rows have the last word on the pose; the first iteration has no normal impulse yet
+   * and runs the normal rows first */
+  pass->friction_first = ctx->tgs && (ctx->velocity_phase || ctx->iteration > 0);
   /* TGS springs act once per internal step, so not again in the velocity iterations */
   pass->skip_compliant = ctx->tgs && ctx->velocity_phase;
   for (int l = 0; l < TB_LANES; ++l) {
@@ -272,6 +317,22 @@ static float unit_response(float ima, float imb, const float ia[6], const float 
 }
 
 static tb_vec3 point_of(const tb_manifold_point* mp) { return tb_scale(tb_add(mp->point0, mp->point1), 0.5f); }
+
+static inline uint64_t pair_key(tb_pair p) { return ((uint64_t)(uint32_t)p.shape0 << 32) | (uint32_t)p.shape1; }
+
+/* Strong friction: the last step's anchors of this patch when every one of them still has an
+ * active point with its feature id; returns the count (0 = choose afresh) and the points. */
+static int kept_anchors(const tb_anchor_cache* prev, int32_t ci, const tb_manifold* mf, int32_t out[TB_MAX_ANCHORS]) {
+  int32_t n = prev->count[ci];
+  for (int32_t q = 0; q < n; ++q) {
+    out[q] = -1;
+    for (int32_t j = 0; j < mf->point_count; ++j)
+      if (mf->points[j].active && mf->points[j].feature_id == prev->feature[TB_MAX_ANCHORS * ci + q]) { out[q] = j; break; }
+    if (out[q] < 0) return 0;
+  }
+  if (n == 2 && out[0] == out[1]) return 0;
+  return n;
+}
 
 /* Friction anchors of a patch (seed §4.3): one at the only active point, else the two active
  * points farthest apart (first pair in point order on ties). Returns the count. */
@@ -361,6 +422,22 @@ static void prepare_job(int32_t begin, int32_t end, void* vctx) {
 
       int32_t anchors[TB_MAX_ANCHORS] = {-1, -1};
       int na = (mat->flags & TB_CONTACT_MATERIAL_NO_FRICTION) ? 0 : choose_anchors(mf, anchors);
+      /* strong friction keeps the anchors of a patch that stuck (unless a material disables it) */
+      c->strong[l] = na > 0 && !(mat->flags & TB_CONTACT_MATERIAL_NO_STRONG_FRICTION);
+      c->kept[l] = -1;
+      if (c->strong[l]) {
+        const tb_anchor_cache* prev = &d->anchors[d->anchors_prev];
+        int32_t ci = anchor_cache_find(prev, pair_key(w->pairs[m]));
+        int32_t pts[TB_MAX_ANCHORS];
+        int nk = ci >= 0 ? kept_anchors(prev, ci, mf, pts) : 0;
+        if (nk > 0) {
+          na = nk;
+          anchors[0] = pts[0];
+          anchors[1] = nk > 1 ? pts[1] : -1;
+          c->kept[l] = ci;
+          c->anchor_bias[l] = sp->bias_coefficient / ctx->h;
+        }
+      }
       /* tangent t0 along the patch's slip velocity (at the first anchor) so that a sliding
        * anchor's PGS rows resist the slip along one row; any basis when not slipping */
       tb_vec3 t0, t1;
@@ -390,6 +467,16 @@ static void prepare_job(int32_t begin, int32_t end, void* vctx) {
         set3(an->ca_t1, l, cra); set3(an->cb_t1, l, crb);
         an->mass_t0[l] = k0 > 0.0f ? 1.0f / k0 : 0.0f;
         an->mass_t1[l] = k1 > 0.0f ? 1.0f / k1 : 0.0f;
+        if (c->kept[l] >= 0) {
+          /* drift of the kept anchor: B's anchor point minus A's, from the poses now */
+          const tb_anchor_cache* prev = &d->anchors[d->anchors_prev];
+          int32_t ai = TB_MAX_ANCHORS * c->kept[l] + k;
+          tb_vec3 xa = tb_transform_point(tb_body_pose(bodies, s->body[s0]), prev->local_a[ai]);
+          tb_vec3 xb = tb_transform_point(tb_body_pose(bodies, s->body[s1]), prev->local_b[ai]);
+          tb_vec3 e = tb_sub(xb, xa);
+          an->error_t0[l] = tb_dot(e, t0);
+          an->error_t1[l] = tb_dot(e, t1);
+        }
       }
 
       if (mf->point_count > c->point_count) c->point_count = mf->point_count;
@@ -588,6 +675,9 @@ static tb_status solve_physx(tb_world* w, int tgs) {
   tb_contact_fields* f = &w->contacts.f;
   float inv_h = 1.0f / ctx.h;
   float residual_v = 0.0f, residual_p = 0.0f;
+  const tb_anchor_cache* prev_anchors = &d->anchors[d->anchors_prev];
+  tb_anchor_cache* cur_anchors = &d->anchors[d->anchors_prev ^ 1];
+  cur_anchors->pair_count = 0;
   for (int32_t m = 0; m < w->pair_count; ++m) {
     int32_t slot = d->manifold_wide[m];
     if (slot < 0) continue;
@@ -602,6 +692,33 @@ static tb_status solve_physx(tb_world* w, int tgs) {
     memset(&zero_state, 0, sizeof zero_state);
     const tb_body_state* sa = a >= 0 ? &d->states[a] : &zero_state;
     const tb_body_state* sb = b >= 0 ? &d->states[b] : &zero_state;
+    /* strong friction: the patch's anchors are kept when none of them slid; poses are still the
+     * step's start poses here */
+    int stuck = c->strong[l];
+    for (int q = 0; q < TB_MAX_ANCHORS; ++q)
+      if (c->anchor_point[q][l] >= 0 && c->a[q].sliding[l] > 0.0f) stuck = 0;
+    if (stuck) {
+      int32_t ci = cur_anchors->pair_count++;
+      int32_t s0 = w->pairs[m].shape0, s1 = w->pairs[m].shape1;
+      tb_transform pa = tb_body_pose(bodies, shapes->body[s0]), pb = tb_body_pose(bodies, shapes->body[s1]);
+      cur_anchors->key[ci] = pair_key(w->pairs[m]);
+      cur_anchors->count[ci] = 0;
+      for (int q = 0; q < TB_MAX_ANCHORS; ++q) {
+        int32_t j = c->anchor_point[q][l];
+        if (j < 0) continue;
+        int32_t ai = TB_MAX_ANCHORS * ci + q;
+        cur_anchors->feature[ai] = mf->points[j].feature_id;
+        if (c->kept[l] >= 0) {
+          cur_anchors->local_a[ai] = prev_anchors->local_a[TB_MAX_ANCHORS * c->kept[l] + q];
+          cur_anchors->local_b[ai] = prev_anchors->local_b[TB_MAX_ANCHORS * c->kept[l] + q];
+        } else {
+          tb_vec3 x = point_of(&mf->points[j]);
+          cur_anchors->local_a[ai] = tb_inv_rotate(pa.q, tb_sub(x, pa.p));
+          cur_anchors->local_b[ai] = tb_inv_rotate(pb.q, tb_sub(x, pb.p));
+        }
+        cur_anchors->count[ci]++;
+      }
+    }
     int32_t base = w->manifold_contact[m];
     for (int32_t j = 0; j < mf->point_count; ++j) {
       const tb_contact_point_wide* p = &c->p[j];
@@ -641,6 +758,7 @@ static tb_status solve_physx(tb_world* w, int tgs) {
       memcpy(f->force + 3 * k, &force, sizeof force);
     }
   }
+  d->anchors_prev ^= 1;
   w->contacts.readback_valid = 1;
   w->cache.pair_count = 0; /* PhysX starts every step's accumulated impulses from zero */
 
