@@ -49,6 +49,10 @@ const ops = {
   setContactCapacity: (n) => world.setContactCapacity(n),
   setPairCapacity: (n) => world.setPairCapacity(n),
   readbackInfo: () => world.readbackInfo,
+  /* PhysX per-body solver settings and the solver status */
+  setMaxContactImpulse: (id, v) => world.setMaxContactImpulse(id, v),
+  setSolverIterations: (id, p, v) => world.setSolverIterations(id, p, v),
+  solverStatus: () => world.solverStatus,
   collide() {
     world.collide();
     return makeFrame();

@@ -7,14 +7,38 @@ import { ARRAYS, heapBuffer } from './fields.js';
 
 const BODY_TYPES = { static: 0, kinematic: 1, dynamic: 2 };
 const SHAPE_TYPES = { plane: 0, sphere: 1, capsule: 2, box: 3 };
-const PRESETS = ['physx-tgs'];
+/** Preset names and their tb_preset values. */
+const PRESET_IDS = { 'physx-pgs': 0, 'physx-tgs': 1 };
+const PRESETS = Object.keys(PRESET_IDS);
 const ID_INDEX_MASK = 0xfffff;
 
-const WORLD_OPTIONS = new Set(['preset', 'gravity', 'timestep', 'substeps', 'velocityIterations',
-  'bounceThreshold', 'maxDepenetrationVelocity', 'contactHertz', 'contactDampingRatio', 'linearSlop',
-  'speculativeDistance', 'warmStarting', 'contactCapacity', 'pairCapacity', 'bodyCapacity', 'threads']);
+/**
+ * World options written into tb_world_def: [JS name, C field path, kind]. kind: 'f32', 'i32' or
+ * 'bool' (0/1). Offsets come from the engine (tb_world_def_offset), not from a copied layout.
+ */
+const DEF_OPTIONS = [
+  ['timestep', 'timestep', 'f32'],
+  ['bodyCapacity', 'body_capacity', 'i32'],
+  ['contactCapacity', 'contact_capacity', 'i32'],
+  ['pairCapacity', 'pair_capacity', 'i32'],
+  ['substeps', 'solver.position_iterations', 'i32'],
+  ['positionIterations', 'solver.position_iterations', 'i32'],
+  ['velocityIterations', 'solver.velocity_iterations', 'i32'],
+  ['bounceThreshold', 'solver.bounce_threshold_velocity', 'f32'],
+  ['maxDepenetrationVelocity', 'solver.max_depenetration_velocity', 'f32'],
+  ['contactHertz', 'solver.contact_hertz', 'f32'],
+  ['contactDampingRatio', 'solver.contact_damping_ratio', 'f32'],
+  ['linearSlop', 'solver.linear_slop', 'f32'],
+  ['speculativeDistance', 'solver.speculative_distance', 'f32'],
+  ['warmStarting', 'solver.warm_starting', 'bool'],
+  /* PhysX PGS / TGS */
+  ['frictionEveryIteration', 'solver.friction_every_iteration', 'bool'],
+  ['externalForcesEveryIteration', 'solver.external_forces_every_iteration', 'bool'],
+  ['biasCoefficient', 'solver.bias_coefficient', 'f32'],
+];
+const WORLD_OPTIONS = new Set(['preset', 'gravity', 'threads', ...DEF_OPTIONS.map((o) => o[0])]);
 const BODY_OPTIONS = new Set(['type', 'position', 'rotation', 'linearVelocity', 'angularVelocity',
-  'linearDamping', 'angularDamping', 'mass', 'shapes']);
+  'linearDamping', 'angularDamping', 'mass', 'shapes', 'maxContactImpulse', 'solverIterations']);
 const MASS_OPTIONS = new Set(['mass', 'center', 'inertia']);
 const SHAPE_OPTIONS = new Set(['type', 'radius', 'halfExtents', 'halfHeight', 'normal', 'offset',
   'position', 'rotation', 'friction', 'restitution', 'density']);
@@ -22,19 +46,44 @@ const SHAPE_OPTIONS = new Set(['type', 'radius', 'halfExtents', 'halfHeight', 'n
 /** Material defaults (PhysX-like): μ 0.5, restitution 0, density 1000 kg/m³. */
 export const DEFAULT_MATERIAL = Object.freeze({ friction: 0.5, restitution: 0, density: 1000 });
 
+/** The PhysX readback (seed physx-e3 §7), shared by both PhysX presets. */
+function physxReadback(preset, solver) {
+  return Object.freeze({
+    preset,
+    normalImpulse: `N·s per contact point over the whole step (${solver}): the accumulated normal impulse of the ` +
+      'position and velocity iterations, restitution included; on body1 along +normal',
+    tangentImpulse: 'N·s per friction anchor (at most two per patch, at the contact points with anchor 0 or 1) along ' +
+      'tangent0 / tangent1 of the patch; zero at points that are not anchors (frictionAnchorImpulse is the same as a world vector)',
+    force: 'N: (normalImpulse·normal + frictionAnchorImpulse) / timestep, on body1 by body0 at the contact point, world axes; ' +
+      'body0 receives the opposite; summed over a patch it is the patch force',
+    excludes: ['torsional friction (no torsional row)'],
+    perContactForce: true,
+  });
+}
+
 /** What the contact readback of each preset contains. */
 export const READBACK_INFO = Object.freeze({
-  'physx-tgs': Object.freeze({
-    preset: 'physx-tgs',
-    normalImpulse: 'N·s per contact point over the whole step: sum of the impulses of every substep ' +
-      '(position iteration), relaxation passes and the restitution pass',
-    tangentImpulse: 'N·s per contact point over the step along tangent0 / tangent1 (Coulomb disc, μ = mean of the two shapes)',
-    force: 'N: (normalImpulse·normal + tangentImpulse·tangents) / timestep, on body1 by body0 at the contact point, world axes; ' +
-      'body0 receives the opposite',
-    excludes: [],
-    perContactForce: true,
-  }),
+  'physx-pgs': physxReadback('physx-pgs', 'PGS: position iterations with bias, then velocity iterations'),
+  'physx-tgs': physxReadback('physx-tgs', 'TGS: internal steps h/N, then velocity iterations'),
 });
+
+/** Byte offset of a tb_world_def field (C path), from the engine; cached per module. */
+const defOffsets = new WeakMap();
+function defOffset(M, scratch, path) {
+  let cache = defOffsets.get(M);
+  if (!cache) defOffsets.set(M, (cache = new Map()));
+  let off = cache.get(path);
+  if (off === undefined) {
+    const p = scratch + ((M._tb_world_def_size() + 7) & ~7); // after the definition being filled
+    const bytes = new Uint8Array(heapBuffer(M), p, path.length + 1);
+    for (let i = 0; i < path.length; i++) bytes[i] = path.charCodeAt(i);
+    bytes[path.length] = 0;
+    off = M._tb_world_def_offset(p);
+    if (off < 0) throw new Error(`createWorld: the engine has no world definition field ${path}`);
+    cache.set(path, off);
+  }
+  return off;
+}
 
 function checkKeys(fn, what, obj, allowed) {
   if (obj == null || typeof obj !== 'object' || Array.isArray(obj)) {
@@ -76,13 +125,16 @@ function int(fn, field, v, fallback) {
 
 /** The engine names solver fields as in C; say them as the JS options are spelled. */
 const C_TO_JS = {
-  'solver.position_iterations': 'substeps', 'solver.velocity_iterations': 'velocityIterations',
+  'solver.velocity_iterations': 'velocityIterations',
+  'solver.friction_every_iteration': 'frictionEveryIteration',
+  'solver.external_forces_every_iteration': 'externalForcesEveryIteration', 'solver.bias_coefficient': 'biasCoefficient',
   'solver.bounce_threshold_velocity': 'bounceThreshold', 'solver.max_depenetration_velocity': 'maxDepenetrationVelocity',
   'solver.contact_hertz': 'contactHertz', 'solver.contact_damping_ratio': 'contactDampingRatio',
   'solver.linear_slop': 'linearSlop', 'solver.speculative_distance': 'speculativeDistance',
   'body/contact/pair capacities': 'bodyCapacity/contactCapacity/pairCapacity',
 };
-function jsOptionNames(message) {
+function jsOptionNames(message, options = {}) {
+  message = message.replace('solver.position_iterations', options.positionIterations !== undefined ? 'positionIterations' : 'substeps');
   for (const [c, js] of Object.entries(C_TO_JS)) message = message.replace(c, js);
   return message;
 }
@@ -110,30 +162,34 @@ export class World {
     if (threads > 1 && tribo._windowThread) {
       throw new RangeError(`${fn}: threads must be 1 on a page's main thread (got ${threads}); use createWorkerWorld() for threads`);
     }
+    if (options.substeps !== undefined && options.positionIterations !== undefined) {
+      throw new RangeError(`${fn}: give substeps or positionIterations, not both (they are the same setting)`);
+    }
     const d = tribo._scratch;
     M._tb_default_world_def_into(d);
-    const f32 = new Float32Array(heapBuffer(M), d, 17);
-    const i32 = new Int32Array(heapBuffer(M), d, 17);
+    if (M._tb_preset_apply(PRESET_IDS[preset], d) !== 0) throw new Error(`${fn}: the engine has no preset ${preset}`);
+    const f32 = new Float32Array(heapBuffer(M));
+    const i32 = new Int32Array(heapBuffer(M));
     const g = vec(fn, 'gravity', options.gravity, 3, [0, -9.81, 0]);
-    f32[0] = g[0]; f32[1] = g[1]; f32[2] = g[2];
-    f32[3] = num(fn, 'timestep', options.timestep, f32[3]);
-    i32[4] = int(fn, 'bodyCapacity', options.bodyCapacity, i32[4]);
-    i32[5] = int(fn, 'contactCapacity', options.contactCapacity, i32[5]);
-    i32[6] = int(fn, 'pairCapacity', options.pairCapacity, i32[6]);
-    i32[7] = threads;
-    i32[8] = int(fn, 'substeps', options.substeps, i32[8]);
-    i32[9] = int(fn, 'velocityIterations', options.velocityIterations, i32[9]);
-    f32[10] = num(fn, 'bounceThreshold', options.bounceThreshold, f32[10]);
-    f32[11] = num(fn, 'maxDepenetrationVelocity', options.maxDepenetrationVelocity, f32[11]);
-    f32[12] = num(fn, 'contactHertz', options.contactHertz, f32[12]);
-    f32[13] = num(fn, 'contactDampingRatio', options.contactDampingRatio, f32[13]);
-    f32[14] = num(fn, 'linearSlop', options.linearSlop, f32[14]);
-    f32[15] = num(fn, 'speculativeDistance', options.speculativeDistance, f32[15]);
-    if (options.warmStarting !== undefined) i32[16] = options.warmStarting ? 1 : 0;
+    const go = (d + defOffset(M, d, 'gravity')) >> 2;
+    f32[go] = g[0]; f32[go + 1] = g[1]; f32[go + 2] = g[2];
+    i32[(d + defOffset(M, d, 'thread_count')) >> 2] = threads;
+    for (const [name, path, kind] of DEF_OPTIONS) {
+      const v = options[name];
+      if (v === undefined) continue;
+      const at = (d + defOffset(M, d, path)) >> 2;
+      if (kind === 'f32') f32[at] = num(fn, name, v);
+      else if (kind === 'i32') i32[at] = int(fn, name, v);
+      else {
+        if (typeof v !== 'boolean') throw new TypeError(`${fn}: ${name} must be a boolean (got ${JSON.stringify(v)})`);
+        i32[at] = v ? 1 : 0;
+      }
+    }
+    const timestep = f32[(d + defOffset(M, d, 'timestep')) >> 2];
     const id = M._tb_world_create(d);
-    if (id < 0) throw errorFor(-id, jsOptionNames(M.UTF8ToString(M._tb_last_error(-1))));
+    if (id < 0) throw errorFor(-id, jsOptionNames(M.UTF8ToString(M._tb_last_error(-1)), options));
     this._id = id;
-    this.timestep = f32[3];
+    this.timestep = timestep;
     this.threads = threads;
     this._version = 0;
     this._bodyViews = null;
@@ -185,6 +241,13 @@ export class World {
       }
       if (ld || ad) this._check(M._tb_body_set_damping(this._id, id, ld, ad));
       if (desc.mass !== undefined) this.setMass(id, desc.mass);
+      if (desc.maxContactImpulse !== undefined) this.setMaxContactImpulse(id, desc.maxContactImpulse);
+      if (desc.solverIterations !== undefined) {
+        const it = desc.solverIterations;
+        if (it == null || typeof it !== 'object') throw new TypeError(`${fn}: solverIterations must be { position, velocity } (got ${JSON.stringify(it)})`);
+        checkKeys(`${fn}: solverIterations`, '', it, new Set(['position', 'velocity']));
+        this.setSolverIterations(id, it.position ?? -1, it.velocity ?? -1);
+      }
     } catch (e) {
       M._tb_body_destroy(this._id, id);
       throw e;
@@ -408,6 +471,48 @@ export class World {
 
   /** What the contact readback of this world's preset includes and excludes. */
   get readbackInfo() { return READBACK_INFO[this.preset]; }
+
+  /* -- PhysX per-body solver settings and the solver status -- */
+
+  /**
+   * PhysX maxContactImpulse of a body (N·s per contact point and step, > 0; Infinity = no cap).
+   * A pair of two non-static bodies uses the smaller cap, a pair with a static body the other's.
+   */
+  setMaxContactImpulse(id, maxImpulse) {
+    const fn = 'setMaxContactImpulse';
+    this._alive(fn);
+    this._check(this._M._tb_body_set_max_contact_impulse(this._id, int(fn, 'id', id), num(fn, 'maxContactImpulse', maxImpulse)));
+  }
+
+  /**
+   * PhysX solver iteration requests of a body: position in [1, 255], velocity in [0, 255]; -1 = the
+   * world's. Each island (dynamic bodies linked by contacts) runs the largest request of its bodies.
+   */
+  setSolverIterations(id, position = -1, velocity = -1) {
+    const fn = 'setSolverIterations';
+    this._alive(fn);
+    this._check(this._M._tb_body_set_solver_iterations(this._id, int(fn, 'id', id), int(fn, 'positionIterations', position),
+      int(fn, 'velocityIterations', velocity)));
+  }
+
+  /**
+   * Status of the last solve(): solver, iterations used (largest over the islands; at least one
+   * velocity iteration runs), converged (always false for fixed-iteration solvers), residuals:
+   * residualVelocity (m/s) = largest normal velocity error after the last iteration,
+   * residualPenetration (m) = deepest penetration left after the step.
+   */
+  get solverStatus() {
+    this._alive('solverStatus');
+    const s = this._t._scratch;
+    this._check(this._M._tb_world_solver_status(this._id, s));
+    const i = new Int32Array(heapBuffer(this._M), s, 6);
+    const f = new Float32Array(heapBuffer(this._M), s, 6);
+    const names = ['pgs', 'tgs', 'xpbd', 'penalty'];
+    return {
+      solver: names[i[0]], positionIterations: i[1], velocityIterations: i[2], converged: i[3] !== 0,
+      residualVelocity: f[4], residualPenetration: f[5],
+    };
+  }
 
   /** Frees the world and all its memory. The object is unusable afterwards. */
   free() {
