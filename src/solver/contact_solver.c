@@ -105,13 +105,17 @@ static inline tb_f4 rel_vel(const lane_bodies* lb, v3w d, v3w ca, v3w cb) {
 
 static inline tb_f4 f4_abs(tb_f4 x) { return tb_f4_max(x, tb_f4_sub(tb_f4_splat(0.0f), x)); }
 
-/* PGS friction row: the new accumulated impulse stays when within the static bound μs·P, else it
- * is projected to the dynamic range [−μd·P, μd·P] (seed §4.3). */
-static inline tb_f4 clamp_row(tb_f4 x, tb_f4 lim_s, tb_f4 lim_d, tb_f4* over_out) {
-  tb_f4 over = tb_f4_gt(f4_abs(x), lim_s);
+/* PGS friction row (seed §4.3): the new accumulated impulse from the velocity vt stays when
+ * within the static bound μs·P, else it is projected to the dynamic range [−μd·P, μd·P]; the
+ * drift bias b of a kept anchor is then added within the bound that applies. */
+static inline tb_f4 row(tb_f4 l, tb_f4 m, tb_f4 vt, tb_f4 b, tb_f4 lim_s, tb_f4 lim_d, tb_f4* over_out) {
+  tb_f4 zero = tb_f4_splat(0.0f);
+  tb_f4 u = tb_f4_sub(l, tb_f4_mul(m, vt));
+  tb_f4 over = tb_f4_gt(f4_abs(u), lim_s);
   *over_out = tb_f4_or(*over_out, over);
-  tb_f4 proj = tb_f4_max(tb_f4_min(x, lim_d), tb_f4_sub(tb_f4_splat(0.0f), lim_d));
-  return tb_f4_select(over, proj, x);
+  tb_f4 bound = tb_f4_select(over, lim_d, lim_s);
+  tb_f4 x = tb_f4_sub(u, tb_f4_mul(m, b));
+  return tb_f4_max(tb_f4_min(x, bound), tb_f4_sub(zero, bound));
 }
 
 /* Patch friction: each anchor's bound is its share of the patch's normal impulse patch_n. */
@@ -138,25 +142,30 @@ static inline void solve_friction(tb_contact_wide* c, lane_bodies* lbp, const tb
     tb_f4 e1 = tb_f4_add(tb_f4_load(a->error_t1),
                          tb_f4_sub(tb_f4_add(v3w_dot(dp, t1), v3w_dot(lb.dtb, cb1)), v3w_dot(lb.dta, ca1)));
     tb_f4 b0 = tb_f4_mul(rate, e0), b1 = tb_f4_mul(rate, e1);
+    /* the static/dynamic switch looks at the velocity part alone; the drift correction of a
+     * kept anchor may use friction up to the static bound without making it slide */
     if (pass->pair_clamp) {
       /* TGS: both rows from the same velocities, the pair scaled into the dynamic disc when it
        * leaves the static disc */
-      n0 = tb_f4_sub(l0, tb_f4_mul(m0, tb_f4_add(rel_vel(&lb, t0, ca0, cb0), b0)));
-      n1 = tb_f4_sub(l1, tb_f4_mul(m1, tb_f4_add(rel_vel(&lb, t1, ca1, cb1), b1)));
+      tb_f4 vt0 = rel_vel(&lb, t0, ca0, cb0), vt1 = rel_vel(&lb, t1, ca1, cb1);
+      tb_f4 u0 = tb_f4_sub(l0, tb_f4_mul(m0, vt0)), u1 = tb_f4_sub(l1, tb_f4_mul(m1, vt1));
+      over = tb_f4_gt(tb_f4_sqrt(tb_f4_add(tb_f4_mul(u0, u0), tb_f4_mul(u1, u1))), lim_s);
+      tb_f4 bound = tb_f4_select(over, lim_d, lim_s);
+      n0 = tb_f4_sub(u0, tb_f4_mul(m0, b0));
+      n1 = tb_f4_sub(u1, tb_f4_mul(m1, b1));
       tb_f4 len = tb_f4_sqrt(tb_f4_add(tb_f4_mul(n0, n0), tb_f4_mul(n1, n1)));
-      over = tb_f4_gt(len, lim_s);
-      tb_f4 scale = tb_f4_select(over, tb_f4_div(lim_d, tb_f4_max(len, tb_f4_splat(1e-30f))), tb_f4_splat(1.0f));
+      tb_f4 scale = tb_f4_select(tb_f4_gt(len, bound), tb_f4_div(bound, tb_f4_max(len, tb_f4_splat(1e-30f))), tb_f4_splat(1.0f));
       n0 = tb_f4_select(friction, tb_f4_mul(n0, scale), l0);
       n1 = tb_f4_select(friction, tb_f4_mul(n1, scale), l1);
       apply(&lb, c, tb_f4_sub(n0, l0), t0, ca0, cb0);
       apply(&lb, c, tb_f4_sub(n1, l1), t1, ca1, cb1);
     } else {
       /* PGS: one row after the other, each clamped on its own */
-      n0 = tb_f4_sub(l0, tb_f4_mul(m0, tb_f4_add(rel_vel(&lb, t0, ca0, cb0), b0)));
-      n0 = tb_f4_select(friction, clamp_row(n0, lim_s, lim_d, &over), l0);
+      n0 = row(l0, m0, rel_vel(&lb, t0, ca0, cb0), b0, lim_s, lim_d, &over);
+      n0 = tb_f4_select(friction, n0, l0);
       apply(&lb, c, tb_f4_sub(n0, l0), t0, ca0, cb0);
-      n1 = tb_f4_sub(l1, tb_f4_mul(m1, tb_f4_add(rel_vel(&lb, t1, ca1, cb1), b1)));
-      n1 = tb_f4_select(friction, clamp_row(n1, lim_s, lim_d, &over), l1);
+      n1 = row(l1, m1, rel_vel(&lb, t1, ca1, cb1), b1, lim_s, lim_d, &over);
+      n1 = tb_f4_select(friction, n1, l1);
       apply(&lb, c, tb_f4_sub(n1, l1), t1, ca1, cb1);
     }
     tb_f4_store(a->lambda_t0, n0);

@@ -435,7 +435,7 @@ static void prepare_job(int32_t begin, int32_t end, void* vctx) {
           anchors[0] = pts[0];
           anchors[1] = nk > 1 ? pts[1] : -1;
           c->kept[l] = ci;
-          c->anchor_bias[l] = sp->bias_coefficient / ctx->h;
+          c->anchor_bias[l] = c->pen_rate[l]; /* the penetration's bias rate, per iteration step */
         }
       }
       /* tangent t0 along the patch's slip velocity (at the first anchor) so that a sliding
