@@ -230,7 +230,10 @@ void tb_contact_solve(tb_contact_wide* c, tb_body_state* states, const tb_contac
     /* rigid: a gap may close within one iteration step; a penetration is pushed out at
      * bias·s/h up to the max depenetration velocity; a bounce target wins when larger */
     tb_f4 bias = tb_f4_select(tb_f4_gt(s, zero), tb_f4_mul(s, spec_rate), tb_f4_max(tb_f4_mul(s, pen_rate), max_depen));
-    tb_f4 target = tb_f4_max(tb_f4_sub(zero, bias), tb_f4_load(p->restitution_target));
+    /* a bounce from a gap (PhysX): the biased target less the gap's closing speed, so the pose
+     * moves as if the bodies had touched; the unbiased target is the full rebound */
+    tb_f4 gap = pass->biased ? tb_f4_mul(tb_f4_max(s, zero), spec_rate) : zero;
+    tb_f4 target = tb_f4_max(tb_f4_sub(zero, bias), tb_f4_sub(tb_f4_load(p->restitution_target), gap));
     /* compliant: the implicit spring's target −k·s/(d + h·k) */
     target = tb_f4_select(compliant, tb_f4_sub(zero, tb_f4_mul(comp_rate, s)), target);
     tb_f4 vn = rel_vel(&lb, n, ca, cb);

@@ -38,7 +38,7 @@ typedef struct tb_contact_point_wide {
   float base_separation[TB_LANES];              /* m, separation at the start of the step */
   float vel_mul[TB_LANES];  /* rigid: 1/w (kg); compliant: x·a; 0 = no row (inactive point) */
   float imp_mul[TB_LANES];  /* rigid: 1; compliant: 1 − x (PhysX impulse multiplier) */
-  float restitution_target[TB_LANES]; /* m/s: −e·vn before the solve less gap/h, TB_NO_RESTITUTION none */
+  float restitution_target[TB_LANES]; /* m/s: −e·vn before the solve, TB_NO_RESTITUTION none */
   float lambda_n[TB_LANES];             /* N·s accumulated over the step */
 } tb_contact_point_wide;
 

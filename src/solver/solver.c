@@ -508,9 +508,7 @@ static void prepare_job(int32_t begin, int32_t end, void* vctx) {
         tb_vec3 dv = tb_sub(tb_add(vb, tb_cross(wb, rb)), tb_add(va, tb_cross(wa, ra)));
         float vn = tb_dot(tb_add(dv, dg), n);
         if (mat->restitution > 0.0f && vn < -sp->bounce_threshold_velocity && mp->separation + vn * ctx->h < 0.0f)
-          /* from a gap the rebound speed less the gap's closing speed over the step, as if the
-           * bodies had touched at its start */
-          p->restitution_target[l] = -mat->restitution * vn - (mp->separation > 0.0f ? mp->separation / ctx->h : 0.0f);
+          p->restitution_target[l] = -mat->restitution * vn;
       }
     }
   }

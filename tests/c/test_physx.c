@@ -241,6 +241,26 @@ static void test_restitution(tb_preset preset) {
   }
 }
 
+/* PGS bounce from a 2 cm gap (seed §4.2, PhysX biased/unbiased errors): the pose moves as if the
+ * sphere had touched at the step's start (bottom at h·e·|vn| after the step), the stored velocity
+ * is the full rebound e·|vn|. */
+static void test_restitution_gap(void) {
+  const float e = 0.5f, gap = 0.02f;
+  tb_world_id w = make_world(TB_PRESET_PHYSX_PGS, -G);
+  ground(w, 0.5f, e);
+  float p[3] = {0, 0.5f + gap, 0};
+  tb_body_id b = sphere(w, p, 0.5f, 1.0f, 0.5f, e);
+  float v[3] = {0, -3.0f, 0};
+  tb_body_set_velocity(w, b, v, ZERO);
+  CHECK(tb_world_step(w) == TB_OK);
+  float x[13];
+  state(w, b, x);
+  double vn = 3.0 + G * H;
+  CHECK_NEAR(e * vn, x[8], 1e-4);
+  CHECK_NEAR(H * e * vn, x[1] - 0.5, 1e-5);
+  tb_world_destroy(w);
+}
+
 /* Zero velocity iterations requested: one still runs (status says 1) and removes the push-out
  * velocity of the biased position iterations. */
 static void test_min_velocity_iteration(tb_preset preset) {
@@ -530,6 +550,7 @@ int main(void) {
     test_threads(presets[i]);
   }
   test_free_fall();
+  test_restitution_gap();
   test_friction_iterations();
   test_validation();
   return tb_test_report("test_physx");
