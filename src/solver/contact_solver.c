@@ -206,7 +206,7 @@ void tb_contact_solve(tb_contact_wide* c, tb_body_state* states, const tb_contac
   tb_f4 active = tb_f4_gt(tb_f4_load(pass->active), zero);
   tb_f4 friction = tb_f4_and(active, tb_f4_gt(tb_f4_load(pass->friction), zero));
   tb_f4 pen_rate = pass->biased ? tb_f4_load(c->pen_rate) : zero;
-  tb_f4 spec_rate = tb_f4_mul(tb_f4_load(c->spec_rate), tb_f4_load(pass->spec_scale));
+  tb_f4 spec_rate = tb_f4_load(c->spec_rate);
   tb_f4 max_depen = tb_f4_sub(zero, tb_f4_load(c->max_depenetration));
   tb_f4 compliant = tb_f4_gt(tb_f4_load(c->compliant), zero);
   tb_f4 normal_active = pass->skip_compliant ? tb_f4_and(active, tb_f4_gt(tb_f4_splat(0.5f), tb_f4_load(c->compliant))) : active;
@@ -232,8 +232,8 @@ void tb_contact_solve(tb_contact_wide* c, tb_body_state* states, const tb_contac
     tb_f4 bias = tb_f4_select(tb_f4_gt(s, zero), tb_f4_mul(s, spec_rate), tb_f4_max(tb_f4_mul(s, pen_rate), max_depen));
     /* a bounce from a gap (PhysX): the biased target less the gap's closing speed, so the pose
      * moves as if the bodies had touched; the unbiased target is the full rebound */
-    tb_f4 gap = pass->biased ? tb_f4_mul(tb_f4_max(s, zero), spec_rate) : zero;
-    tb_f4 target = tb_f4_max(tb_f4_sub(zero, bias), tb_f4_sub(tb_f4_load(p->restitution_target), gap));
+    tb_f4 bounce = tb_f4_load(pass->biased ? p->restitution_biased : p->restitution_target);
+    tb_f4 target = tb_f4_max(tb_f4_sub(zero, bias), bounce);
     /* compliant: the implicit spring's target −k·s/(d + h·k) */
     target = tb_f4_select(compliant, tb_f4_sub(zero, tb_f4_mul(comp_rate, s)), target);
     tb_f4 vn = rel_vel(&lb, n, ca, cb);

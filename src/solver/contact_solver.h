@@ -39,6 +39,7 @@ typedef struct tb_contact_point_wide {
   float vel_mul[TB_LANES];  /* rigid: 1/w (kg); compliant: x·a; 0 = no row (inactive point) */
   float imp_mul[TB_LANES];  /* rigid: 1; compliant: 1 − x (PhysX impulse multiplier) */
   float restitution_target[TB_LANES]; /* m/s: −e·vn before the solve, TB_NO_RESTITUTION none */
+  float restitution_biased[TB_LANES];  /* m/s: the same less the start gap / h (position iterations) */
   float lambda_n[TB_LANES];             /* N·s accumulated over the step */
 } tb_contact_point_wide;
 
@@ -83,7 +84,6 @@ typedef struct tb_contact_pass {
   float friction[TB_LANES]; /* 1: friction rows run this iteration */
   int biased;               /* position iterations: penetration bias; velocity iterations: none */
   int skip_compliant;       /* TGS velocity iterations: spring rows do not act again */
-  float spec_scale[TB_LANES]; /* factor on spec_rate: TGS velocity iterations 1/N (gap closed over h) */
   int friction_first;       /* TGS: friction rows before the normal rows */
   int pair_clamp;           /* TGS: an anchor's two tangent impulses clamped together (disc);
                              * PGS: each tangent row against the static then the dynamic bound */

@@ -265,8 +265,6 @@ static void make_pass(const solve_ctx* ctx, const tb_contact_wide* c, tb_contact
   pass->skip_compliant = ctx->tgs && ctx->velocity_phase;
   for (int l = 0; l < TB_LANES; ++l) {
     int32_t k = ctx->iteration;
-    /* after the TGS internal steps a gap may close over the next full step h, not h/N */
-    pass->spec_scale[l] = ctx->tgs && ctx->velocity_phase ? 1.0f / (float)c->position_iterations[l] : 1.0f;
     if (ctx->velocity_phase) {
       pass->active[l] = k < c->velocity_iterations[l] ? 1.0f : 0.0f;
       pass->friction[l] = 1.0f;
@@ -488,7 +486,7 @@ static void prepare_job(int32_t begin, int32_t end, void* vctx) {
         float wn = unit_response(ima, imb, ia, ib, ra, rb, n, &cra, &crb);
         set3(p->ca_n, l, cra); set3(p->cb_n, l, crb);
         p->base_separation[l] = mp->separation;
-        p->restitution_target[l] = TB_NO_RESTITUTION;
+        p->restitution_target[l] = p->restitution_biased[l] = TB_NO_RESTITUTION;
         p->imp_mul[l] = 1.0f;
         p->vel_mul[l] = 0.0f;
         if (!mp->active || wn <= 0.0f) continue; /* detected only, or nothing can move: no row */
@@ -508,7 +506,12 @@ static void prepare_job(int32_t begin, int32_t end, void* vctx) {
         tb_vec3 dv = tb_sub(tb_add(vb, tb_cross(wb, rb)), tb_add(va, tb_cross(wa, ra)));
         float vn = tb_dot(tb_add(dv, dg), n);
         if (mat->restitution > 0.0f && vn < -sp->bounce_threshold_velocity && mp->separation + vn * ctx->h < 0.0f)
+        {
+          /* from a gap the position iterations move the pose as if the bodies had touched at the
+           * step's start (PhysX biased error); the velocity iterations target the full rebound */
           p->restitution_target[l] = -mat->restitution * vn;
+          p->restitution_biased[l] = p->restitution_target[l] - (mp->separation > 0.0f ? mp->separation / ctx->h : 0.0f);
+        }
       }
     }
   }
