@@ -260,7 +260,7 @@ static void make_pass(const solve_ctx* ctx, const tb_contact_wide* c, tb_contact
   /* TGS: friction before the normal rows (bounded by the normal impulse so far) so that the
    * normal rows have the last word on the pose; the first iteration has no normal impulse yet
    * and runs the normal rows first */
-  pass->friction_first = ctx->tgs && !ctx->velocity_phase && ctx->iteration > 0;
+  pass->friction_first = ctx->tgs && (ctx->velocity_phase || ctx->iteration > 0);
   /* TGS springs act once per internal step, so not again in the velocity iterations */
   pass->skip_compliant = ctx->tgs && ctx->velocity_phase;
   for (int l = 0; l < TB_LANES; ++l) {
