@@ -261,6 +261,46 @@ static void test_restitution_gap(void) {
   tb_world_destroy(w);
 }
 
+/* NO_FRICTION removes the friction rows (no anchors, a = g·sinθ on an incline); a point with
+ * active = 0 gets no row (the sphere keeps falling: v = −g·h after the step). */
+static void test_material_flags(tb_preset preset) {
+  tb_world_id w = make_world(preset, -G);
+  float th = 0.3f, plane[4] = {0, 1, 0, 0};
+  float q[4] = {0, 0, sinf(0.5f * th), cosf(0.5f * th)};
+  tb_body_id g = tb_body_create(w, TB_BODY_STATIC, ZERO, q);
+  tb_shape_create(w, g, TB_SHAPE_PLANE, plane, ZERO, ID_Q, 0.9f, 0.0f, 1.0f);
+  float half[4] = {0.2f, 0.1f, 0.2f, 0}, n[3] = {-sinf(th), cosf(th), 0};
+  float p[3] = {0.1f * n[0], 0.1f * n[1], 0};
+  tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, p, q);
+  tb_shape_create(w, b, TB_SHAPE_BOX, half, ZERO, ID_Q, 0.9f, 0.0f, 1000.0f);
+  tb_world* ww = tb_world_get(w);
+  float x[13];
+  for (int s = 0; s < 30; ++s) {
+    tb_world_collide(w);
+    for (int32_t i = 0; i < ww->pair_count; ++i) ww->manifold_material[i].flags |= TB_CONTACT_MATERIAL_NO_FRICTION;
+    tb_world_solve(w);
+  }
+  state(w, b, x);
+  double along = -(x[7] * cosf(th) + x[8] * sinf(th));
+  CHECK_NEAR(G * sin(th) * 30 * H, along, 0.01 * G * sin(th) * 30 * H);
+  for (int32_t k = 0; k < ww->contacts.count; ++k) CHECK(ww->contacts.f.anchor[k] == -1);
+  tb_world_destroy(w);
+
+  w = make_world(preset, -G);
+  ground(w, 0.5f, 0.0f);
+  float ps[3] = {0, 0.5f, 0};
+  b = sphere(w, ps, 0.5f, 1.0f, 0.5f, 0.0f);
+  ww = tb_world_get(w);
+  tb_world_collide(w);
+  CHECK(ww->pair_count == 1 && ww->manifolds[0].point_count == 1);
+  ww->manifolds[0].points[0].active = 0;
+  tb_world_solve(w);
+  state(w, b, x);
+  CHECK_NEAR(-G * H, x[8], 1e-6);
+  CHECK_NEAR(0.0, ww->contacts.f.normal_impulse[0], 0);
+  tb_world_destroy(w);
+}
+
 /* Zero velocity iterations requested: one still runs (status says 1) and removes the push-out
  * velocity of the biased position iterations. */
 static void test_min_velocity_iteration(tb_preset preset) {
@@ -547,6 +587,7 @@ int main(void) {
     test_island_iterations(presets[i]);
     test_damping(presets[i]);
     test_compliant(presets[i]);
+    test_material_flags(presets[i]);
     test_threads(presets[i]);
   }
   test_free_fall();
