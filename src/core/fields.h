@@ -25,7 +25,8 @@
   X(normal_impulse, float, TB_F32, 1, "N·s",                                                      \
     "over the last step (sum of substeps); >= 0; on body1 along +normal, on body0 along -normal") \
   X(tangent_impulse, float, TB_F32, 2, "N·s",                                                     \
-    "friction over the last step along tangent0, tangent1; on body1 (opposite on body0)")       \
+    "friction over the last step along tangent0, tangent1; on body1 (opposite on body0); PhysX " \
+    "readback: the friction anchor's impulse, zero at points that are not anchors")             \
   X(tangent0, float, TB_F32, 3, "1", "world unit vector, perpendicular to the normal")           \
   X(tangent1, float, TB_F32, 3, "1", "world unit vector, normal × tangent0")                     \
   X(force, float, TB_F32, 3, "N",                                                                 \
