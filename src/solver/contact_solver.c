@@ -210,7 +210,6 @@ void tb_contact_solve(tb_contact_wide* c, tb_body_state* states, const tb_contac
   tb_f4 max_depen = tb_f4_sub(zero, tb_f4_load(c->max_depenetration));
   tb_f4 compliant = tb_f4_gt(tb_f4_load(c->compliant), zero);
   tb_f4 normal_active = pass->skip_compliant ? tb_f4_and(active, tb_f4_gt(tb_f4_splat(0.5f), tb_f4_load(c->compliant))) : active;
-  tb_f4 comp_rate = tb_f4_load(c->compliant_rate);
   tb_f4 max_imp = tb_f4_load(c->max_impulse);
   v3w dp = v3w_sub(lb.dpb, lb.dpa);
   tb_f4 patch_n = zero;
@@ -235,7 +234,7 @@ void tb_contact_solve(tb_contact_wide* c, tb_body_state* states, const tb_contac
     tb_f4 bounce = tb_f4_load(pass->biased ? p->restitution_biased : p->restitution_target);
     tb_f4 target = tb_f4_max(tb_f4_sub(zero, bias), bounce);
     /* compliant: the implicit spring's target −k·s/(d + h·k) */
-    target = tb_f4_select(compliant, tb_f4_sub(zero, tb_f4_mul(comp_rate, s)), target);
+    target = tb_f4_select(compliant, tb_f4_sub(zero, tb_f4_mul(tb_f4_load(p->compliant_rate), s)), target);
     tb_f4 vn = rel_vel(&lb, n, ca, cb);
     tb_f4 lam = tb_f4_load(p->lambda_n);
     tb_f4 new_lam = tb_f4_add(tb_f4_mul(tb_f4_load(p->imp_mul), lam), tb_f4_mul(tb_f4_load(p->vel_mul), tb_f4_sub(target, vn)));

@@ -38,6 +38,7 @@ typedef struct tb_contact_point_wide {
   float base_separation[TB_LANES];              /* m, separation at the start of the step */
   float vel_mul[TB_LANES];  /* rigid: 1/w (kg); compliant: x·a; 0 = no row (inactive point) */
   float imp_mul[TB_LANES];  /* rigid: 1; compliant: 1 − x (PhysX impulse multiplier) */
+  float compliant_rate[TB_LANES]; /* 1/s, compliant: k/(d + h·k), target −rate·separation */
   float restitution_target[TB_LANES]; /* m/s: −e·vn before the solve, TB_NO_RESTITUTION none */
   float restitution_biased[TB_LANES];  /* m/s: the same less the start gap / h (position iterations) */
   float lambda_n[TB_LANES];             /* N·s accumulated over the step */
@@ -73,7 +74,6 @@ typedef struct tb_contact_wide {
   float max_depenetration[TB_LANES]; /* m/s */
   float compliant[TB_LANES];       /* 1 for a spring contact, else 0 */
   float anchor_bias[TB_LANES];     /* 1/s: drift correction rate of kept anchors (0 for fresh ones) */
-  float compliant_rate[TB_LANES];  /* 1/s: k/(d + h·k), target −rate·separation (compliant) */
   tb_contact_point_wide p[4];
   tb_anchor_wide a[TB_MAX_ANCHORS];
 } tb_contact_wide;

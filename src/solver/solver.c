@@ -403,8 +403,6 @@ static void prepare_job(int32_t begin, int32_t end, void* vctx) {
       const tb_contact_material* mat = &w->manifold_material[m];
       int compliant = (mat->flags & TB_CONTACT_MATERIAL_COMPLIANT) != 0;
       c->compliant[l] = compliant ? 1.0f : 0.0f;
-      float spring_a = hi * (mat->damping + hi * mat->stiffness); /* a = h(d + h·k), N·s/m */
-      c->compliant_rate[l] = compliant && spring_a > 0.0f ? mat->stiffness / (mat->damping + hi * mat->stiffness) : 0.0f;
       float mu_d = mat->dynamic_friction > 0.0f ? mat->dynamic_friction : 0.0f;
       float mu_s = mat->static_friction > mu_d ? mat->static_friction : mu_d;
       c->mu_static[l] = mu_s;
@@ -490,11 +488,18 @@ static void prepare_job(int32_t begin, int32_t end, void* vctx) {
         p->imp_mul[l] = 1.0f;
         p->vel_mul[l] = 0.0f;
         if (!mp->active || wn <= 0.0f) continue; /* detected only, or nothing can move: no row */
+        tb_vec3 dv = tb_sub(tb_add(vb, tb_cross(wb, rb)), tb_add(va, tb_cross(wa, ra)));
+        float vn = tb_dot(tb_add(dv, dg), n); /* approach speed after this step's external forces */
         if (compliant) {
-          /* implicit spring (seed §3.2): x = 1/(1 + a·w); Δp = x·a·(target − vn) − x·p */
-          if (spring_a <= 0.0f) continue;
-          float xk = 1.0f / (1.0f + spring_a * wn);
-          p->vel_mul[l] = xk * spring_a;
+          /* implicit spring (seed §3.2): a = h(d + h·k), x = 1/(1 + a·w); Δp = x·a·(target − vn)
+           * − x·p with target −k·s/(d + h·k); damping suppressed when separated and not expected
+           * to close within the step */
+          float damping = mp->separation > 0.0f && mp->separation + vn * ctx->h > 0.0f ? 0.0f : mat->damping;
+          float a_sp = hi * (damping + hi * mat->stiffness);
+          if (a_sp <= 0.0f) continue;
+          float xk = 1.0f / (1.0f + a_sp * wn);
+          p->vel_mul[l] = xk * a_sp;
+          p->compliant_rate[l] = mat->stiffness / (damping + hi * mat->stiffness);
           /* TGS: each internal step's spring impulse starts from zero, so the accumulated impulse
            * of earlier internal steps does not decay */
           p->imp_mul[l] = ctx->tgs ? 1.0f : 1.0f - xk;
@@ -502,11 +507,8 @@ static void prepare_job(int32_t begin, int32_t end, void* vctx) {
         }
         p->vel_mul[l] = 1.0f / wn;
         /* restitution: e > 0, closing faster than the bounce threshold, expected to touch within
-         * the step; approach speed after this step's external forces, before the solve */
-        tb_vec3 dv = tb_sub(tb_add(vb, tb_cross(wb, rb)), tb_add(va, tb_cross(wa, ra)));
-        float vn = tb_dot(tb_add(dv, dg), n);
-        if (mat->restitution > 0.0f && vn < -sp->bounce_threshold_velocity && mp->separation + vn * ctx->h < 0.0f)
-        {
+         * the step */
+        if (mat->restitution > 0.0f && vn < -sp->bounce_threshold_velocity && mp->separation + vn * ctx->h < 0.0f) {
           /* from a gap the position iterations move the pose as if the bodies had touched at the
            * step's start (PhysX biased error); the velocity iterations target the full rebound */
           p->restitution_target[l] = -mat->restitution * vn;
