@@ -195,3 +195,25 @@ for (const build of BUILDS) {
     });
   });
 }
+
+describe('physx-pgs in a worker', () => {
+  it('per-body settings and the solver status cross the worker boundary', async () => {
+    const tribo = await engine('simd');
+    const sim = await tribo.createWorkerWorld({ preset: 'physx-pgs', timestep: H });
+    await sim.addBody({ type: 'static', shapes: [{ type: 'plane' }] });
+    const r = 0.25;
+    const id = await sim.addBody({ position: [0, r, 0], shapes: [{ type: 'sphere', radius: r, density: sphereDensity(3, r) }] });
+    const cap = 0.5 * 3 * G * H;
+    await sim.setMaxContactImpulse(id, cap);
+    await sim.setSolverIterations(id, 6, 2);
+    const frame = await sim.step(1);
+    near(assert, frame.contacts.normalImpulse[0], cap, 1e-6, 'capped normal impulse (N·s)');
+    assert.equal(frame.contacts.anchor[0], 0);
+    const st = await sim.solverStatus;
+    assert.equal(st.solver, 'pgs');
+    assert.equal(st.positionIterations, 6);
+    assert.equal(st.velocityIterations, 2);
+    await assert.rejects(sim.setSolverIterations(id, 300, 1), (e) => e instanceof RangeError && /positionIterations/.test(e.message));
+    await sim.free();
+  });
+});
