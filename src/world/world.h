@@ -33,6 +33,10 @@ typedef struct tb_bodies {
   float* angular_damping;    /* 1/s */
   int32_t* first_shape;      /* slot of the first shape, -1 none */
   int32_t* solver_index;     /* index into the step's solver bodies, -1 when not solved */
+  /* PhysX per-body solver settings (tb_body_set_max_contact_impulse / _solver_iterations) */
+  float* max_contact_impulse;    /* N·s per contact point and step; INFINITY = none */
+  int32_t* position_iterations;  /* requested, -1 = the world's */
+  int32_t* velocity_iterations;  /* requested, -1 = the world's */
   int32_t count;             /* slots in use (highest live slot + 1) */
   int32_t capacity;
   int32_t free_head;         /* free slot list through first_shape, -1 none */
