@@ -190,13 +190,7 @@ export interface FieldInfo {
 export interface FieldTables {
   /** transform, linearVelocity, angularVelocity, bodyType. */
   readonly body: readonly FieldInfo[];
-  /**
-   * shape0, shape1, body0, body1, point, normal, separation, normalImpulse, tangentImpulse, tangent0,
-   * tangent1, force, featureId, distanceRule, distance, margin, gap, active, excluded, point0, point1,
-   * localPoint0, localPoint1, reportedNormal, reduced, matchKey, matchIndex, age.
-   */
-  /** shape0, shape1, body0, body1, point, normal, separation, normalImpulse, tangentImpulse, tangent0, tangent1, force, featureId, staticFriction, dynamicFriction, restitution, stiffness, damping, spinFriction, penaltyFriction, materialFlags, condim, solref, solimp, adhesion. */
-  /** shape0, shape1, body0, body1, point, normal, separation, normalImpulse, tangentImpulse, tangent0, tangent1, force, featureId, wrench, readbackScale, stiffness, damping, frictionScale. */
+  /** The contact fields of `tribo.fields.contact`, each a view below. */
   readonly contact: readonly FieldInfo[];
 }
 
@@ -229,8 +223,8 @@ export class Tribo {
 }
 
 /**
- * Options of {@link Tribo.createWorld}. Unknown keys throw a `RangeError`. Solver parameters are
- * those of the substepped sequential-impulse solver of the `'physx-tgs'` preset.
+ * Options of {@link Tribo.createWorld}. Unknown keys throw a `RangeError`. Options not given keep
+ * the preset's value.
  */
 export interface WorldOptions extends AxisOptions {
   /** Preset. Default `'physx-tgs'`. */
@@ -239,23 +233,35 @@ export interface WorldOptions extends AxisOptions {
   gravity?: Vec3;
   /** Timestep, s, finite and > 0. Default `1/60`. */
   timestep?: number;
-  /** Substeps per step (position iterations; internal step = timestep / substeps), integer in [1, 64]. Default `4`. */
+  /** Same as `positionIterations` (an older name); give one of the two. */
   substeps?: number;
-  /** Relaxation passes per substep without bias, integer in [0, 64]. Default `1`. */
+  /**
+   * Position iterations per step, integer in [1, 64]; PhysX presets: per island the largest
+   * request of its bodies (see {@link BodyDesc.solverIterations}). TGS: internal step = timestep / N.
+   * Default `4`.
+   */
+  positionIterations?: number;
+  /** Velocity iterations (no bias; TGS: no pose advance), integer in [0, 64]; at least one runs. Default `1`. */
   velocityIterations?: number;
-  /** m/s, finite and >= 0: restitution applies only when the contact closes faster than this. Default `1`. */
+  /** m/s, finite and >= 0: restitution applies only when the contact closes faster than this. Default `2` (PhysX 0.2·10 m/s). */
   bounceThreshold?: number;
+  /** PGS: friction rows in every position iteration instead of the last three. Default `false`. */
+  frictionEveryIteration?: boolean;
+  /** TGS: gravity a·h/N before each internal step instead of a·h once per step. Default `false`. */
+  externalForcesEveryIteration?: boolean;
+  /** In (0, 1]: share of a penetration (and of a kept friction anchor's drift) removed per iteration step by the bias. Default `0.8`. */
+  biasCoefficient?: number;
   /** m/s, finite and > 0: cap on the push-out speed from penetration. Default `3`. */
   maxDepenetrationVelocity?: number;
-  /** Hz, finite and > 0: stiffness of the soft contact bias. Default `30`. */
+  /** Hz, finite and > 0: stiffness of a soft contact bias (not used by the PhysX presets). Default `30`. */
   contactHertz?: number;
-  /** Dimensionless, finite and >= 0: damping ratio of the soft contact bias. Default `10`. */
+  /** Dimensionless, finite and >= 0: damping ratio of a soft contact bias (not used by the PhysX presets). Default `10`. */
   contactDampingRatio?: number;
-  /** m, finite and >= 0: penetration allowed without push-out. Default `0`. */
+  /** m, finite and >= 0: penetration allowed without push-out (not used by the PhysX presets). Default `0`. */
   linearSlop?: number;
   /** m, finite and >= 0: contacts are kept (speculatively) up to this separation. Default `0.02`. */
   speculativeDistance?: number;
-  /** Warm-start impulses from the previous step (truthy/falsy). Default `true`. */
+  /** Warm-start impulses from the previous step. Not used by the PhysX presets (PhysX starts each step from zero). Default `true`. */
   warmStarting?: boolean;
   /**
    * Contact points the store holds, integer >= 1. Overflow is reported
@@ -607,6 +613,32 @@ export interface BodyDesc {
   parent?: number;
   /** Start asleep. See {@link World.setSleeping}. */
   sleeping?: boolean;
+  /**
+   * PhysX maxContactImpulse, N·s per contact point and step, > 0 (`Infinity` = no cap, the
+   * default). A pair of two non-static bodies uses the smaller cap; with a static body, this one.
+   */
+  maxContactImpulse?: number;
+  /**
+   * PhysX solver iteration requests (position in [1, 255], velocity in [0, 255]; omitted = the
+   * world's). Each island of dynamic bodies linked by contacts runs the largest request.
+   */
+  solverIterations?: { position?: number; velocity?: number };
+}
+
+/** Status of the last solve (PhysX presets). */
+export interface SolverStatus {
+  /** `'pgs'` or `'tgs'` (other solvers add their names). */
+  solver: string;
+  /** Position iterations used: the largest over the islands. */
+  positionIterations: number;
+  /** Velocity iterations used: the largest over the islands, at least 1. */
+  velocityIterations: number;
+  /** Fixed-iteration solvers never claim convergence: always `false` for PGS / TGS. */
+  converged: boolean;
+  /** m/s: largest normal velocity error of a contact row after the last iteration. */
+  residualVelocity: number;
+  /** m: deepest penetration left after the step. */
+  residualPenetration: number;
 }
 
 /** Statistics of the last step. */
@@ -632,7 +664,7 @@ export interface ReadbackInfo {
   readonly tangentImpulse: string;
   /** What `force` holds. */
   readonly force: string;
-  /** Impulses the readback leaves out (none for `'physx-tgs'`). */
+  /** What the readback leaves out (PhysX presets: the torsional friction row, which they do not have). */
   readonly excludes: readonly string[];
   /** True when `force` is reported per contact point (from the engine after a solve; the preset's expectation in READBACK_INFO). */
   readonly perContactForce: boolean;
@@ -1288,6 +1320,22 @@ export interface ContactViews extends ContactStatus {
    * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
    */
   readonly frictionScale: Float32Array;
+
+  /**
+   * PhysX readback: the friction anchor (0 or 1) of the contact's patch located at this point; -1 when the point is not an anchor (a patch has at most two anchors).
+   *
+   * - Unit: index
+   * - Components per element: 1 (length count)
+   */
+  readonly anchor: Int32Array;
+
+  /**
+   * PhysX readback: friction impulse of the anchor at this point over the last step, world axes, on body1 (opposite on body0), applied at `point`; zero when `anchor` is -1.
+   *
+   * - Unit: N·s
+   * - Components per element: 3 (length 3·count)
+   */
+  readonly frictionAnchorImpulse: Float32Array;
 }
 
 
@@ -1469,6 +1517,12 @@ export class World {
    * @throws {RangeError} negative or non-finite value, index out of range @throws {Error} no collide() before
    */
   setContactOverride(index: number, override: ContactOverride): void;
+  /** Status of the last solve: iterations used and residuals. */
+  readonly solverStatus: SolverStatus;
+  /** PhysX maxContactImpulse of a body (N·s per contact point and step, > 0; `Infinity` = none). @throws {RangeError} not > 0 */
+  setMaxContactImpulse(id: number, maxImpulse: number): void;
+  /** PhysX solver iteration requests of a body (-1 = the world's). @throws {RangeError} out of range */
+  setSolverIterations(id: number, positionIterations?: number, velocityIterations?: number): void;
 
   /** Frees the world and all its memory. The object is unusable afterwards; calling it again is a no-op. */
   free(): void;
@@ -1577,6 +1631,12 @@ export class WorkerWorld {
   getMaterial(shapeId: number): Promise<ShapeMaterialInfo>;
   /** See {@link World.setContactOverride}. */
   setContactOverride(index: number, override: ContactOverride): Promise<void>;
+  /** Status of the last solve: iterations used and residuals. */
+  readonly solverStatus: Promise<SolverStatus>;
+  /** PhysX maxContactImpulse of a body (N·s per contact point and step). */
+  setMaxContactImpulse(id: number, maxImpulse: number): Promise<void>;
+  /** PhysX solver iteration requests of a body (-1 = the world's). */
+  setSolverIterations(id: number, positionIterations?: number, velocityIterations?: number): Promise<void>;
   /** Collision stage only; the frame's contacts have no impulses yet (`readbackValid` false). */
   collide(): Promise<Frame>;
   /** Solver stage only, on the contacts of the preceding collide(). */

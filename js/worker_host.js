@@ -75,6 +75,10 @@ const ops = {
   shapesOf: (body) => world.shapesOf(body),
   // Newton presets
   setContactOverride: (i, o) => world.setContactOverride(i, o),
+  /* PhysX per-body solver settings and the solver status */
+  setMaxContactImpulse: (id, v) => world.setMaxContactImpulse(id, v),
+  setSolverIterations: (id, p, v) => world.setSolverIterations(id, p, v),
+  solverStatus: () => world.solverStatus,
   collide() {
     world.collide();
     return makeFrame();

@@ -157,6 +157,12 @@ export class WorkerWorld {
   shapesOf(bodyId) { return this._call('shapesOf', [bodyId]); }
   /** Newton penalty: per-contact overrides (0 = unset) between collide() and solve(). */
   setContactOverride(index, override) { return this._call('setContactOverride', [index, override]); }
+  /** PhysX maxContactImpulse of a body (N·s per contact point and step; Infinity = none). */
+  setMaxContactImpulse(id, maxImpulse) { return this._call('setMaxContactImpulse', [id, maxImpulse]); }
+  /** PhysX solver iteration requests of a body (-1 = the world's). */
+  setSolverIterations(id, position = -1, velocity = -1) { return this._call('setSolverIterations', [id, position, velocity]); }
+  /** Status of the last solve (iterations used, residuals). */
+  get solverStatus() { return this._call('solverStatus'); }
   /** Collision stage only; resolves with a frame whose contacts have no impulses yet (readbackValid false). */
   async collide() { return this._frame(await this._call('collide')); }
   /** Solver stage only, on the contacts of the preceding collide(); resolves with the frame. */

@@ -11,7 +11,7 @@ const SHAPE_TYPES = { plane: 0, sphere: 1, capsule: 2, box: 3 };
 /** Preset names in engine order (tb_preset). */
 const PRESETS = ['physx-pgs', 'physx-tgs', 'newton-xpbd', 'newton-semi'];
 /** Presets whose solver exists in this version. */
-const AVAILABLE_PRESETS = ['physx-tgs', 'newton-xpbd', 'newton-semi'];
+const AVAILABLE_PRESETS = ['physx-pgs', 'physx-tgs', 'newton-xpbd', 'newton-semi'];
 const ID_INDEX_MASK = 0xfffff;
 
 /** Names of the enum-valued world options, in engine order. */
@@ -72,12 +72,17 @@ const DEF_OPTIONS = {
   kf: ['solver.newton.kf', 'num'],
   ka: ['solver.newton.ka', 'num'],
   frictionSmoothing: ['solver.newton.friction_smoothing', 'num'],
+  /* PhysX PGS / TGS */
+  frictionEveryIteration: ['solver.friction_every_iteration', 'bool'],
+  externalForcesEveryIteration: ['solver.external_forces_every_iteration', 'bool'],
+  biasCoefficient: ['solver.bias_coefficient', 'num'],
 };
 /** Options that may change between steps (solver and collision axes). */
 const RUNTIME_OPTIONS = new Set(Object.keys(DEF_OPTIONS).filter((k) => /^(solver|collision)\./.test(DEF_OPTIONS[k][0])));
 const WORLD_OPTIONS = new Set(['preset', 'threads', ...Object.keys(DEF_OPTIONS)]);
 const BODY_OPTIONS = new Set(['type', 'position', 'rotation', 'linearVelocity', 'angularVelocity',
-  'linearDamping', 'angularDamping', 'mass', 'shapes', /* filtering */ 'parent', 'sleeping']);
+  'linearDamping', 'angularDamping', 'mass', 'shapes', 'maxContactImpulse', 'solverIterations',
+  /* filtering */ 'parent', 'sleeping']);
 const MASS_OPTIONS = new Set(['mass', 'center', 'inertia']);
 const SHAPE_OPTIONS = new Set(['type', 'radius', 'halfExtents', 'halfHeight', 'normal', 'offset',
   'position', 'rotation', 'friction', 'restitution', 'density',
@@ -172,18 +177,25 @@ function bool(where, field, v) {
   return v;
 }
 
+/** The PhysX readback (seed physx-e3 §7), shared by both PhysX presets. */
+function physxReadback(preset, solver) {
+  return Object.freeze({
+    preset,
+    normalImpulse: `N·s per contact point over the whole step (${solver}): the accumulated normal impulse of the ` +
+      'position and velocity iterations, restitution included; on body1 along +normal',
+    tangentImpulse: 'N·s per friction anchor (at most two per patch, at the contact points with anchor 0 or 1) along ' +
+      'tangent0 / tangent1 of the patch; zero at points that are not anchors (frictionAnchorImpulse is the same as a world vector)',
+    force: 'N: (normalImpulse·normal + frictionAnchorImpulse) / timestep, on body1 by body0 at the contact point, world axes; ' +
+      'body0 receives the opposite; summed over a patch it is the patch force',
+    excludes: ['torsional friction (no torsional row)'],
+    perContactForce: true,
+  });
+}
+
 /** What the contact readback of each preset contains. */
 export const READBACK_INFO = Object.freeze({
-  'physx-tgs': Object.freeze({
-    preset: 'physx-tgs',
-    normalImpulse: 'N·s per contact point over the whole step: sum of the impulses of every substep ' +
-      '(position iteration), relaxation passes and the restitution pass',
-    tangentImpulse: 'N·s per contact point over the step along tangent0 / tangent1 (Coulomb disc, μ = mean of the two shapes)',
-    force: 'N: (normalImpulse·normal + tangentImpulse·tangents) / timestep, on body1 by body0 at the contact point, world axes; ' +
-      'body0 receives the opposite',
-    excludes: [],
-    perContactForce: true,
-  }),
+  'physx-pgs': physxReadback('physx-pgs', 'PGS: position iterations with bias, then velocity iterations'),
+  'physx-tgs': physxReadback('physx-tgs', 'TGS: internal steps h/N, then velocity iterations'),
   'newton-xpbd': Object.freeze({
     preset: 'newton-xpbd',
     normalImpulse: 'N·s per contact over the step: the position-correction impulses p_n = ω(−d)/(h·w) of the fixed ' +
@@ -301,7 +313,10 @@ function writeDef(tribo, d, options, keys, fn) {
     if (kind === 'vec3') new Float32Array(buf, d + f.offset, 3).set(vec(fn, key, v, 3));
     else if (kind === 'num') new Float32Array(buf, d + f.offset, 1)[0] = num(fn, key, v);
     else if (kind === 'int') new Int32Array(buf, d + f.offset, 1)[0] = int(fn, key, v);
-    else if (kind === 'bool') new Int32Array(buf, d + f.offset, 1)[0] = v ? 1 : 0;
+    else if (kind === 'bool') {
+      if (typeof v !== 'boolean') throw new TypeError(`${fn}: ${key} must be a boolean (got ${JSON.stringify(v)})`);
+      new Int32Array(buf, d + f.offset, 1)[0] = v ? 1 : 0;
+    }
     else {
       const names = ENUMS[kind];
       const i = names.indexOf(v);
@@ -340,6 +355,9 @@ export class World {
     const threads = int(fn, 'threads', options.threads, tribo.defaultThreads);
     if (threads > 1 && tribo._windowThread) {
       throw new RangeError(`${fn}: threads must be 1 on a page's main thread (got ${threads}); use createWorkerWorld() for threads`);
+    }
+    if (options.substeps !== undefined && options.positionIterations !== undefined) {
+      throw new RangeError(`${fn}: give substeps or positionIterations, not both (they are the same setting)`);
     }
     const d = tribo._scratch;
     M._tb_default_world_def_into(d);
@@ -408,6 +426,13 @@ export class World {
       if (desc.mass !== undefined) this.setMass(id, desc.mass);
       if (desc.parent !== undefined) this.setParent(id, desc.parent, fn);
       if (desc.sleeping !== undefined) this.setSleeping(id, desc.sleeping, fn);
+      if (desc.maxContactImpulse !== undefined) this.setMaxContactImpulse(id, desc.maxContactImpulse);
+      if (desc.solverIterations !== undefined) {
+        const it = desc.solverIterations;
+        if (it == null || typeof it !== 'object') throw new TypeError(`${fn}: solverIterations must be { position, velocity } (got ${JSON.stringify(it)})`);
+        checkKeys(`${fn}: solverIterations`, '', it, new Set(['position', 'velocity']));
+        this.setSolverIterations(id, it.position ?? -1, it.velocity ?? -1);
+      }
     } catch (e) {
       M._tb_body_destroy(this._id, id);
       this._shapeIds.delete(id);
@@ -1114,6 +1139,48 @@ export class World {
     const st = this._M._tb_contact_set_override(this._id, int(fn, 'index', index),
       num(fn, 'stiffness', o.stiffness, 0), num(fn, 'damping', o.damping, 0), num(fn, 'frictionScale', o.frictionScale, 0));
     this._check(st);
+  }
+
+  /* -- PhysX per-body solver settings and the solver status -- */
+
+  /**
+   * PhysX maxContactImpulse of a body (N·s per contact point and step, > 0; Infinity = no cap).
+   * A pair of two non-static bodies uses the smaller cap, a pair with a static body the other's.
+   */
+  setMaxContactImpulse(id, maxImpulse) {
+    const fn = 'setMaxContactImpulse';
+    this._alive(fn);
+    this._check(this._M._tb_body_set_max_contact_impulse(this._id, int(fn, 'id', id), num(fn, 'maxContactImpulse', maxImpulse)));
+  }
+
+  /**
+   * PhysX solver iteration requests of a body: position in [1, 255], velocity in [0, 255]; -1 = the
+   * world's. Each island (dynamic bodies linked by contacts) runs the largest request of its bodies.
+   */
+  setSolverIterations(id, position = -1, velocity = -1) {
+    const fn = 'setSolverIterations';
+    this._alive(fn);
+    this._check(this._M._tb_body_set_solver_iterations(this._id, int(fn, 'id', id), int(fn, 'positionIterations', position),
+      int(fn, 'velocityIterations', velocity)));
+  }
+
+  /**
+   * Status of the last solve(): solver, iterations used (largest over the islands; at least one
+   * velocity iteration runs), converged (always false for fixed-iteration solvers), residuals:
+   * residualVelocity (m/s) = largest normal velocity error after the last iteration,
+   * residualPenetration (m) = deepest penetration left after the step.
+   */
+  get solverStatus() {
+    this._alive('solverStatus');
+    const s = this._t._scratch;
+    this._check(this._M._tb_world_solver_status(this._id, s));
+    const i = new Int32Array(heapBuffer(this._M), s, 6);
+    const f = new Float32Array(heapBuffer(this._M), s, 6);
+    const names = ['pgs', 'tgs', 'xpbd', 'penalty'];
+    return {
+      solver: names[i[0]], positionIterations: i[1], velocityIterations: i[2], converged: i[3] !== 0,
+      residualVelocity: f[4], residualPenetration: f[5],
+    };
   }
 
   /** Frees the world and all its memory. The object is unusable afterwards. */

@@ -47,7 +47,7 @@ async function main() {
       grid.append(el);
       const lane = { preset, el, world: null, scene: null, view: new SideView(el.querySelector('canvas')) };
       try {
-        lane.world = tribo.createWorld({ preset });
+        lane.world = tribo.createWorld({ preset, ...(SCENES[select.value].worldOptions?.[preset] ?? {}) });
         lane.scene = SCENES[select.value].build(lane.world);
         const info = lane.world.readbackInfo;
         el.querySelector('.info').textContent = Object.entries(info)

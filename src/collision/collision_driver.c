@@ -136,6 +136,12 @@ static void fill_store(tb_world* w) {
       f->tangent_impulse[2 * n] = 0.0f;
       f->tangent_impulse[2 * n + 1] = 0.0f;
       memset(f->force + 3 * n, 0, 3 * sizeof(float));
+      /* convention-specific readback: NaN / -1 (not computed) until a solver of that convention
+       * fills it, so another preset's solve never leaves stale or fake-zero values */
+      for (int q = 0; q < 6; ++q) f->wrench[6 * n + q] = NAN;
+      f->readback_scale[n] = NAN;
+      f->anchor[n] = -1;
+      for (int q = 0; q < 3; ++q) f->friction_anchor_impulse[3 * n + q] = NAN;
       /* -- fill section: distance rule and record -- */
       f->distance_rule[n] = dp->rule;
       f->distance[n] = p->separation;

@@ -28,7 +28,8 @@
   X(normal_impulse, float, TB_F32, 1, "N·s",                                                      \
     "over the last step (sum of substeps); >= 0; on body1 along +normal, on body0 along -normal") \
   X(tangent_impulse, float, TB_F32, 2, "N·s",                                                     \
-    "friction over the last step along tangent0, tangent1; on body1 (opposite on body0)")       \
+    "friction over the last step along tangent0, tangent1; on body1 (opposite on body0); PhysX " \
+    "readback: the friction anchor's impulse, zero at points that are not anchors")             \
   X(tangent0, float, TB_F32, 3, "1", "world unit vector, perpendicular to the normal")           \
   X(tangent1, float, TB_F32, 3, "1", "world unit vector, normal × tangent0")                     \
   X(force, float, TB_F32, 3, "N",                                                                 \
@@ -101,14 +102,21 @@
   /* Newton readback and penalty overrides */                                                     \
   X(wrench, float, TB_F32, 6, "N, N·m",                                                           \
     "Newton convention: average wrench by body1 on body0 over the last step, world axes: force "  \
-    "(N) then torque (N·m) about body0's centre of mass; NaN when the solver has no per-contact " \
-    "force (penalty)")                                                                            \
+    "(N) then torque (N·m) about body0's centre of mass; filled by the XPBD solver; NaN when the " \
+    "solver has none (penalty, PhysX: see tb_contacts_convert for the conversion)")             \
   X(readback_scale, float, TB_F32, 1, "1",                                                        \
     "XPBD contact-count weighting factor applied to this contact's impulses (1/N or "            \
-    "2/(NA+NB), 1 = none); NaN when the solver has no per-contact force")                       \
+    "2/(NA+NB), 1 = none); NaN for the other solvers")                                          \
   X(override_stiffness, float, TB_F32, 1, "N/m", "penalty override of ke; 0 = unset")            \
   X(override_damping, float, TB_F32, 1, "N·s/m", "penalty override of kd; 0 = unset")            \
-  X(friction_scale, float, TB_F32, 1, "1", "penalty: multiplies μ when > 0; 0 = unset")
+  X(friction_scale, float, TB_F32, 1, "1", "penalty: multiplies μ when > 0; 0 = unset")       \
+  X(anchor, int32_t, TB_I32, 1, "index",                                                          \
+    "PhysX readback: friction anchor (0 or 1) of the contact's patch located at this point; -1 " \
+    "when the point is not an anchor (a patch has at most two anchors)")                        \
+  X(friction_anchor_impulse, float, TB_F32, 3, "N·s",                                             \
+    "PhysX readback: friction impulse of the anchor at this point over the last step, world "    \
+    "axes, on body1 (opposite on body0), applied at point; zero when anchor = -1 (a PhysX point " \
+    "that is no anchor); NaN for the other solvers")
 
 #define TB_FIELD_ENUM_BODY(name, ctype, ftype, comps, unit, doc) TB_BODY_FIELD_##name,
 #define TB_FIELD_ENUM_CONTACT(name, ctype, ftype, comps, unit, doc) TB_CONTACT_FIELD_##name,

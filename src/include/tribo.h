@@ -187,6 +187,12 @@ typedef struct tb_solver_params {
   int32_t combine_rule;            /* tb_combine_rule */
   int32_t readback;                /* tb_readback */
   /* -- solver section: PhysX PGS / TGS -- */
+  /* PGS / TGS (physx presets): position_iterations = position iterations per step (TGS: internal
+   * steps h/N), velocity_iterations = velocity iterations (at least one runs; status reports it).
+   * contact_hertz, contact_damping_ratio, linear_slop and warm_starting are not used by them. */
+  int32_t friction_every_iteration;        /* 0/1: PGS friction in every position iteration (else the last 3) */
+  int32_t external_forces_every_iteration; /* 0/1: TGS gravity a·h/N before each internal step (else a·h once) */
+  float bias_coefficient;                  /* 1, (0, 1]: share of the penetration removed per step by the bias */
   /* -- solver section: Newton XPBD / penalty -- */
   tb_newton_params newton;         /* Newton XPBD / penalty parameters (see tb_newton_params) */
   /* -- solver section: observation -- */
@@ -258,6 +264,17 @@ TB_API tb_status tb_body_set_mass(tb_world_id world, tb_body_id body, float mass
 /* out[0] = mass (kg), out[1..3] = centre (body frame, m), out[4..12] = inertia about the centre
  * in body axes (kg·m², row-major 3x3). */
 TB_API tb_status tb_body_get_mass(tb_world_id world, tb_body_id body, float out[13]);
+
+/* PhysX per-body solver settings (used by the physx-pgs / physx-tgs solvers).
+ * Max contact impulse (N·s per step, > 0; INFINITY = no cap, the default): caps the normal impulse
+ * of each contact point of this body; a pair of two non-static bodies uses the smaller cap, a pair
+ * with a static body the dynamic side's. Solver iterations (PhysX setSolverIterationCounts):
+ * position in [1, 255], velocity in [0, 255]; -1 = the world's solver.position_iterations /
+ * velocity_iterations (the default). Each island (dynamic bodies linked by contacts; static bodies
+ * do not link) uses the maximum over its bodies; tb_world_solver_status reports the largest. */
+TB_API tb_status tb_body_set_max_contact_impulse(tb_world_id world, tb_body_id body, float max_impulse);
+TB_API tb_status tb_body_set_solver_iterations(tb_world_id world, tb_body_id body, int32_t position_iterations,
+                                               int32_t velocity_iterations);
 
 /* Shapes. params as listed at tb_shape_type; local pose relative to the body origin;
  * friction >= 0 (Coulomb μ), restitution in [0, 1], density > 0 (kg/m³). */

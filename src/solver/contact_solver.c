@@ -89,19 +89,6 @@ static void scatter(const tb_contact_wide* c, tb_body_state* states, const lane_
   }
 }
 
-tb_softness tb_make_softness(float hertz, float zeta, float h) {
-  tb_softness s = {0.0f, 1.0f, 0.0f};
-  if (hertz == 0.0f) return s;
-  float omega = 2.0f * TB_PI * hertz;
-  float a1 = 2.0f * zeta + h * omega;
-  float a2 = h * omega * a1;
-  float a3 = 1.0f / (1.0f + a2);
-  s.bias_rate = omega / a1;
-  s.mass_scale = a2 * a3;
-  s.impulse_scale = a3;
-  return s;
-}
-
 /* Applies impulse P along direction d with angular arms ca (body A) and cb (body B). */
 static inline void apply(lane_bodies* lb, const tb_contact_wide* c, tb_f4 P, v3w d, v3w ca, v3w cb) {
   tb_f4 ma = tb_f4_load(c->inv_mass_a), mb = tb_f4_load(c->inv_mass_b);
@@ -116,106 +103,149 @@ static inline tb_f4 rel_vel(const lane_bodies* lb, v3w d, v3w ca, v3w cb) {
   return tb_f4_sub(tb_f4_add(v3w_dot(v3w_sub(lb->vb, lb->va), d), v3w_dot(lb->wb, cb)), v3w_dot(lb->wa, ca));
 }
 
-void tb_contact_warm_start(tb_contact_wide* c, tb_body_state* states) {
-  lane_bodies lb;
-  gather(c, states, &lb, 0);
-  v3w n = v3w_load(c->n), t0 = v3w_load(c->t0), t1 = v3w_load(c->t1);
-  for (int j = 0; j < c->point_count; ++j) {
-    tb_contact_point_wide* p = &c->p[j];
-    apply(&lb, c, tb_f4_load(p->lambda_n), n, v3w_load(p->ca_n), v3w_load(p->cb_n));
-    apply(&lb, c, tb_f4_load(p->lambda_t0), t0, v3w_load(p->ca_t0), v3w_load(p->cb_t0));
-    apply(&lb, c, tb_f4_load(p->lambda_t1), t1, v3w_load(p->ca_t1), v3w_load(p->cb_t1));
-  }
-  scatter(c, states, &lb);
+static inline tb_f4 f4_abs(tb_f4 x) { return tb_f4_max(x, tb_f4_sub(tb_f4_splat(0.0f), x)); }
+
+/* PGS friction row (seed §4.3): the new accumulated impulse from the velocity vt stays when
+ * within the static bound μs·P, else it is projected to the dynamic range [−μd·P, μd·P]; the
+ * drift bias b of a kept anchor is then added within the bound that applies. */
+static inline tb_f4 row(tb_f4 l, tb_f4 m, tb_f4 vt, tb_f4 b, tb_f4 lim_s, tb_f4 lim_d, tb_f4* over_out) {
+  tb_f4 zero = tb_f4_splat(0.0f);
+  tb_f4 u = tb_f4_sub(l, tb_f4_mul(m, vt));
+  tb_f4 over = tb_f4_gt(f4_abs(u), lim_s);
+  *over_out = tb_f4_or(*over_out, over);
+  tb_f4 bound = tb_f4_select(over, lim_d, lim_s);
+  tb_f4 x = tb_f4_sub(u, tb_f4_mul(m, b));
+  return tb_f4_max(tb_f4_min(x, bound), tb_f4_sub(zero, bound));
 }
 
-void tb_contact_solve(tb_contact_wide* c, tb_body_state* states, const tb_contact_solve_params* prm, int use_bias) {
+/* Patch friction: each anchor's bound is its share of the patch's normal impulse patch_n. */
+static inline void solve_friction(tb_contact_wide* c, lane_bodies* lbp, const tb_contact_pass* pass, tb_f4 friction,
+                                  tb_f4 patch_n, v3w t0, v3w t1) {
+  lane_bodies lb = *lbp;
+  tb_f4 zero = tb_f4_splat(0.0f);
+  /* strong friction: a kept anchor's drift, tracked with the motion, is corrected at the
+   * penetration bias rate in the position iterations */
+  tb_f4 rate = pass->biased ? tb_f4_load(c->anchor_bias) : zero;
+  v3w dp = v3w_sub(lb.dpb, lb.dpa);
+  tb_f4 share = tb_f4_mul(patch_n, tb_f4_load(c->friction_scale));
+  tb_f4 lim_s = tb_f4_mul(tb_f4_load(c->mu_static), share);
+  tb_f4 lim_d = tb_f4_mul(tb_f4_load(c->mu_dynamic), share);
+  for (int k = 0; k < c->anchor_count; ++k) {
+    tb_anchor_wide* a = &c->a[k];
+    v3w ca0 = v3w_load(a->ca_t0), cb0 = v3w_load(a->cb_t0);
+    v3w ca1 = v3w_load(a->ca_t1), cb1 = v3w_load(a->cb_t1);
+    tb_f4 l0 = tb_f4_load(a->lambda_t0), l1 = tb_f4_load(a->lambda_t1);
+    tb_f4 m0 = tb_f4_load(a->mass_t0), m1 = tb_f4_load(a->mass_t1);
+    tb_f4 n0, n1, over = tb_f4_gt(zero, zero);
+    tb_f4 e0 = tb_f4_add(tb_f4_load(a->error_t0),
+                         tb_f4_sub(tb_f4_add(v3w_dot(dp, t0), v3w_dot(lb.dtb, cb0)), v3w_dot(lb.dta, ca0)));
+    tb_f4 e1 = tb_f4_add(tb_f4_load(a->error_t1),
+                         tb_f4_sub(tb_f4_add(v3w_dot(dp, t1), v3w_dot(lb.dtb, cb1)), v3w_dot(lb.dta, ca1)));
+    tb_f4 b0 = tb_f4_mul(rate, e0), b1 = tb_f4_mul(rate, e1);
+    /* the static/dynamic switch looks at the velocity part alone; the drift correction of a
+     * kept anchor may use friction up to the static bound without making it slide */
+    if (pass->pair_clamp) {
+      /* TGS: both rows from the same velocities, the pair scaled into the dynamic disc when it
+       * leaves the static disc */
+      tb_f4 vt0 = rel_vel(&lb, t0, ca0, cb0), vt1 = rel_vel(&lb, t1, ca1, cb1);
+      tb_f4 u0 = tb_f4_sub(l0, tb_f4_mul(m0, vt0)), u1 = tb_f4_sub(l1, tb_f4_mul(m1, vt1));
+      over = tb_f4_gt(tb_f4_sqrt(tb_f4_add(tb_f4_mul(u0, u0), tb_f4_mul(u1, u1))), lim_s);
+      tb_f4 bound = tb_f4_select(over, lim_d, lim_s);
+      n0 = tb_f4_sub(u0, tb_f4_mul(m0, b0));
+      n1 = tb_f4_sub(u1, tb_f4_mul(m1, b1));
+      tb_f4 len = tb_f4_sqrt(tb_f4_add(tb_f4_mul(n0, n0), tb_f4_mul(n1, n1)));
+      tb_f4 scale = tb_f4_select(tb_f4_gt(len, bound), tb_f4_div(bound, tb_f4_max(len, tb_f4_splat(1e-30f))), tb_f4_splat(1.0f));
+      n0 = tb_f4_select(friction, tb_f4_mul(n0, scale), l0);
+      n1 = tb_f4_select(friction, tb_f4_mul(n1, scale), l1);
+      apply(&lb, c, tb_f4_sub(n0, l0), t0, ca0, cb0);
+      apply(&lb, c, tb_f4_sub(n1, l1), t1, ca1, cb1);
+    } else {
+      /* PGS: one row after the other, each clamped on its own */
+      n0 = row(l0, m0, rel_vel(&lb, t0, ca0, cb0), b0, lim_s, lim_d, &over);
+      n0 = tb_f4_select(friction, n0, l0);
+      apply(&lb, c, tb_f4_sub(n0, l0), t0, ca0, cb0);
+      n1 = row(l1, m1, rel_vel(&lb, t1, ca1, cb1), b1, lim_s, lim_d, &over);
+      n1 = tb_f4_select(friction, n1, l1);
+      apply(&lb, c, tb_f4_sub(n1, l1), t1, ca1, cb1);
+    }
+    tb_f4_store(a->lambda_t0, n0);
+    tb_f4_store(a->lambda_t1, n1);
+    /* whether the last friction pass projected it (PhysX: a broken patch drops its anchors) */
+    tb_f4_store(a->sliding, tb_f4_select(friction, tb_f4_select(over, tb_f4_splat(1.0f), zero), tb_f4_load(a->sliding)));
+  }
+  *lbp = lb;
+}
+
+/* TGS velocity iterations: after the normal rows, each sliding anchor's friction pair is
+ * projected again onto the dynamic bound of the final normal impulse (friction ran first, with
+ * the previous one). */
+static inline void reproject_friction(tb_contact_wide* c, lane_bodies* lbp, tb_f4 friction, tb_f4 patch_n, v3w t0, v3w t1) {
+  lane_bodies lb = *lbp;
+  tb_f4 share = tb_f4_mul(patch_n, tb_f4_load(c->friction_scale));
+  tb_f4 lim_d = tb_f4_mul(tb_f4_load(c->mu_dynamic), share);
+  for (int k = 0; k < c->anchor_count; ++k) {
+    tb_anchor_wide* a = &c->a[k];
+    tb_f4 l0 = tb_f4_load(a->lambda_t0), l1 = tb_f4_load(a->lambda_t1);
+    tb_f4 len = tb_f4_sqrt(tb_f4_add(tb_f4_mul(l0, l0), tb_f4_mul(l1, l1)));
+    tb_f4 over = tb_f4_and(tb_f4_and(friction, tb_f4_gt(tb_f4_load(a->sliding), tb_f4_splat(0.0f))), tb_f4_gt(len, lim_d));
+    tb_f4 scale = tb_f4_select(over, tb_f4_div(lim_d, tb_f4_max(len, tb_f4_splat(1e-30f))), tb_f4_splat(1.0f));
+    tb_f4 n0 = tb_f4_mul(l0, scale), n1 = tb_f4_mul(l1, scale);
+    apply(&lb, c, tb_f4_sub(n0, l0), t0, v3w_load(a->ca_t0), v3w_load(a->cb_t0));
+    apply(&lb, c, tb_f4_sub(n1, l1), t1, v3w_load(a->ca_t1), v3w_load(a->cb_t1));
+    tb_f4_store(a->lambda_t0, n0);
+    tb_f4_store(a->lambda_t1, n1);
+  }
+  *lbp = lb;
+}
+
+void tb_contact_solve(tb_contact_wide* c, tb_body_state* states, const tb_contact_pass* pass) {
   lane_bodies lb;
   gather(c, states, &lb, 1);
   v3w n = v3w_load(c->n), t0 = v3w_load(c->t0), t1 = v3w_load(c->t1);
-  tb_f4 zero = tb_f4_splat(0.0f), one = tb_f4_splat(1.0f);
-  tb_f4 inv_h = tb_f4_splat(prm->inv_h);
-  tb_f4 bias_rate = tb_f4_splat(use_bias ? prm->soft.bias_rate : 0.0f);
-  tb_f4 soft_mass = tb_f4_splat(use_bias ? prm->soft.mass_scale : 1.0f);
-  tb_f4 soft_impulse = tb_f4_splat(use_bias ? prm->soft.impulse_scale : 0.0f);
-  tb_f4 max_bias = tb_f4_splat(-prm->max_bias_velocity);
-  tb_f4 slop = tb_f4_splat(prm->linear_slop);
-  tb_f4 mu = tb_f4_load(c->friction);
+  tb_f4 zero = tb_f4_splat(0.0f);
+  tb_f4 active = tb_f4_gt(tb_f4_load(pass->active), zero);
+  tb_f4 friction = tb_f4_and(active, tb_f4_gt(tb_f4_load(pass->friction), zero));
+  tb_f4 pen_rate = pass->biased ? tb_f4_load(c->pen_rate) : zero;
+  tb_f4 spec_rate = tb_f4_load(c->spec_rate);
+  tb_f4 max_depen = tb_f4_sub(zero, tb_f4_load(c->max_depenetration));
+  tb_f4 compliant = tb_f4_gt(tb_f4_load(c->compliant), zero);
+  tb_f4 normal_active = pass->skip_compliant ? tb_f4_and(active, tb_f4_gt(tb_f4_splat(0.5f), tb_f4_load(c->compliant))) : active;
+  tb_f4 max_imp = tb_f4_load(c->max_impulse);
   v3w dp = v3w_sub(lb.dpb, lb.dpa);
+  tb_f4 patch_n = zero;
+  if (pass->friction_first) {
+    /* TGS: friction first, bounded by the normal impulse accumulated so far, so that the
+     * normal rows (non-penetration) have the last word in each iteration */
+    for (int j = 0; j < c->point_count; ++j) patch_n = tb_f4_add(patch_n, tb_f4_load(c->p[j].lambda_n));
+    solve_friction(c, &lb, pass, friction, patch_n, t0, t1);
+    patch_n = zero;
+  }
   for (int j = 0; j < c->point_count; ++j) {
     tb_contact_point_wide* p = &c->p[j];
     v3w ca = v3w_load(p->ca_n), cb = v3w_load(p->cb_n);
-
-    /* Normal: separation now = start separation + motion of the anchors along n this step. */
+    /* separation now = start separation + motion of the points along n (TGS; zero for PGS) */
     tb_f4 s = tb_f4_add(tb_f4_load(p->base_separation),
                         tb_f4_sub(tb_f4_add(v3w_dot(dp, n), v3w_dot(lb.dtb, cb)), v3w_dot(lb.dta, ca)));
-    tb_f4 speculative = tb_f4_gt(s, zero);
-    /* separated: allow closing exactly to contact; penetrating: soft push-out beyond the slop */
-    tb_f4 pen_bias = tb_f4_max(tb_f4_mul(bias_rate, tb_f4_min(tb_f4_add(s, slop), zero)), max_bias);
-    tb_f4 bias = tb_f4_select(speculative, tb_f4_mul(s, inv_h), pen_bias);
-    tb_f4 mscale = tb_f4_select(speculative, one, soft_mass);
-    tb_f4 iscale = tb_f4_select(speculative, zero, soft_impulse);
+    /* rigid: a gap may close within one iteration step; a penetration is pushed out at
+     * bias·s/h up to the max depenetration velocity; a bounce target wins when larger */
+    tb_f4 bias = tb_f4_select(tb_f4_gt(s, zero), tb_f4_mul(s, spec_rate), tb_f4_max(tb_f4_mul(s, pen_rate), max_depen));
+    /* a bounce from a gap (PhysX): the biased target less the gap's closing speed, so the pose
+     * moves as if the bodies had touched; the unbiased target is the full rebound */
+    tb_f4 bounce = tb_f4_load(pass->biased ? p->restitution_biased : p->restitution_target);
+    tb_f4 target = tb_f4_max(tb_f4_sub(zero, bias), bounce);
+    /* compliant: the implicit spring's target −k·s/(d + h·k) */
+    target = tb_f4_select(compliant, tb_f4_sub(zero, tb_f4_mul(tb_f4_load(p->compliant_rate), s)), target);
     tb_f4 vn = rel_vel(&lb, n, ca, cb);
     tb_f4 lam = tb_f4_load(p->lambda_n);
-    tb_f4 imp = tb_f4_sub(tb_f4_mul(tb_f4_mul(tb_f4_sub(zero, tb_f4_load(p->mass_n)), mscale), tb_f4_add(vn, bias)),
-                          tb_f4_mul(iscale, lam));
-    tb_f4 new_lam = tb_f4_max(tb_f4_add(lam, imp), zero);
-    imp = tb_f4_sub(new_lam, lam);
+    tb_f4 new_lam = tb_f4_add(tb_f4_mul(tb_f4_load(p->imp_mul), lam), tb_f4_mul(tb_f4_load(p->vel_mul), tb_f4_sub(target, vn)));
+    new_lam = tb_f4_min(tb_f4_max(new_lam, zero), max_imp);
+    new_lam = tb_f4_select(normal_active, new_lam, lam);
     tb_f4_store(p->lambda_n, new_lam);
-    tb_f4_store(p->max_n, tb_f4_max(tb_f4_load(p->max_n), new_lam));
-    apply(&lb, c, imp, n, ca, cb);
-
-    /* Friction: both tangents, then the pair clamped to the Coulomb disc μ·λn. */
-    v3w ca0 = v3w_load(p->ca_t0), cb0 = v3w_load(p->cb_t0);
-    v3w ca1 = v3w_load(p->ca_t1), cb1 = v3w_load(p->cb_t1);
-    tb_f4 l0 = tb_f4_load(p->lambda_t0), l1 = tb_f4_load(p->lambda_t1);
-    tb_f4 n0 = tb_f4_sub(l0, tb_f4_mul(tb_f4_load(p->mass_t0), rel_vel(&lb, t0, ca0, cb0)));
-    tb_f4 n1 = tb_f4_sub(l1, tb_f4_mul(tb_f4_load(p->mass_t1), rel_vel(&lb, t1, ca1, cb1)));
-    tb_f4 max_f = tb_f4_mul(mu, new_lam);
-    tb_f4 len = tb_f4_sqrt(tb_f4_add(tb_f4_mul(n0, n0), tb_f4_mul(n1, n1)));
-    tb_f4 over = tb_f4_gt(len, max_f);
-    tb_f4 scale = tb_f4_select(over, tb_f4_div(max_f, tb_f4_max(len, tb_f4_splat(1e-30f))), one);
-    n0 = tb_f4_mul(n0, scale);
-    n1 = tb_f4_mul(n1, scale);
-    tb_f4_store(p->lambda_t0, n0);
-    tb_f4_store(p->lambda_t1, n1);
-    apply(&lb, c, tb_f4_sub(n0, l0), t0, ca0, cb0);
-    apply(&lb, c, tb_f4_sub(n1, l1), t1, ca1, cb1);
+    apply(&lb, c, tb_f4_sub(new_lam, lam), n, ca, cb);
+    patch_n = tb_f4_add(patch_n, new_lam);
   }
+
+  if (!pass->friction_first) solve_friction(c, &lb, pass, friction, patch_n, t0, t1);
+  else if (!pass->biased) reproject_friction(c, &lb, friction, patch_n, t0, t1);
   scatter(c, states, &lb);
-}
-
-void tb_contact_restitution(tb_contact_wide* c, tb_body_state* states, const tb_contact_solve_params* prm) {
-  lane_bodies lb;
-  gather(c, states, &lb, 0);
-  v3w n = v3w_load(c->n);
-  tb_f4 zero = tb_f4_splat(0.0f);
-  tb_f4 e = tb_f4_load(c->restitution);
-  tb_f4 threshold = tb_f4_splat(-prm->bounce_threshold);
-  for (int j = 0; j < c->point_count; ++j) {
-    tb_contact_point_wide* p = &c->p[j];
-    tb_f4 rv = tb_f4_load(p->relative_velocity);
-    /* only points that were closing faster than the threshold and that pushed */
-    tb_f4 active = tb_f4_and(tb_f4_lt(rv, threshold), tb_f4_gt(tb_f4_load(p->max_n), zero));
-    active = tb_f4_and(active, tb_f4_gt(e, zero));
-    v3w ca = v3w_load(p->ca_n), cb = v3w_load(p->cb_n);
-    tb_f4 vn = rel_vel(&lb, n, ca, cb);
-    tb_f4 lam = tb_f4_load(p->lambda_n);
-    tb_f4 imp = tb_f4_mul(tb_f4_sub(zero, tb_f4_load(p->mass_n)), tb_f4_add(vn, tb_f4_mul(e, rv)));
-    tb_f4 new_lam = tb_f4_max(tb_f4_add(lam, imp), zero);
-    imp = tb_f4_select(active, tb_f4_sub(new_lam, lam), zero);
-    tb_f4_store(p->lambda_n, tb_f4_add(lam, imp));
-    tb_f4_store(p->total_n, tb_f4_add(tb_f4_load(p->total_n), imp));
-    apply(&lb, c, imp, n, ca, cb);
-  }
-  scatter(c, states, &lb);
-}
-
-void tb_contact_accumulate(tb_contact_wide* c) {
-  for (int j = 0; j < c->point_count; ++j) {
-    tb_contact_point_wide* p = &c->p[j];
-    tb_f4_store(p->total_n, tb_f4_add(tb_f4_load(p->total_n), tb_f4_load(p->lambda_n)));
-    tb_f4_store(p->total_t0, tb_f4_add(tb_f4_load(p->total_t0), tb_f4_load(p->lambda_t0)));
-    tb_f4_store(p->total_t1, tb_f4_add(tb_f4_load(p->total_t1), tb_f4_load(p->lambda_t1)));
-  }
 }

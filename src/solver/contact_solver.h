@@ -1,6 +1,8 @@
-/* Contact constraints solved four manifolds at a time with the SIMD header (internal).
- * A wide constraint holds up to four manifolds (lanes) that share no dynamic body, each with
- * up to four points; lanes without a manifold have zero masses and do nothing. */
+/* PhysX-style contact rows (PGS and TGS) solved four manifolds at a time with the SIMD header
+ * (internal). A wide constraint holds up to four manifolds (lanes) that share no dynamic body.
+ * Each manifold is one friction patch: up to four normal rows (one per active point) and at most
+ * two friction anchors with two tangent rows each. Lanes without a manifold have zero masses and
+ * do nothing. Seed: physx-e3 §4–6. */
 #ifndef TB_CONTACT_SOLVER_H
 #define TB_CONTACT_SOLVER_H
 
@@ -8,65 +10,86 @@
 #include "../core/simd.h"
 
 #define TB_LANES 4
+#define TB_MAX_ANCHORS 2
+#define TB_NO_RESTITUTION (-1e30f) /* restitution target of a point without a bounce, m/s */
 
 typedef struct tb_body_state {
   tb_vec3 v;      /* linear velocity of the centre of mass, m/s */
   tb_vec3 w;      /* angular velocity, rad/s */
   tb_vec3 dp;     /* displacement of the centre of mass since the step began, m */
   tb_vec3 dtheta; /* rotation vector accumulated since the step began (w·h summed), rad */
+  tb_vec3 mv, mw; /* PGS motion velocities saved after the position iterations (m/s, rad/s) */
 } tb_body_state;
 
 typedef struct tb_body_sim {
   float inv_mass;     /* 1/kg; 0 for kinematic */
   float inv_i[6];     /* world inverse inertia xx, yy, zz, xy, xz, yz, 1/(kg·m²), fixed over a step */
   tb_vec3 center;     /* world centre of mass at the start of the step, m */
-  tb_quat q;          /* rotation, integrated each substep */
+  tb_quat q;          /* rotation, integrated over the step */
   int32_t slot;       /* body slot */
   float linear_damping, angular_damping; /* 1/s */
+  int32_t island;               /* root solver index of the body's island */
+  int32_t position_iterations;  /* of the body's island (max of its bodies' requests) */
+  int32_t velocity_iterations;  /* of the body's island, >= 1 */
 } tb_body_sim;
 
 typedef struct tb_contact_point_wide {
   float ca_n[3][TB_LANES], cb_n[3][TB_LANES];   /* rA × n, rB × n (m) */
+  float base_separation[TB_LANES];              /* m, separation at the start of the step */
+  float vel_mul[TB_LANES];  /* rigid: 1/w (kg); compliant: x·a; 0 = no row (inactive point) */
+  float imp_mul[TB_LANES];  /* rigid: 1; compliant: 1 − x (PhysX impulse multiplier) */
+  float compliant_rate[TB_LANES]; /* 1/s, compliant: k/(d + h·k), target −rate·separation */
+  float restitution_target[TB_LANES]; /* m/s: −e·vn before the solve, TB_NO_RESTITUTION none */
+  float restitution_biased[TB_LANES];  /* m/s: the same less the start gap / h (position iterations) */
+  float lambda_n[TB_LANES];             /* N·s accumulated over the step */
+} tb_contact_point_wide;
+
+typedef struct tb_anchor_wide {
   float ca_t0[3][TB_LANES], cb_t0[3][TB_LANES];
   float ca_t1[3][TB_LANES], cb_t1[3][TB_LANES];
-  float base_separation[TB_LANES];              /* m, separation minus the anchors' part */
-  float mass_n[TB_LANES], mass_t0[TB_LANES], mass_t1[TB_LANES]; /* effective masses, kg */
-  float lambda_n[TB_LANES], lambda_t0[TB_LANES], lambda_t1[TB_LANES]; /* N·s this substep */
-  float total_n[TB_LANES], total_t0[TB_LANES], total_t1[TB_LANES];    /* N·s over the step */
-  float max_n[TB_LANES];                        /* largest normal impulse of any substep */
-  float relative_velocity[TB_LANES];            /* normal approach speed before the step, m/s */
-} tb_contact_point_wide;
+  float mass_t0[TB_LANES], mass_t1[TB_LANES];   /* kg; 0 = no anchor in this lane */
+  float lambda_t0[TB_LANES], lambda_t1[TB_LANES]; /* N·s accumulated over the step */
+  float sliding[TB_LANES];  /* 1 when the last friction pass projected it to the dynamic bound */
+  float error_t0[TB_LANES], error_t1[TB_LANES]; /* m: strong friction drift of the kept anchor
+                                                 * (B's anchor point − A's) along t0, t1 */
+} tb_anchor_wide;
 
 typedef struct tb_contact_wide {
   int32_t body_a[TB_LANES], body_b[TB_LANES];   /* solver body index, -1 = static */
   int32_t manifold[TB_LANES];                   /* manifold index, -1 = empty lane */
   int32_t point_count;                          /* max over lanes */
+  int32_t anchor_count;                         /* max over lanes */
+  int32_t anchor_point[TB_MAX_ANCHORS][TB_LANES]; /* manifold point of each anchor, -1 none */
+  int32_t kept[TB_LANES];   /* strong friction: index of the previous step's anchors, -1 fresh */
+  int32_t strong[TB_LANES]; /* 1: the patch may keep its anchors while they stick */
+  int32_t position_iterations[TB_LANES], velocity_iterations[TB_LANES]; /* of the lane's island */
   float n[3][TB_LANES], t0[3][TB_LANES], t1[3][TB_LANES];
   float inv_mass_a[TB_LANES], inv_mass_b[TB_LANES];
   float ia[6][TB_LANES], ib[6][TB_LANES];
-  float friction[TB_LANES], restitution[TB_LANES];
+  float mu_static[TB_LANES], mu_dynamic[TB_LANES]; /* 1 */
+  float friction_scale[TB_LANES];  /* 1 / anchors: each anchor's share of the patch normal impulse */
+  float max_impulse[TB_LANES];     /* N·s per point (PhysX maxContactImpulse) */
+  float pen_rate[TB_LANES];        /* 1/s: bias_coefficient / h_iteration for penetration */
+  float spec_rate[TB_LANES];       /* 1/s: 1 / h_iteration, closing a gap within one iteration step */
+  float max_depenetration[TB_LANES]; /* m/s */
+  float compliant[TB_LANES];       /* 1 for a spring contact, else 0 */
+  float anchor_bias[TB_LANES];     /* 1/s: drift correction rate of kept anchors (0 for fresh ones) */
   tb_contact_point_wide p[4];
+  tb_anchor_wide a[TB_MAX_ANCHORS];
 } tb_contact_wide;
 
-typedef struct tb_softness {
-  float bias_rate;     /* 1/s */
-  float mass_scale;    /* 1 */
-  float impulse_scale; /* 1 */
-} tb_softness;
+/* One pass over a wide: which lanes take part and what the rows do in it. */
+typedef struct tb_contact_pass {
+  float active[TB_LANES];   /* 1: the lane's island runs this iteration */
+  float friction[TB_LANES]; /* 1: friction rows run this iteration */
+  int biased;               /* position iterations: penetration bias; velocity iterations: none */
+  int skip_compliant;       /* TGS velocity iterations: spring rows do not act again */
+  int friction_first;       /* TGS: friction rows before the normal rows */
+  int pair_clamp;           /* TGS: an anchor's two tangent impulses clamped together (disc);
+                             * PGS: each tangent row against the static then the dynamic bound */
+} tb_contact_pass;
 
-typedef struct tb_contact_solve_params {
-  float inv_h;             /* 1/substep, 1/s */
-  tb_softness soft;
-  float max_bias_velocity; /* m/s */
-  float linear_slop;       /* m */
-  float bounce_threshold;  /* m/s */
-} tb_contact_solve_params;
-
-tb_softness tb_make_softness(float hertz, float damping_ratio, float h);
-void tb_contact_warm_start(tb_contact_wide* c, tb_body_state* states);
-void tb_contact_solve(tb_contact_wide* c, tb_body_state* states, const tb_contact_solve_params* p, int use_bias);
-void tb_contact_restitution(tb_contact_wide* c, tb_body_state* states, const tb_contact_solve_params* p);
-/* Adds each point's impulse of this substep to the step totals. */
-void tb_contact_accumulate(tb_contact_wide* c);
+/* The hot loop: every normal row then every friction row of the wide's lanes, once. */
+void tb_contact_solve(tb_contact_wide* c, tb_body_state* states, const tb_contact_pass* pass);
 
 #endif

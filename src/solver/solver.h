@@ -1,4 +1,4 @@
-/* The substepped sequential-impulse contact solver (the `physx-tgs` preset) (internal). */
+/* Contact solvers of the presets (internal). */
 #ifndef TB_SOLVER_H
 #define TB_SOLVER_H
 
@@ -8,7 +8,8 @@ int tb_solver_create(tb_world* w);
 void tb_solver_destroy(tb_world* w);
 
 /* Solver families; tb_solve_world() dispatches on def.solver.solver. */
-tb_status tb_solve_sequential_impulse(tb_world* w); /* PGS / TGS (solver.c) */
+tb_status tb_solve_pgs(tb_world* w);                /* PhysX PGS (solver.c) */
+tb_status tb_solve_tgs(tb_world* w);                /* PhysX TGS (solver.c) */
 tb_status tb_solve_xpbd(tb_world* w);               /* solver_xpbd.c */
 tb_status tb_solve_penalty(tb_world* w);            /* solver_penalty.c */
 

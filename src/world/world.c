@@ -98,6 +98,13 @@ static tb_status check_solver(tb_world* w, const char* fn, const tb_solver_param
       (st = check_enum(w, fn, "solver.combine.kamino_restitution", p->combine.kamino_restitution, TB_COMBINE_MODE_COUNT)))
     return st;
   if ((st = tb_newton_params_check(w, fn, &p->newton)) != TB_OK) return st;
+  if (p->friction_every_iteration != 0 && p->friction_every_iteration != 1)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.friction_every_iteration must be 0 or 1 (got %d)", fn, p->friction_every_iteration);
+  if (p->external_forces_every_iteration != 0 && p->external_forces_every_iteration != 1)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.external_forces_every_iteration must be 0 or 1 (got %d)", fn,
+                         p->external_forces_every_iteration);
+  if (!tb_is_finite(p->bias_coefficient) || p->bias_coefficient <= 0.0f || p->bias_coefficient > 1.0f)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.bias_coefficient must be in (0, 1] (got %g)", fn, (double)p->bias_coefficient);
   if (p->position_iterations < 1 || p->position_iterations > 64)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.position_iterations must be in [1, 64] (got %d)", fn, p->position_iterations);
   if (p->velocity_iterations < 0 || p->velocity_iterations > 64)
@@ -138,6 +145,7 @@ tb_world_def tb_default_world_def(void) {
   d.solver.linear_slop = 0.0f;
   d.solver.speculative_distance = 0.02f;
   d.solver.warm_starting = 1;
+  d.solver.bias_coefficient = 0.8f; /* PhysX PGS / TGS */
   d.collision.max_points_per_pair = TB_MAX_POINTS_PER_PAIR;
   d.collision.match_distance = 0.01f; /* m */
   d.solver.combine.kamino_restitution = TB_COMBINE_MIN; /* Kamino: friction average, restitution min */
@@ -162,6 +170,15 @@ tb_status tb_preset_apply(tb_preset preset, tb_world_def* def) {
       c->broad_phase = TB_BROAD_PHASE_SAP;
       c->matching = TB_MATCHING_LATEST;
       /* -- preset section: PhysX -- */
+      /* PxRigidDynamic defaults 4 position / 1 velocity iterations; bounce threshold 0.2 ·
+       * scale.speed (10 m/s); PGS bias 0.8 of the penetration per step; friction in the last three
+       * position iterations; gravity once per step */
+      s->position_iterations = 4;
+      s->velocity_iterations = 1;
+      s->bounce_threshold_velocity = 2.0f;
+      s->bias_coefficient = 0.8f;
+      s->friction_every_iteration = 0;
+      s->external_forces_every_iteration = 0;
       break;
     case TB_PRESET_NEWTON_XPBD:
     case TB_PRESET_NEWTON_SEMI:
@@ -199,6 +216,9 @@ static int body_arrays(tb_bodies* b, tb_array_ref* out) {
       {(void**)&b->solver_index, sizeof(int32_t)},
       /* filtering and sleep */
       {(void**)&b->parent, sizeof(int32_t)},           {(void**)&b->sleeping, sizeof(uint8_t)},
+      /* PhysX per-body solver settings */
+      {(void**)&b->max_contact_impulse, sizeof(float)}, {(void**)&b->position_iterations, sizeof(int32_t)},
+      {(void**)&b->velocity_iterations, sizeof(int32_t)},
   };
   for (size_t i = 0; i < sizeof more / sizeof more[0]; ++i) out[n++] = more[i];
   return n;
@@ -533,6 +553,9 @@ tb_body_id tb_body_create(tb_world_id world, tb_body_type type, const float posi
   b->solver_index[slot] = -1;
   b->parent[slot] = -1; /* filtering and sleep */
   b->sleeping[slot] = 0;
+  b->max_contact_impulse[slot] = INFINITY; /* PhysX settings: no cap, the world's iterations */
+  b->position_iterations[slot] = -1;
+  b->velocity_iterations[slot] = -1;
   update_mass(w, slot);
   w->collided = 0;
   return tb_make_id(slot, b->generation[slot]);
@@ -615,6 +638,34 @@ tb_status tb_body_set_damping(tb_world_id world, tb_body_id body, float linear_p
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setDamping: angularDamping must be finite and >= 0 (got %g)", (double)angular_per_s);
   w->bodies.linear_damping[slot] = linear_per_s;
   w->bodies.angular_damping[slot] = angular_per_s;
+  return TB_OK;
+}
+
+/* ---- PhysX per-body solver settings ---- */
+
+tb_status tb_body_set_max_contact_impulse(tb_world_id world, tb_body_id body, float max_impulse) {
+  GET_WORLD("setMaxContactImpulse");
+  int32_t slot = body_slot(w, body, "setMaxContactImpulse");
+  if (slot < 0) return TB_ERR_NOT_FOUND;
+  if (isnan(max_impulse) || max_impulse <= 0.0f)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setMaxContactImpulse: maxContactImpulse must be > 0 (N·s, Infinity = none) (got %g)",
+                         (double)max_impulse);
+  w->bodies.max_contact_impulse[slot] = max_impulse;
+  return TB_OK;
+}
+
+tb_status tb_body_set_solver_iterations(tb_world_id world, tb_body_id body, int32_t position_iterations, int32_t velocity_iterations) {
+  GET_WORLD("setSolverIterations");
+  int32_t slot = body_slot(w, body, "setSolverIterations");
+  if (slot < 0) return TB_ERR_NOT_FOUND;
+  if (position_iterations != -1 && (position_iterations < 1 || position_iterations > 255))
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setSolverIterations: positionIterations must be in [1, 255] or -1 (got %d)",
+                         position_iterations);
+  if (velocity_iterations != -1 && (velocity_iterations < 0 || velocity_iterations > 255))
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setSolverIterations: velocityIterations must be in [0, 255] or -1 (got %d)",
+                         velocity_iterations);
+  w->bodies.position_iterations[slot] = position_iterations;
+  w->bodies.velocity_iterations[slot] = velocity_iterations;
   return TB_OK;
 }
 

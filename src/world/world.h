@@ -36,6 +36,10 @@ typedef struct tb_bodies {
   /* filtering and sleep (src/collision/filter.c) */
   int32_t* parent;           /* parent body slot (MuJoCo parent/child, Genesis adjacency), -1 none */
   uint8_t* sleeping;         /* 1: not integrated, static in contacts with awake bodies */
+  /* PhysX per-body solver settings (tb_body_set_max_contact_impulse / _solver_iterations) */
+  float* max_contact_impulse;    /* N·s per contact point and step; INFINITY = none */
+  int32_t* position_iterations;  /* requested, -1 = the world's */
+  int32_t* velocity_iterations;  /* requested, -1 = the world's */
   int32_t count;             /* slots in use (highest live slot + 1) */
   int32_t capacity;
   int32_t free_head;         /* free slot list through first_shape, -1 none */

@@ -38,6 +38,9 @@
   X(solver.newton.ka, TB_F32, 1, "m", "penalty fallback adhesion range")                        \
   X(solver.newton.friction_smoothing, TB_F32, 1, "m/s", "penalty Huber delta")                  \
   X(solver.newton.velocity_from_positions, TB_I32, 1, "0/1", "XPBD velocities from positions")  \
+  X(solver.friction_every_iteration, TB_I32, 1, "0/1", "PGS friction in every position iteration") \
+  X(solver.external_forces_every_iteration, TB_I32, 1, "0/1", "TGS gravity per internal step")  \
+  X(solver.bias_coefficient, TB_F32, 1, "1", "PGS/TGS share of the penetration removed per step") \
   /* -- def fields section: solver -- */                                                        \
   X(collision.broad_phase, TB_I32, 1, "enum", "tb_broad_phase_type")                            \
   X(collision.filter_rule, TB_I32, 1, "enum", "tb_filter_rule")                                 \

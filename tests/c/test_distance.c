@@ -265,14 +265,13 @@ static void test_slot_reuse(void) {
   tb_world* ww = tb_world_get(w);
   tb_shape_id old_shape = tb_make_id(ww->bodies.first_shape[tb_id_slot(b)], 0);
   int32_t old_slot = tb_id_slot(old_shape);
-  /* control: the same box, collided again, inherits its impulses (m g h / 4 substeps per point) */
+  /* control: the same box, collided again, matches its previous contacts */
   float pose[13];
   tb_body_get_state(w, b, pose);
   CHECK(tb_world_collide(w) == TB_OK);
-  float warm = 0.0f;
-  for (int j = 0; j < 4; ++j) warm += ww->warm_normal[j];
-  float mgh = 1000.0f * 9.81f * def.timestep / (float)def.solver.position_iterations;
-  CHECK_NEAR(mgh, warm, 0.05 * mgh);
+  /* (the PhysX presets start each step's impulses from zero, seed physx-e3 §4.3, so the control
+   * is the match itself: the contact is matched, not new) */
+  CHECK(CF_I(w, age)[0] > 0 && CF_I(w, match_index)[0] >= 0);
   uint32_t old_key = CF_U(w, match_key)[0];
 
   CHECK(tb_body_destroy(w, b) == TB_OK);

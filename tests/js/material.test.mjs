@@ -135,7 +135,7 @@ for (const build of BUILDS) {
     it('a sliding box decelerates at the combined μ·g of the rule in use', () => {
       // v(t) = v0 − μ g t while sliding: after 0.5 s from 3 m/s the drop is μ·9.81·0.5
       for (const [rule, mu] of [['physx', 0.1], ['mean', 0.5]]) {
-        const w = tribo.createWorld({ combineRule: rule });
+        const w = tribo.createWorld({ preset: 'physx-pgs', combineRule: rule });
         w.addBody({ type: 'static', shapes: [{ type: 'plane', friction: 0.9 }] });
         const box = w.addBody({
           position: [0, 0.25, 0], linearVelocity: [3, 0, 0],

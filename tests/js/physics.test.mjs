@@ -49,7 +49,9 @@ for (const build of BUILDS) {
       const th = (deg * Math.PI) / 180;
       const slides = Math.tan(th) > mu;
       it(`box on a ${deg}° incline with μ = ${mu} ${slides ? 'slides with a = g(sinθ − μcosθ) ± 3%' : 'sticks (tanθ < μ)'}`, () => {
-        const w = tribo.createWorld();
+        // the stored velocity is the result of the velocity iterations, not the motion of the step
+        // (seed physx-e3 §6); one leaves ~2 cm/s of tipping on a box that does not move, four do not
+        const w = tribo.createWorld(slides ? {} : { velocityIterations: 4 });
         const q = axisAngle([0, 0, 1], th);
         w.addBody({ type: 'static', rotation: q, shapes: [{ type: 'box', halfExtents: [30, 0.5, 5], friction: mu }] });
         const n = [-Math.sin(th), Math.cos(th), 0];
@@ -97,8 +99,12 @@ for (const build of BUILDS) {
       return peak;
     }
 
-    it('a ball with restitution 0.5 dropped from 1 m rebounds to 0.25 m ± 5%', () => {
-      near(assert, dropBall(1.0), 0.25, 0.05 * 0.25, 'rebound height (m)');
+    it('a ball with restitution 0.5 dropped from 1 m rebounds to (e·(v + g·h))² / 2g ± 5%', () => {
+      // PhysX takes the approach speed after the step's gravity (seed physx-e3 §4.2, §6): the
+      // rebound speed is e·(v + g·h), v = √(2g·1 m), not e·v (that would give 0.25 m)
+      const v = Math.sqrt(2 * G * 1.0) + G / 60;
+      const expected = (0.5 * v) ** 2 / (2 * G);
+      near(assert, dropBall(1.0), expected, 0.05 * expected, 'rebound height (m)');
     });
 
     it('a ball hitting slower than the bounce threshold does not bounce', () => {
@@ -142,7 +148,9 @@ for (const build of BUILDS) {
     });
 
     it('a 20-row pyramid of 210 unit cubes stands for 10 s', () => {
-      const w = tribo.createWorld({ timestep: 1 / 60 });
+      // PhysX TGS starts every step's impulses from zero (no warm start, seed physx-e3 §4.3), so
+      // a 20-high stack needs more than the default 4 position iterations (internal steps)
+      const w = tribo.createWorld({ timestep: 1 / 60, positionIterations: 8 });
       w.addBody({ type: 'static', shapes: [{ type: 'plane' }] });
       const ids = [], start = [];
       for (let row = 0; row < 20; row++) {
