@@ -799,6 +799,7 @@ int main(void) {
   test_trigger();
   test_genesis();
   test_generators_agree();
+  test_sleeping(TB_PRESET_PHYSX_PGS);
   test_sleeping(TB_PRESET_PHYSX_TGS);
   test_sleeping(TB_PRESET_NEWTON_XPBD);
   test_sleeping(TB_PRESET_NEWTON_SEMI);
