@@ -26,7 +26,8 @@ static tb_vec3 local_support(const tb_convex* c, tb_vec3 d) {
     case TB_SHAPE_CYLINDER: {
       float xz = sqrtf(d.x * d.x + d.z * d.z);
       float y = d.y >= 0.0f ? p[1] : -p[1];
-      if (!(xz > 1e-7f * tb_length(d))) return tb_v3(0, y, 0); /* along the axis: the cap centre */
+      /* along the axis: a rim point (a cap corner, as a polytope vertex would be) */
+      if (!(xz > 1e-7f * tb_length(d))) return tb_v3(p[0], y, 0);
       return tb_v3(p[0] * d.x / xz, y, p[0] * d.z / xz);
     }
     case TB_SHAPE_ELLIPSOID: {
@@ -122,7 +123,10 @@ static int first_contact(const tb_convex* a, const tb_convex* b, float max_separ
     int done = 0;
     if (method == TB_PENETRATION_MPR) {
       tb_mpr(a, b, &m);
-      done = m.overlap && m.converged;
+      /* near touching the portal normal is ill-defined (the origin sits on an edge or vertex of
+       * the portal): there, as when MPR did not converge, GJK/EPA refines */
+      float shallow = 1e-3f * fminf(convex_size(a), convex_size(b));
+      done = m.overlap && m.converged && m.distance > shallow;
     }
     if (!done) {
       m = r;

@@ -124,7 +124,9 @@ static int qh_find_visible(qh* q, int32_t f0, int32_t eye, int32_t* nvis) {
     for (int k = 0; k < 3; ++k) {
       int32_t g = q->f[f].nb[k];
       if (q->f[g].visited == 1) continue;
-      if (q->f[g].visited == 0 && qh_dist(q, g, eye) > q->eps) {
+      /* visibility at a far smaller threshold than the point tolerance: a face the eye sees
+       * within the tolerance but is kept would leave a concave ridge in the hull */
+      if (q->f[g].visited == 0 && qh_dist(q, g, eye) > q->eps * 1e-4) {
         q->f[g].visited = 1;
         q->stack[n++] = g;
       } else {
