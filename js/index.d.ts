@@ -739,6 +739,8 @@ export class WorkerWorld {
   setTimestep(timestep: number): Promise<void>;
   /** See {@link World.getMass}. */
   getMass(id: number): Promise<MassProperties>;
+  /** See {@link World.hullInfo}. */
+  hullInfo(body: number, index?: number): Promise<HullInfo>;
   /** 13 numbers: position (m), rotation (x, y, z, w), linear velocity (m/s), angular velocity (rad/s); world frame. */
   getState(id: number): Promise<number[]>;
   /** Statistics of the last step (a getter that returns a promise). */

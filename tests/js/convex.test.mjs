@@ -126,5 +126,21 @@ for (const build of BUILDS) {
       w.step();
       w.free();
     });
+
+    it('a worker world takes hull points (Float32Array) and reports the hull and m·g', async () => {
+      const sim = await tribo.createWorkerWorld();
+      await sim.addBody({ type: 'static', shapes: [{ type: 'plane' }] });
+      const id = await sim.addBody({ position: [0, 0.25, 0], shapes: [{ type: 'hull', points: new Float32Array(prism(6, 0.3, 0.25)) }] });
+      const info = await sim.hullInfo(id);
+      assert.deepEqual([info.vertexCount, info.edgeCount, info.faceCount], [12, 18, 8]);
+      const m = (await sim.getMass(id)).mass;
+      const frame = await sim.step(90);
+      let fy = 0;
+      for (let i = 0; i < frame.contacts.count; i++) fy += frame.contacts.force[3 * i + 1];
+      near(assert, fy, m * G, 0.01 * m * G, 'sum of contact forces y (N)');
+      await assert.rejects(sim.addBody({ shapes: [{ type: 'hull', points: [0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0] }] }),
+        (e) => e instanceof RangeError && /points must not be coplanar/.test(e.message));
+      await sim.free();
+    });
   });
 }
