@@ -80,7 +80,8 @@ typedef struct tb_convex_options {
 } tb_convex_options;
 
 tb_convex_options tb_convex_default_options(void);
-/* tb_collide_convex with explicit options. */
+/* tb_collide_convex with explicit options. Both run in a canonical order of the two shapes
+ * (lower type first, then position), so swapping a and b mirrors the result exactly. */
 int tb_collide_convex_ex(const tb_convex* a, const tb_convex* b, float max_separation,
                          const tb_convex_options* opt, tb_manifold* out);
 

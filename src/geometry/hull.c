@@ -368,12 +368,12 @@ tb_hull* tb_hull_build(const float* points, int32_t count, int32_t field_res, tb
     return NULL;
   }
   for (int32_t f = 0; f < nf; ++f) parent[f] = f;
+  /* pass 1: well-shaped neighbours with (nearly) the same plane */
   for (int32_t f = 0; f < nf; ++f) {
     if (!q.f[f].alive) continue;
     for (int k = 0; k < 3; ++k) {
       int32_t g = q.f[f].nb[k];
-      if (g < f) continue;
-      if (qv_dot(q.f[f].n, q.f[g].n) < 1.0 - 2e-7) continue;
+      if (g < f || qv_dot(q.f[f].n, q.f[g].n) < 1.0 - 1e-6) continue;
       int coplanar = 1;
       for (int m = 0; m < 3; ++m)
         if (fabs(qh_dist(&q, f, q.f[g].v[m])) > q.eps || fabs(qh_dist(&q, g, q.f[f].v[m])) > q.eps) coplanar = 0;
@@ -381,6 +381,27 @@ tb_hull* tb_hull_build(const float* points, int32_t count, int32_t field_res, tb
         int32_t ra = uf_find(parent, f), rb = uf_find(parent, g);
         if (ra != rb) parent[ra < rb ? rb : ra] = ra < rb ? ra : rb;
       }
+    }
+  }
+  /* pass 2: a triangle left alone (a sliver along collinear points, whose own normal is
+   * unreliable) joins the one neighbour whose plane holds its vertices best, so that a sliver
+   * on an edge never bridges the two faces of that edge */
+  for (int32_t f = 0; f < nf; ++f) fmap[f] = 0;
+  for (int32_t f = 0; f < nf; ++f)
+    if (q.f[f].alive) ++fmap[uf_find(parent, f)];
+  for (int32_t f = 0; f < nf; ++f) {
+    if (!q.f[f].alive || fmap[f] != 1 || parent[f] != f) continue;
+    int32_t host = -1;
+    double bd = q.eps;
+    for (int k = 0; k < 3; ++k) {
+      int32_t g = q.f[f].nb[k];
+      double d = 0.0;
+      for (int m = 0; m < 3; ++m) d = fmax(d, fabs(qh_dist(&q, g, q.f[f].v[m])));
+      if (d <= bd) { bd = d; host = g; }
+    }
+    if (host >= 0) {
+      int32_t rb = uf_find(parent, host); /* the smallest index stays the root */
+      if (rb != f) parent[rb < f ? f : rb] = rb < f ? rb : f;
     }
   }
   /* count merged faces, boundary edges and used vertices */
@@ -479,6 +500,37 @@ tb_hull* tb_hull_build(const float* points, int32_t count, int32_t field_res, tb
     h->face_offset[fi] = (float)(dsum / nv);
   }
   h->face_first[F] = out;
+  /* a vertex on fewer than 3 faces lies on an edge between two merged faces (collinear input
+   * points): drop it from both polygons and from the vertex list (unless a face would keep
+   * fewer than 3 vertices) */
+  {
+    int32_t* deg = vmap; /* reuse: count >= V */
+    for (int32_t i = 0; i < V; ++i) deg[i] = 0;
+    for (int32_t k = 0; k < out; ++k) ++deg[h->face_index[k]];
+    int32_t nv = 0;
+    for (int32_t i = 0; i < V; ++i) deg[i] = deg[i] >= 3 ? nv++ : -1;
+    int ok = nv < V;
+    for (int32_t f = 0; f < F && ok; ++f) {
+      int32_t kept = 0;
+      for (int32_t k = h->face_first[f]; k < h->face_first[f + 1]; ++k) kept += deg[h->face_index[k]] >= 0;
+      ok = kept >= 3;
+    }
+    if (ok) {
+      for (int32_t i = 0; i < V; ++i)
+        if (deg[i] >= 0) h->vertices[deg[i]] = h->vertices[i];
+      int32_t w = 0;
+      for (int32_t f = 0; f < F; ++f) {
+        int32_t s0 = h->face_first[f], s1 = h->face_first[f + 1];
+        h->face_first[f] = w;
+        for (int32_t k = s0; k < s1; ++k)
+          if (deg[h->face_index[k]] >= 0) h->face_index[w++] = deg[h->face_index[k]];
+      }
+      h->face_first[F] = w;
+      out = w;
+      V = nv;
+      h->vertex_count = V;
+    }
+  }
   h->edge_count = out / 2;
   tb_free(parent, (size_t)nf * sizeof(int32_t));
   tb_free(vmap, (size_t)count * sizeof(int32_t));

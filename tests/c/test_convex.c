@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifndef TB_TEST_SEED
 #define TB_TEST_SEED 0xC0FFEEu
+#endif
 #include "test_random.h"
 
 #define MS 0.05f
@@ -101,7 +103,7 @@ static void test_hull_sphere_points(void) {
   static float pts[3 * N];
   for (int i = 0; i < N; ++i) {
     tb_vec3 v = rand_unit();
-    float r = i % 5 == 0 ? 0.5f + 0.5f * frand01() : 1.0f; /* some interior points */
+    float r = i % 5 == 0 ? 0.5f + 0.45f * frand01() : 1.0f; /* some interior points */
     pts[3 * i] = 2.0f + r * v.x; pts[3 * i + 1] = -1.0f + r * v.y; pts[3 * i + 2] = 0.5f + r * v.z;
   }
   tb_hull_error err;
@@ -129,6 +131,37 @@ static void test_hull_sphere_points(void) {
     for (int i = 0; i < h->vertex_count; ++i)
       if (tb_dot(h->face_normal[f], h->vertices[i]) - h->face_offset[f] > 4.0f * h->tolerance) { CHECK(0); f = h->face_count; break; }
   tb_hull_free(h);
+}
+
+/* A 5×5×5 lattice (points on faces and edges, collinear and coplanar), axis-aligned and rotated:
+ * the hull is the cube with its 8 corners, 12 edges, 6 faces. */
+static void test_hull_lattice(void) {
+  static float pts[3 * 125];
+  tb_quat q = qid();
+  for (int pass = 0; pass < 3; ++pass) {
+    int n = 0;
+    for (int i = 0; i < 5; ++i)
+      for (int j = 0; j < 5; ++j)
+        for (int k = 0; k < 5; ++k) {
+          tb_vec3 v = tb_rotate(q, tb_v3(0.25f * (float)i - 0.5f, 0.25f * (float)j - 0.5f, 0.25f * (float)k - 0.5f));
+          pts[3 * n] = v.x; pts[3 * n + 1] = v.y; pts[3 * n + 2] = v.z;
+          ++n;
+        }
+    tb_hull_error err;
+    tb_hull* h = tb_hull_build(pts, n, 0, &err);
+    CHECK(h != NULL);
+    if (!h) return;
+    CHECK(h->vertex_count == 8 && h->edge_count == 12 && h->face_count == 6);
+    float vol;
+    tb_vec3 com;
+    tb_mat3 I;
+    tb_hull_mass(h, &vol, &com, &I);
+    CHECK_NEAR(1.0, vol, 1e-5);
+    CHECK_NEAR(1.0 / 6.0, I.cx.x, 1e-5); /* unit cube, unit density: (1 + 1) / 12 */
+    CHECK_NEAR(0.0, I.cx.y, 1e-6);       /* isotropic: no products of inertia in any frame */
+    tb_hull_free(h);
+    q = rand_quat();
+  }
 }
 
 static void test_hull_rejects(void) {
@@ -476,22 +509,32 @@ static void test_random_pairs(void) {
         for (int p = 0; p < n; ++p)
           CHECK_NEAR(tb_dot(tb_sub(m.points[p].point1, m.points[p].point0), m.normal), m.points[p].separation, 1e-4);
         if (shapes[i].type == TB_SHAPE_PLANE) continue;
-        /* symmetry of the general path itself (no canonical reordering): a↔b */
+        /* symmetry of tb_collide_convex (used directly by the mesh path): a↔b mirrors the
+         * manifold exactly (normal negated, points swapped) */
         tb_convex ca = tb_convex_from_geom(&shapes[i], ta), cb = tb_convex_from_geom(&shapes[j], tbb);
         int n1 = tb_collide_convex(&ca, &cb, 0.1f, &m);
         int n2 = tb_collide_convex(&cb, &ca, 0.1f, &ms);
-        if ((n1 > 0) != (n2 > 0)) {
-          /* only at the max_separation boundary */
-          float s = n1 ? min_sep(&m) : min_sep(&ms);
-          CHECK(fabsf(s - 0.1f) < 1e-3f);
-          continue;
-        }
-        if (!n1) continue;
-        CHECK(manifold_ok(&m) && manifold_ok(&ms));
-        int bad = !(fabsf(min_sep(&m) - min_sep(&ms)) <= 2e-3f) || !(tb_dot(m.normal, ms.normal) < -0.98f);
+        int bad = n1 != n2 || (n1 && tb_length(tb_add(m.normal, ms.normal)) > 1e-6f);
+        for (int p = 0; p < n1 && !bad; ++p)
+          bad = m.points[p].separation != ms.points[p].separation || m.points[p].feature_id != ms.points[p].feature_id ||
+                tb_length(tb_sub(m.points[p].point0, ms.points[p].point1)) > 0.0f;
         sym_bad += bad;
-        if (bad) fprintf(stderr, "  asym %d-%d: %g vs %g, n·n = %g\n", shapes[i].type, shapes[j].type,
-                         (double)min_sep(&m), (double)min_sep(&ms), (double)tb_dot(m.normal, ms.normal));
+        if (n1) CHECK(manifold_ok(&m) && manifold_ok(&ms));
+        /* the penetration methods agree on the first contact up to MPR's non-minimal portals:
+         * EPA's depth is never larger than MPR's by more than the tolerance (EPA finds the
+         * minimum, MPR the exit along the centre line) */
+        tb_convex_options single = tb_convex_default_options(), epa = single;
+        single.multi_contact = TB_MULTI_SINGLE;
+        epa.multi_contact = TB_MULTI_SINGLE;
+        epa.penetration = TB_PENETRATION_EPA;
+        tb_manifold me;
+        if (tb_collide_convex_ex(&ca, &cb, 1.0f, &single, &m) && tb_collide_convex_ex(&ca, &cb, 1.0f, &epa, &me)) {
+          float field_tol = shapes[i].data == hs || shapes[j].data == hs ? 2.0f * hs->radius * tb_support_field_cell_angle(hs->field->res) : 0.0f;
+          CHECK(me.points[0].separation >= m.points[0].separation - 2e-4f - 2e-3f * fabsf(m.points[0].separation) - field_tol);
+          if (me.points[0].separation < m.points[0].separation - 2e-4f - 2e-3f * fabsf(m.points[0].separation) - field_tol)
+            fprintf(stderr, "  epa deeper than mpr %d-%d: %g vs %g\n", shapes[i].type, shapes[j].type,
+                    (double)me.points[0].separation, (double)m.points[0].separation);
+        }
       }
     }
   CHECK(contacts > 200);
@@ -611,6 +654,7 @@ static void test_resting(int type) {
 int main(void) {
   test_hull_cube();
   test_hull_sphere_points();
+  test_hull_lattice();
   test_hull_rejects();
   test_support_field();
   test_cylinder_sphere();
