@@ -546,7 +546,29 @@ tb_hull* tb_hull_build(const float* points, int32_t count, int32_t field_res, tb
   h->radius = rad;
   int32_t res = field_res < 0 ? (V >= TB_HULL_FIELD_MIN_VERTICES ? TB_HULL_DEFAULT_FIELD_RES : 0) : field_res;
   if (res > 0) {
-    h->field = tb_support_field_build(h->vertices, V, res);
+    /* vertex adjacency (CSR) from the polygons' edges for the hill-climbing build: edge a -> b
+     * lists b as a neighbour of a (the twin edge b -> a of the other face lists a for b) */
+    int32_t E2 = h->face_first[h->face_count];
+    int32_t* adj_first = (int32_t*)tb_alloc((size_t)(V + 1) * sizeof(int32_t));
+    int32_t* adj = (int32_t*)tb_alloc((size_t)E2 * sizeof(int32_t));
+    int32_t* fillpos = (int32_t*)tb_alloc((size_t)V * sizeof(int32_t));
+    int have_adj = adj_first && adj && fillpos;
+    if (have_adj) {
+      for (int32_t i = 0; i <= V; ++i) adj_first[i] = 0;
+      for (int32_t k = 0; k < E2; ++k) ++adj_first[h->face_index[k] + 1];
+      for (int32_t i = 0; i < V; ++i) { adj_first[i + 1] += adj_first[i]; fillpos[i] = adj_first[i]; }
+      for (int32_t f = 0; f < h->face_count; ++f) {
+        int32_t s0 = h->face_first[f], n = h->face_first[f + 1] - s0;
+        for (int32_t k = 0; k < n; ++k) {
+          int32_t a = h->face_index[s0 + k], b = h->face_index[s0 + (k + 1) % n];
+          adj[fillpos[a]++] = b;
+        }
+      }
+    }
+    h->field = tb_support_field_build(h->vertices, V, have_adj ? adj_first : NULL, have_adj ? adj : NULL, res);
+    if (adj_first) tb_free(adj_first, (size_t)(V + 1) * sizeof(int32_t));
+    if (adj) tb_free(adj, (size_t)E2 * sizeof(int32_t));
+    if (fillpos) tb_free(fillpos, (size_t)V * sizeof(int32_t));
     if (!h->field) {
       tb_free(block, bytes);
       set_err(err, 3, "out of memory for the support field");

@@ -201,6 +201,16 @@ static void test_support_field(void) {
   CHECK(h != NULL && h->field != NULL);
   if (!h || !h->field) return;
   CHECK(h->field->bytes >= (size_t)64 * 64 * sizeof(int32_t));
+  /* the hill-climbing build stores the exact support of every cell direction */
+  int cells_bad = 0;
+  for (int32_t j = 0; j < 64; ++j)
+    for (int32_t i = 0; i < 64; ++i) {
+      tb_vec3 d = tb_support_field_direction(64, i, j);
+      float got = tb_dot(h->vertices[h->field->vertex[j * 64 + i]], d);
+      float want = tb_dot(h->vertices[tb_hull_support_scan(h, d)], d);
+      cells_bad += !(got >= want - 1e-6f);
+    }
+  CHECK(cells_bad == 0);
   float bound = 2.0f * h->radius * tb_support_field_cell_angle(64);
   float worst = 0.0f;
   int ties = 0, exact = 0;
