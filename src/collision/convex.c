@@ -19,6 +19,9 @@
  * (each candidate keeps its own exact separation). */
 #define TB_FACE_COS 0.95f
 #define TB_CLIP_MAX 64
+/* Overlaps shallower than this fraction of the smaller shape's size are resolved by GJK on the
+ * shapes moved apart (exact closest features) rather than by the penetration normal. */
+#define TB_SHALLOW_FRACTION 0.02f
 
 static tb_vec3 local_support(const tb_convex* c, tb_vec3 d) {
   const float* p = c->params;
@@ -139,18 +142,20 @@ static int first_contact(const tb_convex* a, const tb_convex* b, float max_separ
   tb_convex_result r;
   tb_gjk(a, b, &r);
   float ra = tb_convex_radius(a), rb = tb_convex_radius(b);
+  float shallow = TB_SHALLOW_FRACTION * fminf(convex_size(a), convex_size(b));
   tb_vec3 n, pa, pb;
+  float core_gap; /* core distance (> 0) or minus the core depth (< 0), m */
   if (!r.overlap) {
     if (r.distance - ra - rb > max_separation) return 0;
     n = r.normal; pa = r.point_a; pb = r.point_b;
+    core_gap = r.distance;
   } else {
     tb_convex_result m;
     int done = 0;
     if (method == TB_PENETRATION_MPR) {
       tb_mpr(a, b, &m);
-      /* near touching the portal normal is ill-defined (the origin sits on an edge or vertex of
-       * the portal): there, as when MPR did not converge, GJK/EPA refines */
-      float shallow = 1e-3f * fminf(convex_size(a), convex_size(b));
+      /* GJK/EPA refines when MPR did not converge, when the portal is not minimal along the
+       * shapes' axes (Genesis), and when shallow (the portal normal is arbitrary at zero depth) */
       done = m.overlap && m.converged && m.distance > shallow && mpr_is_minimal(a, b, m.normal, m.distance);
     }
     if (!done) {
@@ -158,9 +163,33 @@ static int first_contact(const tb_convex* a, const tb_convex* b, float max_separ
       tb_epa(a, b, &m);
     }
     n = m.normal; pa = m.point_a; pb = m.point_b;
-    if (tb_length_sq(tb_sub(pb, pa)) == 0.0f && m.distance == 0.0f && r.simplex_count > 0) {
-      /* exact touching of the cores: keep the GJK witnesses and a normal between the centres */
-      n = tb_np_normalize_or(tb_sub(tb_convex_center(b), tb_convex_center(a)), tb_v3(0, 1, 0));
+    core_gap = -m.distance;
+  }
+  if (fabsf(core_gap) < 0.05f * shallow) {
+    /* (nearly) touching: a zero-length GJK vector or a zero-depth polytope has no meaningful
+     * direction. Push b into a along the centre line for a well-posed overlap whose normal
+     * guides the separation below. */
+    tb_vec3 dc = tb_np_normalize_or(tb_sub(tb_convex_center(b), tb_convex_center(a)), n);
+    tb_convex bi = *b;
+    bi.pose.p = tb_sub(bi.pose.p, tb_scale(dc, shallow));
+    tb_convex_result q;
+    tb_gjk(a, &bi, &q);
+    if (q.overlap) {
+      tb_epa(a, &bi, &q);
+      if (q.distance > 0.0f) n = q.normal;
+    }
+  }
+  if (core_gap < 0.0f ? -core_gap < shallow : core_gap < 0.05f * shallow) {
+    /* shallow overlap or touching (resting contact): move b out along the normal by a known
+     * distance and let GJK find the closest features exactly; the separation is the GJK
+     * distance minus that distance along the GJK normal */
+    tb_vec3 t = tb_scale(n, shallow - core_gap);
+    tb_convex bt = *b;
+    bt.pose.p = tb_add(bt.pose.p, t);
+    tb_convex_result g;
+    tb_gjk(a, &bt, &g);
+    if (!g.overlap && g.distance > 0.0f && tb_dot(g.normal, n) > 0.0f) {
+      n = g.normal; pa = g.point_a; pb = tb_sub(g.point_b, t);
     }
   }
   tb_vec3 p0 = tb_add(pa, tb_scale(n, ra)), p1 = tb_sub(pb, tb_scale(n, rb));
@@ -354,7 +383,9 @@ static int reduce(tb_manifold_point* cand, int n, tb_vec3 normal, tb_manifold* o
 
 /* Genesis multi-contact: b is turned by a small angle about axes perpendicular to the first
  * normal, through the first contact; every contact found is turned back onto the real b and
- * projected on a's tangent plane at the first contact. */
+ * projected on a's tangent plane at the first contact (exact for a flat face of a; the point
+ * on b is off by at most the angle times its distance from the first contact along b's
+ * surface curvature). */
 static int perturb_contacts(const tb_convex* a, const tb_convex* b, const tb_manifold_point* first, tb_vec3 n,
                             float max_separation, int32_t method, tb_manifold_point* cand) {
   int k = 0;
