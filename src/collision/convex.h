@@ -21,7 +21,8 @@ typedef struct tb_convex {
 /* The farthest point of c in world direction dir (not necessarily unit), world frame (m). */
 tb_vec3 tb_convex_support(const tb_convex* c, tb_vec3 dir);
 
-/* Contact manifold of two convex shapes (a is shape0; normal from a towards b), up to
+/* Contact manifold of two convex shapes (a is shape0; normal from a towards b; neither a plane:
+ * planes go through tb_collide), up to
  * max_separation (m) apart, by the analytic routine when one exists, else MPR (+ GJK/EPA
  * refinement) for the first point and the multi-point rule for the rest. Returns point_count. */
 int tb_collide_convex(const tb_convex* a, const tb_convex* b, float max_separation, tb_manifold* out);
