@@ -6,12 +6,13 @@
 #include "../geometry/hull.h"
 #include "collide_internal.h"
 
-/* Perturbation angle (rad) and directions of the Genesis multi-contact rule: 8 tilts of the
- * support direction against a plane (one support query each), 4 turns of b between two convex
- * shapes (one full contact query each: enough for 4 points on a cap rim or both ends of a line). */
+/* Perturbation angle (rad) and directions of the Genesis multi-contact rule: 4 tilts about
+ * axes at 90° in the contact plane (enough for 4 points on a cap rim or both ends of a line).
+ * The directions are fixed in the contact frame, so a point keeps its id (the direction's index)
+ * from frame to frame; the first point joins them only when fewer than 3 were found, so that a
+ * face contact keeps the same 4 points instead of an area choice among near-ties. */
 #define TB_PERTURB_ANGLE 0.01f
-#define TB_PERTURB_COUNT 8
-#define TB_PERTURB_COUNT_CONVEX 4
+#define TB_PERTURB_COUNT 4
 /* A perturbed contact is kept when its normal is within acos(0.99) ≈ 8° of the first one. */
 #define TB_PERTURB_NORMAL_COS 0.99f
 /* Face clipping when a face normal is within acos(0.999) ≈ 2.6° of the contact normal: a face
@@ -392,12 +393,11 @@ static int reduce(tb_manifold_point* cand, int n, tb_vec3 normal, tb_manifold* o
 static int perturb_contacts(const tb_convex* a, const tb_convex* b, const tb_manifold_point* first, tb_vec3 n,
                             float max_separation, int32_t method, tb_manifold_point* cand) {
   int k = 0;
-  cand[k++] = *first;
   tb_vec3 t0, t1;
   tb_basis(n, &t0, &t1);
   tb_vec3 c = tb_scale(tb_add(first->point0, first->point1), 0.5f);
-  for (int i = 0; i < TB_PERTURB_COUNT_CONVEX; ++i) {
-    float th = 2.0f * TB_PI * (float)i / (float)TB_PERTURB_COUNT_CONVEX;
+  for (int i = 0; i < TB_PERTURB_COUNT; ++i) {
+    float th = 2.0f * TB_PI * (float)i / (float)TB_PERTURB_COUNT;
     tb_vec3 axis = tb_add(tb_scale(t0, cosf(th)), tb_scale(t1, sinf(th)));
     tb_quat q = tb_quat_axis_angle(axis, TB_PERTURB_ANGLE);
     tb_convex bp = *b;
@@ -416,6 +416,17 @@ static int perturb_contacts(const tb_convex* a, const tb_convex* b, const tb_man
   }
   return k;
 }
+
+/* Drops candidates closer than tol to an earlier one; then, when fewer than 3 remain, puts
+ * `first` in front (deduplicated again). Returns the count. */
+static int add_first_if_few(tb_manifold_point* cand, int k, const tb_manifold_point* first, float tol) {
+  k = dedupe(cand, k, tol);
+  if (k >= 3) return k;
+  for (int i = k; i > 0; --i) cand[i] = cand[i - 1];
+  cand[0] = *first;
+  return dedupe(cand, k + 1, tol);
+}
+
 
 static int is_analytic(int32_t t) { return t == TB_SHAPE_SPHERE || t == TB_SHAPE_CAPSULE || t == TB_SHAPE_BOX; }
 
@@ -472,7 +483,7 @@ static int collide_convex_ordered(const tb_convex* a, const tb_convex* b, float 
   if (count == 0 && opt->multi_contact != TB_MULTI_SINGLE && !point_like) {
     normal = n;
     count = perturb_contacts(a, b, &first, n, max_separation, opt->penetration, cand);
-    count = dedupe(cand, count, 0.05f * fminf(convex_size(a), convex_size(b)));
+    count = add_first_if_few(cand, count, &first, 0.05f * fminf(convex_size(a), convex_size(b)));
   }
   if (count == 0) {
     out->normal = n;
@@ -526,20 +537,25 @@ int tb_collide_plane_convex(const tb_shape_geom* a, tb_transform ta, const tb_sh
     }
   tb_vec3 t0, t1;
   tb_basis(n, &t0, &t1);
-  for (int i = -1; i < TB_PERTURB_COUNT; ++i) {
-    tb_vec3 dir = tb_neg(n);
-    if (i >= 0) {
-      float th = 2.0f * TB_PI * (float)i / (float)TB_PERTURB_COUNT;
-      tb_vec3 axis = tb_add(tb_scale(t0, cosf(th)), tb_scale(t1, sinf(th)));
-      dir = tb_rotate(tb_quat_axis_angle(axis, TB_PERTURB_ANGLE), dir);
-    }
-    tb_vec3 p = tb_convex_support(&cb, dir);
+  for (int i = 0; i < TB_PERTURB_COUNT; ++i) {
+    float th = 2.0f * TB_PI * (float)i / (float)TB_PERTURB_COUNT;
+    tb_vec3 axis = tb_add(tb_scale(t0, cosf(th)), tb_scale(t1, sinf(th)));
+    tb_vec3 p = tb_convex_support(&cb, tb_rotate(tb_quat_axis_angle(axis, TB_PERTURB_ANGLE), tb_neg(n)));
     float sep = tb_dot(n, p) - d;
     if (sep > max_separation) continue;
     tb_np_point(&cand[count], tb_sub(p, tb_scale(n, sep)), p, n, (uint32_t)(i + 1));
     cand[count++].active = 1;
   }
+  tb_vec3 p = tb_convex_support(&cb, tb_neg(n)); /* the deepest point */
+  float sep = tb_dot(n, p) - d;
+  if (sep <= max_separation) {
+    tb_manifold_point deepest;
+    tb_np_point(&deepest, tb_sub(p, tb_scale(n, sep)), p, n, 0u);
+    deepest.active = 1;
+    count = add_first_if_few(cand, count, &deepest, 0.05f * convex_size(&cb));
+  } else {
+    count = dedupe(cand, count, 0.05f * convex_size(&cb));
+  }
   if (count == 0) return 0;
-  count = dedupe(cand, count, 0.05f * convex_size(&cb));
   return reduce(cand, count, n, out);
 }
