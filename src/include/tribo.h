@@ -358,6 +358,33 @@ TB_API int32_t tb_body_get_shapes(tb_world_id world, tb_body_id body, tb_shape_i
 TB_API tb_status tb_world_set_combine_rule(tb_world_id world, tb_combine_rule rule, const tb_combine_params* params);
 /* out[0] = rule, out[1] = kamino_friction, out[2] = kamino_restitution. */
 TB_API tb_status tb_world_get_combine_rule(tb_world_id world, int32_t out[3]);
+/* Convex hull shape of a point cloud: points = point_count (x, y, z) triples in the shape frame
+ * (m); 4 <= point_count <= 100000. Quickhull with a relative tolerance (about 1e-6 of the largest
+ * coordinate); points within it of the hull count as on it; coplanar faces are merged. Fails
+ * with TB_ERR_INVALID_ARGUMENT for NaN/Inf, fewer than 4 non-degenerate points, collinear or
+ * coplanar input; TB_ERR_CAPACITY over 100000 points. Mass: exact polyhedral integration. The
+ * vertices stay in the shape frame (not re-centred). Support queries use a support field when
+ * the hull has >= 64 vertices (resolution 180), else the exact vertex scan. */
+TB_API tb_shape_id tb_shape_create_hull(tb_world_id world, tb_body_id body, const float* points,
+                                        int32_t point_count, const float local_position[3],
+                                        const float local_rotation[4], float friction,
+                                        float restitution, float density);
+/* Same with the support field resolution: -1 = default (as above), 0 = exact scan always,
+ * 8..1024 = a field of res × res directions always. */
+TB_API tb_shape_id tb_shape_create_hull_ex(tb_world_id world, tb_body_id body, const float* points,
+                                           int32_t point_count, int32_t support_field_resolution,
+                                           const float local_position[3], const float local_rotation[4],
+                                           float friction, float restitution, float density);
+typedef struct tb_hull_info {
+  int32_t vertex_count;             /* hull vertices (input points inside or on a face dropped) */
+  int32_t face_count;               /* polygonal faces after merging coplanar triangles */
+  int32_t edge_count;               /* V − E + F = 2 */
+  int32_t support_field_resolution; /* 0 = no support field (exact scan) */
+  int64_t support_field_bytes;      /* memory of the support field */
+  int64_t total_bytes;              /* memory of the hull incl. the field */
+  float radius;                     /* m: largest vertex distance from the vertex centroid */
+} tb_hull_info;
+TB_API tb_status tb_shape_get_hull(tb_world_id world, tb_shape_id shape, tb_hull_info* out);
 
 /* Pipeline. collide(): AABBs, broad and narrow phase, contact store, from the current state.
  * solve(): rows, iterations, integration over one timestep, then the readback that fills the
