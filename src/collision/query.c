@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "../geometry/hull.h"
 #include "../world/world.h"
 
 /* A hit in the shape's local frame: t along the unit local direction, local outward normal. */
@@ -14,7 +15,8 @@ typedef struct local_hit {
 /* Each routine: ray o + t d (|d| = 1, shape frame), 0 <= t <= tmax. Returns 1 on a hit. A ray
  * starting inside the solid hits at t = 0 with normal -d. */
 
-static int ray_plane(const float* p, tb_vec3 o, tb_vec3 d, float tmax, local_hit* h) {
+static int ray_plane(const tb_shape_geom* g, tb_vec3 o, tb_vec3 d, float tmax, local_hit* h) {
+  const float* p = g->params;
   tb_vec3 n = tb_v3(p[0], p[1], p[2]);
   float s0 = tb_dot(n, o) - p[3]; /* signed distance of the origin, > 0 outside */
   if (s0 <= 0.0f) { h->t = 0.0f; h->normal = tb_neg(d); return 1; }
@@ -44,12 +46,13 @@ static int ray_sphere_at(tb_vec3 c, float r, tb_vec3 o, tb_vec3 d, float tmax, l
   return 1;
 }
 
-static int ray_sphere(const float* p, tb_vec3 o, tb_vec3 d, float tmax, local_hit* h) {
-  return ray_sphere_at(tb_v3(0, 0, 0), p[0], o, d, tmax, h);
+static int ray_sphere(const tb_shape_geom* g, tb_vec3 o, tb_vec3 d, float tmax, local_hit* h) {
+  return ray_sphere_at(tb_v3(0, 0, 0), g->params[0], o, d, tmax, h);
 }
 
 /* Box of half extents p[0..2]: slabs; the entering axis gives the normal. */
-static int ray_box(const float* p, tb_vec3 o, tb_vec3 d, float tmax, local_hit* h) {
+static int ray_box(const tb_shape_geom* g, tb_vec3 o, tb_vec3 d, float tmax, local_hit* h) {
+  const float* p = g->params;
   const float oo[3] = {o.x, o.y, o.z}, dd[3] = {d.x, d.y, d.z};
   float tn = -INFINITY, tf = INFINITY;
   int axis = -1, inside = 1;
@@ -76,8 +79,8 @@ static int ray_box(const float* p, tb_vec3 o, tb_vec3 d, float tmax, local_hit* 
 
 /* Capsule: radius p[0], segment y in [-p[1], p[1]]. The union's first hit from outside is the
  * nearest first hit of its parts: the lateral cylinder surface and the two end spheres. */
-static int ray_capsule(const float* p, tb_vec3 o, tb_vec3 d, float tmax, local_hit* h) {
-  float r = p[0], hh = p[1];
+static int ray_capsule(const tb_shape_geom* g, tb_vec3 o, tb_vec3 d, float tmax, local_hit* h) {
+  float r = g->params[0], hh = g->params[1];
   float cy = fminf(fmaxf(o.y, -hh), hh);
   tb_vec3 q = tb_sub(o, tb_v3(0, cy, 0));
   if (tb_dot(q, q) <= r * r) { h->t = 0.0f; h->normal = tb_neg(d); return 1; }
@@ -108,7 +111,88 @@ static int ray_capsule(const float* p, tb_vec3 o, tb_vec3 d, float tmax, local_h
   return found;
 }
 
-typedef int (*ray_fn)(const float* params, tb_vec3 o, tb_vec3 d, float tmax, local_hit* h);
+/* Cylinder: radius p[0], axis y in [-p[1], p[1]]: the intersection of the infinite cylinder and
+ * the slab |y| <= p[1]; the ray enters at the later of the two entries. */
+static int ray_cylinder(const tb_shape_geom* g, tb_vec3 o, tb_vec3 d, float tmax, local_hit* h) {
+  float r = g->params[0], hh = g->params[1];
+  int in_radial = o.x * o.x + o.z * o.z <= r * r, in_slab = fabsf(o.y) <= hh;
+  if (in_radial && in_slab) { h->t = 0.0f; h->normal = tb_neg(d); return 1; }
+  float c0 = -INFINITY, c1 = INFINITY; /* infinite cylinder interval */
+  float a = d.x * d.x + d.z * d.z;
+  if (a > 0.0f) {
+    float b = o.x * d.x + o.z * d.z, c = o.x * o.x + o.z * o.z - r * r;
+    float disc = b * b - a * c;
+    if (disc < 0.0f) return 0;
+    float q = sqrtf(disc);
+    c0 = (-b - q) / a;
+    c1 = (-b + q) / a;
+  } else if (!in_radial) {
+    return 0;
+  }
+  float s0 = -INFINITY, s1 = INFINITY; /* slab interval */
+  if (d.y != 0.0f) {
+    float t0 = (-hh - o.y) / d.y, t1 = (hh - o.y) / d.y;
+    s0 = fminf(t0, t1);
+    s1 = fmaxf(t0, t1);
+  } else if (!in_slab) {
+    return 0;
+  }
+  float tn = fmaxf(c0, s0), tf = fminf(c1, s1);
+  if (tn > tf || tn < 0.0f || tn > tmax) return 0;
+  h->t = tn;
+  if (s0 >= c0) h->normal = tb_v3(0.0f, d.y > 0.0f ? -1.0f : 1.0f, 0.0f);
+  else h->normal = tb_scale(tb_v3(o.x + tn * d.x, 0.0f, o.z + tn * d.z), 1.0f / r);
+  return 1;
+}
+
+/* Ellipsoid of semi-axes p[0..2]: the unit sphere after scaling each axis (t is unchanged by the
+ * scaling); the normal is the gradient x / a², normalized. */
+static int ray_ellipsoid(const tb_shape_geom* g, tb_vec3 o, tb_vec3 d, float tmax, local_hit* h) {
+  tb_vec3 r = tb_v3(g->params[0], g->params[1], g->params[2]);
+  tb_vec3 os = tb_v3(o.x / r.x, o.y / r.y, o.z / r.z), ds = tb_v3(d.x / r.x, d.y / r.y, d.z / r.z);
+  float c = tb_dot(os, os) - 1.0f;
+  if (c <= 0.0f) { h->t = 0.0f; h->normal = tb_neg(d); return 1; }
+  float a = tb_dot(ds, ds), b = tb_dot(os, ds);
+  if (b >= 0.0f) return 0;
+  float disc = b * b - a * c;
+  if (disc < 0.0f) return 0;
+  float t = (-b - sqrtf(disc)) / a;
+  if (t < 0.0f || t > tmax) return 0;
+  tb_vec3 p = tb_add(o, tb_scale(d, t));
+  h->t = t;
+  h->normal = tb_normalize(tb_v3(p.x / (r.x * r.x), p.y / (r.y * r.y), p.z / (r.z * r.z)));
+  return 1;
+}
+
+/* Convex hull: clipped by every face plane (entering faces raise the entry, leaving faces lower
+ * the exit); the entering face gives the normal. */
+static int ray_hull(const tb_shape_geom* g, tb_vec3 o, tb_vec3 d, float tmax, local_hit* h) {
+  const tb_hull* hull = (const tb_hull*)g->data;
+  float tn = -INFINITY, tf = INFINITY;
+  int32_t face = -1, inside = 1;
+  for (int32_t f = 0; f < hull->face_count; ++f) {
+    tb_vec3 n = hull->face_normal[f];
+    float dist = tb_dot(n, o) - hull->face_offset[f], dn = tb_dot(n, d);
+    if (dist > 0.0f) inside = 0;
+    if (dn == 0.0f) {
+      if (dist > 0.0f) return 0;
+      continue;
+    }
+    float t = -dist / dn;
+    if (dn < 0.0f) {
+      if (t > tn) { tn = t; face = f; }
+    } else if (t < tf) {
+      tf = t;
+    }
+  }
+  if (inside) { h->t = 0.0f; h->normal = tb_neg(d); return 1; }
+  if (face < 0 || tn > tf || tn < 0.0f || tn > tmax) return 0;
+  h->t = tn;
+  h->normal = hull->face_normal[face];
+  return 1;
+}
+
+typedef int (*ray_fn)(const tb_shape_geom* g, tb_vec3 o, tb_vec3 d, float tmax, local_hit* h);
 
 /* Dispatch point: add the routines of new shape types here (NULL = not supported yet). */
 static ray_fn ray_routine(int32_t type) {
@@ -117,7 +201,10 @@ static ray_fn ray_routine(int32_t type) {
     case TB_SHAPE_SPHERE: return ray_sphere;
     case TB_SHAPE_CAPSULE: return ray_capsule;
     case TB_SHAPE_BOX: return ray_box;
-    /* cylinder, ellipsoid, hull, heightfield, mesh: to be added with those shapes */
+    case TB_SHAPE_CYLINDER: return ray_cylinder;
+    case TB_SHAPE_ELLIPSOID: return ray_ellipsoid;
+    case TB_SHAPE_HULL: return ray_hull;
+    /* heightfield, mesh: to be added with those shapes */
     default: return NULL;
   }
 }
@@ -175,7 +262,8 @@ static tb_status ray_query(tb_world* w, const char* fn, const float origin[3], c
     tb_transform x = shape_pose(w, s);
     tb_vec3 lo = tb_inv_rotate(x.q, tb_sub(o, x.p)), ld = tb_inv_rotate(x.q, dir);
     local_hit h;
-    if (!ray_routine(sh->type[s])(sh->params + 4 * s, lo, ld, max_distance, &h)) continue;
+    tb_shape_geom g = tb_shape_geom_of(sh, s);
+    if (!ray_routine(sh->type[s])(&g, lo, ld, max_distance, &h)) continue;
     int32_t b = sh->body[s];
     tb_ray_hit hit;
     hit.shape = tb_make_id(s, sh->generation[s]);
@@ -267,8 +355,16 @@ static tb_status check_query_shape(tb_world* w, const char* fn, int32_t type, co
         if (p[i] <= 0.0f)
           return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: box halfExtents[%d] must be > 0 (got %g)", fn, i, (double)p[i]);
       return TB_OK;
-    /* cylinder, ellipsoid: add their checks here once the narrow phase has their routines;
-     * hull, heightfield, mesh need geometry data that a descriptor does not carry */
+    case TB_SHAPE_CYLINDER:
+      if (p[0] <= 0.0f) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: cylinder radius must be > 0 (got %g)", fn, (double)p[0]);
+      if (p[1] <= 0.0f) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: cylinder halfHeight must be > 0 (got %g)", fn, (double)p[1]);
+      return TB_OK;
+    case TB_SHAPE_ELLIPSOID:
+      for (int i = 0; i < 3; ++i)
+        if (p[i] <= 0.0f)
+          return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: ellipsoid radii[%d] must be > 0 (got %g)", fn, i, (double)p[i]);
+      return TB_OK;
+    /* hull, heightfield, mesh need geometry data that a descriptor does not carry */
     default:
       if (type < 0 || type >= TB_SHAPE_TYPE_COUNT)
         return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: type must be a known shape type 0..%d (got %d)", fn,

@@ -556,8 +556,9 @@ typedef struct tb_ray_hit {
 
 /* Closest hit of the ray origin + t * normalize(direction), 0 <= t <= max_distance (m, > 0, may
  * be +inf). Returns 1 hit (written to *hit), 0 miss, or -tb_status. Ties go to the lower shape
- * slot. Planes, spheres, capsules and boxes are hit analytically; other types give
- * TB_ERR_INVALID_ARGUMENT "not supported for <type>" while such a shape is in the world. */
+ * slot. Planes, spheres, capsules, boxes, cylinders, ellipsoids and hulls (face planes) are hit
+ * analytically; heightfields and meshes give TB_ERR_INVALID_ARGUMENT "not supported for <type>"
+ * while such a shape passes the filter. */
 TB_API int32_t tb_world_ray_cast(tb_world_id world, const float origin[3], const float direction[3],
                                  float max_distance, const tb_query_filter* filter, tb_ray_hit* hit);
 /* Every hit, nearest first (ties by shape slot). Writes min(count, capacity) hits; *requested =
@@ -567,7 +568,9 @@ TB_API int32_t tb_world_ray_cast_all(tb_world_id world, const float origin[3], c
                                      float max_distance, const tb_query_filter* filter, tb_ray_hit* hits,
                                      int32_t capacity, int32_t* requested);
 /* Shapes overlapping (penetrating or touching, separation <= 0) a query shape of `type` with
- * params (as at tb_shape_type) at a world pose, through the narrow phase. Writes up to capacity
+ * params (as at tb_shape_type; plane, sphere, capsule, box, cylinder, ellipsoid — hulls, meshes
+ * and heightfields need geometry a descriptor does not carry) at a world pose, through the
+ * narrow phase (shape types without a routine for the pair are not reported). Writes up to capacity
  * shape ids in ascending slot order; *requested = overlapping shapes found. Returns the number
  * written or -tb_status. */
 TB_API int32_t tb_world_overlap(tb_world_id world, tb_shape_type type, const float params[4],

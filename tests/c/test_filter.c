@@ -666,6 +666,92 @@ static void test_ray_primitives(void) {
   }
 }
 
+/* Cylinders, ellipsoids and hulls against closed forms; a cube hull against the box routine. */
+static void test_ray_convex(void) {
+  tb_ray_hit h;
+  const float s2 = sqrtf(0.5f);
+  {
+    tb_world_id w = query_world();
+    float cp[4] = {0.4f, 0.6f, 0, 0};
+    tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, ZERO, ID_Q);
+    CHECK(tb_shape_create(w, b, TB_SHAPE_CYLINDER, cp, ZERO, ID_Q, 0.5f, 0, 1000) >= 0);
+    float o[3] = {-3, 0.2f, 0}, dx[3] = {1, 0, 0};
+    CHECK(tb_world_ray_cast(w, o, dx, 100, NULL, &h) == 1);
+    check_hit(&h, 2.6f, -0.4f, 0.2f, 0, -1, 0, 0); /* side */
+    float o2[3] = {0.1f, 4, 0.1f}, dy[3] = {0, -1, 0};
+    CHECK(tb_world_ray_cast(w, o2, dy, 100, NULL, &h) == 1);
+    check_hit(&h, 3.4f, 0.1f, 0.6f, 0.1f, 0, 1, 0); /* cap */
+    float o3[3] = {-3, 0.7f, 0};
+    CHECK(tb_world_ray_cast(w, o3, dx, 100, NULL, &h) == 0); /* above the cap */
+    /* oblique onto the cap rim region: from (-1, 1.6, 0) along (1, -1, 0)/√2 meets y = 0.6 at x = 0 */
+    float o4[3] = {-1, 1.6f, 0}, dd[3] = {1, -1, 0};
+    CHECK(tb_world_ray_cast(w, o4, dd, 100, NULL, &h) == 1);
+    check_hit(&h, 1.0f / s2, 0, 0.6f, 0, 0, 1, 0);
+    tb_world_destroy(w);
+    /* rotated 90° about x: the axis lies along z */
+    w = query_world();
+    float q[4] = {s2, 0, 0, s2};
+    b = tb_body_create(w, TB_BODY_DYNAMIC, ZERO, q);
+    CHECK(tb_shape_create(w, b, TB_SHAPE_CYLINDER, cp, ZERO, ID_Q, 0.5f, 0, 1000) >= 0);
+    float o5[3] = {0, 0, 5}, mz[3] = {0, 0, -1};
+    CHECK(tb_world_ray_cast(w, o5, mz, 100, NULL, &h) == 1);
+    check_hit(&h, 4.4f, 0, 0, 0.6f, 0, 0, 1);
+    tb_world_destroy(w);
+  }
+  {
+    tb_world_id w = query_world();
+    float ep[4] = {1, 0.5f, 0.25f, 0};
+    tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, ZERO, ID_Q);
+    CHECK(tb_shape_create(w, b, TB_SHAPE_ELLIPSOID, ep, ZERO, ID_Q, 0.5f, 0, 1000) >= 0);
+    float o[3] = {-5, 0, 0}, dx[3] = {1, 0, 0};
+    CHECK(tb_world_ray_cast(w, o, dx, 100, NULL, &h) == 1);
+    check_hit(&h, 4, -1, 0, 0, -1, 0, 0);
+    /* x = 0.6: surface y = 0.5·sqrt(1 - 0.36) = 0.4; normal ∝ (0.6 / 1, 0.4 / 0.25, 0) */
+    float o2[3] = {0.6f, 5, 0}, dy[3] = {0, -1, 0};
+    CHECK(tb_world_ray_cast(w, o2, dy, 100, NULL, &h) == 1);
+    float l = sqrtf(0.36f + 2.56f);
+    check_hit(&h, 4.6f, 0.6f, 0.4f, 0, 0.6f / l, 1.6f / l, 0);
+    float o3[3] = {0, 0, 3}, mz[3] = {0, 0, -1};
+    CHECK(tb_world_ray_cast(w, o3, mz, 100, NULL, &h) == 1);
+    check_hit(&h, 2.75f, 0, 0, 0.25f, 0, 0, 1);
+    float o4[3] = {0, 0.51f, 3};
+    CHECK(tb_world_ray_cast(w, o4, mz, 100, NULL, &h) == 0);
+    tb_world_destroy(w);
+  }
+  {
+    /* a cube hull and a box of the same pose answer every ray alike */
+    tb_world_id w = query_world();
+    const float cube[24] = {-0.5f, -0.5f, -0.5f, 0.5f, -0.5f, -0.5f, -0.5f, 0.5f, -0.5f, 0.5f, 0.5f, -0.5f,
+                            -0.5f, -0.5f, 0.5f,  0.5f, -0.5f, 0.5f,  -0.5f, 0.5f, 0.5f,  0.5f, 0.5f, 0.5f};
+    tb_quat qr = rand_quat();
+    float q[4] = {qr.x, qr.y, qr.z, qr.w}, at[3] = {0.3f, -0.2f, 0.1f};
+    tb_body_id hb = tb_body_create(w, TB_BODY_DYNAMIC, at, q);
+    tb_shape_id hs = tb_shape_create_hull(w, hb, cube, 8, ZERO, ID_Q, 0.5f, 0, 1000);
+    CHECK(hs >= 0);
+    tb_world_id w2 = query_world();
+    float he[3] = {0.5f, 0.5f, 0.5f};
+    box_at(w2, TB_BODY_DYNAMIC, at, q, he, NULL);
+    int hits = 0;
+    for (int i = 0; i < 200; ++i) {
+      tb_vec3 o = tb_scale(rand_unit(), 3.0f);
+      tb_vec3 target = tb_scale(rand_vec(), 0.6f);
+      tb_vec3 d = tb_sub(target, o);
+      float ov[3] = {o.x, o.y, o.z}, dv[3] = {d.x, d.y, d.z};
+      tb_ray_hit h1, h2;
+      int r1 = tb_world_ray_cast(w, ov, dv, 100, NULL, &h1), r2 = tb_world_ray_cast(w2, ov, dv, 100, NULL, &h2);
+      CHECK(r1 == r2);
+      if (r1 == 1 && r2 == 1) {
+        ++hits;
+        CHECK_NEAR(h2.distance, h1.distance, 2e-5);
+        CHECK_NEAR(h2.normal[0] * h1.normal[0] + h2.normal[1] * h1.normal[1] + h2.normal[2] * h1.normal[2], 1.0, 1e-4);
+      }
+    }
+    CHECK(hits > 100);
+    tb_world_destroy(w);
+    tb_world_destroy(w2);
+  }
+}
+
 static void test_ray_world(void) {
   tb_world_id w = query_world();
   tb_body_id b[4];
@@ -756,8 +842,14 @@ static void test_overlap(void) {
   float cap[4] = {0.05f, 2.0f, 0, 0}, cat[3] = {0, 0, 0};
   CHECK(tb_world_overlap(w, TB_SHAPE_CAPSULE, cap, cat, ID_Q, NULL, out, 8, &req) == 2); /* sphere 0 and the plane */
   /* errors */
-  CHECK(tb_world_overlap(w, TB_SHAPE_CYLINDER, cap, cat, ID_Q, NULL, out, 8, &req) == -TB_ERR_INVALID_ARGUMENT);
-  CHECK(strstr(tb_last_error(w), "not supported for cylinder") != NULL);
+  /* a cylinder (narrow phase): radius 0.05, half height 2, through the row at x 0 like the capsule */
+  CHECK(tb_world_overlap(w, TB_SHAPE_CYLINDER, cap, cat, ID_Q, NULL, out, 8, &req) == 2);
+  /* an ellipsoid reaching from x 0.55 to 2.45 along x: the spheres at 1 and 2 (and not 0 or 3) */
+  float el[4] = {0.95f, 0.1f, 0.1f, 0}, eat[3] = {1.5f, 0, 0};
+  CHECK(tb_world_overlap(w, TB_SHAPE_ELLIPSOID, el, eat, ID_Q, NULL, out, 8, &req) == 2);
+  CHECK(out[0] == s[1] && out[1] == s[2]);
+  CHECK(tb_world_overlap(w, TB_SHAPE_HEIGHTFIELD, cap, cat, ID_Q, NULL, out, 8, &req) == -TB_ERR_INVALID_ARGUMENT);
+  CHECK(strstr(tb_last_error(w), "not supported for heightfield") != NULL);
   CHECK(tb_world_overlap(w, (tb_shape_type)42, cap, cat, ID_Q, NULL, out, 8, &req) == -TB_ERR_INVALID_ARGUMENT);
   sp[0] = -1;
   CHECK(tb_world_overlap(w, TB_SHAPE_SPHERE, sp, at, ID_Q, NULL, out, 8, &req) == -TB_ERR_INVALID_ARGUMENT);
@@ -804,6 +896,7 @@ int main(void) {
   test_sleeping(TB_PRESET_NEWTON_XPBD);
   test_sleeping(TB_PRESET_NEWTON_SEMI);
   test_ray_primitives();
+  test_ray_convex();
   test_ray_world();
   test_overlap();
   test_filter_errors();
