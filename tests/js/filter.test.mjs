@@ -246,6 +246,30 @@ for (const build of BUILDS) {
       w.free();
     });
 
+    it('ray casts and overlaps with convex shapes: cylinder, ellipsoid, hull', () => {
+      const w = tribo.createWorld({ gravity: [0, 0, 0] });
+      const cyl = w.addBody({ shapes: [{ type: 'cylinder', radius: 0.4, halfHeight: 0.6 }] });
+      const ell = w.addBody({ position: [0, 0, 5], shapes: [{ type: 'ellipsoid', radii: [1, 0.5, 0.25] }] });
+      const cube = [];
+      for (const x of [-0.5, 0.5]) for (const y of [-0.5, 0.5]) for (const z of [-0.5, 0.5]) cube.push(x, y, z);
+      const hull = w.addBody({ position: [0, 0, -5], shapes: [{ type: 'hull', points: cube, contype: 2 }] });
+      let h = w.rayCast([-3, 0.2, 0], [1, 0, 0]);
+      near(assert, h.distance, 2.6, 2e-5, 'cylinder side (m)');
+      assert.equal(h.body, cyl);
+      h = w.rayCast([0.6, 5, 5], [0, -1, 0]);
+      near(assert, h.distance, 4.6, 2e-5, 'ellipsoid at x = 0.6: y = 0.4 (m)');
+      assert.equal(h.body, ell);
+      h = w.rayCast([0.2, 5, -5], [0, -1, 0]);
+      near(assert, h.distance, 4.5, 2e-5, 'hull cube top (m)');
+      near(assert, h.normal[1], 1, 1e-6, 'hull normal y');
+      assert.equal(h.body, hull);
+      assert.equal(w.getShapeFilter(w.shapeIds(hull)[0]).contype, 2, 'a hull takes filter fields');
+      assert.equal(w.rayCast([0.2, 5, -5], [0, -1, 0], { mask: 1, maxDistance: 8 }), null, 'masked out by contype');
+      const o = w.overlap({ type: 'cylinder', radius: 0.1, halfHeight: 10 }, { rotation: axisAngle([1, 0, 0], Math.PI / 2) });
+      assert.deepEqual(o.shapes, [w.shapeIds(cyl)[0], w.shapeIds(ell)[0], w.shapeIds(hull)[0]], 'a rod along z through all three');
+      w.free();
+    });
+
     it('bad filter fields are named and leave the world unchanged', () => {
       const w = tribo.createWorld();
       assert.throws(() => w.addBody({ shapes: [{ type: 'sphere', radius: 1, world: -2 }] }), /addBody: shapes\[0\]: world must be -1 \(shared\) or >= 0 \(got -2\)/);
