@@ -5,6 +5,7 @@
 #include "../solver/solver.h"
 #include "broad_phase.h"
 #include "../model/material.h"
+#include "contact_reduction.h"
 
 #define TB_NARROW_CHUNK 32
 
@@ -30,6 +31,8 @@ static void narrow_job(int32_t begin, int32_t end, void* vctx) {
     float margin = ctx->speculative + tb_length(dv) * ctx->h;
     tb_manifold* m = &w->manifolds[i];
     tb_collide(&ga, s->world_pose[a], &gc, s->world_pose[c], margin, m);
+    /* the configured bound on points per pair (points_found keeps the count before) */
+    tb_manifold_reduce(m, w->def.collision.max_points_per_pair);
     int active = (w->pairs[i].flags & TB_PAIR_SOLVE) != 0;
     for (int32_t j = 0; j < m->point_count; ++j) m->points[j].active = active;
     tb_combine_materials(w, a, c, &w->manifold_material[i]);

@@ -222,6 +222,29 @@ TB_API tb_shape_id tb_shape_create(tb_world_id world, tb_body_id body, tb_shape_
                                    float restitution, float density);
 TB_API tb_status tb_shape_destroy(tb_world_id world, tb_shape_id shape);
 
+/* Heightfield (static bodies only): rows x cols heights (m, along the shape's local +y), row-major
+ * heights[r * cols + c]. Sample (r, c) sits at local x = (c - (cols - 1) / 2) * cell_x,
+ * z = (r - (rows - 1) / 2) * cell_z (the grid is centred on the shape origin); cell_x, cell_z > 0
+ * (m). Each cell is two triangles split along the diagonal from sample (r, c) to (r + 1, c + 1).
+ * The terrain is solid below the surface (front side = local +y); several contacts per cell.
+ * rows, cols in [2, TB_HEIGHTFIELD_MAX_SAMPLES]. Errors: non-static body, NaN/Inf height (names
+ * the index), sizes out of range. */
+#define TB_HEIGHTFIELD_MAX_SAMPLES 4096
+TB_API tb_shape_id tb_shape_create_heightfield(tb_world_id world, tb_body_id body, int32_t rows, int32_t cols,
+                                               const float* heights, float cell_x, float cell_z,
+                                               const float local_position[3], const float local_rotation[4],
+                                               float friction, float restitution);
+/* Triangle mesh with a BVH (static bodies only): vertex_count vertices (x, y, z in m, shape frame)
+ * and triangle_count triangles of 3 vertex indices each. A triangle's front side is the side of
+ * (v1 - v0) x (v2 - v0) (counter-clockwise seen from the front); contacts push convex shapes to
+ * the front. Copied; counts in [3 | 1, TB_MESH_MAX_ELEMENTS]. Errors: non-static body, NaN/Inf
+ * vertex, index out of range, degenerate (zero-area) triangle, each naming the element. */
+#define TB_MESH_MAX_ELEMENTS (1 << 24)
+TB_API tb_shape_id tb_shape_create_mesh(tb_world_id world, tb_body_id body, const float* vertices,
+                                        int32_t vertex_count, const int32_t* indices, int32_t triangle_count,
+                                        const float local_position[3], const float local_rotation[4],
+                                        float friction, float restitution);
+
 /* Pipeline. collide(): AABBs, broad and narrow phase, contact store, from the current state.
  * solve(): rows, iterations, integration over one timestep, then the readback that fills the
  * impulses and forces of the contact store. step() = collide() + solve(). */
