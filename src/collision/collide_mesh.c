@@ -16,8 +16,8 @@
  * it, so that a shape rolling over a smooth surface never sees a tilted "ghost" normal.
  * Candidates closer than TB_MESH_MERGE_DISTANCE (m) on the convex side are merged (deeper kept).
  * The manifold normal is the deepest candidate's normal; the others' separations are measured
- * along it, those beyond max_separation are dropped, and at most TB_MAX_MANIFOLD_POINTS are kept
- * by contact reduction (points_found = candidates after merging).
+ * along it, those beyond max_separation are dropped, and at most TB_MAX_MANIFOLD_POINTS (a sphere:
+ * 1) are kept by contact reduction (points_found = candidates after merging).
  * Feature ids: (triangle << 6) | (sample << 3) | region (sphere / capsule) or
  * (triangle << 6) | vertex (box), stable while the same triangle features touch. */
 #include "../geometry/triangle_mesh.h"
@@ -100,8 +100,7 @@ static tb_vec3 closest_on_triangle(tb_vec3 p, tb_vec3 a, tb_vec3 b, tb_vec3 c, i
 /* Is the edge / vertex feature of `region` active (see triangle_mesh.h)? */
 static int feature_active(int region, uint8_t flags) {
   if (region >= 1 && region <= 3) return (flags >> (region - 1)) & 1;
-  int k = region - 4; /* vertex k: edges k and (k + 2) % 3 */
-  return ((flags >> k) & 1) | ((flags >> ((k + 2) % 3)) & 1);
+  return (flags >> (3 + region - 4)) & 1; /* vertex region - 4 */
 }
 
 /* Sphere of radius r at centre c (mesh frame) against triangle v with front normal n. */
@@ -262,8 +261,10 @@ int tb_collide_convex_mesh(const tb_shape_geom* a, tb_transform ta, const tb_sha
     if (p.separation > max_separation) continue;
     q.cand[m++] = p;
   }
+  /* a sphere's contact forces all act through its centre along the one normal: its deepest point
+   * is the whole manifold */
   int keep[TB_MAX_MANIFOLD_POINTS];
-  int k = tb_contact_reduce_select(q.cand, m, n, TB_MAX_MANIFOLD_POINTS, keep);
+  int k = tb_contact_reduce_select(q.cand, m, n, a->type == TB_SHAPE_SPHERE ? 1 : TB_MAX_MANIFOLD_POINTS, keep);
   /* to world, in the caller's order: a (convex) is shape0, normal from a to the mesh */
   out->normal = tb_neg(tb_rotate(tb.q, n));
   for (int i = 0; i < k; ++i) {

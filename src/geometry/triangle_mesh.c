@@ -21,10 +21,15 @@ static tb_vec3 tri_normal(const tb_vec3* v, const int32_t* t) {
   return tb_normalize(tb_cross(tb_sub(v[t[1]], v[t[0]]), tb_sub(v[t[2]], v[t[0]])));
 }
 
-int tb_triangle_edge_flags(const tb_vec3* v, const int32_t* idx, int32_t n, uint8_t* flags) {
+int tb_triangle_edge_flags(const tb_vec3* v, int32_t vertex_count, const int32_t* idx, int32_t n, uint8_t* flags) {
   size_t bytes = sizeof(edge_ref) * (size_t)n * 3;
   edge_ref* e = (edge_ref*)tb_alloc(bytes);
-  if (!e) return 0;
+  uint8_t* vertex_active = (uint8_t*)tb_alloc_zero((size_t)vertex_count);
+  if (!e || !vertex_active) {
+    if (e) tb_free(e, bytes);
+    if (vertex_active) tb_free(vertex_active, (size_t)vertex_count);
+    return 0;
+  }
   for (int32_t t = 0; t < n; ++t) {
     flags[t] = 0;
     for (int k = 0; k < 3; ++k) {
@@ -59,7 +64,14 @@ int tb_triangle_edge_flags(const tb_vec3* v, const int32_t* idx, int32_t n, uint
     }
     i = j;
   }
+  for (int32_t t = 0; t < n; ++t)
+    for (int k = 0; k < 3; ++k)
+      if (flags[t] & (1u << k)) vertex_active[idx[3 * t + k]] = vertex_active[idx[3 * t + (k + 1) % 3]] = 1;
+  for (int32_t t = 0; t < n; ++t)
+    for (int k = 0; k < 3; ++k)
+      if (vertex_active[idx[3 * t + k]]) flags[t] |= (uint8_t)(1u << (3 + k));
   tb_free(e, bytes);
+  tb_free(vertex_active, (size_t)vertex_count);
   return 1;
 }
 
@@ -102,7 +114,7 @@ int tb_mesh_data_create(const float* vertices, int32_t vertex_count, const int32
       tlo[t] = tb_vmin(v[x[0]], tb_vmin(v[x[1]], v[x[2]]));
       thi[t] = tb_vmax(v[x[0]], tb_vmax(v[x[1]], v[x[2]]));
     }
-    ok = tb_triangle_edge_flags(m->vertices, m->indices, triangle_count, m->edge_active) &&
+    ok = tb_triangle_edge_flags(m->vertices, vertex_count, m->indices, triangle_count, m->edge_active) &&
          tb_bvh_build(&m->bvh, tlo, thi, triangle_count);
   }
   if (tlo) tb_free(tlo, sizeof(tb_vec3) * (size_t)triangle_count);
@@ -158,7 +170,7 @@ tb_heightfield_data* tb_heightfield_data_create(int32_t rows, int32_t cols, cons
         x[0] = s00; x[1] = s10; x[2] = s11;
         x[3] = s00; x[4] = s11; x[5] = s01;
       }
-    ok = tb_triangle_edge_flags(v, idx, tris, h->edge_active);
+    ok = tb_triangle_edge_flags(v, samples, idx, tris, h->edge_active);
   }
   if (v) tb_free(v, sizeof(tb_vec3) * (size_t)samples);
   if (idx) tb_free(idx, sizeof(int32_t) * 3 * (size_t)tris);

@@ -5,12 +5,13 @@
 
 #include "bvh.h"
 
-/* Active-edge flags of a triangle: bit k set when edge (v_k, v_(k+1)%3) is active. An edge is
+/* Active-feature flags of a triangle: bit k set when edge (v_k, v_(k+1)%3) is active, bit 3 + k
+ * when vertex v_k is active. An edge is
  * active when it is a boundary edge, shared by more than two triangles, shared by triangles of
  * opposite winding, or a convex ridge whose face normals differ by more than
  * TB_EDGE_ACTIVE_COS. Flat and concave internal edges are inactive: a contact on them takes the
- * triangle's face normal (no ghost contacts on a smooth surface). A vertex is active when one of
- * its two edges in the triangle is. */
+ * triangle's face normal (no ghost contacts on a smooth surface). A vertex is active when any
+ * edge of the mesh that ends at it is active. */
 #define TB_EDGE_ACTIVE_COS 0.9998f /* cos of ~1.15 degrees */
 
 typedef struct tb_mesh_data {
@@ -18,7 +19,7 @@ typedef struct tb_mesh_data {
   tb_vec3* vertices;     /* shape frame, m */
   int32_t* indices;      /* 3 per triangle, counter-clockwise about the front normal */
   tb_vec3* normals;      /* unit front normal per triangle, (v1 - v0) x (v2 - v0) normalized */
-  uint8_t* edge_active;  /* per triangle, bits 0..2 */
+  uint8_t* edge_active;  /* per triangle: bits 0..2 edges, 3..5 vertices */
   tb_vec3 lower, upper;  /* bounds of the vertices, shape frame, m */
   tb_bvh bvh;            /* over the triangle bounds */
 } tb_mesh_data;
@@ -33,7 +34,7 @@ typedef struct tb_heightfield_data {
   int32_t rows, cols;
   float cell_x, cell_z;  /* m */
   float* heights;        /* rows * cols, row-major (index r * cols + c), m */
-  uint8_t* edge_active;  /* per triangle, bits 0..2 */
+  uint8_t* edge_active;  /* per triangle: bits 0..2 edges, 3..5 vertices */
   tb_vec3 lower, upper;  /* bounds, shape frame, m */
 } tb_heightfield_data;
 
@@ -71,10 +72,9 @@ static inline void tb_heightfield_triangle(const tb_heightfield_data* h, int32_t
   if (tri & 1) { v[1] = s11; v[2] = s01; } else { v[1] = s10; v[2] = s11; }
 }
 
-/* Edge flags of the triangles given by vertex positions and indices (see TB_EDGE_ACTIVE_COS);
- * scratch of 4 * triangle_count int64 and 3 * triangle_count int32 is allocated here.
- * Returns 0 on out of memory. */
-int tb_triangle_edge_flags(const tb_vec3* vertices, const int32_t* indices, int32_t triangle_count,
-                           uint8_t* flags);
+/* Edge and vertex flags of the triangles given by vertex positions and indices (see
+ * TB_EDGE_ACTIVE_COS); scratch is allocated here. Returns 0 on out of memory. */
+int tb_triangle_edge_flags(const tb_vec3* vertices, int32_t vertex_count, const int32_t* indices,
+                           int32_t triangle_count, uint8_t* flags);
 
 #endif

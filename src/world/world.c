@@ -223,6 +223,9 @@ static int grow_shapes(tb_shapes* s, int32_t cap) {
 
 static void free_shapes(tb_shapes* s) {
   tb_array_ref arrays[TB_MAX_ARRAYS];
+  /* owned geometry (hull / heightfield / mesh) of the live shapes */
+  for (int32_t i = 0; i < s->count; ++i)
+    if (s->type[i] >= 0) tb_shape_data_free(s->type[i], s->data[i]);
   tb_free_arrays(arrays, shape_arrays(s, arrays), s->capacity);
 }
 
