@@ -223,6 +223,38 @@ static void test_box_capsule_floor(void) {
   free(h);
 }
 
+/* A capsule lying across many flat internal edges: every point at the true depth on the surface
+ * below (the internal-edge rule: edge regions of flat edges take the face normal). */
+static void test_capsule_across_edges(void) {
+  int rows = 17, cols = 17;
+  float cell = 0.25f;
+  float* h = grid_heights(rows, cols, cell, cell, flat_03);
+  tb_heightfield_data* hf = tb_heightfield_data_create(rows, cols, h, cell, cell);
+  tb_mesh_data* mesh = grid_mesh(rows, cols, cell, cell, flat_03);
+  tb_shape_geom ghf = {TB_SHAPE_HEIGHTFIELD, {cell, cell, (float)rows, (float)cols}, hf};
+  tb_shape_geom gm = {TB_SHAPE_MESH, {0}, mesh};
+  tb_shape_geom cap = {TB_SHAPE_CAPSULE, {0.2f, 0.6f, 0, 0}, NULL};
+  float pen = 0.01f;
+  for (int i = 0; i < 8; ++i) {
+    float yaw = 0.37f * (float)i, x = 0.11f * (float)i - 0.4f, z = 0.07f * (float)i - 0.2f;
+    tb_quat q = tb_quat_mul(tb_quat_axis_angle(tb_v3(0, 1, 0), yaw), tb_quat_axis_angle(tb_v3(0, 0, 1), 0.5f * TB_PI));
+    tb_transform tc = {tb_v3(x, 0.3f + 0.2f - pen, z), q};
+    for (int s = 0; s < 2; ++s) {
+      tb_manifold m;
+      int n = tb_collide(&cap, tc, s ? &gm : &ghf, pose(0, 0, 0), MS, &m);
+      CHECK(n >= 2);
+      CHECK_VEC_NEAR(tb_v3(0, -1, 0), m.normal, 1e-5);
+      for (int k = 0; k < n; ++k) {
+        CHECK_NEAR(-pen, m.points[k].separation, 1e-5);
+        CHECK_NEAR(0.3f, m.points[k].point1.y, 1e-5);
+      }
+    }
+  }
+  tb_heightfield_data_free(hf);
+  tb_mesh_data_free(mesh);
+  free(h);
+}
+
 /* ---- contact reduction ---- */
 
 static void test_reduction(void) {
@@ -498,6 +530,7 @@ int main(void) {
   test_sphere_flat();
   test_sphere_tilted();
   test_box_capsule_floor();
+  test_capsule_across_edges();
   test_reduction();
   test_bvh_random();
   test_rolling_no_ghost();
