@@ -746,7 +746,7 @@ tb_shape_id tb_shape_create_heightfield(tb_world_id world, tb_body_id body, int3
   if (!tb_is_finite(cell_z) || cell_z <= 0.0f)
     return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: heightfield cellSize[1] must be finite and > 0 (got %g)", fn, (double)cell_z);
   if (!heights) return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: heightfield heights must not be NULL", fn);
-  if (!check_finite(w, fn, "heights", heights, rows * cols)) return -TB_ERR_INVALID_ARGUMENT;
+  if (!check_finite(w, fn, "heightfield heights", heights, rows * cols)) return -TB_ERR_INVALID_ARGUMENT;
   tb_heightfield_data* data = tb_heightfield_data_create(rows, cols, heights, cell_x, cell_z);
   if (!data) return -tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "%s: out of memory for a %d x %d heightfield", fn, rows, cols);
   const float params[4] = {cell_x, cell_z, (float)rows, (float)cols};
