@@ -107,5 +107,12 @@ bench: deps
 	$(MAKE) all native
 	node bench/run.mjs
 
+# Narrow-phase pair test rates of the mesh and heightfield routines (bench/mesh_bench.c).
+.PHONY: bench-mesh
+bench-mesh: build/libtribo.a bench/mesh_bench.c
+	@mkdir -p build
+	$(CC) $(NATIVE_CFLAGS) bench/mesh_bench.c build/libtribo.a -lm -o build/mesh_bench
+	build/mesh_bench
+
 clean:
 	rm -rf build dist/*.mjs dist/*.wasm dist/*.js web/bundle
