@@ -1,6 +1,8 @@
 /* Narrow phase dispatcher, manifold reduction and world AABBs. */
 #include "collide_internal.h"
 #include "../geometry/triangle_mesh.h"
+#include "convex.h"
+#include "../geometry/hull.h"
 
 /* Routine for (type a, type b) with a <= b; NULL = no contact (plane-plane). */
 static tb_collide_fn tb_np_routine(int ta, int tb) {
@@ -20,9 +22,18 @@ static tb_collide_fn tb_np_routine(int ta, int tb) {
     case TB_SHAPE_CAPSULE * TB_SHAPE_TYPE_COUNT + TB_SHAPE_HEIGHTFIELD:
     case TB_SHAPE_CAPSULE * TB_SHAPE_TYPE_COUNT + TB_SHAPE_MESH:
     case TB_SHAPE_BOX * TB_SHAPE_TYPE_COUNT + TB_SHAPE_HEIGHTFIELD:
-    case TB_SHAPE_BOX * TB_SHAPE_TYPE_COUNT + TB_SHAPE_MESH: return tb_collide_convex_mesh;
-    default: return NULL;
+    case TB_SHAPE_BOX * TB_SHAPE_TYPE_COUNT + TB_SHAPE_MESH:
+    case TB_SHAPE_CYLINDER * TB_SHAPE_TYPE_COUNT + TB_SHAPE_HEIGHTFIELD:
+    case TB_SHAPE_CYLINDER * TB_SHAPE_TYPE_COUNT + TB_SHAPE_MESH:
+    case TB_SHAPE_ELLIPSOID * TB_SHAPE_TYPE_COUNT + TB_SHAPE_HEIGHTFIELD:
+    case TB_SHAPE_ELLIPSOID * TB_SHAPE_TYPE_COUNT + TB_SHAPE_MESH:
+    case TB_SHAPE_HULL * TB_SHAPE_TYPE_COUNT + TB_SHAPE_HEIGHTFIELD:
+    case TB_SHAPE_HULL * TB_SHAPE_TYPE_COUNT + TB_SHAPE_MESH: return tb_collide_convex_mesh;
+    default: break;
   }
+  /* -- dispatch section: cylinder, ellipsoid, hull (general convex path) -- */
+  if (tb > TB_SHAPE_HULL || tb <= TB_SHAPE_BOX) return NULL;
+  return ta == TB_SHAPE_PLANE ? tb_collide_plane_convex : tb_collide_general_convex;
 }
 
 /* -1 / 0 / +1 total-order comparison of floats (NaN never reaches here in valid input). */
@@ -178,6 +189,40 @@ void tb_shape_aabb(const tb_shape_geom* g, tb_transform t, tb_vec3* lower, tb_ve
       *upper = tb_add(c, e);
       return;
     }
+    /* -- aabb section: cylinder, ellipsoid, hull -- */
+    case TB_SHAPE_CYLINDER: {
+      /* per world axis: half height times the axis component plus the disc's radius extent */
+      float r = g->params[0], h = g->params[1];
+      tb_vec3 ax = tb_rotate(t.q, tb_v3(0, 1, 0));
+      tb_vec3 e = tb_v3(h * fabsf(ax.x) + r * sqrtf(fmaxf(0.0f, 1.0f - ax.x * ax.x)),
+                        h * fabsf(ax.y) + r * sqrtf(fmaxf(0.0f, 1.0f - ax.y * ax.y)),
+                        h * fabsf(ax.z) + r * sqrtf(fmaxf(0.0f, 1.0f - ax.z * ax.z)));
+      *lower = tb_sub(t.p, e);
+      *upper = tb_add(t.p, e);
+      return;
+    }
+    case TB_SHAPE_ELLIPSOID: {
+      /* support along world axis i: sqrt(Σ_j (R_ij a_j)²) */
+      tb_mat3 m = tb_mat3_from_quat(t.q);
+      tb_vec3 cx = tb_scale(m.cx, g->params[0]), cy = tb_scale(m.cy, g->params[1]), cz = tb_scale(m.cz, g->params[2]);
+      tb_vec3 e = tb_v3(sqrtf(cx.x * cx.x + cy.x * cy.x + cz.x * cz.x), sqrtf(cx.y * cx.y + cy.y * cy.y + cz.y * cz.y),
+                        sqrtf(cx.z * cx.z + cy.z * cy.z + cz.z * cz.z));
+      *lower = tb_sub(t.p, e);
+      *upper = tb_add(t.p, e);
+      return;
+    }
+    case TB_SHAPE_HULL: {
+      const tb_hull* hl = (const tb_hull*)g->data;
+      *lower = tb_v3(big, big, big);
+      *upper = tb_v3(-big, -big, -big);
+      for (int32_t i = 0; hl && i < hl->vertex_count; ++i) {
+        tb_vec3 p = tb_transform_point(t, hl->vertices[i]);
+        *lower = tb_vmin(*lower, p);
+        *upper = tb_vmax(*upper, p);
+      }
+      if (!hl) *lower = *upper = t.p;
+      return;
+    }
     default:
       *lower = tb_v3(0.0f, 0.0f, 0.0f);
       *upper = tb_v3(0.0f, 0.0f, 0.0f);
@@ -191,4 +236,5 @@ void tb_shape_data_free(int32_t type, void* data) {
   /* -- shape data section: hull / heightfield / mesh destroy by type -- */
   if (type == TB_SHAPE_HEIGHTFIELD) tb_heightfield_data_free((tb_heightfield_data*)data);
   if (type == TB_SHAPE_MESH) tb_mesh_data_free((tb_mesh_data*)data);
+  if (type == TB_SHAPE_HULL) tb_hull_free((tb_hull*)data);
 }

@@ -1,6 +1,7 @@
 #include "mass.h"
 
 #include "../include/tribo.h"
+#include "hull.h"
 
 tb_mass_props tb_shape_mass(int32_t type, const float params[4], float density, tb_transform local) {
   tb_mass_props m = {0.0f, local.p, tb_mat3_zero()};
@@ -32,6 +33,21 @@ tb_mass_props tb_shape_mass(int32_t type, const float params[4], float density, 
       d = tb_v3(ix, iy, ix);
       break;
     }
+    case TB_SHAPE_CYLINDER: {
+      /* axis = local y, length 2h */
+      float r = params[0], h = params[1];
+      m.mass = density * TB_PI * r * r * 2.0f * h;
+      float ix = m.mass * (3.0f * r * r + 4.0f * h * h) / 12.0f;
+      d = tb_v3(ix, 0.5f * m.mass * r * r, ix);
+      break;
+    }
+    case TB_SHAPE_ELLIPSOID: {
+      float a = params[0], b = params[1], c = params[2];
+      m.mass = density * (4.0f / 3.0f) * TB_PI * a * b * c;
+      float k = m.mass / 5.0f;
+      d = tb_v3(k * (b * b + c * c), k * (a * a + c * c), k * (a * a + b * b));
+      break;
+    }
     default:
       return m; /* planes: no mass */
   }
@@ -58,4 +74,20 @@ tb_mass_props tb_mass_combine(tb_mass_props a, tb_mass_props b) {
   c.inertia = tb_mat3_add(tb_mat3_add(a.inertia, point_inertia(a.mass, tb_sub(a.center, c.center))),
                           tb_mat3_add(b.inertia, point_inertia(b.mass, tb_sub(b.center, c.center))));
   return c;
+}
+
+tb_mass_props tb_shape_mass_data(int32_t type, const float params[4], const void* data, float density,
+                                 tb_transform local) {
+  if (type != TB_SHAPE_HULL || !data) return tb_shape_mass(type, params, density, local);
+  float vol;
+  tb_vec3 c;
+  tb_mat3 inertia;
+  tb_hull_mass((const tb_hull*)data, &vol, &c, &inertia);
+  tb_mass_props m;
+  m.mass = density * vol;
+  m.center = tb_transform_point(local, c);
+  /* R I Rᵀ: the hull's inertia in the body axes */
+  tb_mat3 r = tb_mat3_from_quat(local.q);
+  m.inertia = tb_mat3_scale(tb_mat3_mul(tb_mat3_mul(r, inertia), tb_mat3_transpose(r)), density);
+  return m;
 }

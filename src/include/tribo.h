@@ -244,6 +244,33 @@ TB_API tb_shape_id tb_shape_create_mesh(tb_world_id world, tb_body_id body, cons
                                         int32_t vertex_count, const int32_t* indices, int32_t triangle_count,
                                         const float local_position[3], const float local_rotation[4],
                                         float friction, float restitution);
+/* Convex hull shape of a point cloud: points = point_count (x, y, z) triples in the shape frame
+ * (m); 4 <= point_count <= 100000. Quickhull with a relative tolerance (about 1e-6 of the largest
+ * coordinate); points within it of the hull count as on it; coplanar faces are merged. Fails
+ * with TB_ERR_INVALID_ARGUMENT for NaN/Inf, fewer than 4 non-degenerate points, collinear or
+ * coplanar input; TB_ERR_CAPACITY over 100000 points. Mass: exact polyhedral integration. The
+ * vertices stay in the shape frame (not re-centred). Support queries use a support field when
+ * the hull has >= 64 vertices (resolution 180), else the exact vertex scan. */
+TB_API tb_shape_id tb_shape_create_hull(tb_world_id world, tb_body_id body, const float* points,
+                                        int32_t point_count, const float local_position[3],
+                                        const float local_rotation[4], float friction,
+                                        float restitution, float density);
+/* Same with the support field resolution: -1 = default (as above), 0 = exact scan always,
+ * 8..1024 = a field of res × res directions always. */
+TB_API tb_shape_id tb_shape_create_hull_ex(tb_world_id world, tb_body_id body, const float* points,
+                                           int32_t point_count, int32_t support_field_resolution,
+                                           const float local_position[3], const float local_rotation[4],
+                                           float friction, float restitution, float density);
+typedef struct tb_hull_info {
+  int32_t vertex_count;             /* hull vertices (input points inside or on a face dropped) */
+  int32_t face_count;               /* polygonal faces after merging coplanar triangles */
+  int32_t edge_count;               /* V − E + F = 2 */
+  int32_t support_field_resolution; /* 0 = no support field (exact scan) */
+  int64_t support_field_bytes;      /* memory of the support field */
+  int64_t total_bytes;              /* memory of the hull incl. the field */
+  float radius;                     /* m: largest vertex distance from the vertex centroid */
+} tb_hull_info;
+TB_API tb_status tb_shape_get_hull(tb_world_id world, tb_shape_id shape, tb_hull_info* out);
 
 /* Pipeline. collide(): AABBs, broad and narrow phase, contact store, from the current state.
  * solve(): rows, iterations, integration over one timestep, then the readback that fills the

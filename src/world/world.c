@@ -6,8 +6,10 @@
 #include <string.h>
 
 #include "../core/jobs.h"
+#include "../geometry/hull.h"
 #include "../geometry/mass.h"
 #include "../geometry/triangle_mesh.h"
+#include "../geometry/support_field.h"
 #include "../model/material.h"
 #include "../solver/solver.h"
 
@@ -455,7 +457,8 @@ static void update_mass(tb_world* w, int32_t slot) {
   if (b->mass_explicit[slot]) return;
   tb_mass_props total = {0.0f, {0, 0, 0}, tb_mat3_zero()};
   for (int32_t s = b->first_shape[slot]; s >= 0; s = w->shapes.next[s])
-    total = tb_mass_combine(total, tb_shape_mass(w->shapes.type[s], w->shapes.params + 4 * s, w->shapes.density[s], w->shapes.local[s]));
+    total = tb_mass_combine(total, tb_shape_mass_data(w->shapes.type[s], w->shapes.params + 4 * s, w->shapes.data[s],
+                                                      w->shapes.density[s], w->shapes.local[s]));
   int dynamic = b->f.body_type[slot] == TB_BODY_DYNAMIC;
   if (!dynamic || total.mass <= 0.0f) {
     /* A dynamic body without massive shapes gets 1 kg and unit inertia so that it still moves. */
@@ -694,6 +697,15 @@ tb_shape_id tb_shape_create(tb_world_id world, tb_body_id body, tb_shape_type ty
           return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: box halfExtents[%d] must be > 0 (got %g)", fn, i, (double)params[i]);
       break;
     /* -- create section: cylinder, ellipsoid -- */
+    case TB_SHAPE_CYLINDER:
+      if (params[0] <= 0.0f) return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: cylinder radius must be > 0 (got %g)", fn, (double)params[0]);
+      if (params[1] <= 0.0f) return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: cylinder halfHeight must be > 0 (got %g)", fn, (double)params[1]);
+      break;
+    case TB_SHAPE_ELLIPSOID:
+      for (int i = 0; i < 3; ++i)
+        if (params[i] <= 0.0f)
+          return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: ellipsoid radii[%d] must be > 0 (got %g)", fn, i, (double)params[i]);
+      break;
     default:
       return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: shape type %s is not available through addShape", fn, tn);
   }
@@ -786,6 +798,68 @@ tb_shape_id tb_shape_create_mesh(tb_world_id world, tb_body_id body, const float
   }
   const float params[4] = {(float)vertex_count, (float)triangle_count, 0.0f, 0.0f};
   return insert_shape(w, bslot, TB_SHAPE_MESH, params, data, local_position, local_rotation, friction, restitution, 1.0f);
+}
+
+/* ---- convex hull shapes ---- */
+
+tb_shape_id tb_shape_create_hull_ex(tb_world_id world, tb_body_id body, const float* points, int32_t point_count,
+                                    int32_t support_field_resolution, const float local_position[3],
+                                    const float local_rotation[4], float friction, float restitution, float density) {
+  tb_world* w = tb_world_get(world);
+  if (!w) return -tb_world_fail(NULL, TB_ERR_NOT_FOUND, "addHull: world %d does not exist", world);
+  const char* fn = "addHull";
+  int32_t bslot = body_slot(w, body, fn);
+  if (bslot < 0) return -TB_ERR_NOT_FOUND;
+  if (!points) return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: points must not be NULL", fn);
+  if (!check_finite(w, fn, "position", local_position, 3) || !check_quat(w, fn, "rotation", local_rotation))
+    return -TB_ERR_INVALID_ARGUMENT;
+  if (support_field_resolution != -1 && support_field_resolution != 0 &&
+      (support_field_resolution < 8 || support_field_resolution > 1024))
+    return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT,
+                          "%s: supportField.resolution must be -1 (default), 0 (none) or in [8, 1024] (got %d)", fn,
+                          support_field_resolution);
+  if (!tb_is_finite(friction) || friction < 0.0f)
+    return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: hull friction must be finite and >= 0 (got %g)", fn, (double)friction);
+  if (!tb_is_finite(restitution) || restitution < 0.0f || restitution > 1.0f)
+    return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: hull restitution must be in [0, 1] (got %g)", fn, (double)restitution);
+  if (!tb_is_finite(density) || density <= 0.0f)
+    return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: hull density must be finite and > 0 (got %g)", fn, (double)density);
+  tb_hull_error err;
+  tb_hull* h = tb_hull_build(points, point_count, support_field_resolution, &err);
+  if (!h) {
+    tb_status st = err.code == 3 ? TB_ERR_OUT_OF_MEMORY : (err.code == 4 ? TB_ERR_CAPACITY : TB_ERR_INVALID_ARGUMENT);
+    return -tb_world_fail(w, st, "%s: %s", fn, err.message);
+  }
+  /* params: bounding radius about the vertex centroid, vertex and face counts (informative) */
+  const float params[4] = {h->radius, (float)h->vertex_count, (float)h->face_count, 0.0f};
+  return insert_shape(w, bslot, TB_SHAPE_HULL, params, h, local_position, local_rotation, friction, restitution, density);
+}
+
+tb_shape_id tb_shape_create_hull(tb_world_id world, tb_body_id body, const float* points, int32_t point_count,
+                                 const float local_position[3], const float local_rotation[4], float friction,
+                                 float restitution, float density) {
+  return tb_shape_create_hull_ex(world, body, points, point_count, -1, local_position, local_rotation, friction,
+                                 restitution, density);
+}
+
+tb_status tb_shape_get_hull(tb_world_id world, tb_shape_id shape, tb_hull_info* out) {
+  GET_WORLD("getHull");
+  int32_t s = tb_id_slot(shape);
+  tb_shapes* sh = &w->shapes;
+  if (shape < 0 || s >= sh->count || sh->type[s] < 0 || sh->generation[s] != tb_id_gen(shape))
+    return tb_world_fail(w, TB_ERR_NOT_FOUND, "getHull: shape %d does not exist (never created or removed)", shape);
+  if (sh->type[s] != TB_SHAPE_HULL)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "getHull: shape %d is a %s, not a hull", shape, shape_type_name(sh->type[s]));
+  if (!out) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "getHull: out must not be NULL");
+  const tb_hull* h = (const tb_hull*)sh->data[s];
+  out->vertex_count = h->vertex_count;
+  out->face_count = h->face_count;
+  out->edge_count = h->edge_count;
+  out->support_field_resolution = h->field ? h->field->res : 0;
+  out->support_field_bytes = h->field ? (int64_t)h->field->bytes : 0;
+  out->total_bytes = (int64_t)h->bytes;
+  out->radius = h->radius;
+  return TB_OK;
 }
 
 tb_status tb_shape_destroy(tb_world_id world, tb_shape_id shape) {

@@ -1,0 +1,76 @@
+/* Support fields: precomputed support vertices on a latitude/longitude direction grid. */
+#include "support_field.h"
+
+#include "../core/alloc.h"
+
+tb_vec3 tb_support_field_direction(int32_t res, int32_t i, int32_t j) {
+  float theta = 2.0f * TB_PI * (float)i / (float)res;
+  float phi = TB_PI * (float)j / (float)(res - 1);
+  float sp = sinf(phi);
+  return tb_v3(sp * cosf(theta), sp * sinf(theta), cosf(phi));
+}
+
+/* Exact scan (first on ties). */
+static int32_t scan(const tb_vec3* v, int32_t n, tb_vec3 d) {
+  int32_t best = 0;
+  float bd = tb_dot(v[0], d);
+  for (int32_t i = 1; i < n; ++i) {
+    float x = tb_dot(v[i], d);
+    if (x > bd) { bd = x; best = i; }
+  }
+  return best;
+}
+
+tb_support_field* tb_support_field_build(const tb_vec3* vertices, int32_t count, int32_t res) {
+  tb_support_field* f = (tb_support_field*)tb_alloc(sizeof(tb_support_field));
+  if (!f) return NULL;
+  size_t n = (size_t)res * (size_t)res;
+  f->vertex = (int32_t*)tb_alloc(n * sizeof(int32_t));
+  if (!f->vertex) { tb_free(f, sizeof *f); return NULL; }
+  f->res = res;
+  f->bytes = sizeof *f + n * sizeof(int32_t);
+  for (int32_t j = 0; j < res; ++j)
+    for (int32_t i = 0; i < res; ++i)
+      f->vertex[j * res + i] = scan(vertices, count, tb_support_field_direction(res, i, j));
+  return f;
+}
+
+void tb_support_field_free(tb_support_field* f) {
+  if (!f) return;
+  tb_free(f->vertex, (size_t)f->res * (size_t)f->res * sizeof(int32_t));
+  tb_free(f, sizeof *f);
+}
+
+int32_t tb_support_field_lookup(const tb_support_field* f, const tb_vec3* vertices, tb_vec3 d, int32_t* ties) {
+  int32_t res = f->res;
+  float len = tb_length(d);
+  float z = len > 0.0f ? tb_clampf(d.z / len, -1.0f, 1.0f) : 1.0f;
+  float theta = atan2f(d.y, d.x);
+  if (theta < 0.0f) theta += 2.0f * TB_PI;
+  float u = theta * (float)res / (2.0f * TB_PI), v = acosf(z) * (float)(res - 1) / TB_PI;
+  int32_t i0 = (int32_t)floorf(u), j0 = (int32_t)floorf(v);
+  if (i0 >= res) i0 -= res;
+  if (i0 < 0) i0 = 0;
+  if (j0 > res - 1) j0 = res - 1;
+  if (j0 < 0) j0 = 0;
+  int32_t i1 = i0 + 1 == res ? 0 : i0 + 1, j1 = j0 + 1 > res - 1 ? res - 1 : j0 + 1;
+  const int32_t cand[4] = {f->vertex[j0 * res + i0], f->vertex[j0 * res + i1], f->vertex[j1 * res + i0],
+                           f->vertex[j1 * res + i1]};
+  int32_t best = cand[0], distinct = 1;
+  float bd = tb_dot(vertices[best], d);
+  for (int k = 1; k < 4; ++k) {
+    int seen = 0;
+    for (int m = 0; m < k; ++m) seen |= cand[m] == cand[k];
+    if (seen) continue;
+    ++distinct;
+    float x = tb_dot(vertices[cand[k]], d);
+    if (x > bd || (x == bd && cand[k] < best)) { bd = x; best = cand[k]; }
+  }
+  if (ties) *ties = distinct;
+  return best;
+}
+
+float tb_support_field_cell_angle(int32_t res) {
+  float dt = 2.0f * TB_PI / (float)res, dp = TB_PI / (float)(res - 1);
+  return 0.5f * sqrtf(dt * dt + dp * dp);
+}

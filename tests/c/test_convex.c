@@ -1,0 +1,628 @@
+/* Tests of the convex narrow phase: support functions, GJK / EPA / MPR against closed forms and
+ * against the analytic routines, every new pair type, randomised invariants, the hull builder,
+ * support fields, mass properties and resting contact forces. */
+#include "../../src/collision/convex.h"
+#include "../../src/geometry/hull.h"
+#include "../../src/geometry/mass.h"
+#include "../../src/geometry/support_field.h"
+#include "test_util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define TB_TEST_SEED 0xC0FFEEu
+#include "test_random.h"
+
+#define MS 0.05f
+
+static tb_transform pose(float x, float y, float z, tb_quat q) {
+  tb_transform t = {tb_v3(x, y, z), q};
+  return t;
+}
+static tb_quat qid(void) { return tb_quat_identity(); }
+static tb_quat qaa(float ax, float ay, float az, float deg) {
+  return tb_quat_axis_angle(tb_normalize(tb_v3(ax, ay, az)), deg * TB_PI / 180.0f);
+}
+static tb_shape_geom geom(int type, float p0, float p1, float p2, float p3, const void* data) {
+  tb_shape_geom g = {type, {p0, p1, p2, p3}, data};
+  return g;
+}
+static float min_sep(const tb_manifold* m) {
+  float s = INFINITY;
+  for (int i = 0; i < m->point_count; ++i) s = fminf(s, m->points[i].separation);
+  return s;
+}
+static int manifold_ok(const tb_manifold* m) {
+  if (fabsf(tb_length(m->normal) - 1.0f) > 1e-4f) return 0;
+  for (int i = 0; i < m->point_count; ++i) {
+    const tb_manifold_point* p = &m->points[i];
+    if (!tb_is_finite(p->separation) || !tb_is_finite(p->point0.x + p->point0.y + p->point0.z) ||
+        !tb_is_finite(p->point1.x + p->point1.y + p->point1.z))
+      return 0;
+  }
+  return 1;
+}
+
+static const float cube_pts[8][3] = {{-1, -1, -1}, {1, -1, -1}, {-1, 1, -1}, {1, 1, -1},
+                                     {-1, 1, 1},   {1, 1, 1},   {-1, -1, 1}, {1, -1, 1}};
+
+/* A hull of the box with half extents h (8 corners plus interior points). */
+static tb_hull* box_hull(tb_vec3 h, int field_res) {
+  float pts[3 * 20];
+  int n = 0;
+  for (int i = 0; i < 8; ++i) {
+    pts[3 * n] = cube_pts[i][0] * h.x; pts[3 * n + 1] = cube_pts[i][1] * h.y; pts[3 * n + 2] = cube_pts[i][2] * h.z;
+    ++n;
+  }
+  for (int i = 0; i < 12; ++i) {
+    tb_vec3 v = rand_vec();
+    pts[3 * n] = 0.9f * v.x * h.x; pts[3 * n + 1] = 0.9f * v.y * h.y; pts[3 * n + 2] = 0.9f * v.z * h.z;
+    ++n;
+  }
+  tb_hull_error err;
+  tb_hull* hl = tb_hull_build(pts, n, field_res, &err);
+  CHECK(hl != NULL);
+  return hl;
+}
+
+/* ---- hull builder ---- */
+
+static void test_hull_cube(void) {
+  tb_hull* h = box_hull(tb_v3(1, 1, 1), 0);
+  if (!h) return;
+  CHECK(h->vertex_count == 8);
+  CHECK(h->face_count == 6);
+  CHECK(h->edge_count == 12);
+  for (int f = 0; f < h->face_count; ++f) {
+    CHECK(h->face_first[f + 1] - h->face_first[f] == 4);
+    CHECK_NEAR(1.0, h->face_offset[f], 1e-6);
+    tb_vec3 n = h->face_normal[f];
+    CHECK_NEAR(1.0, fabsf(n.x) + fabsf(n.y) + fabsf(n.z), 1e-6); /* axis-aligned */
+    /* counter-clockwise seen from outside: the polygon's Newell normal is the face normal */
+    int32_t s = h->face_first[f];
+    tb_vec3 a = h->vertices[h->face_index[s]], b = h->vertices[h->face_index[s + 1]], c = h->vertices[h->face_index[s + 2]];
+    CHECK(tb_dot(tb_cross(tb_sub(b, a), tb_sub(c, a)), n) > 0.0f);
+  }
+  float vol;
+  tb_vec3 com;
+  tb_mat3 I;
+  tb_hull_mass(h, &vol, &com, &I);
+  CHECK_NEAR(8.0, vol, 1e-5);
+  CHECK_NEAR(0.0, tb_length(com), 1e-6);
+  /* unit density cube of side 2: I = m (a² + b²) / 12 = 8 · 8 / 12 */
+  CHECK_NEAR(8.0 * 8.0 / 12.0, I.cx.x, 1e-4);
+  CHECK_NEAR(8.0 * 8.0 / 12.0, I.cz.z, 1e-4);
+  CHECK_NEAR(0.0, I.cx.y, 1e-5);
+  tb_hull_free(h);
+}
+
+static void test_hull_sphere_points(void) {
+  enum { N = 2000 };
+  static float pts[3 * N];
+  for (int i = 0; i < N; ++i) {
+    tb_vec3 v = rand_unit();
+    float r = i % 5 == 0 ? 0.5f + 0.5f * frand01() : 1.0f; /* some interior points */
+    pts[3 * i] = 2.0f + r * v.x; pts[3 * i + 1] = -1.0f + r * v.y; pts[3 * i + 2] = 0.5f + r * v.z;
+  }
+  tb_hull_error err;
+  tb_hull* h = tb_hull_build(pts, N, 0, &err);
+  CHECK(h != NULL);
+  if (!h) return;
+  CHECK(h->vertex_count - h->edge_count + h->face_count == 2);
+  CHECK(h->vertex_count > 1000 && h->vertex_count <= N - N / 5 + 1);
+  /* every input point inside or on the hull within the tolerance */
+  float worst = -INFINITY;
+  for (int i = 0; i < N; ++i) {
+    tb_vec3 p = tb_v3(pts[3 * i], pts[3 * i + 1], pts[3 * i + 2]);
+    for (int f = 0; f < h->face_count; ++f) worst = fmaxf(worst, tb_dot(h->face_normal[f], p) - h->face_offset[f]);
+  }
+  CHECK(worst <= 4.0f * h->tolerance);
+  /* volume below the sphere's and above 97% of it for 1600 points on the sphere */
+  float vol;
+  tb_vec3 com;
+  tb_mat3 I;
+  tb_hull_mass(h, &vol, &com, &I);
+  CHECK(vol < 4.0f / 3.0f * TB_PI && vol > 0.97f * 4.0f / 3.0f * TB_PI);
+  CHECK_VEC_NEAR(tb_v3(2.0f, -1.0f, 0.5f), com, 0.01f);
+  /* convexity: every vertex on or below every face plane */
+  for (int f = 0; f < h->face_count; ++f)
+    for (int i = 0; i < h->vertex_count; ++i)
+      if (tb_dot(h->face_normal[f], h->vertices[i]) - h->face_offset[f] > 4.0f * h->tolerance) { CHECK(0); f = h->face_count; break; }
+  tb_hull_free(h);
+}
+
+static void test_hull_rejects(void) {
+  tb_hull_error err;
+  float pts[3 * 8];
+  memcpy(pts, cube_pts, sizeof pts);
+  CHECK(tb_hull_build(pts, 3, -1, &err) == NULL);
+  CHECK(strstr(err.message, "point_count must be >= 4 (got 3)") != NULL);
+  pts[5] = NAN;
+  CHECK(tb_hull_build(pts, 8, -1, &err) == NULL);
+  CHECK(strstr(err.message, "points[5] must be finite") != NULL);
+  /* coplanar: the 4 corners of the z = -1 face, repeated */
+  float plane[3 * 6] = {-1, -1, 0, 1, -1, 0, 1, 1, 0, -1, 1, 0, 0.5f, 0.5f, 0, 0.1f, -0.3f, 0};
+  CHECK(tb_hull_build(plane, 6, -1, &err) == NULL);
+  CHECK(strstr(err.message, "coplanar") != NULL);
+  float line[3 * 5] = {0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, -1, -1, -1};
+  CHECK(tb_hull_build(line, 5, -1, &err) == NULL);
+  CHECK(strstr(err.message, "collinear") != NULL);
+  float same[3 * 4] = {1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3};
+  CHECK(tb_hull_build(same, 4, -1, &err) == NULL);
+  CHECK(strstr(err.message, "non-degenerate") != NULL);
+  CHECK(tb_hull_build(pts, TB_HULL_MAX_POINTS + 1, -1, &err) == NULL);
+  CHECK(err.code == 4 && strstr(err.message, "<= 100000") != NULL);
+}
+
+/* ---- support fields ---- */
+
+static void test_support_field(void) {
+  enum { N = 3000 };
+  static float pts[3 * N];
+  for (int i = 0; i < N; ++i) {
+    tb_vec3 v = rand_unit();
+    pts[3 * i] = 0.3f + 1.5f * v.x; pts[3 * i + 1] = 0.8f * v.y; pts[3 * i + 2] = v.z;
+  }
+  tb_hull_error err;
+  tb_hull* h = tb_hull_build(pts, N, 64, &err);
+  CHECK(h != NULL && h->field != NULL);
+  if (!h || !h->field) return;
+  CHECK(h->field->bytes >= (size_t)64 * 64 * sizeof(int32_t));
+  float bound = 2.0f * h->radius * tb_support_field_cell_angle(64);
+  float worst = 0.0f;
+  int ties = 0, exact = 0;
+  for (int k = 0; k < 2000; ++k) {
+    tb_vec3 d = rand_unit();
+    int32_t t;
+    int32_t fi = tb_support_field_lookup(h->field, h->vertices, d, &t);
+    int32_t si = tb_hull_support_scan(h, d);
+    float gap = tb_dot(h->vertices[si], d) - tb_dot(h->vertices[fi], d);
+    CHECK(gap >= 0.0f);
+    worst = fmaxf(worst, gap);
+    ties += t > 1;
+    exact += fi == si;
+  }
+  CHECK(worst <= bound);
+  CHECK(ties > 0);        /* 3000 points: neighbouring cells often pick different vertices */
+  CHECK(exact > 1000);    /* and the field is usually exact */
+  /* on a cube, directions along a face normal tie between the face's vertices; a generic
+   * direction near a corner does not */
+  tb_hull* c = box_hull(tb_v3(1, 1, 1), 32);
+  if (c) {
+    int32_t t;
+    tb_support_field_lookup(c->field, c->vertices, tb_v3(0.0f, 0.0f, 1.0f), &t);
+    CHECK(t > 1);
+    int32_t v = tb_support_field_lookup(c->field, c->vertices, tb_v3(0.5f, 0.6f, 0.62f), &t);
+    CHECK(t == 1);
+    CHECK_VEC_NEAR(tb_v3(1, 1, 1), c->vertices[v], 0.0f);
+    tb_hull_free(c);
+  }
+  tb_hull_free(h);
+}
+
+/* ---- closed forms for the new pair types ---- */
+
+static void test_cylinder_sphere(void) {
+  tb_shape_geom cyl = geom(TB_SHAPE_CYLINDER, 0.5f, 1.0f, 0, 0, NULL), sph = geom(TB_SHAPE_SPHERE, 0.25f, 0, 0, 0, NULL);
+  for (int k = 0; k < 4; ++k) {
+    /* a rigid motion of the whole configuration */
+    tb_quat g = k == 0 ? qid() : qaa(frand(), frand(), frand(), 90.0f * frand());
+    tb_vec3 o = tb_scale(rand_vec(), 3.0f);
+    tb_transform tc = {o, g};
+    /* side: sphere centre at 0.7 from the axis, at height 0.3: gap 0.7 − 0.5 − 0.25 = −0.05 */
+    tb_manifold m;
+    tb_transform ts = {tb_transform_point(tc, tb_v3(0.7f, 0.3f, 0.0f)), qid()};
+    int n = tb_collide(&cyl, tc, &sph, ts, MS, &m);
+    CHECK(n == 1);
+    CHECK_NEAR(-0.05, min_sep(&m), 1e-5);
+    CHECK_VEC_NEAR(tb_rotate(g, tb_v3(1, 0, 0)), m.normal, 1e-5);
+    CHECK_VEC_NEAR(tb_transform_point(tc, tb_v3(0.5f, 0.3f, 0.0f)), m.points[0].point0, 1e-5);
+    /* cap: sphere above the top cap, separated by 0.03 */
+    ts.p = tb_transform_point(tc, tb_v3(0.1f, 1.28f, -0.2f));
+    n = tb_collide(&cyl, tc, &sph, ts, MS, &m);
+    CHECK(n == 1);
+    CHECK_NEAR(0.03, min_sep(&m), 1e-5);
+    CHECK_VEC_NEAR(tb_rotate(g, tb_v3(0, 1, 0)), m.normal, 1e-5);
+    /* swapped order: same contact seen from the sphere */
+    n = tb_collide(&sph, ts, &cyl, tc, MS, &m);
+    CHECK(n == 1);
+    CHECK_NEAR(0.03, min_sep(&m), 1e-5);
+    CHECK_VEC_NEAR(tb_rotate(g, tb_v3(0, -1, 0)), m.normal, 1e-5);
+    /* beyond max_separation: nothing */
+    ts.p = tb_transform_point(tc, tb_v3(0.1f, 1.35f, -0.2f));
+    CHECK(tb_collide(&cyl, tc, &sph, ts, MS, &m) == 0);
+  }
+}
+
+static void test_ellipsoid_plane(void) {
+  tb_shape_geom pl = geom(TB_SHAPE_PLANE, 0, 1, 0, 0, NULL), el = geom(TB_SHAPE_ELLIPSOID, 0.6f, 0.3f, 0.4f, 0, NULL);
+  for (int k = 0; k < 6; ++k) {
+    tb_quat q = qaa(frand(), frand(), frand(), 180.0f * frand());
+    /* lowest point below the centre by sqrt(nᵀ R A² Rᵀ n), n = +y */
+    tb_vec3 nl = tb_inv_rotate(q, tb_v3(0, 1, 0));
+    float h = sqrtf(0.36f * nl.x * nl.x + 0.09f * nl.y * nl.y + 0.16f * nl.z * nl.z);
+    float y = h - 0.01f + 0.02f * (float)k / 5.0f;
+    tb_manifold m;
+    int n = tb_collide(&pl, pose(0, 0, 0, qid()), &el, pose(0.3f, y, -0.2f, q), MS, &m);
+    CHECK(n == 1); /* a curved surface touches in one point */
+    CHECK_NEAR(y - h, min_sep(&m), 1e-5);
+    CHECK_VEC_NEAR(tb_v3(0, 1, 0), m.normal, 1e-6);
+    CHECK_NEAR(0.0, m.points[0].point0.y, 1e-6);
+  }
+}
+
+static void test_cylinder_plane(void) {
+  tb_shape_geom pl = geom(TB_SHAPE_PLANE, 0, 1, 0, 0, NULL), cyl = geom(TB_SHAPE_CYLINDER, 0.5f, 0.4f, 0, 0, NULL);
+  tb_manifold m;
+  /* upright, penetrating 0.01: points on the rim (4 kept of more found) */
+  int n = tb_collide(&pl, pose(0, 0, 0, qid()), &cyl, pose(1, 0.39f, 2, qaa(0, 1, 0, 20)), MS, &m);
+  CHECK(n == 4);
+  CHECK(m.points_found > 4);
+  for (int i = 0; i < n; ++i) {
+    CHECK_NEAR(-0.01, m.points[i].separation, 1e-5);
+    float r = tb_length(tb_sub(tb_v3(m.points[i].point1.x, 0, m.points[i].point1.z), tb_v3(1, 0, 2)));
+    CHECK_NEAR(0.5, r, 1e-4);
+  }
+  /* lying on its side: a line contact, two points at the cap ends */
+  n = tb_collide(&pl, pose(0, 0, 0, qid()), &cyl, pose(0, 0.5f, 0, qaa(0, 0, 1, 90)), MS, &m);
+  CHECK(n == 2);
+  if (n == 2) CHECK_NEAR(0.8, fabsf(m.points[0].point1.x - m.points[1].point1.x), 1e-4);
+  /* tilted by 30° about z: the lowest rim point at y − (h cos 30 + r sin 30) */
+  float y = 0.4f * cosf(TB_PI / 6) + 0.5f * sinf(TB_PI / 6) + 0.02f;
+  n = tb_collide(&pl, pose(0, 0, 0, qid()), &cyl, pose(0, y, 0, qaa(0, 0, 1, 30)), MS, &m);
+  CHECK(n >= 1);
+  CHECK_NEAR(0.02, min_sep(&m), 1e-5);
+}
+
+/* A hull built from a box's corners collides like the box (hull–plane, hull–box, hull–hull). */
+static void test_hull_equals_box(void) {
+  tb_vec3 he = tb_v3(0.5f, 0.3f, 0.4f);
+  tb_hull* h = box_hull(he, -1);
+  if (!h) return;
+  tb_shape_geom hg = geom(TB_SHAPE_HULL, 0, 0, 0, 0, h), bg = geom(TB_SHAPE_BOX, he.x, he.y, he.z, 0, NULL);
+  tb_shape_geom pl = geom(TB_SHAPE_PLANE, 0, 1, 0, 0, NULL);
+  tb_shape_geom big = geom(TB_SHAPE_BOX, 2.0f, 0.5f, 2.0f, 0, NULL);
+  for (int k = 0; k < 5; ++k) {
+    tb_quat q = k == 0 ? qid() : qaa(0, 1, 0, 70.0f * frand());
+    float y = 0.3f - 0.01f + 0.005f * (float)k;
+    tb_manifold mh, mb;
+    int nh = tb_collide(&pl, pose(0, 0, 0, qid()), &hg, pose(0.1f, y, 0, q), MS, &mh);
+    int nb = tb_collide(&pl, pose(0, 0, 0, qid()), &bg, pose(0.1f, y, 0, q), MS, &mb);
+    CHECK(nh == 4 && nb == 4);
+    CHECK_NEAR(min_sep(&mb), min_sep(&mh), 1e-5);
+    CHECK_NEAR(y - 0.3f, min_sep(&mh), 1e-5);
+    /* on a large box: face clipping gives the 4 corners */
+    nh = tb_collide(&big, pose(0, -0.5f, 0, qid()), &hg, pose(0.1f, y, 0, q), MS, &mh);
+    nb = tb_collide(&big, pose(0, -0.5f, 0, qid()), &bg, pose(0.1f, y, 0, q), MS, &mb);
+    CHECK(nh == 4 && nb == 4);
+    CHECK_NEAR(min_sep(&mb), min_sep(&mh), 1e-5);
+    CHECK(fabsf(tb_dot(mh.normal, mb.normal)) > 0.9999f);
+    for (int i = 0; i < nh; ++i) CHECK_NEAR(y - 0.3f, mh.points[i].separation, 1e-5);
+  }
+  /* hull on hull, rotated about the normal: 4 points (clipped square against square) */
+  tb_manifold m;
+  int n = tb_collide(&hg, pose(0, 0, 0, qid()), &hg, pose(0.05f, 0.59f, 0, qaa(0, 1, 0, 45)), MS, &m);
+  CHECK(n == 4);
+  CHECK_NEAR(-0.01, min_sep(&m), 1e-5);
+  CHECK(fabsf(m.normal.y) > 0.9999f);
+  tb_hull_free(h);
+}
+
+/* ---- analytic routines against GJK / EPA ---- */
+
+static void gjk_epa(const tb_convex* a, const tb_convex* b, float* sep, tb_vec3* n) {
+  tb_convex_result r;
+  tb_gjk(a, b, &r);
+  if (r.overlap) tb_epa(a, b, &r);
+  float rad = tb_convex_radius(a) + tb_convex_radius(b);
+  *sep = r.overlap ? -r.distance - rad : r.distance - rad;
+  *n = r.normal;
+}
+
+static tb_convex cvx(int type, float p0, float p1, float p2, const void* data, tb_transform t) {
+  tb_convex c;
+  memset(&c, 0, sizeof c);
+  c.type = type;
+  c.params[0] = p0; c.params[1] = p1; c.params[2] = p2;
+  c.data = data;
+  c.pose = t;
+  return c;
+}
+
+static void compare_analytic(tb_convex a, tb_convex b, const char* what) {
+  tb_shape_geom ga = geom(a.type, a.params[0], a.params[1], a.params[2], 0, NULL);
+  tb_shape_geom gb = geom(b.type, b.params[0], b.params[1], b.params[2], 0, NULL);
+  tb_manifold m;
+  int n = tb_collide(&ga, a.pose, &gb, b.pose, 10.0f, &m);
+  float sep;
+  tb_vec3 nn;
+  gjk_epa(&a, &b, &sep, &nn);
+  CHECK(n >= 1);
+  if (n < 1) return;
+  int bad = !(fabsf(min_sep(&m) - sep) <= 1e-4f) || !(tb_length(tb_sub(m.normal, nn)) <= 1e-3f);
+  if (bad) fprintf(stderr, "  %s: analytic %g (%g %g %g) general %g (%g %g %g)\n", what, (double)min_sep(&m),
+                   (double)m.normal.x, (double)m.normal.y, (double)m.normal.z, (double)sep, (double)nn.x, (double)nn.y, (double)nn.z);
+  CHECK_NEAR(min_sep(&m), sep, 1e-4);
+  CHECK(tb_length(tb_sub(m.normal, nn)) <= 1e-3f);
+}
+
+static void test_analytic_vs_general(void) {
+  for (int k = 0; k < 20; ++k) {
+    tb_quat qa = rand_quat(), qb = rand_quat();
+    tb_vec3 pa = tb_scale(rand_vec(), 0.2f);
+    tb_vec3 dir = rand_unit();
+    /* separated and overlapping distances */
+    float dist = k % 2 ? 1.4f : 0.9f;
+    tb_transform ta = {pa, qa}, tbb = {tb_add(pa, tb_scale(dir, dist)), qb};
+    compare_analytic(cvx(TB_SHAPE_SPHERE, 0.5f, 0, 0, NULL, ta), cvx(TB_SHAPE_SPHERE, 0.6f, 0, 0, NULL, tbb), "sphere-sphere");
+    compare_analytic(cvx(TB_SHAPE_SPHERE, 0.5f, 0, 0, NULL, ta), cvx(TB_SHAPE_BOX, 0.3f, 0.5f, 0.4f, NULL, tbb), "sphere-box");
+    compare_analytic(cvx(TB_SHAPE_SPHERE, 0.3f, 0, 0, NULL, ta), cvx(TB_SHAPE_CAPSULE, 0.2f, 0.5f, 0, NULL, tbb), "sphere-capsule");
+  }
+  /* capsule–box and box–box: face contacts with clear minimum axes (the SAT routines prefer
+   * face axes by a small margin, so edge-edge near-ties are not compared) */
+  for (int k = 0; k < 10; ++k) {
+    tb_quat qa = qaa(frand(), frand(), frand(), 10.0f * frand());
+    tb_quat qb = qaa(0, 1, 0, 90.0f * frand());
+    float y = 0.55f + 0.1f * frand();
+    tb_transform ta = {tb_v3(0, 0, 0), qid()}, tbb = {tb_v3(0.2f * frand(), y, 0.2f * frand()), tb_quat_mul(qb, qa)};
+    compare_analytic(cvx(TB_SHAPE_BOX, 1.0f, 0.3f, 1.0f, NULL, ta), cvx(TB_SHAPE_CAPSULE, 0.25f, 0.4f, 0, NULL,
+                     (tb_transform){tbb.p, tb_quat_mul(qaa(0, 0, 1, 90), tbb.q)}), "box-capsule");
+    compare_analytic(cvx(TB_SHAPE_BOX, 1.0f, 0.3f, 1.0f, NULL, ta), cvx(TB_SHAPE_BOX, 0.3f, 0.25f, 0.2f, NULL, tbb), "box-box");
+    /* boxes as hulls through the whole convex path (MPR default) against box-box */
+    tb_hull* ha = box_hull(tb_v3(1.0f, 0.3f, 1.0f), 0);
+    tb_hull* hb = box_hull(tb_v3(0.3f, 0.25f, 0.2f), 0);
+    if (ha && hb) {
+      tb_convex ca = cvx(TB_SHAPE_HULL, 0, 0, 0, ha, ta), cb = cvx(TB_SHAPE_HULL, 0, 0, 0, hb, tbb);
+      tb_shape_geom ga = geom(TB_SHAPE_BOX, 1.0f, 0.3f, 1.0f, 0, NULL), gb = geom(TB_SHAPE_BOX, 0.3f, 0.25f, 0.2f, 0, NULL);
+      tb_manifold mh, mb;
+      tb_collide_convex(&ca, &cb, 10.0f, &mh);
+      tb_collide(&ga, ta, &gb, tbb, 10.0f, &mb);
+      CHECK_NEAR(min_sep(&mb), min_sep(&mh), 1e-4);
+      CHECK(tb_length(tb_sub(mb.normal, mh.normal)) <= 1e-3f);
+      float s;
+      tb_vec3 nn;
+      gjk_epa(&ca, &cb, &s, &nn);
+      CHECK_NEAR(min_sep(&mb), s, 1e-4);
+    }
+    tb_hull_free(ha);
+    tb_hull_free(hb);
+  }
+}
+
+/* GJK distance and closest points between separated shapes against closed forms. */
+static void test_gjk_closed_forms(void) {
+  /* ellipsoid semi-axes (1, 0.5, 0.25) at the origin, sphere core at (3, 0, 0) r 0.5: gap 1.5 */
+  tb_convex e = cvx(TB_SHAPE_ELLIPSOID, 1.0f, 0.5f, 0.25f, NULL, pose(0, 0, 0, qid()));
+  tb_convex s = cvx(TB_SHAPE_SPHERE, 0.5f, 0, 0, NULL, pose(3, 0, 0, qid()));
+  tb_convex_result r;
+  tb_gjk(&e, &s, &r);
+  CHECK(!r.overlap);
+  CHECK_NEAR(2.0, r.distance, 1e-4);
+  CHECK_VEC_NEAR(tb_v3(1, 0, 0), r.point_a, 1e-3);
+  CHECK_VEC_NEAR(tb_v3(1, 0, 0), r.normal, 1e-3);
+  /* cylinder over cylinder, caps facing: gap along the axis */
+  tb_convex c0 = cvx(TB_SHAPE_CYLINDER, 0.5f, 0.5f, 0, NULL, pose(0, 0, 0, qid()));
+  tb_convex c1 = cvx(TB_SHAPE_CYLINDER, 0.3f, 0.2f, 0, NULL, pose(0.4f, 0.8f, 0.1f, qid()));
+  tb_gjk(&c0, &c1, &r);
+  CHECK_NEAR(0.1, r.distance, 1e-5);
+  CHECK_VEC_NEAR(tb_v3(0, 1, 0), r.normal, 1e-4);
+  /* overlapping cylinders side by side (axes parallel): depth r0 + r1 − d by MPR and by EPA */
+  c1.pose = pose(0.7f, 0.1f, 0, qid());
+  tb_mpr(&c0, &c1, &r);
+  CHECK(r.overlap);
+  CHECK_NEAR(0.1, r.distance, 1e-4);
+  CHECK_VEC_NEAR(tb_v3(1, 0, 0), r.normal, 1e-3);
+  tb_gjk(&c0, &c1, &r);
+  CHECK(r.overlap);
+  tb_epa(&c0, &c1, &r);
+  CHECK_NEAR(0.1, r.distance, 2e-4);
+  CHECK_VEC_NEAR(tb_v3(1, 0, 0), r.normal, 3e-3);
+}
+
+/* Triangle of a mesh against a sphere and a box (the mesh path). */
+static void test_triangle(void) {
+  tb_convex t;
+  memset(&t, 0, sizeof t);
+  t.type = TB_CONVEX_TRIANGLE;
+  t.tri[0] = tb_v3(-1, 0, -1); t.tri[1] = tb_v3(0, 0, 1); t.tri[2] = tb_v3(1, 0, -1);
+  t.pose = pose(0, 0, 0, qid());
+  tb_convex s = cvx(TB_SHAPE_SPHERE, 0.25f, 0, 0, NULL, pose(0.1f, 0.2f, -0.1f, qid()));
+  tb_manifold m;
+  CHECK(tb_collide_convex(&t, &s, MS, &m) == 1);
+  CHECK_NEAR(-0.05, min_sep(&m), 1e-5);
+  CHECK_VEC_NEAR(tb_v3(0, 1, 0), m.normal, 1e-5);
+  tb_convex b = cvx(TB_SHAPE_BOX, 0.1f, 0.1f, 0.1f, NULL, pose(0.0f, 0.09f, -0.2f, qid()));
+  int n = tb_collide_convex(&t, &b, MS, &m);
+  CHECK(n == 4);
+  for (int i = 0; i < n; ++i) CHECK_NEAR(-0.01, m.points[i].separation, 1e-5);
+  CHECK(fabsf(m.normal.y) > 0.9999f);
+}
+
+/* ---- randomised invariants for every pair of new types ---- */
+
+static void test_random_pairs(void) {
+  tb_hull* h = box_hull(tb_v3(0.4f, 0.3f, 0.35f), -1);
+  enum { N = 200 };
+  static float pts[3 * N];
+  for (int i = 0; i < N; ++i) {
+    tb_vec3 v = rand_unit();
+    pts[3 * i] = 0.5f * v.x; pts[3 * i + 1] = 0.3f * v.y; pts[3 * i + 2] = 0.4f * v.z;
+  }
+  tb_hull_error err;
+  tb_hull* hs = tb_hull_build(pts, N, -1, &err); /* >= 64 vertices: uses its support field */
+  CHECK(hs && hs->field);
+  if (!h || !hs) return;
+  const tb_shape_geom shapes[] = {
+      geom(TB_SHAPE_PLANE, 0, 1, 0, 0, NULL),       geom(TB_SHAPE_SPHERE, 0.4f, 0, 0, 0, NULL),
+      geom(TB_SHAPE_CAPSULE, 0.25f, 0.4f, 0, 0, NULL), geom(TB_SHAPE_BOX, 0.4f, 0.3f, 0.35f, 0, NULL),
+      geom(TB_SHAPE_CYLINDER, 0.35f, 0.4f, 0, 0, NULL), geom(TB_SHAPE_ELLIPSOID, 0.5f, 0.3f, 0.4f, 0, NULL),
+      geom(TB_SHAPE_HULL, 0, 0, 0, 0, h),           geom(TB_SHAPE_HULL, 0, 0, 0, 0, hs)};
+  const int S = (int)(sizeof shapes / sizeof shapes[0]);
+  int contacts = 0, sym_bad = 0;
+  for (int i = 0; i < S; ++i)
+    for (int j = i; j < S; ++j) {
+      if (shapes[i].type <= TB_SHAPE_BOX && shapes[j].type <= TB_SHAPE_BOX) continue;
+      if (shapes[j].type == TB_SHAPE_PLANE) continue;
+      for (int k = 0; k < 40; ++k) {
+        tb_transform ta = {tb_scale(rand_vec(), 0.1f), rand_quat()};
+        tb_transform tbb = {tb_add(ta.p, tb_scale(rand_unit(), 0.4f + 0.6f * frand01())), rand_quat()};
+        if (shapes[i].type == TB_SHAPE_PLANE) ta = pose(0, 0, 0, qid()), tbb.p.y = 0.6f * frand();
+        tb_manifold m, ms;
+        int n = tb_collide(&shapes[i], ta, &shapes[j], tbb, 0.1f, &m);
+        CHECK(manifold_ok(&m));
+        CHECK(n <= 4 && m.points_found >= n);
+        contacts += n > 0;
+        /* consistency: separation = dot(p1 − p0, n) */
+        for (int p = 0; p < n; ++p)
+          CHECK_NEAR(tb_dot(tb_sub(m.points[p].point1, m.points[p].point0), m.normal), m.points[p].separation, 1e-4);
+        if (shapes[i].type == TB_SHAPE_PLANE) continue;
+        /* symmetry of the general path itself (no canonical reordering): a↔b */
+        tb_convex ca = tb_convex_from_geom(&shapes[i], ta), cb = tb_convex_from_geom(&shapes[j], tbb);
+        int n1 = tb_collide_convex(&ca, &cb, 0.1f, &m);
+        int n2 = tb_collide_convex(&cb, &ca, 0.1f, &ms);
+        if ((n1 > 0) != (n2 > 0)) {
+          /* only at the max_separation boundary */
+          float s = n1 ? min_sep(&m) : min_sep(&ms);
+          CHECK(fabsf(s - 0.1f) < 1e-3f);
+          continue;
+        }
+        if (!n1) continue;
+        CHECK(manifold_ok(&m) && manifold_ok(&ms));
+        int bad = !(fabsf(min_sep(&m) - min_sep(&ms)) <= 2e-3f) || !(tb_dot(m.normal, ms.normal) < -0.98f);
+        sym_bad += bad;
+        if (bad) fprintf(stderr, "  asym %d-%d: %g vs %g, n·n = %g\n", shapes[i].type, shapes[j].type,
+                         (double)min_sep(&m), (double)min_sep(&ms), (double)tb_dot(m.normal, ms.normal));
+      }
+    }
+  CHECK(contacts > 200);
+  CHECK(sym_bad == 0);
+  tb_hull_free(h);
+  tb_hull_free(hs);
+}
+
+/* ---- world: shapes, mass properties, resting forces ---- */
+
+static void test_world_shapes(void) {
+  tb_world_def def = tb_default_world_def();
+  tb_world_id w = tb_world_create(&def);
+  const float o[3] = {0, 0, 0}, q[4] = {0, 0, 0, 1};
+  tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, o, q);
+  float mass[13];
+  /* cylinder r 0.5, h 0.4, density 1000: m = ρ π r² 2h */
+  const float cp[4] = {0.5f, 0.4f, 0, 0};
+  CHECK(tb_shape_create(w, b, TB_SHAPE_CYLINDER, cp, o, q, 0.5f, 0, 1000) >= 0);
+  tb_body_get_mass(w, b, mass);
+  float m = 1000.0f * TB_PI * 0.25f * 0.8f;
+  CHECK_NEAR(m, mass[0], 1e-2);
+  CHECK_NEAR(m * (3 * 0.25 + 4 * 0.16) / 12.0, mass[4], 1e-3);
+  CHECK_NEAR(0.5 * m * 0.25, mass[8], 1e-3);
+  tb_body_id b2 = tb_body_create(w, TB_BODY_DYNAMIC, o, q);
+  const float ep[4] = {0.5f, 0.3f, 0.2f, 0};
+  CHECK(tb_shape_create(w, b2, TB_SHAPE_ELLIPSOID, ep, o, q, 0.5f, 0, 1000) >= 0);
+  tb_body_get_mass(w, b2, mass);
+  m = 1000.0f * 4.0f / 3.0f * TB_PI * 0.5f * 0.3f * 0.2f;
+  CHECK_NEAR(m, mass[0], 1e-2);
+  CHECK_NEAR(m * (0.09 + 0.04) / 5.0, mass[4], 1e-3);
+  /* a hull of a box placed off-centre and rotated: the box's mass properties */
+  tb_body_id b3 = tb_body_create(w, TB_BODY_DYNAMIC, o, q);
+  float pts[24];
+  for (int i = 0; i < 8; ++i) { pts[3 * i] = 0.5f * cube_pts[i][0] + 1.0f; pts[3 * i + 1] = 0.2f * cube_pts[i][1]; pts[3 * i + 2] = 0.3f * cube_pts[i][2]; }
+  const float lp[3] = {0, 1, 0};
+  tb_quat r90 = qaa(0, 0, 1, 90);
+  const float lq[4] = {r90.x, r90.y, r90.z, r90.w};
+  tb_shape_id hs = tb_shape_create_hull(w, b3, pts, 8, lp, lq, 0.5f, 0, 500);
+  CHECK(hs >= 0);
+  tb_body_get_mass(w, b3, mass);
+  m = 500.0f * 1.0f * 0.4f * 0.6f;
+  CHECK_NEAR(m, mass[0], 1e-3);
+  /* centre (1, 0, 0) in the shape frame → rotated 90° about z → (0, 1, 0) + (0, 1, 0) */
+  CHECK_NEAR(0.0, mass[1], 1e-5);
+  CHECK_NEAR(2.0, mass[2], 1e-5);
+  /* body x axis = shape y axis: Ixx = shape Iyy = m (1² + 0.6²) / 12; body y = shape x:
+   * Iyy = m (0.4² + 0.6²) / 12 (full side lengths 1, 0.4, 0.6) */
+  CHECK_NEAR(m * (1.0 + 0.36) / 12.0, mass[4], 1e-4);
+  CHECK_NEAR(m * (0.16 + 0.36) / 12.0, mass[8], 1e-4);
+  CHECK_NEAR(m * (1.0 + 0.16) / 12.0, mass[12], 1e-4);
+  tb_hull_info info;
+  CHECK(tb_shape_get_hull(w, hs, &info) == TB_OK);
+  CHECK(info.vertex_count == 8 && info.face_count == 6 && info.edge_count == 12);
+  CHECK(info.support_field_resolution == 0 && info.support_field_bytes == 0 && info.total_bytes > 0);
+  /* a forced field reports its memory */
+  tb_shape_id hf = tb_shape_create_hull_ex(w, b3, pts, 8, 90, o, q, 0.5f, 0, 500);
+  CHECK(tb_shape_get_hull(w, hf, &info) == TB_OK);
+  CHECK(info.support_field_resolution == 90 && info.support_field_bytes >= 90 * 90 * 4);
+  /* validation */
+  const float bad[4] = {0.5f, -0.1f, 0, 0};
+  CHECK(tb_shape_create(w, b, TB_SHAPE_CYLINDER, bad, o, q, 0.5f, 0, 1000) == -TB_ERR_INVALID_ARGUMENT);
+  CHECK(strstr(tb_last_error(w), "cylinder halfHeight must be > 0 (got -0.1)") != NULL);
+  CHECK(tb_shape_create(w, b, TB_SHAPE_ELLIPSOID, bad, o, q, 0.5f, 0, 1000) == -TB_ERR_INVALID_ARGUMENT);
+  CHECK(strstr(tb_last_error(w), "ellipsoid radii[1] must be > 0") != NULL);
+  CHECK(tb_shape_create(w, b, TB_SHAPE_HULL, cp, o, q, 0.5f, 0, 1000) == -TB_ERR_INVALID_ARGUMENT);
+  int64_t live = tb_live_bytes();
+  float flat[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0};
+  CHECK(tb_shape_create_hull(w, b3, flat, 4, o, q, 0.5f, 0, 500) == -TB_ERR_INVALID_ARGUMENT);
+  CHECK(strstr(tb_last_error(w), "addHull: points must not be coplanar") != NULL);
+  CHECK(tb_live_bytes() == live); /* nothing leaked, nothing added */
+  CHECK(tb_shape_create_hull_ex(w, b3, pts, 8, 3, o, q, 0.5f, 0, 500) == -TB_ERR_INVALID_ARGUMENT);
+  CHECK(strstr(tb_last_error(w), "supportField.resolution") != NULL);
+  CHECK(tb_shape_get_hull(w, 12345, &info) == TB_ERR_NOT_FOUND);
+  tb_world_destroy(w);
+}
+
+/* A cylinder and a hull resting on a plane: the total normal force equals m g. */
+static void test_resting(int type) {
+  tb_world_def def = tb_default_world_def();
+  tb_world_id w = tb_world_create(&def);
+  const float o[3] = {0, 0, 0}, q[4] = {0, 0, 0, 1};
+  tb_body_id ground = tb_body_create(w, TB_BODY_STATIC, o, q);
+  const float pp[4] = {0, 1, 0, 0};
+  tb_shape_create(w, ground, TB_SHAPE_PLANE, pp, o, q, 0.5f, 0, 1);
+  const float p0[3] = {0, 0.42f, 0};
+  tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, p0, q);
+  if (type == TB_SHAPE_CYLINDER) {
+    const float cp[4] = {0.3f, 0.4f, 0, 0};
+    tb_shape_create(w, b, TB_SHAPE_CYLINDER, cp, o, q, 0.5f, 0, 1000);
+  } else {
+    enum { N = 100 };
+    float pts[3 * N];
+    for (int i = 0; i < N; ++i) {
+      float a = 2.0f * TB_PI * (float)(i % 50) / 50.0f;
+      pts[3 * i] = 0.3f * cosf(a); pts[3 * i + 1] = i < 50 ? -0.4f : 0.4f; pts[3 * i + 2] = 0.3f * sinf(a);
+    }
+    CHECK(tb_shape_create_hull(w, b, pts, N, o, q, 0.5f, 0, 1000) >= 0);
+  }
+  float mass[13];
+  tb_body_get_mass(w, b, mass);
+  for (int s = 0; s < 120; ++s) tb_world_step(w);
+  tb_contact_status st;
+  tb_world_contact_status(w, &st);
+  const float* imp = (const float*)tb_world_field(w, TB_FIELDS_CONTACT, 7);
+  float sum = 0.0f;
+  for (int i = 0; i < st.count; ++i) sum += imp[i];
+  float force = sum / def.timestep;
+  CHECK(st.count >= 3);
+  CHECK_NEAR(mass[0] * 9.81f, force, 0.01f * mass[0] * 9.81f);
+  float state[13];
+  tb_body_get_state(w, b, state);
+  CHECK_NEAR(0.4, state[1], 0.01); /* resting on its cap */
+  tb_world_destroy(w);
+}
+
+int main(void) {
+  test_hull_cube();
+  test_hull_sphere_points();
+  test_hull_rejects();
+  test_support_field();
+  test_cylinder_sphere();
+  test_ellipsoid_plane();
+  test_cylinder_plane();
+  test_hull_equals_box();
+  test_gjk_closed_forms();
+  test_triangle();
+  test_analytic_vs_general();
+  test_random_pairs();
+  test_world_shapes();
+  test_resting(TB_SHAPE_CYLINDER);
+  test_resting(TB_SHAPE_HULL);
+  return tb_test_report("test_convex");
+}
