@@ -6,8 +6,8 @@
  *   - sphere: closest point on the triangle (analytic);
  *   - capsule: the sphere test at both segment ends and at the segment points closest to the
  *     three triangle edges;
- *   - box: box vertices over the triangle (vertex-face, triangle normal) and triangle vertices
- *     inside the box (face-vertex, box face normal).
+ *   - box, cylinder, ellipsoid, hull: tb_collide_convex() against the triangle as a
+ *     TB_CONVEX_TRIANGLE (GJK / MPR / EPA, face clipping for polytopes).
  * Triangles are one-sided: the front is the side of the triangle normal (+y for a heightfield).
  * A centre behind the plane is accepted only over the face (a heightfield is solid below at any
  * depth; a mesh to the depth of the convex shape's size).
@@ -19,10 +19,12 @@
  * along it, those beyond max_separation are dropped, and at most TB_MAX_MANIFOLD_POINTS (a sphere:
  * 1) are kept by contact reduction (points_found = candidates after merging).
  * Feature ids: (triangle << 6) | (sample << 3) | region (sphere / capsule) or
- * (triangle << 6) | vertex (box), stable while the same triangle features touch. */
+ * (triangle << 6) | point index (general convex; 8 for a face-normal replacement), stable while
+ * the same triangle features touch. */
 #include "../geometry/triangle_mesh.h"
 #include "collide_internal.h"
 #include "contact_reduction.h"
+#include "convex.h"
 
 #define TB_MESH_MAX_CANDIDATES 64
 #define TB_MESH_MERGE_DISTANCE 1e-4f
@@ -146,37 +148,39 @@ static int inside_triangle(tb_vec3 p, const tb_vec3 v[3], tb_vec3 n) {
   return 1;
 }
 
-static void box_triangle(mesh_query* q, const tb_vec3 v[3], tb_vec3 n, uint32_t id) {
-  tb_vec3 h = tb_v3(q->g->params[0], q->g->params[1], q->g->params[2]);
-  tb_mat3 R = tb_mat3_from_quat(q->pose.q);
-  /* box vertices over the face */
-  for (int i = 0; i < 8; ++i) {
-    tb_vec3 lv = tb_v3(i & 1 ? h.x : -h.x, i & 2 ? h.y : -h.y, i & 4 ? h.z : -h.z);
-    tb_vec3 p = tb_add(q->pose.p, tb_mat3_mul_v(R, lv));
-    float s = tb_dot(tb_sub(p, v[0]), n);
-    if (s > q->max_sep || s < -q->depth_limit) continue;
-    tb_vec3 p0 = tb_sub(p, tb_scale(n, s));
-    if (inside_triangle(p0, v, n)) add_candidate(q, p0, p, n, id | (uint32_t)i);
-  }
-  /* triangle vertices inside the box, pushed out through the nearest face that faces the
-   * triangle's front */
-  for (int k = 0; k < 3; ++k) {
-    tb_vec3 lp = tb_mat3_mul_v(tb_mat3_transpose(R), tb_sub(v[k], q->pose.p));
-    if (fabsf(lp.x) > h.x + q->max_sep || fabsf(lp.y) > h.y + q->max_sep || fabsf(lp.z) > h.z + q->max_sep) continue;
-    int best = -1;
-    float depth = 0.0f;
-    tb_vec3 f = tb_v3(0, 0, 0);
-    for (int j = 0; j < 3; ++j) {
-      float pj = tb_comp(lp, j), hj = tb_comp(h, j);
-      tb_vec3 axis = j == 0 ? R.cx : (j == 1 ? R.cy : R.cz);
-      tb_vec3 fj = tb_scale(axis, pj < 0.0f ? -1.0f : 1.0f);
-      if (tb_dot(fj, n) >= 0.0f) continue;
-      float dj = hj - fabsf(pj);
-      if (best < 0 || dj < depth) { best = j; depth = dj; f = fj; }
+/* Any other convex shape: tb_collide_convex with the triangle as a TB_CONVEX_TRIANGLE (in the
+ * mesh frame). Internal-edge rule and one-sidedness: when the returned normal is not the face
+ * normal and either points to the back or sits on an inactive edge / vertex (by the closest
+ * triangle feature of the first point), the contact becomes the convex shape's support point
+ * along -n measured along the face normal n, kept only when it lies over this triangle (else a
+ * neighbour owns it). */
+static void general_triangle(mesh_query* q, const tb_vec3 v[3], tb_vec3 n, uint8_t flags, uint32_t id) {
+  tb_convex tri;
+  tri.type = TB_CONVEX_TRIANGLE;
+  tri.params[0] = tri.params[1] = tri.params[2] = tri.params[3] = 0.0f;
+  tri.data = NULL;
+  tri.tri[0] = v[0]; tri.tri[1] = v[1]; tri.tri[2] = v[2];
+  tri.pose.p = tb_v3(0, 0, 0);
+  tri.pose.q = tb_quat_identity();
+  tb_convex cv = tb_convex_from_geom(q->g, q->pose);
+  if (tb_dot(tb_sub(tb_convex_center(&cv), v[0]), n) < -q->depth_limit) return;
+  /* cheap rejection: the whole shape in front of the plane by more than max_separation */
+  if (tb_dot(tb_sub(tb_convex_support(&cv, tb_neg(n)), v[0]), n) > q->max_sep) return;
+  tb_manifold m;
+  int k = tb_collide_convex(&tri, &cv, q->max_sep, &m);
+  if (k == 0) return;
+  if (tb_dot(m.normal, n) < TB_EDGE_ACTIVE_COS) {
+    int region;
+    closest_on_triangle(m.points[0].point0, v[0], v[1], v[2], &region);
+    if (tb_dot(m.normal, n) <= 0.0f || (region != 0 && !feature_active(region, flags))) {
+      tb_vec3 p1 = tb_convex_support(&cv, tb_neg(n));
+      float s = tb_dot(tb_sub(p1, v[0]), n);
+      tb_vec3 p0 = tb_sub(p1, tb_scale(n, s));
+      if (s >= -q->depth_limit && inside_triangle(p0, v, n)) add_candidate(q, p0, p1, n, id | 8u);
+      return;
     }
-    if (best < 0) continue;
-    add_candidate(q, v[k], tb_add(v[k], tb_scale(f, depth)), tb_neg(f), id | (uint32_t)(8 + k));
   }
+  for (int i = 0; i < k; ++i) add_candidate(q, m.points[i].point0, m.points[i].point1, m.normal, id | (uint32_t)i);
 }
 
 static void triangle(mesh_query* q, const tb_vec3 v[3], tb_vec3 n, uint8_t flags, int32_t tri) {
@@ -184,8 +188,7 @@ static void triangle(mesh_query* q, const tb_vec3 v[3], tb_vec3 n, uint8_t flags
   switch (q->g->type) {
     case TB_SHAPE_SPHERE: sphere_triangle(q, q->pose.p, q->g->params[0], v, n, flags, id); break;
     case TB_SHAPE_CAPSULE: capsule_triangle(q, v, n, flags, id); break;
-    case TB_SHAPE_BOX: box_triangle(q, v, n, id); break;
-    default: break;
+    default: general_triangle(q, v, n, flags, id); break;
   }
 }
 
@@ -229,7 +232,7 @@ int tb_collide_convex_mesh(const tb_shape_geom* a, tb_transform ta, const tb_sha
                            float max_separation, tb_manifold* out) {
   out->point_count = 0;
   out->points_found = 0;
-  if (a->type != TB_SHAPE_SPHERE && a->type != TB_SHAPE_CAPSULE && a->type != TB_SHAPE_BOX) return 0;
+  if (a->type < TB_SHAPE_SPHERE || a->type > TB_SHAPE_HULL) return 0;
   mesh_query q;
   q.g = a;
   q.pose.q = tb_quat_mul(tb_quat_conj(tb.q), ta.q);

@@ -19,6 +19,12 @@
 static const float ZERO[3] = {0, 0, 0};
 static const float ID_Q[4] = {0, 0, 0, 1};
 
+static int contact_field(const char* name) {
+  for (int i = 0; i < tb_field_count(TB_FIELDS_CONTACT); ++i)
+    if (strcmp(tb_field_get(TB_FIELDS_CONTACT, i)->name, name) == 0) return i;
+  return -1;
+}
+
 /* ---- geometry builders ---- */
 
 /* A rows x cols grid (same layout as a heightfield) as an indexed mesh; heights from fn(x, z). */
@@ -255,6 +261,60 @@ static void test_capsule_across_edges(void) {
   free(h);
 }
 
+/* General convex shapes (tb_collide_convex per triangle): an upright cylinder on a fine flat
+ * heightfield and a cube hull on a 2-triangle mesh floor touch with the face normal, at the
+ * true depth, with several points. */
+static void test_general_convex(void) {
+  float* h = grid_heights(21, 21, 0.2f, 0.2f, flat_03);
+  tb_heightfield_data* hf = tb_heightfield_data_create(21, 21, h, 0.2f, 0.2f);
+  tb_shape_geom ghf = {TB_SHAPE_HEIGHTFIELD, {0.2f, 0.2f, 21, 21}, hf};
+  tb_shape_geom cyl = {TB_SHAPE_CYLINDER, {0.3f, 0.4f, 0, 0}, NULL};
+  float pen = 0.01f;
+  for (int i = 0; i < 4; ++i) {
+    tb_transform tc = {tb_v3(0.07f * (float)i, 0.3f + 0.4f - pen, -0.05f * (float)i), tb_quat_axis_angle(tb_v3(0, 1, 0), 0.4f * (float)i)};
+    tb_manifold m;
+    int n = tb_collide(&cyl, tc, &ghf, pose(0, 0, 0), MS, &m);
+    CHECK(n >= 3);
+    CHECK_VEC_NEAR(tb_v3(0, -1, 0), m.normal, 1e-4);
+    for (int k = 0; k < n; ++k) {
+      CHECK_NEAR(-pen, m.points[k].separation, 1e-4);
+      /* on the bottom disc (perturbation points to within 1 mm) */
+      tb_vec3 lp = tb_inv_transform_point(tc, m.points[k].point0);
+      CHECK_NEAR(-0.4f, lp.y, 1e-4);
+      CHECK(sqrtf(lp.x * lp.x + lp.z * lp.z) <= 0.3f + 1e-3f); /* GJK/MPR tolerance */
+    }
+  }
+  tb_heightfield_data_free(hf);
+  free(h);
+
+  tb_world_def def = tb_default_world_def();
+  tb_world_id w = tb_world_create(&def);
+  tb_body_id ground = tb_body_create(w, TB_BODY_STATIC, ZERO, ID_Q);
+  const float v[] = {-5, 0, -5, 5, 0, -5, 5, 0, 5, -5, 0, 5};
+  const int32_t idx[] = {0, 2, 1, 0, 3, 2};
+  CHECK(tb_shape_create_mesh(w, ground, v, 4, idx, 2, ZERO, ID_Q, 0.5f, 0.0f) >= 0);
+  float pts[24];
+  for (int i = 0; i < 8; ++i) {
+    pts[3 * i] = i & 1 ? 0.3f : -0.3f;
+    pts[3 * i + 1] = i & 2 ? 0.3f : -0.3f;
+    pts[3 * i + 2] = i & 4 ? 0.3f : -0.3f;
+  }
+  float p[3] = {0.4f, 0.3f - pen, -0.2f};
+  tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, p, ID_Q);
+  CHECK(tb_shape_create_hull(w, b, pts, 8, ZERO, ID_Q, 0.5f, 0.0f, 1000.0f) >= 0);
+  CHECK(tb_world_collide(w) == TB_OK);
+  tb_contact_status st;
+  tb_world_contact_status(w, &st);
+  CHECK_NEAR(4, st.count, 0);
+  const float* sep = (const float*)tb_world_field(w, TB_FIELDS_CONTACT, contact_field("separation"));
+  const float* nrm = (const float*)tb_world_field(w, TB_FIELDS_CONTACT, contact_field("normal"));
+  for (int i = 0; i < st.count; ++i) {
+    CHECK_NEAR(-pen, sep[i], 1e-4);
+    CHECK_NEAR(-1.0f, nrm[3 * i + 1], 1e-4);
+  }
+  tb_world_destroy(w);
+}
+
 /* ---- contact reduction ---- */
 
 static void test_reduction(void) {
@@ -342,12 +402,6 @@ static void test_bvh_random(void) {
 }
 
 /* ---- world: rolling sphere, compound bodies, validation ---- */
-
-static int contact_field(const char* name) {
-  for (int i = 0; i < tb_field_count(TB_FIELDS_CONTACT); ++i)
-    if (strcmp(tb_field_get(TB_FIELDS_CONTACT, i)->name, name) == 0) return i;
-  return -1;
-}
 
 static void test_rolling_no_ghost(void) {
   for (int use_mesh = 0; use_mesh < 2; ++use_mesh) {
@@ -531,6 +585,7 @@ int main(void) {
   test_sphere_tilted();
   test_box_capsule_floor();
   test_capsule_across_edges();
+  test_general_convex();
   test_reduction();
   test_bvh_random();
   test_rolling_no_ghost();
