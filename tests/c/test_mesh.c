@@ -167,6 +167,14 @@ static void test_sphere_tilted(void) {
       CHECK_VEC_NEAR(tb_neg(ns), m.normal, 1e-5);
       CHECK_NEAR(-pen, m.points[0].separation, 1e-5);
       CHECK_VEC_NEAR(surf, m.points[0].point1, 1e-5);
+      /* the same configuration moved by a random rigid motion: same separation, moved normal */
+      tb_transform g2 = {tb_scale(rand_vec(), 5.0f), rand_quat()};
+      tb_manifold m2;
+      n = tb_collide(&sph, tb_transform_mul(g2, pose(c.x, c.y, c.z)), g, g2, MS, &m2);
+      CHECK_NEAR(1, n, 0);
+      CHECK_VEC_NEAR(tb_rotate(g2.q, tb_neg(ns)), m2.normal, 1e-4);
+      CHECK_NEAR(-pen, m2.points[0].separation, 1e-4);
+      CHECK_VEC_NEAR(tb_transform_point(g2, surf), m2.points[0].point1, 1e-4);
     }
   tb_heightfield_data_free(hf);
   tb_mesh_data_free(mesh);
@@ -500,6 +508,41 @@ static void test_compound(void) {
   tb_world_destroy(w);
 }
 
+/* A static body with several new shapes (a heightfield and a mesh side by side, each at its own
+ * local pose): each sphere touches its own child shape, and the record names it. */
+static void test_static_compound(void) {
+  tb_world_def def = tb_default_world_def();
+  tb_world_id w = tb_world_create(&def);
+  float bp[3] = {0, -1, 0};
+  tb_body_id ground = tb_body_create(w, TB_BODY_STATIC, bp, ID_Q);
+  float* h = grid_heights(9, 9, 0.25f, 0.25f, flat_03);
+  float left[3] = {-2, 0, 0}, right[3] = {2, 0.5f, 0};
+  tb_shape_id hf = tb_shape_create_heightfield(w, ground, 9, 9, h, 0.25f, 0.25f, left, ID_Q, 0.5f, 0);
+  const float v[] = {-1, 0, -1, 1, 0, -1, 1, 0, 1, -1, 0, 1};
+  const int32_t idx[] = {0, 2, 1, 0, 3, 2};
+  tb_shape_id mesh = tb_shape_create_mesh(w, ground, v, 4, idx, 2, right, ID_Q, 0.5f, 0);
+  CHECK(hf >= 0 && mesh >= 0);
+  float sp[4] = {0.2f, 0, 0, 0}, pa[3] = {-2.1f, -1 + 0.3f + 0.19f, 0.1f}, pb[3] = {2.2f, -1 + 0.5f + 0.19f, -0.3f};
+  tb_body_id a = tb_body_create(w, TB_BODY_DYNAMIC, pa, ID_Q), b = tb_body_create(w, TB_BODY_DYNAMIC, pb, ID_Q);
+  tb_shape_id sa = tb_shape_create(w, a, TB_SHAPE_SPHERE, sp, ZERO, ID_Q, 0.5f, 0, 1000);
+  tb_shape_id sb = tb_shape_create(w, b, TB_SHAPE_SPHERE, sp, ZERO, ID_Q, 0.5f, 0, 1000);
+  CHECK(tb_world_collide(w) == TB_OK);
+  tb_contact_status st;
+  tb_world_contact_status(w, &st);
+  CHECK_NEAR(2, st.count, 0);
+  const int32_t* s0 = (const int32_t*)tb_world_field(w, TB_FIELDS_CONTACT, contact_field("shape0"));
+  const int32_t* s1 = (const int32_t*)tb_world_field(w, TB_FIELDS_CONTACT, contact_field("shape1"));
+  const int32_t* b1 = (const int32_t*)tb_world_field(w, TB_FIELDS_CONTACT, contact_field("body1"));
+  const float* sep = (const float*)tb_world_field(w, TB_FIELDS_CONTACT, contact_field("separation"));
+  for (int i = 0; i < st.count; ++i) {
+    CHECK((s0[i] == sa && s1[i] == hf) || (s0[i] == sb && s1[i] == mesh));
+    CHECK_NEAR(-1, b1[i], 0); /* static body */
+    CHECK_NEAR(-0.01f, sep[i], 1e-5);
+  }
+  free(h);
+  tb_world_destroy(w);
+}
+
 static void test_points_found_in_world(void) {
   tb_world_def def = tb_default_world_def();
   tb_world_id wid = tb_world_create(&def);
@@ -590,6 +633,7 @@ int main(void) {
   test_bvh_random();
   test_rolling_no_ghost();
   test_compound();
+  test_static_compound();
   test_points_found_in_world();
   test_validation();
   CHECK_NEAR(live, tb_live_bytes(), 0);
