@@ -323,6 +323,62 @@ static void test_general_convex(void) {
   tb_world_destroy(w);
 }
 
+/* More candidates than the gathering buffer (compaction while gathering): a 2 m box on 0.1 m
+ * cells still gives 4 points at the true depth spanning the box's bottom face. */
+static void test_many_candidates(void) {
+  float* h = grid_heights(41, 41, 0.1f, 0.1f, flat_03);
+  tb_heightfield_data* hf = tb_heightfield_data_create(41, 41, h, 0.1f, 0.1f);
+  tb_shape_geom ghf = {TB_SHAPE_HEIGHTFIELD, {0.1f, 0.1f, 41, 41}, hf};
+  tb_shape_geom box = {TB_SHAPE_BOX, {1.0f, 0.2f, 1.0f, 0}, NULL};
+  float pen = 0.01f;
+  tb_transform tb2 = {tb_v3(0.03f, 0.3f + 0.2f - pen, -0.02f), tb_quat_identity()};
+  tb_manifold m;
+  int n = tb_collide(&box, tb2, &ghf, pose(0, 0, 0), MS, &m);
+  CHECK_NEAR(4, n, 0);
+  CHECK(m.points_found > 64);
+  float xmin = 1e9f, xmax = -1e9f, zmin = 1e9f, zmax = -1e9f;
+  for (int i = 0; i < n; ++i) {
+    CHECK_NEAR(-pen, m.points[i].separation, 1e-5);
+    xmin = fminf(xmin, m.points[i].point0.x); xmax = fmaxf(xmax, m.points[i].point0.x);
+    zmin = fminf(zmin, m.points[i].point0.z); zmax = fmaxf(zmax, m.points[i].point0.z);
+  }
+  /* the kept points span most of the 2 m x 2 m face (area maximisation) */
+  CHECK((xmax - xmin) > 1.5f && (zmax - zmin) > 1.5f);
+  tb_heightfield_data_free(hf);
+  free(h);
+}
+
+/* Boxes and spheres on a bumpy heightfield, 1 and 2 threads: bitwise-identical states. */
+static float bumpy(float x, float z) { return 0.15f * sinf(1.3f * x) * cosf(0.8f * z); }
+static void run_terrain(int threads, float* out) {
+  tb_world_def def = tb_default_world_def();
+  def.thread_count = threads;
+  tb_world_id w = tb_world_create(&def);
+  tb_body_id ground = tb_body_create(w, TB_BODY_STATIC, ZERO, ID_Q);
+  float* h = grid_heights(33, 33, 0.25f, 0.25f, bumpy);
+  tb_shape_create_heightfield(w, ground, 33, 33, h, 0.25f, 0.25f, ZERO, ID_Q, 0.6f, 0);
+  tb_body_id ids[24];
+  for (int i = 0; i < 24; ++i) {
+    float p[3] = {-2.5f + 1.1f * (float)(i % 5), 0.8f + 0.3f * (float)(i / 5), -2.0f + 0.9f * (float)(i % 4)};
+    ids[i] = tb_body_create(w, TB_BODY_DYNAMIC, p, ID_Q);
+    float bx[4] = {0.2f, 0.15f, 0.25f, 0}, sp[4] = {0.2f, 0, 0, 0};
+    tb_shape_create(w, ids[i], i % 2 ? TB_SHAPE_BOX : TB_SHAPE_SPHERE, i % 2 ? bx : sp, ZERO, ID_Q, 0.6f, 0, 500);
+  }
+  for (int s = 0; s < 90; ++s) tb_world_step(w);
+  for (int i = 0; i < 24; ++i) tb_body_get_state(w, ids[i], out + 13 * i);
+  free(h);
+  tb_world_destroy(w);
+}
+static void test_terrain_deterministic(void) {
+  static float a[24 * 13], b[24 * 13];
+  run_terrain(1, a);
+  run_terrain(tb_max_threads() > 1 ? 2 : 1, b);
+  CHECK(memcmp(a, b, sizeof a) == 0);
+  int on_ground = 0;
+  for (int i = 0; i < 24; ++i) on_ground += a[13 * i + 1] < 0.6f && a[13 * i + 1] > -0.2f;
+  CHECK_NEAR(24, on_ground, 0); /* nothing fell through or flew off */
+}
+
 /* ---- contact reduction ---- */
 
 static void test_reduction(void) {
@@ -629,6 +685,8 @@ int main(void) {
   test_box_capsule_floor();
   test_capsule_across_edges();
   test_general_convex();
+  test_many_candidates();
+  test_terrain_deterministic();
   test_reduction();
   test_bvh_random();
   test_rolling_no_ghost();
