@@ -250,7 +250,9 @@ export interface HeightfieldDesc extends Omit<MaterialDesc, 'density'>, ShapePos
  * Static triangle mesh with a BVH (static bodies only). A triangle's front side is the side of
  * (v1 − v0) × (v2 − v0) (counter-clockwise seen from the front); contacts push shapes to the front.
  * Degenerate (zero-area) triangles, indices out of range and non-finite vertices are rejected
- * with the element named.
+ * with the element named. With heightfields and meshes a shape pair has one contact normal (the
+ * deepest point's), at most 4 points (deepest first, then the largest area), and flat internal
+ * edges give the face normal (no ghost contacts).
  */
 export interface MeshDesc extends Omit<MaterialDesc, 'density'>, ShapePose {
   type: 'mesh';

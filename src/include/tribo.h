@@ -239,6 +239,12 @@ TB_API tb_shape_id tb_shape_create_heightfield(tb_world_id world, tb_body_id bod
  * (v1 - v0) x (v2 - v0) (counter-clockwise seen from the front); contacts push convex shapes to
  * the front. Copied; counts in [3 | 1, TB_MESH_MAX_ELEMENTS]. Errors: non-static body, NaN/Inf
  * vertex, index out of range, degenerate (zero-area) triangle, each naming the element. */
+/* Contacts with heightfields and meshes: one normal per shape pair, the deepest candidate's; the
+ * other points' separations are measured along it; at most max_points_per_pair points are kept
+ * (deepest first, then the largest area). Contacts on flat or concave internal edges and vertices
+ * take the triangle's face normal (no ghost contacts when sliding or rolling across triangles).
+ * Triangles are one-sided: a mesh detects penetration up to the convex shape's size behind a
+ * face, a heightfield at any depth below its surface. */
 #define TB_MESH_MAX_ELEMENTS (1 << 24)
 TB_API tb_shape_id tb_shape_create_mesh(tb_world_id world, tb_body_id body, const float* vertices,
                                         int32_t vertex_count, const int32_t* indices, int32_t triangle_count,
