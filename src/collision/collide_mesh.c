@@ -164,8 +164,13 @@ static void general_triangle(mesh_query* q, const tb_vec3 v[3], tb_vec3 n, uint8
   tri.pose.q = tb_quat_identity();
   tb_convex cv = tb_convex_from_geom(q->g, q->pose);
   if (tb_dot(tb_sub(tb_convex_center(&cv), v[0]), n) < -q->depth_limit) return;
-  /* cheap rejection: the whole shape in front of the plane by more than max_separation */
+  /* cheap rejection (separating axes by support points): the whole shape in front of the plane,
+   * or beyond one of the edges' outward in-plane normals, by more than max_separation */
   if (tb_dot(tb_sub(tb_convex_support(&cv, tb_neg(n)), v[0]), n) > q->max_sep) return;
+  for (int k = 0; k < 3; ++k) {
+    tb_vec3 o = tb_normalize(tb_cross(tb_sub(v[(k + 1) % 3], v[k]), n));
+    if (tb_dot(tb_sub(tb_convex_support(&cv, tb_neg(o)), v[k]), o) > q->max_sep) return;
+  }
   tb_manifold m;
   int k = tb_collide_convex(&tri, &cv, q->max_sep, &m);
   if (k == 0) return;
