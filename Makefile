@@ -22,7 +22,7 @@ TESTS_C  := $(sort $(wildcard tests/c/test_*.c))
 TEST_BIN := $(patsubst tests/c/%.c,build/tests/%,$(TESTS_C))
 ASAN_BIN := $(patsubst tests/c/%.c,build/asan/%,$(TESTS_C))
 
-.PHONY: all wasm native web test test-c test-js test-browser test-types asan demo bench deps deps-browser clean check-simd
+.PHONY: all wasm native web test test-c test-js test-browser test-types asan demo bench deps deps-browser clean check-simd bench-collision
 
 all: wasm native web
 
@@ -113,6 +113,15 @@ bench-mesh: build/libtribo.a bench/mesh_bench.c
 	@mkdir -p build
 	$(CC) $(NATIVE_CFLAGS) bench/mesh_bench.c build/libtribo.a -lm -o build/mesh_bench
 	build/mesh_bench
+
+# Collision micro-benchmarks (native): prints the "Collision" section and replaces it in bench/RESULTS.md.
+build/collision_bench: bench/collision_bench.c build/libtribo.a
+	$(CC) $(NATIVE_CFLAGS) $< build/libtribo.a -lm -o $@
+
+bench-collision: build/collision_bench
+	@build/collision_bench > build/collision_bench.md
+	@cat build/collision_bench.md
+	@awk '/^## Collision$$/{exit} {print}' bench/RESULTS.md > build/results.tmp && cat build/collision_bench.md >> build/results.tmp && mv build/results.tmp bench/RESULTS.md
 
 clean:
 	rm -rf build dist/*.mjs dist/*.wasm dist/*.js web/bundle

@@ -262,8 +262,61 @@ export interface MeshDesc extends Omit<MaterialDesc, 'density'>, ShapePose {
   indices: ArrayLike<number>;
 }
 
+/** Cylinder along the shape's local y axis, centred on the shape origin. */
+export interface CylinderDesc extends MaterialDesc, ShapePose {
+  type: 'cylinder';
+  /** Radius, m, > 0. Required. */
+  radius: number;
+  /** Half height along local y, m, > 0 (total height = 2·halfHeight). Required. */
+  halfHeight: number;
+}
+
+/** Ellipsoid centred on the shape origin. */
+export interface EllipsoidDesc extends MaterialDesc, ShapePose {
+  type: 'ellipsoid';
+  /** Semi-axes along local x, y, z, m, each > 0. Required. */
+  radii: Vec3;
+}
+
+/** Support field options of a hull (directions on a res × res latitude/longitude grid). */
+export interface SupportFieldDesc {
+  /** -1 = default (180 when the hull has >= 64 vertices, else the exact vertex scan), 0 = exact scan, 8..1024 = always a field of this resolution. */
+  resolution: number;
+}
+
+/**
+ * Convex hull of a point cloud (quickhull; coplanar faces merged; points within about 1e-6 of
+ * the largest coordinate count as on the hull). Between 4 and 100000 points; coplanar, collinear
+ * or non-finite input throws a `RangeError` naming the problem. Mass properties are exact for
+ * the polyhedron. Vertices stay in the shape frame (the hull is not re-centred).
+ */
+export interface HullDesc extends MaterialDesc, ShapePose {
+  type: 'hull';
+  /** Flat x, y, z coordinates of the points, m, shape frame (length a multiple of 3). Required. */
+  points: readonly number[] | Float32Array;
+  /** Support field resolution; default: a 180 × 180 field for hulls of >= 64 vertices. */
+  supportField?: SupportFieldDesc;
+}
+
+/** Hull statistics from {@link World.hullInfo}. */
+export interface HullInfo {
+  vertexCount: number;
+  faceCount: number;
+  /** V − E + F = 2. */
+  edgeCount: number;
+  /** 0 = support by the exact vertex scan. */
+  supportFieldResolution: number;
+  /** Bytes of the support field. */
+  supportFieldBytes: number;
+  /** Bytes of the hull including its support field. */
+  totalBytes: number;
+  /** Largest vertex distance from the vertex centroid, m. */
+  radius: number;
+}
+
 /** A shape of a body, discriminated by `type`. Unknown keys throw a `RangeError`. */
-export type ShapeDesc = PlaneDesc | SphereDesc | CapsuleDesc | BoxDesc | HeightfieldDesc | MeshDesc;
+export type ShapeDesc = PlaneDesc | SphereDesc | CapsuleDesc | BoxDesc | CylinderDesc | EllipsoidDesc | HullDesc |
+  HeightfieldDesc | MeshDesc;
 
 /** Mass properties given to {@link World.setMass} (or `BodyDesc.mass`); dynamic bodies only. */
 export interface MassDesc {
@@ -594,6 +647,11 @@ export class World {
   /** Mass properties: mass (kg), centre (body frame, m), inertia (3×3 row-major about the centre, body axes, kg·m²). */
   getMass(id: number): MassProperties;
   /**
+   * Hull statistics of a body's `index`-th hull shape (default 0), in the order of its shapes.
+   * @throws RangeError when the body has no such hull.
+   */
+  hullInfo(body: number, index?: number): HullInfo;
+  /**
    * Full state into `out` (13 values: position (m, world) [0..2], rotation x, y, z, w [3..6],
    * linear velocity of the centre of mass (m/s) [7..9], angular velocity (rad/s) [10..12]).
    * No allocation when `out` is given; returns `out`.
@@ -718,6 +776,8 @@ export class WorkerWorld {
   setTimestep(timestep: number): Promise<void>;
   /** See {@link World.getMass}. */
   getMass(id: number): Promise<MassProperties>;
+  /** See {@link World.hullInfo}. */
+  hullInfo(body: number, index?: number): Promise<HullInfo>;
   /** 13 numbers: position (m), rotation (x, y, z, w), linear velocity (m/s), angular velocity (rad/s); world frame. */
   getState(id: number): Promise<number[]>;
   /** Statistics of the last step (a getter that returns a promise). */

@@ -39,6 +39,8 @@ const ops = {
   setGravity: (g) => world.setGravity(g),
   setTimestep: (h) => world.setTimestep(h),
   getMass: (id) => world.getMass(id),
+  /* -- convex: hull statistics -- */
+  hullInfo: (id, index) => world.hullInfo(id, index),
   getState: (id) => Array.from(world.getState(id)),
   stepStats: () => world.stepStats,
   liveBytes: () => tribo.liveBytes(),

@@ -98,6 +98,8 @@ export class WorkerWorld {
   setGravity(gravity) { return this._call('setGravity', [gravity]); }
   async setTimestep(timestep) { await this._call('setTimestep', [timestep]); this.timestep = Math.fround(timestep); }
   getMass(id) { return this._call('getMass', [id]); }
+  /** See World.hullInfo. */
+  hullInfo(body, index = 0) { return this._call('hullInfo', [body, index]); }
   /** 13 numbers: position, rotation (x, y, z, w), linear velocity, angular velocity. */
   getState(id) { return this._call('getState', [id]); }
   get stepStats() { return this._call('stepStats'); }

@@ -20,6 +20,10 @@ const SHAPE_OPTIONS = new Set(['type', 'radius', 'halfExtents', 'halfHeight', 'n
   'position', 'rotation', 'friction', 'restitution', 'density',
   /* heightfield and mesh */
   'rows', 'cols', 'heights', 'cellSize', 'vertices', 'indices']);
+/* -- shape types section: convex (cylinder, ellipsoid, hull) -- */
+Object.assign(SHAPE_TYPES, { cylinder: 4, ellipsoid: 5, hull: 6 });
+for (const k of ['radii', 'points', 'supportField']) SHAPE_OPTIONS.add(k);
+const SUPPORT_FIELD_OPTIONS = new Set(['resolution']);
 
 /** Material defaults (PhysX-like): μ 0.5, restitution 0, density 1000 kg/m³. */
 export const DEFAULT_MATERIAL = Object.freeze({ friction: 0.5, restitution: 0, density: 1000 });
@@ -214,6 +218,9 @@ export class World {
       }
       case 'sphere': params = [num(where, 'radius', need('radius')), 0, 0, 0]; break;
       case 'capsule': params = [num(where, 'radius', need('radius')), num(where, 'halfHeight', need('halfHeight')), 0, 0]; break;
+      case 'cylinder': params = [num(where, 'radius', need('radius')), num(where, 'halfHeight', need('halfHeight')), 0, 0]; break;
+      case 'ellipsoid': { const r = vec(where, 'radii', need('radii'), 3); params = [r[0], r[1], r[2], 0]; break; }
+      case 'hull': return this._addHull(body, s, where, need('points'));
       default: { const h = vec(where, 'halfExtents', need('halfExtents'), 3); params = [h[0], h[1], h[2], 0]; }
     }
     const M = this._M;
@@ -287,10 +294,81 @@ export class World {
     return r;
   }
 
+  /** Convex hull shape from a flat array (or Float32Array) of x, y, z point coordinates (m, shape frame). */
+  _addHull(body, s, where, points) {
+    if (points == null || typeof points.length !== 'number' || typeof points === 'string') {
+      throw new TypeError(`${where}.points must be an array or Float32Array of x, y, z numbers (got ${JSON.stringify(points)})`);
+    }
+    if (points.length % 3 !== 0) {
+      throw new RangeError(`${where}.points length must be a multiple of 3 (x, y, z per point) (got ${points.length})`);
+    }
+    if (!(points instanceof Float32Array)) {
+      for (let i = 0; i < points.length; i++) {
+        if (typeof points[i] !== 'number') throw new TypeError(`${where}.points[${i}] must be a number (got ${JSON.stringify(points[i])})`);
+      }
+    }
+    let res = -1;
+    if (s.supportField !== undefined) {
+      checkKeys(`${where}.supportField`, '', s.supportField, SUPPORT_FIELD_OPTIONS);
+      res = num(`${where}.supportField`, 'resolution', s.supportField.resolution);
+      if (!Number.isInteger(res)) throw new RangeError(`${where}: supportField.resolution must be an integer (got ${res})`);
+    }
+    const M = this._M;
+    const lp = this._put(4, vec(where, 'position', s.position, 3, [0, 0, 0]));
+    const lr = this._put(8, vec(where, 'rotation', s.rotation, 4, [0, 0, 0, 1]));
+    const friction = num(where, 'friction', s.friction, DEFAULT_MATERIAL.friction);
+    const restitution = num(where, 'restitution', s.restitution, DEFAULT_MATERIAL.restitution);
+    const density = num(where, 'density', s.density, DEFAULT_MATERIAL.density);
+    const bytes = 4 * Math.max(points.length, 1);
+    const ptr = M._malloc(bytes);
+    if (!ptr) throw new RangeError(`${where}: out of memory for ${points.length / 3} hull points`);
+    let r;
+    try {
+      new Float32Array(heapBuffer(M), ptr, points.length).set(points);
+      r = M._tb_shape_create_hull_ex(this._id, body, ptr, points.length / 3, res, lp, lr, friction, restitution, density);
+    } finally {
+      M._free(ptr);
+    }
+    if (r < 0) {
+      const msg = M.UTF8ToString(M._tb_last_error(this._id)).replace(/^addHull: /, '');
+      throw errorFor(-r, `${where}: ${msg}`);
+    }
+    if (!this._hulls) this._hulls = new Map();
+    if (!this._hulls.has(body)) this._hulls.set(body, []);
+    this._hulls.get(body).push(r);
+    return r;
+  }
+
+  /**
+   * The convex hull of a body's `index`-th hull shape (in the order of its `shapes`): vertex, edge
+   * and face counts (V − E + F = 2), support field resolution (0 = exact vertex scan) and memory.
+   * @param {number} body
+   * @param {number} [index]
+   */
+  hullInfo(body, index = 0) {
+    const fn = 'hullInfo';
+    this._alive(fn);
+    const list = this._hulls?.get(body);
+    if (!list || !Number.isInteger(index) || index < 0 || index >= list.length) {
+      throw new RangeError(`${fn}: body ${body} has no hull shape number ${index} (it has ${list ? list.length : 0})`);
+    }
+    const M = this._M;
+    this._check(M._tb_shape_get_hull(this._id, list[index], this._t._scratch));
+    const buf = heapBuffer(M);
+    const i = new Int32Array(buf, this._t._scratch, 10);
+    const f = new Float32Array(buf, this._t._scratch, 10);
+    /* tb_hull_info: 4 int32, 2 int64 (little-endian, below 2^53), 1 float */
+    return {
+      vertexCount: i[0], faceCount: i[1], edgeCount: i[2], supportFieldResolution: i[3],
+      supportFieldBytes: i[4] + i[5] * 2 ** 32, totalBytes: i[6] + i[7] * 2 ** 32, radius: f[8],
+    };
+  }
+
   /** Removes a body and its shapes; its id is rejected afterwards. */
   removeBody(id) {
     this._alive('removeBody');
     this._check(this._M._tb_body_destroy(this._id, id));
+    this._hulls?.delete(id);
     this._version++;
   }
 

@@ -11,9 +11,17 @@
 #define TB_PERTURB_COUNT 8
 /* A perturbed contact is kept when its normal is within acos(0.99) ≈ 8° of the first one. */
 #define TB_PERTURB_NORMAL_COS 0.99f
-/* Face contact when a face normal is within acos(0.95) ≈ 18° of the contact normal. */
+/* Face clipping when a face normal is within acos(0.999) ≈ 2.6° of the contact normal: a face
+ * or vertex contact between polytopes has a face normal as its normal; anything else (edge–edge)
+ * keeps the general rule. */
+#define TB_CLIP_FACE_COS 0.999f
+/* A polytope face lying on a plane gives its vertices as candidates within acos(0.95) ≈ 18°
+ * (each candidate keeps its own exact separation). */
 #define TB_FACE_COS 0.95f
 #define TB_CLIP_MAX 64
+/* Overlaps shallower than this fraction of the smaller shape's size are resolved by GJK on the
+ * shapes moved apart (exact closest features) rather than by the penetration normal. */
+#define TB_SHALLOW_FRACTION 0.02f
 
 static tb_vec3 local_support(const tb_convex* c, tb_vec3 d) {
   const float* p = c->params;
@@ -108,34 +116,80 @@ static int is_polytope(const tb_convex* c) {
   return c->type == TB_SHAPE_BOX || c->type == TB_SHAPE_HULL || c->type == TB_CONVEX_TRIANGLE;
 }
 
+/* Overlap of a and b along unit u (from a to b), cores and radii included (m). */
+static float overlap_along(const tb_convex* a, const tb_convex* b, tb_vec3 u) {
+  return tb_dot(tb_convex_core_support(a, u), u) - tb_dot(tb_convex_core_support(b, tb_neg(u)), u) +
+         tb_convex_radius(a) + tb_convex_radius(b);
+}
+
+/* Genesis' check that the MPR portal is minimal: the overlap along the shapes' axes (signed
+ * towards the MPR normal) must not be smaller than the MPR depth. */
+static int mpr_is_minimal(const tb_convex* a, const tb_convex* b, tb_vec3 n, float depth) {
+  const tb_quat qs[2] = {a->pose.q, b->pose.q};
+  float core = depth + tb_convex_radius(a) + tb_convex_radius(b);
+  for (int s = 0; s < 2; ++s)
+    for (int k = 0; k < 3; ++k) {
+      tb_vec3 u = tb_rotate(qs[s], tb_np_axis(k));
+      if (tb_dot(u, n) < 0.0f) u = tb_neg(u);
+      if (overlap_along(a, b, u) < core * (1.0f - 1e-4f) - 1e-6f) return 0;
+    }
+  return 1;
+}
+
 /* The first contact point of a and b: returns 0 when they are farther apart than max_separation. */
 static int first_contact(const tb_convex* a, const tb_convex* b, float max_separation, int32_t method,
                          tb_manifold_point* pt, tb_vec3* normal) {
   tb_convex_result r;
   tb_gjk(a, b, &r);
   float ra = tb_convex_radius(a), rb = tb_convex_radius(b);
+  float shallow = TB_SHALLOW_FRACTION * fminf(convex_size(a), convex_size(b));
   tb_vec3 n, pa, pb;
+  float core_gap; /* core distance (> 0) or minus the core depth (< 0), m */
   if (!r.overlap) {
     if (r.distance - ra - rb > max_separation) return 0;
     n = r.normal; pa = r.point_a; pb = r.point_b;
+    core_gap = r.distance;
   } else {
     tb_convex_result m;
     int done = 0;
     if (method == TB_PENETRATION_MPR) {
       tb_mpr(a, b, &m);
-      /* near touching the portal normal is ill-defined (the origin sits on an edge or vertex of
-       * the portal): there, as when MPR did not converge, GJK/EPA refines */
-      float shallow = 1e-3f * fminf(convex_size(a), convex_size(b));
-      done = m.overlap && m.converged && m.distance > shallow;
+      /* GJK/EPA refines when MPR did not converge, when the portal is not minimal along the
+       * shapes' axes (Genesis), and when shallow (the portal normal is arbitrary at zero depth) */
+      done = m.overlap && m.converged && m.distance > shallow && mpr_is_minimal(a, b, m.normal, m.distance);
     }
     if (!done) {
       m = r;
       tb_epa(a, b, &m);
     }
     n = m.normal; pa = m.point_a; pb = m.point_b;
-    if (tb_length_sq(tb_sub(pb, pa)) == 0.0f && m.distance == 0.0f && r.simplex_count > 0) {
-      /* exact touching of the cores: keep the GJK witnesses and a normal between the centres */
-      n = tb_np_normalize_or(tb_sub(tb_convex_center(b), tb_convex_center(a)), tb_v3(0, 1, 0));
+    core_gap = -m.distance;
+  }
+  if (fabsf(core_gap) < 0.05f * shallow) {
+    /* (nearly) touching: a zero-length GJK vector or a zero-depth polytope has no meaningful
+     * direction. Push b into a along the centre line for a well-posed overlap whose normal
+     * guides the separation below. */
+    tb_vec3 dc = tb_np_normalize_or(tb_sub(tb_convex_center(b), tb_convex_center(a)), n);
+    tb_convex bi = *b;
+    bi.pose.p = tb_sub(bi.pose.p, tb_scale(dc, shallow));
+    tb_convex_result q;
+    tb_gjk(a, &bi, &q);
+    if (q.overlap) {
+      tb_epa(a, &bi, &q);
+      if (q.distance > 0.0f) n = q.normal;
+    }
+  }
+  if (core_gap < 0.0f ? -core_gap < shallow : core_gap < 0.05f * shallow) {
+    /* shallow overlap or touching (resting contact): move b out along the normal by a known
+     * distance and let GJK find the closest features exactly; the separation is the GJK
+     * distance minus that distance along the GJK normal */
+    tb_vec3 t = tb_scale(n, shallow - core_gap);
+    tb_convex bt = *b;
+    bt.pose.p = tb_add(bt.pose.p, t);
+    tb_convex_result g;
+    tb_gjk(a, &bt, &g);
+    if (!g.overlap && g.distance > 0.0f && tb_dot(g.normal, n) > 0.0f) {
+      n = g.normal; pa = g.point_a; pb = tb_sub(g.point_b, t);
     }
   }
   tb_vec3 p0 = tb_add(pa, tb_scale(n, ra)), p1 = tb_sub(pb, tb_scale(n, rb));
@@ -238,7 +292,7 @@ static int clip_polytopes(const tb_convex* a, const tb_convex* b, tb_vec3 n, flo
   int cb = polytope_face(b, tb_neg(n), vb, ib, &nb, &fb);
   if (!ca || !cb) return 0;
   float sa = tb_dot(na, n), sb = -tb_dot(nb, n);
-  if (fmaxf(sa, sb) < TB_FACE_COS) return 0;
+  if (fmaxf(sa, sb) < TB_CLIP_FACE_COS) return 0;
   int ref_a = sa >= sb - 1e-3f;
   const tb_convex* inc = ref_a ? b : a;
   tb_vec3 nref = ref_a ? na : nb;
@@ -329,7 +383,9 @@ static int reduce(tb_manifold_point* cand, int n, tb_vec3 normal, tb_manifold* o
 
 /* Genesis multi-contact: b is turned by a small angle about axes perpendicular to the first
  * normal, through the first contact; every contact found is turned back onto the real b and
- * projected on a's tangent plane at the first contact. */
+ * projected on a's tangent plane at the first contact (exact for a flat face of a; the point
+ * on b is off by at most the angle times its distance from the first contact along b's
+ * surface curvature). */
 static int perturb_contacts(const tb_convex* a, const tb_convex* b, const tb_manifold_point* first, tb_vec3 n,
                             float max_separation, int32_t method, tb_manifold_point* cand) {
   int k = 0;
@@ -360,8 +416,39 @@ static int perturb_contacts(const tb_convex* a, const tb_convex* b, const tb_man
 
 static int is_analytic(int32_t t) { return t == TB_SHAPE_SPHERE || t == TB_SHAPE_CAPSULE || t == TB_SHAPE_BOX; }
 
+/* 1 when b must go first: the canonical order (lower type first; for equal types the centre
+ * projected on a generic direction, then the raw pose), so that (a, b) and (b, a) run the very
+ * same computation and give mirrored results. */
+static int convex_swap(const tb_convex* a, const tb_convex* b) {
+  if (a->type != b->type) return a->type > b->type;
+  const tb_vec3 g = {1.0f, 1.41421356f, 1.73205081f};
+  float ka = tb_dot(tb_convex_center(a), g), kb = tb_dot(tb_convex_center(b), g);
+  if (ka != kb) return ka > kb;
+  const float pa[7] = {a->pose.p.x, a->pose.p.y, a->pose.p.z, a->pose.q.x, a->pose.q.y, a->pose.q.z, a->pose.q.w};
+  const float pb[7] = {b->pose.p.x, b->pose.p.y, b->pose.p.z, b->pose.q.x, b->pose.q.y, b->pose.q.z, b->pose.q.w};
+  for (int i = 0; i < 7; ++i)
+    if (pa[i] != pb[i]) return pa[i] > pb[i];
+  return 0;
+}
+
+static int collide_convex_ordered(const tb_convex* a, const tb_convex* b, float max_separation,
+                                  const tb_convex_options* opt, tb_manifold* out);
+
 int tb_collide_convex_ex(const tb_convex* a, const tb_convex* b, float max_separation, const tb_convex_options* opt,
                          tb_manifold* out) {
+  if (!convex_swap(a, b)) return collide_convex_ordered(a, b, max_separation, opt, out);
+  int n = collide_convex_ordered(b, a, max_separation, opt, out);
+  out->normal = tb_neg(out->normal);
+  for (int i = 0; i < n; ++i) {
+    tb_vec3 t = out->points[i].point0;
+    out->points[i].point0 = out->points[i].point1;
+    out->points[i].point1 = t;
+  }
+  return n;
+}
+
+static int collide_convex_ordered(const tb_convex* a, const tb_convex* b, float max_separation,
+                                  const tb_convex_options* opt, tb_manifold* out) {
   out->point_count = 0;
   out->points_found = 0;
   out->normal = tb_v3(0, 0, 1);

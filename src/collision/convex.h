@@ -21,7 +21,8 @@ typedef struct tb_convex {
 /* The farthest point of c in world direction dir (not necessarily unit), world frame (m). */
 tb_vec3 tb_convex_support(const tb_convex* c, tb_vec3 dir);
 
-/* Contact manifold of two convex shapes (a is shape0; normal from a towards b), up to
+/* Contact manifold of two convex shapes (a is shape0; normal from a towards b; neither a plane:
+ * planes go through tb_collide), up to
  * max_separation (m) apart, by the analytic routine when one exists, else MPR (+ GJK/EPA
  * refinement) for the first point and the multi-point rule for the rest. Returns point_count. */
 int tb_collide_convex(const tb_convex* a, const tb_convex* b, float max_separation, tb_manifold* out);
@@ -80,7 +81,8 @@ typedef struct tb_convex_options {
 } tb_convex_options;
 
 tb_convex_options tb_convex_default_options(void);
-/* tb_collide_convex with explicit options. */
+/* tb_collide_convex with explicit options. Both run in a canonical order of the two shapes
+ * (lower type first, then position), so swapping a and b mirrors the result exactly. */
 int tb_collide_convex_ex(const tb_convex* a, const tb_convex* b, float max_separation,
                          const tb_convex_options* opt, tb_manifold* out);
 

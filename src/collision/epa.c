@@ -92,23 +92,39 @@ void tb_epa(const tb_convex* a, const tb_convex* b, tb_convex_result* r) {
     if (nv == EPA_MAX_VERTS) break;
     int32_t wi = nv;
     v[nv++] = w;
+    /* remove the faces w sees, as one connected region grown from the closest face (a face
+     * seen only through rounding elsewhere would tear a second hole), collecting the horizon */
     int ne = 0, overflow = 0;
-    for (int k = 0; k < nf; ++k) {
-      if (!f[k].alive || tb_dot(f[k].n, tb_sub(w.w, v[f[k].i[0]].w)) <= 0.0f) continue;
-      f[k].alive = 0;
-      for (int e = 0; e < 3; ++e) {
-        int32_t ea = f[k].i[e], eb = f[k].i[(e + 1) % 3];
-        int found = -1;
-        for (int m = 0; m < ne; ++m)
-          if (edges[m][0] == eb && edges[m][1] == ea) { found = m; break; }
-        if (found >= 0) {
-          edges[found][0] = edges[ne - 1][0];
-          edges[found][1] = edges[ne - 1][1];
-          --ne;
-        } else if (ne < EPA_MAX_EDGES) {
-          edges[ne][0] = ea; edges[ne][1] = eb; ++ne;
-        } else overflow = 1;
+    const float vis = 1e-7f * (1.0f + fabsf(f[best].d));
+    f[best].alive = 0;
+    for (int grow = 1, first = 1; grow;) {
+      grow = 0;
+      for (int k = 0; k < nf; ++k) {
+        if (first ? k != best : (!f[k].alive || tb_dot(f[k].n, tb_sub(w.w, v[f[k].i[0]].w)) <= vis)) continue;
+        if (!first) {
+          int touches = 0;
+          for (int e = 0; e < 3 && !touches; ++e)
+            for (int m = 0; m < ne && !touches; ++m)
+              touches = edges[m][0] == f[k].i[(e + 1) % 3] && edges[m][1] == f[k].i[e];
+          if (!touches) continue;
+          f[k].alive = 0;
+        }
+        grow = 1;
+        for (int e = 0; e < 3; ++e) {
+          int32_t ea = f[k].i[e], eb = f[k].i[(e + 1) % 3];
+          int found = -1;
+          for (int m = 0; m < ne; ++m)
+            if (edges[m][0] == eb && edges[m][1] == ea) { found = m; break; }
+          if (found >= 0) {
+            edges[found][0] = edges[ne - 1][0];
+            edges[found][1] = edges[ne - 1][1];
+            --ne;
+          } else if (ne < EPA_MAX_EDGES) {
+            edges[ne][0] = ea; edges[ne][1] = eb; ++ne;
+          } else overflow = 1;
+        }
       }
+      first = 0;
     }
     /* compact the dead faces away, then add the cone over the horizon */
     int m = 0;

@@ -368,12 +368,12 @@ tb_hull* tb_hull_build(const float* points, int32_t count, int32_t field_res, tb
     return NULL;
   }
   for (int32_t f = 0; f < nf; ++f) parent[f] = f;
+  /* pass 1: well-shaped neighbours with (nearly) the same plane */
   for (int32_t f = 0; f < nf; ++f) {
     if (!q.f[f].alive) continue;
     for (int k = 0; k < 3; ++k) {
       int32_t g = q.f[f].nb[k];
-      if (g < f) continue;
-      if (qv_dot(q.f[f].n, q.f[g].n) < 1.0 - 2e-7) continue;
+      if (g < f || qv_dot(q.f[f].n, q.f[g].n) < 1.0 - 1e-6) continue;
       int coplanar = 1;
       for (int m = 0; m < 3; ++m)
         if (fabs(qh_dist(&q, f, q.f[g].v[m])) > q.eps || fabs(qh_dist(&q, g, q.f[f].v[m])) > q.eps) coplanar = 0;
@@ -381,6 +381,27 @@ tb_hull* tb_hull_build(const float* points, int32_t count, int32_t field_res, tb
         int32_t ra = uf_find(parent, f), rb = uf_find(parent, g);
         if (ra != rb) parent[ra < rb ? rb : ra] = ra < rb ? ra : rb;
       }
+    }
+  }
+  /* pass 2: a triangle left alone (a sliver along collinear points, whose own normal is
+   * unreliable) joins the one neighbour whose plane holds its vertices best, so that a sliver
+   * on an edge never bridges the two faces of that edge */
+  for (int32_t f = 0; f < nf; ++f) fmap[f] = 0;
+  for (int32_t f = 0; f < nf; ++f)
+    if (q.f[f].alive) ++fmap[uf_find(parent, f)];
+  for (int32_t f = 0; f < nf; ++f) {
+    if (!q.f[f].alive || fmap[f] != 1 || parent[f] != f) continue;
+    int32_t host = -1;
+    double bd = q.eps;
+    for (int k = 0; k < 3; ++k) {
+      int32_t g = q.f[f].nb[k];
+      double d = 0.0;
+      for (int m = 0; m < 3; ++m) d = fmax(d, fabs(qh_dist(&q, g, q.f[f].v[m])));
+      if (d <= bd) { bd = d; host = g; }
+    }
+    if (host >= 0) {
+      int32_t rb = uf_find(parent, host); /* the smallest index stays the root */
+      if (rb != f) parent[rb < f ? f : rb] = rb < f ? rb : f;
     }
   }
   /* count merged faces, boundary edges and used vertices */
@@ -479,6 +500,37 @@ tb_hull* tb_hull_build(const float* points, int32_t count, int32_t field_res, tb
     h->face_offset[fi] = (float)(dsum / nv);
   }
   h->face_first[F] = out;
+  /* a vertex on fewer than 3 faces lies on an edge between two merged faces (collinear input
+   * points): drop it from both polygons and from the vertex list (unless a face would keep
+   * fewer than 3 vertices) */
+  {
+    int32_t* deg = vmap; /* reuse: count >= V */
+    for (int32_t i = 0; i < V; ++i) deg[i] = 0;
+    for (int32_t k = 0; k < out; ++k) ++deg[h->face_index[k]];
+    int32_t nv = 0;
+    for (int32_t i = 0; i < V; ++i) deg[i] = deg[i] >= 3 ? nv++ : -1;
+    int ok = nv < V;
+    for (int32_t f = 0; f < F && ok; ++f) {
+      int32_t kept = 0;
+      for (int32_t k = h->face_first[f]; k < h->face_first[f + 1]; ++k) kept += deg[h->face_index[k]] >= 0;
+      ok = kept >= 3;
+    }
+    if (ok) {
+      for (int32_t i = 0; i < V; ++i)
+        if (deg[i] >= 0) h->vertices[deg[i]] = h->vertices[i];
+      int32_t w = 0;
+      for (int32_t f = 0; f < F; ++f) {
+        int32_t s0 = h->face_first[f], s1 = h->face_first[f + 1];
+        h->face_first[f] = w;
+        for (int32_t k = s0; k < s1; ++k)
+          if (deg[h->face_index[k]] >= 0) h->face_index[w++] = deg[h->face_index[k]];
+      }
+      h->face_first[F] = w;
+      out = w;
+      V = nv;
+      h->vertex_count = V;
+    }
+  }
   h->edge_count = out / 2;
   tb_free(parent, (size_t)nf * sizeof(int32_t));
   tb_free(vmap, (size_t)count * sizeof(int32_t));
@@ -494,7 +546,29 @@ tb_hull* tb_hull_build(const float* points, int32_t count, int32_t field_res, tb
   h->radius = rad;
   int32_t res = field_res < 0 ? (V >= TB_HULL_FIELD_MIN_VERTICES ? TB_HULL_DEFAULT_FIELD_RES : 0) : field_res;
   if (res > 0) {
-    h->field = tb_support_field_build(h->vertices, V, res);
+    /* vertex adjacency (CSR) from the polygons' edges for the hill-climbing build: edge a -> b
+     * lists b as a neighbour of a (the twin edge b -> a of the other face lists a for b) */
+    int32_t E2 = h->face_first[h->face_count];
+    int32_t* adj_first = (int32_t*)tb_alloc((size_t)(V + 1) * sizeof(int32_t));
+    int32_t* adj = (int32_t*)tb_alloc((size_t)E2 * sizeof(int32_t));
+    int32_t* fillpos = (int32_t*)tb_alloc((size_t)V * sizeof(int32_t));
+    int have_adj = adj_first && adj && fillpos;
+    if (have_adj) {
+      for (int32_t i = 0; i <= V; ++i) adj_first[i] = 0;
+      for (int32_t k = 0; k < E2; ++k) ++adj_first[h->face_index[k] + 1];
+      for (int32_t i = 0; i < V; ++i) { adj_first[i + 1] += adj_first[i]; fillpos[i] = adj_first[i]; }
+      for (int32_t f = 0; f < h->face_count; ++f) {
+        int32_t s0 = h->face_first[f], n = h->face_first[f + 1] - s0;
+        for (int32_t k = 0; k < n; ++k) {
+          int32_t a = h->face_index[s0 + k], b = h->face_index[s0 + (k + 1) % n];
+          adj[fillpos[a]++] = b;
+        }
+      }
+    }
+    h->field = tb_support_field_build(h->vertices, V, have_adj ? adj_first : NULL, have_adj ? adj : NULL, res);
+    if (adj_first) tb_free(adj_first, (size_t)(V + 1) * sizeof(int32_t));
+    if (adj) tb_free(adj, (size_t)E2 * sizeof(int32_t));
+    if (fillpos) tb_free(fillpos, (size_t)V * sizeof(int32_t));
     if (!h->field) {
       tb_free(block, bytes);
       set_err(err, 3, "out of memory for the support field");

@@ -21,7 +21,23 @@ static int32_t scan(const tb_vec3* v, int32_t n, tb_vec3 d) {
   return best;
 }
 
-tb_support_field* tb_support_field_build(const tb_vec3* vertices, int32_t count, int32_t res) {
+/* Hill climbing over the vertex graph from `start`: moves to a better neighbour while one exists. */
+static int32_t climb(const tb_vec3* v, const int32_t* adj_first, const int32_t* adj, int32_t start, tb_vec3 d) {
+  int32_t cur = start;
+  float cd = tb_dot(v[cur], d);
+  for (;;) {
+    int32_t next = cur;
+    for (int32_t k = adj_first[cur]; k < adj_first[cur + 1]; ++k) {
+      float x = tb_dot(v[adj[k]], d);
+      if (x > cd) { cd = x; next = adj[k]; }
+    }
+    if (next == cur) return cur;
+    cur = next;
+  }
+}
+
+tb_support_field* tb_support_field_build(const tb_vec3* vertices, int32_t count, const int32_t* adj_first,
+                                         const int32_t* adj, int32_t res) {
   tb_support_field* f = (tb_support_field*)tb_alloc(sizeof(tb_support_field));
   if (!f) return NULL;
   size_t n = (size_t)res * (size_t)res;
@@ -29,9 +45,19 @@ tb_support_field* tb_support_field_build(const tb_vec3* vertices, int32_t count,
   if (!f->vertex) { tb_free(f, sizeof *f); return NULL; }
   f->res = res;
   f->bytes = sizeof *f + n * sizeof(int32_t);
+  int32_t prev = 0;
   for (int32_t j = 0; j < res; ++j)
-    for (int32_t i = 0; i < res; ++i)
-      f->vertex[j * res + i] = scan(vertices, count, tb_support_field_direction(res, i, j));
+    for (int32_t i = 0; i < res; ++i) {
+      tb_vec3 d = tb_support_field_direction(res, i, j);
+      if (adj_first) {
+        /* start from the neighbouring cell's answer (the row above at a row start) */
+        int32_t start = i == 0 ? (j > 0 ? f->vertex[(j - 1) * res] : 0) : prev;
+        prev = climb(vertices, adj_first, adj, start, d);
+      } else {
+        prev = scan(vertices, count, d);
+      }
+      f->vertex[j * res + i] = prev;
+    }
   return f;
 }
 

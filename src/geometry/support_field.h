@@ -17,8 +17,13 @@ typedef struct tb_support_field {
  * d = (sin φ cos θ, sin φ sin θ, cos φ). */
 tb_vec3 tb_support_field_direction(int32_t res, int32_t i, int32_t j);
 
-/* Builds the field of vertices[0..count) by the exact scan per cell; NULL when out of memory. */
-tb_support_field* tb_support_field_build(const tb_vec3* vertices, int32_t count, int32_t res);
+/* Builds the field of vertices[0..count). With the vertex adjacency of a convex polytope
+ * (adj_first[count+1], adj[]: CSR neighbour lists; may be NULL) each cell hill-climbs from the
+ * previous cell's answer, which is exact on a convex polytope (a local maximum of a linear
+ * function over the vertex graph is global); without it each cell scans. NULL when out of
+ * memory. */
+tb_support_field* tb_support_field_build(const tb_vec3* vertices, int32_t count, const int32_t* adj_first,
+                                         const int32_t* adj, int32_t res);
 void tb_support_field_free(tb_support_field* f);
 
 /* Support vertex along d (any length > 0): the best of the vertices of the 4 cells around d.

@@ -225,9 +225,6 @@ static int grow_shapes(tb_shapes* s, int32_t cap) {
 
 static void free_shapes(tb_shapes* s) {
   tb_array_ref arrays[TB_MAX_ARRAYS];
-  /* owned geometry (hull / heightfield / mesh) of the live shapes */
-  for (int32_t i = 0; i < s->count; ++i)
-    if (s->type[i] >= 0) tb_shape_data_free(s->type[i], s->data[i]);
   tb_free_arrays(arrays, shape_arrays(s, arrays), s->capacity);
 }
 
@@ -283,6 +280,12 @@ static int alloc_pairs(tb_world* w, int32_t cap) {
 }
 
 static void destroy_storage(tb_world* w) {
+  /* owned shape geometry (hulls, heightfields, meshes) of the shapes still alive */
+  for (int32_t s = 0; w->shapes.type && s < w->shapes.count; ++s)
+    if (w->shapes.type[s] >= 0 && w->shapes.data[s]) {
+      tb_shape_data_free(w->shapes.type[s], w->shapes.data[s]);
+      w->shapes.data[s] = NULL;
+    }
   free_bodies(&w->bodies);
   free_shapes(&w->shapes);
   tb_free(w->sap_order, (size_t)w->sap_capacity * sizeof(int32_t));
