@@ -6,9 +6,12 @@
 #include "../geometry/hull.h"
 #include "collide_internal.h"
 
-/* Perturbation angle (rad) and directions of the Genesis multi-contact rule. */
+/* Perturbation angle (rad) and directions of the Genesis multi-contact rule: 8 tilts of the
+ * support direction against a plane (one support query each), 4 turns of b between two convex
+ * shapes (one full contact query each: enough for 4 points on a cap rim or both ends of a line). */
 #define TB_PERTURB_ANGLE 0.01f
 #define TB_PERTURB_COUNT 8
+#define TB_PERTURB_COUNT_CONVEX 4
 /* A perturbed contact is kept when its normal is within acos(0.99) ≈ 8° of the first one. */
 #define TB_PERTURB_NORMAL_COS 0.99f
 /* Face clipping when a face normal is within acos(0.999) ≈ 2.6° of the contact normal: a face
@@ -393,8 +396,8 @@ static int perturb_contacts(const tb_convex* a, const tb_convex* b, const tb_man
   tb_vec3 t0, t1;
   tb_basis(n, &t0, &t1);
   tb_vec3 c = tb_scale(tb_add(first->point0, first->point1), 0.5f);
-  for (int i = 0; i < TB_PERTURB_COUNT; ++i) {
-    float th = 2.0f * TB_PI * (float)i / (float)TB_PERTURB_COUNT;
+  for (int i = 0; i < TB_PERTURB_COUNT_CONVEX; ++i) {
+    float th = 2.0f * TB_PI * (float)i / (float)TB_PERTURB_COUNT_CONVEX;
     tb_vec3 axis = tb_add(tb_scale(t0, cosf(th)), tb_scale(t1, sinf(th)));
     tb_quat q = tb_quat_axis_angle(axis, TB_PERTURB_ANGLE);
     tb_convex bp = *b;

@@ -54,14 +54,16 @@ static int project_subset(const tb_mink_vertex* s, const int* idx, int k, double
   return 1;
 }
 
-/* Closest point of the simplex to the origin; reduces s to the supporting subset. Returns the
- * point (w), and the witnesses in *pa, *pb. */
-static tb_vec3 solve_simplex(tb_mink_vertex* s, int* n, tb_vec3* pa, tb_vec3* pb) {
+/* The subset of s nearest the origin among those that contain (with_newest = 1) or do not
+ * contain (0) the last point: its mask (0 = none valid) and weights. */
+static int best_subset(const tb_mink_vertex* s, int n, int with_newest, double* best_lam) {
+  const int newest = 1 << (n - 1);
   int best_mask = 0;
-  double best_d2 = INFINITY, best_lam[4] = {0};
-  for (int mask = 1; mask < (1 << *n); ++mask) {
+  double best_d2 = INFINITY;
+  for (int mask = 1; mask < (1 << n); ++mask) {
+    if (((mask & newest) != 0) != with_newest) continue;
     int idx[4], k = 0;
-    for (int i = 0; i < *n; ++i)
+    for (int i = 0; i < n; ++i)
       if (mask & (1 << i)) idx[k++] = i;
     double lam[4];
     if (!project_subset(s, idx, k, lam)) continue;
@@ -81,6 +83,16 @@ static tb_vec3 solve_simplex(tb_mink_vertex* s, int* n, tb_vec3* pa, tb_vec3* pb
       for (int i = 0; i < k; ++i) best_lam[i] = lam[i];
     }
   }
+  return best_mask;
+}
+
+/* Closest point of the simplex to the origin; reduces s to the supporting subset. Returns the
+ * point (w), and the witnesses in *pa, *pb. The newest point belongs to the closest face
+ * whenever GJK progressed, so the subsets holding it are tried first. */
+static tb_vec3 solve_simplex(tb_mink_vertex* s, int* n, tb_vec3* pa, tb_vec3* pb) {
+  double best_lam[4] = {1.0, 0.0, 0.0, 0.0};
+  int best_mask = best_subset(s, *n, 1, best_lam);
+  if (!best_mask) best_mask = best_subset(s, *n, 0, best_lam);
   if (!best_mask) best_mask = 1, best_lam[0] = 1.0; /* all degenerate: keep the first point */
   tb_mink_vertex kept[4];
   int k = 0;

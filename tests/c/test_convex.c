@@ -369,7 +369,7 @@ static void test_more_closed_forms(void) {
       }
       CHECK_NEAR(-0.1, lo, 2e-3);
       CHECK_NEAR(0.3, hi, 2e-3);
-      CHECK_VEC_NEAR(ex, m.normal, 3e-3);
+      CHECK_VEC_NEAR(ex, m.normal, 5e-3); /* MPR on a curved side at 0.02 m depth: ~0.3° */
       /* capsule lying across the cylinder's top cap: a line contact at both segment ends */
       tb_transform tk = {tb_transform_point(g, tb_v3(0, 0.3f + 0.1f + gap, 0)), tb_quat_mul(g.q, qaa(0, 0, 1, 90))};
       n = tb_collide(&c1, o, &cap, tk, MS, &m);
@@ -379,7 +379,7 @@ static void test_more_closed_forms(void) {
         CHECK_NEAR(gap, m.points[i].separation, 5e-5);
         for (int j2 = 0; j2 < n; ++j2) span = fmaxf(span, tb_length(tb_sub(m.points[i].point1, m.points[j2].point1)));
       }
-      CHECK_NEAR(0.6, span, 2e-3); /* the capsule's segment length */
+      CHECK_NEAR(0.6, span, 3e-3); /* the capsule's segment length (perturbation: 0.5%) */
       CHECK_VEC_NEAR(ey, m.normal, 1e-4);
       /* cylinder standing on a large box: 4 rim points at the gap */
       tb_transform tb2 = {tb_transform_point(g, tb_v3(0.1f, 0.2f + 0.3f + gap, 0.2f)), g.q};

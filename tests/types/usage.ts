@@ -1,5 +1,5 @@
 // Type-checked (not run) by `make test-types`: the API as a TypeScript user meets it.
-import { init, createWorkerWorld, type ContactViews } from '../../js/index.js';
+import { init, createWorkerWorld, type ContactViews, type HullInfo } from '../../js/index.js';
 
 async function main(): Promise<number> {
   const tribo = await init({ build: 'simd' });
@@ -29,3 +29,21 @@ async function main(): Promise<number> {
   return fy + out[1] + n;
 }
 void main;
+
+// Convex shapes: cylinder, ellipsoid, hull (flat point array or Float32Array) and hull statistics.
+async function convexShapes(): Promise<number> {
+  const tribo = await init({ build: 'simd' });
+  const world = tribo.createWorld();
+  const b = world.addBody({
+    shapes: [
+      { type: 'cylinder', radius: 0.3, halfHeight: 0.4 },
+      { type: 'ellipsoid', radii: [0.3, 0.2, 0.1], position: [0, 1, 0] },
+      { type: 'hull', points: new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1]), supportField: { resolution: 90 } },
+      { type: 'hull', points: [0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1] },
+    ],
+  });
+  const info: HullInfo = world.hullInfo(b, 1);
+  world.free();
+  return info.vertexCount - info.edgeCount + info.faceCount + info.supportFieldBytes;
+}
+void convexShapes;
