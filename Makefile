@@ -107,6 +107,13 @@ bench: deps
 	$(MAKE) all native
 	node bench/run.mjs
 
+# Narrow-phase pair test rates of the mesh and heightfield routines (bench/mesh_bench.c).
+.PHONY: bench-mesh
+bench-mesh: build/libtribo.a bench/mesh_bench.c
+	@mkdir -p build
+	$(CC) $(NATIVE_CFLAGS) bench/mesh_bench.c build/libtribo.a -lm -o build/mesh_bench
+	build/mesh_bench
+
 # Collision micro-benchmarks (native): prints the "Collision" section and replaces it in bench/RESULTS.md.
 build/collision_bench: bench/collision_bench.c build/libtribo.a
 	$(CC) $(NATIVE_CFLAGS) $< build/libtribo.a -lm -o $@

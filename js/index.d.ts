@@ -568,6 +568,42 @@ export interface BoxDesc extends MaterialDesc, DistanceDesc, ShapePose {
   halfExtents: Vec3;
 }
 
+/**
+ * Heightfield (static bodies only): `rows × cols` heights, m, along the shape's local +y, row-major
+ * (`heights[r * cols + c]`). Sample (r, c) sits at local x = (c − (cols − 1)/2)·cellSize[0],
+ * z = (r − (rows − 1)/2)·cellSize[1]: the grid is centred on the shape origin. Each cell is two
+ * triangles split along the diagonal from sample (r, c) to (r + 1, c + 1). Solid below the surface;
+ * several contacts per cell. Errors name the field, e.g.
+ * `addBody: shapes[0]: heightfield heights[4] must be finite (got nan)`.
+ */
+export interface HeightfieldDesc extends Omit<MaterialDesc, 'density'>, ShapePose {
+  type: 'heightfield';
+  /** Samples along local z, integer in [2, 4096]. Required. */
+  rows: number;
+  /** Samples along local x, integer in [2, 4096]. Required. */
+  cols: number;
+  /** `rows * cols` finite heights, m. Required. */
+  heights: ArrayLike<number>;
+  /** Cell size [x, z], m, each finite and > 0. Required. */
+  cellSize: readonly [number, number];
+}
+
+/**
+ * Static triangle mesh with a BVH (static bodies only). A triangle's front side is the side of
+ * (v1 − v0) × (v2 − v0) (counter-clockwise seen from the front); contacts push shapes to the front.
+ * Degenerate (zero-area) triangles, indices out of range and non-finite vertices are rejected
+ * with the element named. With heightfields and meshes a shape pair has one contact normal (the
+ * deepest point's), at most 4 points (deepest first, then the largest area), and flat internal
+ * edges give the face normal (no ghost contacts).
+ */
+export interface MeshDesc extends Omit<MaterialDesc, 'density'>, ShapePose {
+  type: 'mesh';
+  /** Vertex positions x, y, z, ..., m, shape frame (length a multiple of 3, >= 9). Required. */
+  vertices: ArrayLike<number>;
+  /** Three vertex indices per triangle (integers, length a multiple of 3, >= 3). Required. */
+  indices: ArrayLike<number>;
+}
+
 /** Cylinder along the shape's local y axis, centred on the shape origin. */
 export interface CylinderDesc extends MaterialDesc, ShapePose {
   type: 'cylinder';
@@ -621,7 +657,8 @@ export interface HullInfo {
 }
 
 /** A shape of a body, discriminated by `type`. Unknown keys throw a `RangeError`. */
-export type ShapeDesc = (PlaneDesc | SphereDesc | CapsuleDesc | BoxDesc | CylinderDesc | EllipsoidDesc | HullDesc) & ShapeFilterDesc;
+export type ShapeDesc = (PlaneDesc | SphereDesc | CapsuleDesc | BoxDesc | CylinderDesc | EllipsoidDesc | HullDesc |
+  HeightfieldDesc | MeshDesc) & ShapeFilterDesc;
 
 /** Mass properties given to {@link World.setMass} (or `BodyDesc.mass`); dynamic bodies only. */
 export interface MassDesc {

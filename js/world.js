@@ -7,7 +7,7 @@ import { ARRAYS, heapBuffer, readFieldTable } from './fields.js';
 import * as observe from './observe.js';
 
 const BODY_TYPES = { static: 0, kinematic: 1, dynamic: 2 };
-const SHAPE_TYPES = { plane: 0, sphere: 1, capsule: 2, box: 3 };
+const SHAPE_TYPES = { plane: 0, sphere: 1, capsule: 2, box: 3, heightfield: 7, mesh: 8 };
 /** Preset names in engine order (tb_preset). */
 const PRESETS = ['physx-pgs', 'physx-tgs', 'newton-xpbd', 'newton-semi'];
 /** Presets whose solver exists in this version. */
@@ -88,7 +88,9 @@ const SHAPE_OPTIONS = new Set(['type', 'radius', 'halfExtents', 'halfHeight', 'n
   'position', 'rotation', 'friction', 'restitution', 'density',
   /* filtering */ 'world', 'collisionGroup', 'contype', 'conaffinity', 'filterData', 'trigger',
   /* -- shape options section: distances -- */
-  'margin', 'gap', 'contactOffset', 'restOffset', 'material']);
+  'margin', 'gap', 'contactOffset', 'restOffset', 'material',
+  /* heightfield and mesh */
+  'rows', 'cols', 'heights', 'cellSize', 'vertices', 'indices']);
 
 /* -- Newton presets: XPBD and penalty (semi-implicit Euler) -- */
 /** tb_preset values of the Newton presets. */
@@ -133,7 +135,9 @@ function shapeParams(where, s) {
     case 'capsule':
     case 'cylinder': return [num(where, 'radius', need('radius')), num(where, 'halfHeight', need('halfHeight')), 0, 0];
     case 'ellipsoid': { const r = vec(where, 'radii', need('radii'), 3); return [r[0], r[1], r[2], 0]; }
-    case 'hull': throw new RangeError(`${where}.type hull is built from points, not parameters`);
+    case 'hull':
+    case 'heightfield':
+    case 'mesh': throw new RangeError(`${where}.type ${s.type} is built from data, not parameters`);
     default: { const h = vec(where, 'halfExtents', need('halfExtents'), 3); return [h[0], h[1], h[2], 0]; }
   }
 }
@@ -451,6 +455,13 @@ export class World {
   _addShape(body, s, where) {
     if (s == null || typeof s !== 'object') throw new TypeError(`${where} must be an object (got ${JSON.stringify(s)})`);
     checkKeys(where, '', s, SHAPE_OPTIONS);
+    if (s.type === 'heightfield' || s.type === 'mesh') {
+      const need = (field) => {
+        if (s[field] === undefined) throw new TypeError(`${where}.${field} is required for a ${s.type}`);
+        return s[field];
+      };
+      return this._shapeAdded(where, body, s, this._addStaticGeometry(body, s, where, need));
+    }
     if (s.type === 'hull') {
       if (s.points === undefined) throw new TypeError(`${where}.points is required for a hull`);
       return this._shapeAdded(where, body, s, this._addHull(body, s, where, s.points));
@@ -591,6 +602,62 @@ export class World {
     }
   }
 
+
+  /* ---- heightfield and mesh shapes: arrays copied into engine memory for the call ---- */
+  _addStaticGeometry(body, s, where, need) {
+    const M = this._M;
+    const numbers = (field, v, multiple, isInt) => {
+      if (v == null || typeof v.length !== 'number' || typeof v === 'string') {
+        throw new TypeError(`${where}.${field} must be an array of numbers (got ${JSON.stringify(v)})`);
+      }
+      if (v.length % multiple !== 0) throw new RangeError(`${where}.${field} length must be a multiple of ${multiple} (got ${v.length})`);
+      if (!ArrayBuffer.isView(v) || isInt) {
+        for (let i = 0; i < v.length; i++) {
+          if (typeof v[i] !== 'number') throw new TypeError(`${where}.${field}[${i}] must be a number (got ${JSON.stringify(v[i])})`);
+          if (isInt && !Number.isInteger(v[i])) throw new RangeError(`${where}.${field}[${i}] must be an integer (got ${v[i]})`);
+        }
+      }
+      return v;
+    };
+    if (s.density !== undefined) throw new RangeError(`${where}.density does not apply to a ${s.type} (static shapes have no mass)`);
+    const lp = this._put(0, vec(where, 'position', s.position, 3, [0, 0, 0]));
+    const lr = this._put(4, vec(where, 'rotation', s.rotation, 4, [0, 0, 0, 1]));
+    const friction = num(where, 'friction', s.friction, DEFAULT_MATERIAL.friction);
+    const restitution = num(where, 'restitution', s.restitution, DEFAULT_MATERIAL.restitution);
+    const blocks = [];
+    const copy = (values, Type) => {
+      const p = M._malloc(Math.max(4, 4 * values.length));
+      if (!p) throw new RangeError(`${where}: out of memory for ${values.length} values`);
+      blocks.push(p);
+      new Type(heapBuffer(M), p, values.length).set(values);
+      return p;
+    };
+    let r;
+    try {
+      if (s.type === 'heightfield') {
+        const rows = int(where, 'rows', need('rows')), cols = int(where, 'cols', need('cols'));
+        const heights = numbers('heights', need('heights'), 1, false);
+        if (rows >= 2 && cols >= 2 && heights.length !== rows * cols) {
+          throw new RangeError(`${where}.heights must hold rows × cols = ${rows * cols} values (got ${heights.length})`);
+        }
+        const cell = vec(where, 'cellSize', need('cellSize'), 2);
+        const hp = copy(heights.length === rows * cols ? heights : [], Float32Array);
+        r = M._tb_shape_create_heightfield(this._id, body, rows, cols, hp, cell[0], cell[1], lp, lr, friction, restitution);
+      } else {
+        const vertices = numbers('vertices', need('vertices'), 3, false);
+        const indices = numbers('indices', need('indices'), 3, true);
+        const vp = copy(vertices, Float32Array), ip = copy(indices, Int32Array);
+        r = M._tb_shape_create_mesh(this._id, body, vp, vertices.length / 3, ip, indices.length / 3, lp, lr, friction, restitution);
+      }
+    } finally {
+      for (const p of blocks) M._free(p);
+    }
+    if (r < 0) {
+      const msg = M.UTF8ToString(M._tb_last_error(this._id)).replace(/^addShape: /, '');
+      throw errorFor(-r, `${where}: ${msg}`);
+    }
+    return r;
+  }
 
   /** Convex hull shape from a flat array (or Float32Array) of x, y, z point coordinates (m, shape frame). */
   _addHull(body, s, where, points) {

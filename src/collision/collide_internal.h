@@ -30,6 +30,9 @@ int tb_collide_capsule_box(const tb_shape_geom* a, tb_transform ta, const tb_sha
                            tb_transform tb, float max_separation, tb_manifold* out);
 int tb_collide_box_box(const tb_shape_geom* a, tb_transform ta, const tb_shape_geom* b,
                        tb_transform tb, float max_separation, tb_manifold* out);
+/* a: any convex shape (sphere .. hull); b: heightfield or mesh (collide_mesh.c). */
+int tb_collide_convex_mesh(const tb_shape_geom* a, tb_transform ta, const tb_shape_geom* b,
+                           tb_transform tb, float max_separation, tb_manifold* out);
 
 /* ---- shared helpers (static inline: no link-time symbols) ---- */
 

@@ -7,6 +7,7 @@
 #include "broad_phase.h"
 #include "../model/distance.h"
 #include "../model/material.h"
+#include "contact_reduction.h"
 
 #define TB_NARROW_CHUNK 32
 
@@ -35,6 +36,8 @@ static void narrow_job(int32_t begin, int32_t end, void* vctx) {
     tb_distance_pair dp = tb_distance_pair_of(w, a, c, speculative);
     tb_manifold* m = &w->manifolds[i];
     tb_collide(&ga, s->world_pose[a], &gc, s->world_pose[c], dp.detect, m);
+    /* the configured bound on points per pair (points_found keeps the count before) */
+    tb_manifold_reduce(m, w->def.collision.max_points_per_pair);
     frame->reduced[i] = m->points_found > m->point_count;
     frame->dist[i] = dp;
     tb_distance_apply(&dp, (w->pairs[i].flags & TB_PAIR_SOLVE) != 0, m);

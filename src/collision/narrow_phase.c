@@ -1,5 +1,6 @@
 /* Narrow phase dispatcher, manifold reduction and world AABBs. */
 #include "collide_internal.h"
+#include "../geometry/triangle_mesh.h"
 #include "convex.h"
 #include "../geometry/hull.h"
 
@@ -15,6 +16,19 @@ static tb_collide_fn tb_np_routine(int ta, int tb) {
     case TB_SHAPE_CAPSULE * TB_SHAPE_TYPE_COUNT + TB_SHAPE_CAPSULE: return tb_collide_capsule_capsule;
     case TB_SHAPE_CAPSULE * TB_SHAPE_TYPE_COUNT + TB_SHAPE_BOX: return tb_collide_capsule_box;
     case TB_SHAPE_BOX * TB_SHAPE_TYPE_COUNT + TB_SHAPE_BOX: return tb_collide_box_box;
+    /* convex against heightfield / mesh (static-static pairs never reach here) */
+    case TB_SHAPE_SPHERE * TB_SHAPE_TYPE_COUNT + TB_SHAPE_HEIGHTFIELD:
+    case TB_SHAPE_SPHERE * TB_SHAPE_TYPE_COUNT + TB_SHAPE_MESH:
+    case TB_SHAPE_CAPSULE * TB_SHAPE_TYPE_COUNT + TB_SHAPE_HEIGHTFIELD:
+    case TB_SHAPE_CAPSULE * TB_SHAPE_TYPE_COUNT + TB_SHAPE_MESH:
+    case TB_SHAPE_BOX * TB_SHAPE_TYPE_COUNT + TB_SHAPE_HEIGHTFIELD:
+    case TB_SHAPE_BOX * TB_SHAPE_TYPE_COUNT + TB_SHAPE_MESH:
+    case TB_SHAPE_CYLINDER * TB_SHAPE_TYPE_COUNT + TB_SHAPE_HEIGHTFIELD:
+    case TB_SHAPE_CYLINDER * TB_SHAPE_TYPE_COUNT + TB_SHAPE_MESH:
+    case TB_SHAPE_ELLIPSOID * TB_SHAPE_TYPE_COUNT + TB_SHAPE_HEIGHTFIELD:
+    case TB_SHAPE_ELLIPSOID * TB_SHAPE_TYPE_COUNT + TB_SHAPE_MESH:
+    case TB_SHAPE_HULL * TB_SHAPE_TYPE_COUNT + TB_SHAPE_HEIGHTFIELD:
+    case TB_SHAPE_HULL * TB_SHAPE_TYPE_COUNT + TB_SHAPE_MESH: return tb_collide_convex_mesh;
     default: break;
   }
   /* -- dispatch section: cylinder, ellipsoid, hull (general convex path) -- */
@@ -162,6 +176,19 @@ void tb_shape_aabb(const tb_shape_geom* g, tb_transform t, tb_vec3* lower, tb_ve
       }
       return;
     }
+    case TB_SHAPE_HEIGHTFIELD:
+    case TB_SHAPE_MESH: {
+      /* local bounds, rotated: centre and |R| half extents */
+      tb_vec3 lo, hi;
+      if (g->type == TB_SHAPE_MESH) { lo = ((const tb_mesh_data*)g->data)->lower; hi = ((const tb_mesh_data*)g->data)->upper; }
+      else { lo = ((const tb_heightfield_data*)g->data)->lower; hi = ((const tb_heightfield_data*)g->data)->upper; }
+      tb_vec3 c = tb_transform_point(t, tb_scale(tb_add(lo, hi), 0.5f)), h = tb_scale(tb_sub(hi, lo), 0.5f);
+      tb_mat3 m = tb_mat3_from_quat(t.q);
+      tb_vec3 e = tb_add(tb_add(tb_scale(tb_vabs(m.cx), h.x), tb_scale(tb_vabs(m.cy), h.y)), tb_scale(tb_vabs(m.cz), h.z));
+      *lower = tb_sub(c, e);
+      *upper = tb_add(c, e);
+      return;
+    }
     /* -- aabb section: cylinder, ellipsoid, hull -- */
     case TB_SHAPE_CYLINDER: {
       /* per world axis: half height times the axis component plus the disc's radius extent */
@@ -207,5 +234,7 @@ void tb_shape_data_free(int32_t type, void* data) {
   (void)type;
   if (!data) return;
   /* -- shape data section: hull / heightfield / mesh destroy by type -- */
+  if (type == TB_SHAPE_HEIGHTFIELD) tb_heightfield_data_free((tb_heightfield_data*)data);
+  if (type == TB_SHAPE_MESH) tb_mesh_data_free((tb_mesh_data*)data);
   if (type == TB_SHAPE_HULL) tb_hull_free((tb_hull*)data);
 }

@@ -358,6 +358,34 @@ TB_API int32_t tb_body_get_shapes(tb_world_id world, tb_body_id body, tb_shape_i
 TB_API tb_status tb_world_set_combine_rule(tb_world_id world, tb_combine_rule rule, const tb_combine_params* params);
 /* out[0] = rule, out[1] = kamino_friction, out[2] = kamino_restitution. */
 TB_API tb_status tb_world_get_combine_rule(tb_world_id world, int32_t out[3]);
+/* Heightfield (static bodies only): rows x cols heights (m, along the shape's local +y), row-major
+ * heights[r * cols + c]. Sample (r, c) sits at local x = (c - (cols - 1) / 2) * cell_x,
+ * z = (r - (rows - 1) / 2) * cell_z (the grid is centred on the shape origin); cell_x, cell_z > 0
+ * (m). Each cell is two triangles split along the diagonal from sample (r, c) to (r + 1, c + 1).
+ * The terrain is solid below the surface (front side = local +y); several contacts per cell.
+ * rows, cols in [2, TB_HEIGHTFIELD_MAX_SAMPLES]. Errors: non-static body, NaN/Inf height (names
+ * the index), sizes out of range. */
+#define TB_HEIGHTFIELD_MAX_SAMPLES 4096
+TB_API tb_shape_id tb_shape_create_heightfield(tb_world_id world, tb_body_id body, int32_t rows, int32_t cols,
+                                               const float* heights, float cell_x, float cell_z,
+                                               const float local_position[3], const float local_rotation[4],
+                                               float friction, float restitution);
+/* Triangle mesh with a BVH (static bodies only): vertex_count vertices (x, y, z in m, shape frame)
+ * and triangle_count triangles of 3 vertex indices each. A triangle's front side is the side of
+ * (v1 - v0) x (v2 - v0) (counter-clockwise seen from the front); contacts push convex shapes to
+ * the front. Copied; counts in [3 | 1, TB_MESH_MAX_ELEMENTS]. Errors: non-static body, NaN/Inf
+ * vertex, index out of range, degenerate (zero-area) triangle, each naming the element. */
+/* Contacts with heightfields and meshes: one normal per shape pair, the deepest candidate's; the
+ * other points' separations are measured along it; at most max_points_per_pair points are kept
+ * (deepest first, then the largest area). Contacts on flat or concave internal edges and vertices
+ * take the triangle's face normal (no ghost contacts when sliding or rolling across triangles).
+ * Triangles are one-sided: a mesh detects penetration up to the convex shape's size behind a
+ * face, a heightfield at any depth below its surface. */
+#define TB_MESH_MAX_ELEMENTS (1 << 24)
+TB_API tb_shape_id tb_shape_create_mesh(tb_world_id world, tb_body_id body, const float* vertices,
+                                        int32_t vertex_count, const int32_t* indices, int32_t triangle_count,
+                                        const float local_position[3], const float local_rotation[4],
+                                        float friction, float restitution);
 /* Convex hull shape of a point cloud: points = point_count (x, y, z) triples in the shape frame
  * (m); 4 <= point_count <= 100000. Quickhull with a relative tolerance (about 1e-6 of the largest
  * coordinate); points within it of the hull count as on it; coplanar faces are merged. Fails

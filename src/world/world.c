@@ -8,6 +8,7 @@
 #include "../core/jobs.h"
 #include "../geometry/hull.h"
 #include "../geometry/mass.h"
+#include "../geometry/triangle_mesh.h"
 #include "../geometry/support_field.h"
 #include "../model/material.h"
 #include "../observe/observe.h"
@@ -811,6 +812,87 @@ tb_shape_id tb_shape_create(tb_world_id world, tb_body_id body, tb_shape_type ty
     return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: %s density must be finite and > 0 (got %g)", fn, tn, (double)density);
 
   return insert_shape(w, bslot, type, params, NULL, local_position, local_rotation, friction, restitution, density);
+}
+
+/* ---- heightfield and mesh shapes (static bodies; geometry owned by the shape) ---- */
+
+/* Checks shared by heightfield and mesh creation; returns the body slot or -status. */
+static int32_t static_geometry_checks(tb_world* w, tb_body_id body, const char* fn, const char* tn,
+                                      const float local_position[3], const float local_rotation[4],
+                                      float friction, float restitution) {
+  int32_t bslot = body_slot(w, body, fn);
+  if (bslot < 0) return -TB_ERR_NOT_FOUND;
+  if (w->bodies.f.body_type[bslot] != TB_BODY_STATIC)
+    return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: a %s may only belong to a static body (body %d is not static)", fn, tn, body);
+  if (!local_position || !local_rotation)
+    return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: %s position and rotation must not be NULL", fn, tn);
+  if (!check_finite(w, fn, "position", local_position, 3) || !check_quat(w, fn, "rotation", local_rotation))
+    return -TB_ERR_INVALID_ARGUMENT;
+  if (!tb_is_finite(friction) || friction < 0.0f)
+    return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: %s friction must be finite and >= 0 (got %g)", fn, tn, (double)friction);
+  if (!tb_is_finite(restitution) || restitution < 0.0f || restitution > 1.0f)
+    return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: %s restitution must be in [0, 1] (got %g)", fn, tn, (double)restitution);
+  return bslot;
+}
+
+tb_shape_id tb_shape_create_heightfield(tb_world_id world, tb_body_id body, int32_t rows, int32_t cols,
+                                        const float* heights, float cell_x, float cell_z,
+                                        const float local_position[3], const float local_rotation[4],
+                                        float friction, float restitution) {
+  tb_world* w = tb_world_get(world);
+  const char* fn = "addShape", *tn = "heightfield";
+  if (!w) return -tb_world_fail(NULL, TB_ERR_NOT_FOUND, "%s: world %d does not exist", fn, world);
+  int32_t bslot = static_geometry_checks(w, body, fn, tn, local_position, local_rotation, friction, restitution);
+  if (bslot < 0) return bslot;
+  if (rows < 2 || rows > TB_HEIGHTFIELD_MAX_SAMPLES)
+    return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: heightfield rows must be in [2, %d] (got %d)", fn, TB_HEIGHTFIELD_MAX_SAMPLES, rows);
+  if (cols < 2 || cols > TB_HEIGHTFIELD_MAX_SAMPLES)
+    return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: heightfield cols must be in [2, %d] (got %d)", fn, TB_HEIGHTFIELD_MAX_SAMPLES, cols);
+  if (!tb_is_finite(cell_x) || cell_x <= 0.0f)
+    return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: heightfield cellSize[0] must be finite and > 0 (got %g)", fn, (double)cell_x);
+  if (!tb_is_finite(cell_z) || cell_z <= 0.0f)
+    return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: heightfield cellSize[1] must be finite and > 0 (got %g)", fn, (double)cell_z);
+  if (!heights) return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: heightfield heights must not be NULL", fn);
+  if (!check_finite(w, fn, "heightfield heights", heights, rows * cols)) return -TB_ERR_INVALID_ARGUMENT;
+  tb_heightfield_data* data = tb_heightfield_data_create(rows, cols, heights, cell_x, cell_z);
+  if (!data) return -tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "%s: out of memory for a %d x %d heightfield", fn, rows, cols);
+  const float params[4] = {cell_x, cell_z, (float)rows, (float)cols};
+  /* density is unused: static shapes have no mass */
+  return insert_shape(w, bslot, TB_SHAPE_HEIGHTFIELD, params, data, local_position, local_rotation, friction, restitution, 1.0f);
+}
+
+tb_shape_id tb_shape_create_mesh(tb_world_id world, tb_body_id body, const float* vertices, int32_t vertex_count,
+                                 const int32_t* indices, int32_t triangle_count, const float local_position[3],
+                                 const float local_rotation[4], float friction, float restitution) {
+  tb_world* w = tb_world_get(world);
+  const char* fn = "addShape", *tn = "mesh";
+  if (!w) return -tb_world_fail(NULL, TB_ERR_NOT_FOUND, "%s: world %d does not exist", fn, world);
+  int32_t bslot = static_geometry_checks(w, body, fn, tn, local_position, local_rotation, friction, restitution);
+  if (bslot < 0) return bslot;
+  if (vertex_count < 3 || vertex_count > TB_MESH_MAX_ELEMENTS)
+    return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: mesh vertex count must be in [3, %d] (got %d)", fn, TB_MESH_MAX_ELEMENTS, vertex_count);
+  if (triangle_count < 1 || triangle_count > TB_MESH_MAX_ELEMENTS)
+    return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: mesh triangle count must be in [1, %d] (got %d)", fn, TB_MESH_MAX_ELEMENTS, triangle_count);
+  if (!vertices || !indices) return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: mesh vertices and indices must not be NULL", fn);
+  tb_mesh_data* data;
+  int32_t bad;
+  int r = tb_mesh_data_create(vertices, vertex_count, indices, triangle_count, &data, &bad);
+  switch (r) {
+    case TB_MESH_OK: break;
+    case TB_MESH_NONFINITE_VERTEX: {
+      const float* v = vertices + 3 * bad;
+      return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: mesh vertices[%d] must be finite (got %g, %g, %g)", fn, bad, (double)v[0], (double)v[1], (double)v[2]);
+    }
+    case TB_MESH_INDEX_RANGE:
+      return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: mesh indices[%d] must be in [0, %d) (got %d)", fn, bad, vertex_count, indices[bad]);
+    case TB_MESH_DEGENERATE:
+      return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: mesh triangle %d (indices %d, %d, %d) is degenerate (zero area)", fn, bad,
+                            indices[3 * bad], indices[3 * bad + 1], indices[3 * bad + 2]);
+    default:
+      return -tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "%s: out of memory for a mesh of %d triangles", fn, triangle_count);
+  }
+  const float params[4] = {(float)vertex_count, (float)triangle_count, 0.0f, 0.0f};
+  return insert_shape(w, bslot, TB_SHAPE_MESH, params, data, local_position, local_rotation, friction, restitution, 1.0f);
 }
 
 /* ---- convex hull shapes ---- */

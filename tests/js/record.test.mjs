@@ -266,3 +266,27 @@ describe('distance rules in the worker world', () => {
     await sim.free();
   });
 });
+
+describe('contact reduction in the record', () => {
+  it('maxPointsPerPair bounds the points of a pair and the record says points were dropped', async () => {
+    const { engine } = await import('./helpers.mjs');
+    const tribo = await engine('simd');
+    for (const [max, expectCount, expectReduced] of [[4, 4, 0], [2, 2, 1], [1, 1, 1]]) {
+      const w = tribo.createWorld({ maxPointsPerPair: max });
+      w.addBody({ type: 'static', shapes: [{ type: 'plane' }] });
+      // a box tilted about z: its two lower corners (x = −0.2 side) are the deepest
+      const q = [0, 0, Math.sin(0.01), Math.cos(0.01)];
+      w.addBody({ position: [0, 0.19, 0], rotation: q, shapes: [{ type: 'box', halfExtents: [0.2, 0.2, 0.2] }] });
+      w.collide();
+      const c = w.contacts;
+      assert.equal(c.count, expectCount, `max ${max}: points kept`);
+      for (let i = 0; i < c.count; i++) assert.equal(c.reduced[i], expectReduced, `max ${max}: reduced flag`);
+      let deepest = Infinity;
+      for (let i = 0; i < c.count; i++) deepest = Math.min(deepest, c.separation[i]);
+      // the deepest corner: y = 0.19 − 0.2·cos(0.02) − 0.2·sin(0.02)
+      const d = 0.19 - 0.2 * Math.cos(0.02) - 0.2 * Math.sin(0.02);
+      assert.ok(Math.abs(deepest - d) < 2e-5, `max ${max}: the deepest point is kept (${deepest} vs ${d})`);
+      w.free();
+    }
+  });
+});

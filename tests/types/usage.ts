@@ -13,6 +13,10 @@ async function main(): Promise<number> {
       { type: 'capsule', radius: 0.1, halfHeight: 0.3 },
     ],
   });
+  world.addBody({ type: 'static', shapes: [
+    { type: 'heightfield', rows: 2, cols: 2, heights: new Float32Array(4), cellSize: [1, 1] },
+    { type: 'mesh', vertices: [0, 0, 0, 1, 0, 0, 0, 0, 1], indices: [0, 2, 1], friction: 0.7 },
+  ] });
   world.step(10);
   const c: ContactViews = world.contacts;
   const fy: number = c.force[3 * 0 + 1];
