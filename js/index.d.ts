@@ -1573,7 +1573,10 @@ export class World {
   setExplicitPairs(pairs: readonly (readonly [number, number])[]): void;
   /** MuJoCo explicit pair with its own parameters (`null` removes it). */
   setContactPair(a: number, b: number, params: ContactPairParams | null): void;
-  /** Closest hit of a ray (direction need not be unit), or null. @throws {RangeError} zero direction, maxDistance <= 0 */
+  /**
+   * Closest hit of a ray (direction need not be unit), or null: every shape type; heightfields and
+   * meshes by the front sides of their triangles. @throws {RangeError} zero direction, maxDistance <= 0
+   */
   rayCast(origin: Vec3, direction: Vec3, options?: RayCastOptions): RayHit | null;
   /** Every hit of a ray, nearest first, up to `capacity`. */
   rayCastAll(origin: Vec3, direction: Vec3, options?: RayCastOptions): RayCastAllResult;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../geometry/hull.h"
+#include "../geometry/triangle_mesh.h"
 #include "../world/world.h"
 
 /* A hit in the shape's local frame: t along the unit local direction, local outward normal. */
@@ -195,6 +196,120 @@ static int ray_hull(const tb_shape_geom* g, tb_vec3 o, tb_vec3 d, float tmax, lo
 typedef int (*ray_fn)(const tb_shape_geom* g, tb_vec3 o, tb_vec3 d, float tmax, local_hit* h);
 
 /* Dispatch point: add the routines of new shape types here (NULL = not supported yet). */
+/* ---- triangles: meshes and heightfields (front faces only, as their contacts) ---- */
+
+/* Möller–Trumbore: hit of the front side (d · n < 0) of triangle v within (0, tmax]. */
+static int ray_triangle(const tb_vec3 v[3], tb_vec3 o, tb_vec3 d, float tmax, local_hit* h) {
+  tb_vec3 e1 = tb_sub(v[1], v[0]), e2 = tb_sub(v[2], v[0]);
+  tb_vec3 p = tb_cross(d, e2);
+  float det = tb_dot(e1, p);
+  if (det <= 1e-12f) return 0; /* parallel, or seen from the back */
+  float inv = 1.0f / det;
+  tb_vec3 s = tb_sub(o, v[0]);
+  float u = tb_dot(s, p) * inv;
+  if (u < 0.0f || u > 1.0f) return 0;
+  tb_vec3 q = tb_cross(s, e1);
+  float w = tb_dot(d, q) * inv;
+  if (w < 0.0f || u + w > 1.0f) return 0;
+  float t = tb_dot(e2, q) * inv;
+  if (t < 0.0f || t > tmax) return 0;
+  h->t = t;
+  h->normal = tb_normalize(tb_cross(e1, e2));
+  return 1;
+}
+
+/* The part [t0, t1] of the ray inside the box [lo, hi] (slabs); 0 when it misses. */
+static int clip_to_box(tb_vec3 lo, tb_vec3 hi, tb_vec3 o, tb_vec3 d, float tmax, float* t0, float* t1) {
+  const float oo[3] = {o.x, o.y, o.z}, dd[3] = {d.x, d.y, d.z};
+  const float l[3] = {lo.x, lo.y, lo.z}, u[3] = {hi.x, hi.y, hi.z};
+  float a = 0.0f, b = tmax;
+  for (int i = 0; i < 3; ++i) {
+    if (fabsf(dd[i]) < 1e-12f) {
+      if (oo[i] < l[i] || oo[i] > u[i]) return 0;
+      continue;
+    }
+    float ta = (l[i] - oo[i]) / dd[i], tb = (u[i] - oo[i]) / dd[i];
+    if (ta > tb) { float x = ta; ta = tb; tb = x; }
+    if (ta > a) a = ta;
+    if (tb < b) b = tb;
+    if (a > b) return 0;
+  }
+  *t0 = a;
+  *t1 = b;
+  return 1;
+}
+
+typedef struct mesh_ray {
+  const tb_mesh_data* mesh;
+  tb_vec3 o, d;
+  float tmax;
+  local_hit best;
+  int found;
+} mesh_ray;
+
+static int mesh_ray_visit(int32_t tri, void* vctx) {
+  mesh_ray* r = (mesh_ray*)vctx;
+  const int32_t* ix = r->mesh->indices + 3 * tri;
+  tb_vec3 v[3] = {r->mesh->vertices[ix[0]], r->mesh->vertices[ix[1]], r->mesh->vertices[ix[2]]};
+  local_hit h;
+  if (ray_triangle(v, r->o, r->d, r->found ? r->best.t : r->tmax, &h) && (!r->found || h.t < r->best.t)) {
+    r->best = h;
+    r->found = 1;
+  }
+  return 1;
+}
+
+/* Mesh: the BVH gives the triangles whose bounds overlap the ray's part inside the mesh bounds. */
+static int ray_mesh(const tb_shape_geom* g, tb_vec3 o, tb_vec3 d, float tmax, local_hit* h) {
+  const tb_mesh_data* m = (const tb_mesh_data*)g->data;
+  float t0, t1;
+  if (!clip_to_box(m->lower, m->upper, o, d, tmax, &t0, &t1)) return 0;
+  tb_vec3 a = tb_add(o, tb_scale(d, t0)), b = tb_add(o, tb_scale(d, t1));
+  mesh_ray r = {m, o, d, tmax, {0.0f, {0, 0, 0}}, 0};
+  tb_bvh_query(&m->bvh, tb_vmin(a, b), tb_vmax(a, b), mesh_ray_visit, &r);
+  if (!r.found) return 0;
+  *h = r.best;
+  return 1;
+}
+
+/* Heightfield: the cells under the ray are walked in the order the ray crosses them (a 2D DDA in
+ * the x–z grid), so the first cell with a hit holds the closest one. */
+static int ray_heightfield(const tb_shape_geom* g, tb_vec3 o, tb_vec3 d, float tmax, local_hit* h) {
+  const tb_heightfield_data* hf = (const tb_heightfield_data*)g->data;
+  float t0, t1;
+  if (!clip_to_box(hf->lower, hf->upper, o, d, tmax, &t0, &t1)) return 0;
+  float x0 = -0.5f * (float)(hf->cols - 1) * hf->cell_x, z0 = -0.5f * (float)(hf->rows - 1) * hf->cell_z;
+  tb_vec3 p = tb_add(o, tb_scale(d, t0));
+  int32_t nc = hf->cols - 1, nr = hf->rows - 1;
+  int32_t c = (int32_t)floorf((p.x - x0) / hf->cell_x), r = (int32_t)floorf((p.z - z0) / hf->cell_z);
+  if (c < 0) c = 0;
+  if (c >= nc) c = nc - 1;
+  if (r < 0) r = 0;
+  if (r >= nr) r = nr - 1;
+  int32_t sc = d.x > 0.0f ? 1 : -1, sr = d.z > 0.0f ? 1 : -1;
+  /* ray parameter of the next cell boundary in x and z, and the step between boundaries */
+  float inf = INFINITY;
+  float tdx = fabsf(d.x) > 1e-12f ? hf->cell_x / fabsf(d.x) : inf;
+  float tdz = fabsf(d.z) > 1e-12f ? hf->cell_z / fabsf(d.z) : inf;
+  float bx = x0 + (float)(c + (sc > 0)) * hf->cell_x, bz = z0 + (float)(r + (sr > 0)) * hf->cell_z;
+  float tx = fabsf(d.x) > 1e-12f ? (bx - o.x) / d.x : inf;
+  float tz = fabsf(d.z) > 1e-12f ? (bz - o.z) / d.z : inf;
+  for (;;) {
+    local_hit best;
+    int found = 0;
+    for (int k = 0; k < 2; ++k) {
+      tb_vec3 v[3];
+      tb_heightfield_triangle(hf, 2 * (r * nc + c) + k, v);
+      local_hit hk;
+      if (ray_triangle(v, o, d, found ? best.t : tmax, &hk) && (!found || hk.t < best.t)) { best = hk; found = 1; }
+    }
+    if (found) { *h = best; return 1; }
+    if (tx < tz) { if (tx > t1) return 0; c += sc; tx += tdx; }
+    else { if (tz > t1) return 0; r += sr; tz += tdz; }
+    if (c < 0 || c >= nc || r < 0 || r >= nr) return 0;
+  }
+}
+
 static ray_fn ray_routine(int32_t type) {
   switch (type) {
     case TB_SHAPE_PLANE: return ray_plane;
@@ -204,7 +319,8 @@ static ray_fn ray_routine(int32_t type) {
     case TB_SHAPE_CYLINDER: return ray_cylinder;
     case TB_SHAPE_ELLIPSOID: return ray_ellipsoid;
     case TB_SHAPE_HULL: return ray_hull;
-    /* heightfield, mesh: to be added with those shapes */
+    case TB_SHAPE_HEIGHTFIELD: return ray_heightfield;
+    case TB_SHAPE_MESH: return ray_mesh;
     default: return NULL;
   }
 }

@@ -585,8 +585,8 @@ typedef struct tb_ray_hit {
 /* Closest hit of the ray origin + t * normalize(direction), 0 <= t <= max_distance (m, > 0, may
  * be +inf). Returns 1 hit (written to *hit), 0 miss, or -tb_status. Ties go to the lower shape
  * slot. Planes, spheres, capsules, boxes, cylinders, ellipsoids and hulls (face planes) are hit
- * analytically; heightfields and meshes give TB_ERR_INVALID_ARGUMENT "not supported for <type>"
- * while such a shape passes the filter. */
+ * analytically; heightfields (cells walked along the ray) and meshes (BVH) by their triangles'
+ * front sides, as their contacts see them (a ray from below a terrain passes through). */
 TB_API int32_t tb_world_ray_cast(tb_world_id world, const float origin[3], const float direction[3],
                                  float max_distance, const tb_query_filter* filter, tb_ray_hit* hit);
 /* Every hit, nearest first (ties by shape slot). Writes min(count, capacity) hits; *requested =

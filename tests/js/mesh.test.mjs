@@ -129,3 +129,23 @@ for (const build of BUILDS) {
     });
   });
 }
+
+describe('picking on terrain', () => {
+  it('rayCast hits a heightfield and a mesh at the closed-form point (picking in the demos)', async () => {
+    const { engine } = await import('./helpers.mjs');
+    const tribo = await engine('simd');
+    const w = tribo.createWorld();
+    // 3×3 samples, 1 m cells, heights y = 0.5·x: the plane y = 0.5 x
+    const heights = [];
+    for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) heights.push(0.5 * (c - 1));
+    w.addBody({ type: 'static', shapes: [{ type: 'heightfield', rows: 3, cols: 3, heights, cellSize: [1, 1] }] });
+    const hit = w.rayCast([0.3, 5, 0.2], [0, -1, 0]);
+    assert.ok(hit, 'hit');
+    assert.ok(Math.abs(hit.point[1] - 0.15) < 1e-5, `y = 0.5·0.3 (got ${hit.point[1]})`);
+    const n = [-0.5 / Math.hypot(0.5, 1), 1 / Math.hypot(0.5, 1), 0];
+    for (let k = 0; k < 3; k++) assert.ok(Math.abs(hit.normal[k] - n[k]) < 1e-5, `normal[${k}]`);
+    assert.ok(Math.abs(hit.distance - 4.85) < 1e-5);
+    assert.equal(w.rayCast([0.3, -5, 0.2], [0, 1, 0]), null, 'the underside is not hit');
+    w.free();
+  });
+});
