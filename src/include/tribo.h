@@ -552,8 +552,8 @@ TB_API tb_status tb_world_set_body_pair_excluded(tb_world_id world, tb_body_id a
 
 /* MuJoCo explicit `pair`: the two shapes are a candidate under TB_FILTER_MUJOCO whatever their
  * contype/conaffinity, parent/child relation or body exclusion, and carry their own parameters,
- * which replace the per-shape ones: margin and gap under TB_DISTANCE_MUJOCO; friction is stored
- * with the pair for the material combine. The broad phase still needs overlapping AABBs (fattened
+ * which replace the per-shape ones: margin and gap under TB_DISTANCE_MUJOCO; friction (sliding,
+ * torsional, rolling) under TB_COMBINE_RULE_MUJOCO. The broad phase still needs overlapping AABBs (fattened
  * by the shapes' own margins and gaps and the speculative distance). */
 typedef struct tb_contact_pair_params {
   float margin;      /* m: contacts act when dist < margin (replaces m0 + m1); finite */

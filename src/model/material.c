@@ -1,6 +1,8 @@
 /* Material combine rules, per-shape materials (public API) and the compliant-contact spring. */
 #include "material.h"
 
+#include "../collision/filter.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -155,6 +157,15 @@ void tb_combine_material_pair(int32_t rule, const tb_combine_params* params, con
 void tb_combine_materials(const tb_world* w, int32_t s0, int32_t s1, tb_contact_material* out) {
   const tb_shapes* s = &w->shapes;
   tb_combine_material_pair(w->def.solver.combine_rule, &w->def.solver.combine, &s->material[s0], &s->material[s1], out);
+  /* a MuJoCo explicit `pair` carries its own friction, which replaces the geoms' combination */
+  if (w->def.solver.combine_rule == TB_COMBINE_RULE_MUJOCO) {
+    const tb_contact_pair_params* cp = tb_filter_contact_pair(w, s0, s1);
+    if (cp) {
+      out->static_friction = out->dynamic_friction = cp->friction[0];
+      out->torsional_friction = cp->friction[2];
+      out->rolling_friction = cp->friction[3];
+    }
+  }
   /* penalty parameters unset on both shapes (ke = 0): the world's Newton parameters */
   int32_t rule = w->def.solver.combine_rule;
   if ((rule == TB_COMBINE_RULE_MEAN || rule == TB_COMBINE_RULE_VBD) && out->ke == 0.0f) {

@@ -554,7 +554,36 @@ static void test_validation(void) {
   tb_world_destroy(w);
 }
 
+/* A MuJoCo explicit pair's own friction replaces the geoms' combination under the MuJoCo rule;
+ * without the pair (or under another rule) the combination stands. */
+static void test_mujoco_pair_friction(void) {
+  tb_world_def def = tb_default_world_def();
+  def.solver.combine_rule = TB_COMBINE_RULE_MUJOCO;
+  def.collision.filter_rule = TB_FILTER_MUJOCO;
+  tb_world_id w = tb_world_create(&def);
+  float plane[4] = {0, 1, 0, 0}, sphere[4] = {0.5f, 0, 0, 0}, pos[3] = {0, 0.49f, 0};
+  tb_body_id g = tb_body_create(w, TB_BODY_STATIC, ZERO, ID_Q);
+  tb_shape_id ground = tb_shape_create(w, g, TB_SHAPE_PLANE, plane, ZERO, ID_Q, 0.3f, 0.0f, 1.0f);
+  tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, pos, ID_Q);
+  tb_shape_id ball = tb_shape_create(w, b, TB_SHAPE_SPHERE, sphere, ZERO, ID_Q, 0.6f, 0.0f, 1000.0f);
+  CHECK(tb_world_collide(w) == TB_OK);
+  CHECK_NEAR(0.6, contact_value(w, "dynamic_friction", 0), 1e-7); /* geoms: elementwise max */
+  tb_contact_pair_params cp = {0.0f, 0.0f, {0.15f, 0.15f, 0.002f, 0.0003f, 0.0003f}};
+  CHECK(tb_world_set_contact_pair(w, ground, ball, &cp) == TB_OK);
+  CHECK(tb_world_collide(w) == TB_OK);
+  CHECK_NEAR(0.15, contact_value(w, "dynamic_friction", 0), 1e-7);
+  CHECK_NEAR(0.002, contact_value(w, "spin_friction", 0), 1e-9);
+  CHECK_NEAR(0.0003, contact_value(w, "spin_friction", 1), 1e-9);
+  tb_solver_params sp = def.solver;
+  sp.combine_rule = TB_COMBINE_RULE_MEAN;
+  CHECK(tb_world_set_solver(w, &sp) == TB_OK);
+  CHECK(tb_world_collide(w) == TB_OK);
+  CHECK_NEAR(0.45, contact_value(w, "dynamic_friction", 0), 1e-6); /* mean rule: the pair's friction is MuJoCo's */
+  tb_world_destroy(w);
+}
+
 int main(void) {
+  test_mujoco_pair_friction();
   test_physx_mode_table();
   test_physx_static_dynamic();
   test_physx_flags();
