@@ -6,14 +6,15 @@
 // default 10), substeps (default 4), seed (default 7), paused=1 (start paused).
 //
 // For tests, window.tribo = { build, ready, frame, contactCount, drawnContactMarkers, bodyCount,
-// overflowed, error, pause(), resume(), step(), reset(), drop(), lastFrame() } is kept up to date
-// every frame.
+// overflowed, error, pause(), resume(), step(), reset(), drop(), lastFrame(), pick(x, y), picked }
+// is kept up to date every frame. A click picks the shape under the cursor (web/picking.js).
 
 import { createWorkerWorld } from '../js/index.js';
 import { Renderer } from './renderer.js';
 import { ContactOverlay } from './contact_overlay.js';
 import { bindControls } from './controls.js';
 import { demoScene, dropDef } from './scene.js';
+import { cameraRay, pick, describePick } from './picking.js';
 
 const params = new URLSearchParams(location.search);
 const intParam = (name, def, min, max) => {
@@ -53,6 +54,9 @@ const api = {
   drop: () => drop(),
   /** The last applied frame (views as given by sim.step(); do not keep across steps). */
   lastFrame: () => state.lastFrame,
+  /** Picks at normalized device coordinates (−1..1); resolves with { hit, wrench, note }. */
+  pick: (x, y) => pickAt(x, y),
+  picked: null,
 };
 window.tribo = api;
 
@@ -108,7 +112,15 @@ function updateStatus(frame) {
   detailEl.textContent =
     `step ${frame?.step ?? state.framesApplied}${state.paused ? ' (paused)' : ''}   ${state.stepMs.toFixed(1)} ms/step (round trip)\n` +
     `drawn: ${st.markers} points, ${st.normals} normals, ${st.arrows} arrows${st.capped ? ` (${st.capped} capped)` : ''}\n` +
-    `max |F| ${st.maxForce.toFixed(0)} N`;
+    `max |F| ${st.maxForce.toFixed(0)} N` + (api.picked ? `\n${describePick(api.picked)}` : '');
+}
+
+/** Ray from the camera through (x, y) in normalized device coordinates, cast in the worker. */
+async function pickAt(x, y) {
+  if (!state.sim) return null;
+  api.picked = await pick(state.sim, cameraRay(renderer.camera, x, y));
+  if (state.lastFrame) updateStatus(state.lastFrame);
+  return api.picked;
 }
 
 /** Applies a completed frame: body poses, contact overlay, status, and the window.tribo counters. */
@@ -293,6 +305,14 @@ async function main() {
   });
   controls.sync();
   controls.setPaused(state.paused);
+  // a click (not a drag of the orbit controls) picks the shape under the cursor
+  let down = null;
+  canvas.addEventListener('pointerdown', (e) => { down = [e.clientX, e.clientY]; });
+  canvas.addEventListener('pointerup', (e) => {
+    if (!down || Math.hypot(e.clientX - down[0], e.clientY - down[1]) > 4) return;
+    const r = canvas.getBoundingClientRect();
+    pickAt(((e.clientX - r.left) / r.width) * 2 - 1, -((e.clientY - r.top) / r.height) * 2 + 1).catch(showError);
+  });
   api.paused = state.paused;
   statusEl.textContent = 'loading the engine…';
 

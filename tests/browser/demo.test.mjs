@@ -223,6 +223,16 @@ async function runDemoChecks(t, { isolation, expectBuild, name, buttons = false 
 
     if (buttons) await checkButtons(page, log, name, frozen);
 
+    // picking: the view's centre is the pyramid (a body carrying weight); near the bottom edge, the ground
+    const centre = await page.evaluate(() => window.tribo.pick(0, 0));
+    assert.ok(centre && centre.hit, `${name}: a pick at the view centre hits something`);
+    assert.ok(centre.hit.body >= 0, `${name}: the view centre is a moving body (got body ${centre.hit.body})`);
+    assert.ok(centre.hit.distance > 1 && centre.hit.distance < 20, `${name}: pick distance ${centre.hit.distance} m`);
+    assert.ok(centre.wrench && centre.wrench.force[1] > 1, `${name}: the picked body is held up by its contacts (f_y ${centre.wrench?.force[1]} N)`);
+    const ground = await page.evaluate(() => window.tribo.pick(0, -0.95));
+    assert.ok(ground.hit && ground.hit.body === -1 && Math.abs(ground.hit.point[1]) < 1e-3, `${name}: near the bottom edge the ground plane y = 0 is hit`);
+    assert.match(await page.locator('#detail').innerText(), /pick: shape \d+ \(static\)/, `${name}: the pick is described`);
+
     assert.deepEqual(log.pageErrors, [], `${name}: uncaught page errors${describeLog(log)}`);
     const threads = await page.evaluate(() => window.tribo.threads);
     t.diagnostic(`${name}: build=${build} threads=${threads} frame=${frozen.frame} bodies=${frozen.bodyCount} contacts=${frozen.contactCount} ` +
