@@ -9,6 +9,7 @@
 #include "../../src/world/world.h"
 #include "test_util.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -678,6 +679,55 @@ static void test_validation(void) {
   tb_world_destroy(w);
 }
 
+/* Random poses of every convex type against a bumpy heightfield and the same surface as a mesh:
+ * at most 4 points, unit normals, no NaN, separation = n·(p1 − p0), and the same contact seen
+ * from the other side when the two shapes are swapped (normal negated, points exchanged). */
+static float bumps(float x, float z) { return 0.15f * sinf(1.7f * x) * cosf(1.3f * z); }
+
+static void test_terrain_random_pairs(void) {
+  const int rows = 17, cols = 17;
+  const float cell = 0.25f;
+  float* h = grid_heights(rows, cols, cell, cell, bumps);
+  tb_heightfield_data* hf = tb_heightfield_data_create(rows, cols, h, cell, cell);
+  tb_mesh_data* mesh = grid_mesh(rows, cols, cell, cell, bumps);
+  free(h);
+  tb_shape_geom surfaces[2] = {{TB_SHAPE_HEIGHTFIELD, {cell, cell, (float)rows, (float)cols}, hf}, {TB_SHAPE_MESH, {0}, mesh}};
+  const tb_shape_geom convex[5] = {{TB_SHAPE_SPHERE, {0.2f, 0, 0, 0}, NULL},   {TB_SHAPE_CAPSULE, {0.12f, 0.2f, 0, 0}, NULL},
+                                   {TB_SHAPE_BOX, {0.2f, 0.1f, 0.15f, 0}, NULL}, {TB_SHAPE_CYLINDER, {0.15f, 0.1f, 0, 0}, NULL},
+                                   {TB_SHAPE_ELLIPSOID, {0.2f, 0.12f, 0.1f, 0}, NULL}};
+  int contacts = 0;
+  for (int i = 0; i < 300; ++i) {
+    const tb_shape_geom* surf = &surfaces[i & 1];
+    const tb_shape_geom* cv = &convex[(i / 2) % 5];
+    /* the surface posed with a random rigid motion; the convex shape near it */
+    tb_transform ts = {tb_scale(rand_vec(), 2.0f), rand_quat()};
+    float x = 1.5f * frand(), z = 1.5f * frand();
+    tb_vec3 local = tb_v3(x, bumps(x, z) + 0.2f * frand(), z);
+    tb_transform tc = {tb_transform_point(ts, local), rand_quat()};
+    tb_manifold m, w;
+    int n = tb_collide(cv, tc, surf, ts, 0.05f, &m);
+    int nw = tb_collide(surf, ts, cv, tc, 0.05f, &w);
+    CHECK(n >= 0 && n <= 4 && nw == n);
+    if (n == 0 || nw != n) continue;
+    ++contacts;
+    CHECK_NEAR(1.0, tb_length(m.normal), 1e-4);
+    CHECK_VEC_NEAR(tb_neg(m.normal), w.normal, 1e-6);
+    for (int j = 0; j < n; ++j) {
+      const tb_manifold_point* p = &m.points[j];
+      CHECK(tb_is_finite(p->separation) && tb_is_finite(p->point0.x + p->point0.y + p->point0.z) &&
+            tb_is_finite(p->point1.x + p->point1.y + p->point1.z));
+      CHECK_NEAR(tb_dot(tb_sub(p->point1, p->point0), m.normal), p->separation, 1e-4);
+      CHECK(p->separation <= 0.05f + 1e-5f);
+      CHECK_VEC_NEAR(p->point0, w.points[j].point1, 1e-6);
+      CHECK_VEC_NEAR(p->point1, w.points[j].point0, 1e-6);
+      CHECK_NEAR(p->separation, w.points[j].separation, 1e-6);
+    }
+  }
+  CHECK(contacts > 100); /* most poses touch: the checks above ran */
+  tb_heightfield_data_free(hf);
+  tb_mesh_data_free(mesh);
+}
+
 int main(void) {
   int64_t live = tb_live_bytes();
   test_sphere_flat();
@@ -694,6 +744,7 @@ int main(void) {
   test_static_compound();
   test_points_found_in_world();
   test_validation();
+  test_terrain_random_pairs();
   CHECK_NEAR(live, tb_live_bytes(), 0);
   return tb_test_report("test_mesh");
 }
