@@ -298,10 +298,6 @@ TB_API tb_status tb_shape_set_distances(tb_world_id world, tb_shape_id shape, fl
                                         float contact_offset, float rest_offset);
 /* out[0..3] = margin, gap, contact_offset, rest_offset (m). */
 TB_API tb_status tb_shape_get_distances(tb_world_id world, tb_shape_id shape, float out[4]);
-/* Sets collision.distance_rule (tb_distance_rule) between steps. */
-TB_API tb_status tb_world_set_distance_rule(tb_world_id world, int32_t rule);
-/* Sets collision.matching (tb_matching) and collision.match_distance (m, >= 0) between steps. */
-TB_API tb_status tb_world_set_matching(tb_world_id world, int32_t matching, float match_distance);
 /* ---- Materials (per shape) ----
  * A shape's contact material. tb_shape_create's friction sets static = dynamic friction and its
  * restitution sets restitution; the rest starts at the defaults listed here. Which fields a
@@ -353,11 +349,6 @@ TB_API tb_status tb_shape_get_material(tb_world_id world, tb_shape_id shape, tb_
 /* Shape ids of a body in creation order. Returns the count (>= 0) or -tb_status. With out = NULL
  * and capacity 0 it only counts; a count above `capacity` otherwise fails with TB_ERR_CAPACITY. */
 TB_API int32_t tb_body_get_shapes(tb_world_id world, tb_body_id body, tb_shape_id* out, int32_t capacity);
-/* The combine rule and its configuration (the same fields as solver.combine_rule and
- * solver.combine), for bindings that do not map tb_solver_params. Between steps. */
-TB_API tb_status tb_world_set_combine_rule(tb_world_id world, tb_combine_rule rule, const tb_combine_params* params);
-/* out[0] = rule, out[1] = kamino_friction, out[2] = kamino_restitution. */
-TB_API tb_status tb_world_get_combine_rule(tb_world_id world, int32_t out[3]);
 /* Heightfield (static bodies only): rows x cols heights (m, along the shape's local +y), row-major
  * heights[r * cols + c]. Sample (r, c) sits at local x = (c - (cols - 1) / 2) * cell_x,
  * z = (r - (rows - 1) / 2) * cell_z (the grid is centred on the shape origin); cell_x, cell_z > 0

@@ -320,28 +320,3 @@ tb_status tb_shape_get_material(tb_world_id world, tb_shape_id shape, tb_materia
   return TB_OK;
 }
 
-tb_status tb_world_set_combine_rule(tb_world_id world, tb_combine_rule rule, const tb_combine_params* params) {
-  const char* fn = "setCombineRule";
-  tb_world* w = tb_world_get(world);
-  if (!w) return tb_world_fail(NULL, TB_ERR_NOT_FOUND, "%s: world %d does not exist", fn, world);
-  if ((int)rule < 0 || rule >= TB_COMBINE_RULE_COUNT)
-    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: rule must be 0 (physx), 1 (mean), 2 (vbd), 3 (kamino) or 4 (mujoco) (got %d)", fn, (int)rule);
-  tb_combine_params p = params ? *params : w->def.solver.combine;
-  if (p.kamino_friction < 0 || p.kamino_friction >= TB_COMBINE_MODE_COUNT)
-    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: kamino_friction must be a combine mode 0..3 (got %d)", fn, p.kamino_friction);
-  if (p.kamino_restitution < 0 || p.kamino_restitution >= TB_COMBINE_MODE_COUNT)
-    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: kamino_restitution must be a combine mode 0..3 (got %d)", fn, p.kamino_restitution);
-  w->def.solver.combine_rule = rule;
-  w->def.solver.combine = p;
-  return TB_OK;
-}
-
-tb_status tb_world_get_combine_rule(tb_world_id world, int32_t out[3]) {
-  tb_world* w = tb_world_get(world);
-  if (!w) return tb_world_fail(NULL, TB_ERR_NOT_FOUND, "getCombineRule: world %d does not exist", world);
-  if (!out) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "getCombineRule: out must not be NULL");
-  out[0] = w->def.solver.combine_rule;
-  out[1] = w->def.solver.combine.kamino_friction;
-  out[2] = w->def.solver.combine.kamino_restitution;
-  return TB_OK;
-}

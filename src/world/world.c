@@ -1013,28 +1013,6 @@ tb_status tb_shape_get_distances(tb_world_id world, tb_shape_id shape, float out
   return TB_OK;
 }
 
-tb_status tb_world_set_distance_rule(tb_world_id world, int32_t rule) {
-  GET_WORLD("setDistanceRule");
-  tb_collision_params c = w->def.collision;
-  c.distance_rule = rule;
-  tb_status st = check_collision(w, "setDistanceRule", &c);
-  if (st != TB_OK) return st;
-  w->def.collision = c;
-  w->collided = 0;
-  return TB_OK;
-}
-
-tb_status tb_world_set_matching(tb_world_id world, int32_t matching, float match_distance) {
-  GET_WORLD("setMatching");
-  tb_collision_params c = w->def.collision;
-  c.matching = matching;
-  c.match_distance = match_distance;
-  tb_status st = check_collision(w, "setMatching", &c);
-  if (st != TB_OK) return st;
-  w->def.collision = c;
-  return TB_OK;
-}
-
 /* ---- fields and status ---- */
 
 void* tb_world_field(tb_world_id world, tb_field_set set, int32_t index) {

@@ -19,6 +19,22 @@ static const float ZERO[3] = {0, 0, 0};
 
 static tb_vec3 get3(const float* a, int32_t i) { return tb_v3(a[3 * i], a[3 * i + 1], a[3 * i + 2]); }
 
+/* The collision axes through the one setter, tb_world_set_collision. */
+static tb_status set_distance_rule(tb_world_id w, int32_t rule) {
+  tb_world_def d;
+  tb_world_get_def(w, &d);
+  d.collision.distance_rule = rule;
+  return tb_world_set_collision(w, &d.collision);
+}
+
+static tb_status set_matching(tb_world_id w, int32_t matching, float match_distance) {
+  tb_world_def d;
+  tb_world_get_def(w, &d);
+  d.collision.matching = matching;
+  d.collision.match_distance = match_distance;
+  return tb_world_set_collision(w, &d.collision);
+}
+
 static tb_world_id make_world(int32_t rule, float speculative) {
   tb_world_def def = tb_default_world_def();
   def.collision.distance_rule = rule;
@@ -301,7 +317,7 @@ static void test_slot_reuse(void) {
 static void test_sticky(void) {
   for (int sticky = 0; sticky < 2; ++sticky) {
     tb_world_id w = make_world(TB_DISTANCE_PHYSX, 0.02f);
-    CHECK(tb_world_set_matching(w, sticky ? TB_MATCHING_STICKY : TB_MATCHING_LATEST, 0.01f) == TB_OK);
+    CHECK(set_matching(w, sticky ? TB_MATCHING_STICKY : TB_MATCHING_LATEST, 0.01f) == TB_OK);
     ground(w);
     float p[3] = {0, 0.499f, 0};
     tb_body_id b = box_at(w, p, ID_Q, 0.5f);
@@ -344,7 +360,7 @@ static void test_nearest_fallback(void) {
   const float limits[2] = {0.01f, 0.002f};
   for (int t = 0; t < 2; ++t) {
     tb_world_id w = make_world(TB_DISTANCE_PHYSX, 0.02f);
-    CHECK(tb_world_set_matching(w, TB_MATCHING_LATEST, limits[t]) == TB_OK);
+    CHECK(set_matching(w, TB_MATCHING_LATEST, limits[t]) == TB_OK);
     ground(w);
     float p[3] = {0, 0.499f, 0};
     tb_body_id b = box_at(w, p, ID_Q, 0.5f);
@@ -436,16 +452,16 @@ static void test_validation(void) {
   float out[4];
   CHECK(tb_shape_get_distances(w, g, out) == TB_OK);
   CHECK(out[0] == 0.01f && out[1] == 0.02f && out[2] == 0.03f && out[3] == 0.01f);
-  CHECK(tb_world_set_distance_rule(w, 7) == TB_ERR_INVALID_ARGUMENT);
+  CHECK(set_distance_rule(w, 7) == TB_ERR_INVALID_ARGUMENT);
   CHECK(strstr(tb_last_error(w), "collision.distance_rule must be in [0, 3) (got 7)") != NULL);
-  CHECK(tb_world_set_matching(w, TB_MATCHING_STICKY, -1.0f) == TB_ERR_INVALID_ARGUMENT);
+  CHECK(set_matching(w, TB_MATCHING_STICKY, -1.0f) == TB_ERR_INVALID_ARGUMENT);
   CHECK(strstr(tb_last_error(w), "collision.match_distance must be finite and >= 0 (got -1)") != NULL);
-  CHECK(tb_world_set_matching(w, 2, 0.01f) == TB_ERR_INVALID_ARGUMENT);
+  CHECK(set_matching(w, 2, 0.01f) == TB_ERR_INVALID_ARGUMENT);
   tb_world_def d;
   tb_world_get_def(w, &d);
   CHECK(d.collision.distance_rule == TB_DISTANCE_PHYSX && d.collision.matching == TB_MATCHING_LATEST);
   CHECK_NEAR(0.01, d.collision.match_distance, 1e-9);
-  CHECK(tb_world_set_distance_rule(w, TB_DISTANCE_MUJOCO) == TB_OK);
+  CHECK(set_distance_rule(w, TB_DISTANCE_MUJOCO) == TB_OK);
   tb_world_get_def(w, &d);
   CHECK(d.collision.distance_rule == TB_DISTANCE_MUJOCO);
   CHECK(tb_world_step(w) == TB_OK); /* still usable */

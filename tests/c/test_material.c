@@ -354,6 +354,15 @@ static int field_index(const char* name) {
   return -1;
 }
 
+/* The combine rule (and the Kamino modes when given) through the one setter, tb_world_set_solver. */
+static tb_status set_combine_rule(tb_world_id w, tb_combine_rule rule, const tb_combine_params* kamino) {
+  tb_world_def d;
+  tb_world_get_def(w, &d);
+  d.solver.combine_rule = rule;
+  if (kamino) d.solver.combine = *kamino;
+  return tb_world_set_solver(w, &d.solver);
+}
+
 static float contact_value(tb_world_id w, const char* name, int component) {
   int i = field_index(name);
   CHECK(i >= 0);
@@ -410,28 +419,29 @@ static void test_world_readback(void) {
   tb_shape_set_material(w, rubber, &r);
 
   /* mean rule: (0.05 + 0.9)/2 = 0.475, torsional (0.005 + 0.005)/2, ke = 2500 */
-  CHECK(tb_world_set_combine_rule(w, TB_COMBINE_RULE_MEAN, NULL) == TB_OK);
+  CHECK(set_combine_rule(w, TB_COMBINE_RULE_MEAN, NULL) == TB_OK);
   CHECK(tb_world_collide(w) == TB_OK);
   CHECK_NEAR(0.475, contact_value(w, "dynamic_friction", 0), 1e-6);
   CHECK_NEAR(0.005, contact_value(w, "spin_friction", 0), 1e-8);
   CHECK_NEAR(2500.0, contact_value(w, "stiffness", 0), 0);
   CHECK_NEAR(1000.0, contact_value(w, "penalty_friction", 0), 0);
   /* VBD: sqrt(0.05·0.9) */
-  CHECK(tb_world_set_combine_rule(w, TB_COMBINE_RULE_VBD, NULL) == TB_OK);
+  CHECK(set_combine_rule(w, TB_COMBINE_RULE_VBD, NULL) == TB_OK);
   CHECK(tb_world_collide(w) == TB_OK);
   CHECK_NEAR(sqrt(0.05 * 0.9), contact_value(w, "dynamic_friction", 0), 1e-6);
   CHECK(isnan(contact_value(w, "restitution", 0)));
   /* Kamino with restitution MAX: 0.8 */
   tb_combine_params kp = {TB_COMBINE_AVERAGE, TB_COMBINE_MAX};
-  CHECK(tb_world_set_combine_rule(w, TB_COMBINE_RULE_KAMINO, &kp) == TB_OK);
-  int32_t rule[3];
-  CHECK(tb_world_get_combine_rule(w, rule) == TB_OK);
-  CHECK(rule[0] == TB_COMBINE_RULE_KAMINO && rule[1] == TB_COMBINE_AVERAGE && rule[2] == TB_COMBINE_MAX);
+  CHECK(set_combine_rule(w, TB_COMBINE_RULE_KAMINO, &kp) == TB_OK);
+  tb_world_def def_now;
+  CHECK(tb_world_get_def(w, &def_now) == TB_OK);
+  CHECK(def_now.solver.combine_rule == TB_COMBINE_RULE_KAMINO && def_now.solver.combine.kamino_friction == TB_COMBINE_AVERAGE &&
+        def_now.solver.combine.kamino_restitution == TB_COMBINE_MAX);
   CHECK(tb_world_collide(w) == TB_OK);
   CHECK_NEAR(0.8, contact_value(w, "restitution", 0), 1e-6);
   CHECK_NEAR(0.475, contact_value(w, "dynamic_friction", 0), 1e-6);
   /* MuJoCo: equal priority, condim max(3, 3), friction max(0.05, 0.9); under the others NaN / 0 */
-  CHECK(tb_world_set_combine_rule(w, TB_COMBINE_RULE_MUJOCO, NULL) == TB_OK);
+  CHECK(set_combine_rule(w, TB_COMBINE_RULE_MUJOCO, NULL) == TB_OK);
   m.solref[0] = 0.04f;
   m.solmix = 3.0f;
   m.adhesion = 1.5f;
@@ -444,7 +454,7 @@ static void test_world_readback(void) {
   CHECK_NEAR(0.9, contact_value(w, "solimp", 0), 1e-7);
   CHECK_NEAR(1.5, contact_value(w, "adhesion", 0), 0);
   CHECK(isnan(contact_value(w, "restitution", 0)));
-  CHECK(tb_world_set_combine_rule(w, TB_COMBINE_RULE_PHYSX, NULL) == TB_OK);
+  CHECK(set_combine_rule(w, TB_COMBINE_RULE_PHYSX, NULL) == TB_OK);
   CHECK(tb_world_collide(w) == TB_OK);
   CHECK(isnan(contact_value(w, "solref", 1)));
   CHECK(isnan(contact_value(w, "solimp", 4)));
@@ -538,11 +548,11 @@ static void test_validation(void) {
   CHECK(strstr(tb_last_error(w), "has 2 shapes, more than capacity 1") != NULL);
   CHECK(tb_body_get_shapes(w, b2 + 5, NULL, 0) == -TB_ERR_NOT_FOUND);
   /* combine rule and Kamino modes */
-  CHECK(tb_world_set_combine_rule(w, (tb_combine_rule)7, NULL) == TB_ERR_INVALID_ARGUMENT);
-  CHECK(strstr(tb_last_error(w), "rule must be 0 (physx), 1 (mean), 2 (vbd), 3 (kamino) or 4 (mujoco) (got 7)") != NULL);
+  CHECK(set_combine_rule(w, (tb_combine_rule)7, NULL) == TB_ERR_INVALID_ARGUMENT);
+  CHECK(strstr(tb_last_error(w), "solver.combine_rule must be in [0, 5) (got 7)") != NULL);
   tb_combine_params bad = {TB_COMBINE_AVERAGE, 9};
-  CHECK(tb_world_set_combine_rule(w, TB_COMBINE_RULE_KAMINO, &bad) == TB_ERR_INVALID_ARGUMENT);
-  CHECK(strstr(tb_last_error(w), "kamino_restitution must be a combine mode 0..3 (got 9)") != NULL);
+  CHECK(set_combine_rule(w, TB_COMBINE_RULE_KAMINO, &bad) == TB_ERR_INVALID_ARGUMENT);
+  CHECK(strstr(tb_last_error(w), "solver.combine.kamino_restitution must be in [0, 4) (got 9)") != NULL);
   tb_world_def d;
   tb_world_get_def(w, &d);
   CHECK(d.solver.combine_rule == TB_COMBINE_RULE_PHYSX); /* unchanged */
