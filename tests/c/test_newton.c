@@ -737,6 +737,27 @@ static void test_penalty_incline_creep(void) {
   CHECK_NEAR(vc, penalty_incline_speed(20.0f, 0.5f, 100.0f, 0.05f, 180), 0.01 * vc);      /* v > δ = 0.05 */
 }
 
+/* Penalty rolling: a 1 kg solid sphere (r = 0.1 m) rolling without slip at 0.5 m/s on flat
+ * ground. The penalty law has no rolling resistance, and the normal force acts at the point
+ * below the sphere's centre (Newton: contact point moved by the thickness along n), not at a
+ * material point that rotates away from the bottom, so it has no lever about the centre: the
+ * speed is kept over 1 s and the sphere keeps rolling (kf·v_t ties the contact point). */
+static void test_penalty_rolling_sphere(void) {
+  float r = 0.1f, v0 = 0.5f;
+  tb_world_id w = penalty_world(1.0f / 60.0f, -G, 2e4f, 200.0f, 100.0f, 0, 16);
+  tb_shape_id gs, ss;
+  tb_body_id b = spin_scene(w, r, 1.0f, &gs, &ss);
+  (void)gs; (void)ss;
+  for (int i = 0; i < 60; ++i) tb_world_step(w);
+  float v[3] = {v0, 0, 0}, om[3] = {0, 0, -v0 / r}, st[13];
+  tb_body_set_velocity(w, b, v, om);
+  for (int i = 0; i < 60; ++i) CHECK(tb_world_step(w) == TB_OK);
+  state(w, b, st);
+  CHECK_NEAR(v0, st[7], 1e-3 * v0);
+  CHECK_NEAR(0, st[7] + st[12] * r, 1e-3 * v0);
+  tb_world_destroy(w);
+}
+
 /* Same scene, 1 and 4 threads: bitwise identical for both solvers (they run serially in a
  * fixed order). */
 static void test_thread_independence(void) {
@@ -802,6 +823,7 @@ int main(void) {
   test_xpbd_torsional_friction();
   test_xpbd_rolling_friction();
   test_penalty_incline_creep();
+  test_penalty_rolling_sphere();
   test_params_validation();
   test_thread_independence();
   return tb_test_report("test_newton");
