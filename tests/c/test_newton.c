@@ -664,18 +664,18 @@ static void test_xpbd_torsional_friction(void) {
  * (I + m·r²)·dω/dt = −M, so a = M·r/(I + m·r²) = μ_r·g/(1.4·r). Shapes carry μ_r = 0.001 and
  * 0.003 m, mean 0.002 m: a = 0.002·9.81/0.14 = 0.1401 m/s² (over 1 s v0 drops by 0.14 m/s).
  * With μ_r = 0 on both shapes it keeps rolling: v stays v0. */
-static void roll_after(float roll_ground, float roll_sphere, float* v_out, float* slip_out) {
-  float h = 1.0f / 60.0f, r = 0.1f, v0 = 0.5f;
+static void roll_after(float roll_ground, float roll_sphere, int steps_per_s, float* v_out, float* slip_out) {
+  float h = 1.0f / (float)steps_per_s, r = 0.1f, v0 = 0.5f;
   tb_world_id w = make_world(TB_PRESET_NEWTON_XPBD, h, -G);
   tb_shape_id gs, ss;
   tb_body_id b = spin_scene(w, r, 1.0f, &gs, &ss);
   set_spin_friction(w, gs, 0.0f, roll_ground);
   set_spin_friction(w, ss, 0.0f, roll_sphere);
-  for (int i = 0; i < 60; ++i) tb_world_step(w);
+  for (int i = 0; i < steps_per_s; ++i) tb_world_step(w);
   float v[3] = {v0, 0, 0}, om[3] = {0, 0, -v0 / r};
   tb_body_set_velocity(w, b, v, om);
   float st[13];
-  for (int i = 0; i < 60; ++i) CHECK(tb_world_step(w) == TB_OK);
+  for (int i = 0; i < steps_per_s; ++i) CHECK(tb_world_step(w) == TB_OK);
   state(w, b, st);
   *v_out = st[7];
   *slip_out = st[7] + st[12] * r; /* contact-point velocity, m/s */
@@ -684,15 +684,19 @@ static void roll_after(float roll_ground, float roll_sphere, float* v_out, float
 
 static void test_xpbd_rolling_friction(void) {
   float v, slip, a = 0.002f * G / (1.4f * 0.1f); /* m/s² */
-  roll_after(0.001f, 0.003f, &v, &slip);
+  roll_after(0.001f, 0.003f, 60, &v, &slip);
   CHECK_NEAR(0.5f - a, v, 0.02 * a);
   CHECK_NEAR(0, slip, 0.01 * v); /* still rolling: contact-point speed under 1% of v */
   /* μ_r = 0: no rolling resistance. The only loss left is the finite-rotation error of the
    * surface anchor (a material point of the sphere moves ~r·(ωh)³/6 along x in a step, which
-   * the friction row pulls back): < 1e-3·v0 over 1 s, 500 times below the 0.14 m/s of μ_r. */
-  roll_after(0.0f, 0.0f, &v, &slip);
+   * the friction row pulls back): < 1e-3·v0 over 1 s, 500 times below the 0.14 m/s of μ_r,
+   * and second order in h (per step ∝ h³): halving h quarters it. */
+  roll_after(0.0f, 0.0f, 60, &v, &slip);
   CHECK_NEAR(0.5, v, 5e-4);
   CHECK_NEAR(0, slip, 2e-3);
+  float loss60 = 0.5f - v;
+  roll_after(0.0f, 0.0f, 120, &v, &slip);
+  CHECK_NEAR(0.25 * loss60, 0.5f - v, 0.05 * loss60);
 }
 
 /* Penalty (newton-semi) box on an incline, 4 contacts: body speed along the slope after
