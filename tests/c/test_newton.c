@@ -701,7 +701,7 @@ static void test_xpbd_rolling_friction(void) {
 
 /* Penalty (newton-semi) box on an incline, 4 contacts: body speed along the slope after
  * `steps` steps (positive = down the slope), and the incline's n. */
-static float penalty_incline_speed(float deg, float mu, float kf, float delta, int steps) {
+static float penalty_incline_speed(float deg, float mu, float kf, float delta, int steps, float v0) {
   float th = deg * 3.14159265f / 180.0f;
   tb_world_id w = penalty_world(1.0f / 60.0f, -G, 2e4f, 400.0f, kf, 0, 16);
   tb_newton_params p = get_newton(w);
@@ -717,6 +717,11 @@ static float penalty_incline_speed(float deg, float mu, float kf, float delta, i
   tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, pos, q);
   tb_shape_create(w, b, TB_SHAPE_BOX, half, ZERO, ID_Q, mu, 0, 500.0f);
   float st[13];
+  if (v0 > 0.0f) {
+    for (int i = 0; i < 60; ++i) tb_world_step(w); /* settle onto the plane first */
+    float v[3] = {-v0 * cosf(th), -v0 * sinf(th), 0};
+    tb_body_set_velocity(w, b, v, ZERO);
+  }
   for (int i = 0; i < steps; ++i) CHECK(tb_world_step(w) == TB_OK);
   state(w, b, st);
   CHECK(contact_count(w) == 4);
@@ -736,9 +741,29 @@ static float penalty_incline_speed(float deg, float mu, float kf, float delta, i
 static void test_penalty_incline_creep(void) {
   float th = 20.0f * 3.14159265f / 180.0f, m = 0.4f * 0.2f * 0.4f * 500.0f;
   float vc = m * G * sinf(th) / (4.0f * 100.0f);
-  CHECK_NEAR(vc, penalty_incline_speed(20.0f, 0.5f, 100.0f, 1.0f, 180), 0.01 * vc);       /* v < δ = 1 */
-  CHECK_NEAR(0.5f * vc, penalty_incline_speed(20.0f, 0.5f, 200.0f, 1.0f, 180), 0.005 * vc);
-  CHECK_NEAR(vc, penalty_incline_speed(20.0f, 0.5f, 100.0f, 0.05f, 180), 0.01 * vc);      /* v > δ = 0.05 */
+  CHECK_NEAR(vc, penalty_incline_speed(20.0f, 0.5f, 100.0f, 1.0f, 180, 0), 0.01 * vc);       /* v < δ = 1 */
+  CHECK_NEAR(0.5f * vc, penalty_incline_speed(20.0f, 0.5f, 200.0f, 1.0f, 180, 0), 0.005 * vc);
+  CHECK_NEAR(vc, penalty_incline_speed(20.0f, 0.5f, 100.0f, 0.05f, 180, 0), 0.01 * vc);      /* v > δ = 0.05 */
+}
+
+/* Penalty sliding above tanθ = μ (30°: tanθ = 0.577 > μ = 0.3, it slides). Started
+ * at 5 m/s down the slope, far above δ = 1 m/s, the cap branch holds at every contact:
+ * |f_t| = μ·|a_n|·v/s with s = δ(v − δ/2), and Σ|a_n| = m·g·cosθ, so
+ * dv/dt = g·sinθ − μ·g·cosθ·v/(v − 1/2), integrated here (RK4, 1 ms) over 0.5 s: v rises from
+ * 5 to ~6.05 m/s. a = g(sinθ − μcosθ) (the Coulomb limit, v ≫ δ) would give 6.18 m/s. */
+static void test_penalty_incline_slide(void) {
+  float th = 30.0f * 3.14159265f / 180.0f, mu = 0.3f;
+  double gs = G * sin(th), gc = mu * G * cos(th), v = 5.0, dt = 1e-3;
+  for (int i = 0; i < 500; ++i) {
+#define TB_SLIDE_A(x) (gs - gc * (x) / ((x) - 0.5))
+    double k1 = TB_SLIDE_A(v), k2 = TB_SLIDE_A(v + 0.5 * dt * k1), k3 = TB_SLIDE_A(v + 0.5 * dt * k2), k4 = TB_SLIDE_A(v + dt * k3);
+#undef TB_SLIDE_A
+    v += dt / 6.0 * (k1 + 2 * k2 + 2 * k3 + k4);
+  }
+  float got = penalty_incline_speed(30.0f, mu, 100.0f, 1.0f, 30, 5.0f);
+  CHECK_NEAR(v - 5.0, got - 5.0f, 0.02 * (v - 5.0));
+  float coulomb = 5.0f + 0.5f * G * (sinf(th) - mu * cosf(th));
+  CHECK(fabsf(got - coulomb) > 0.05f * (coulomb - 5.0f));
 }
 
 /* Penalty rolling: a 1 kg solid sphere (r = 0.1 m) rolling without slip at 0.5 m/s on flat
@@ -828,6 +853,7 @@ int main(void) {
   test_xpbd_rolling_friction();
   test_penalty_incline_creep();
   test_penalty_rolling_sphere();
+  test_penalty_incline_slide();
   test_params_validation();
   test_thread_independence();
   return tb_test_report("test_newton");
