@@ -34,6 +34,10 @@ typedef struct tb_newton_contact {
   int32_t store;           /* contact-store index, -1 when the store overflowed */
   int32_t a, b;            /* solver body of shape0 / shape1, -1 static */
   tb_vec3 la, lb;          /* anchors: body frame from the COM (a, b >= 0) or world (static) */
+  tb_vec3 ca, cb;          /* core anchors (Newton contact_point0/1): the surface points moved into
+                            * the shape by its thickness, same frames as la, lb; a sphere's or
+                            * capsule's core point stays on its centre or segment as it rotates */
+  float ta, tb;            /* m: thickness of shape0 / shape1 (sphere and capsule radius, else 0) */
   tb_vec3 n;               /* world unit normal from shape0 to shape1 */
   float mu, mu_torsional, mu_rolling, restitution; /* combined material (1, m, m, 1) */
   float ke, kd, kf, ka;    /* penalty parameters after fallback and overrides */
@@ -82,7 +86,9 @@ tb_mat3 tb_newton_inv_inertia_world(const tb_newton_data* d, int32_t k);
 /* Writes poses and velocities back into the body fields, and the per-body contact totals
  * (sum_f, sum_t divided by h). */
 void tb_newton_finish(tb_world* w, float h);
-/* Separation (m) of contact c at the current poses: nᵀ(p1 − p0). */
+/* Separation (m) of contact c at the current poses (Newton contact_surface_separation):
+ * nᵀ(c1 − c0) − (t0 + t1) from the core anchors and thicknesses; equals nᵀ(p1 − p0) of the
+ * surface points at the poses of collide(). */
 float tb_newton_separation(const tb_newton_data* d, const tb_newton_contact* c);
 /* Deepest penetration (m, >= 0) over the contact rows at the current poses. */
 float tb_newton_max_penetration(const tb_newton_data* d);

@@ -91,7 +91,14 @@ tb_vec3 tb_newton_anchor(const tb_newton_data* d, int32_t k, tb_vec3 local) {
 }
 
 float tb_newton_separation(const tb_newton_data* d, const tb_newton_contact* c) {
-  return tb_dot(c->n, tb_sub(tb_newton_anchor(d, c->b, c->lb), tb_newton_anchor(d, c->a, c->la)));
+  return tb_dot(c->n, tb_sub(tb_newton_anchor(d, c->b, c->cb), tb_newton_anchor(d, c->a, c->ca))) - (c->ta + c->tb);
+}
+
+/* Thickness (m) of a shape in a Newton contact record: the radius a sphere or capsule adds
+ * around its core (centre or segment); 0 for the other shapes. */
+static float shape_thickness(const tb_shapes* s, int32_t slot) {
+  int32_t t = s->type[slot];
+  return t == TB_SHAPE_SPHERE || t == TB_SHAPE_CAPSULE ? s->params[4 * slot] : 0.0f;
 }
 
 float tb_newton_max_penetration(const tb_newton_data* d) {
@@ -181,6 +188,12 @@ tb_status tb_newton_setup(tb_world* w, const char* fn) {
       /* surface points carried by the bodies: the separation follows their motion */
       c->la = a >= 0 ? tb_inv_rotate(d->bodies[a].q, tb_sub(mp->point0, d->bodies[a].x)) : mp->point0;
       c->lb = b >= 0 ? tb_inv_rotate(d->bodies[b].q, tb_sub(mp->point1, d->bodies[b].x)) : mp->point1;
+      /* core anchors: shape0's interior is along −n, shape1's along +n */
+      c->ta = shape_thickness(shapes, s0);
+      c->tb = shape_thickness(shapes, s1);
+      tb_vec3 core0 = tb_mul_add(mp->point0, -c->ta, mf->normal), core1 = tb_mul_add(mp->point1, c->tb, mf->normal);
+      c->ca = a >= 0 ? tb_inv_rotate(d->bodies[a].q, tb_sub(core0, d->bodies[a].x)) : core0;
+      c->cb = b >= 0 ? tb_inv_rotate(d->bodies[b].q, tb_sub(core1, d->bodies[b].x)) : core1;
       c->mu = mat->dynamic_friction;
       c->mu_torsional = mat->torsional_friction;
       c->mu_rolling = mat->rolling_friction;

@@ -2,8 +2,9 @@
  * SolverSemiImplicit, eval_body_contact).
  *
  * Per substep hs = h / substeps, at the current poses and velocities, for each contact row with
- * separation d = nᵀ(p1 − p0) (n from shape0 to shape1) and relative normal velocity
- * v_n = nᵀ(v1 − v0) at the anchors (v_n < 0 closing):
+ * separation d = nᵀ(p1 − p0) (n from shape0 to shape1; p0 = core anchor of shape0 + t0·n,
+ * p1 = core anchor of shape1 − t1·n, t = sphere or capsule radius, else 0) and relative normal
+ * velocity v_n = nᵀ(v1 − v0) at those points (v_n < 0 closing):
  *   skipped when d >= ka (adhesion range);
  *   a_n = ke·d + kd·min(v_n, 0)·[d < 0]                                   (N; < 0 pushes apart)
  *   friction only when d < 0: v_t = slip of body0 relative to body1, s = huber(v_t, δ),
@@ -28,12 +29,15 @@ static float huber(tb_vec3 v, float delta) {
 /* Contact force on body0 (N, world) of one row at the current state; zero outside the range. */
 static tb_vec3 penalty_force(const tb_newton_data* d, const tb_newton_contact* c, float delta, tb_vec3* ra_out,
                              tb_vec3* rb_out) {
-  tb_vec3 pa = tb_newton_anchor(d, c->a, c->la), pb = tb_newton_anchor(d, c->b, c->lb);
+  tb_vec3 n = c->n;
+  /* the points where the force acts (Newton: contact point moved out by the thickness along n):
+   * the core anchor plus the thickness, so a sphere's stays below its centre as it rolls */
+  tb_vec3 pa = tb_mul_add(tb_newton_anchor(d, c->a, c->ca), c->ta, n);
+  tb_vec3 pb = tb_mul_add(tb_newton_anchor(d, c->b, c->cb), -c->tb, n);
   tb_vec3 xa = c->a >= 0 ? d->bodies[c->a].x : pa, xb = c->b >= 0 ? d->bodies[c->b].x : pb;
   tb_vec3 ra = tb_sub(pa, xa), rb = tb_sub(pb, xb);
   *ra_out = ra;
   *rb_out = rb;
-  tb_vec3 n = c->n;
   float s = tb_dot(n, tb_sub(pb, pa));
   if (s >= c->ka) return tb_v3(0, 0, 0);
   tb_vec3 va = c->a >= 0 ? tb_add(d->bodies[c->a].v, tb_cross(d->bodies[c->a].w, ra)) : tb_v3(0, 0, 0);

@@ -3,7 +3,8 @@
  * One step of length h (Newton SolverXPBD.step, rigid bodies):
  *   predict every body (tb_newton_predict, no external force);
  *   `iterations` times (fixed, no tolerance): for every contact row at the current poses, skip it
- *     when d >= 0, else normal correction p_n = ω(−d)/(h·w) (N·s), friction from the tangential
+ *     when d >= 0 (d from the core anchors minus the thicknesses, tb_newton_separation), else
+ *     normal correction p_n = ω(−d)/(h·w) (N·s) at the core points, friction from the tangential
  *     slip of the two anchors limited per iteration by μ·p_n, torsion by μ_t·p_n, rolling by
  *     μ_r·p_n (the last two from the relative angular velocity) (Jacobi: all rows from the same
  *     poses);
@@ -75,17 +76,23 @@ static void iterate(tb_newton_data* d, float h, float relax, int weighting) {
   }
   for (int32_t i = 0; i < d->contact_count; ++i) {
     tb_newton_contact* c = &d->contacts[i];
-    tb_vec3 pa = tb_newton_anchor(d, c->a, c->la), pb = tb_newton_anchor(d, c->b, c->lb);
-    float s = tb_dot(c->n, tb_sub(pb, pa));
+    float s = tb_newton_separation(d, c);
     if (s >= 0.0f) continue; /* a record with d >= 0 gets no correction */
     tb_vec3 n = c->n;
-    tb_vec3 ra = tb_sub(pa, body_x(d, c->a)), rb = tb_sub(pb, body_x(d, c->b));
+    /* the normal acts at the core points (a sphere's centre): a rolling sphere's contact point
+     * rotating away from the bottom gives the normal no lever */
+    tb_vec3 ra = tb_sub(tb_newton_anchor(d, c->a, c->ca), body_x(d, c->a));
+    tb_vec3 rb = tb_sub(tb_newton_anchor(d, c->b, c->cb), body_x(d, c->b));
     tb_mat3 ia = tb_newton_inv_inertia_world(d, c->a), ib = tb_newton_inv_inertia_world(d, c->b);
     float wn = inv_mass_along(d, c, ra, rb, n, ia, ib);
     if (wn <= 0.0f) continue; /* both sides immovable */
     float pn = relax * (-s) / (h * wn);
-    tb_vec3 lin_a = tb_scale(n, -pn); /* impulse on body0 (N·s) */
+    tb_vec3 lin_n = tb_scale(n, -pn); /* normal impulse on body0 (N·s), at the core points */
+    tb_vec3 lin_f = tb_v3(0, 0, 0);   /* friction impulse on body0 (N·s), at the surface anchors */
     tb_vec3 ang_a = tb_v3(0, 0, 0);   /* free angular impulse on body0 (N·m·s): torsion, rolling */
+    /* surface anchors: material points carried by the bodies (they rotate with a sphere) */
+    tb_vec3 pa = tb_newton_anchor(d, c->a, c->la), pb = tb_newton_anchor(d, c->b, c->lb);
+    tb_vec3 sa = tb_sub(pa, body_x(d, c->a)), sb = tb_sub(pb, body_x(d, c->b));
     /* friction from the tangential slip between the two anchors since collide() (the motion
      * of dynamic bodies is in it), plus h times the tangential surface velocity of a kinematic
      * side; the impulse pulls the anchors back together, limited by μ·p_n of this iteration */
@@ -93,17 +100,17 @@ static void iterate(tb_newton_data* d, float h, float relax, int weighting) {
       tb_vec3 delta = tb_sub(pb, pa);
       tb_vec3 slip = tb_sub(delta, tb_scale(n, tb_dot(n, delta)));
       tb_vec3 vkin = tb_v3(0, 0, 0);
-      if (c->a >= 0 && !d->bodies[c->a].dynamic) vkin = tb_sub(vkin, tb_add(body_v(d, c->a), tb_cross(body_w(d, c->a), ra)));
-      if (c->b >= 0 && !d->bodies[c->b].dynamic) vkin = tb_add(vkin, tb_add(body_v(d, c->b), tb_cross(body_w(d, c->b), rb)));
+      if (c->a >= 0 && !d->bodies[c->a].dynamic) vkin = tb_sub(vkin, tb_add(body_v(d, c->a), tb_cross(body_w(d, c->a), sa)));
+      if (c->b >= 0 && !d->bodies[c->b].dynamic) vkin = tb_add(vkin, tb_add(body_v(d, c->b), tb_cross(body_w(d, c->b), sb)));
       slip = tb_add(slip, tb_scale(tb_sub(vkin, tb_scale(n, tb_dot(n, vkin))), h));
       float err = tb_length(slip);
       if (err > 0.0f) {
         tb_vec3 t = tb_scale(slip, 1.0f / err); /* from body0's anchor towards body1's */
-        float wt = inv_mass_along(d, c, ra, rb, t, ia, ib);
+        float wt = inv_mass_along(d, c, sa, sb, t, ia, ib);
         if (wt > 0.0f) {
           float pt = relax * err / (h * wt);
           if (pt > c->mu * pn) pt = c->mu * pn;
-          lin_a = tb_mul_add(lin_a, pt, t);
+          lin_f = tb_scale(t, pt);
         }
       }
     }
@@ -130,8 +137,9 @@ static void iterate(tb_newton_data* d, float h, float relax, int weighting) {
         }
       }
     }
-    tb_vec3 torque_a = tb_add(tb_cross(ra, lin_a), ang_a);
-    tb_vec3 torque_b = tb_sub(tb_cross(rb, tb_neg(lin_a)), ang_a);
+    tb_vec3 lin_a = tb_add(lin_n, lin_f); /* impulse on body0 (N·s) */
+    tb_vec3 torque_a = tb_add(tb_add(tb_cross(ra, lin_n), tb_cross(sa, lin_f)), ang_a);
+    tb_vec3 torque_b = tb_sub(tb_neg(tb_add(tb_cross(rb, lin_n), tb_cross(sb, lin_f))), ang_a);
     if (c->a >= 0) {
       d->bodies[c->a].dlin = tb_add(d->bodies[c->a].dlin, lin_a);
       d->bodies[c->a].dang = tb_add(d->bodies[c->a].dang, torque_a);

@@ -4,7 +4,9 @@
  * out of the readback and solved per body pair, velocity zeroing below 1e-4) and penalty
  * (resting per-body force = m·g, a_n = ke·d + kd·min(v_n, 0), Huber friction, adhesion range,
  * overrides with 0 = unset, NaN per-contact readback); parameter validation, no allocation in
- * steady steps, thread-count independence. */
+ * steady steps, thread-count independence; XPBD torsional and rolling friction limited by
+ * μ_t·p_n and μ_r·p_n at the mean of the shapes' values (a rolling sphere's normal acts at its
+ * centre), penalty creep on an incline below tanθ = μ at v = m·g·sinθ/(n·kf). */
 #include <math.h>
 #include <string.h>
 
@@ -584,6 +586,207 @@ static void test_params_validation(void) {
   tb_world_destroy(w);
 }
 
+/* ---- XPBD torsional and rolling friction, penalty creep (seed newton-e3 §3, §4, §6) ---- */
+
+/* Sets a shape's Newton torsional and rolling friction (m) on top of its current material. */
+static void set_spin_friction(tb_world_id w, tb_shape_id s, float torsional, float rolling) {
+  tb_material m;
+  CHECK(tb_shape_get_material(w, s, &m) == TB_OK);
+  m.torsional_friction = torsional;
+  m.rolling_friction = rolling;
+  CHECK(tb_shape_set_material(w, s, &m) == TB_OK);
+}
+
+/* A ground plane and a solid sphere (radius r, mass m, μ 0.5) touching it; angular damping 0.
+ * Shape ids in gs (ground) and ss (sphere). */
+static tb_body_id spin_scene(tb_world_id w, float r, float m, tb_shape_id* gs, tb_shape_id* ss) {
+  float plane[4] = {0, 1, 0, 0}, prm[4] = {r, 0, 0, 0}, p[3] = {0, r, 0};
+  tb_body_id g = tb_body_create(w, TB_BODY_STATIC, ZERO, ID_Q);
+  *gs = tb_shape_create(w, g, TB_SHAPE_PLANE, plane, ZERO, ID_Q, 0.5f, 0, 1.0f);
+  tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, p, ID_Q);
+  *ss = tb_shape_create(w, b, TB_SHAPE_SPHERE, prm, ZERO, ID_Q, 0.5f, 0, m / (4.0f / 3.0f * 3.14159265f * r * r * r));
+  CHECK(tb_body_set_damping(w, b, 0, 0) == TB_OK);
+  return b;
+}
+
+/* XPBD torsional friction (§4: "torsion limits the angular impulse about n by μ_torsion·p_n").
+ * A 1 kg solid sphere (r = 0.1 m, I = 0.4·m·r² = 0.004 kg·m²) rests on the ground and spins
+ * about the contact normal (+y) at ω0 = 20 rad/s. The kernel's torsional row wants I·ω (the
+ * whole spin) per iteration, far above the limit, so every iteration applies exactly μ_t·p_n:
+ * per step I·Δω = μ_t·Σp_n, with Σp_n = the step's normal impulse readback (one contact against
+ * a static body: scale 1), which at rest is m·g·h. Shapes carry μ_t = 0.002 and 0.008 m; the
+ * mean rule gives 0.005 m, so the spin-down rate is α = μ_t·m·g/I = 0.005·9.81/0.004
+ * = 12.26 rad/s² (min 0.002 would give 4.9, max 0.008 19.6). The ground (body0) receives the
+ * opposite torque: wrench torque y = +μ_t·p_n/h about its origin (the contact is on the axis).
+ * With μ_t = 0 on both shapes the spin is kept (angular damping 0). */
+static float spin_after(float tors_ground, float tors_sphere, int check_steps) {
+  float h = 1.0f / 60.0f, r = 0.1f, w0 = 20.0f;
+  tb_world_id w = make_world(TB_PRESET_NEWTON_XPBD, h, -G);
+  tb_shape_id gs, ss;
+  tb_body_id b = spin_scene(w, r, 1.0f, &gs, &ss);
+  set_spin_friction(w, gs, tors_ground, 0.0001f);
+  set_spin_friction(w, ss, tors_sphere, 0.0001f);
+  for (int i = 0; i < 60; ++i) tb_world_step(w); /* settle: Σp_n reaches m·g·h */
+  float spin[3] = {0, w0, 0};
+  tb_body_set_velocity(w, b, ZERO, spin);
+  float mass = body_mass(w, b), inertia = 0.4f * mass * r * r, mu_t = 0.5f * (tors_ground + tors_sphere);
+  float st[13];
+  for (int i = 0; i < 60; ++i) {
+    state(w, b, st);
+    float before = st[11];
+    CHECK(tb_world_step(w) == TB_OK);
+    state(w, b, st);
+    if (!check_steps) continue;
+    float pn = field(w, "normal_impulse")[0];
+    /* per step: the torsional angular impulse is exactly μ_t·Σp_n (limit active every iteration) */
+    CHECK_NEAR(mu_t * pn, inertia * (before - st[11]), 1e-3 * mu_t * pn);
+    CHECK_NEAR(mu_t * pn / h, field(w, "wrench")[4], 1e-3 * mu_t * pn / h);
+    CHECK_NEAR(mass * G * h, pn, 0.01 * mass * G * h); /* at rest: Σp_n = m·g·h */
+  }
+  CHECK_NEAR(0, st[10], 1e-6); /* no tilt of the spin axis */
+  CHECK_NEAR(0, st[12], 1e-6);
+  tb_world_destroy(w);
+  return st[11];
+}
+
+static void test_xpbd_torsional_friction(void) {
+  float alpha = 0.005f * G / (0.4f * 0.1f * 0.1f); /* rad/s², mean μ_t = 0.005 m */
+  float after = spin_after(0.002f, 0.008f, 1);
+  CHECK_NEAR(20.0f - alpha * 1.0f, after, 0.01 * alpha);
+  CHECK_NEAR(20.0f, spin_after(0.0f, 0.0f, 0), 1e-4); /* no torsional friction: spin kept */
+}
+
+/* XPBD rolling friction (§4: rolling limits the tangential angular impulse by μ_rolling·p_n).
+ * A 1 kg solid sphere (r = 0.1 m) rolls without slip along +x at v0 = 0.5 m/s (ω_z = −v0/r).
+ * The rolling row is a pure angular impulse opposing the roll, limited to μ_r·p_n per
+ * iteration, i.e. a resistive torque M = μ_r·m·g; sliding friction (μ 0.5) keeps v = ω·r.
+ * About the contact point (normal and friction act there, gravity above it):
+ * (I + m·r²)·dω/dt = −M, so a = M·r/(I + m·r²) = μ_r·g/(1.4·r). Shapes carry μ_r = 0.001 and
+ * 0.003 m, mean 0.002 m: a = 0.002·9.81/0.14 = 0.1401 m/s² (over 1 s v0 drops by 0.14 m/s).
+ * With μ_r = 0 on both shapes it keeps rolling: v stays v0. */
+static void roll_after(float roll_ground, float roll_sphere, int steps_per_s, float* v_out, float* slip_out) {
+  float h = 1.0f / (float)steps_per_s, r = 0.1f, v0 = 0.5f;
+  tb_world_id w = make_world(TB_PRESET_NEWTON_XPBD, h, -G);
+  tb_shape_id gs, ss;
+  tb_body_id b = spin_scene(w, r, 1.0f, &gs, &ss);
+  set_spin_friction(w, gs, 0.0f, roll_ground);
+  set_spin_friction(w, ss, 0.0f, roll_sphere);
+  for (int i = 0; i < steps_per_s; ++i) tb_world_step(w);
+  float v[3] = {v0, 0, 0}, om[3] = {0, 0, -v0 / r};
+  tb_body_set_velocity(w, b, v, om);
+  float st[13];
+  for (int i = 0; i < steps_per_s; ++i) CHECK(tb_world_step(w) == TB_OK);
+  state(w, b, st);
+  *v_out = st[7];
+  *slip_out = st[7] + st[12] * r; /* contact-point velocity, m/s */
+  tb_world_destroy(w);
+}
+
+static void test_xpbd_rolling_friction(void) {
+  float v, slip, a = 0.002f * G / (1.4f * 0.1f); /* m/s² */
+  roll_after(0.001f, 0.003f, 60, &v, &slip);
+  CHECK_NEAR(0.5f - a, v, 0.02 * a);
+  CHECK_NEAR(0, slip, 0.01 * v); /* still rolling: contact-point speed under 1% of v */
+  /* μ_r = 0: no rolling resistance. The only loss left is the finite-rotation error of the
+   * surface anchor (a material point of the sphere moves ~r·(ωh)³/6 along x in a step, which
+   * the friction row pulls back): < 1e-3·v0 over 1 s, 500 times below the 0.14 m/s of μ_r,
+   * and second order in h (per step ∝ h³): halving h quarters it. */
+  roll_after(0.0f, 0.0f, 60, &v, &slip);
+  CHECK_NEAR(0.5, v, 5e-4);
+  CHECK_NEAR(0, slip, 2e-3);
+  float loss60 = 0.5f - v;
+  roll_after(0.0f, 0.0f, 120, &v, &slip);
+  CHECK_NEAR(0.25 * loss60, 0.5f - v, 0.05 * loss60);
+}
+
+/* Penalty (newton-semi) box on an incline, 4 contacts: body speed along the slope after
+ * `steps` steps (positive = down the slope), and the incline's n. */
+static float penalty_incline_speed(float deg, float mu, float kf, float delta, int steps, float v0) {
+  float th = deg * 3.14159265f / 180.0f;
+  tb_world_id w = penalty_world(1.0f / 60.0f, -G, 2e4f, 400.0f, kf, 0, 16);
+  tb_newton_params p = get_newton(w);
+  p.friction_smoothing = delta;
+  set_newton(w, &p);
+  float q[4] = {0, 0, sinf(0.5f * th), cosf(0.5f * th)};
+  float n[3] = {-sinf(th), cosf(th), 0};
+  float plane[4] = {n[0], n[1], n[2], 0};
+  tb_body_id g = tb_body_create(w, TB_BODY_STATIC, ZERO, ID_Q);
+  tb_shape_create(w, g, TB_SHAPE_PLANE, plane, ZERO, ID_Q, mu, 0, 1.0f);
+  float half[4] = {0.2f, 0.1f, 0.2f, 0};
+  float pos[3] = {0.1f * n[0], 0.1f * n[1], 0};
+  tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, pos, q);
+  tb_shape_create(w, b, TB_SHAPE_BOX, half, ZERO, ID_Q, mu, 0, 500.0f);
+  float st[13];
+  if (v0 > 0.0f) {
+    for (int i = 0; i < 60; ++i) tb_world_step(w); /* settle onto the plane first */
+    float v[3] = {-v0 * cosf(th), -v0 * sinf(th), 0};
+    tb_body_set_velocity(w, b, v, ZERO);
+  }
+  for (int i = 0; i < steps; ++i) CHECK(tb_world_step(w) == TB_OK);
+  state(w, b, st);
+  CHECK(contact_count(w) == 4);
+  tb_world_destroy(w);
+  return -(st[7] * cosf(th) + st[8] * sinf(th));
+}
+
+/* Penalty creep (§6): f_t = v_t/s·min(kf·s, −μ·a_n) with s = huber(v_t, δ). On a 20° incline
+ * with μ = 0.5 > tan 20° = 0.364 the box still moves: at low slip speed kf·s is the smaller
+ * term, and then f_t = kf·v_t whatever s is (the Huber norm cancels, for v below or above δ).
+ * The four contacts slip at the same speed, so in steady state 4·kf·v = m·g·sinθ:
+ * v = m·g·sinθ/(4·kf). Box 0.4 × 0.2 × 0.4 m at 500 kg/m³: m = 16 kg; kf = 100 N·s/m:
+ * v = 16·9.81·0.342/400 = 0.134 m/s (kf = 200: half). Branch check: kf·s = kf·v²/2 = 0.9 N
+ * per contact, far below μ·|a_n| ≈ 0.5·16·9.81·cos20°/4 = 18 N. ke = 2e4 N/m, kd = 400 N·s/m
+ * (damping ratio ~0.7 of the normal mode), 16 substeps of 1/960 s; the tangential transient
+ * decays with m/(4·kf) = 0.04 s, the normal one within ~0.1 s; measured after 3 s. */
+static void test_penalty_incline_creep(void) {
+  float th = 20.0f * 3.14159265f / 180.0f, m = 0.4f * 0.2f * 0.4f * 500.0f;
+  float vc = m * G * sinf(th) / (4.0f * 100.0f);
+  CHECK_NEAR(vc, penalty_incline_speed(20.0f, 0.5f, 100.0f, 1.0f, 180, 0), 0.01 * vc);       /* v < δ = 1 */
+  CHECK_NEAR(0.5f * vc, penalty_incline_speed(20.0f, 0.5f, 200.0f, 1.0f, 180, 0), 0.005 * vc);
+  CHECK_NEAR(vc, penalty_incline_speed(20.0f, 0.5f, 100.0f, 0.05f, 180, 0), 0.01 * vc);      /* v > δ = 0.05 */
+}
+
+/* Penalty sliding above tanθ = μ (30°: tanθ = 0.577 > μ = 0.3, it slides). Started
+ * at 5 m/s down the slope, far above δ = 1 m/s, the cap branch holds at every contact:
+ * |f_t| = μ·|a_n|·v/s with s = δ(v − δ/2), and Σ|a_n| = m·g·cosθ, so
+ * dv/dt = g·sinθ − μ·g·cosθ·v/(v − 1/2), integrated here (RK4, 1 ms) over 0.5 s: v rises from
+ * 5 to ~6.05 m/s. a = g(sinθ − μcosθ) (the Coulomb limit, v ≫ δ) would give 6.18 m/s. */
+static void test_penalty_incline_slide(void) {
+  float th = 30.0f * 3.14159265f / 180.0f, mu = 0.3f;
+  double gs = G * sin(th), gc = mu * G * cos(th), v = 5.0, dt = 1e-3;
+  for (int i = 0; i < 500; ++i) {
+#define TB_SLIDE_A(x) (gs - gc * (x) / ((x) - 0.5))
+    double k1 = TB_SLIDE_A(v), k2 = TB_SLIDE_A(v + 0.5 * dt * k1), k3 = TB_SLIDE_A(v + 0.5 * dt * k2), k4 = TB_SLIDE_A(v + dt * k3);
+#undef TB_SLIDE_A
+    v += dt / 6.0 * (k1 + 2 * k2 + 2 * k3 + k4);
+  }
+  float got = penalty_incline_speed(30.0f, mu, 100.0f, 1.0f, 30, 5.0f);
+  CHECK_NEAR(v - 5.0, got - 5.0f, 0.02 * (v - 5.0));
+  float coulomb = 5.0f + 0.5f * G * (sinf(th) - mu * cosf(th));
+  CHECK(fabsf(got - coulomb) > 0.05f * (coulomb - 5.0f));
+}
+
+/* Penalty rolling: a 1 kg solid sphere (r = 0.1 m) rolling without slip at 0.5 m/s on flat
+ * ground. The penalty law has no rolling resistance, and the normal force acts at the point
+ * below the sphere's centre (Newton: contact point moved by the thickness along n), not at a
+ * material point that rotates away from the bottom, so it has no lever about the centre: the
+ * speed is kept over 1 s and the sphere keeps rolling (kf·v_t ties the contact point). */
+static void test_penalty_rolling_sphere(void) {
+  float r = 0.1f, v0 = 0.5f;
+  tb_world_id w = penalty_world(1.0f / 60.0f, -G, 2e4f, 200.0f, 100.0f, 0, 16);
+  tb_shape_id gs, ss;
+  tb_body_id b = spin_scene(w, r, 1.0f, &gs, &ss);
+  (void)gs; (void)ss;
+  for (int i = 0; i < 60; ++i) tb_world_step(w);
+  float v[3] = {v0, 0, 0}, om[3] = {0, 0, -v0 / r}, st[13];
+  tb_body_set_velocity(w, b, v, om);
+  for (int i = 0; i < 60; ++i) CHECK(tb_world_step(w) == TB_OK);
+  state(w, b, st);
+  CHECK_NEAR(v0, st[7], 1e-3 * v0);
+  CHECK_NEAR(0, st[7] + st[12] * r, 1e-3 * v0);
+  tb_world_destroy(w);
+}
+
 /* Same scene, 1 and 4 threads: bitwise identical for both solvers (they run serially in a
  * fixed order). */
 static void test_thread_independence(void) {
@@ -646,6 +849,11 @@ int main(void) {
   test_penalty_huber_friction();
   test_penalty_sliding_mu();
   test_penalty_overrides();
+  test_xpbd_torsional_friction();
+  test_xpbd_rolling_friction();
+  test_penalty_incline_creep();
+  test_penalty_rolling_sphere();
+  test_penalty_incline_slide();
   test_params_validation();
   test_thread_independence();
   return tb_test_report("test_newton");
