@@ -597,11 +597,8 @@ TB_API int32_t tb_world_overlap(tb_world_id world, tb_shape_type type, const flo
                                 const tb_query_filter* filter, tb_shape_id* shape_ids, int32_t capacity,
                                 int32_t* requested);
 
-/* ---- Newton XPBD / penalty: per-body contact totals and per-contact overrides ---- */
-/* The world's Newton parameters alone (a fixed layout for bindings; the same values as
- * tb_world_def.solver.newton). Set between steps; a bad value fails naming the field. */
-TB_API tb_status tb_world_set_newton(tb_world_id world, const tb_newton_params* params);
-TB_API tb_status tb_world_get_newton(tb_world_id world, tb_newton_params* out);
+/* ---- Newton penalty: per-contact overrides (the Newton parameters are solver.newton, set with
+ * tb_world_set_solver) ---- */
 /* Per-contact overrides for the penalty solver, 0 = unset (Newton's sentinel): stiffness > 0
  * (N/m) replaces ke, damping > 0 (N·s/m) replaces kd, friction_scale > 0 multiplies μ. Call
  * between collide() and solve() with a contact index of that collide() (0 <= index < count); the

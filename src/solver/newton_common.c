@@ -301,21 +301,3 @@ tb_status tb_contact_set_override(tb_world_id world, int32_t contact, float stif
   cf->friction_scale[contact] = friction_scale;
   return TB_OK;
 }
-
-tb_status tb_world_set_newton(tb_world_id world, const tb_newton_params* params) {
-  tb_world* w = tb_world_get(world);
-  if (!w) return tb_world_fail(NULL, TB_ERR_NOT_FOUND, "setNewton: world %d does not exist", world);
-  if (!params) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setNewton: params must not be NULL");
-  tb_status st = tb_newton_params_check(w, "setNewton", params);
-  if (st != TB_OK) return st;
-  w->def.solver.newton = *params;
-  return TB_OK;
-}
-
-tb_status tb_world_get_newton(tb_world_id world, tb_newton_params* out) {
-  tb_world* w = tb_world_get(world);
-  if (!w) return tb_world_fail(NULL, TB_ERR_NOT_FOUND, "getNewton: world %d does not exist", world);
-  if (!out) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "getNewton: out must not be NULL");
-  *out = w->def.solver.newton;
-  return TB_OK;
-}
