@@ -118,9 +118,10 @@ static inline tb_f4 row(tb_f4 l, tb_f4 m, tb_f4 vt, tb_f4 b, tb_f4 lim_s, tb_f4 
   return tb_f4_max(tb_f4_min(x, bound), tb_f4_sub(zero, bound));
 }
 
-/* Patch friction: each anchor's bound is its share of the patch's normal impulse patch_n. */
-static inline void solve_friction(tb_contact_wide* c, lane_bodies* lbp, const tb_contact_pass* pass, tb_f4 friction,
-                                  tb_f4 patch_n, v3w t0, v3w t1) {
+/* Patch friction: each anchor's bound is its share of the patch's normal impulse patch_n. With
+ * only_sliding, the anchors that did not slide in the last friction pass keep their impulses. */
+static inline void solve_friction(tb_contact_wide* c, lane_bodies* lbp, const tb_contact_pass* pass, tb_f4 lanes,
+                                  tb_f4 patch_n, v3w t0, v3w t1, int only_sliding) {
   lane_bodies lb = *lbp;
   tb_f4 zero = tb_f4_splat(0.0f);
   /* strong friction: a kept anchor's drift, tracked with the motion, is corrected at the
@@ -132,6 +133,7 @@ static inline void solve_friction(tb_contact_wide* c, lane_bodies* lbp, const tb
   tb_f4 lim_d = tb_f4_mul(tb_f4_load(c->mu_dynamic), share);
   for (int k = 0; k < c->anchor_count; ++k) {
     tb_anchor_wide* a = &c->a[k];
+    tb_f4 friction = only_sliding ? tb_f4_and(lanes, tb_f4_gt(tb_f4_load(a->sliding), zero)) : lanes;
     v3w ca0 = v3w_load(a->ca_t0), cb0 = v3w_load(a->cb_t0);
     v3w ca1 = v3w_load(a->ca_t1), cb1 = v3w_load(a->cb_t1);
     tb_f4 l0 = tb_f4_load(a->lambda_t0), l1 = tb_f4_load(a->lambda_t1);
@@ -176,28 +178,6 @@ static inline void solve_friction(tb_contact_wide* c, lane_bodies* lbp, const tb
   *lbp = lb;
 }
 
-/* TGS velocity iterations: after the normal rows, each sliding anchor's friction pair is
- * projected again onto the dynamic bound of the final normal impulse (friction ran first, with
- * the previous one). */
-static inline void reproject_friction(tb_contact_wide* c, lane_bodies* lbp, tb_f4 friction, tb_f4 patch_n, v3w t0, v3w t1) {
-  lane_bodies lb = *lbp;
-  tb_f4 share = tb_f4_mul(patch_n, tb_f4_load(c->friction_scale));
-  tb_f4 lim_d = tb_f4_mul(tb_f4_load(c->mu_dynamic), share);
-  for (int k = 0; k < c->anchor_count; ++k) {
-    tb_anchor_wide* a = &c->a[k];
-    tb_f4 l0 = tb_f4_load(a->lambda_t0), l1 = tb_f4_load(a->lambda_t1);
-    tb_f4 len = tb_f4_sqrt(tb_f4_add(tb_f4_mul(l0, l0), tb_f4_mul(l1, l1)));
-    tb_f4 over = tb_f4_and(tb_f4_and(friction, tb_f4_gt(tb_f4_load(a->sliding), tb_f4_splat(0.0f))), tb_f4_gt(len, lim_d));
-    tb_f4 scale = tb_f4_select(over, tb_f4_div(lim_d, tb_f4_max(len, tb_f4_splat(1e-30f))), tb_f4_splat(1.0f));
-    tb_f4 n0 = tb_f4_mul(l0, scale), n1 = tb_f4_mul(l1, scale);
-    apply(&lb, c, tb_f4_sub(n0, l0), t0, v3w_load(a->ca_t0), v3w_load(a->cb_t0));
-    apply(&lb, c, tb_f4_sub(n1, l1), t1, v3w_load(a->ca_t1), v3w_load(a->cb_t1));
-    tb_f4_store(a->lambda_t0, n0);
-    tb_f4_store(a->lambda_t1, n1);
-  }
-  *lbp = lb;
-}
-
 void tb_contact_solve(tb_contact_wide* c, tb_body_state* states, const tb_contact_pass* pass) {
   lane_bodies lb;
   gather(c, states, &lb, 1);
@@ -217,7 +197,7 @@ void tb_contact_solve(tb_contact_wide* c, tb_body_state* states, const tb_contac
     /* TGS: friction first, bounded by the normal impulse accumulated so far, so that the
      * normal rows (non-penetration) have the last word in each iteration */
     for (int j = 0; j < c->point_count; ++j) patch_n = tb_f4_add(patch_n, tb_f4_load(c->p[j].lambda_n));
-    solve_friction(c, &lb, pass, friction, patch_n, t0, t1);
+    solve_friction(c, &lb, pass, friction, patch_n, t0, t1, 0);
     patch_n = zero;
   }
   for (int j = 0; j < c->point_count; ++j) {
@@ -245,7 +225,13 @@ void tb_contact_solve(tb_contact_wide* c, tb_body_state* states, const tb_contac
     patch_n = tb_f4_add(patch_n, new_lam);
   }
 
-  if (!pass->friction_first) solve_friction(c, &lb, pass, friction, patch_n, t0, t1);
-  else if (!pass->biased) reproject_friction(c, &lb, friction, patch_n, t0, t1);
+  /* TGS velocity iterations: each sliding anchor's pair is solved again within the bound of the
+   * final normal impulse. Friction ran first, with the normal impulse accumulated so far, and
+   * the normal rows change it; a sliding anchor clamped there would otherwise carry μ times the
+   * previous normal impulse (a box tipping under its friction makes the position iterations'
+   * normal impulse swing, and the velocity iteration restores it). A sticking anchor is left
+   * as it is, so the normal rows keep the last word on it. */
+  if (!pass->friction_first) solve_friction(c, &lb, pass, friction, patch_n, t0, t1, 0);
+  else if (!pass->biased) solve_friction(c, &lb, pass, friction, patch_n, t0, t1, 1);
   scatter(c, states, &lb);
 }

@@ -13,7 +13,9 @@
  *        motion velocities;
  *   TGS: N internal steps of h/N (N of the island): solve with bias, friction every iteration,
  *        poses advanced each internal step and the separation tracked from the accumulated motion;
- *        then velocity iterations without bias and without pose advance;
+ *        then velocity iterations without bias and without pose advance, where a sliding anchor's
+ *        friction is solved again after the normal rows so that it ends at μd times the final
+ *        normal impulse;
  *   readback: normal impulse per point, friction impulse per anchor (N·s over the step).
  * Manifolds are coloured so that a colour shares no dynamic body; each colour is solved in chunks
  * of four-lane wide constraints, in parallel, with the same result for any thread count. */

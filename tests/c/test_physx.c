@@ -130,6 +130,55 @@ static void test_resting_box(tb_preset preset) {
   tb_world_destroy(w);
 }
 
+/* A 125 kg box (half extents 0.25 m, 1000 kg/m³) sliding at 3 m/s along +x on flat ground,
+ * μ = 0.5 on both shapes, the default 4 position and 1 velocity iterations: Coulomb sliding
+ * friction μ·N decelerates it at μ·g (it slides for 3/(μ·g) = 0.61 s), and in every step the
+ * reported friction impulse against the slip (−x) is μ times the reported normal impulse. PGS
+ * clamps its two tangent rows one by one (seed §4.3), so the sideways row may hold a small
+ * extra impulse while the box rocks; TGS clamps the pair, so there the whole tangential impulse
+ * is μ·N. */
+static void test_sliding_box(tb_preset preset) {
+  const float mu = 0.5f;
+  tb_world_id w = make_world(preset, -G);
+  ground(w, mu, 0.0f);
+  float half[4] = {0.25f, 0.25f, 0.25f, 0};
+  float p[3] = {0, 0.25f, 0};
+  tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, p, ID_Q);
+  tb_shape_create(w, b, TB_SHAPE_BOX, half, ZERO, ID_Q, mu, 0.0f, 1000.0f);
+  float mp[13];
+  tb_body_get_mass(w, b, mp);
+  CHECK_NEAR(125.0, mp[0], 1e-3);
+  float v0[3] = {3.0f, 0, 0};
+  tb_body_set_velocity(w, b, v0, ZERO);
+  tb_world* ww = tb_world_get(w);
+  /* per step: the ratio farthest from μ, and the normal impulse against m·g·h */
+  double worst_slip = mu, worst_total = mu, worst_n = mp[0] * G * H;
+  const int steps = 30; /* 0.5 s */
+  for (int s = 0; s < steps; ++s) {
+    CHECK(tb_world_step(w) == TB_OK);
+    double pn = 0.0, ft[3] = {0, 0, 0};
+    for (int32_t k = 0; k < ww->contacts.count; ++k) {
+      pn += ww->contacts.f.normal_impulse[k];
+      for (int i = 0; i < 3; ++i) ft[i] += ww->contacts.f.friction_anchor_impulse[3 * k + i];
+    }
+    CHECK(ww->contacts.count == 4 && pn > 0.0);
+    double slip = -ft[0] / pn, total = sqrt(ft[0] * ft[0] + ft[1] * ft[1] + ft[2] * ft[2]) / pn;
+    if (fabs(slip - mu) > fabs(worst_slip - mu)) worst_slip = slip;
+    if (fabs(total - mu) > fabs(worst_total - mu)) worst_total = total;
+    if (fabs(pn - mp[0] * G * H) > fabs(worst_n - mp[0] * G * H)) worst_n = pn;
+  }
+  float x[13];
+  state(w, b, x);
+  double decel = (3.0 - x[7]) / (steps * H);
+  printf("%s sliding box: deceleration %.5f m/s² (μ·g %.5f); friction/normal against the slip %.5f, whole %.5f (μ %.2f); "
+         "normal impulse %.5f N·s (m·g·h %.5f)\n",
+         preset_name(preset), decel, mu * G, worst_slip, worst_total, mu, worst_n, mp[0] * G * H);
+  CHECK_NEAR(mu * G, decel, 0.01 * mu * G);
+  CHECK_NEAR(mu, worst_slip, 0.01 * mu);
+  if (preset == TB_PRESET_PHYSX_TGS) CHECK_NEAR(mu, worst_total, 0.01 * mu);
+  tb_world_destroy(w);
+}
+
 /* Box on a plane tilted by θ about z. The combined material is set after collide(): static μs
  * decides sticking, dynamic μd the sliding acceleration g(sinθ − μd·cosθ). Returns the
  * displacement along the slope (m, downhill positive) and the acceleration (m/s²) between steps
@@ -581,6 +630,7 @@ int main(void) {
     test_resting_sphere(presets[i]);
     test_resting_box(presets[i]);
     test_incline(presets[i]);
+    test_sliding_box(presets[i]);
     test_restitution(presets[i]);
     test_min_velocity_iteration(presets[i]);
     test_max_impulse(presets[i]);

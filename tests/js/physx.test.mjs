@@ -88,6 +88,32 @@ for (const build of BUILDS) {
         }
       });
 
+      it(`${preset}: a 125 kg box sliding at 3 m/s on flat ground, μ = 0.5 — decelerates at μ·g ± 1% over 0.5 s; each step's friction against the slip is μ·N ± 1%`, () => {
+        const mu = 0.5;
+        const w = tribo.createWorld({ preset, timestep: H });
+        w.addBody({ type: 'static', shapes: [{ type: 'plane', friction: mu }] });
+        const box = w.addBody({ position: [0, 0.25, 0], linearVelocity: [3, 0, 0],
+          shapes: [{ type: 'box', halfExtents: [0.25, 0.25, 0.25], density: 1000, friction: mu }] });
+        near(assert, w.getMass(box).mass, 125, 1e-3, 'mass (kg)');
+        for (let s = 0; s < 30; s++) {
+          w.step();
+          const c = w.contacts;
+          assert.equal(c.count, 4);
+          let pn = 0;
+          const ft = [0, 0, 0];
+          for (let i = 0; i < c.count; i++) {
+            pn += c.normalImpulse[i];
+            for (let k = 0; k < 3; k++) ft[k] += c.frictionAnchorImpulse[3 * i + k];
+          }
+          // the slip is along +x; PGS clamps its two tangent rows one by one, TGS the pair
+          near(assert, -ft[0] / pn, mu, 0.01 * mu, `step ${s}: friction impulse against the slip / normal impulse`);
+          if (preset === 'physx-tgs') near(assert, Math.hypot(...ft) / pn, mu, 0.01 * mu, `step ${s}: |friction| / normal`);
+        }
+        const decel = (3 - w.getLinearVelocity(box)[0]) / (30 * H);
+        near(assert, decel, mu * G, 0.01 * mu * G, 'deceleration (m/s²)');
+        w.free();
+      });
+
       it(`${preset}: restitution only above the bounce threshold (2 m/s by default)`, () => {
         for (const speed of [1.5, 3]) {
           const w = tribo.createWorld({ preset });
