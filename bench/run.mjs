@@ -76,12 +76,17 @@ function makeScene(name) {
 // ---------------------------------------------------------------------------------------------
 // One engine, one scene, one round (in-process adapters).
 
+/** Larger of a and b; NaN once either is NaN (a NaN position must not hide behind a later finite one). */
+function nanMax(a, b) {
+  return Number.isNaN(a) || Number.isNaN(b) ? NaN : Math.max(a, b);
+}
+
 function checkPyramid(scene, start, end) {
   const n = start.length / 3;
   let maxDxz = 0;
   for (let i = 0; i < n; i++) {
     const d = Math.hypot(end[3 * i] - start[3 * i], end[3 * i + 2] - start[3 * i + 2]);
-    if (!(d <= maxDxz)) maxDxz = d;
+    maxDxz = nanMax(maxDxz, d);
   }
   const topDy = end[3 * (n - 1) + 1] - start[3 * (n - 1) + 1];
   return { topDy, maxDxz, stands: Math.abs(topDy) <= 0.1 && maxDxz <= 0.25 };
@@ -95,7 +100,7 @@ function checkPile(scene, prev, end) {
     const x = end[3 * i], y = end[3 * i + 1], z = end[3 * i + 2];
     if (!(Math.abs(x) < inner && Math.abs(z) < inner && y > 0 && y < height)) escaped++;
     const v = Math.hypot(x - prev[3 * i], y - prev[3 * i + 1], z - prev[3 * i + 2]) / S.DT;
-    if (!(v <= maxSpeed)) maxSpeed = v;
+    maxSpeed = nanMax(maxSpeed, v);
     maxY = Math.max(maxY, y); sumY += y;
   }
   return { escaped, maxSpeed, maxY, meanY: sumY / n };
@@ -296,7 +301,9 @@ function buildReport({ loaded, skipped, results, errors, meta }) {
       L.push(`| Tribo entry | ${peers.join(' | ')} |`);
       L.push(`| --- |${peers.map(() => ' ---: |').join('')}`);
       for (const t of liveTribos) {
-        L.push(`| ${t} | ${peers.map((p) => fmtRatio(cell(results, p, sc)?.ms / cell(results, t, sc)?.ms)).join(' | ')} |`);
+        // A Tribo run that ended with non-finite positions steps an exploded scene: no speed figure.
+        const broken = cell(results, t, sc)?.nonFinite;
+        L.push(`| ${t} | ${peers.map((p) => broken ? 'n/a (NaN state)' : fmtRatio(cell(results, p, sc)?.ms / cell(results, t, sc)?.ms)).join(' | ')} |`);
       }
       L.push('');
     }
@@ -320,7 +327,8 @@ function buildReport({ loaded, skipped, results, errors, meta }) {
       if (skipped.has(t)) { L.push(`| ${name} | skipped: ${esc(skipped.get(t))} | | | | | | |`); continue; }
       const p = cell(results, t, 'pyramid'), q = cell(results, t, 'pile'), r = cell(results, t, 'readback');
       const pErr = errors[`${t}/pyramid`], qErr = errors[`${t}/pile`], rErr = errors[`${t}/readback`];
-      const pyrMs = pErr ? 'error' : fmtMs(p?.ms), pilMs = qErr ? 'error' : fmtMs(q?.ms);
+      const nanTag = (x) => (x?.nonFinite ? ' (NaN state)' : '');
+      const pyrMs = pErr ? 'error' : fmtMs(p?.ms) + nanTag(p), pilMs = qErr ? 'error' : fmtMs(q?.ms) + nanTag(q);
       const stands = pErr ? esc(pErr) : p ? `${p.stands ? 'yes' : 'NO'}${p.nonFinite ? ' (NaN!)' : ''}` : '–';
       const drop = p && !pErr ? (-p.topDy).toFixed(3) : '–', dxz = p && !pErr ? p.maxDxz.toFixed(3) : '–';
       const normal = rErr ? `error: ${esc(rErr)}` : !r ? '–' : r.unavailable ? `not available (${esc(r.unavailable, 120)})` : r.ratio.toFixed(4);
