@@ -25,6 +25,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { mergeResults } from './results_file.mjs';
 import * as S from './scenes.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -36,8 +37,6 @@ const OUT = process.env.BENCH_OUT ?? path.join(HERE, 'RESULTS.md');
 const PRESET_ENGINES = ['tribo-physx-pgs', 'tribo-physx-tgs', 'tribo-newton-xpbd', 'tribo-newton-semi'];
 const ALL_ENGINES = ['tribo-simd', 'tribo-threads', 'tribo-native', ...PRESET_ENGINES, 'rapier', 'rapier-simd', 'havok', 'jolt', 'cannon'];
 const TRIBO = ['tribo-simd', 'tribo-threads', 'tribo-native', ...PRESET_ENGINES];
-const BEGIN_MARK = '<!-- BEGIN bench/run.mjs: generated, rewritten by every run -->';
-const END_MARK = '<!-- END bench/run.mjs: sections below are written by make bench-collision / bench-mesh / bench-broadphase and kept -->';
 const PEERS = ALL_ENGINES.filter((e) => !TRIBO.includes(e));
 const ENGINES = listEnv(process.env.BENCH_ENGINES, ALL_ENGINES);
 const SCENE_NAMES = listEnv(process.env.BENCH_SCENES, ['pyramid', 'pile', 'readback']);
@@ -320,20 +319,21 @@ function buildReport({ loaded, skipped, results, errors, meta }) {
     L.push('net contact force = world.netContactWrench(sphere).force (y component, N, world, y up) / m·g. 1.000 is');
     L.push('the honest answer for a body at rest.');
     L.push('');
-    L.push('| preset | pyramid ms/step | pile ms/step | pyramid stands | top drop (m) | max horiz. move (m) | Σ normal force / m·g | net contact force / m·g |');
-    L.push('| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: |');
+    L.push('| preset | pyramid ms/step | pile ms/step | pyramid stands | top drop (m) | max horiz. move (m) | pile: escaped of 1000 | Σ normal force / m·g | net contact force / m·g |');
+    L.push('| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |');
     for (const t of presets) {
       const name = t.slice('tribo-'.length);
-      if (skipped.has(t)) { L.push(`| ${name} | skipped: ${esc(skipped.get(t))} | | | | | | |`); continue; }
+      if (skipped.has(t)) { L.push(`| ${name} | skipped: ${esc(skipped.get(t))} | | | | | | | |`); continue; }
       const p = cell(results, t, 'pyramid'), q = cell(results, t, 'pile'), r = cell(results, t, 'readback');
       const pErr = errors[`${t}/pyramid`], qErr = errors[`${t}/pile`], rErr = errors[`${t}/readback`];
       const nanTag = (x) => (x?.nonFinite ? ' (NaN state)' : '');
       const pyrMs = pErr ? 'error' : fmtMs(p?.ms) + nanTag(p), pilMs = qErr ? 'error' : fmtMs(q?.ms) + nanTag(q);
       const stands = pErr ? esc(pErr) : p ? `${p.stands ? 'yes' : 'NO'}${p.nonFinite ? ' (NaN!)' : ''}` : '–';
       const drop = p && !pErr ? (-p.topDy).toFixed(3) : '–', dxz = p && !pErr ? p.maxDxz.toFixed(3) : '–';
-      const normal = rErr ? `error: ${esc(rErr)}` : !r ? '–' : r.unavailable ? `not available (${esc(r.unavailable, 120)})` : r.ratio.toFixed(4);
+      const normal = rErr ? `error: ${esc(rErr)}` : !r ? '–' : r.unavailable ? `not available (${esc(r.unavailable, 200)})` : r.ratio.toFixed(4);
       const net = rErr ? 'error' : !r ? '–' : r.netUnavailable ? `not available (${esc(r.netUnavailable, 120)})` : r.netRatio.toFixed(4);
-      L.push(`| ${name} | ${pyrMs} | ${pilMs} | ${stands} | ${drop} | ${dxz} | ${normal} | ${net} |`);
+      const esc1000 = qErr ? 'error' : q ? `${q.escaped}${q.nonFinite ? ' (NaN state)' : ''}` : '–';
+      L.push(`| ${name} | ${pyrMs} | ${pilMs} | ${stands} | ${drop} | ${dxz} | ${esc1000} | ${normal} | ${net} |`);
     }
     L.push('');
   }
@@ -400,22 +400,6 @@ function writeResults(report, meta) {
   fs.writeFileSync(OUT, mergeResults(fs.existsSync(OUT) ? fs.readFileSync(OUT, 'utf8') : '', head.join('\n') + report));
 }
 
-/**
- * The new RESULTS.md: the generated text between BEGIN_MARK and END_MARK, then what the old file
- * held after END_MARK. An old file without markers keeps everything from its first "## Collision"
- * heading on (the sections of make bench-collision / bench-mesh / bench-broadphase).
- */
-function mergeResults(old, generated) {
-  let tail = '';
-  const e = old.indexOf(END_MARK);
-  if (e >= 0) {
-    tail = old.slice(e + END_MARK.length).replace(/^\n+/, '');
-  } else {
-    const m = /^## Collision/m.exec(old);
-    if (m) tail = old.slice(m.index);
-  }
-  return `${BEGIN_MARK}\n${generated.replace(/\n+$/, '')}\n\n${END_MARK}\n\n${tail}`.replace(/\n+$/, '') + '\n';
-}
 
 // ---------------------------------------------------------------------------------------------
 

@@ -91,7 +91,7 @@ export async function loadTribo({ build, threads, preset }) {
         contactNormalImpulse(i) {
           const rb = world.readbackInfo;
           if (rb && rb.perContactForce === false) {
-            return { unavailable: `preset ${world.preset}: no per-contact force (${rb.normalImpulse ?? 'perContactForce false'})` };
+            return { unavailable: `preset ${world.preset}: the solver computes no per-contact force (readbackInfo.perContactForce false; contacts.normalImpulse is NaN)` };
           }
           const c = world.contacts;
           if (!c || !c.normalImpulse || !c.body0 || !c.body1) {
