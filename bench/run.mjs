@@ -302,7 +302,8 @@ function buildReport({ loaded, skipped, results, errors, meta }) {
       for (const t of liveTribos) {
         // A Tribo run that ended with non-finite positions steps an exploded scene: no speed figure.
         const broken = cell(results, t, sc)?.nonFinite;
-        L.push(`| ${t} | ${peers.map((p) => broken ? 'n/a (NaN state)' : fmtRatio(cell(results, p, sc)?.ms / cell(results, t, sc)?.ms)).join(' | ')} |`);
+        const fell = sc === 'pyramid' && cell(results, t, sc) && !cell(results, t, sc).stands && !broken ? ' (pyramid fell: other work)' : '';
+        L.push(`| ${t}${fell} | ${peers.map((p) => broken ? 'n/a (NaN state)' : fmtRatio(cell(results, p, sc)?.ms / cell(results, t, sc)?.ms)).join(' | ')} |`);
       }
       L.push('');
     }
@@ -317,7 +318,8 @@ function buildReport({ loaded, skipped, results, errors, meta }) {
     L.push('sideways. The readback columns are the readback scene (1 kg sphere resting on the ground, 120 steps):');
     L.push('Σ reported normal force = Σ contacts.normalImpulse / dt over the contacts of the sphere, divided by m·g;');
     L.push('net contact force = world.netContactWrench(sphere).force (y component, N, world, y up) / m·g. 1.000 is');
-    L.push('the honest answer for a body at rest.');
+    L.push('the honest answer for a body at rest. The ms/step of a scene that fell apart or went NaN is not comparable');
+    L.push('with the others (other contacts, or none).');
     L.push('');
     L.push('| preset | pyramid ms/step | pile ms/step | pyramid stands | top drop (m) | max horiz. move (m) | pile: escaped of 1000 | Σ normal force / m·g | net contact force / m·g |');
     L.push('| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |');
@@ -336,6 +338,14 @@ function buildReport({ loaded, skipped, results, errors, meta }) {
       L.push(`| ${name} | ${pyrMs} | ${pilMs} | ${stands} | ${drop} | ${dxz} | ${esc1000} | ${normal} | ${net} |`);
     }
     L.push('');
+    // tribo-simd and tribo-physx-tgs run the same configuration: their gap is this run's noise.
+    const a = results['tribo-simd'], b = results['tribo-physx-tgs'];
+    if (a && b) {
+      const gap = (sc) => `${sc} ${fmtMs(a[sc]?.ms)} vs ${fmtMs(b[sc]?.ms)} ms (${(100 * Math.abs(a[sc]?.ms / b[sc]?.ms - 1)).toFixed(0)} %)`;
+      L.push(`Noise check: tribo-simd and tribo-physx-tgs are the same configuration measured twice in this run: ` +
+        `${['pyramid', 'pile'].filter(hasScene).map(gap).join(', ')}. Differences of that size between entries mean nothing.`);
+      L.push('');
+    }
   }
 
   if (hasScene('readback')) {
