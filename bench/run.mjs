@@ -389,7 +389,8 @@ function writeResults(report, meta) {
     'markers and keeps the sections after END (`make bench-collision`, `make bench-mesh`, `make bench-broadphase`).',
     '',
     `- date: ${meta.date}`,
-    `- machine: \`nproc\` = ${meta.nproc}, ${meta.cpu}`,
+    `- machine: \`nproc\` = ${meta.nproc}, ${meta.cpu}; load average (1, 5, 15 min) at start ${meta.loadStart}, at end ${meta.loadEnd}` +
+      ' (the machine is shared: a load above nproc means other processes competed for the cores, which hurts multi-threaded entries most)',
     `- node ${meta.node}, ${meta.platform}`,
     `- rounds: ${ROUNDS}, steps: ${STEPS} (pyramid, pile), timing window: steps ${S.windowFor(STEPS)[0]}–${STEPS}; total run ${meta.totalS.toFixed(0)} s` +
       (ROUNDS !== 3 || STEPS !== 600 ? ' — **quick run, not the default settings**' : ''),
@@ -407,7 +408,7 @@ function writeResults(report, meta) {
     'body speed over the last step. The machine is shared and noisy: compare ratios within one run.',
     '',
   ];
-  fs.writeFileSync(OUT, mergeResults(fs.existsSync(OUT) ? fs.readFileSync(OUT, 'utf8') : '', head.join('\n') + report));
+  fs.writeFileSync(OUT, mergeResults(fs.existsSync(OUT) ? fs.readFileSync(OUT, 'utf8') : '', head.join('\n') + '\n' + report));
 }
 
 
@@ -415,6 +416,7 @@ function writeResults(report, meta) {
 
 async function main() {
   const t0 = performance.now();
+  const loadStart = loadavg();
   const nproc = (() => { try { return execFileSync('nproc', { encoding: 'utf8' }).trim(); } catch { return String(os.cpus().length); } })();
   log(`bench: rounds ${ROUNDS}, steps ${STEPS}, engines ${ENGINES.join(', ')}, scenes ${SCENE_NAMES.join(', ')}`);
   log(`node ${process.version}, nproc ${nproc}`);
@@ -485,6 +487,8 @@ async function main() {
       .map((n) => [n, pkgVersion(n)]),
     tribo: tribosummary(skipped),
     totalS: (performance.now() - t0) / 1000,
+    loadStart,
+    loadEnd: loadavg(),
   };
   const report = buildReport({ loaded, skipped, results, errors, meta });
   log('');
@@ -493,6 +497,10 @@ async function main() {
     writeResults(report, meta);
     log(`wrote ${path.relative(process.cwd(), OUT)} (${meta.totalS.toFixed(0)} s)`);
   }
+}
+
+function loadavg() {
+  return os.loadavg().map((x) => x.toFixed(2)).join(', ');
 }
 
 function tribosummary(skipped) {
