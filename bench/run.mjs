@@ -4,7 +4,9 @@
 // Scenes (bench/scenes.mjs): pyramid (210 cubes), pile (1000 mixed bodies in a box container),
 // readback (contact normal impulse of a resting 1 kg sphere against m·g).
 // Engines (bench/engines/*.mjs): rapier, rapier-simd, havok, jolt, cannon, tribo-simd,
-// tribo-threads (JS API, js/index.js) and tribo-native (bench/native_bench.c, run as a child).
+// tribo-threads (JS API, js/index.js, default world = the physx-tgs preset), one entry per Tribo
+// preset (tribo-physx-pgs, tribo-physx-tgs, tribo-newton-xpbd, tribo-newton-semi: simd build,
+// 1 thread) and tribo-native (bench/native_bench.c, run as a child).
 //
 // Environment:
 //   BENCH_ROUNDS   rounds per engine and scene (default 3); figures are medians over rounds
@@ -14,11 +16,16 @@
 //   BENCH_OUT      results file (default bench/RESULTS.md; '-' = do not write)
 //   BENCH_ISOLATE  engines run in a child process per scene and round, killed when a step makes
 //                  no progress for BENCH_HANG_S seconds (default: tribo-threads; 30 s)
+//
+// RESULTS.md: the generated part sits between the BEGIN/END marker comments below; everything
+// after the END marker (the "## Collision…" sections of make bench-collision, bench-mesh,
+// bench-broadphase) is kept as it is.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { mergeResults } from './results_file.mjs';
 import * as S from './scenes.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -27,8 +34,9 @@ const ROOT = path.resolve(HERE, '..');
 const ROUNDS = posInt(process.env.BENCH_ROUNDS, 3);
 const STEPS = posInt(process.env.BENCH_STEPS, 600);
 const OUT = process.env.BENCH_OUT ?? path.join(HERE, 'RESULTS.md');
-const ALL_ENGINES = ['tribo-simd', 'tribo-threads', 'tribo-native', 'rapier', 'rapier-simd', 'havok', 'jolt', 'cannon'];
-const TRIBO = ['tribo-simd', 'tribo-threads', 'tribo-native'];
+const PRESET_ENGINES = ['tribo-physx-pgs', 'tribo-physx-tgs', 'tribo-newton-xpbd', 'tribo-newton-semi'];
+const ALL_ENGINES = ['tribo-simd', 'tribo-threads', 'tribo-native', ...PRESET_ENGINES, 'rapier', 'rapier-simd', 'havok', 'jolt', 'cannon'];
+const TRIBO = ['tribo-simd', 'tribo-threads', 'tribo-native', ...PRESET_ENGINES];
 const PEERS = ALL_ENGINES.filter((e) => !TRIBO.includes(e));
 const ENGINES = listEnv(process.env.BENCH_ENGINES, ALL_ENGINES);
 const SCENE_NAMES = listEnv(process.env.BENCH_SCENES, ['pyramid', 'pile', 'readback']);
@@ -67,12 +75,17 @@ function makeScene(name) {
 // ---------------------------------------------------------------------------------------------
 // One engine, one scene, one round (in-process adapters).
 
+/** Larger of a and b; NaN once either is NaN (a NaN position must not hide behind a later finite one). */
+function nanMax(a, b) {
+  return Number.isNaN(a) || Number.isNaN(b) ? NaN : Math.max(a, b);
+}
+
 function checkPyramid(scene, start, end) {
   const n = start.length / 3;
   let maxDxz = 0;
   for (let i = 0; i < n; i++) {
     const d = Math.hypot(end[3 * i] - start[3 * i], end[3 * i + 2] - start[3 * i + 2]);
-    if (!(d <= maxDxz)) maxDxz = d;
+    maxDxz = nanMax(maxDxz, d);
   }
   const topDy = end[3 * (n - 1) + 1] - start[3 * (n - 1) + 1];
   return { topDy, maxDxz, stands: Math.abs(topDy) <= 0.1 && maxDxz <= 0.25 };
@@ -86,7 +99,7 @@ function checkPile(scene, prev, end) {
     const x = end[3 * i], y = end[3 * i + 1], z = end[3 * i + 2];
     if (!(Math.abs(x) < inner && Math.abs(z) < inner && y > 0 && y < height)) escaped++;
     const v = Math.hypot(x - prev[3 * i], y - prev[3 * i + 1], z - prev[3 * i + 2]) / S.DT;
-    if (!(v <= maxSpeed)) maxSpeed = v;
+    maxSpeed = nanMax(maxSpeed, v);
     maxY = Math.max(maxY, y); sumY += y;
   }
   return { escaped, maxSpeed, maxY, meanY: sumY / n };
@@ -120,6 +133,11 @@ function runScene(engine, scene, onProgress = null) {
       if (r.unavailable) res.unavailable = r.unavailable;
       else Object.assign(res, { impulse: r.impulse, points: r.points, source: r.source,
         force: r.impulse / S.DT, ratio: r.impulse / S.DT / scene.expected });
+      // Per-body net contact force (N, world, y up): the only readback of a solver without
+      // per-contact forces (newton-semi); for the others the sum of their per-contact readback.
+      const nf = world.netContactForce?.(0);
+      if (nf?.unavailable) res.netUnavailable = nf.unavailable;
+      else if (nf) Object.assign(res, { netForce: nf.force, netRatio: nf.force[1] / scene.expected, netSource: nf.source });
       res.restY = end[1];
     }
     return res;
@@ -273,29 +291,77 @@ function buildReport({ loaded, skipped, results, errors, meta }) {
     L.push(tribos.length
       ? `Not measured: ${tribos.map((t) => `${t} skipped (${esc(skipped.get(t) ?? 'no results', 240)})`).join('; ')}.`
       : 'Not measured: no Tribo variant selected (BENCH_ENGINES).');
+    L.push('');
   } else {
-    const cols = [];
-    for (const t of liveTribos) for (const s of ['pyramid', 'pile']) if (hasScene(s)) cols.push([t, s]);
-    L.push(`| peer | ${cols.map(([t, s]) => `${s} vs ${t}`).join(' | ')} |`);
-    L.push(`| --- |${cols.map(() => ' ---: |').join('')}`);
-    for (const p of peers) {
-      L.push(`| ${p} | ${cols.map(([t, s]) => fmtRatio(cell(results, p, s)?.ms / cell(results, t, s)?.ms)).join(' | ')} |`);
+    for (const sc of ['pyramid', 'pile']) {
+      if (!hasScene(sc)) continue;
+      L.push(`${sc}:`);
+      L.push('');
+      L.push(`| Tribo entry | ${peers.join(' | ')} |`);
+      L.push(`| --- |${peers.map(() => ' ---: |').join('')}`);
+      for (const t of liveTribos) {
+        // A Tribo run that ended with non-finite positions steps an exploded scene: no speed figure.
+        const broken = cell(results, t, sc)?.nonFinite;
+        const fell = sc === 'pyramid' && cell(results, t, sc) && !cell(results, t, sc).stands && !broken ? ' (pyramid fell: other work)' : '';
+        L.push(`| ${t}${fell} | ${peers.map((p) => broken ? 'n/a (NaN state)' : fmtRatio(cell(results, p, sc)?.ms / cell(results, t, sc)?.ms)).join(' | ')} |`);
+      }
+      L.push('');
     }
   }
-  L.push('');
+
+  const presets = PRESET_ENGINES.filter((t) => ids.includes(t));
+  if (presets.length) {
+    L.push('## Tribo presets: does the pyramid stand, and what do the reported forces say');
+    L.push('');
+    L.push('Each preset with its own default parameters (simd build, 1 thread). "top drop" is how far the top cube of the');
+    L.push('pyramid moved down (m, + = down) at the end; it stands when |Δy| <= 0.1 m and no cube moved more than 0.25 m');
+    L.push('sideways. The readback columns are the readback scene (1 kg sphere resting on the ground, 120 steps):');
+    L.push('Σ reported normal force = Σ contacts.normalImpulse / dt over the contacts of the sphere, divided by m·g;');
+    L.push('net contact force = world.netContactWrench(sphere).force (y component, N, world, y up) / m·g. 1.000 is');
+    L.push('the honest answer for a body at rest. The ms/step of a scene that fell apart or went NaN is not comparable');
+    L.push('with the others (other contacts, or none).');
+    L.push('');
+    L.push('| preset | pyramid ms/step | pile ms/step | pyramid stands | top drop (m) | max horiz. move (m) | pile: escaped of 1000 | Σ normal force / m·g | net contact force / m·g |');
+    L.push('| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |');
+    for (const t of presets) {
+      const name = t.slice('tribo-'.length);
+      if (skipped.has(t)) { L.push(`| ${name} | skipped: ${esc(skipped.get(t))} | | | | | | | |`); continue; }
+      const p = cell(results, t, 'pyramid'), q = cell(results, t, 'pile'), r = cell(results, t, 'readback');
+      const pErr = errors[`${t}/pyramid`], qErr = errors[`${t}/pile`], rErr = errors[`${t}/readback`];
+      const nanTag = (x) => (x?.nonFinite ? ' (NaN state)' : '');
+      const pyrMs = pErr ? 'error' : fmtMs(p?.ms) + nanTag(p), pilMs = qErr ? 'error' : fmtMs(q?.ms) + nanTag(q);
+      const stands = pErr ? esc(pErr) : p ? `${p.stands ? 'yes' : 'NO'}${p.nonFinite ? ' (NaN!)' : ''}` : '–';
+      const drop = p && !pErr ? (-p.topDy).toFixed(3) : '–', dxz = p && !pErr ? p.maxDxz.toFixed(3) : '–';
+      const normal = rErr ? `error: ${esc(rErr)}` : !r ? '–' : r.unavailable ? `not available (${esc(r.unavailable, 200)})` : r.ratio.toFixed(4);
+      const net = rErr ? 'error' : !r ? '–' : r.netUnavailable ? `not available (${esc(r.netUnavailable, 120)})` : r.netRatio.toFixed(4);
+      const esc1000 = qErr ? 'error' : q ? `${q.escaped}${q.nonFinite ? ' (NaN state)' : ''}` : '–';
+      L.push(`| ${name} | ${pyrMs} | ${pilMs} | ${stands} | ${drop} | ${dxz} | ${esc1000} | ${normal} | ${net} |`);
+    }
+    L.push('');
+    // tribo-simd and tribo-physx-tgs run the same configuration: their gap is this run's noise.
+    const a = results['tribo-simd'], b = results['tribo-physx-tgs'];
+    if (a && b) {
+      const gap = (sc) => `${sc} ${fmtMs(a[sc]?.ms)} vs ${fmtMs(b[sc]?.ms)} ms (${(100 * Math.abs(a[sc]?.ms / b[sc]?.ms - 1)).toFixed(0)} %)`;
+      L.push(`Noise check: tribo-simd and tribo-physx-tgs are the same configuration measured twice in this run: ` +
+        `${['pyramid', 'pile'].filter(hasScene).map(gap).join(', ')}. Differences of that size between entries mean nothing.`);
+      L.push('');
+    }
+  }
 
   if (hasScene('readback')) {
     L.push('## Readback: contact normal impulse / dt of a resting 1 kg sphere, against m·g = 9.81 N (after 120 steps)');
     L.push('');
-    L.push('| engine | reported force (N) | ratio to m·g | contacts | source |');
-    L.push('| --- | ---: | ---: | ---: | --- |');
+    L.push('| engine | reported force (N) | ratio to m·g | contacts | source | Tribo net contact force y (N) / m·g |');
+    L.push('| --- | ---: | ---: | ---: | --- | --- |');
     for (const id of ids) {
-      if (skipped.has(id)) { L.push(`| ${id} | skipped | | | ${esc(skipped.get(id))} |`); continue; }
+      if (skipped.has(id)) { L.push(`| ${id} | skipped | | | ${esc(skipped.get(id))} | |`); continue; }
       const r = cell(results, id, 'readback'), err = errors[`${id}/readback`];
-      if (err) L.push(`| ${id} | error | | | ${esc(err)} |`);
-      else if (!r) L.push(`| ${id} | – | | | |`);
-      else if (r.unavailable) L.push(`| ${id} | not available | | | ${esc(r.unavailable, 240)} |`);
-      else L.push(`| ${id} | ${r.force.toFixed(4)} | ${r.ratio.toFixed(4)} | ${r.points} | ${r.source} |`);
+      const net = !r || (r.netRatio === undefined && !r.netUnavailable) ? ''
+        : r.netUnavailable ? `not available (${esc(r.netUnavailable, 120)})` : `${r.netForce[1].toFixed(4)} / ${r.netRatio.toFixed(4)}`;
+      if (err) L.push(`| ${id} | error | | | ${esc(err)} | |`);
+      else if (!r) L.push(`| ${id} | – | | | | |`);
+      else if (r.unavailable) L.push(`| ${id} | not available | | | ${esc(r.unavailable, 240)} | ${net} |`);
+      else L.push(`| ${id} | ${r.force.toFixed(4)} | ${r.ratio.toFixed(4)} | ${r.points} | ${r.source} | ${net} |`);
     }
     L.push('');
   }
@@ -319,10 +385,12 @@ function writeResults(report, meta) {
   const head = [
     '# Bench results',
     '',
-    'Written by `node bench/run.mjs` (`npm run bench`, `make bench`); the script rewrites this file.',
+    'Written by `node bench/run.mjs` (`npm run bench`, `make bench`): the script rewrites the part between the BEGIN and END',
+    'markers and keeps the sections after END (`make bench-collision`, `make bench-mesh`, `make bench-broadphase`).',
     '',
     `- date: ${meta.date}`,
-    `- machine: \`nproc\` = ${meta.nproc}, ${meta.cpu}`,
+    `- machine: \`nproc\` = ${meta.nproc}, ${meta.cpu}; load average (1, 5, 15 min) at start ${meta.loadStart}, at end ${meta.loadEnd}` +
+      ' (the machine is shared: a load above nproc means other processes competed for the cores, which hurts multi-threaded entries most)',
     `- node ${meta.node}, ${meta.platform}`,
     `- rounds: ${ROUNDS}, steps: ${STEPS} (pyramid, pile), timing window: steps ${S.windowFor(STEPS)[0]}–${STEPS}; total run ${meta.totalS.toFixed(0)} s` +
       (ROUNDS !== 3 || STEPS !== 600 ? ' — **quick run, not the default settings**' : ''),
@@ -340,13 +408,15 @@ function writeResults(report, meta) {
     'body speed over the last step. The machine is shared and noisy: compare ratios within one run.',
     '',
   ];
-  fs.writeFileSync(OUT, head.join('\n') + report + '\n');
+  fs.writeFileSync(OUT, mergeResults(fs.existsSync(OUT) ? fs.readFileSync(OUT, 'utf8') : '', head.join('\n') + '\n' + report));
 }
+
 
 // ---------------------------------------------------------------------------------------------
 
 async function main() {
   const t0 = performance.now();
+  const loadStart = loadavg();
   const nproc = (() => { try { return execFileSync('nproc', { encoding: 'utf8' }).trim(); } catch { return String(os.cpus().length); } })();
   log(`bench: rounds ${ROUNDS}, steps ${STEPS}, engines ${ENGINES.join(', ')}, scenes ${SCENE_NAMES.join(', ')}`);
   log(`node ${process.version}, nproc ${nproc}`);
@@ -373,7 +443,7 @@ async function main() {
               : r.unavailable ? { unavailable: r.unavailable }
               : { force: r.impulse / S.DT, ratio: r.ratio, impulse: r.impulse, points: r.points, source: 'contact field normal_impulse (C API)' };
             record(results, id, s, res);
-            log(`  ${id.padEnd(14)} ${s.padEnd(9)} ${describe(s, res)}`);
+            log(`  ${id.padEnd(18)} ${s.padEnd(9)} ${describe(s, res)}`);
           }
         } catch (err) {
           skipped.set(id, err.message);
@@ -390,7 +460,7 @@ async function main() {
           const res = eng.isolated ? await runIsolated(id, scene.name) : runScene(eng, scene);
           if (eng.isolated && res.notes) eng.notes = res.notes;
           record(results, id, scene.name, res);
-          log(`  ${id.padEnd(14)} ${scene.name.padEnd(9)} ${describe(scene.name, res)}`);
+          log(`  ${id.padEnd(18)} ${scene.name.padEnd(9)} ${describe(scene.name, res)}`);
         } catch (err) {
           if (err?.unavailable) {
             skipped.set(id, err.message);
@@ -399,7 +469,7 @@ async function main() {
             break;
           }
           errors[key] = `${err?.message ?? err}`.split('\n')[0].slice(0, 200);
-          log(`  ${id.padEnd(14)} ${scene.name.padEnd(9)} ERROR: ${errors[key]}`);
+          log(`  ${id.padEnd(18)} ${scene.name.padEnd(9)} ERROR: ${errors[key]}`);
         }
         globalThis.gc?.();
       }
@@ -417,6 +487,8 @@ async function main() {
       .map((n) => [n, pkgVersion(n)]),
     tribo: tribosummary(skipped),
     totalS: (performance.now() - t0) / 1000,
+    loadStart,
+    loadEnd: loadavg(),
   };
   const report = buildReport({ loaded, skipped, results, errors, meta });
   log('');
@@ -425,6 +497,10 @@ async function main() {
     writeResults(report, meta);
     log(`wrote ${path.relative(process.cwd(), OUT)} (${meta.totalS.toFixed(0)} s)`);
   }
+}
+
+function loadavg() {
+  return os.loadavg().map((x) => x.toFixed(2)).join(', ');
 }
 
 function tribosummary(skipped) {
@@ -449,8 +525,10 @@ function describe(scene, r) {
   const th = r.threadsUsed !== undefined ? `, threads used ${r.threadsUsed}` : '';
   if (scene === 'pyramid') return `${fmtMs(r.ms)} ms/step, stands ${r.stands ? 'yes' : 'NO'} (top Δy ${r.topDy.toFixed(3)}, max horiz ${r.maxDxz.toFixed(3)})${th}`;
   if (scene === 'pile') return `${fmtMs(r.ms)} ms/step, escaped ${r.escaped}, max speed ${r.maxSpeed.toFixed(2)} m/s, max y ${r.maxY.toFixed(2)}${th}`;
-  if (r.unavailable) return `not available: ${r.unavailable}`;
-  return `force ${r.force.toFixed(4)} N, ratio ${r.ratio.toFixed(4)} (${r.points} contact${r.points === 1 ? '' : 's'})`;
+  const net = r.netRatio !== undefined ? `; net contact force y ${r.netForce[1].toFixed(4)} N, ratio ${r.netRatio.toFixed(4)}`
+    : r.netUnavailable ? `; net contact force not available: ${r.netUnavailable}` : '';
+  if (r.unavailable) return `normal impulse not available: ${r.unavailable}${net}`;
+  return `force ${r.force.toFixed(4)} N, ratio ${r.ratio.toFixed(4)} (${r.points} contact${r.points === 1 ? '' : 's'})${net}`;
 }
 
 if (process.argv[2] === '--child') {

@@ -1,9 +1,10 @@
 // Tribo through its ESM API (js/index.js), against the contract:
 //   const tribo = await init({ build: 'simd' | 'threads' });
-//   const world = tribo.createWorld({ gravity, timestep, threads });
+//   const world = tribo.createWorld({ gravity, timestep, threads, preset });
 //   world.addBody({ type, position, rotation, shapes: [{ type, ..., density, friction, restitution }] })
 //   world.step(); world.getPosition(id, out); world.contacts; world.free();
-// Solver settings are Tribo's defaults (no substeps/iterations passed).
+// Solver settings are the preset's defaults (no substeps/iterations passed); without a preset the
+// world is Tribo's default (the physx-tgs preset).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -27,8 +28,15 @@ function shapeDesc(b) {
   }
 }
 
-/** build: 'simd' | 'threads'; threads: worker count passed to createWorld. */
-export async function loadTribo({ build, threads }) {
+/** Names of Tribo's presets (createWorld({ preset })), one bench entry each (tribo-<preset>). */
+export const PRESETS = ['physx-pgs', 'physx-tgs', 'newton-xpbd', 'newton-semi'];
+
+/**
+ * build: 'simd' | 'threads'; threads: worker count passed to createWorld; preset: one of PRESETS,
+ * or undefined for the default world.
+ */
+export async function loadTribo({ build, threads, preset }) {
+  if (preset !== undefined && !PRESETS.includes(preset)) throw new Error(`tribo: unknown preset ${preset}`);
   const entry = path.join(ROOT, 'js/index.js');
   if (!fs.existsSync(entry)) throw new Unavailable('js/index.js does not exist yet (Tribo JS API not written)');
   const dist = path.join(ROOT, 'dist');
@@ -51,11 +59,15 @@ export async function loadTribo({ build, threads }) {
     throw new Unavailable(`init({ build: '${build}' }) loaded the '${tribo.build}' build`);
   }
   return {
-    id: `tribo-${build}`,
+    id: preset ? `tribo-${preset}` : `tribo-${build}`,
     version: null,
-    notes: `${build === 'simd' ? 'single-threaded SIMD128 wasm' : 'pthreads wasm'}, threads: ${threads}; Tribo default solver`,
+    preset: preset ?? 'physx-tgs',
+    notes: `${build === 'simd' ? 'single-threaded SIMD128 wasm' : 'pthreads wasm'}, threads: ${threads}; ` +
+      (preset ? `preset ${preset} with its default parameters` : 'Tribo default solver (preset physx-tgs)'),
     createWorld(scene) {
-      const world = tribo.createWorld({ gravity: GRAVITY, timestep: DT, threads });
+      const opts = { gravity: GRAVITY, timestep: DT, threads };
+      if (preset) opts.preset = preset;
+      const world = tribo.createWorld(opts);
       const dyn = [];
       for (const b of scene.bodies) {
         const id = world.addBody({ type: b.type, position: b.position, rotation: b.rotation, shapes: [shapeDesc(b)] });
@@ -72,8 +84,15 @@ export async function loadTribo({ build, threads }) {
           }
         },
         mass() { return undefined; },
-        /** Sum of contacts.normalImpulse (N·s over the step) over the contacts that involve the body. */
+        /**
+         * Sum of contacts.normalImpulse (N·s over the step) over the contacts that involve the body;
+         * unavailable when the preset's solver computes no per-contact force (newton-semi).
+         */
         contactNormalImpulse(i) {
+          const rb = world.readbackInfo;
+          if (rb && rb.perContactForce === false) {
+            return { unavailable: `preset ${world.preset}: the solver computes no per-contact force (readbackInfo.perContactForce false; contacts.normalImpulse is NaN)` };
+          }
           const c = world.contacts;
           if (!c || !c.normalImpulse || !c.body0 || !c.body1) {
             return { unavailable: 'world.contacts has no normalImpulse/body0/body1 views' };
@@ -90,6 +109,20 @@ export async function loadTribo({ build, threads }) {
           let r = sumFor(id);
           if (r.points === 0 && slot !== id) r = sumFor(slot); // body0/body1 may hold slots
           return { impulse: r.sum, points: r.points, source: 'world.contacts.normalImpulse' };
+        },
+        /**
+         * Net contact force on the body over the last step (N, world axes; y up, so a resting body
+         * reads +m·g in y): world.netContactWrench(id).force, from per-body totals where the solver
+         * keeps them (newton-semi) or the sum of the per-contact readback.
+         */
+        netContactForce(i) {
+          if (typeof world.netContactWrench !== 'function') return { unavailable: 'world.netContactWrench is missing' };
+          try {
+            const w = world.netContactWrench(dyn[i]);
+            return { force: [w.force[0], w.force[1], w.force[2]], source: 'world.netContactWrench(id).force' };
+          } catch (err) {
+            return { unavailable: `netContactWrench: ${err.message}` };
+          }
         },
         /** Threads that executed jobs in the last step (Tribo's step statistics). */
         info() {

@@ -1,0 +1,41 @@
+// bench/RESULTS.md layout: bench/run.mjs rewrites only its own part and keeps the collision
+// sections that other make targets wrote after it (no benchmark runs here).
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { BEGIN_MARK, END_MARK, mergeResults } from '../../bench/results_file.mjs';
+
+const COLLISION = [
+  '## Collision: broad phase', '', '| bodies | ms |', '| ---: | ---: |', '| 1000 | 0.42 |', '',
+  '## Collision: meshes and heightfields', '', 'pairs/s 1.5e6', '',
+  '## Collision', '', '| pair | tests/s |', '| --- | ---: |', '| box-box | 2.1e6 |',
+].join('\n') + '\n';
+
+describe('bench RESULTS.md merge', () => {
+  it('a file without markers keeps everything from its first "## Collision" heading, byte for byte', () => {
+    const old = '# Bench results\n\nold date\n## Median ms/step\n\n| old | 1 |\n\n' + COLLISION;
+    const out = mergeResults(old, '# Bench results\n\nnew date\n## Median ms/step\n\n| new | 2 |\n');
+    assert.ok(out.startsWith(`${BEGIN_MARK}\n# Bench results\n\nnew date`));
+    assert.ok(out.endsWith(`${END_MARK}\n\n${COLLISION}`), 'collision sections follow the END marker unchanged');
+    assert.equal(out.includes('| old | 1 |'), false, 'the old generated table is replaced');
+    assert.equal(out.split('## Collision').length - 1, 3, 'each collision heading once');
+  });
+
+  it('a second run replaces the generated part and keeps the tail (stable over repeated runs)', () => {
+    const first = mergeResults('# x\n' + COLLISION, 'run A\n');
+    const second = mergeResults(first, 'run B\n');
+    const third = mergeResults(second, 'run B\n');
+    assert.equal(second, `${BEGIN_MARK}\nrun B\n\n${END_MARK}\n\n${COLLISION}`);
+    assert.equal(third, second, 'same generated text: same file');
+  });
+
+  it('a section appended after the END marker (make bench-collision) survives the next run', () => {
+    const withTail = mergeResults('', 'run A\n') + '\n## Collision\n\nappended later\n';
+    const out = mergeResults(withTail, 'run B\n');
+    assert.ok(out.endsWith('## Collision\n\nappended later\n'));
+    assert.equal(out.includes('run A'), false);
+  });
+
+  it('no old file: only the generated part between the markers', () => {
+    assert.equal(mergeResults('', 'only\n\n\n'), `${BEGIN_MARK}\nonly\n\n${END_MARK}\n`);
+  });
+});
