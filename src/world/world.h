@@ -142,6 +142,8 @@ typedef struct tb_world {
   tb_arena arena;
   tb_step_stats stats;
   tb_readback_info readback;  /* filled by the solver with the contact readback */
+  float* backup;              /* per body slot: transform, velocities before solve(), 13 floats */
+  int32_t backup_capacity;
   tb_solver_status status;    /* filled by the solver */
   struct tb_contact_material* manifold_material; /* per pair: combined material (filled by collide) */
   /* -- world section: filtering -- */

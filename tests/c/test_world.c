@@ -1,10 +1,12 @@
 /* Native tests of the world: memory accounting and the allocator hook, mass properties against
  * closed forms, the resting readback, validation that leaves the world usable, and thread-count
  * independence of the results. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "include/tribo.h"
+#include "../../src/world/world.h"
 #include "test_util.h"
 
 static const float ID_Q[4] = {0, 0, 0, 1};
@@ -186,7 +188,49 @@ static void test_pair_overflow(void) {
   tb_world_destroy(w);
 }
 
+/* A solver step that leaves a non-finite state is undone and reported; the world keeps working.
+ * The non-finite value is planted directly (the public API rejects it) to stand for an unstable
+ * explicit step, for every solver. */
+static void test_nonfinite_step_undone(void) {
+  const tb_preset presets[4] = {TB_PRESET_PHYSX_PGS, TB_PRESET_PHYSX_TGS, TB_PRESET_NEWTON_XPBD, TB_PRESET_NEWTON_SEMI};
+  for (int k = 0; k < 4; ++k) {
+    tb_world_def def = tb_default_world_def();
+    tb_preset_apply(presets[k], &def);
+    tb_world_id w = tb_world_create(&def);
+    float zero[3] = {0, 0, 0}, q[4] = {0, 0, 0, 1}, plane[4] = {0, 1, 0, 0}, sp[4] = {0.5f, 0, 0, 0};
+    float p0[3] = {0, 0.5f, 0}, p1[3] = {3, 2, 0};
+    tb_body_id g = tb_body_create(w, TB_BODY_STATIC, zero, q);
+    tb_shape_create(w, g, TB_SHAPE_PLANE, plane, zero, q, 0.5f, 0, 1);
+    tb_body_id a = tb_body_create(w, TB_BODY_DYNAMIC, p0, q);
+    tb_shape_create(w, a, TB_SHAPE_SPHERE, sp, zero, q, 0.5f, 0, 1); /* 0.52 kg: the penalty rest depth m·g/ke is 2 mm */
+    tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, p1, q);
+    tb_shape_create(w, b, TB_SHAPE_SPHERE, sp, zero, q, 0.5f, 0, 1);
+    CHECK(tb_world_step(w) == TB_OK);
+    float before_a[13], before_b[13], after[13];
+    tb_body_get_state(w, a, before_a);
+    tb_body_get_state(w, b, before_b);
+    tb_world_get(w)->bodies.f.linear_velocity[3 * (b & 0xFFFFF) + 1] = INFINITY; /* an unstable step */
+    CHECK(tb_world_step(w) == TB_ERR_INVALID_STATE);
+    CHECK(strstr(tb_last_error(w), "non-finite pose or velocity; the step was undone") != NULL);
+    tb_body_get_state(w, a, after);
+    CHECK(memcmp(after, before_a, sizeof after) == 0); /* every body back to its state before */
+    tb_body_get_state(w, b, after);
+    for (int i = 0; i < 7; ++i) CHECK(after[i] == before_b[i]);
+    tb_contact_status cs;
+    tb_world_contact_status(w, &cs);
+    CHECK(cs.readback_valid == 0);
+    /* usable: a finite velocity again, and the steps go on */
+    float v[3] = {0, 0, 0};
+    CHECK(tb_body_set_velocity(w, b, v, v) == TB_OK);
+    for (int i = 0; i < 30; ++i) CHECK(tb_world_step(w) == TB_OK);
+    tb_body_get_state(w, a, after);
+    CHECK(after[1] > 0.45f && after[1] < 0.55f);
+    tb_world_destroy(w);
+  }
+}
+
 int main(void) {
+  test_nonfinite_step_undone();
   test_pair_overflow();
   test_memory();
   test_mass();
