@@ -452,12 +452,7 @@ int tb_collide_convex_ex(const tb_convex* a, const tb_convex* b, float max_separ
                          tb_manifold* out) {
   if (!convex_swap(a, b)) return collide_convex_ordered(a, b, max_separation, opt, out);
   int n = collide_convex_ordered(b, a, max_separation, opt, out);
-  out->normal = tb_neg(out->normal);
-  for (int i = 0; i < n; ++i) {
-    tb_vec3 t = out->points[i].point0;
-    out->points[i].point0 = out->points[i].point1;
-    out->points[i].point1 = t;
-  }
+  tb_manifold_mirror(out, n);
   return n;
 }
 

@@ -74,14 +74,7 @@ int tb_collide(const tb_shape_geom* a, tb_transform ta, const tb_shape_geom* b, 
   int n = swap ? fn(b, tb, a, ta, max_separation, out) : fn(a, ta, b, tb, max_separation, out);
   out->point_count = n;
   if (out->points_found < n) out->points_found = n; /* routines that reduce set it higher */
-  if (swap) {
-    out->normal = tb_neg(out->normal);
-    for (int i = 0; i < n; ++i) {
-      tb_vec3 t = out->points[i].point0;
-      out->points[i].point0 = out->points[i].point1;
-      out->points[i].point1 = t;
-    }
-  }
+  if (swap) tb_manifold_mirror(out, n);
   return n;
 }
 

@@ -37,6 +37,17 @@ typedef struct tb_manifold {
   tb_manifold_point points[TB_MAX_MANIFOLD_POINTS];
 } tb_manifold;
 
+/* The same contact seen from the other shape: normal negated, the two points of each of the first
+ * n points exchanged. */
+static inline void tb_manifold_mirror(tb_manifold* m, int n) {
+  m->normal = tb_neg(m->normal);
+  for (int i = 0; i < n; ++i) {
+    tb_vec3 t = m->points[i].point0;
+    m->points[i].point0 = m->points[i].point1;
+    m->points[i].point1 = t;
+  }
+}
+
 /* Contact manifold of shape a (pose ta) against shape b (pose tb); a is "shape0". Keeps points
  * whose separation <= max_separation (m). Any type order is accepted; the result is the same
  * contact seen from the other side when a and b are swapped (normal negated, points swapped).
