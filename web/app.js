@@ -3,7 +3,8 @@
 // with contact points, normals and force arrows from the frame's contact views.
 //
 // URL parameters (optional): rows (pyramid rows, default 7), drops (initial falling bodies,
-// default 10), substeps (default 4), seed (default 7), paused=1 (start paused).
+// default 10), substeps (default 4), seed (default 7), paused=1 (start paused), preset
+// (physx-pgs, physx-tgs (default), newton-xpbd, newton-semi; also the panel's selector).
 //
 // For tests, window.tribo = { build, ready, frame, contactCount, drawnContactMarkers, bodyCount,
 // overflowed, error, pause(), resume(), step(), reset(), drop(), lastFrame(), pick(x, y), picked }
@@ -21,7 +22,9 @@ const intParam = (name, def, min, max) => {
   const v = Number.parseInt(params.get(name) ?? '', 10);
   return Number.isFinite(v) ? Math.min(max, Math.max(min, v)) : def;
 };
+const PRESETS = ['physx-pgs', 'physx-tgs', 'newton-xpbd', 'newton-semi'];
 const CONFIG = {
+  preset: PRESETS.includes(params.get('preset')) ? params.get('preset') : 'physx-tgs',
   rows: intParam('rows', 7, 1, 12),
   drops: intParam('drops', 10, 0, 60),
   substeps: intParam('substeps', 4, 1, 16),
@@ -101,6 +104,7 @@ function updateStatus(frame) {
   statusEl.innerHTML = '';
   const parts = [
     `build: ${buildText}`,
+    `preset: ${CONFIG.preset}`,
     `bodies: ${state.bodyCount}   contacts: ${contacts}`,
   ];
   statusEl.append(parts.join('\n') + '\n');
@@ -224,6 +228,7 @@ async function addBody(sim, entry) {
 
 async function createWorld() {
   const sim = await createWorkerWorld({
+    preset: CONFIG.preset,
     gravity: CONFIG.gravity,
     timestep: CONFIG.timestep,
     substeps: CONFIG.substeps,
@@ -305,6 +310,14 @@ async function main() {
   });
   controls.sync();
   controls.setPaused(state.paused);
+  // the preset: the same scene under another engine's contact semantics (a new world)
+  const presetSelect = document.getElementById('preset');
+  presetSelect.value = CONFIG.preset;
+  presetSelect.addEventListener('change', () => {
+    CONFIG.preset = presetSelect.value;
+    reset().catch(showError);
+  });
+  api.setPreset = (name) => { presetSelect.value = name; CONFIG.preset = name; return reset(); };
   // a click (not a drag of the orbit controls) picks the shape under the cursor
   let down = null;
   canvas.addEventListener('pointerdown', (e) => { down = [e.clientX, e.clientY]; });

@@ -233,6 +233,16 @@ async function runDemoChecks(t, { isolation, expectBuild, name, buttons = false 
     assert.ok(ground.hit && ground.hit.body === -1 && Math.abs(ground.hit.point[1]) < 1e-3, `${name}: near the bottom edge the ground plane y = 0 is hit`);
     assert.match(await page.locator('#detail').innerText(), /pick: shape \d+ \(static\)/, `${name}: the pick is described`);
 
+    if (buttons) {
+      // the preset selector rebuilds the same scene under another engine's contact semantics
+      await page.evaluate(() => window.tribo.setPreset('newton-xpbd'));
+      await page.evaluate(() => window.tribo.step());
+      assert.match(await page.locator('#status').innerText(), /preset: newton-xpbd/, `${name}: status names the preset`);
+      const after = await page.evaluate(() => ({ contacts: window.tribo.contactCount, error: window.tribo.error }));
+      assert.equal(after.error, null, `${name}: no error after switching preset`);
+      assert.ok(after.contacts > 0, `${name}: the XPBD world has contacts`);
+    }
+
     assert.deepEqual(log.pageErrors, [], `${name}: uncaught page errors${describeLog(log)}`);
     const threads = await page.evaluate(() => window.tribo.threads);
     t.diagnostic(`${name}: build=${build} threads=${threads} frame=${frozen.frame} bodies=${frozen.bodyCount} contacts=${frozen.contactCount} ` +
