@@ -635,6 +635,7 @@ tb_status tb_body_get_state(tb_world_id world, tb_body_id body, float out[13]) {
   GET_WORLD("getState");
   int32_t slot = body_slot(w, body, "getState");
   if (slot < 0) return TB_ERR_NOT_FOUND;
+  if (!out) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "getState: out must not be NULL");
   memcpy(out, w->bodies.f.transform + 7 * slot, 7 * sizeof(float));
   memcpy(out + 7, w->bodies.f.linear_velocity + 3 * slot, 3 * sizeof(float));
   memcpy(out + 10, w->bodies.f.angular_velocity + 3 * slot, 3 * sizeof(float));
@@ -709,6 +710,7 @@ tb_status tb_body_get_mass(tb_world_id world, tb_body_id body, float out[13]) {
   GET_WORLD("getMass");
   int32_t slot = body_slot(w, body, "getMass");
   if (slot < 0) return TB_ERR_NOT_FOUND;
+  if (!out) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "getMass: out must not be NULL");
   tb_bodies* b = &w->bodies;
   out[0] = b->mass[slot];
   out[1] = b->local_center[slot].x; out[2] = b->local_center[slot].y; out[3] = b->local_center[slot].z;
@@ -1038,6 +1040,7 @@ int32_t tb_body_slot_alive(tb_world_id world, int32_t slot) {
 
 tb_status tb_world_contact_status(tb_world_id world, tb_contact_status* out) {
   GET_WORLD("contactStatus");
+  if (!out) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "contactStatus: out must not be NULL");
   out->count = w->contacts.count;
   out->capacity = w->contacts.capacity;
   out->requested = w->contacts.requested;
@@ -1067,6 +1070,7 @@ tb_status tb_world_solver_status(tb_world_id world, tb_solver_status* out) {
 
 tb_status tb_world_step_stats(tb_world_id world, tb_step_stats* out) {
   GET_WORLD("stepStats");
+  if (!out) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "stepStats: out must not be NULL");
   *out = w->stats;
   return TB_OK;
 }

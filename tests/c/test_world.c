@@ -225,6 +225,12 @@ static void test_nonfinite_step_undone(void) {
     for (int i = 0; i < 30; ++i) CHECK(tb_world_step(w) == TB_OK);
     tb_body_get_state(w, a, after);
     CHECK(after[1] > 0.45f && after[1] < 0.55f);
+    /* output pointers are checked, not written through */
+    CHECK(tb_body_get_state(w, a, NULL) == TB_ERR_INVALID_ARGUMENT);
+    CHECK(tb_body_get_mass(w, a, NULL) == TB_ERR_INVALID_ARGUMENT);
+    CHECK(tb_world_contact_status(w, NULL) == TB_ERR_INVALID_ARGUMENT);
+    CHECK(tb_world_step_stats(w, NULL) == TB_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(tb_last_error(w), "stepStats: out must not be NULL") != NULL);
     tb_world_destroy(w);
   }
 }
