@@ -33,11 +33,10 @@ tb_status tb_observe_readback(tb_world* w, const char* fn, tb_readback_info* inf
   r.valid = w->contacts.readback_valid && !w->contacts.overflowed;
   if (info) *info = r;
   if (!r.per_contact_force) {
-    static const char* names[] = {"pgs", "tgs", "xpbd", "penalty"};
     int32_t s = w->def.solver.solver;
     return tb_world_fail(w, TB_ERR_INVALID_STATE,
                          "%s: not available: the %s solver computes no per-contact force (readback.per_contact_force = 0)", fn,
-                         s >= 0 && s < TB_SOLVER_TYPE_COUNT ? names[s] : "unknown");
+                         tb_enum_name(TB_ENUM_SOLVER, s));
   }
   if (w->contacts.overflowed)
     return tb_world_fail(w, TB_ERR_INVALID_STATE,

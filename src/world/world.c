@@ -38,10 +38,7 @@ const char* tb_last_error(tb_world_id world) {
   return w ? w->error : s_global_error;
 }
 
-static const char* shape_type_name(int32_t t) {
-  static const char* names[] = {"plane", "sphere", "capsule", "box", "cylinder", "ellipsoid", "hull", "heightfield", "mesh"};
-  return t >= 0 && t < TB_SHAPE_TYPE_COUNT ? names[t] : "unknown";
-}
+static const char* shape_type_name(int32_t t) { return tb_enum_name(TB_ENUM_SHAPE_TYPE, t); }
 
 /* ---- validation helpers: each names the field and the value ---- */
 
@@ -1115,12 +1112,11 @@ static tb_status solve_guarded(tb_world* w) {
       memcpy(b->f.angular_velocity + 3 * j, w->backup + 13 * j + 10, 3 * sizeof(float));
     }
     w->contacts.readback_valid = 0;
-    static const char* names[] = {"pgs", "tgs", "xpbd", "penalty"};
     int32_t sv = w->def.solver.solver;
     return tb_world_fail(w, TB_ERR_INVALID_STATE,
                          "solve: the %s solver left body %d with a non-finite pose or velocity; the step was undone "
                          "(an unstable explicit step: for the penalty solver raise the substeps, solver.newton.substeps or JS penaltySubsteps, or lower ke, kd)",
-                         sv >= 0 && sv < TB_SOLVER_TYPE_COUNT ? names[sv] : "?", tb_make_id(i, b->generation[i]));
+                         tb_enum_name(TB_ENUM_SOLVER, sv), tb_make_id(i, b->generation[i]));
   }
   tb_observe_after_solve(w);
   return TB_OK;
