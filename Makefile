@@ -22,7 +22,7 @@ TESTS_C  := $(sort $(wildcard tests/c/test_*.c))
 TEST_BIN := $(patsubst tests/c/%.c,build/tests/%,$(TESTS_C))
 ASAN_BIN := $(patsubst tests/c/%.c,build/asan/%,$(TESTS_C))
 
-.PHONY: all wasm native web test test-c test-js test-browser test-types asan demo bench deps deps-browser clean check-simd bench-collision
+.PHONY: all wasm native web test test-c test-js test-browser test-types types check-types-fresh asan demo bench deps deps-browser clean check-simd bench-collision
 
 all: wasm native web
 
@@ -83,6 +83,19 @@ asan: $(ASAN_BIN)
 test-js: wasm
 	node --test --test-concurrency=1 tests/js/
 
+# js/generated.d.ts (view fields and enum unions) from the built engine's tables.
+types: dist/tribo_simd.mjs tools/gen_types.mjs
+	node tools/gen_types.mjs js/generated.d.ts
+
+# Fails when the committed js/generated.d.ts differs from what the engine's tables give
+# (writes to build/, never to the tracked file).
+check-types-fresh: dist/tribo_simd.mjs tools/gen_types.mjs
+	@mkdir -p build
+	@node tools/gen_types.mjs build/generated.d.ts
+	@cmp -s build/generated.d.ts js/generated.d.ts || { diff -u js/generated.d.ts build/generated.d.ts | head -40; \
+	  echo "FAIL: js/generated.d.ts is stale: run make types and commit it"; exit 1; }
+	@echo "js/generated.d.ts is up to date"
+
 # The TypeScript declarations compile, and a user's program type-checks against them.
 test-types:
 	npx tsc --noEmit --strict --target es2022 --module nodenext --moduleResolution nodenext js/index.d.ts tests/types/usage.ts
@@ -95,6 +108,7 @@ test: deps-browser
 	$(MAKE) check-simd
 	$(MAKE) test-c
 	$(MAKE) asan
+	$(MAKE) check-types-fresh
 	$(MAKE) test-types
 	$(MAKE) test-js
 	$(MAKE) test-browser
