@@ -14,17 +14,19 @@ ASAN_CFLAGS   := $(CFLAGS_COMMON) -O1 -g -msse2 -DTB_THREADS -pthread -fsanitize
 
 WASM_FLAGS := $(CFLAGS_COMMON) -O3 -msimd128 -sMODULARIZE -sEXPORT_ES6 -sEXPORT_NAME=createTribo \
   -sALLOW_MEMORY_GROWTH -sDYNAMIC_EXECUTION=0 -sENVIRONMENT=web,worker,node -sFILESYSTEM=0 -sNODEJS_CATCH_EXIT=0 -sNODEJS_CATCH_REJECTION=0 \
-  -sEXPORTED_FUNCTIONS=@tools/exports.txt -sEXPORTED_RUNTIME_METHODS=UTF8ToString,wasmMemory \
+  -sEXPORTED_FUNCTIONS=@build/exports.txt -sEXPORTED_RUNTIME_METHODS=UTF8ToString,wasmMemory \
   -sINITIAL_MEMORY=33554432 --profiling-funcs
 WASM_MT_FLAGS := -pthread -DTB_THREADS -DTB_MAX_WORKERS=4 -sPTHREAD_POOL_SIZE=4
 
 TESTS_C  := $(sort $(wildcard tests/c/test_*.c))
+TEST_HDR := $(wildcard tests/c/*.h tests/c/*.inc)
 TEST_BIN := $(patsubst tests/c/%.c,build/tests/%,$(TESTS_C))
 ASAN_BIN := $(patsubst tests/c/%.c,build/asan/%,$(TESTS_C))
+API_HDR  := $(filter src/include/%.h,$(HDR))
 
-.PHONY: all wasm native web test test-c test-js test-browser test-types types check-types-fresh asan demo bench deps deps-browser clean check-simd bench-collision
+.PHONY: all wasm native test test-c test-js test-browser test-types types check-types-fresh asan check-simd demo bench bench-collision bench-mesh bench-broadphase deps deps-browser clean
 
-all: wasm native web
+all: wasm native
 
 deps:
 	@bash tools/setup.sh
@@ -33,44 +35,66 @@ deps-browser:
 
 wasm: dist/tribo_simd.mjs dist/tribo_mt.mjs
 
-dist/tribo_simd.mjs: $(SRC) $(HDR) tools/exports.txt Makefile
+# -sEXPORTED_FUNCTIONS: every TB_API function of the public headers, and malloc/free.
+build/exports.txt: tools/exports.mjs $(API_HDR)
+	@mkdir -p build
+	node tools/exports.mjs $@ $(API_HDR)
+
+dist/tribo_simd.mjs: $(SRC) $(HDR) build/exports.txt Makefile
 	@mkdir -p dist
 	$(EMCC) $(WASM_FLAGS) $(SRC) -o $@
 	node tools/node_variant.mjs $@
 
-dist/tribo_mt.mjs: $(SRC) $(HDR) tools/exports.txt Makefile
+dist/tribo_mt.mjs: $(SRC) $(HDR) build/exports.txt Makefile
 	@mkdir -p dist
 	$(EMCC) $(WASM_FLAGS) $(WASM_MT_FLAGS) $(SRC) -o $@
 	node tools/node_variant.mjs $@
 
 native: build/libtribo.a
 
+# Three static libraries from the same sources, each object compiled once: native (build/obj),
+# sanitizers (build/asan/obj) and the scalar SIMD back end (build/scalar/obj). Each archive is
+# rebuilt from scratch so an object whose source was moved or deleted does not linger in it.
 build/obj/%.o: src/%.c $(HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(NATIVE_CFLAGS) -c $< -o $@
 
+build/asan/obj/%.o: src/%.c $(HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(ASAN_CFLAGS) -c $< -o $@
+
+build/scalar/obj/%.o: src/%.c $(HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(NATIVE_CFLAGS) -DTB_SIMD_SCALAR -c $< -o $@
+
 build/libtribo.a: $(patsubst src/%.c,build/obj/%.o,$(SRC))
+	@rm -f $@
 	ar rcs $@ $^
 
-build/tests/%: tests/c/%.c build/libtribo.a tests/c/test_util.h tests/c/test_random.h tests/c/trajectory_expected.inc
+build/asan/libtribo.a: $(patsubst src/%.c,build/asan/obj/%.o,$(SRC))
+	@rm -f $@
+	ar rcs $@ $^
+
+build/scalar/libtribo.a: $(patsubst src/%.c,build/scalar/obj/%.o,$(SRC))
+	@rm -f $@
+	ar rcs $@ $^
+
+build/tests/%: tests/c/%.c build/libtribo.a $(TEST_HDR)
 	@mkdir -p build/tests
 	$(CC) $(NATIVE_CFLAGS) $< build/libtribo.a -lm -o $@
 
-build/asan/%: tests/c/%.c $(SRC) $(HDR) tests/c/test_util.h
+build/asan/%: tests/c/%.c build/asan/libtribo.a $(TEST_HDR)
 	@mkdir -p build/asan
-	$(CC) $(ASAN_CFLAGS) $< $(SRC) -lm -o $@
-
-web: wasm
-	@[ -f web/build.mjs ] && node web/build.mjs || true
+	$(CC) $(ASAN_CFLAGS) $< build/asan/libtribo.a -lm -o $@
 
 # The wasm builds must contain real v128 instructions in the solver's hot loop.
 check-simd: wasm
 	@node tools/check_simd.mjs dist/tribo_simd.wasm dist/tribo_mt.wasm
 
 # The same world test built with the scalar SIMD back end must print the same pile checksum.
-build/scalar/test_world: tests/c/test_world.c $(SRC) $(HDR) tests/c/test_util.h
+build/scalar/test_world: tests/c/test_world.c build/scalar/libtribo.a $(TEST_HDR)
 	@mkdir -p build/scalar
-	$(CC) $(NATIVE_CFLAGS) -DTB_SIMD_SCALAR $< $(SRC) -lm -o $@
+	$(CC) $(NATIVE_CFLAGS) -DTB_SIMD_SCALAR $< build/scalar/libtribo.a -lm -o $@
 
 test-c: $(TEST_BIN) build/scalar/test_world
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; $$t; done
@@ -118,11 +142,10 @@ demo: deps
 	node web/server.mjs
 
 bench: deps
-	$(MAKE) all native
+	$(MAKE) all
 	node bench/run.mjs
 
 # Narrow-phase pair test rates of the mesh and heightfield routines (bench/mesh_bench.c).
-.PHONY: bench-mesh
 bench-mesh: build/libtribo.a bench/mesh_bench.c
 	@mkdir -p build
 	$(CC) $(NATIVE_CFLAGS) bench/mesh_bench.c build/libtribo.a -lm -o build/mesh_bench
@@ -138,10 +161,9 @@ bench-collision: build/collision_bench
 	@awk '/^## Collision$$/{exit} {print}' bench/RESULTS.md > build/results.tmp && cat build/collision_bench.md >> build/results.tmp && mv build/results.tmp bench/RESULTS.md
 
 clean:
-	rm -rf build dist/*.mjs dist/*.wasm dist/*.js web/bundle
+	rm -rf build dist/*.mjs dist/*.wasm dist/*.js
 
-# -- filtering: broad-phase benchmark (native, one thread; figures in bench/RESULTS.md "Collision: broad phase")
-.PHONY: bench-broadphase
+# Broad-phase benchmark (native, one thread; figures in bench/RESULTS.md "Collision: broad phase").
 bench-broadphase: build/libtribo.a
 	@mkdir -p build
 	$(CC) $(NATIVE_CFLAGS) bench/broadphase_bench.c build/libtribo.a -lm -o build/broadphase_bench
