@@ -2,15 +2,71 @@
  * applied to every candidate. All generators store the same pairs in the same order. */
 #include "broad_phase.h"
 
-#include <stdlib.h>
-
+#include "../core/sort.h"
 #include "filter.h"
 
-static int compare_pairs(const void* pa, const void* pb) {
-  const tb_pair* a = (const tb_pair*)pa;
-  const tb_pair* b = (const tb_pair*)pb;
-  if (a->shape0 != b->shape0) return a->shape0 < b->shape0 ? -1 : 1;
-  return (a->shape1 > b->shape1) - (a->shape1 < b->shape1);
+/* Scratch of the two linear sorts, grown with the shape and pair counts (never inside a loop). */
+typedef struct tb_broad_scratch {
+  int32_t count_capacity; /* entries of count: slot range + 1 */
+  int32_t* count;
+  int32_t shape_capacity; /* entries of key, key_tmp, value_tmp */
+  uint32_t* key;
+  uint32_t* key_tmp;
+  int32_t* value_tmp;
+  int32_t pair_capacity; /* entries of pair_tmp and rank */
+  tb_pair* pair_tmp;
+  int32_t* rank;
+} tb_broad_scratch;
+
+static tb_broad_scratch* scratch_of(tb_world* w, int32_t shapes, int32_t pairs, int sweep_keys) {
+  tb_broad_scratch* b = w->broad_scratch;
+  if (!b) {
+    b = (tb_broad_scratch*)tb_alloc_zero(sizeof *b);
+    if (!b) return NULL;
+    w->broad_scratch = b;
+  }
+  if (b->count_capacity < shapes + 1) {
+    int32_t cap = shapes + 1 > 2 * b->count_capacity ? shapes + 1 : 2 * b->count_capacity;
+    if (!tb_grow((void**)&b->count, sizeof(int32_t), b->count_capacity, cap)) return NULL;
+    b->count_capacity = cap;
+  }
+  if (sweep_keys && b->shape_capacity < shapes) {
+    int32_t cap = shapes > 2 * b->shape_capacity ? shapes : 2 * b->shape_capacity;
+    const tb_array_ref per_shape[] = {{(void**)&b->key, sizeof(uint32_t)}, {(void**)&b->key_tmp, sizeof(uint32_t)},
+                                      {(void**)&b->value_tmp, sizeof(int32_t)}};
+    if (!tb_grow_arrays(per_shape, 3, b->shape_capacity, cap)) return NULL;
+    b->shape_capacity = cap;
+  }
+  if (b->pair_capacity < pairs) {
+    int32_t cap = pairs > 2 * b->pair_capacity ? pairs : 2 * b->pair_capacity;
+    const tb_array_ref per_pair[] = {{(void**)&b->pair_tmp, sizeof(tb_pair)}, {(void**)&b->rank, sizeof(int32_t)}};
+    if (!tb_grow_arrays(per_pair, 2, b->pair_capacity, cap)) return NULL;
+    b->pair_capacity = cap;
+  }
+  return b;
+}
+
+static void free_scratch(tb_world* w) {
+  tb_broad_scratch* b = w->broad_scratch;
+  if (!b) return;
+  const tb_array_ref per_shape[] = {{(void**)&b->key, sizeof(uint32_t)}, {(void**)&b->key_tmp, sizeof(uint32_t)},
+                                    {(void**)&b->value_tmp, sizeof(int32_t)}};
+  tb_free_arrays(per_shape, 3, b->shape_capacity);
+  tb_free(b->count, (size_t)b->count_capacity * sizeof(int32_t));
+  const tb_array_ref per_pair[] = {{(void**)&b->pair_tmp, sizeof(tb_pair)}, {(void**)&b->rank, sizeof(int32_t)}};
+  tb_free_arrays(per_pair, 2, b->pair_capacity);
+  tb_free(b, sizeof *b);
+  w->broad_scratch = NULL;
+}
+
+/* Pairs by (shape0, shape1): two stable counting passes over slots in [0, range), the second key
+ * last. Each pair is unique, so this is the one order any correct sort gives. */
+static void sort_pairs(tb_pair* p, int32_t n, int32_t range, tb_broad_scratch* b) {
+  const ptrdiff_t stride = (ptrdiff_t)(sizeof(tb_pair) / sizeof(int32_t));
+  tb_counting_rank(&p[0].shape1, stride, n, range, b->count, b->rank);
+  for (int32_t i = 0; i < n; ++i) b->pair_tmp[b->rank[i]] = p[i];
+  tb_counting_rank(&b->pair_tmp[0].shape0, stride, n, range, b->count, b->rank);
+  for (int32_t i = 0; i < n; ++i) p[b->rank[i]] = b->pair_tmp[i];
 }
 
 /* Sweep order key: lower x, ties broken by slot so the order is a total one. */
@@ -43,6 +99,35 @@ static void consider(tb_world* w, pair_sink* out, int32_t a, int32_t b) {
   p->flags = flags;
 }
 
+/* Insertion sort by before(), the cheapest for the nearly sorted order of the last step; gives up
+ * (returns 0, order permuted) after `budget` moves. */
+static int insertion_sort_bounded(const tb_shapes* s, int32_t* order, int32_t n, int64_t budget) {
+  for (int32_t i = 1; i < n; ++i) {
+    int32_t v = order[i];
+    int32_t j = i - 1;
+    while (j >= 0 && before(s, v, order[j])) {
+      order[j + 1] = order[j];
+      --j;
+    }
+    order[j + 1] = v;
+    budget -= i - 1 - j;
+    if (budget < 0) return 0;
+  }
+  return 1;
+}
+
+/* The same order by a radix sort of lower x over the live slots in slot order (stable, so ties
+ * stay by slot), for a first step or a shuffled scene: linear where insertion would be n². */
+static void radix_sweep_order(const tb_shapes* s, int32_t* order, int32_t n, tb_broad_scratch* b) {
+  int32_t k = 0;
+  for (int32_t id = 0; id < s->count; ++id)
+    if (s->type[id] >= 0) {
+      b->key[k] = tb_sort_key_f32(s->aabb_lower[id].x);
+      order[k++] = id;
+    }
+  tb_radix_sort_u32(b->key, order, b->key_tmp, b->value_tmp, n);
+}
+
 /* Keeps live shapes in the previous order, appends new ones, then insertion-sorts (nearly sorted
  * between steps) and sweeps along x. */
 static tb_status sweep_and_prune(tb_world* w, pair_sink* out) {
@@ -68,14 +153,10 @@ static tb_status sweep_and_prune(tb_world* w, pair_sink* out) {
     if (s->type[id] >= 0 && !present[id]) w->sap_order[n++] = id;
   w->sap_count = n;
   int32_t* order = w->sap_order;
-  for (int32_t i = 1; i < n; ++i) {
-    int32_t v = order[i];
-    int32_t j = i - 1;
-    while (j >= 0 && before(s, v, order[j])) {
-      order[j + 1] = order[j];
-      --j;
-    }
-    order[j + 1] = v;
+  if (!insertion_sort_bounded(s, order, n, 8 * (int64_t)n + 1024)) {
+    tb_broad_scratch* b = scratch_of(w, s->count, 0, 1);
+    if (!b) return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for the sweep sort");
+    radix_sweep_order(s, order, n, b);
   }
   tb_sap_entry* e = w->sap_entries;
   for (int32_t i = 0; i < n; ++i) {
@@ -98,6 +179,7 @@ void tb_broad_phase_destroy(tb_world* w) {
   const tb_array_ref arrays[] = {{(void**)&w->sap_order, sizeof(int32_t)}, {(void**)&w->sap_entries, sizeof(tb_sap_entry)}};
   tb_free_arrays(arrays, 2, w->sap_capacity);
   w->sap_capacity = w->sap_count = 0;
+  free_scratch(w);
 }
 
 static void all_pairs(tb_world* w, pair_sink* out) {
@@ -140,7 +222,9 @@ tb_status tb_broad_phase(tb_world* w) {
                          out.found, limit);
   }
   /* Pairs found beyond the capacity are dropped from this frame, counted and flagged. */
-  qsort(w->pairs, (size_t)out.stored, sizeof(tb_pair), compare_pairs);
+  tb_broad_scratch* b = scratch_of(w, w->shapes.count, out.stored, 0);
+  if (!b) return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for the pair sort");
+  sort_pairs(w->pairs, out.stored, w->shapes.count, b);
   w->pair_count = out.stored;
   w->pairs_requested = out.found;
   w->pairs_overflowed = out.found > w->pair_capacity;

@@ -126,6 +126,7 @@ typedef struct tb_world {
   /* broad phase */
   int32_t* sap_order;        /* shape slots sorted by AABB lower x */
   int32_t sap_count, sap_capacity;
+  struct tb_broad_scratch* broad_scratch; /* sort scratch, owned by broad_phase.c */
   tb_pair* pairs;
   tb_manifold* manifolds;    /* one per pair, filled by the narrow phase */
   int32_t* manifold_contact; /* first contact-store index of each manifold, -1 when not stored */
