@@ -5,7 +5,8 @@
 #include "../core/sort.h"
 #include "filter.h"
 
-/* Scratch of the two linear sorts, grown with the shape and pair counts (never inside a loop). */
+/* Scratch of the two linear sorts, sized by the shape and pair capacities (so it grows when they
+ * do, never in a steady state, and never inside a loop). */
 typedef struct tb_broad_scratch {
   int32_t count_capacity; /* entries of count: slot range + 1 */
   int32_t* count;
@@ -26,19 +27,19 @@ static tb_broad_scratch* scratch_of(tb_world* w, int32_t shapes, int32_t pairs, 
     w->broad_scratch = b;
   }
   if (b->count_capacity < shapes + 1) {
-    int32_t cap = shapes + 1 > 2 * b->count_capacity ? shapes + 1 : 2 * b->count_capacity;
+    int32_t cap = shapes + 1;
     if (!tb_grow((void**)&b->count, sizeof(int32_t), b->count_capacity, cap)) return NULL;
     b->count_capacity = cap;
   }
   if (sweep_keys && b->shape_capacity < shapes) {
-    int32_t cap = shapes > 2 * b->shape_capacity ? shapes : 2 * b->shape_capacity;
+    int32_t cap = shapes;
     const tb_array_ref per_shape[] = {{(void**)&b->key, sizeof(uint32_t)}, {(void**)&b->key_tmp, sizeof(uint32_t)},
                                       {(void**)&b->value_tmp, sizeof(int32_t)}};
     if (!tb_grow_arrays(per_shape, 3, b->shape_capacity, cap)) return NULL;
     b->shape_capacity = cap;
   }
   if (b->pair_capacity < pairs) {
-    int32_t cap = pairs > 2 * b->pair_capacity ? pairs : 2 * b->pair_capacity;
+    int32_t cap = pairs;
     const tb_array_ref per_pair[] = {{(void**)&b->pair_tmp, sizeof(tb_pair)}, {(void**)&b->rank, sizeof(int32_t)}};
     if (!tb_grow_arrays(per_pair, 2, b->pair_capacity, cap)) return NULL;
     b->pair_capacity = cap;
@@ -154,7 +155,7 @@ static tb_status sweep_and_prune(tb_world* w, pair_sink* out) {
   w->sap_count = n;
   int32_t* order = w->sap_order;
   if (!insertion_sort_bounded(s, order, n, 8 * (int64_t)n + 1024)) {
-    tb_broad_scratch* b = scratch_of(w, s->count, 0, 1);
+    tb_broad_scratch* b = scratch_of(w, s->capacity, 0, 1);
     if (!b) return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for the sweep sort");
     radix_sweep_order(s, order, n, b);
   }
@@ -222,7 +223,7 @@ tb_status tb_broad_phase(tb_world* w) {
                          out.found, limit);
   }
   /* Pairs found beyond the capacity are dropped from this frame, counted and flagged. */
-  tb_broad_scratch* b = scratch_of(w, w->shapes.count, out.stored, 0);
+  tb_broad_scratch* b = scratch_of(w, w->shapes.capacity, w->pair_capacity, 0);
   if (!b) return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for the pair sort");
   sort_pairs(w->pairs, out.stored, w->shapes.count, b);
   w->pair_count = out.stored;
