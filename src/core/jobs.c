@@ -11,59 +11,87 @@
 #define TB_MAX_WORKERS 16
 #endif
 
+/* A stage goes parallel only with at least this many chunks, and each thread it uses gets at
+ * least TB_CHUNKS_PER_THREAD of them: waking a thread costs more than a few small chunks. */
+#define TB_MIN_PARALLEL_CHUNKS 4
+#define TB_CHUNKS_PER_THREAD 2
+/* Polls of a waiting worker before it sleeps on the condition variable (a few microseconds:
+ * the solver's jobs follow each other closely, the serial stages between steps do not). */
+#define TB_SPIN_POLLS 4000
+
+/* The job's claim state in one atomic word, so that a chunk is claimed together with the job it
+ * belongs to: [63..48] generation, [47..40] threads allowed, [39..20] chunk count, [19..0] next
+ * chunk. A worker claims chunk c by a compare-and-swap of next; the job's other fields are read
+ * after a successful claim, when the caller cannot have moved on (it waits for every chunk). */
+#define TB_CHUNK_BITS 20
+#define TB_CHUNK_MASK ((UINT64_C(1) << TB_CHUNK_BITS) - 1)
+#define STATE_GEN(s) ((uint32_t)((s) >> 48))
+#define STATE_THREADS(s) ((int32_t)(((s) >> 40) & 0xFFu))
+#define STATE_LIMIT(s) ((int32_t)(((s) >> TB_CHUNK_BITS) & TB_CHUNK_MASK))
+#define STATE_NEXT(s) ((int32_t)((s) & TB_CHUNK_MASK))
+
 typedef struct tb_job {
   tb_job_fn* fn;
   void* ctx;
-  int32_t count, chunk_size, chunk_count, max_threads;
-  atomic_int next_chunk;
+  int32_t count, chunk_size;
 } tb_job;
 
 static pthread_mutex_t s_mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t s_wake = PTHREAD_COND_INITIALIZER;
 static pthread_t s_threads[TB_MAX_WORKERS];
 static int32_t s_worker_count = 0; /* threads besides the caller */
-static atomic_int s_generation = 0;
 static tb_job s_job;
+static _Atomic uint64_t s_state = 0;
+static atomic_int s_done = 0;     /* chunks of the current job finished */
+static atomic_int s_sleepers = 0; /* workers waiting on s_wake */
+static atomic_flag s_busy = ATOMIC_FLAG_INIT; /* a caller is inside tb_parallel_for */
 static atomic_uint s_used_mask = 0;
-/* Generation each worker has finished; the caller waits for all of them before returning, so
- * s_job is never rewritten while a worker may still read it. */
-static atomic_int s_ack[TB_MAX_WORKERS + 1];
 
-static void run_chunks(tb_job* job, int32_t worker) {
-  int ran = 0;
-  for (;;) {
-    int c = atomic_fetch_add(&job->next_chunk, 1);
-    if (c >= job->chunk_count) break;
-    int32_t begin = c * job->chunk_size;
-    int32_t end = begin + job->chunk_size < job->count ? begin + job->chunk_size : job->count;
-    job->fn(begin, end, job->ctx);
-    ran = 1;
-  }
-  if (ran) atomic_fetch_or(&s_used_mask, 1u << worker);
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
 }
 
-/* Generation current when each worker was created: a worker that starts late must still run
- * (and acknowledge) every job issued after its creation. */
-static int s_start_generation[TB_MAX_WORKERS + 1];
+/* Claims and runs chunks of the job published as `state` until none is left; returns the number
+ * run. Stops as soon as the state word belongs to another job. */
+static int32_t run_chunks(uint64_t state, int32_t worker) {
+  int32_t ran = 0;
+  for (;;) {
+    if (STATE_NEXT(state) >= STATE_LIMIT(state) || worker >= STATE_THREADS(state)) break;
+    if (!atomic_compare_exchange_weak_explicit(&s_state, &state, state + 1, memory_order_acquire,
+                                               memory_order_acquire))
+      continue; /* state now holds the current word: recheck it */
+    int32_t c = STATE_NEXT(state);
+    state += 1;
+    int32_t begin = c * s_job.chunk_size;
+    int32_t end = begin + s_job.chunk_size < s_job.count ? begin + s_job.chunk_size : s_job.count;
+    s_job.fn(begin, end, s_job.ctx);
+    atomic_fetch_add_explicit(&s_done, 1, memory_order_release);
+    ++ran;
+  }
+  if (ran) atomic_fetch_or(&s_used_mask, 1u << worker);
+  return ran;
+}
 
 static void* worker_main(void* arg) {
   int32_t worker = (int32_t)(intptr_t)arg;
-  int seen = s_start_generation[worker];
+  uint32_t seen = STATE_GEN(atomic_load(&s_state));
   for (;;) {
-    /* Spin a little before sleeping: the solver issues many short jobs per step. */
-    int spins = 0;
-    while (atomic_load_explicit(&s_generation, memory_order_acquire) == seen && spins < 20000) {
-      ++spins;
-      if ((spins & 255) == 0) sched_yield();
+    uint64_t state = atomic_load_explicit(&s_state, memory_order_acquire);
+    for (int polls = 0; STATE_GEN(state) == seen && polls < TB_SPIN_POLLS; ++polls) {
+      cpu_relax();
+      state = atomic_load_explicit(&s_state, memory_order_acquire);
     }
-    if (atomic_load_explicit(&s_generation, memory_order_acquire) == seen) {
+    if (STATE_GEN(state) == seen) {
       pthread_mutex_lock(&s_mutex);
-      while (atomic_load(&s_generation) == seen) pthread_cond_wait(&s_wake, &s_mutex);
+      atomic_fetch_add(&s_sleepers, 1);
+      while (STATE_GEN(state = atomic_load(&s_state)) == seen) pthread_cond_wait(&s_wake, &s_mutex);
+      atomic_fetch_sub(&s_sleepers, 1);
       pthread_mutex_unlock(&s_mutex);
     }
-    seen = atomic_load(&s_generation);
-    if (worker < s_job.max_threads) run_chunks(&s_job, worker);
-    atomic_store_explicit(&s_ack[worker], seen, memory_order_release);
+    seen = STATE_GEN(state);
+    run_chunks(state, worker);
   }
   return NULL;
 }
@@ -71,45 +99,53 @@ static void* worker_main(void* arg) {
 int32_t tb_jobs_reserve(int32_t thread_count) {
   if (thread_count > TB_MAX_WORKERS + 1) thread_count = TB_MAX_WORKERS + 1;
   while (s_worker_count < thread_count - 1) {
-    int32_t w = s_worker_count + 1;
-    s_start_generation[w] = atomic_load(&s_generation);
-    atomic_store(&s_ack[w], s_start_generation[w]);
-    if (pthread_create(&s_threads[s_worker_count], NULL, worker_main,
-                       (void*)(intptr_t)(s_worker_count + 1)) != 0)
+    if (pthread_create(&s_threads[s_worker_count], NULL, worker_main, (void*)(intptr_t)(s_worker_count + 1)) != 0)
       break;
     s_worker_count++;
   }
   return s_worker_count + 1;
 }
 
+static void run_serial(int32_t count, int32_t chunk_size, tb_job_fn* fn, void* ctx) {
+  for (int32_t begin = 0; begin < count; begin += chunk_size)
+    fn(begin, begin + chunk_size < count ? begin + chunk_size : count, ctx);
+  atomic_fetch_or(&s_used_mask, 1u);
+}
+
 void tb_parallel_for(int32_t count, int32_t chunk_size, int32_t max_threads, tb_job_fn* fn, void* ctx) {
   if (count <= 0) return;
   if (chunk_size < 1) chunk_size = 1;
-  int32_t chunks = (count + chunk_size - 1) / chunk_size;
-  if (max_threads <= 1 || s_worker_count == 0 || chunks == 1) {
-    for (int32_t c = 0; c < chunks; ++c) {
-      int32_t begin = c * chunk_size;
-      fn(begin, begin + chunk_size < count ? begin + chunk_size : count, ctx);
-    }
-    atomic_fetch_or(&s_used_mask, 1u);
+  int32_t chunks = (int32_t)(((int64_t)count + chunk_size - 1) / chunk_size);
+  int32_t threads = chunks / TB_CHUNKS_PER_THREAD;
+  if (threads > max_threads) threads = max_threads;
+  if (threads > s_worker_count + 1) threads = s_worker_count + 1;
+  /* small stages, huge chunk counts and a second concurrent caller run on the calling thread */
+  if (threads <= 1 || chunks < TB_MIN_PARALLEL_CHUNKS || (uint64_t)chunks > TB_CHUNK_MASK ||
+      atomic_flag_test_and_set_explicit(&s_busy, memory_order_acquire)) {
+    run_serial(count, chunk_size, fn, ctx);
     return;
   }
   s_job.fn = fn;
   s_job.ctx = ctx;
   s_job.count = count;
   s_job.chunk_size = chunk_size;
-  s_job.chunk_count = chunks;
-  s_job.max_threads = max_threads;
-  atomic_store(&s_job.next_chunk, 0);
-  pthread_mutex_lock(&s_mutex);
-  atomic_fetch_add_explicit(&s_generation, 1, memory_order_release);
-  pthread_cond_broadcast(&s_wake);
-  pthread_mutex_unlock(&s_mutex);
-  int gen = atomic_load(&s_generation);
-  run_chunks(&s_job, 0);
-  for (int32_t w = 1; w <= s_worker_count; ++w)
-    while (atomic_load_explicit(&s_ack[w], memory_order_acquire) != gen) {
-    }
+  atomic_store_explicit(&s_done, 0, memory_order_relaxed);
+  uint64_t old = atomic_load(&s_state);
+  uint64_t state = ((uint64_t)((STATE_GEN(old) + 1u) & 0xFFFFu) << 48) | ((uint64_t)threads << 40) |
+                   ((uint64_t)chunks << TB_CHUNK_BITS);
+  atomic_store(&s_state, state); /* publishes the job (sequentially consistent with s_sleepers) */
+  if (atomic_load(&s_sleepers) > 0) {
+    pthread_mutex_lock(&s_mutex);
+    pthread_cond_broadcast(&s_wake);
+    pthread_mutex_unlock(&s_mutex);
+  }
+  run_chunks(state, 0);
+  /* wait for the chunks other threads claimed, never for idle threads */
+  for (int polls = 1; atomic_load_explicit(&s_done, memory_order_acquire) < chunks; ++polls) {
+    cpu_relax();
+    if ((polls & 1023) == 0) sched_yield();
+  }
+  atomic_flag_clear_explicit(&s_busy, memory_order_release);
 }
 
 int32_t tb_jobs_threads_used(void) {
