@@ -269,12 +269,12 @@ export interface WorldOptions extends AxisOptions {
   /** Warm-start impulses from the previous step. Not used by the PhysX presets (PhysX starts each step from zero). Default `true`. */
   warmStarting?: boolean;
   /**
-   * Contact points the store holds, integer >= 1. Overflow is reported
-   * ({@link ContactStatus.overflowed}), not an error. Default `65536`. Grow later with
+   * Initial contact points the store holds, integer >= 1. The store grows in a step that finds
+   * more ({@link ContactStatus.grew}); nothing is dropped. Default `256`. Reserve ahead with
    * {@link World.setContactCapacity}.
    */
   contactCapacity?: number;
-  /** Broad-phase candidate pairs, integer >= 1; overflow is reported ({@link ContactStatus.pairsOverflowed}). Default `32768`. */
+  /** Initial broad-phase candidate pairs, integer >= 1; the pair arrays grow in a step that finds more ({@link ContactStatus.pairsGrew}). Default `128`. */
   pairCapacity?: number;
   /** Initial body capacity, integer >= 1; grows as bodies are added. Default `64`. */
   bodyCapacity?: number;
@@ -920,22 +920,26 @@ export interface BodyViews extends Engine.BodyFields {
 
 /** Contact store status after the last collide() (or step()). */
 export interface ContactStatus {
-  /** Contact points stored (<= capacity); the length of each contact field in elements. */
+  /** Contact points stored (== requested); the length of each contact field in elements. */
   readonly count: number;
-  /** Contact points the store can hold. */
+  /** Contact points the store holds now (it grows as needed). */
   readonly capacity: number;
-  /** Contact points found; more than `capacity` means overflow. */
+  /** Contact points found. */
   readonly requested: number;
-  /** True when `requested > capacity`: the store holds the first `capacity` contacts in pair order. */
+  /** Always false: the store grows instead of dropping contacts. */
   readonly overflowed: boolean;
-  /** Broad-phase candidate pairs stored. */
+  /** Broad-phase candidate pairs stored (== pairsRequested). */
   readonly pairCount: number;
-  /** Broad-phase pair capacity. */
+  /** Broad-phase pairs the pair arrays hold now (they grow as needed). */
   readonly pairCapacity: number;
   /** Broad-phase candidate pairs found. */
   readonly pairsRequested: number;
-  /** True when `pairsRequested > pairCapacity` (some pairs were dropped). */
+  /** Always false: the pair arrays grow instead of dropping pairs. */
   readonly pairsOverflowed: boolean;
+  /** True when this collide() grew the contact store to hold every point. */
+  readonly grew: boolean;
+  /** True when this collide() grew the pair arrays to hold every candidate pair. */
+  readonly pairsGrew: boolean;
   /**
    * True after solve() (or step()) filled `normalImpulse`, `tangentImpulse` and `force` for this
    * contact set; false after a collide() alone.
@@ -1042,9 +1046,9 @@ export class World {
   collide(): void;
   /** Solver stage only, on the contacts of the preceding collide(). @throws {Error} without a preceding collide() */
   solve(): void;
-  /** Grows the contact store (contact points it can report), integer >= 1; never shrinks below the current count. */
+  /** Reserves room in the contact store, integer >= 1 (optional: a step grows it as needed); never shrinks. */
   setContactCapacity(capacity: number): void;
-  /** Grows the broad-phase pair capacity (candidate pairs a step keeps; see `contacts.pairsOverflowed`). @throws {RangeError} capacity < 1 */
+  /** Reserves room in the broad-phase pair arrays (optional: a step grows them as needed; see `contacts.pairsGrew`). @throws {RangeError} capacity < 1 */
   setPairCapacity(capacity: number): void;
 
   /** Body views over engine memory; see {@link BodyViews} for how long they stay valid. */

@@ -37,7 +37,7 @@ export function contactViews(world) {
   const s = world._t._scratch;
   world._check(M._tb_world_contact_status(world._id, s));
   const views = readStruct(M, engineTables(M).layouts.contactStatus, s);
-  for (const k of ['overflowed', 'pairsOverflowed', 'readbackValid']) views[k] = views[k] !== 0;
+  for (const k of ['overflowed', 'pairsOverflowed', 'readbackValid', 'grew', 'pairsGrew']) views[k] = views[k] !== 0;
   const set = fieldSet(M, 'contact');
   for (const f of world._t.fields.contact) {
     views[f.name] = new ARRAYS[f.type](heapBuffer(M), M._tb_world_field(world._id, set, f.index), views.count * f.components);

@@ -154,9 +154,9 @@ export class World {
   get bodies() { return views.bodyViews(this); }
   /** Contact views over engine memory (count elements each); valid until the next call that changes the world. */
   get contacts() { return views.contactViews(this); }
-  /** Grows the contact store (the count of contact points it can report). */
+  /** Reserves room in the contact store (a step grows it as needed). */
   setContactCapacity(capacity) { views.setContactCapacity(this, capacity); }
-  /** Grows the broad-phase pair capacity (see contacts.pairsOverflowed). */
+  /** Reserves room in the broad-phase pair arrays (a step grows them as needed; see contacts.pairsGrew). */
   setPairCapacity(capacity) { views.setPairCapacity(this, capacity); }
   /** Penalty-solver overrides of contact `index` (stiffness N/m, damping N·s/m, frictionScale; 0 = unset) for the next solve(). */
   setContactOverride(index, o) { views.setContactOverride(this, index, o); }

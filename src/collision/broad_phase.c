@@ -85,7 +85,8 @@ typedef struct pair_sink {
   int32_t stored, found;
 } pair_sink;
 
-/* One candidate with overlapping AABBs: the filter decides, then it is stored (up to capacity). */
+/* One candidate with overlapping AABBs: the filter decides, then it is stored while there is room
+ * (tb_broad_phase grows the arrays and generates again when there was not). */
 static void consider(tb_world* w, pair_sink* out, int32_t a, int32_t b) {
   int32_t flags = tb_filter_pair(w, a, b);
   if (!flags) return;
@@ -201,16 +202,18 @@ static void explicit_pairs(tb_world* w, pair_sink* out) {
   }
 }
 
+static tb_status generate(tb_world* w, pair_sink* out) {
+  switch (w->def.collision.broad_phase) {
+    case TB_BROAD_PHASE_ALL_PAIRS: all_pairs(w, out); return TB_OK;
+    case TB_BROAD_PHASE_EXPLICIT: explicit_pairs(w, out); return TB_OK;
+    default: return sweep_and_prune(w, out);
+  }
+}
+
 tb_status tb_broad_phase(tb_world* w) {
   pair_sink out = {0, 0};
-  switch (w->def.collision.broad_phase) {
-    case TB_BROAD_PHASE_ALL_PAIRS: all_pairs(w, &out); break;
-    case TB_BROAD_PHASE_EXPLICIT: explicit_pairs(w, &out); break;
-    default: {
-      tb_status st = sweep_and_prune(w, &out);
-      if (st != TB_OK) return st;
-    }
-  }
+  tb_status st = generate(w, &out);
+  if (st != TB_OK) return st;
   int32_t limit = w->def.collision.max_collision_pairs;
   if (limit > 0 && out.found > limit) {
     /* Genesis: an overflow of max_collision_pairs stops the step; nothing is truncated */
@@ -222,12 +225,23 @@ tb_status tb_broad_phase(tb_world* w) {
                          "collide: %d candidate pairs exceed max_collision_pairs %d (raise it; the step did not run)",
                          out.found, limit);
   }
-  /* Pairs found beyond the capacity are dropped from this frame, counted and flagged. */
+  /* More pairs than room: grow (doubling, so a growing scene grows rarely) and generate again;
+   * the generators are deterministic, so the second pass stores exactly the pairs counted. */
+  w->pairs_grew = out.found > w->pair_capacity;
+  if (w->pairs_grew) {
+    int32_t cap = w->pair_capacity;
+    while (cap < out.found) cap = cap > INT32_MAX / 2 ? out.found : 2 * cap;
+    if (!tb_world_grow_pairs(w, cap))
+      return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for %d candidate pairs", cap);
+    out.stored = out.found = 0;
+    st = generate(w, &out);
+    if (st != TB_OK) return st;
+  }
   tb_broad_scratch* b = scratch_of(w, w->shapes.capacity, w->pair_capacity, 0);
   if (!b) return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for the pair sort");
   sort_pairs(w->pairs, out.stored, w->shapes.count, b);
   w->pair_count = out.stored;
   w->pairs_requested = out.found;
-  w->pairs_overflowed = out.found > w->pair_capacity;
+  w->pairs_overflowed = 0;
   return TB_OK;
 }

@@ -99,19 +99,33 @@ static void store_material(tb_contact_fields* f, int32_t n, const tb_contact_mat
   f->adhesion[n] = mj ? m->adhesion : nan;
 }
 
-/* Public contact store: every manifold point in pair order, up to the capacity; the record of
- * the distance rule and the matching (current match frame). */
+/* Room for every manifold point: the store doubles until it holds them (before the fill loop). */
+static tb_status reserve_store(tb_world* w) {
+  tb_contact_store* st = &w->contacts;
+  int32_t requested = 0;
+  for (int32_t i = 0; i < w->pair_count; ++i) requested += w->manifolds[i].point_count;
+  st->grew = requested > st->capacity;
+  if (!st->grew) return TB_OK;
+  int32_t cap = st->capacity;
+  while (cap < requested) cap = cap > INT32_MAX / 2 ? requested : 2 * cap;
+  if (!tb_world_grow_contacts(w, cap))
+    return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for %d contacts", cap);
+  return TB_OK;
+}
+
+/* Public contact store: every manifold point in pair order (reserve_store made room); the record
+ * of the distance rule and the matching (current match frame). */
 static void fill_store(tb_world* w) {
   tb_contact_store* st = &w->contacts;
   tb_contact_fields* f = &st->f;
   const tb_shapes* s = &w->shapes;
   const tb_bodies* b = &w->bodies;
   tb_match_frame* frame = &w->match.frame[w->match.current];
-  int32_t n = 0, requested = 0;
+  int32_t n = 0;
   for (int32_t i = 0; i < w->pair_count; ++i) {
     const tb_manifold* m = &w->manifolds[i];
     const tb_distance_pair* dp = &frame->dist[i];
-    w->manifold_contact[i] = m->point_count > 0 && n < st->capacity ? n : -1;
+    w->manifold_contact[i] = m->point_count > 0 ? n : -1;
     int32_t s0 = w->pairs[i].shape0, s1 = w->pairs[i].shape1;
     int32_t b0 = s->body[s0], b1 = s->body[s1];
     int32_t id0 = b->f.body_type[b0] == TB_BODY_STATIC ? -1 : tb_make_id(b0, b->generation[b0]);
@@ -120,8 +134,7 @@ static void fill_store(tb_world* w) {
     tb_basis(m->normal, &t0, &t1);
     /* PhysX reports the normal from shape 1 to shape 0 */
     tb_vec3 reported = dp->rule == TB_DISTANCE_PHYSX ? tb_neg(m->normal) : m->normal;
-    for (int32_t j = 0; j < m->point_count; ++j, ++requested) {
-      if (n >= st->capacity) continue;
+    for (int32_t j = 0; j < m->point_count; ++j) {
       const tb_manifold_point* p = &m->points[j];
       int32_t k = 4 * i + j;
       frame->store[k] = n;
@@ -166,8 +179,8 @@ static void fill_store(tb_world* w) {
     }
   }
   st->count = n;
-  st->requested = requested;
-  st->overflowed = requested > st->capacity;
+  st->requested = n;
+  st->overflowed = 0;
   st->readback_valid = 0;
 }
 
@@ -184,6 +197,8 @@ tb_status tb_collide_world(tb_world* w) {
   narrow_ctx ctx = {w, w->def.solver.speculative_distance, w->def.timestep};
   tb_parallel_for(w->pair_count, TB_NARROW_CHUNK, w->def.thread_count, narrow_job, &ctx);
   tb_match_contacts(w);
+  st = reserve_store(w);
+  if (st != TB_OK) return st;
   fill_store(w);
   w->collided = 1;
   return TB_OK;

@@ -201,8 +201,8 @@ typedef struct tb_world_def {
   float gravity[3];                /* m/s² */
   float timestep;                  /* s, > 0 */
   int32_t body_capacity;           /* initial; grows between steps */
-  int32_t contact_capacity;        /* contact points the store holds; overflow is reported */
-  int32_t pair_capacity;           /* broad-phase candidate pairs; overflow is reported */
+  int32_t contact_capacity;        /* initial contact points of the store; it grows as needed */
+  int32_t pair_capacity;           /* initial broad-phase candidate pairs; the arrays grow as needed */
   int32_t thread_count;            /* worker threads incl. the caller; 1 = serial */
   tb_solver_params solver;
   tb_collision_params collision;
@@ -237,8 +237,8 @@ TB_API tb_status tb_world_set_preset(tb_world_id world, tb_preset preset);
 /* The world's current definition (capacities as created; solver and collision as set). */
 TB_API tb_status tb_world_get_def(tb_world_id world, tb_world_def* out);
 TB_API tb_status tb_world_set_timestep(tb_world_id world, float timestep);
-/* Grow the contact store / the broad-phase pair capacity (never shrink); between steps. After a
- * frame flagged overflowed, raise the capacity to at least the reported requested count. */
+/* Reserve room in the contact store / the broad-phase pair arrays (never shrink); between steps.
+ * Optional: collide() grows both as needed; reserving ahead avoids the growth in a step. */
 TB_API tb_status tb_world_set_contact_capacity(tb_world_id world, int32_t capacity);
 TB_API tb_status tb_world_set_pair_capacity(tb_world_id world, int32_t capacity);
 
@@ -455,18 +455,22 @@ TB_API void* tb_world_field(tb_world_id world, tb_field_set set, int32_t index);
 TB_API int32_t tb_world_body_slot_count(tb_world_id world);
 TB_API int32_t tb_body_slot_alive(tb_world_id world, int32_t slot);
 
-/* Contact store status after the last collide(). requested > capacity means overflow: the store
- * holds the first `capacity` contacts in pair order and the frame is flagged invalid. */
+/* Contact store status after the last collide(). The pair arrays and the contact store grow
+ * between stages to hold every pair and point, so no frame is truncated: count == requested and
+ * pair_count == pairs_requested; grew / pairs_grew say that this collide() enlarged them. The
+ * one limit that fails a step is a non-zero max_collision_pairs (TB_ERR_CAPACITY). */
 typedef struct tb_contact_status {
-  int32_t count;          /* contacts stored (<= capacity) */
-  int32_t capacity;
+  int32_t count;          /* contacts stored (== requested) */
+  int32_t capacity;       /* contacts the store holds now */
   int32_t requested;      /* contacts found */
-  int32_t overflowed;     /* 1 when requested > capacity */
-  int32_t pair_count;     /* broad-phase candidate pairs stored */
-  int32_t pair_capacity;
+  int32_t overflowed;     /* always 0: the store grows instead of dropping contacts */
+  int32_t pair_count;     /* broad-phase candidate pairs stored (== pairs_requested) */
+  int32_t pair_capacity;  /* pairs the pair arrays hold now */
   int32_t pairs_requested;
-  int32_t pairs_overflowed;
+  int32_t pairs_overflowed; /* always 0: the pair arrays grow instead of dropping pairs */
   int32_t readback_valid; /* 1 after solve() filled impulses/forces for this contact set */
+  int32_t grew;           /* 1 when this collide() grew the contact store */
+  int32_t pairs_grew;     /* 1 when this collide() grew the pair arrays */
 } tb_contact_status;
 TB_API tb_status tb_world_contact_status(tb_world_id world, tb_contact_status* out);
 

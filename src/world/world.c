@@ -133,8 +133,8 @@ tb_world_def tb_default_world_def(void) {
   d.gravity[1] = -9.81f;
   d.timestep = 1.0f / 60.0f;
   d.body_capacity = 64;
-  d.contact_capacity = 1 << 16;
-  d.pair_capacity = 1 << 15;
+  d.contact_capacity = 256; /* small: the store grows with the scene */
+  d.pair_capacity = 128;
   d.thread_count = 1;
   d.solver.position_iterations = 4;
   d.solver.velocity_iterations = 1;
@@ -466,6 +466,15 @@ tb_status tb_world_set_pair_capacity(tb_world_id world, int32_t capacity) {
   if (capacity < 1)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setPairCapacity: capacity must be >= 1 (got %d)", capacity);
   if (capacity <= w->pair_capacity) return TB_OK;
+  if (!tb_world_grow_pairs(w, capacity))
+    return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "setPairCapacity: out of memory for %d pairs", capacity);
+  w->pair_count = 0;
+  w->collided = 0;
+  return TB_OK;
+}
+
+int tb_world_grow_pairs(tb_world* w, int32_t capacity) {
+  if (capacity <= w->pair_capacity) return 1;
   tb_world old = *w; /* the old pair arrays, freed below through free_pairs */
   if (!alloc_pairs(w, capacity)) {
     free_pairs(w);
@@ -474,7 +483,7 @@ tb_status tb_world_set_pair_capacity(tb_world_id world, int32_t capacity) {
     w->manifold_material = old.manifold_material; /* combined materials stay with the old pairs */
     w->cache = old.cache;
     w->pair_capacity = old.pair_capacity;
-    return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "setPairCapacity: out of memory for %d pairs", capacity);
+    return 0;
   }
   /* keep the warm-start cache: the next step still matches the last solved impulses */
   const tb_manifold_cache* oc = &old.cache;
@@ -487,10 +496,10 @@ tb_status tb_world_set_pair_capacity(tb_world_id world, int32_t capacity) {
   memcpy(nc->friction_impulse, oc->friction_impulse, 4 * n * sizeof(tb_vec3));
   nc->pair_count = oc->pair_count;
   free_pairs(&old);
-  w->pair_count = 0;
-  w->collided = 0;
-  return TB_OK;
+  return 1;
 }
+
+int tb_world_grow_contacts(tb_world* w, int32_t capacity) { return grow_contacts(&w->contacts, capacity); }
 
 /* ---- bodies ---- */
 
@@ -1046,6 +1055,8 @@ tb_status tb_world_contact_status(tb_world_id world, tb_contact_status* out) {
   out->pair_capacity = w->pair_capacity;
   out->pairs_requested = w->pairs_requested;
   out->pairs_overflowed = w->pairs_overflowed;
+  out->grew = w->contacts.grew;
+  out->pairs_grew = w->pairs_grew;
   out->readback_valid = w->contacts.readback_valid;
   return TB_OK;
 }

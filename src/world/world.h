@@ -99,6 +99,7 @@ typedef struct tb_manifold_cache {
 typedef struct tb_contact_store {
   tb_contact_fields f;
   int32_t count, capacity, requested, overflowed, readback_valid;
+  int32_t grew; /* the last collide() enlarged the store to hold every point */
 } tb_contact_store;
 
 struct tb_solver_data; /* defined by the solver */
@@ -131,6 +132,7 @@ typedef struct tb_world {
   tb_manifold* manifolds;    /* one per pair, filled by the narrow phase */
   int32_t* manifold_contact; /* first contact-store index of each manifold, -1 when not stored */
   int32_t pair_count, pair_capacity, pairs_requested, pairs_overflowed;
+  int32_t pairs_grew;        /* the last broad phase enlarged the pair arrays */
 
   float* warm_normal;         /* per manifold point (pair * 4 + j): matched impulse, N·s per substep */
   tb_vec3* warm_friction;     /* per manifold point: matched friction impulse, world, N·s per substep */
@@ -168,6 +170,10 @@ typedef struct tb_world {
 } tb_world;
 
 tb_world* tb_world_get(tb_world_id id);
+/* Grow the pair arrays (keeping the warm-start cache) or the contact store to capacity, between
+ * stages only; 0 when out of memory, nothing changed. */
+int tb_world_grow_pairs(tb_world* w, int32_t capacity);
+int tb_world_grow_contacts(tb_world* w, int32_t capacity);
 /* filtering and queries: shared id checks (fail with a message naming fn and the id) */
 int32_t tb_body_slot_checked(tb_world* w, tb_body_id id, const char* fn); /* slot or -1 */
 int32_t tb_shape_slot_checked(tb_world* w, tb_shape_id id, const char* fn); /* slot or -1 */

@@ -127,36 +127,40 @@ for (const build of BUILDS) {
       a.free(); b.free();
     });
 
-    it('contact overflow reports the true count and flags the frame; growing the capacity clears it', () => {
+    it('a contact store created too small grows in the step and flags it; a reserved one does not', () => {
       const w = tribo.createWorld({ contactCapacity: 3 });
       w.addBody({ type: 'static', shapes: [{ type: 'plane' }] });
       w.addBody({ position: [0, 0.5, 0], shapes: [{ type: 'box', halfExtents: [0.5, 0.5, 0.5] }] });
-      w.step(5);
+      w.step();
       let c = w.contacts;
       assert.equal(c.requested, 4);
-      assert.equal(c.count, 3);
-      assert.equal(c.overflowed, true);
-      assert.equal(c.normalImpulse.length, 3);
-      w.setContactCapacity(16);
+      assert.equal(c.count, 4);
+      assert.equal(c.grew, true);
+      assert.equal(c.overflowed, false);
+      assert.equal(c.normalImpulse.length, 4);
+      w.step(4);
+      assert.equal(w.contacts.grew, false);
+      w.setContactCapacity(64);
+      assert.equal(w.contacts.capacity, 64);
       w.step();
       c = w.contacts;
-      assert.equal(c.overflowed, false);
+      assert.equal(c.grew, false);
       assert.equal(c.count, 4);
       w.free();
     });
 
-    it('pair overflow reports the true candidate count; setPairCapacity clears it', () => {
+    it('pair arrays created too small grow in the step: every candidate pair is kept', () => {
       const w = tribo.createWorld({ pairCapacity: 2 });
       w.addBody({ type: 'static', shapes: [{ type: 'plane' }] });
       for (let i = 0; i < 5; i++) w.addBody({ position: [2 * i, 0.4, 0], shapes: [{ type: 'sphere', radius: 0.4 }] });
       w.step();
-      assert.equal(w.contacts.pairsOverflowed, true);
-      assert.equal(w.contacts.pairsRequested, 5);
-      assert.equal(w.contacts.pairCount, 2);
-      w.setPairCapacity(w.contacts.pairsRequested);
-      w.step();
+      assert.equal(w.contacts.pairsGrew, true);
       assert.equal(w.contacts.pairsOverflowed, false);
+      assert.equal(w.contacts.pairsRequested, 5);
+      assert.equal(w.contacts.pairCount, 5);
       assert.equal(w.contacts.count, 5);
+      w.step();
+      assert.equal(w.contacts.pairsGrew, false);
       assert.throws(() => w.setPairCapacity(0), /setPairCapacity: capacity must be >= 1 \(got 0\)/);
       w.free();
     });
