@@ -598,7 +598,7 @@ async function main() {
           } finally {
             hog?.kill('SIGKILL');
           }
-          if (eng.isolated && res.notes) eng.notes = res.notes;
+          if (eng.isolated && res.notes && !eng.hog) eng.notes = res.notes;
           record(results, id, scene.name, res);
           log(`  ${id.padEnd(18)} ${scene.name.padEnd(9)} ${describe(scene.name, res)}`);
         } catch (err) {

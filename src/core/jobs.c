@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <time.h>
 
 #ifndef TB_MAX_WORKERS
 #define TB_MAX_WORKERS 16
@@ -15,9 +16,16 @@
  * least TB_CHUNKS_PER_THREAD of them: waking a thread costs more than a few small chunks. */
 #define TB_MIN_PARALLEL_CHUNKS 4
 #define TB_CHUNKS_PER_THREAD 2
-/* Polls of a waiting worker before it sleeps on the condition variable (a few microseconds:
- * the solver's jobs follow each other closely, the serial stages between steps do not). */
-#define TB_SPIN_POLLS 4000
+/* How long a waiting worker polls before it sleeps on the condition variable: the solver's jobs
+ * follow each other within microseconds, the serial stages and the time between steps do not. */
+#define TB_SPIN_NS 100000
+
+/* A caller that waited longer than this for chunks another thread claimed (that thread was
+ * descheduled: a loaded machine) runs the next jobs serially, for a count that doubles while
+ * waits stay slow (at most TB_MAX_BACKOFF jobs, a few steps) and resets after a fast job.
+ * Who runs a chunk never changes a result, so this only decides speed. */
+#define TB_SLOW_WAIT_NS 300000
+#define TB_MAX_BACKOFF 1024
 
 /* The job's claim state in one atomic word, so that a chunk is claimed together with the job it
  * belongs to: [63..48] generation, [47..40] threads allowed, [39..20] chunk count, [19..0] next
@@ -46,11 +54,18 @@ static atomic_int s_done = 0;     /* chunks of the current job finished */
 static atomic_int s_sleepers = 0; /* workers waiting on s_wake */
 static atomic_flag s_busy = ATOMIC_FLAG_INIT; /* a caller is inside tb_parallel_for */
 static atomic_uint s_used_mask = 0;
+static int32_t s_serial_left = 0, s_backoff = 0; /* read and written with s_busy held */
 
 static inline void cpu_relax(void) {
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_ia32_pause();
 #endif
+}
+
+static int64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
 /* Claims and runs chunks of the job published as `state` until none is left; returns the number
@@ -79,8 +94,10 @@ static void* worker_main(void* arg) {
   uint32_t seen = STATE_GEN(atomic_load(&s_state));
   for (;;) {
     uint64_t state = atomic_load_explicit(&s_state, memory_order_acquire);
-    for (int polls = 0; STATE_GEN(state) == seen && polls < TB_SPIN_POLLS; ++polls) {
+    int64_t start = STATE_GEN(state) == seen ? now_ns() : 0;
+    for (int polls = 1; STATE_GEN(state) == seen; ++polls) {
       cpu_relax();
+      if ((polls & 63) == 0 && now_ns() - start > TB_SPIN_NS) break;
       state = atomic_load_explicit(&s_state, memory_order_acquire);
     }
     if (STATE_GEN(state) == seen) {
@@ -106,6 +123,22 @@ int32_t tb_jobs_reserve(int32_t thread_count) {
   return s_worker_count + 1;
 }
 
+/* Waits for the chunks other threads claimed (never for idle threads); returns 1 when the wait
+ * was slow. */
+static int wait_for_chunks(int32_t chunks) {
+  if (atomic_load_explicit(&s_done, memory_order_acquire) >= chunks) return 0;
+  int64_t start = now_ns();
+  int slow = 0;
+  for (int polls = 1; atomic_load_explicit(&s_done, memory_order_acquire) < chunks; ++polls) {
+    cpu_relax();
+    if ((polls & 255) == 0) {
+      if (!slow && now_ns() - start > TB_SLOW_WAIT_NS) slow = 1;
+      if (slow) sched_yield(); /* let the descheduled thread have the core */
+    }
+  }
+  return slow;
+}
+
 static void run_serial(int32_t count, int32_t chunk_size, tb_job_fn* fn, void* ctx) {
   for (int32_t begin = 0; begin < count; begin += chunk_size)
     fn(begin, begin + chunk_size < count ? begin + chunk_size : count, ctx);
@@ -125,6 +158,12 @@ void tb_parallel_for(int32_t count, int32_t chunk_size, int32_t max_threads, tb_
     run_serial(count, chunk_size, fn, ctx);
     return;
   }
+  if (s_serial_left > 0) { /* backing off after a slow wait */
+    --s_serial_left;
+    atomic_flag_clear_explicit(&s_busy, memory_order_release);
+    run_serial(count, chunk_size, fn, ctx);
+    return;
+  }
   s_job.fn = fn;
   s_job.ctx = ctx;
   s_job.count = count;
@@ -140,10 +179,11 @@ void tb_parallel_for(int32_t count, int32_t chunk_size, int32_t max_threads, tb_
     pthread_mutex_unlock(&s_mutex);
   }
   run_chunks(state, 0);
-  /* wait for the chunks other threads claimed, never for idle threads */
-  for (int polls = 1; atomic_load_explicit(&s_done, memory_order_acquire) < chunks; ++polls) {
-    cpu_relax();
-    if ((polls & 1023) == 0) sched_yield();
+  if (wait_for_chunks(chunks)) {
+    s_backoff = s_backoff ? (s_backoff < TB_MAX_BACKOFF ? 2 * s_backoff : TB_MAX_BACKOFF) : 16;
+    s_serial_left = s_backoff;
+  } else {
+    s_backoff = 0;
   }
   atomic_flag_clear_explicit(&s_busy, memory_order_release);
 }
