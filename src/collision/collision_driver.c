@@ -45,13 +45,17 @@ static void narrow_job(int32_t begin, int32_t end, void* vctx) {
   }
 }
 
-/* World poses and AABBs fattened by the motion of one step (linear and angular), the
- * speculative distance and the shape's share of the distance rule's detection distance. */
-static void update_shapes(tb_world* w) {
+#define TB_SHAPE_CHUNK 64
+
+/* World poses and AABBs of shapes [begin, end) fattened by the motion of one step (linear and
+ * angular), the speculative distance and the shape's share of the distance rule's detection
+ * distance. */
+static void update_shapes_job(int32_t begin, int32_t end, void* vctx) {
+  tb_world* w = (tb_world*)vctx;
   tb_shapes* s = &w->shapes;
   const tb_bodies* b = &w->bodies;
   float h = w->def.timestep, spec = w->def.solver.speculative_distance;
-  for (int32_t i = 0; i < s->count; ++i) {
+  for (int32_t i = begin; i < end; ++i) {
     if (s->type[i] < 0) continue;
     int32_t body = s->body[i];
     tb_transform pose = tb_transform_mul(tb_body_pose(b, body), s->local[i]);
@@ -99,33 +103,45 @@ static void store_material(tb_contact_fields* f, int32_t n, const tb_contact_mat
   f->adhesion[n] = mj ? m->adhesion : nan;
 }
 
-/* Room for every manifold point: the store doubles until it holds them (before the fill loop). */
+/* Each pair's first store index (a prefix sum over the point counts, so the layout does not depend
+ * on the thread count) into w->manifold_contact (-1 without points), and room for every point:
+ * the store doubles until it holds them, before the fill. */
 static tb_status reserve_store(tb_world* w) {
   tb_contact_store* st = &w->contacts;
-  int32_t requested = 0;
-  for (int32_t i = 0; i < w->pair_count; ++i) requested += w->manifolds[i].point_count;
-  st->grew = requested > st->capacity;
+  int32_t n = 0;
+  for (int32_t i = 0; i < w->pair_count; ++i) {
+    int32_t c = w->manifolds[i].point_count;
+    w->manifold_contact[i] = c > 0 ? n : -1;
+    n += c;
+  }
+  st->count = st->requested = n;
+  st->overflowed = 0;
+  st->readback_valid = 0;
+  st->grew = n > st->capacity;
   if (!st->grew) return TB_OK;
   int32_t cap = st->capacity;
-  while (cap < requested) cap = cap > INT32_MAX / 2 ? requested : 2 * cap;
+  while (cap < n) cap = cap > INT32_MAX / 2 ? n : 2 * cap;
   if (!tb_world_grow_contacts(w, cap))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for %d contacts", cap);
   return TB_OK;
 }
 
-/* Public contact store: every manifold point in pair order (reserve_store made room); the record
- * of the distance rule and the matching (current match frame). */
-static void fill_store(tb_world* w) {
+#define TB_FILL_CHUNK 64
+
+/* Public contact store for pairs [begin, end): every manifold point at its pair's index from
+ * reserve_store; the record of the distance rule and the matching (current match frame). */
+static void fill_job(int32_t begin, int32_t end, void* vctx) {
+  tb_world* w = (tb_world*)vctx;
   tb_contact_store* st = &w->contacts;
   tb_contact_fields* f = &st->f;
   const tb_shapes* s = &w->shapes;
   const tb_bodies* b = &w->bodies;
   tb_match_frame* frame = &w->match.frame[w->match.current];
-  int32_t n = 0;
-  for (int32_t i = 0; i < w->pair_count; ++i) {
+  for (int32_t i = begin; i < end; ++i) {
     const tb_manifold* m = &w->manifolds[i];
+    if (m->point_count == 0) continue;
     const tb_distance_pair* dp = &frame->dist[i];
-    w->manifold_contact[i] = m->point_count > 0 ? n : -1;
+    int32_t n = w->manifold_contact[i];
     int32_t s0 = w->pairs[i].shape0, s1 = w->pairs[i].shape1;
     int32_t b0 = s->body[s0], b1 = s->body[s1];
     int32_t id0 = b->f.body_type[b0] == TB_BODY_STATIC ? -1 : tb_make_id(b0, b->generation[b0]);
@@ -178,10 +194,6 @@ static void fill_store(tb_world* w) {
       ++n;
     }
   }
-  st->count = n;
-  st->requested = n;
-  st->overflowed = 0;
-  st->readback_valid = 0;
 }
 
 tb_status tb_collide_world(tb_world* w) {
@@ -189,7 +201,7 @@ tb_status tb_collide_world(tb_world* w) {
   size_t scratch = (size_t)w->shapes.count + 64;
   if (!tb_arena_reserve(&w->arena, scratch))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for scratch");
-  update_shapes(w);
+  tb_parallel_for(w->shapes.count, TB_SHAPE_CHUNK, w->def.thread_count, update_shapes_job, w);
   tb_status st = tb_broad_phase(w);
   if (st != TB_OK) return st;
   if (!tb_match_reserve(w, w->pair_count))
@@ -199,7 +211,7 @@ tb_status tb_collide_world(tb_world* w) {
   tb_match_contacts(w);
   st = reserve_store(w);
   if (st != TB_OK) return st;
-  fill_store(w);
+  tb_parallel_for(w->pair_count, TB_FILL_CHUNK, w->def.thread_count, fill_job, w);
   w->collided = 1;
   return TB_OK;
 }
