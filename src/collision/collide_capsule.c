@@ -130,21 +130,40 @@ static int tb_np_capsule_box_face(tb_vec3 p0, tb_vec3 p1, float r, tb_vec3 h, in
   return count;
 }
 
-/* A lower bound on the squared distance d2 that the edge test of tb_collide_capsule_box computes
- * for the box edge e0-e1 and the segment in the box [lo, hi]: per axis the gap between the two
- * intervals, less a margin (1e-5 of the magnitudes, far above the rounding of the lerps there)
- * so that each computed component of the difference is at least as large, squared and summed in
- * the same order. An edge whose bound is not below the best so far would fail `d2 < best`:
- * skipping it gives the same result bit for bit, without the segment-segment test. */
-static float edge_bound_sq(tb_vec3 lo, tb_vec3 hi, tb_vec3 e0, tb_vec3 e1) {
-  tb_vec3 g;
+/* Lower bounds on the squared distance d2 that the edge test of tb_collide_capsule_box computes
+ * between the segment (in the box [lo, hi]) and a box edge: per axis k the squared gap between the
+ * segment's interval and the edge's, for an edge at +h_k (pos), at -h_k (neg) or along k (along),
+ * each gap less a margin (1e-5 of the magnitudes, far above the rounding of the lerps there) so
+ * that the computed component of the difference is at least as large. Summed in the order of
+ * tb_length_sq, the bound is never above d2: an edge whose bound is not below the best so far
+ * would fail `d2 < best`, and skipping its segment-segment test gives the same result bit for bit. */
+typedef struct edge_gaps {
+  float pos[3], neg[3], along[3];
+} edge_gaps;
+
+static edge_gaps edge_gaps_of(tb_vec3 lo, tb_vec3 hi, tb_vec3 h) {
+  edge_gaps g;
   for (int k = 0; k < 3; ++k) {
-    float slo = tb_comp(lo, k), shi = tb_comp(hi, k), elo = tb_comp(e0, k), ehi = tb_comp(e1, k);
-    float gap = fmaxf(slo - ehi, elo - shi);
-    float margin = 1e-5f * (fabsf(slo) + fabsf(shi) + fabsf(elo) + fabsf(ehi));
-    tb_np_set_comp(&g, k, fmaxf(gap - margin, 0.0f));
+    float slo = tb_comp(lo, k), shi = tb_comp(hi, k), hk = tb_comp(h, k);
+    float margin = 1e-5f * (fabsf(slo) + fabsf(shi) + 2.0f * hk);
+    float p = fmaxf(fmaxf(slo - hk, hk - shi) - margin, 0.0f);  /* edge coordinate +hk */
+    float n = fmaxf(fmaxf(slo + hk, -hk - shi) - margin, 0.0f); /* edge coordinate -hk */
+    float a = fmaxf(fmaxf(slo - hk, -hk - shi) - margin, 0.0f); /* edge spanning [-hk, hk] */
+    g.pos[k] = p * p;
+    g.neg[k] = n * n;
+    g.along[k] = a * a;
   }
-  return tb_length_sq(g);
+  return g;
+}
+
+/* The bound for edge (m, bits) of tb_np_box_edge. */
+static float edge_bound_sq(const edge_gaps* g, int m, int bits) {
+  int j = (m + 1) % 3, l = (m + 2) % 3;
+  float c[3];
+  c[m] = g->along[m];
+  c[j] = (bits & 1) ? g->pos[j] : g->neg[j];
+  c[l] = (bits & 2) ? g->pos[l] : g->neg[l];
+  return (c[0] + c[1]) + c[2];
 }
 
 /* a = capsule, b = box, in the box frame. Segment outside the box: exact closest points (segment
@@ -191,12 +210,12 @@ int tb_collide_capsule_box(const tb_shape_geom* a, tb_transform ta, const tb_sha
       float d2 = tb_length_sq(tb_sub(p, q));
       if (d2 < best) { best = d2; sb = p; bb = q; id = 0x300u | (uint32_t)i; }
     }
-    tb_vec3 lo = tb_vmin(p0, p1), hi = tb_vmax(p0, p1);
+    const edge_gaps gaps = edge_gaps_of(tb_vmin(p0, p1), tb_vmax(p0, p1), h);
     for (int m = 0; m < 3; ++m) {
       for (int bits = 0; bits < 4; ++bits) {
+        if (edge_bound_sq(&gaps, m, bits) >= best) continue; /* cannot be nearer: same result */
         tb_vec3 e0, e1;
         tb_np_box_edge(h, m, bits, &e0, &e1);
-        if (edge_bound_sq(lo, hi, e0, e1) >= best) continue; /* cannot be nearer: same result */
         float s, t;
         tb_np_closest_segments(p0, p1, e0, e1, &s, &t);
         tb_vec3 ps = tb_lerp(p0, p1, s), pe = tb_lerp(e0, e1, t);
