@@ -1,3 +1,6 @@
+/* clock_gettime (POSIX) for the spin and wait limits of the threaded pool */
+#define _POSIX_C_SOURCE 199309L
+
 #include "jobs.h"
 
 #include "../include/tribo.h"
