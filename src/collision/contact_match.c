@@ -80,9 +80,9 @@ typedef struct match_ctx {
   float dmax;
 } match_ctx;
 
-/* Pairs [begin, end): each pair finds its previous manifold and warm-start entry by binary search
- * (keys ascending, so the same entries a merge walk finds), matches its points and writes only
- * its own slots. A new point gets age 0 and its persistent id later, in pair order. */
+/* Pairs [begin, end): each pair finds its previous manifold and warm-start entry (the entries a
+ * merge walk from the first pair finds), matches its points and writes only its own slots. A new
+ * point gets age 0 and its persistent id later, in pair order. */
 static void match_job(int32_t begin, int32_t end, void* vctx) {
   const match_ctx* ctx = (const match_ctx*)vctx;
   tb_world* w = ctx->w;
@@ -93,11 +93,15 @@ static void match_job(int32_t begin, int32_t end, void* vctx) {
   const tb_bodies* b = &w->bodies;
   const int sticky = ctx->sticky, warm = ctx->warm;
   const float dmax = ctx->dmax;
+  /* the chunk's first pair by binary search, then a merge walk as keys ascend */
+  uint64_t first = tb_pair_match_key(s, w->pairs[begin].shape0, w->pairs[begin].shape1);
+  int32_t pk = lower_bound(prev->key, prev->pair_count, first);
+  int32_t ck = lower_bound(cache->key, cache->pair_count, first);
   for (int32_t i = begin; i < end; ++i) {
     int32_t s0 = w->pairs[i].shape0, s1 = w->pairs[i].shape1;
     uint64_t key = tb_pair_match_key(s, s0, s1);
-    int32_t pk = lower_bound(prev->key, prev->pair_count, key);
-    int32_t ck = lower_bound(cache->key, cache->pair_count, key);
+    while (pk < prev->pair_count && prev->key[pk] < key) ++pk;
+    while (ck < cache->pair_count && cache->key[ck] < key) ++ck;
     int32_t pi = pk < prev->pair_count && prev->key[pk] == key ? pk : -1;
     int32_t ci = warm && ck < cache->pair_count && cache->key[ck] == key ? ck : -1;
     tb_transform x0 = tb_body_pose(b, s->body[s0]), x1 = tb_body_pose(b, s->body[s1]);
