@@ -3,6 +3,7 @@
 #include "broad_phase.h"
 
 #include "../core/sort.h"
+#include "../core/jobs.h"
 #include "filter.h"
 
 /* Scratch of the two linear sorts, sized by the shape and pair capacities (so it grows when they
@@ -17,6 +18,11 @@ typedef struct tb_broad_scratch {
   int32_t pair_capacity; /* entries of pair_tmp and rank */
   tb_pair* pair_tmp;
   int32_t* rank;
+  /* parallel sweep: chunk c of the sweep order writes its pairs to region[c * region_chunk ...] */
+  int32_t chunk_capacity; /* entries of chunk_found */
+  int32_t* chunk_found;
+  int32_t region_chunk, region_capacity;
+  tb_pair* region;
 } tb_broad_scratch;
 
 static tb_broad_scratch* scratch_of(tb_world* w, int32_t shapes, int32_t pairs, int sweep_keys) {
@@ -56,6 +62,8 @@ static void free_scratch(tb_world* w) {
   tb_free(b->count, (size_t)b->count_capacity * sizeof(int32_t));
   const tb_array_ref per_pair[] = {{(void**)&b->pair_tmp, sizeof(tb_pair)}, {(void**)&b->rank, sizeof(int32_t)}};
   tb_free_arrays(per_pair, 2, b->pair_capacity);
+  tb_free(b->chunk_found, (size_t)b->chunk_capacity * sizeof(int32_t));
+  tb_free(b->region, (size_t)b->region_capacity * sizeof(tb_pair));
   tb_free(b, sizeof *b);
   w->broad_scratch = NULL;
 }
@@ -82,20 +90,21 @@ static int aabbs_overlap(const tb_shapes* s, int32_t a, int32_t b) {
 }
 
 typedef struct pair_sink {
-  int32_t stored, found;
+  tb_pair* pairs;
+  int32_t capacity, stored, found;
 } pair_sink;
 
 /* One candidate with overlapping AABBs: the filter decides, then it is stored while there is room
  * (tb_broad_phase grows the arrays and generates again when there was not). */
-static void consider(tb_world* w, pair_sink* out, int32_t a, int32_t b) {
+static void consider(const tb_world* w, pair_sink* out, int32_t a, int32_t b) {
   int32_t flags = tb_filter_pair(w, a, b);
   if (!flags) return;
   ++out->found;
-  if (out->stored >= w->pair_capacity) return;
+  if (out->stored >= out->capacity) return;
   const tb_shapes* s = &w->shapes;
   /* shape0 = lower (type, slot), so each pair routine sees a fixed order */
   int swap = s->type[a] > s->type[b] || (s->type[a] == s->type[b] && a > b);
-  tb_pair* p = &w->pairs[out->stored++];
+  tb_pair* p = &out->pairs[out->stored++];
   p->shape0 = swap ? b : a;
   p->shape1 = swap ? a : b;
   p->flags = flags;
@@ -130,8 +139,35 @@ static void radix_sweep_order(const tb_shapes* s, int32_t* order, int32_t n, tb_
   tb_radix_sort_u32(b->key, order, b->key_tmp, b->value_tmp, n);
 }
 
+#define TB_SWEEP_CHUNK 128
+
+typedef struct sweep_ctx {
+  const tb_world* w;
+  const tb_sap_entry* e;
+  int32_t n;
+  tb_broad_scratch* b;
+} sweep_ctx;
+
+/* Entries [begin, end) of the sweep order against the entries after them, into the chunk's own
+ * region; the chunk's found count says whether the region held them all. */
+static void sweep_job(int32_t begin, int32_t end, void* vctx) {
+  const sweep_ctx* ctx = (const sweep_ctx*)vctx;
+  const tb_sap_entry* e = ctx->e;
+  int32_t c = begin / TB_SWEEP_CHUNK, n = ctx->n;
+  pair_sink out = {ctx->b->region + (size_t)c * (size_t)ctx->b->region_chunk, ctx->b->region_chunk, 0, 0};
+  for (int32_t i = begin; i < end; ++i) {
+    tb_vec3 al = e[i].lower, au = e[i].upper;
+    for (int32_t j = i + 1; j < n && e[j].lower.x <= au.x; ++j) {
+      tb_vec3 bl = e[j].lower, bu = e[j].upper;
+      if (bl.y > au.y || bu.y < al.y || bl.z > au.z || bu.z < al.z) continue;
+      consider(ctx->w, &out, e[i].slot, e[j].slot);
+    }
+  }
+  ctx->b->chunk_found[c] = out.found;
+}
+
 /* Keeps live shapes in the previous order, appends new ones, then insertion-sorts (nearly sorted
- * between steps) and sweeps along x. */
+ * between steps) and sweeps along x, in parallel chunks of the order. */
 static tb_status sweep_and_prune(tb_world* w, pair_sink* out) {
   tb_shapes* s = &w->shapes;
   if (w->sap_capacity < s->count) {
@@ -166,13 +202,44 @@ static tb_status sweep_and_prune(tb_world* w, pair_sink* out) {
     e[i].upper = s->aabb_upper[order[i]];
     e[i].slot = order[i];
   }
-  for (int32_t i = 0; i < n; ++i) {
-    tb_vec3 al = e[i].lower, au = e[i].upper;
-    for (int32_t j = i + 1; j < n && e[j].lower.x <= au.x; ++j) {
-      tb_vec3 bl = e[j].lower, bu = e[j].upper;
-      if (bl.y > au.y || bu.y < al.y || bl.z > au.z || bu.z < al.z) continue;
-      consider(w, out, e[i].slot, e[j].slot);
+  tb_broad_scratch* b = scratch_of(w, 0, 0, 0);
+  if (!b) return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for the sweep");
+  int32_t chunks = (n + TB_SWEEP_CHUNK - 1) / TB_SWEEP_CHUNK;
+  if (b->chunk_capacity < chunks) {
+    if (!tb_grow((void**)&b->chunk_found, sizeof(int32_t), b->chunk_capacity, chunks))
+      return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for the sweep");
+    b->chunk_capacity = chunks;
+  }
+  sweep_ctx ctx = {w, e, n, b};
+  /* regions of at least twice the pair capacity in all, so they grow with it (not in a steady
+   * scene); a chunk that finds more than its region holds makes them larger and sweeps again */
+  int32_t per = chunks > 0 ? (int32_t)((2 * (int64_t)w->pair_capacity + chunks - 1) / chunks) : 0;
+  for (;;) {
+    if (b->region_chunk < per) {
+      if ((int64_t)per * chunks > INT32_MAX) return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: too many candidate pairs");
+      if (b->region_capacity < per * chunks) {
+        tb_free(b->region, (size_t)b->region_capacity * sizeof(tb_pair));
+        b->region_capacity = 0;
+        b->region = (tb_pair*)tb_alloc((size_t)per * (size_t)chunks * sizeof(tb_pair));
+        if (!b->region) return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for the sweep");
+        b->region_capacity = per * chunks;
+      }
+      b->region_chunk = per;
     }
+    if ((int64_t)b->region_chunk * chunks > b->region_capacity) b->region_chunk = b->region_capacity / chunks;
+    tb_parallel_for(n, TB_SWEEP_CHUNK, w->def.thread_count, sweep_job, &ctx);
+    int32_t most = 0;
+    for (int32_t c = 0; c < chunks; ++c) most = b->chunk_found[c] > most ? b->chunk_found[c] : most;
+    if (most <= b->region_chunk) break;
+    per = most + most / 2 + 16;
+  }
+  /* the regions in chunk order into the pair arrays (the sort after fixes the final order) */
+  for (int32_t c = 0; c < chunks; ++c) {
+    const tb_pair* src = b->region + (size_t)c * (size_t)b->region_chunk;
+    for (int32_t k = 0; k < b->chunk_found[c]; ++k) {
+      if (out->stored < out->capacity) out->pairs[out->stored++] = src[k];
+    }
+    out->found += b->chunk_found[c];
   }
   return TB_OK;
 }
@@ -211,7 +278,7 @@ static tb_status generate(tb_world* w, pair_sink* out) {
 }
 
 tb_status tb_broad_phase(tb_world* w) {
-  pair_sink out = {0, 0};
+  pair_sink out = {w->pairs, w->pair_capacity, 0, 0};
   tb_status st = generate(w, &out);
   if (st != TB_OK) return st;
   int32_t limit = w->def.collision.max_collision_pairs;
@@ -233,7 +300,7 @@ tb_status tb_broad_phase(tb_world* w) {
     while (cap < out.found) cap = cap > INT32_MAX / 2 ? out.found : 2 * cap;
     if (!tb_world_grow_pairs(w, cap))
       return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for %d candidate pairs", cap);
-    out.stored = out.found = 0;
+    out = (pair_sink){w->pairs, w->pair_capacity, 0, 0};
     st = generate(w, &out);
     if (st != TB_OK) return st;
   }
