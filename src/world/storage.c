@@ -28,32 +28,31 @@ static int pair_arrays(tb_world* st, tb_array_ref* out) {
 
 #undef TB_STORE_REF
 
-int tb_bodies_grow(tb_bodies* b, int32_t cap) {
-  tb_array_ref arrays[TB_MAX_ARRAYS];
-  if (!tb_grow_arrays(arrays, body_arrays(b, arrays), b->capacity, cap)) return 0;
-  if (cap > b->capacity) b->capacity = cap;
+/* Grows the n arrays of one store from *capacity to cap elements (never shrinks). */
+static int grow_store(const tb_array_ref* arrays, int n, int32_t* capacity, int32_t cap) {
+  if (!tb_grow_arrays(arrays, n, *capacity, cap)) return 0;
+  if (cap > *capacity) *capacity = cap;
   return 1;
+}
+
+int tb_bodies_grow(tb_bodies* b, int32_t cap) {
+  tb_array_ref a[TB_MAX_ARRAYS];
+  return grow_store(a, body_arrays(b, a), &b->capacity, cap);
 }
 
 int tb_shapes_grow(tb_shapes* s, int32_t cap) {
-  tb_array_ref arrays[TB_MAX_ARRAYS];
-  if (!tb_grow_arrays(arrays, shape_arrays(s, arrays), s->capacity, cap)) return 0;
-  if (cap > s->capacity) s->capacity = cap;
-  return 1;
+  tb_array_ref a[TB_MAX_ARRAYS];
+  return grow_store(a, shape_arrays(s, a), &s->capacity, cap);
 }
 
 int tb_contacts_grow(tb_contact_store* c, int32_t cap) {
-  tb_array_ref arrays[TB_MAX_ARRAYS];
-  if (!tb_grow_arrays(arrays, tb_contact_field_arrays(&c->f, arrays), c->capacity, cap)) return 0;
-  if (cap > c->capacity) c->capacity = cap;
-  return 1;
+  tb_array_ref a[TB_MAX_ARRAYS];
+  return grow_store(a, tb_contact_field_arrays(&c->f, a), &c->capacity, cap);
 }
 
 int tb_pairs_grow(tb_world* w, int32_t cap) {
-  tb_array_ref arrays[TB_MAX_ARRAYS];
-  if (!tb_grow_arrays(arrays, pair_arrays(w, arrays), w->pair_capacity, cap)) return 0;
-  if (cap > w->pair_capacity) w->pair_capacity = cap;
-  return 1;
+  tb_array_ref a[TB_MAX_ARRAYS];
+  return grow_store(a, pair_arrays(w, a), &w->pair_capacity, cap);
 }
 
 /* ---- matching frames: every array of a frame, per pair (per-point arrays hold 4 values per pair) ---- */
