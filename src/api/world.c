@@ -31,6 +31,7 @@ tb_world_id tb_world_create(const tb_world_def* def) {
   if (st != TB_OK) return -st;
 
   w->def = *def;
+  w->last_stage = -1; /* TB_STAGE_NONE: no stage has run */
   w->bodies.free_head = -1;
   w->shapes.free_head = -1;
   int ok = tb_bodies_grow(&w->bodies, def->body_capacity) && tb_shapes_grow(&w->shapes, def->body_capacity) &&
