@@ -127,7 +127,15 @@ test-types:
 test-browser: all
 	node --test --test-concurrency=1 tests/browser/
 
+# Layer walls: every #include in src/ against the one table in tools/check_includes.mjs, and the
+# check's own test (a planted forbidden include fails).
+.PHONY: check-includes
+check-includes:
+	node tools/check_includes.mjs
+	node --test tests/tools/
+
 test: deps-browser
+	$(MAKE) check-includes
 	$(MAKE) all
 	$(MAKE) check-simd
 	$(MAKE) test-c

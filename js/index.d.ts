@@ -258,16 +258,8 @@ export interface WorldOptions extends AxisOptions {
   biasCoefficient?: number;
   /** m/s, finite and > 0: cap on the push-out speed from penetration. Default `3`. */
   maxDepenetrationVelocity?: number;
-  /** Hz, finite and > 0: stiffness of a soft contact bias (not used by the PhysX presets). Default `30`. */
-  contactHertz?: number;
-  /** Dimensionless, finite and >= 0: damping ratio of a soft contact bias (not used by the PhysX presets). Default `10`. */
-  contactDampingRatio?: number;
-  /** m, finite and >= 0: penetration allowed without push-out (not used by the PhysX presets). Default `0`. */
-  linearSlop?: number;
   /** m, finite and >= 0: contacts are kept (speculatively) up to this separation. Default `0.02`. */
   speculativeDistance?: number;
-  /** Warm-start impulses from the previous step. Not used by the PhysX presets (PhysX starts each step from zero). Default `true`. */
-  warmStarting?: boolean;
   /**
    * Contact points the store holds, integer >= 1. Overflow is reported
    * ({@link ContactStatus.overflowed}), not an error. Default `65536`. Grow later with
@@ -1062,11 +1054,11 @@ export class World {
    * nothing changes. @throws {RangeError} unknown option, bad value (the message names it)
    */
   setOptions(options: AxisOptions & Pick<WorldOptions, 'substeps' | 'velocityIterations' | 'bounceThreshold' |
-    'maxDepenetrationVelocity' | 'contactHertz' | 'contactDampingRatio' | 'linearSlop' | 'speculativeDistance' | 'warmStarting'>): void;
+    'maxDepenetrationVelocity' | 'speculativeDistance'>): void;
   /** The world's current options, every axis by name. */
   readonly options: Required<AxisOptions> & { preset: Preset; threads: number; gravity: number[]; timestep: number;
-    substeps?: never; velocityIterations: number; bounceThreshold: number; maxDepenetrationVelocity: number; contactHertz: number;
-    contactDampingRatio: number; linearSlop: number; speculativeDistance: number; warmStarting: boolean;
+    substeps?: never; velocityIterations: number; bounceThreshold: number; maxDepenetrationVelocity: number;
+    speculativeDistance: number;
     bodyCapacity: number; contactCapacity: number; pairCapacity: number };
 
   /* -- filtering: filter fields, sleep, pair lists, queries (broadPhase, filterRule and

@@ -766,7 +766,6 @@ static tb_status solve_physx(tb_world* w, int tgs) {
   }
   d->anchors_prev ^= 1;
   w->contacts.readback_valid = 1;
-  w->cache.pair_count = 0; /* PhysX starts every step's accumulated impulses from zero */
 
   /* poses and velocities back into the body fields */
   for (int32_t k = 0; k < nb; ++k) {
