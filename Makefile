@@ -132,3 +132,18 @@ bench-broadphase: build/libtribo.a
 	@mkdir -p build
 	$(CC) $(NATIVE_CFLAGS) bench/broadphase_bench.c build/libtribo.a -lm -o build/broadphase_bench
 	build/broadphase_bench
+
+# ---------------------------------------------------------------------------------------------
+# Package: browser variants of the builds (no Node branches, no worker literal bundlers trip on),
+# the compat build (wasm inlined, one file), and the package test (npm pack output installed into
+# temporary projects: Node, Vite, esbuild, plain pages, cross-origin, <tribo-scene>, tsc).
+.PHONY: package-dist test-package
+wasm: package-dist
+package-dist: dist/tribo_simd.web.mjs dist/tribo_mt.web.mjs
+
+dist/%.web.mjs: dist/%.mjs tools/web_variant.mjs
+	node tools/web_variant.mjs $<
+package-dist: dist/tribo_compat.mjs
+
+dist/tribo_compat.mjs: js/*.js dist/tribo_simd.wasm dist/tribo_simd.web.mjs dist/tribo_mt.web.mjs tools/build_compat.mjs
+	node tools/build_compat.mjs
