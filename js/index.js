@@ -92,13 +92,13 @@ export function createWorkerWorld(options = {}) {
  */
 export async function init(options = {}) {
   if (options === null || typeof options !== 'object') throw new TypeError('init: options must be an object');
-  const { build: requested, files, wasmBinary, ...locate } = options;
+  const { build: requested, files, wasmBinary, wasmModule, ...locate } = options;
   if (files) locate.locateFile = (name) => files[name];
   const build = requested ?? defaultBuild();
   let M;
   let fallback = null;
   try {
-    M = await loadBuild(build, { ...locate, wasmBinary });
+    M = await loadBuild(build, { ...locate, wasmBinary, wasmModule });
   } catch (e) {
     if (requested || build !== 'threads' || isNode) throw e;
     fallback = e.message;

@@ -24,13 +24,21 @@ export function isWindowThread() {
   return typeof window === 'object' && typeof document === 'object';
 }
 
+/**
+ * The Vite dev server pre-bundles dependencies into node_modules/.vite/deps/ without moving their
+ * files, so relative URLs there point into node_modules/.vite/: send them back to the package.
+ */
+export function unbundledURL(url) {
+  return String(url).replace(/\/node_modules\/\.vite\/(?:deps(?:_temp_\w+)?\/)?(dist|js)\//, '/node_modules/tribo/$1/');
+}
+
 /** The package's own URL of a dist file (literal URLs, one per file). */
 function packageURL(name) {
   switch (name) {
-    case 'tribo_simd.wasm': return new URL('../dist/tribo_simd.wasm', import.meta.url).href;
-    case 'tribo_mt.wasm': return new URL('../dist/tribo_mt.wasm', import.meta.url).href;
-    case 'tribo_mt.web.mjs': return new URL('../dist/tribo_mt.web.mjs', import.meta.url).href;
-    case 'tribo_mt.worker.js': return new URL('../dist/tribo_mt.worker.js', import.meta.url).href;
+    case 'tribo_simd.wasm': return unbundledURL(new URL('../dist/tribo_simd.wasm', import.meta.url).href);
+    case 'tribo_mt.wasm': return unbundledURL(new URL('../dist/tribo_mt.wasm', import.meta.url).href);
+    case 'tribo_mt.web.mjs': return unbundledURL(new URL('../dist/tribo_mt.web.mjs', import.meta.url).href);
+    case 'tribo_mt.worker.js': return undefined; // embedded in tribo_mt.web.mjs (a blob URL)
     default: throw new RangeError(`locateFile: unknown file ${name}`);
   }
 }
@@ -75,6 +83,13 @@ export async function loadBuild(build, options = {}) {
     throw new Error("init: build 'threads' needs SharedArrayBuffer (serve the page with COOP/COEP headers) — use 'simd'");
   }
   const locate = fileLocator(options, build);
+  // A compiled module shared by several worlds (<tribo-scene>): no second fetch or compile.
+  const shared = options.wasmModule ? {
+    instantiateWasm: (imports, receive) => {
+      WebAssembly.instantiate(options.wasmModule, imports).then((inst) => receive(inst, options.wasmModule));
+      return {};
+    },
+  } : {};
   if (isNode) {
     const custom = options.locateFile || options.wasmURL !== undefined;
     return (await nodePlatform()).loadBuild(build, custom ? locate : undefined);
@@ -82,15 +97,18 @@ export async function loadBuild(build, options = {}) {
   if (build === 'simd') {
     if (options.wasmBinary) return instantiate(createSimd, { wasmBinary: options.wasmBinary }, 'simd', 'inlined');
     const wasm = locate('tribo_simd.wasm');
-    return instantiate(createSimd, { locateFile: () => wasm }, 'simd', wasm);
+    return instantiate(createSimd, { locateFile: () => wasm, ...shared }, 'simd', wasm);
   }
   const wasm = locate('tribo_mt.wasm');
-  const worker = sameOriginScript(locate('tribo_mt.worker.js'), false);
+  const custom = locate('tribo_mt.worker.js');
+  const worker = custom ? sameOriginScript(custom, false) : undefined;
   // The pthread workers import the build's own module (unbundled) from this URL.
   const main = locate('tribo_mt.web.mjs');
   return instantiate(createThreads, {
-    locateFile: (path) => (path.endsWith('.worker.js') ? worker : wasm),
+    locateFile: () => wasm,
+    pthreadWorkerURL: worker,
     mainScriptUrlOrBlob: main,
+    ...shared,
   }, 'threads', wasm, worker);
 }
 
@@ -100,7 +118,7 @@ function instantiate(create, moduleOptions, build, wasm, worker) {
     const fail = (what) => reject(new Error(`init: the ${build} build failed to load: ${what}`));
     const printErr = (text) => {
       const s = String(text);
-      if (s.startsWith('worker sent an error!')) fail(`a pthread worker (${worker}) did not start: ${s.slice(21).trim() || 'no details'}`);
+      if (s.startsWith('worker sent an error!')) fail(`a pthread worker (${worker ?? 'tribo_mt.worker.js, embedded'}) did not start: ${s.slice(21).trim() || 'no details'}`);
       else if (/failed to asynchronously prepare wasm|wasm streaming compile failed|both async and sync fetching/.test(s)) fail(`${s} (wasm: ${wasm})`);
       else console.warn(s);
     };

@@ -24,11 +24,12 @@ let shared = false;
 
 const ops = {
   async create(options) {
-    const { build, files, wasmBinary, ...worldOptions } = options;
-    tribo = await init({ build, files, wasmBinary });
+    const { build, files, wasmBinary, wasmModule, ...worldOptions } = options;
+    tribo = await init({ build, files, wasmBinary, wasmModule });
+    const baseBytes = tribo.liveBytes();
     world = tribo.createWorld(worldOptions);
     shared = tribo.build === 'threads' && typeof SharedArrayBuffer === 'function';
-    return { build: tribo.build, threads: world.threads, shared, timestep: world.timestep, fields: tribo.fields, api: worldApi() };
+    return { build: tribo.build, threads: world.threads, shared, timestep: world.timestep, fields: tribo.fields, api: worldApi(), baseBytes };
   },
   /** Any public World method or getter that has no dedicated operation. */
   call(name, args) {

@@ -9,9 +9,10 @@
  */
 import { readFrame } from './frame.js';
 import { isNode, nodePlatform } from './platform.js';
-import { sameOriginScript } from './loader.js';
+import { sameOriginScript, unbundledURL } from './loader.js';
 
 const HOST = './worker_host.js';
+const DEV_HOST = '../js/worker_host.js'; // from node_modules/.vite/deps/ (Vite dev server)
 
 /** Starts the browser worker instead of the package's worker_host.js (tribo/compat: an inlined script). */
 let startBrowserWorker = null;
@@ -87,7 +88,9 @@ export class WorkerWorld {
     } else {
       // Not a literal: only the constructor's literal below is for bundlers to emit as a worker.
       url = new URL(HOST, import.meta.url).href;
+      const viteDev = /\/node_modules\/\.vite\/deps/.test(import.meta.url);
       if (startBrowserWorker) [worker, url] = startBrowserWorker();
+      else if (viteDev) worker = new Worker((url = unbundledURL(new URL(DEV_HOST, import.meta.url).href)), { type: 'module' });
       else try {
         worker = new Worker(new URL('./worker_host.js', import.meta.url), { type: 'module' });
       } catch (e) {
@@ -108,6 +111,8 @@ export class WorkerWorld {
       w.shared = info.shared;
       w.timestep = info.timestep;
       w.fields = info.fields;
+      /** The worker engine's live bytes before this world was created (free() returns to it). */
+      w.baseBytes = info.baseBytes;
     } catch (e) {
       w._terminate();
       throw e;
