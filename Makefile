@@ -98,6 +98,7 @@ test: deps-browser
 	$(MAKE) test-types
 	$(MAKE) test-js
 	$(MAKE) test-browser
+	$(MAKE) test-package
 
 demo: deps
 	$(MAKE) all
@@ -147,3 +148,7 @@ package-dist: dist/tribo_compat.mjs
 
 dist/tribo_compat.mjs: js/*.js dist/tribo_simd.wasm dist/tribo_simd.web.mjs dist/tribo_mt.web.mjs tools/build_compat.mjs
 	node tools/build_compat.mjs
+
+# The package from `npm pack` in temporary projects (build/package/): see tests/package/.
+test-package: wasm
+	TRIBO_PREPACK_NO_BUILD=1 node --test --test-concurrency=1 tests/package/

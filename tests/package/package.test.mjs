@@ -9,8 +9,9 @@
 // /usr/bin/chromium (TRIBO_CHROMIUM).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -121,9 +122,13 @@ test('Node: the README snippet and the worker snippet print m·g and the process
   }
 });
 
-test('Vite: `vite build` output, with and without COOP/COEP', async () => {
+const writeViteApp = () => {
   write('vite/index.html', '<!doctype html><meta charset="utf-8"><script type="module" src="./main.js"></script>');
   write('vite/main.js', PAGE_MAIN('tribo'));
+};
+
+test('Vite: `vite build` output, with and without COOP/COEP', async () => {
+  writeViteApp();
   run('npx', ['vite', 'build', 'vite', '--logLevel', 'warn']);
   const out = path.join(APP, 'vite/dist');
   assert.ok(!fs.readdirSync(path.join(out, 'assets')).some((f) => /worker_host.*\.js$/.test(f) && fs.readFileSync(path.join(out, 'assets', f), 'utf8').includes("from './index.js'")),
@@ -137,13 +142,15 @@ test('Vite: `vite build` output, with and without COOP/COEP', async () => {
 });
 
 test('Vite: dev server, with and without COOP/COEP', async () => {
+  writeViteApp();
   const { createServer } = await import(pathToFileURL(path.join(APP, 'node_modules/vite/dist/node/index.js')).href);
   for (const isolation of [true, false]) {
     const headers = isolation ? { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' } : {};
-    const server = await createServer({ root: path.join(APP, 'vite'), configFile: false, logLevel: 'warn', server: { port: 0, host: '127.0.0.1', headers } });
+    // A fresh port per server: the browser must not reuse responses of the other header set.
+    const port = await new Promise((r) => { const n = net.createServer().listen(0, '127.0.0.1', () => { const p = n.address().port; n.close(() => r(p)); }); });
+    const server = await createServer({ root: path.join(APP, 'vite'), configFile: false, logLevel: 'warn', server: { port, strictPort: true, host: '127.0.0.1', headers } });
     await server.listen();
     try {
-      const { port } = server.httpServer.address();
       await checkPage(`http://127.0.0.1:${port}/`, { isolated: isolation, build: isolation ? 'threads' : 'simd', label: `vite dev, isolation ${isolation}` });
     } finally { await server.close(); }
   }
@@ -187,7 +194,7 @@ test('another origin (CORS): isolated uses threads through same-origin worker tr
   } finally { await cdn.close(); }
 });
 
-test('another origin without CORS headers on the wasm: init() falls back to simd and says so', async () => {
+test('a pthread worker script that cannot load: init() falls back to simd, names the file, notes it once', async () => {
   // The package's files served with CORP (embeddable) but the pthread worker script blocked (404).
   const cdn = await serve(path.join(APP, 'node_modules'), { cors: true });
   const html = `<!doctype html><meta charset="utf-8"><script type="module">
