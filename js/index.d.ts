@@ -157,6 +157,14 @@ export interface InitOptions {
    * throws a `RangeError`.
    */
   build?: Build;
+  /**
+   * URL of a package file by name, for hosts that move them: `'tribo_simd.wasm'`,
+   * `'tribo_mt.wasm'`, `'tribo_mt.web.mjs'`, `'tribo_mt.worker.js'`. Return `undefined` to keep the
+   * package's own URL (`new URL('../dist/<name>', import.meta.url)`, which bundlers rewrite).
+   */
+  locateFile?: (name: string) => string | URL | undefined;
+  /** URL of the chosen build's `.wasm` (shorthand for a `locateFile` of that one file). */
+  wasmURL?: string | URL;
 }
 
 /**
@@ -204,6 +212,12 @@ export class Tribo {
   private constructor();
   /** The build that was loaded. */
   readonly build: Build;
+  /**
+   * Why the default threaded build was not used (its pthread workers could not start, e.g. a
+   * blocked worker script; or tribo/compat on an isolated page), or `null`. init() then loads
+   * `'simd'` instead of failing, and notes it once on the console.
+   */
+  readonly fallback: string | null;
   /** Largest thread count a world may use in this build (caller included); 1 in the `'simd'` build. */
   readonly maxThreads: number;
   /**
@@ -496,6 +510,10 @@ export type ShapeMaterialInfo = Required<Omit<ShapeMaterial, 'compliant' | 'solr
 export interface WorkerWorldOptions extends WorldOptions {
   /** Build loaded in the worker. Default: the build of the Tribo that creates it. */
   build?: Build;
+  /** See {@link InitOptions.locateFile} (resolved on this thread for both builds). */
+  locateFile?: (name: string) => string | URL | undefined;
+  /** See {@link InitOptions.wasmURL}. */
+  wasmURL?: string | URL;
 }
 
 /** Per-shape distances (m) used by the world's distance rule; all default to `0`. */
@@ -1199,6 +1217,8 @@ export class WorkerWorld {
   readonly timestep: number;
   /** Field tables of the worker's engine. */
   readonly fields: FieldTables;
+  /** The worker engine's live bytes before this world was created (`free()` resolves with it again). */
+  readonly baseBytes: number;
 
   /** See {@link World.addBody}. Resolves with the body id. */
   addBody(desc?: BodyDesc): Promise<number>;
