@@ -816,13 +816,3 @@ static tb_status solve_physx(tb_world* w, int tgs) {
 tb_status tb_solve_pgs(tb_world* w) { return solve_physx(w, 0); }
 tb_status tb_solve_tgs(tb_world* w) { return solve_physx(w, 1); }
 
-/* The solver family of the world's preset (or of its solver axis). */
-tb_status tb_solve_world(tb_world* w) {
-  switch (w->def.solver.solver) {
-    case TB_SOLVER_PGS: return tb_solve_pgs(w);
-    case TB_SOLVER_TGS: return tb_solve_tgs(w);
-    case TB_SOLVER_XPBD: return tb_solve_xpbd(w);
-    case TB_SOLVER_PENALTY: return tb_solve_penalty(w);
-    default: return tb_world_fail(w, TB_ERR_INVALID_STATE, "solve: unknown solver %d", w->def.solver.solver);
-  }
-}
