@@ -14,17 +14,19 @@ ASAN_CFLAGS   := $(CFLAGS_COMMON) -O1 -g -msse2 -DTB_THREADS -pthread -fsanitize
 
 WASM_FLAGS := $(CFLAGS_COMMON) -O3 -msimd128 -sMODULARIZE -sEXPORT_ES6 -sEXPORT_NAME=createTribo \
   -sALLOW_MEMORY_GROWTH -sDYNAMIC_EXECUTION=0 -sENVIRONMENT=web,worker,node -sFILESYSTEM=0 -sNODEJS_CATCH_EXIT=0 -sNODEJS_CATCH_REJECTION=0 \
-  -sEXPORTED_FUNCTIONS=@tools/exports.txt -sEXPORTED_RUNTIME_METHODS=UTF8ToString,wasmMemory \
+  -sEXPORTED_FUNCTIONS=@build/exports.txt -sEXPORTED_RUNTIME_METHODS=UTF8ToString,wasmMemory \
   -sINITIAL_MEMORY=33554432 --profiling-funcs
 WASM_MT_FLAGS := -pthread -DTB_THREADS -DTB_MAX_WORKERS=4 -sPTHREAD_POOL_SIZE=4
 
 TESTS_C  := $(sort $(wildcard tests/c/test_*.c))
+TEST_HDR := $(wildcard tests/c/*.h tests/c/*.inc)
 TEST_BIN := $(patsubst tests/c/%.c,build/tests/%,$(TESTS_C))
 ASAN_BIN := $(patsubst tests/c/%.c,build/asan/%,$(TESTS_C))
+API_HDR  := $(filter src/include/%.h,$(HDR))
 
-.PHONY: all wasm native web test test-c test-js test-browser test-types asan demo bench deps deps-browser clean check-simd bench-collision
+.PHONY: all wasm native test test-c test-js test-browser test-types types check-types-fresh asan check-simd demo bench bench-collision bench-mesh bench-broadphase deps deps-browser clean
 
-all: wasm native web
+all: wasm native
 
 deps:
 	@bash tools/setup.sh
@@ -33,44 +35,66 @@ deps-browser:
 
 wasm: dist/tribo_simd.mjs dist/tribo_mt.mjs
 
-dist/tribo_simd.mjs: $(SRC) $(HDR) tools/exports.txt Makefile
+# -sEXPORTED_FUNCTIONS: every TB_API function of the public headers, and malloc/free.
+build/exports.txt: tools/exports.mjs $(API_HDR)
+	@mkdir -p build
+	node tools/exports.mjs $@ $(API_HDR)
+
+dist/tribo_simd.mjs: $(SRC) $(HDR) build/exports.txt Makefile
 	@mkdir -p dist
 	$(EMCC) $(WASM_FLAGS) $(SRC) -o $@
 	node tools/node_variant.mjs $@
 
-dist/tribo_mt.mjs: $(SRC) $(HDR) tools/exports.txt Makefile
+dist/tribo_mt.mjs: $(SRC) $(HDR) build/exports.txt Makefile
 	@mkdir -p dist
 	$(EMCC) $(WASM_FLAGS) $(WASM_MT_FLAGS) $(SRC) -o $@
 	node tools/node_variant.mjs $@
 
 native: build/libtribo.a
 
+# Three static libraries from the same sources, each object compiled once: native (build/obj),
+# sanitizers (build/asan/obj) and the scalar SIMD back end (build/scalar/obj). Each archive is
+# rebuilt from scratch so an object whose source was moved or deleted does not linger in it.
 build/obj/%.o: src/%.c $(HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(NATIVE_CFLAGS) -c $< -o $@
 
+build/asan/obj/%.o: src/%.c $(HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(ASAN_CFLAGS) -c $< -o $@
+
+build/scalar/obj/%.o: src/%.c $(HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(NATIVE_CFLAGS) -DTB_SIMD_SCALAR -c $< -o $@
+
 build/libtribo.a: $(patsubst src/%.c,build/obj/%.o,$(SRC))
+	@rm -f $@
 	ar rcs $@ $^
 
-build/tests/%: tests/c/%.c build/libtribo.a tests/c/test_util.h tests/c/test_random.h tests/c/trajectory_expected.inc
+build/asan/libtribo.a: $(patsubst src/%.c,build/asan/obj/%.o,$(SRC))
+	@rm -f $@
+	ar rcs $@ $^
+
+build/scalar/libtribo.a: $(patsubst src/%.c,build/scalar/obj/%.o,$(SRC))
+	@rm -f $@
+	ar rcs $@ $^
+
+build/tests/%: tests/c/%.c build/libtribo.a $(TEST_HDR)
 	@mkdir -p build/tests
 	$(CC) $(NATIVE_CFLAGS) $< build/libtribo.a -lm -o $@
 
-build/asan/%: tests/c/%.c $(SRC) $(HDR) tests/c/test_util.h
+build/asan/%: tests/c/%.c build/asan/libtribo.a $(TEST_HDR)
 	@mkdir -p build/asan
-	$(CC) $(ASAN_CFLAGS) $< $(SRC) -lm -o $@
-
-web: wasm
-	@[ -f web/build.mjs ] && node web/build.mjs || true
+	$(CC) $(ASAN_CFLAGS) $< build/asan/libtribo.a -lm -o $@
 
 # The wasm builds must contain real v128 instructions in the solver's hot loop.
 check-simd: wasm
 	@node tools/check_simd.mjs dist/tribo_simd.wasm dist/tribo_mt.wasm
 
 # The same world test built with the scalar SIMD back end must print the same pile checksum.
-build/scalar/test_world: tests/c/test_world.c $(SRC) $(HDR) tests/c/test_util.h
+build/scalar/test_world: tests/c/test_world.c build/scalar/libtribo.a $(TEST_HDR)
 	@mkdir -p build/scalar
-	$(CC) $(NATIVE_CFLAGS) -DTB_SIMD_SCALAR $< $(SRC) -lm -o $@
+	$(CC) $(NATIVE_CFLAGS) -DTB_SIMD_SCALAR $< build/scalar/libtribo.a -lm -o $@
 
 test-c: $(TEST_BIN) build/scalar/test_world
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; $$t; done
@@ -83,6 +107,19 @@ asan: $(ASAN_BIN)
 test-js: wasm
 	node --test --test-concurrency=1 tests/js/
 
+# js/generated.d.ts (view fields and enum unions) from the built engine's tables.
+types: dist/tribo_simd.mjs tools/gen_types.mjs
+	node tools/gen_types.mjs js/generated.d.ts
+
+# Fails when the committed js/generated.d.ts differs from what the engine's tables give
+# (writes to build/, never to the tracked file).
+check-types-fresh: dist/tribo_simd.mjs tools/gen_types.mjs
+	@mkdir -p build
+	@node tools/gen_types.mjs build/generated.d.ts
+	@cmp -s build/generated.d.ts js/generated.d.ts || { diff -u js/generated.d.ts build/generated.d.ts | head -40; \
+	  echo "FAIL: js/generated.d.ts is stale: run make types and commit it"; exit 1; }
+	@echo "js/generated.d.ts is up to date"
+
 # The TypeScript declarations compile, and a user's program type-checks against them.
 test-types:
 	npx tsc --noEmit --strict --target es2022 --module nodenext --moduleResolution nodenext js/index.d.ts tests/types/usage.ts
@@ -90,11 +127,20 @@ test-types:
 test-browser: all
 	node --test --test-concurrency=1 tests/browser/
 
+# Layer walls: every #include in src/ against the one table in tools/check_includes.mjs, and the
+# check's own test (a planted forbidden include fails).
+.PHONY: check-includes
+check-includes:
+	node tools/check_includes.mjs
+	node --test tests/tools/
+
 test: deps-browser
+	$(MAKE) check-includes
 	$(MAKE) all
 	$(MAKE) check-simd
 	$(MAKE) test-c
 	$(MAKE) asan
+	$(MAKE) check-types-fresh
 	$(MAKE) test-types
 	$(MAKE) test-js
 	$(MAKE) test-browser
@@ -104,11 +150,10 @@ demo: deps
 	node web/server.mjs
 
 bench: deps
-	$(MAKE) all native
+	$(MAKE) all
 	node bench/run.mjs
 
 # Narrow-phase pair test rates of the mesh and heightfield routines (bench/mesh_bench.c).
-.PHONY: bench-mesh
 bench-mesh: build/libtribo.a bench/mesh_bench.c
 	@mkdir -p build
 	$(CC) $(NATIVE_CFLAGS) bench/mesh_bench.c build/libtribo.a -lm -o build/mesh_bench
@@ -124,10 +169,9 @@ bench-collision: build/collision_bench
 	@awk '/^## Collision$$/{exit} {print}' bench/RESULTS.md > build/results.tmp && cat build/collision_bench.md >> build/results.tmp && mv build/results.tmp bench/RESULTS.md
 
 clean:
-	rm -rf build dist/*.mjs dist/*.wasm dist/*.js web/bundle
+	rm -rf build dist/*.mjs dist/*.wasm dist/*.js
 
-# -- filtering: broad-phase benchmark (native, one thread; figures in bench/RESULTS.md "Collision: broad phase")
-.PHONY: bench-broadphase
+# Broad-phase benchmark (native, one thread; figures in bench/RESULTS.md "Collision: broad phase").
 bench-broadphase: build/libtribo.a
 	@mkdir -p build
 	$(CC) $(NATIVE_CFLAGS) bench/broadphase_bench.c build/libtribo.a -lm -o build/broadphase_bench

@@ -3,19 +3,22 @@
 //
 // Scenes (bench/scenes.mjs): pyramid (210 cubes), pile (1000 mixed bodies in a box container),
 // readback (contact normal impulse of a resting 1 kg sphere against m·g).
-// Engines (bench/engines/*.mjs): rapier, rapier-simd, havok, jolt, cannon, tribo-simd,
-// tribo-threads (JS API, js/index.js, default world = the physx-tgs preset), one entry per Tribo
-// preset (tribo-physx-pgs, tribo-physx-tgs, tribo-newton-xpbd, tribo-newton-semi: simd build,
-// 1 thread) and tribo-native (bench/native_bench.c, run as a child).
+// Engines are named `<module>[:<param>]…`: the adapter bench/engines/<module>.mjs, and parameters
+// (a word or key=value) handed to its load() and engineId(), which gives the row name in the
+// report. Default set: tribo:simd, tribo:threads (JS API, js/index.js, default world = the
+// physx-tgs preset; rows tribo-simd, tribo-threads), tribo-native (bench/native_bench.c, run as a
+// child), one entry per Tribo preset tribo:preset=<name> (simd build, 1 thread; rows
+// tribo-physx-pgs, tribo-physx-tgs, tribo-newton-xpbd, tribo-newton-semi), rapier, rapier-simd,
+// havok, jolt, cannon.
 //
 // Environment:
 //   BENCH_ROUNDS   rounds per engine and scene (default 3); figures are medians over rounds
 //   BENCH_STEPS    steps of the pyramid and pile scenes (default 600; timing window = second half)
-//   BENCH_ENGINES  comma list to run a subset (default: all)
+//   BENCH_ENGINES  comma list of engine names to run instead of the default set
 //   BENCH_SCENES   comma list of pyramid,pile,readback (default: all)
 //   BENCH_OUT      results file (default bench/RESULTS.md; '-' = do not write)
 //   BENCH_ISOLATE  engines run in a child process per scene and round, killed when a step makes
-//                  no progress for BENCH_HANG_S seconds (default: tribo-threads; 30 s)
+//                  no progress for BENCH_HANG_S seconds (default: tribo:threads; 30 s)
 //
 // RESULTS.md: the generated part sits between the BEGIN/END marker comments below; everything
 // after the END marker (the "## Collision…" sections of make bench-collision, bench-mesh,
@@ -24,9 +27,10 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { mergeResults } from './results_file.mjs';
 import * as S from './scenes.mjs';
+import { PRESETS } from './engines/tribo.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..');
@@ -34,26 +38,73 @@ const ROOT = path.resolve(HERE, '..');
 const ROUNDS = posInt(process.env.BENCH_ROUNDS, 3);
 const STEPS = posInt(process.env.BENCH_STEPS, 600);
 const OUT = process.env.BENCH_OUT ?? path.join(HERE, 'RESULTS.md');
-const PRESET_ENGINES = ['tribo-physx-pgs', 'tribo-physx-tgs', 'tribo-newton-xpbd', 'tribo-newton-semi'];
-const ALL_ENGINES = ['tribo-simd', 'tribo-threads', 'tribo-native', ...PRESET_ENGINES, 'rapier', 'rapier-simd', 'havok', 'jolt', 'cannon'];
-const TRIBO = ['tribo-simd', 'tribo-threads', 'tribo-native', ...PRESET_ENGINES];
-const PEERS = ALL_ENGINES.filter((e) => !TRIBO.includes(e));
-const ENGINES = listEnv(process.env.BENCH_ENGINES, ALL_ENGINES);
+const DEFAULT_ENGINES = ['tribo:simd', 'tribo:threads', 'tribo-native', ...PRESETS.map((p) => `tribo:preset=${p}`),
+  'rapier', 'rapier-simd', 'havok', 'jolt', 'cannon'];
+const CHILD = process.argv[2] === '--child'; // one engine, one scene: runIsolated's child process
+// Selected engines in report order: { name, id (row name), module, params, mod }. The tables key
+// everything by id.
+const ENTRIES = CHILD ? [] : await engineEntries(listOf(process.env.BENCH_ENGINES) ?? DEFAULT_ENGINES);
+const ENTRY = new Map(ENTRIES.map((e) => [e.id, e]));
+const ENGINES = ENTRIES.map((e) => e.id);
+const TRIBO = ENTRIES.filter((e) => e.module.startsWith('tribo')).map((e) => e.id);
+const PEERS = ENGINES.filter((e) => !TRIBO.includes(e));
+const PRESET_ENGINES = ENTRIES.filter((e) => e.module === 'tribo' && e.params.preset).map((e) => e.id);
 const SCENE_NAMES = listEnv(process.env.BENCH_SCENES, ['pyramid', 'pile', 'readback']);
-const ISOLATE = process.env.BENCH_ISOLATE === undefined ? ['tribo-threads']
-  : ['', 'none'].includes(process.env.BENCH_ISOLATE) ? [] : listEnv(process.env.BENCH_ISOLATE, ALL_ENGINES);
+const ISOLATE = CHILD || process.env.BENCH_ISOLATE === undefined ? ['tribo-threads']
+  : ['', 'none'].includes(process.env.BENCH_ISOLATE) ? [] : (await engineEntries(listOf(process.env.BENCH_ISOLATE))).map((e) => e.id);
 const HANG_S = posInt(process.env.BENCH_HANG_S, 30);
 
 function posInt(v, dflt) {
   const n = Number.parseInt(v ?? '', 10);
   return Number.isFinite(n) && n > 0 ? n : dflt;
 }
+function listOf(v) {
+  return v ? v.split(',').map((s) => s.trim()).filter(Boolean) : null;
+}
 function listEnv(v, all) {
-  if (!v) return all;
-  const want = v.split(',').map((s) => s.trim()).filter(Boolean);
+  const want = listOf(v);
+  if (!want) return all;
   const bad = want.filter((w) => !all.includes(w));
   if (bad.length) { console.error(`unknown: ${bad.join(', ')} (known: ${all.join(', ')})`); process.exit(1); }
   return all.filter((a) => want.includes(a));
+}
+
+/** `tribo:threads:preset=newton-xpbd` → { module: 'tribo', params: { threads: true, preset: 'newton-xpbd' } }. */
+function parseEngineName(name) {
+  const [module, ...rest] = name.split(':');
+  const params = {};
+  for (const p of rest) {
+    const eq = p.indexOf('=');
+    if (eq < 0) params[p] = true; else params[p.slice(0, eq)] = p.slice(eq + 1);
+  }
+  return { module, params };
+}
+
+/** The adapter of an engine name, and its row name; exits naming a bad engine or parameter. */
+async function engineEntry(name) {
+  const { module, params } = parseEngineName(name);
+  const file = path.join(HERE, 'engines', `${module}.mjs`);
+  if (!/^[a-z0-9-]+$/.test(module) || module.endsWith('-common') || !fs.existsSync(file)) {
+    throw new RangeError(`unknown engine ${name} (default set: ${DEFAULT_ENGINES.join(', ')})`);
+  }
+  const mod = await import(pathToFileURL(file).href);
+  if (!mod.engineId && Object.keys(params).length) throw new RangeError(`engine ${module} takes no parameters (got ${name})`);
+  return { name, id: mod.engineId ? mod.engineId(params) : module, module, params, mod };
+}
+
+async function engineEntries(names) {
+  try {
+    const entries = await Promise.all(names.map(engineEntry));
+    const seen = new Map();
+    for (const e of entries) {
+      if (seen.has(e.id)) throw new RangeError(`${seen.get(e.id)} and ${e.name} are the same entry (${e.id})`);
+      seen.set(e.id, e.name);
+    }
+    return entries;
+  } catch (err) {
+    console.error(`BENCH_ENGINES / BENCH_ISOLATE: ${err.message}`);
+    process.exit(1);
+  }
 }
 const log = (...a) => console.log(...a);
 const median = (xs) => {
@@ -153,7 +204,7 @@ function runScene(engine, scene, onProgress = null) {
 
 function runIsolated(id, sceneName) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--child', id, sceneName],
+    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--child', ENTRY.get(id).name, sceneName],
       { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '', errText = '', lastStep = -1, phase = 'loading', timer = null, done = false;
     const finish = (fn, v) => { if (!done) { done = true; clearTimeout(timer); fn(v); } };
@@ -190,13 +241,13 @@ function runIsolated(id, sceneName) {
   });
 }
 
-async function childMain(id, sceneName) {
+async function childMain(name, sceneName) {
   let result;
   try {
-    const mod = await import(`./engines/${id}.mjs`);
+    const { mod, params } = await engineEntry(name);
     let eng;
     try {
-      eng = await mod.load();
+      eng = await mod.load(params);
     } catch (err) {
       process.stdout.write(`${JSON.stringify({ error: err.message, unavailable: err?.constructor?.name === 'Unavailable' })}\n`);
       process.exit(0);
@@ -217,8 +268,7 @@ async function childMain(id, sceneName) {
 
 async function loadEngines() {
   const loaded = new Map(), skipped = new Map();
-  for (const id of ENGINES) {
-    const mod = await import(`./engines/${id}.mjs`);
+  for (const { id, mod, params } of ENTRIES) {
     try {
       if (ISOLATE.includes(id) && !mod.external) {
         loaded.set(id, { id, isolated: true, notes: null });
@@ -228,7 +278,7 @@ async function loadEngines() {
         loaded.set(id, { id, external: true, mod, notes: `native gcc -O2 ${mod.compilerVersion() ?? ''}, 1 thread, Tribo default solver` });
       } else {
         const t0 = performance.now();
-        const eng = await mod.load();
+        const eng = await mod.load(params);
         eng.packageName = mod.packageName;
         loaded.set(id, eng);
         log(`  [${id}] loaded in ${(performance.now() - t0).toFixed(0)} ms`);
@@ -531,7 +581,7 @@ function describe(scene, r) {
   return `force ${r.force.toFixed(4)} N, ratio ${r.ratio.toFixed(4)} (${r.points} contact${r.points === 1 ? '' : 's'})${net}`;
 }
 
-if (process.argv[2] === '--child') {
+if (CHILD) {
   childMain(process.argv[3], process.argv[4]);
 } else {
   main().then(() => process.exit(0), (err) => { console.error(err); process.exit(1); });

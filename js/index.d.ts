@@ -30,6 +30,11 @@
  * @module tribo
  */
 
+/* The view fields (units and docs) and the enum unions come from the engine's tables:
+ * js/generated.d.ts, written by tools/gen_types.mjs. Everything else here is written by hand. */
+import type * as Engine from './generated.js';
+export type { BodyFields, ContactFields } from './generated.js';
+
 /** A 3-vector: an array of exactly 3 numbers (checked at run time). */
 export type Vec3 = readonly [number, number, number] | Float32Array | Float64Array;
 /** A unit quaternion (x, y, z, w); its length must be within 1e-3 of 1 (checked at run time). */
@@ -42,17 +47,17 @@ export type Build = 'threads' | 'simd';
  * rule, matching); each axis can then be set on its own ({@link WorldOptions}, {@link World.setOptions}).
  * A preset whose solver is not in this version throws a `RangeError` naming the available ones.
  */
-export type Preset = 'physx-pgs' | 'physx-tgs' | 'newton-xpbd' | 'newton-semi';
+export type Preset = Engine.Preset;
 /** Solver families: PhysX PGS and TGS, Newton XPBD, Newton penalty with semi-implicit Euler. */
-export type SolverType = 'pgs' | 'tgs' | 'xpbd' | 'penalty';
+export type SolverType = Engine.Solver;
 /** Per-contact readback conventions (see docs/observation.md). */
-export type ReadbackConvention = 'physx' | 'newton';
+export type ReadbackConvention = Engine.Readback;
 /**
  * Candidate-pair generators; all give the same pairs in the same order (sorted by shape slots):
  * `'sap'` incremental sweep and prune, `'all-pairs'` every shape against every shape,
  * `'explicit'` only the pairs of {@link World.setExplicitPairs} (their AABBs must still overlap).
  */
-export type BroadPhase = 'sap' | 'all-pairs' | 'explicit';
+export type BroadPhase = Engine.BroadPhase;
 /**
  * Filtering rules. Every rule skips shapes of one body and pairs without an awake dynamic body.
  * - `'newton'`: `world` and `collisionGroup` of {@link ShapeFilterDesc}, shape-pair exclusions ({@link World.excludePair}).
@@ -60,18 +65,18 @@ export type BroadPhase = 'sap' | 'all-pairs' | 'explicit';
  * - `'physx'`: `filterData` and `trigger`; per-pair detect / solve / notify.
  * - `'genesis'`: adjacency (parent/child), `contype`/`conaffinity`; `maxCollisionPairs`.
  */
-export type FilterRule = 'newton' | 'mujoco' | 'physx' | 'genesis';
+export type FilterRule = Engine.FilterRule;
 /**
  * Distance rules: `'newton'` (margins on both sides, kept when d <= gap0 + gap1, normal response
  * when d < 0), `'mujoco'` (detected when dist < m + g, active when dist < m, gap-only contacts
  * excluded), `'physx'` (generated within the contact offsets, rest distance = rest offsets).
  */
-export type DistanceRule = 'newton' | 'mujoco' | 'physx';
+export type DistanceRule = Engine.DistanceRule;
 /**
  * Contact matching across collide() calls: `'latest'` uses the new points; `'sticky'` keeps a
  * matched contact's previous body-local points while the new ones stay within `matchDistance`.
  */
-export type Matching = 'latest' | 'sticky';
+export type Matching = Engine.Matching;
 
 /** The solver and collision axes; settable at creation and between steps ({@link World.setOptions}). */
 export interface AxisOptions {
@@ -139,7 +144,7 @@ export interface AxisOptions {
   frictionSmoothing?: number;
 }
 /** Body types. */
-export type BodyType = 'static' | 'kinematic' | 'dynamic';
+export type BodyType = Engine.BodyType;
 /** Shape types. */
 export type ShapeType = ShapeDesc['type'];
 
@@ -253,16 +258,8 @@ export interface WorldOptions extends AxisOptions {
   biasCoefficient?: number;
   /** m/s, finite and > 0: cap on the push-out speed from penetration. Default `3`. */
   maxDepenetrationVelocity?: number;
-  /** Hz, finite and > 0: stiffness of a soft contact bias (not used by the PhysX presets). Default `30`. */
-  contactHertz?: number;
-  /** Dimensionless, finite and >= 0: damping ratio of a soft contact bias (not used by the PhysX presets). Default `10`. */
-  contactDampingRatio?: number;
-  /** m, finite and >= 0: penetration allowed without push-out (not used by the PhysX presets). Default `0`. */
-  linearSlop?: number;
   /** m, finite and >= 0: contacts are kept (speculatively) up to this separation. Default `0.02`. */
   speculativeDistance?: number;
-  /** Warm-start impulses from the previous step. Not used by the PhysX presets (PhysX starts each step from zero). Default `true`. */
-  warmStarting?: boolean;
   /**
    * Contact points the store holds, integer >= 1. Overflow is reported
    * ({@link ContactStatus.overflowed}), not an error. Default `65536`. Grow later with
@@ -410,9 +407,9 @@ export type QueryShape =
  *   the other side gets 1), solref mixed the same way when both solref[0] > 0 else elementwise
  *   min, adhesion summed; each friction at least 1e-5.
  */
-export type CombineRule = 'physx' | 'mean' | 'vbd' | 'kamino' | 'mujoco';
+export type CombineRule = Engine.CombineRule;
 /** Scalar combine of two values a, b: (a+b)/2, min, a·b, max. */
-export type CombineMode = 'average' | 'min' | 'multiply' | 'max';
+export type CombineMode = Engine.CombineMode;
 /** Modes of the `'kamino'` combine rule. */
 export interface KaminoCombine {
   /** Mode of μ (`dynamicFriction`). Default `'average'`. */
@@ -860,7 +857,7 @@ export interface ContactSensorHistory {
 
 /** A contact event. */
 export interface ContactEvent {
-  readonly type: 'begin' | 'persist' | 'end' | 'forceAbove' | 'forceBelow';
+  readonly type: Engine.EventType;
   /** Shape ids (with generation); the normal points from shape0 to shape1. */
   readonly shape0: number;
   readonly shape1: number;
@@ -908,47 +905,9 @@ export const DEFAULT_MATERIAL: Readonly<{ friction: 0.5; restitution: 0; density
  * detach them. setPose / setVelocity / setMass write in place and keep views valid.
  * Read `world.bodies` again after such a call; copy (e.g. `Float32Array.from`) to keep values.
  */
-export interface BodyViews {
+export interface BodyViews extends Engine.BodyFields {
   /** Body slots in use (some may be free, see `bodyType`). */
   readonly slotCount: number;
-
-  /**
-   * Body origin position (world frame, m) then rotation quaternion x, y, z, w (unit, body to world).
-   * Slot `s` holds position at `[7*s .. 7*s+2]` and the quaternion at `[7*s+3 .. 7*s+6]`.
-   * The position is the body origin, not the centre of mass (see {@link World.getMass}).
-   *
-   * - Unit: m, 1
-   * - Components per element: 7 (length 7 × slotCount)
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly transform: Float32Array;
-
-  /**
-   * Velocity of the centre of mass, world axes.
-   *
-   * - Unit: m/s
-   * - Components per element: 3 (length 3 × slotCount)
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly linearVelocity: Float32Array;
-
-  /**
-   * Angular velocity, world axes.
-   *
-   * - Unit: rad/s
-   * - Components per element: 3 (length 3 × slotCount)
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly angularVelocity: Float32Array;
-
-  /**
-   * Body type: `0` static, `1` kinematic, `2` dynamic; `-1` free slot (removed or never used).
-   *
-   * - Unit: enum
-   * - Components per element: 1 (length slotCount)
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly bodyType: Int32Array;
 }
 
 /** Contact store status after the last collide() (or step()). */
@@ -986,449 +945,7 @@ export interface ContactStatus {
  * detach them. setPose / setVelocity / setMass write in place and keep views valid.
  * Read `world.contacts` again after such a call; copy to keep values.
  */
-export interface ContactViews extends ContactStatus {
-  /**
-   * First shape's id; the normal points away from it.
-   *
-   * - Unit: id
-   * - Components per element: 1 (length count)
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly shape0: Int32Array;
-
-  /**
-   * Second shape's id.
-   *
-   * - Unit: id
-   * - Components per element: 1 (length count)
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly shape1: Int32Array;
-
-  /**
-   * Body id of `shape0` (as returned by {@link World.addBody}); `-1` when that body is static.
-   *
-   * - Unit: id
-   * - Components per element: 1 (length count)
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly body0: Int32Array;
-
-  /**
-   * Body id of `shape1` (as returned by {@link World.addBody}); `-1` when that body is static.
-   *
-   * - Unit: id
-   * - Components per element: 1 (length count)
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly body1: Int32Array;
-
-  /**
-   * Contact point, world frame: the midpoint between the points on the two surfaces. This is the reference point at which `normalImpulse`, `tangentImpulse` and `force` act.
-   *
-   * - Unit: m
-   * - Components per element: 3 (length 3 × count)
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly point: Float32Array;
-
-  /**
-   * World-frame unit vector from `shape0` towards `shape1`.
-   *
-   * - Unit: 1 (unit vector)
-   * - Components per element: 3 (length 3 × count)
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly normal: Float32Array;
-
-  /**
-   * Signed distance along the normal; negative = penetration, positive = a speculative contact that is not touching yet.
-   *
-   * - Unit: m
-   * - Components per element: 1 (length count)
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly separation: Float32Array;
-
-  /**
-   * Normal impulse over the last step (sum of substeps); always >= 0. Applied to body1 along +normal and to body0 along -normal.
-   *
-   * - Unit: N·s
-   * - Components per element: 1 (length count)
-   * - Meaningful only when `readbackValid` is true (after step() or solve()); zero after a collide() alone.
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly normalImpulse: Float32Array;
-
-  /**
-   * Friction impulse over the last step along `tangent0` (component 0) and `tangent1` (component 1); applied to body1, the opposite to body0.
-   *
-   * - Unit: N·s
-   * - Components per element: 2 (length 2 × count)
-   * - Meaningful only when `readbackValid` is true (after step() or solve()); zero after a collide() alone.
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly tangentImpulse: Float32Array;
-
-  /**
-   * World-frame unit vector perpendicular to the normal (first friction direction).
-   *
-   * - Unit: 1 (unit vector)
-   * - Components per element: 3 (length 3 × count)
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly tangent0: Float32Array;
-
-  /**
-   * World-frame unit vector, `normal × tangent0` (second friction direction).
-   *
-   * - Unit: 1 (unit vector)
-   * - Components per element: 3 (length 3 × count)
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly tangent1: Float32Array;
-
-  /**
-   * Average total contact force over the last step on body1 by body0, applied at `point`, world axes: `(normalImpulse·normal + tangentImpulse[0]·tangent0 + tangentImpulse[1]·tangent1) / timestep`. body0 receives the opposite force.
-   *
-   * - Unit: N
-   * - Components per element: 3 (length 3 × count)
-   * - Meaningful only when `readbackValid` is true (after step() or solve()); zero after a collide() alone.
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly force: Float32Array;
-
-  /**
-   * Geometric feature key; together with the shape pair (`shape0`, `shape1`) it matches a contact point across frames.
-   *
-   * - Unit: id
-   * - Components per element: 1 (length count)
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly featureId: Uint32Array;
-
-  /**
-   * Distance rule that produced the record ({@link DistanceRule} index): 0 `'newton'`, 1 `'mujoco'`, 2 `'physx'`.
-   *
-   * - Unit: enum
-   * - Components per element: 1 (length count)
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly distanceRule: Int32Array;
-
-  /**
-   * The rule's distance that the solver drives to >= 0: `separation - margin` (newton d = n·(p1 − p0) − (m0 + m1); mujoco dist − m; physx g = s − r).
-   *
-   * - Unit: m
-   * - Components per element: 1 (length count)
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly distance: Float32Array;
-
-  /**
-   * Summed over the two shapes: newton / mujoco margins, physx rest offsets (the rest distance).
-   *
-   * - Unit: m
-   * - Components per element: 1 (length count)
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly margin: Float32Array;
-
-  /**
-   * Summed over the two shapes: newton gaps (kept when `distance <= gap`), mujoco gaps (detected when `separation < margin + gap`), physx contact offsets (generated when `separation <= gap` + speculativeDistance + relative motion of one step).
-   *
-   * - Unit: m
-   * - Components per element: 1 (length count)
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly gap: Float32Array;
-
-  /**
-   * 1 when the solver gives the contact a normal row: newton `distance < 0`, mujoco `separation < margin`, physx always; 0 for pairs without response.
-   *
-   * - Unit: 0/1
-   * - Components per element: 1 (length count)
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly active: Int32Array;
-
-  /**
-   * 1 for a MuJoCo gap-only contact (`margin <= separation < margin + gap`): detected, no solver row.
-   *
-   * - Unit: 0/1
-   * - Components per element: 1 (length count)
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly excluded: Int32Array;
-
-  /**
-   * Point on the surface of shape0, world frame.
-   *
-   * - Unit: m
-   * - Components per element: 3 (length 3 × count)
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly point0: Float32Array;
-
-  /**
-   * Point on the surface of shape1, world frame.
-   *
-   * - Unit: m
-   * - Components per element: 3 (length 3 × count)
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly point1: Float32Array;
-
-  /**
-   * `point0` in the frame of shape0's body (body origin and axes; static bodies too).
-   *
-   * - Unit: m
-   * - Components per element: 3 (length 3 × count)
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly localPoint0: Float32Array;
-
-  /**
-   * `point1` in the frame of shape1's body.
-   *
-   * - Unit: m
-   * - Components per element: 3 (length 3 × count)
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly localPoint1: Float32Array;
-
-  /**
-   * World unit normal in the rule's reporting convention: physx from shape1 to shape0 (`= -normal`); newton and mujoco from shape0 to shape1 (`= normal`).
-   *
-   * - Unit: 1
-   * - Components per element: 3 (length 3 × count)
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly reportedNormal: Float32Array;
-
-  /**
-   * 1 when contact reduction dropped points of this contact's shape pair in this frame.
-   *
-   * - Unit: 0/1
-   * - Components per element: 1 (length count)
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly reduced: Int32Array;
-
-  /**
-   * Persistent key: given when the contact first appears, kept while it matches across collide() calls (same shape pair including generations, same feature or the nearest point within `matchDistance`). Never an array slot.
-   *
-   * - Unit: id
-   * - Components per element: 1 (length count)
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly matchKey: Uint32Array;
-
-  /**
-   * Index of the matched contact in the previous collide()'s store; -1 = new (or its match was not stored).
-   *
-   * - Unit: index
-   * - Components per element: 1 (length count)
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly matchIndex: Int32Array;
-
-  /**
-   * collide() calls the contact has been matched over; 0 = new.
-   *
-   * - Unit: frames
-   * - Components per element: 1 (length count)
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly age: Int32Array;
-
-  /**
-   * Coulomb friction coefficient for sticking used by this contact (combined from its two shapes' materials). Equals `dynamicFriction` except under the `'physx'` rule, where static and dynamic friction combine separately and then `staticFriction = max(staticFriction, dynamicFriction)`.
-   *
-   * - Unit: 1 (dimensionless)
-   * - Components per element: 1 (length count)
-   * - Filled by collide() from the world's {@link WorldOptions.combineRule}; `NaN` where that rule has no such parameter (never a fake 0).
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly staticFriction: Float32Array;
-
-  /**
-   * Coulomb friction coefficient while sliding (the μ of the `'mean'`, `'vbd'` and `'kamino'` rules).
-   *
-   * - Unit: 1 (dimensionless)
-   * - Components per element: 1 (length count)
-   * - Filled by collide() from the world's {@link WorldOptions.combineRule}; `NaN` where that rule has no such parameter (never a fake 0).
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly dynamicFriction: Float32Array;
-
-  /**
-   * Restitution (bounce) coefficient used by this contact. `NaN` for a compliant (spring) contact and under the `'vbd'` rule.
-   *
-   * - Unit: 1 (dimensionless)
-   * - Components per element: 1 (length count)
-   * - Filled by collide() from the world's {@link WorldOptions.combineRule}; `NaN` where that rule has no such parameter (never a fake 0).
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly restitution: Float32Array;
-
-  /**
-   * Spring stiffness: the PhysX compliant contact stiffness k (N/m; 1/s² when `materialFlags & 8`, an acceleration spring), or the penalty stiffness ke (N/m) under `'mean'` / `'vbd'`. `NaN` for rigid `'physx'` contacts and under `'kamino'`.
-   *
-   * - Unit: N/m or 1/s²
-   * - Components per element: 1 (length count)
-   * - Filled by collide() from the world's {@link WorldOptions.combineRule}; `NaN` where that rule has no such parameter (never a fake 0).
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly stiffness: Float32Array;
-
-  /**
-   * Spring damping: the PhysX compliant damper d (N·s/m; 1/s for an acceleration spring), or kd (N·s/m) under `'mean'` / `'vbd'`. `NaN` for rigid `'physx'` contacts and under `'kamino'`.
-   *
-   * - Unit: N·s/m or 1/s
-   * - Components per element: 1 (length count)
-   * - Filled by collide() from the world's {@link WorldOptions.combineRule}; `NaN` where that rule has no such parameter (never a fake 0).
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly damping: Float32Array;
-
-  /**
-   * Torsional then rolling friction coefficient (m: they turn the normal force into a torque limit). `'mean'` and `'mujoco'` rules, else `NaN`.
-   *
-   * - Unit: m
-   * - Components per element: 2 (length 2 × count)
-   * - Filled by collide() from the world's {@link WorldOptions.combineRule}; `NaN` where that rule has no such parameter (never a fake 0).
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly spinFriction: Float32Array;
-
-  /**
-   * Penalty friction gain kf (N·s/m) then adhesion distance ka (m). `'mean'` rule only, else `NaN`.
-   *
-   * - Unit: N·s/m, m
-   * - Components per element: 2 (length 2 × count)
-   * - Filled by collide() from the world's {@link WorldOptions.combineRule}; `NaN` where that rule has no such parameter (never a fake 0).
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly penaltyFriction: Float32Array;
-
-  /**
-   * Bits: 1 no friction (a shape disabled it), 2 no strong friction, 4 compliant (spring) contact, 8 acceleration spring.
-   *
-   * - Unit: bits
-   * - Components per element: 1 (length count)
-   * - Filled by collide() from the world's {@link WorldOptions.combineRule}; `NaN` where that rule has no such parameter (never a fake 0).
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly materialFlags: Uint32Array;
-
-  /**
-   * `'mujoco'` rule: contact dimensionality 1, 3, 4 or 6.
-   *
-   * - Unit: 1
-   * - Components per element: 1 (length count)
-   * - Filled by collide() from the world's {@link WorldOptions.combineRule}; 0 under the other rules.
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly condim: Int32Array;
-
-  /**
-   * `'mujoco'` rule: (timeconst s, dampratio) when `solref[0] > 0`, else direct (−stiffness 1/s², −damping 1/s), acceleration units.
-   *
-   * - Unit: s, 1 (direct format: 1/s², 1/s)
-   * - Components per element: 2 (length 2 × count)
-   * - Filled by collide() from the world's {@link WorldOptions.combineRule}; `NaN` where that rule has no such parameter (never a fake 0).
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly solref: Float32Array;
-
-  /**
-   * `'mujoco'` rule: impedance dmin, dmax, width (m), midpoint, power.
-   *
-   * - Unit: 1, 1, m, 1, 1
-   * - Components per element: 5 (length 5 × count)
-   * - Filled by collide() from the world's {@link WorldOptions.combineRule}; `NaN` where that rule has no such parameter (never a fake 0).
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly solimp: Float32Array;
-
-  /**
-   * `'mujoco'` rule: adhesion force; the net normal force is fn − adhesion.
-   *
-   * - Unit: N
-   * - Components per element: 1 (length count)
-   * - Filled by collide() from the world's {@link WorldOptions.combineRule}; `NaN` where that rule has no such parameter (never a fake 0).
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly adhesion: Float32Array;
-
-  /**
-   * Newton convention: average wrench by body1 on body0 over the last step, world axes: force
-   * (N) `[6*i .. 6*i+2]` then torque (N·m) about body0's centre of mass `[6*i+3 .. 6*i+5]`
-   * (static body0: about its origin). Filled by `'newton-xpbd'` (weighted like `normalImpulse`,
-   * restitution pass excluded); NaN for `'newton-semi'`, which has no per-contact force.
-   *
-   * - Unit: N, N·m
-   * - Components per element: 6 (length 6 × count)
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly wrench: Float32Array;
-
-  /**
-   * `'newton-xpbd'`: contact-count weighting factor applied to this contact's impulses, 1/N when
-   * one side has a body, 2/(NA+NB) when both do, 1 without weighting. NaN for `'newton-semi'`.
-   *
-   * - Unit: 1
-   * - Components per element: 1 (length count)
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly readbackScale: Float32Array;
-
-  /**
-   * `'newton-semi'` override of the normal stiffness ke for this contact, N/m; 0 = unset. Set
-   * with {@link World.setContactOverride}.
-   *
-   * - Unit: N/m
-   * - Components per element: 1 (length count)
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly overrideStiffness: Float32Array;
-
-  /**
-   * `'newton-semi'` override of the normal damping kd, N·s/m; 0 = unset.
-   *
-   * - Unit: N·s/m
-   * - Components per element: 1 (length count)
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly overrideDamping: Float32Array;
-
-  /**
-   * `'newton-semi'`: factor on the friction coefficient μ when > 0; 0 = unset.
-   *
-   * - Unit: 1
-   * - Components per element: 1 (length count)
-   * - Valid: a view over engine memory, valid until the next call that changes the world (step, collide, solve, addBody, removeBody, setContactCapacity, free); read `world.bodies` / `world.contacts` again after such a call.
-   */
-  readonly frictionScale: Float32Array;
-
-  /**
-   * PhysX readback: the friction anchor (0 or 1) of the contact's patch located at this point; -1 when the point is not an anchor (a patch has at most two anchors).
-   *
-   * - Unit: index
-   * - Components per element: 1 (length count)
-   */
-  readonly anchor: Int32Array;
-
-  /**
-   * PhysX readback: friction impulse of the anchor at this point over the last step, world axes, on body1 (opposite on body0), applied at `point`; zero when `anchor` is -1.
-   *
-   * - Unit: N·s
-   * - Components per element: 3 (length 3·count)
-   */
-  readonly frictionAnchorImpulse: Float32Array;
-}
-
+export interface ContactViews extends ContactStatus, Engine.ContactFields {}
 
 /** Per-contact overrides of the penalty solver ({@link World.setContactOverride}); 0 = unset. */
 export interface ContactOverride {
@@ -1537,11 +1054,11 @@ export class World {
    * nothing changes. @throws {RangeError} unknown option, bad value (the message names it)
    */
   setOptions(options: AxisOptions & Pick<WorldOptions, 'substeps' | 'velocityIterations' | 'bounceThreshold' |
-    'maxDepenetrationVelocity' | 'contactHertz' | 'contactDampingRatio' | 'linearSlop' | 'speculativeDistance' | 'warmStarting'>): void;
+    'maxDepenetrationVelocity' | 'speculativeDistance'>): void;
   /** The world's current options, every axis by name. */
   readonly options: Required<AxisOptions> & { preset: Preset; threads: number; gravity: number[]; timestep: number;
-    substeps?: never; velocityIterations: number; bounceThreshold: number; maxDepenetrationVelocity: number; contactHertz: number;
-    contactDampingRatio: number; linearSlop: number; speculativeDistance: number; warmStarting: boolean;
+    substeps?: never; velocityIterations: number; bounceThreshold: number; maxDepenetrationVelocity: number;
+    speculativeDistance: number;
     bodyCapacity: number; contactCapacity: number; pairCapacity: number };
 
   /* -- filtering: filter fields, sleep, pair lists, queries (broadPhase, filterRule and

@@ -7,7 +7,7 @@
  * @module tribo
  */
 import { defaultBuild, isWindowThread, loadBuild } from './loader.js';
-import { readFieldTable } from './fields.js';
+import { fieldSet, readFieldTable } from './fields.js';
 import { World, READBACK_INFO, DEFAULT_MATERIAL } from './world.js';
 import { WorkerWorld } from './worker_world.js';
 
@@ -31,7 +31,7 @@ export class Tribo {
     this._scratch = M._malloc(SCRATCH_BYTES);
     if (M._tb_world_def_size() > SCRATCH_BYTES) throw new Error(`init: the engine's world definition (${M._tb_world_def_size()} bytes) exceeds the scratch area`);
     /** Field tables (name, unit, doc, components) of the body and contact views. */
-    this.fields = Object.freeze({ body: readFieldTable(M, 0), contact: readFieldTable(M, 1) });
+    this.fields = Object.freeze({ body: readFieldTable(M, fieldSet(M, 'body')), contact: readFieldTable(M, fieldSet(M, 'contact')) });
   }
 
   /** Creates an in-process world. */

@@ -4,37 +4,22 @@
  * the engine's contact store. Units: N, N·m, N·s, m; world axes.
  * @module tribo/observe
  */
-import { errorFor, Status } from './errors.js';
-import { heapBuffer } from './fields.js';
+import { errorFor } from './errors.js';
+import { checkKeys, finite3 as v3, id as intArg } from './check.js';
+import { engineTables, heapBuffer, readStruct } from './fields.js';
 
-const ANY_BODY = -2;
-const EXCLUDE_SELF = 1;
-const EVENT_TYPES = ['begin', 'persist', 'end', 'forceAbove', 'forceBelow'];
-const CONVENTIONS = { newton: 0, genesis: 1, physx: 2 };
+/* the arrays tb_contacts_convert writes per contact, per convention (tribo.h) */
 const CONVENTION_FIELDS = {
   newton: [['force', 3], ['torque', 3]],
   genesis: [['forceA', 3], ['forceB', 3]],
   physx: [['normal', 3], ['impulse', 3], ['frictionImpulse', 3]],
 };
-const READBACK_CONVENTIONS = ['physx', 'newton'];
 /* scratch layout (bytes): a wrench at 0 (9 floats), points at 64, readback info at 128 (room for
  * fields added to tb_readback_info), event status at 256 */
 const INFO_AT = 128;
 const STATUS_AT = 256;
 
 // ---- pure wrench tools --------------------------------------------------------------------
-
-function v3(fn, field, v) {
-  if (v == null || typeof v.length !== 'number' || v.length !== 3) {
-    throw new TypeError(`${fn}: ${field} must be an array of 3 numbers (got ${JSON.stringify(v)})`);
-  }
-  for (let i = 0; i < 3; i++) {
-    if (typeof v[i] !== 'number' || !Number.isFinite(v[i])) {
-      throw new RangeError(`${fn}: ${field}[${i}] must be a finite number (got ${v[i]})`);
-    }
-  }
-  return v;
-}
 
 function wrenchArg(fn, field, w) {
   if (w == null || typeof w !== 'object') throw new TypeError(`${fn}: ${field} must be { force, torque, point } (got ${JSON.stringify(w)})`);
@@ -96,21 +81,12 @@ export function wrenchAverage(samples, h, point) {
 
 /** The engine's readback flags at scratch + INFO_AT, with the preset's text. */
 function readInfo(world, doc) {
-  const b = heapBuffer(world._M);
-  const p = world._t._scratch + INFO_AT;
-  const i = new Int32Array(b, p, 8);
-  const f = new Float32Array(b, p, 8);
-  return {
-    ...doc,
-    convention: READBACK_CONVENTIONS[i[0]] ?? i[0],
-    valid: i[1] !== 0,
-    perContactForce: i[2] !== 0,
-    includesFriction: i[3] !== 0,
-    includesRestitution: i[4] !== 0,
-    includesTorsional: i[5] !== 0,
-    substeps: i[6],
-    scale: f[7],
-  };
+  const M = world._M;
+  const { layouts, enums } = engineTables(M);
+  const v = readStruct(M, layouts.readbackInfo, world._t._scratch + INFO_AT, ['convention', 'valid', 'perContactForce',
+    'includesFriction', 'includesRestitution', 'includesTorsional', 'substeps', 'scale']);
+  for (const k of ['valid', 'perContactForce', 'includesFriction', 'includesRestitution', 'includesTorsional']) v[k] = v[k] !== 0;
+  return { ...doc, ...v, convention: enums.readback[v.convention] ?? v.convention };
 }
 
 /** Engine readback flags (tb_world_readback_info) plus the preset's description. */
@@ -120,30 +96,19 @@ export function readbackInfo(world, doc) {
 }
 
 function readWrench(world) {
-  const v = new Float32Array(heapBuffer(world._M), world._t._scratch, 9);
-  return { force: [v[0], v[1], v[2]], torque: [v[3], v[4], v[5]], point: [v[6], v[7], v[8]] };
+  return readStruct(world._M, engineTables(world._M).layouts.wrench, world._t._scratch);
 }
 
-function checkOptions(fn, options, allowed) {
-  if (options == null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new TypeError(`${fn}: expected an options object (got ${JSON.stringify(options)})`);
-  }
-  for (const k of Object.keys(options)) {
-    if (!allowed.includes(k)) throw new RangeError(`${fn}: unknown option ${k} (known: ${allowed.join(', ')})`);
-  }
-}
+const checkOptions = (fn, options, allowed) => checkKeys(fn, '', options, new Set(allowed));
+const anyBody = (world) => engineTables(world._M).constants.anyBody;
+const excludeSelf = (world, options) => (options.excludeSelf ? engineTables(world._M).constants.observeExcludeSelf : 0);
 
 /** `with` option: undefined = any body, 'static' or -1 = any static body, else a body id. */
-function withArg(fn, w) {
-  if (w === undefined) return ANY_BODY;
+function withArg(world, fn, w) {
+  if (w === undefined) return anyBody(world);
   if (w === 'static') return -1;
   if (!Number.isInteger(w)) throw new TypeError(`${fn}: with must be a body id or 'static' (got ${JSON.stringify(w)})`);
   return w;
-}
-
-function intArg(fn, field, v) {
-  if (!Number.isInteger(v)) throw new TypeError(`${fn}: ${field} must be an integer (got ${JSON.stringify(v)})`);
-  return v;
 }
 
 /** Throws the engine's message for a failed call; the readback flags ride on the error. */
@@ -157,8 +122,8 @@ export function netContactWrench(world, doc, body, options = {}) {
   const fn = 'netContactWrench';
   checkOptions(fn, options, ['with', 'excludeSelf']);
   const M = world._M, s = world._t._scratch;
-  const st = M._tb_body_contact_wrench(world._id, intArg(fn, 'body', body), withArg(fn, options.with),
-    options.excludeSelf ? EXCLUDE_SELF : 0, s, s + INFO_AT);
+  const st = M._tb_body_contact_wrench(world._id, intArg(fn, 'body', body), withArg(world, fn, options.with),
+    excludeSelf(world, options), s, s + INFO_AT);
   const info = readInfo(world, doc);
   if (st !== 0) throw fail(world, st, info);
   return { ...readWrench(world), readback: info };
@@ -171,7 +136,7 @@ export function netContactWrenches(world, doc, options = {}) {
   const slots = M._tb_world_body_slot_count(world._id);
   const p = slots > 0 ? M._malloc(24 * slots) : 0;
   try {
-    const st = M._tb_world_body_contact_wrenches(world._id, options.excludeSelf ? EXCLUDE_SELF : 0, p, slots, s + INFO_AT);
+    const st = M._tb_world_body_contact_wrenches(world._id, excludeSelf(world, options), p, slots, s + INFO_AT);
     const info = readInfo(world, doc);
     if (st !== 0) throw fail(world, st, info);
     const flat = new Float32Array(heapBuffer(M), p, 6 * slots);
@@ -189,7 +154,7 @@ export function bodyContacts(world, body, options = {}) {
   const fn = 'bodyContacts';
   checkOptions(fn, options, ['with', 'excludeSelf']);
   const M = world._M;
-  const b = intArg(fn, 'body', body), w = withArg(fn, options.with), flags = options.excludeSelf ? EXCLUDE_SELF : 0;
+  const b = intArg(fn, 'body', body), w = withArg(world, fn, options.with), flags = excludeSelf(world, options);
   const n = M._tb_body_contacts(world._id, b, w, flags, 0, 0);
   if (n < 0) throw fail(world, -n);
   if (n === 0) return new Int32Array(0);
@@ -218,17 +183,17 @@ export function contactWrench(world, doc, index, side, point) {
 
 export function convertContacts(world, doc, convention, first = 0, count) {
   const fn = 'convertContacts';
-  if (!(convention in CONVENTIONS)) {
-    throw new RangeError(`${fn}: convention must be one of ${Object.keys(CONVENTIONS).join(', ')} (got ${JSON.stringify(convention)})`);
-  }
+  const names = engineTables(world._M).enums.convention;
+  const c = names.indexOf(convention);
+  if (c < 0) throw new RangeError(`${fn}: convention must be one of ${names.join(', ')} (got ${JSON.stringify(convention)})`);
   const M = world._M, s = world._t._scratch;
   const total = world.contacts.count;
   intArg(fn, 'first', first);
   const n = count === undefined ? Math.max(0, total - first) : intArg(fn, 'count', count);
-  const stride = M._tb_contact_convention_stride(CONVENTIONS[convention]);
+  const stride = M._tb_contact_convention_stride(c);
   const p = n > 0 ? M._malloc(4 * stride * n) : 0;
   try {
-    const st = M._tb_contacts_convert(world._id, CONVENTIONS[convention], first, n, p, s + INFO_AT);
+    const st = M._tb_contacts_convert(world._id, c, first, n, p, s + INFO_AT);
     const info = readInfo(world, doc);
     if (st !== 0) throw fail(world, st, info);
     const flat = new Float32Array(heapBuffer(M), p, stride * n);
@@ -250,7 +215,7 @@ export function addContactSensor(world, body, options = {}) {
   const fn = 'addContactSensor';
   checkOptions(fn, options, ['with', 'capacity']);
   const cap = options.capacity === undefined ? 64 : intArg(fn, 'capacity', options.capacity);
-  const id = world._M._tb_sensor_create(world._id, intArg(fn, 'body', body), withArg(fn, options.with), cap);
+  const id = world._M._tb_sensor_create(world._id, intArg(fn, 'body', body), withArg(world, fn, options.with), cap);
   if (id < 0) throw fail(world, -id);
   world._sensorCapacity.set(id, cap);
   return id;
@@ -312,25 +277,17 @@ export function setPairForceThreshold(world, shape0, shape1, newtons) {
 export function readEvents(world) {
   const M = world._M, s = world._t._scratch + STATUS_AT;
   world._check(M._tb_world_event_status(world._id, s));
-  const st = new Int32Array(heapBuffer(M), s, 6);
-  const out = {
-    count: st[0], capacity: st[1], requested: st[2], overflowed: st[3] !== 0,
-    forceAvailable: st[4] !== 0, step: st[5], list: [],
-  };
+  const { layouts, enums } = engineTables(M);
+  const out = { ...readStruct(M, layouts.eventStatus, s), list: [] };
+  out.overflowed = out.overflowed !== 0;
+  out.forceAvailable = out.forceAvailable !== 0;
   if (out.count === 0) return out;
   const p = M._tb_world_events(world._id);
-  const b = heapBuffer(M);
-  const i32 = new Int32Array(b, p, 10 * out.count);
-  const u32 = new Uint32Array(b, p, 10 * out.count);
-  const f32 = new Float32Array(b, p, 10 * out.count);
+  const size = layouts.contactEvent.size;
   for (let k = 0; k < out.count; k++) {
-    const o = 10 * k;
-    out.list.push({
-      type: EVENT_TYPES[i32[o]], shape0: i32[o + 1], shape1: i32[o + 2], body0: i32[o + 3], body1: i32[o + 4],
-      featureId: u32[o + 5], normalForce: f32[o + 6], point: [f32[o + 7], f32[o + 8], f32[o + 9]],
-    });
+    const e = readStruct(M, layouts.contactEvent, p + size * k);
+    out.list.push({ ...e, type: enums.eventType[e.type] });
   }
   return out;
 }
 
-export { Status };

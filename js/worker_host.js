@@ -23,6 +23,9 @@ const slots = [null, null];
 let slot = 0;
 let shared = false;
 
+/* Results the client receives as plain arrays rather than typed-array copies. */
+const AS_ARRAY = new Set(['getState', 'getPosition', 'getRotation', 'getLinearVelocity', 'getAngularVelocity', 'bodyContacts']);
+
 const ops = {
   async create(options) {
     const { build, ...worldOptions } = options;
@@ -35,52 +38,10 @@ const ops = {
   call(name, args) {
     const kind = worldApi()[name];
     if (!kind) throw new Error(`${name}: not a World method`);
-    return detach(kind === 'get' ? world[name] : world[name](...args));
+    const v = kind === 'get' ? world[name] : world[name](...args);
+    return AS_ARRAY.has(name) ? Array.from(v) : detach(v);
   },
-  addBody: (desc) => world.addBody(desc),
-  removeBody: (id) => world.removeBody(id),
-  setPose: (id, p, q) => world.setPose(id, p, q),
-  setVelocity: (id, l, a) => world.setVelocity(id, l, a),
-  setMass: (id, m) => world.setMass(id, m),
-  setGravity: (g) => world.setGravity(g),
-  setTimestep: (h) => world.setTimestep(h),
-  getMass: (id) => world.getMass(id),
-  /* -- convex: hull statistics -- */
-  hullInfo: (id, index) => world.hullInfo(id, index),
-  getState: (id) => Array.from(world.getState(id)),
-  stepStats: () => world.stepStats,
   liveBytes: () => tribo.liveBytes(),
-  getPosition: (id) => Array.from(world.getPosition(id)),
-  getRotation: (id) => Array.from(world.getRotation(id)),
-  getLinearVelocity: (id) => Array.from(world.getLinearVelocity(id)),
-  getAngularVelocity: (id) => Array.from(world.getAngularVelocity(id)),
-  setContactCapacity: (n) => world.setContactCapacity(n),
-  setPairCapacity: (n) => world.setPairCapacity(n),
-  readbackInfo: () => world.readbackInfo,
-  /* -- ops section: distances and matching -- */
-  // observation
-  netContactWrench: (body, o) => world.netContactWrench(body, o),
-  netContactWrenches: (o) => world.netContactWrenches(o),
-  bodyContacts: (body, o) => Array.from(world.bodyContacts(body, o)),
-  contactWrench: (i, side, p) => world.contactWrench(i, side, p),
-  convertContacts: (c, first, count) => world.convertContacts(c, first, count),
-  addContactSensor: (body, o) => world.addContactSensor(body, o),
-  removeContactSensor: (id) => world.removeContactSensor(id),
-  readContactSensor: (id) => world.readContactSensor(id),
-  contactSensorHistory: (id) => world.contactSensorHistory(id),
-  setEventCapacity: (n) => world.setEventCapacity(n),
-  setForceThreshold: (n) => world.setForceThreshold(n),
-  setPairForceThreshold: (a, b, n) => world.setPairForceThreshold(a, b, n),
-  events: () => world.events,
-  setMaterial: (shape, m) => world.setMaterial(shape, m),
-  getMaterial: (shape) => world.getMaterial(shape),
-  shapesOf: (body) => world.shapesOf(body),
-  // Newton presets
-  setContactOverride: (i, o) => world.setContactOverride(i, o),
-  /* PhysX per-body solver settings and the solver status */
-  setMaxContactImpulse: (id, v) => world.setMaxContactImpulse(id, v),
-  setSolverIterations: (id, p, v) => world.setSolverIterations(id, p, v),
-  solverStatus: () => world.solverStatus,
   collide() {
     world.collide();
     return makeFrame();

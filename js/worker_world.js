@@ -20,8 +20,8 @@ function withWorldApi(w, api) {
   return new Proxy(w, {
     get(target, name, receiver) {
       if (typeof name !== 'string' || name in target || !api?.[name]) return Reflect.get(target, name, receiver);
-      if (api[name] === 'get') return target._call('call', [name, []]);
-      return (...args) => target._call('call', [name, args]);
+      if (api[name] === 'get') return target._call('call', [name, []], name);
+      return (...args) => target._call('call', [name, args], name);
     },
   });
 }
@@ -88,8 +88,9 @@ export class WorkerWorld {
     return withWorldApi(w, info.api);
   }
 
-  _call(op, args = []) {
-    if (this._freed) return Promise.reject(new Error(`${op}: this world was freed`));
+  /** Posts an operation; `name` is the World method it stands for (in the freed-world error). */
+  _call(op, args = [], name = op) {
+    if (this._freed) return Promise.reject(new Error(`${name}: this world was freed`));
     const seq = ++this._seq;
     return new Promise((resolve, reject) => {
       this._pending.set(seq, { resolve, reject });
@@ -106,65 +107,10 @@ export class WorkerWorld {
     return readFrame(msg.header, msg.layout, buffer);
   }
 
-  addBody(desc) { return this._call('addBody', [desc]); }
-  removeBody(id) { return this._call('removeBody', [id]); }
-  setPose(id, position, rotation) { return this._call('setPose', [id, position, rotation]); }
-  setVelocity(id, linear, angular) { return this._call('setVelocity', [id, linear, angular]); }
-  setMass(id, m) { return this._call('setMass', [id, m]); }
-  setGravity(gravity) { return this._call('setGravity', [gravity]); }
-  async setTimestep(timestep) { await this._call('setTimestep', [timestep]); this.timestep = Math.fround(timestep); }
-  getMass(id) { return this._call('getMass', [id]); }
-  /** See World.hullInfo. */
-  hullInfo(body, index = 0) { return this._call('hullInfo', [body, index]); }
-  /** 13 numbers: position, rotation (x, y, z, w), linear velocity, angular velocity. */
-  getState(id) { return this._call('getState', [id]); }
-  get stepStats() { return this._call('stepStats'); }
+  /* Every other World method and getter is forwarded by withWorldApi (see worker_host.js `call`). */
+  async setTimestep(timestep) { await this._call('call', ['setTimestep', [timestep]], 'setTimestep'); this.timestep = Math.fround(timestep); }
+  /** Bytes the worker's engine has allocated. */
   liveBytes() { return this._call('liveBytes'); }
-
-  /** Body origin position (m, world): 3 numbers. */
-  getPosition(id) { return this._call('getPosition', [id]); }
-  /** Rotation quaternion x, y, z, w. */
-  getRotation(id) { return this._call('getRotation', [id]); }
-  /** Linear velocity of the centre of mass (m/s, world). */
-  getLinearVelocity(id) { return this._call('getLinearVelocity', [id]); }
-  /** Angular velocity (rad/s, world). */
-  getAngularVelocity(id) { return this._call('getAngularVelocity', [id]); }
-  /** Grows the contact store. */
-  setContactCapacity(n) { return this._call('setContactCapacity', [n]); }
-  /** Grows the broad-phase pair capacity. */
-  setPairCapacity(n) { return this._call('setPairCapacity', [n]); }
-  /** What the contact readback of the world's preset includes and excludes. */
-  get readbackInfo() { return this._call('readbackInfo'); }
-
-  /* -- observation (see World): resolve with the same values -- */
-  netContactWrench(body, options) { return this._call('netContactWrench', [body, options]); }
-  netContactWrenches(options) { return this._call('netContactWrenches', [options]); }
-  bodyContacts(body, options) { return this._call('bodyContacts', [body, options]); }
-  contactWrench(index, side, point) { return this._call('contactWrench', [index, side, point]); }
-  convertContacts(convention, first, count) { return this._call('convertContacts', [convention, first, count]); }
-  addContactSensor(body, options) { return this._call('addContactSensor', [body, options]); }
-  removeContactSensor(id) { return this._call('removeContactSensor', [id]); }
-  readContactSensor(id) { return this._call('readContactSensor', [id]); }
-  contactSensorHistory(id) { return this._call('contactSensorHistory', [id]); }
-  setEventCapacity(capacity) { return this._call('setEventCapacity', [capacity]); }
-  setForceThreshold(newtons) { return this._call('setForceThreshold', [newtons]); }
-  setPairForceThreshold(shape0, shape1, newtons) { return this._call('setPairForceThreshold', [shape0, shape1, newtons]); }
-  /** Events of the last solve() (a getter that returns a promise). */
-  get events() { return this._call('events'); }
-  /** See World.setMaterial: changes the given fields of a shape's material. */
-  setMaterial(shapeId, material) { return this._call('setMaterial', [shapeId, material]); }
-  /** See World.getMaterial. */
-  getMaterial(shapeId) { return this._call('getMaterial', [shapeId]); }
-  /** See World.shapesOf: shape ids of a body in creation order. */
-  shapesOf(bodyId) { return this._call('shapesOf', [bodyId]); }
-  /** Newton penalty: per-contact overrides (0 = unset) between collide() and solve(). */
-  setContactOverride(index, override) { return this._call('setContactOverride', [index, override]); }
-  /** PhysX maxContactImpulse of a body (N·s per contact point and step; Infinity = none). */
-  setMaxContactImpulse(id, maxImpulse) { return this._call('setMaxContactImpulse', [id, maxImpulse]); }
-  /** PhysX solver iteration requests of a body (-1 = the world's). */
-  setSolverIterations(id, position = -1, velocity = -1) { return this._call('setSolverIterations', [id, position, velocity]); }
-  /** Status of the last solve (iterations used, residuals). */
-  get solverStatus() { return this._call('solverStatus'); }
   /** Collision stage only; resolves with a frame whose contacts have no impulses yet (readbackValid false). */
   async collide() { return this._frame(await this._call('collide')); }
   /** Solver stage only, on the contacts of the preceding collide(); resolves with the frame. */

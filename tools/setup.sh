@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the build, demo and tests need when it is missing: Emscripten (Debian's package),
-# Chromium (browser tests only, with --browser) and the npm packages.
+# Chromium (browser tests only, with --browser) and the npm packages of package-lock.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 need_browser=0
@@ -16,7 +16,14 @@ apt_install() {
 
 command -v emcc >/dev/null 2>&1 || apt_install emscripten
 if [ "$need_browser" = 1 ] && [ ! -x /usr/bin/chromium ]; then apt_install chromium; fi
-if [ ! -d node_modules/three ] || [ ! -d node_modules/playwright-core ] || [ package.json -nt node_modules/.package-lock.json ]; then
-  echo "setup: npm install"
-  npm install --no-audit --no-fund --loglevel=error
+# `npm ls` fails when a package of package.json is missing or outside its range. `npm ci` then
+# installs exactly package-lock.json's versions and never rewrites the lock file (npm install may).
+if ! npm ls --depth=0 >/dev/null 2>&1; then
+  if [ -f package-lock.json ]; then
+    echo "setup: npm ci (node_modules does not match package.json)"
+    npm ci --no-audit --no-fund --loglevel=error
+  else
+    echo "setup: npm install (no package-lock.json)"
+    npm install --no-audit --no-fund --loglevel=error
+  fi
 fi

@@ -1,4 +1,10 @@
-// Tribo through its ESM API (js/index.js), against the contract:
+// Tribo through its ESM API (js/index.js), one module for every Tribo entry of the bench. run.mjs
+// names an entry `tribo:<param>:…` and hands the parameters to load() and engineId():
+//   simd | threads       the wasm build (default simd); simd runs 1 thread, threads runs 2
+//   preset=<name>        createWorld({ preset }) with the preset's own defaults (one of PRESETS)
+// Row names in the report: tribo-simd, tribo-threads, tribo-<preset> (simd build),
+// tribo-threads-<preset> (threads build).
+// The contract with js/index.js:
 //   const tribo = await init({ build: 'simd' | 'threads' });
 //   const world = tribo.createWorld({ gravity, timestep, threads, preset });
 //   world.addBody({ type, position, rotation, shapes: [{ type, ..., density, friction, restitution }] })
@@ -28,15 +34,36 @@ function shapeDesc(b) {
   }
 }
 
-/** Names of Tribo's presets (createWorld({ preset })), one bench entry each (tribo-<preset>). */
+/** Names of Tribo's presets (createWorld({ preset })), one bench entry each (tribo:preset=<name>). */
 export const PRESETS = ['physx-pgs', 'physx-tgs', 'newton-xpbd', 'newton-semi'];
 
 /**
- * build: 'simd' | 'threads'; threads: worker count passed to createWorld; preset: one of PRESETS,
- * or undefined for the default world.
+ * The configuration of the parameters of a bench name (`tribo:threads` → { threads: true }):
+ * build 'simd' | 'threads', threads = worker count passed to createWorld, preset = one of PRESETS
+ * or undefined for the default world. Throws a RangeError naming an unknown parameter.
  */
-export async function loadTribo({ build, threads, preset }) {
-  if (preset !== undefined && !PRESETS.includes(preset)) throw new Error(`tribo: unknown preset ${preset}`);
+function configOf(params = {}) {
+  if ('simd' in params && 'threads' in params) throw new RangeError('tribo: simd and threads name two builds; give one');
+  let build = 'simd', preset;
+  for (const [key, value] of Object.entries(params)) {
+    if ((key === 'simd' || key === 'threads') && value === true) build = key;
+    else if (key === 'preset' && PRESETS.includes(value)) preset = value;
+    else if (key === 'preset') throw new RangeError(`tribo: preset must be one of ${PRESETS.join(', ')} (got ${JSON.stringify(value)})`);
+    else throw new RangeError(`tribo: unknown parameter ${value === true ? key : `${key}=${value}`} (known: simd, threads, preset=<name>)`);
+  }
+  return { build, threads: build === 'threads' ? 2 : 1, preset };
+}
+
+/** Row name of the entry in the report tables: tribo-simd, tribo-threads, tribo-<preset>, tribo-threads-<preset>. */
+export function engineId(params) {
+  const { build, preset } = configOf(params);
+  return preset ? (build === 'simd' ? `tribo-${preset}` : `tribo-${build}-${preset}`) : `tribo-${build}`;
+}
+
+export const packageName = null;
+
+export async function load(params) {
+  const { build, threads, preset } = configOf(params);
   const entry = path.join(ROOT, 'js/index.js');
   if (!fs.existsSync(entry)) throw new Unavailable('js/index.js does not exist yet (Tribo JS API not written)');
   const dist = path.join(ROOT, 'dist');
@@ -59,7 +86,7 @@ export async function loadTribo({ build, threads, preset }) {
     throw new Unavailable(`init({ build: '${build}' }) loaded the '${tribo.build}' build`);
   }
   return {
-    id: preset ? `tribo-${preset}` : `tribo-${build}`,
+    id: engineId(params),
     version: null,
     preset: preset ?? 'physx-tgs',
     notes: `${build === 'simd' ? 'single-threaded SIMD128 wasm' : 'pthreads wasm'}, threads: ${threads}; ` +

@@ -37,7 +37,13 @@ typedef enum tb_status {
   TB_ERR_INVALID_STATE = 5     /* e.g. solve() without a preceding collide() */
 } tb_status;
 
-typedef enum tb_body_type { TB_BODY_STATIC = 0, TB_BODY_KINEMATIC = 1, TB_BODY_DYNAMIC = 2 } tb_body_type;
+/* Enums are X-lists: X(constant, "name"). The values are the list order from 0; "name" is the
+ * spelling of C messages and of the JS API, exposed by tb_enum_name() (see "Enum name tables"
+ * below), so C messages and bindings share this one list. */
+#define TB_ENUM_CONSTANT(c, name) c,
+
+#define TB_BODY_TYPES(X) X(TB_BODY_STATIC, "static") X(TB_BODY_KINEMATIC, "kinematic") X(TB_BODY_DYNAMIC, "dynamic")
+typedef enum tb_body_type { TB_BODY_TYPES(TB_ENUM_CONSTANT) TB_BODY_TYPE_COUNT } tb_body_type;
 
 /* Shape parameters, by type (all in m, in the shape's local frame):
  *   PLANE:   params[0..2] = unit normal n, params[3] = offset d: the solid half-space
@@ -45,60 +51,55 @@ typedef enum tb_body_type { TB_BODY_STATIC = 0, TB_BODY_KINEMATIC = 1, TB_BODY_D
  *   SPHERE:  params[0] = radius
  *   BOX:     params[0..2] = half extents (x, y, z)
  *   CAPSULE: params[0] = radius, params[1] = half height of the segment along local y */
-typedef enum tb_shape_type {
-  TB_SHAPE_PLANE = 0,
-  TB_SHAPE_SPHERE = 1,
-  TB_SHAPE_CAPSULE = 2,
-  TB_SHAPE_BOX = 3,
-  TB_SHAPE_CYLINDER = 4,    /* params[0] = radius, params[1] = half height along local y */
-  TB_SHAPE_ELLIPSOID = 5,   /* params[0..2] = semi-axes along local x, y, z */
-  TB_SHAPE_HULL = 6,        /* convex hull of a point cloud: tb_shape_create_hull() */
-  TB_SHAPE_HEIGHTFIELD = 7, /* static; tb_shape_create_heightfield() */
-  TB_SHAPE_MESH = 8,        /* static triangle mesh with a BVH; tb_shape_create_mesh() */
-  TB_SHAPE_TYPE_COUNT = 9
-} tb_shape_type;
+#define TB_SHAPE_TYPES(X)                                                                          \
+  X(TB_SHAPE_PLANE, "plane")             /* 0 */                                                  \
+  X(TB_SHAPE_SPHERE, "sphere")           /* 1 */                                                  \
+  X(TB_SHAPE_CAPSULE, "capsule")         /* 2 */                                                  \
+  X(TB_SHAPE_BOX, "box")                 /* 3 */                                                  \
+  X(TB_SHAPE_CYLINDER, "cylinder")       /* 4: params[0] = radius, params[1] = half height along local y */ \
+  X(TB_SHAPE_ELLIPSOID, "ellipsoid")     /* 5: params[0..2] = semi-axes along local x, y, z */    \
+  X(TB_SHAPE_HULL, "hull")               /* 6: convex hull of a point cloud: tb_shape_create_hull() */ \
+  X(TB_SHAPE_HEIGHTFIELD, "heightfield") /* 7: static; tb_shape_create_heightfield() */           \
+  X(TB_SHAPE_MESH, "mesh")               /* 8: static triangle mesh with a BVH; tb_shape_create_mesh() */
+typedef enum tb_shape_type { TB_SHAPE_TYPES(TB_ENUM_CONSTANT) TB_SHAPE_TYPE_COUNT } tb_shape_type;
 
 /* Most points a contact manifold of one shape pair keeps after reduction. */
 #define TB_MAX_POINTS_PER_PAIR 4
 
 /* ---- Presets: one choice on every axis below; each axis can then be set on its own. ---- */
-typedef enum tb_preset {
-  TB_PRESET_PHYSX_PGS = 0,
-  TB_PRESET_PHYSX_TGS = 1,
-  TB_PRESET_NEWTON_XPBD = 2,
-  TB_PRESET_NEWTON_SEMI = 3,
-  TB_PRESET_COUNT = 4
-} tb_preset;
+#define TB_PRESETS(X)                                                                              \
+  X(TB_PRESET_PHYSX_PGS, "physx-pgs")                                                              \
+  X(TB_PRESET_PHYSX_TGS, "physx-tgs")                                                              \
+  X(TB_PRESET_NEWTON_XPBD, "newton-xpbd")                                                          \
+  X(TB_PRESET_NEWTON_SEMI, "newton-semi")
+typedef enum tb_preset { TB_PRESETS(TB_ENUM_CONSTANT) TB_PRESET_COUNT } tb_preset;
 
-typedef enum tb_solver_type {
-  TB_SOLVER_PGS = 0,     /* PhysX projected Gauss-Seidel: position iterations, then velocity iterations */
-  TB_SOLVER_TGS = 1,     /* PhysX temporal Gauss-Seidel: internal steps h/N */
-  TB_SOLVER_XPBD = 2,    /* Newton XPBD: position corrections, velocities from positions */
-  TB_SOLVER_PENALTY = 3, /* Newton semi-implicit Euler with penalty contact forces */
-  TB_SOLVER_TYPE_COUNT = 4
-} tb_solver_type;
+#define TB_SOLVER_TYPES(X)                                                                         \
+  X(TB_SOLVER_PGS, "pgs")         /* PhysX projected Gauss-Seidel: position iterations, then velocity iterations */ \
+  X(TB_SOLVER_TGS, "tgs")         /* PhysX temporal Gauss-Seidel: internal steps h/N */          \
+  X(TB_SOLVER_XPBD, "xpbd")       /* Newton XPBD: position corrections, velocities from positions */ \
+  X(TB_SOLVER_PENALTY, "penalty") /* Newton semi-implicit Euler with penalty contact forces */
+typedef enum tb_solver_type { TB_SOLVER_TYPES(TB_ENUM_CONSTANT) TB_SOLVER_TYPE_COUNT } tb_solver_type;
 
 /* How two shapes' materials combine into a contact's parameters. */
-typedef enum tb_combine_rule {
-  TB_COMBINE_RULE_PHYSX = 0,  /* per-shape combine modes, the larger enum wins */
-  TB_COMBINE_RULE_MEAN = 1,   /* Newton: arithmetic means */
-  TB_COMBINE_RULE_VBD = 2,    /* Newton VBD: means, friction sqrt(mu0 mu1) */
-  TB_COMBINE_RULE_KAMINO = 3, /* friction average, restitution min */
-  TB_COMBINE_RULE_MUJOCO = 4, /* higher priority wins; equal: condim/friction max, solmix-weighted solref/solimp */
-  TB_COMBINE_RULE_COUNT = 5
-} tb_combine_rule;
+#define TB_COMBINE_RULES(X)                                                                        \
+  X(TB_COMBINE_RULE_PHYSX, "physx")   /* per-shape combine modes, the larger enum wins */          \
+  X(TB_COMBINE_RULE_MEAN, "mean")     /* Newton: arithmetic means */                               \
+  X(TB_COMBINE_RULE_VBD, "vbd")       /* Newton VBD: means, friction sqrt(mu0 mu1) */              \
+  X(TB_COMBINE_RULE_KAMINO, "kamino") /* friction average, restitution min */                      \
+  X(TB_COMBINE_RULE_MUJOCO, "mujoco") /* higher priority wins; equal: condim/friction max, solmix-weighted solref/solimp */
+typedef enum tb_combine_rule { TB_COMBINE_RULES(TB_ENUM_CONSTANT) TB_COMBINE_RULE_COUNT } tb_combine_rule;
 
 /* ---- Materials: combine modes (PhysX rule) and the Kamino rule's configuration ---- */
 /* Scalar combine of two shapes' values a, b. Under TB_COMBINE_RULE_PHYSX each shape names a mode
  * and the pair uses the larger enum value (AVERAGE < MIN < MULTIPLY < MAX), not the larger
  * coefficient. */
-typedef enum tb_combine_mode {
-  TB_COMBINE_AVERAGE = 0,  /* (a + b) / 2 */
-  TB_COMBINE_MIN = 1,      /* min(a, b) */
-  TB_COMBINE_MULTIPLY = 2, /* a · b */
-  TB_COMBINE_MAX = 3,      /* max(a, b) */
-  TB_COMBINE_MODE_COUNT = 4
-} tb_combine_mode;
+#define TB_COMBINE_MODES(X)                                                                        \
+  X(TB_COMBINE_AVERAGE, "average")   /* (a + b) / 2 */                                             \
+  X(TB_COMBINE_MIN, "min")           /* min(a, b) */                                               \
+  X(TB_COMBINE_MULTIPLY, "multiply") /* a · b */                                                   \
+  X(TB_COMBINE_MAX, "max")           /* max(a, b) */
+typedef enum tb_combine_mode { TB_COMBINE_MODES(TB_ENUM_CONSTANT) TB_COMBINE_MODE_COUNT } tb_combine_mode;
 
 /* Configuration of TB_COMBINE_RULE_KAMINO (ignored by the other rules). */
 typedef struct tb_combine_params {
@@ -107,35 +108,32 @@ typedef struct tb_combine_params {
 } tb_combine_params;
 
 /* Convention of the per-contact force readback. */
-typedef enum tb_readback {
-  TB_READBACK_PHYSX = 0,  /* normal impulse per point, friction impulse per anchor */
-  TB_READBACK_NEWTON = 1, /* wrench by body1 on body0 at body0's centre of mass, world axes */
-  TB_READBACK_COUNT = 2
-} tb_readback;
+#define TB_READBACKS(X)                                                                            \
+  X(TB_READBACK_PHYSX, "physx")   /* normal impulse per point, friction impulse per anchor */      \
+  X(TB_READBACK_NEWTON, "newton") /* wrench by body1 on body0 at body0's centre of mass, world axes */
+typedef enum tb_readback { TB_READBACKS(TB_ENUM_CONSTANT) TB_READBACK_COUNT } tb_readback;
 
-typedef enum tb_broad_phase_type {
-  TB_BROAD_PHASE_SAP = 0,       /* incremental sweep and prune */
-  TB_BROAD_PHASE_ALL_PAIRS = 1, /* every shape against every shape */
-  TB_BROAD_PHASE_EXPLICIT = 2,  /* only the pairs of the explicit pair list */
-  TB_BROAD_PHASE_COUNT = 3
-} tb_broad_phase_type;
+#define TB_BROAD_PHASE_TYPES(X)                                                                    \
+  X(TB_BROAD_PHASE_SAP, "sap")             /* incremental sweep and prune */                       \
+  X(TB_BROAD_PHASE_ALL_PAIRS, "all-pairs") /* every shape against every shape */                   \
+  X(TB_BROAD_PHASE_EXPLICIT, "explicit")   /* only the pairs of the explicit pair list */
+typedef enum tb_broad_phase_type { TB_BROAD_PHASE_TYPES(TB_ENUM_CONSTANT) TB_BROAD_PHASE_COUNT } tb_broad_phase_type;
 
-typedef enum tb_filter_rule {
-  TB_FILTER_NEWTON = 0,  /* shape world, collision group, same body, exclusion pairs */
-  TB_FILTER_MUJOCO = 1,  /* contype/conaffinity, parent/child, exclude, explicit pairs */
-  TB_FILTER_PHYSX = 2,   /* filter data, detect/solve/notify flags, triggers */
-  TB_FILTER_GENESIS = 3, /* adjacency, contype/conaffinity, max candidate pairs */
-  TB_FILTER_RULE_COUNT = 4
-} tb_filter_rule;
+#define TB_FILTER_RULES(X)                                                                         \
+  X(TB_FILTER_NEWTON, "newton")   /* shape world, collision group, same body, exclusion pairs */   \
+  X(TB_FILTER_MUJOCO, "mujoco")   /* contype/conaffinity, parent/child, exclude, explicit pairs */ \
+  X(TB_FILTER_PHYSX, "physx")     /* filter data, detect/solve/notify flags, triggers */           \
+  X(TB_FILTER_GENESIS, "genesis") /* adjacency, contype/conaffinity, max candidate pairs */
+typedef enum tb_filter_rule { TB_FILTER_RULES(TB_ENUM_CONSTANT) TB_FILTER_RULE_COUNT } tb_filter_rule;
 
-typedef enum tb_distance_rule {
-  TB_DISTANCE_NEWTON = 0, /* margins on both sides; kept when d <= gap0 + gap1 */
-  TB_DISTANCE_MUJOCO = 1, /* detected when dist < m + g, active when dist < m */
-  TB_DISTANCE_PHYSX = 2,  /* contactOffset sums generate, restOffset sums the rest distance */
-  TB_DISTANCE_RULE_COUNT = 3
-} tb_distance_rule;
+#define TB_DISTANCE_RULES(X)                                                                       \
+  X(TB_DISTANCE_NEWTON, "newton") /* margins on both sides; kept when d <= gap0 + gap1 */          \
+  X(TB_DISTANCE_MUJOCO, "mujoco") /* detected when dist < m + g, active when dist < m */           \
+  X(TB_DISTANCE_PHYSX, "physx")   /* contactOffset sums generate, restOffset sums the rest distance */
+typedef enum tb_distance_rule { TB_DISTANCE_RULES(TB_ENUM_CONSTANT) TB_DISTANCE_RULE_COUNT } tb_distance_rule;
 
-typedef enum tb_matching { TB_MATCHING_LATEST = 0, TB_MATCHING_STICKY = 1, TB_MATCHING_COUNT = 2 } tb_matching;
+#define TB_MATCHINGS(X) X(TB_MATCHING_LATEST, "latest") X(TB_MATCHING_STICKY, "sticky")
+typedef enum tb_matching { TB_MATCHINGS(TB_ENUM_CONSTANT) TB_MATCHING_COUNT } tb_matching;
 
 /* Collision pipeline choices. */
 typedef struct tb_collision_params {
@@ -178,18 +176,13 @@ typedef struct tb_solver_params {
   int32_t velocity_iterations;     /* relaxation passes per substep without bias (>= 0) */
   float bounce_threshold_velocity; /* m/s: restitution only when closing faster than this */
   float max_depenetration_velocity;/* m/s: cap on the push-out speed from penetration */
-  float contact_hertz;             /* Hz: stiffness of the soft contact bias */
-  float contact_damping_ratio;     /* 1: damping ratio of the soft contact bias */
-  float linear_slop;               /* m: penetration allowed without push-out */
   float speculative_distance;      /* m: contacts are kept up to this separation */
-  int32_t warm_starting;           /* 0/1 */
   int32_t solver;                  /* tb_solver_type */
   int32_t combine_rule;            /* tb_combine_rule */
   int32_t readback;                /* tb_readback */
   /* -- solver section: PhysX PGS / TGS -- */
   /* PGS / TGS (physx presets): position_iterations = position iterations per step (TGS: internal
-   * steps h/N), velocity_iterations = velocity iterations (at least one runs; status reports it).
-   * contact_hertz, contact_damping_ratio, linear_slop and warm_starting are not used by them. */
+   * steps h/N), velocity_iterations = velocity iterations (at least one runs; status reports it). */
   int32_t friction_every_iteration;        /* 0/1: PGS friction in every position iteration (else the last 3) */
   int32_t external_forces_every_iteration; /* 0/1: TGS gravity a·h/N before each internal step (else a·h once) */
   float bias_coefficient;                  /* 1, (0, 1]: share of the penetration removed per step by the bias */
@@ -210,7 +203,7 @@ typedef struct tb_world_def {
   tb_collision_params collision;
 } tb_world_def;
 
-typedef int32_t tb_world_id; /* >= 0 */
+typedef int32_t tb_world_id; /* >= 0: registry slot and generation packed, so a destroyed world's id stays invalid */
 typedef int32_t tb_body_id;  /* >= 0; static "no body" in contacts is -1 */
 typedef int32_t tb_shape_id; /* >= 0 */
 
@@ -413,19 +406,41 @@ TB_API tb_status tb_world_solve(tb_world_id world);
 TB_API tb_status tb_world_step(tb_world_id world);
 
 /* Field tables: one list (src/core/fields.h) defines the body and contact SoA fields; these calls
- * expose it so that bindings build views from the same list. */
-typedef enum tb_field_set { TB_FIELDS_BODY = 0, TB_FIELDS_CONTACT = 1, TB_FIELDS_WORLD_DEF = 2 } tb_field_set;
-typedef enum tb_field_type { TB_F32 = 0, TB_I32 = 1, TB_U32 = 2 } tb_field_type;
+ * expose it so that bindings build views from the same list. The other sets are the layouts of
+ * the public structs below (member name, type, components, byte offset), so bindings locate
+ * members by name instead of copying offsets; their units and meanings are the comments here. */
+#define TB_FIELD_SETS(X)                                                                           \
+  X(TB_FIELDS_BODY, "body")                       /* body SoA fields, per slot */                 \
+  X(TB_FIELDS_CONTACT, "contact")                 /* contact SoA fields, per contact */           \
+  X(TB_FIELDS_WORLD_DEF, "world_def")             /* tb_world_def, paths such as solver.solver */ \
+  X(TB_FIELDS_MATERIAL, "material")               /* tb_material */                               \
+  X(TB_FIELDS_RAY_HIT, "ray_hit")                 /* tb_ray_hit */                                \
+  X(TB_FIELDS_QUERY_FILTER, "query_filter")       /* tb_query_filter */                           \
+  X(TB_FIELDS_SHAPE_FILTER, "shape_filter")       /* tb_shape_filter */                           \
+  X(TB_FIELDS_CONTACT_PAIR, "contact_pair")       /* tb_contact_pair_params */                    \
+  X(TB_FIELDS_CONTACT_STATUS, "contact_status")   /* tb_contact_status */                         \
+  X(TB_FIELDS_STEP_STATS, "step_stats")           /* tb_step_stats */                             \
+  X(TB_FIELDS_READBACK_INFO, "readback_info")     /* tb_readback_info */                          \
+  X(TB_FIELDS_SOLVER_STATUS, "solver_status")     /* tb_solver_status */                          \
+  X(TB_FIELDS_HULL_INFO, "hull_info")             /* tb_hull_info */                              \
+  X(TB_FIELDS_WRENCH, "wrench")                   /* tb_wrench */                                 \
+  X(TB_FIELDS_CONTACT_EVENT, "contact_event")     /* tb_contact_event */                          \
+  X(TB_FIELDS_EVENT_STATUS, "event_status")       /* tb_event_status */
+typedef enum tb_field_set { TB_FIELD_SETS(TB_ENUM_CONSTANT) TB_FIELD_SET_COUNT } tb_field_set;
+#define TB_FIELD_TYPES(X) X(TB_F32, "f32") X(TB_I32, "i32") X(TB_U32, "u32") X(TB_I64, "i64")
+typedef enum tb_field_type { TB_FIELD_TYPES(TB_ENUM_CONSTANT) TB_FIELD_TYPE_COUNT } tb_field_type;
 typedef struct tb_field_info {
   const char* name;       /* snake_case */
-  const char* unit;       /* "m", "N·s", "1", "id", ... */
-  const char* doc;        /* frame, sign, reference point */
+  const char* unit;       /* "m", "N·s", "1", "id", ...; "" for struct layouts (see the struct) */
+  const char* doc;        /* frame, sign, reference point; "" for struct layouts */
   int32_t type;           /* tb_field_type */
   int32_t components;     /* values per element */
-  int32_t offset;         /* TB_FIELDS_WORLD_DEF: byte offset in tb_world_def; else -1 */
+  int32_t offset;         /* byte offset in the struct; -1 for the SoA sets (body, contact) */
 } tb_field_info;
 TB_API int32_t tb_field_count(tb_field_set set);
 TB_API const tb_field_info* tb_field_get(tb_field_set set, int32_t index);
+/* sizeof the set's struct (bytes); 0 for the SoA sets and unknown sets. */
+TB_API int32_t tb_field_set_size(tb_field_set set);
 /* Base address of a field's array (components * capacity values); valid until the next call
  * that may grow storage (body creation, capacity change, step). */
 TB_API void* tb_world_field(tb_world_id world, tb_field_set set, int32_t index);
@@ -655,12 +670,9 @@ TB_API tb_status tb_contact_wrench(tb_world_id world, int32_t contact, int32_t s
  *   PHYSX:   9 floats per contact: normal (unit, world, from shape1 towards shape0, PhysX's
  *            direction), impulse = normal_impulse · that normal (N·s on shape0 over the step), friction
  *            impulse (N·s on shape0, world, over the step) whose anchor is `point`. */
-typedef enum tb_contact_convention {
-  TB_CONVENTION_NEWTON = 0,
-  TB_CONVENTION_GENESIS = 1,
-  TB_CONVENTION_PHYSX = 2,
-  TB_CONVENTION_COUNT = 3
-} tb_contact_convention;
+#define TB_CONTACT_CONVENTIONS(X)                                                                  \
+  X(TB_CONVENTION_NEWTON, "newton") X(TB_CONVENTION_GENESIS, "genesis") X(TB_CONVENTION_PHYSX, "physx")
+typedef enum tb_contact_convention { TB_CONTACT_CONVENTIONS(TB_ENUM_CONSTANT) TB_CONVENTION_COUNT } tb_contact_convention;
 /* Floats per contact written by tb_contacts_convert for a convention (0 for an unknown one). */
 TB_API int32_t tb_contact_convention_stride(tb_contact_convention convention);
 TB_API tb_status tb_contacts_convert(tb_world_id world, tb_contact_convention convention, int32_t first,
@@ -718,14 +730,13 @@ TB_API int32_t tb_sensor_history(tb_world_id world, tb_sensor_id sensor, float* 
  * solve() is compared with the set of the one before. Force-threshold events compare a pair's
  * total normal force (N, average over the step: Σ normal_impulse / timestep) with its threshold
  * (the per-pair one if set, else the world's; 0 = off) and fire on crossing it. */
-typedef enum tb_event_type {
-  TB_EVENT_BEGIN = 0,         /* contact present now, not in the previous solve() */
-  TB_EVENT_PERSIST = 1,       /* present in both */
-  TB_EVENT_END = 2,           /* present before, gone now (point and force: the previous ones) */
-  TB_EVENT_FORCE_ABOVE = 3,   /* pair's total normal force rose to >= threshold */
-  TB_EVENT_FORCE_BELOW = 4,   /* pair's total normal force fell below the threshold */
-  TB_EVENT_TYPE_COUNT = 5
-} tb_event_type;
+#define TB_EVENT_TYPES(X)                                                                          \
+  X(TB_EVENT_BEGIN, "begin")             /* contact present now, not in the previous solve() */   \
+  X(TB_EVENT_PERSIST, "persist")         /* present in both */                                    \
+  X(TB_EVENT_END, "end")                 /* present before, gone now (point and force: the previous ones) */ \
+  X(TB_EVENT_FORCE_ABOVE, "forceAbove")  /* pair's total normal force rose to >= threshold */     \
+  X(TB_EVENT_FORCE_BELOW, "forceBelow")  /* pair's total normal force fell below the threshold */
+typedef enum tb_event_type { TB_EVENT_TYPES(TB_ENUM_CONSTANT) TB_EVENT_TYPE_COUNT } tb_event_type;
 typedef struct tb_contact_event {
   int32_t type;         /* tb_event_type */
   int32_t shape0, shape1; /* shape ids (with generation); the normal points from shape0 to shape1 */
@@ -753,6 +764,50 @@ TB_API tb_status tb_pair_set_force_threshold(tb_world_id world, tb_shape_id shap
 TB_API tb_status tb_world_event_status(tb_world_id world, tb_event_status* out);
 /* The events of the last solve(), `count` of them; valid until the next step or event call. */
 TB_API const tb_contact_event* tb_world_events(tb_world_id world);
+
+/* ---- Enum name tables: the X-lists above, for C messages and bindings ---- */
+#define TB_ENUM_LISTS(X)                                                                           \
+  X(TB_ENUM_BODY_TYPE, "body_type", TB_BODY_TYPES)                                                \
+  X(TB_ENUM_SHAPE_TYPE, "shape_type", TB_SHAPE_TYPES)                                             \
+  X(TB_ENUM_PRESET, "preset", TB_PRESETS)                                                         \
+  X(TB_ENUM_SOLVER, "solver", TB_SOLVER_TYPES)                                                    \
+  X(TB_ENUM_COMBINE_RULE, "combine_rule", TB_COMBINE_RULES)                                       \
+  X(TB_ENUM_COMBINE_MODE, "combine_mode", TB_COMBINE_MODES)                                       \
+  X(TB_ENUM_READBACK, "readback", TB_READBACKS)                                                   \
+  X(TB_ENUM_BROAD_PHASE, "broad_phase", TB_BROAD_PHASE_TYPES)                                     \
+  X(TB_ENUM_FILTER_RULE, "filter_rule", TB_FILTER_RULES)                                          \
+  X(TB_ENUM_DISTANCE_RULE, "distance_rule", TB_DISTANCE_RULES)                                    \
+  X(TB_ENUM_MATCHING, "matching", TB_MATCHINGS)                                                   \
+  X(TB_ENUM_CONVENTION, "convention", TB_CONTACT_CONVENTIONS)                                     \
+  X(TB_ENUM_EVENT_TYPE, "event_type", TB_EVENT_TYPES)                                             \
+  X(TB_ENUM_FIELD_SET, "field_set", TB_FIELD_SETS)                                                \
+  X(TB_ENUM_FIELD_TYPE, "field_type", TB_FIELD_TYPES)
+#define TB_ENUM_LIST_CONSTANT(c, name, list) c,
+typedef enum tb_enum { TB_ENUM_LISTS(TB_ENUM_LIST_CONSTANT) TB_ENUM_COUNT } tb_enum;
+/* Number of enums (TB_ENUM_COUNT), the snake_case name of one, its value count and the name of
+ * one of its values ("unknown" for a value out of range, NULL for an unknown enum). */
+TB_API int32_t tb_enum_list_count(void);
+TB_API const char* tb_enum_list_name(tb_enum e);
+TB_API int32_t tb_enum_count(tb_enum e);
+TB_API const char* tb_enum_name(tb_enum e, int32_t value);
+
+/* ---- Constants of the API for bindings: X(name, value) ---- */
+#define TB_ID_INDEX_BITS 20
+#define TB_ID_INDEX_MASK ((1 << TB_ID_INDEX_BITS) - 1)
+#define TB_CONSTANTS(X)                                                                            \
+  X(id_index_mask, TB_ID_INDEX_MASK) /* body slot = id & mask (index into the body fields) */     \
+  X(any_body, TB_ANY_BODY)                                                                         \
+  X(observe_exclude_self, TB_OBSERVE_EXCLUDE_SELF)                                                 \
+  X(material_disable_friction, TB_MATERIAL_DISABLE_FRICTION)                                       \
+  X(material_disable_strong_friction, TB_MATERIAL_DISABLE_STRONG_FRICTION)                         \
+  X(material_compliant_acceleration_spring, TB_MATERIAL_COMPLIANT_ACCELERATION_SPRING)             \
+  X(max_points_per_pair, TB_MAX_POINTS_PER_PAIR)                                                   \
+  X(heightfield_max_samples, TB_HEIGHTFIELD_MAX_SAMPLES)                                           \
+  X(mesh_max_elements, TB_MESH_MAX_ELEMENTS)
+/* Constant `index` (< tb_constant_count()): its snake_case name (NULL out of range) and value. */
+TB_API int32_t tb_constant_count(void);
+TB_API const char* tb_constant_name(int32_t index);
+TB_API int32_t tb_constant_value(int32_t index);
 
 #ifdef __cplusplus
 }

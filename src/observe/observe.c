@@ -33,11 +33,10 @@ tb_status tb_observe_readback(tb_world* w, const char* fn, tb_readback_info* inf
   r.valid = w->contacts.readback_valid && !w->contacts.overflowed;
   if (info) *info = r;
   if (!r.per_contact_force) {
-    static const char* names[] = {"pgs", "tgs", "xpbd", "penalty"};
     int32_t s = w->def.solver.solver;
     return tb_world_fail(w, TB_ERR_INVALID_STATE,
                          "%s: not available: the %s solver computes no per-contact force (readback.per_contact_force = 0)", fn,
-                         s >= 0 && s < TB_SOLVER_TYPE_COUNT ? names[s] : "unknown");
+                         tb_enum_name(TB_ENUM_SOLVER, s));
   }
   if (w->contacts.overflowed)
     return tb_world_fail(w, TB_ERR_INVALID_STATE,
@@ -53,9 +52,8 @@ tb_vec3 tb_observe_body_center(const tb_world* w, int32_t slot) {
 }
 
 int32_t tb_observe_body_slot(tb_world* w, tb_body_id id, const char* fn, const char* field) {
-  const tb_bodies* b = &w->bodies;
-  int32_t slot = tb_id_slot(id);
-  if (id < 0 || slot >= b->count || b->f.body_type[slot] < 0 || b->generation[slot] != tb_id_gen(id)) {
+  int32_t slot = tb_body_slot_of(w, id);
+  if (slot < 0) {
     tb_world_fail(w, TB_ERR_NOT_FOUND, "%s: %s %d does not exist (never created or removed)", fn, field, id);
     return -1;
   }

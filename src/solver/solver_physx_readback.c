@@ -124,5 +124,4 @@ void tb_physx_readback_contacts(const tb_physx_ctx* ctx, float* residual_v, floa
   }
   d->anchors_prev ^= 1;
   w->contacts.readback_valid = 1;
-  w->cache.pair_count = 0; /* PhysX starts every step's accumulated impulses from zero */
 }

@@ -1,0 +1,157 @@
+/**
+ * Filtering: per-shape filter fields (tb_shape_filter by the engine's layout), body parents,
+ * sleep, pair exclusions, the explicit pair list and MuJoCo contact pairs.
+ * @module tribo/filtering
+ */
+import { errorFor } from './errors.js';
+import { checkKeys, vec, num, int, uint32, boolean } from './check.js';
+import { engineTables, heapBuffer, readStruct, writeStruct } from './fields.js';
+
+/** Descriptor keys that are shape filter fields (addBody shapes and setShapeFilter). */
+export const FILTER_KEYS = ['world', 'collisionGroup', 'contype', 'conaffinity', 'filterData', 'trigger'];
+const SHAPE_FILTER_OPTIONS = new Set(FILTER_KEYS);
+const CONTACT_PAIR_OPTIONS = new Set(['margin', 'gap', 'friction']);
+/** MuJoCo's default friction of an explicit pair: sliding ×2, torsional (m), rolling ×2 (m). */
+const MUJOCO_PAIR_FRICTION = [1, 1, 0.005, 0.0001, 0.0001];
+
+/** Errors of the engine, renamed from the C API's name `cName` to the calling JS function. */
+export function checkAs(world, fn, cName, status) {
+  if (status === 0) return;
+  const M = world._M;
+  const msg = M.UTF8ToString(M._tb_last_error(world._id));
+  throw errorFor(status, fn === cName ? msg : msg.replace(new RegExp(`^${cName}:`), `${fn}:`));
+}
+
+/** Writes the filter fields given in `f` over the shape's current ones; errors name `fn`. */
+export function writeShapeFilter(world, fn, shape, f) {
+  const M = world._M;
+  const layout = engineTables(M).layouts.shapeFilter;
+  const p = world._t._scratch;
+  const st = M._tb_shape_get_filter(world._id, shape, p);
+  if (st !== 0) checkAs(world, fn, 'getShapeFilter', st);
+  const v = {};
+  if (f.world !== undefined) v.world = int(fn, 'world', f.world);
+  if (f.collisionGroup !== undefined) {
+    const g = int(fn, 'collisionGroup', f.collisionGroup);
+    if (g < -0x80000000 || g > 0x7fffffff) throw new RangeError(`${fn}: collisionGroup must be a 32-bit integer (got ${g})`);
+    v.collisionGroup = g;
+  }
+  if (f.contype !== undefined) v.contype = uint32(fn, 'contype', f.contype);
+  if (f.conaffinity !== undefined) v.conaffinity = uint32(fn, 'conaffinity', f.conaffinity);
+  if (f.filterData !== undefined) {
+    const d = vec(fn, 'filterData', f.filterData, 4);
+    v.filterData = d.map((x, k) => uint32(fn, `filterData[${k}]`, x));
+  }
+  if (f.trigger !== undefined) v.trigger = boolean(fn, 'trigger', f.trigger) ? 1 : 0;
+  writeStruct(M, layout, p, v);
+  const status = M._tb_shape_set_filter(world._id, shape, p);
+  if (status !== 0) {
+    const msg = M.UTF8ToString(M._tb_last_error(world._id)).replace(/^setShapeFilter: /, '');
+    throw errorFor(status, `${fn}: ${msg}`);
+  }
+}
+
+export function setShapeFilter(world, shape, f) {
+  const fn = 'setShapeFilter';
+  world._alive(fn);
+  checkKeys(fn, '', f, SHAPE_FILTER_OPTIONS);
+  writeShapeFilter(world, fn, shape, f);
+}
+
+export function getShapeFilter(world, shape) {
+  const fn = 'getShapeFilter';
+  world._alive(fn);
+  const M = world._M;
+  checkAs(world, fn, fn, M._tb_shape_get_filter(world._id, shape, world._t._scratch));
+  const v = readStruct(M, engineTables(M).layouts.shapeFilter, world._t._scratch);
+  return { ...v, trigger: v.trigger !== 0 };
+}
+
+/** Shape ids of a body as this world added them, in creation order. */
+export function shapeIds(world, body) {
+  world._alive('shapeIds');
+  const list = world._shapeIds.get(body);
+  if (!list) throw new RangeError(`shapeIds: body ${body} does not exist (never created or removed)`);
+  return list.slice();
+}
+
+export function setParent(world, id, parent, fn = 'setParent') {
+  world._alive(fn);
+  checkAs(world, fn, 'setParent', world._M._tb_body_set_parent(world._id, id, int(fn, 'parent', parent)));
+}
+
+export function getParent(world, id) {
+  world._alive('getParent');
+  const p = world._t._scratch;
+  checkAs(world, 'getParent', 'getParent', world._M._tb_body_get_parent(world._id, id, p));
+  return new Int32Array(heapBuffer(world._M), p, 1)[0];
+}
+
+export function setSleeping(world, id, asleep, fn = 'setSleeping') {
+  world._alive(fn);
+  boolean(fn, 'sleeping', asleep);
+  checkAs(world, fn, 'setSleeping', world._M._tb_body_set_sleeping(world._id, id, asleep ? 1 : 0));
+}
+
+export function isSleeping(world, id) {
+  world._alive('isSleeping');
+  const r = world._M._tb_body_is_sleeping(world._id, id);
+  if (r < 0) checkAs(world, 'isSleeping', 'isSleeping', -r);
+  return r === 1;
+}
+
+/** { shapes: [a, b] } (Newton shape pair) or { bodies: [a, b] } (MuJoCo exclude) in or out of the exclusions. */
+export function excludePair(world, pair, excluded = true) {
+  const fn = 'excludePair';
+  world._alive(fn);
+  if (pair == null || typeof pair !== 'object' || (pair.shapes === undefined) === (pair.bodies === undefined) ||
+      Object.keys(pair).length !== 1) {
+    throw new TypeError(`${fn}: expected { shapes: [a, b] } or { bodies: [a, b] } (got ${JSON.stringify(pair)})`);
+  }
+  boolean(fn, 'excluded', excluded);
+  const M = world._M;
+  if (pair.shapes !== undefined) {
+    const [a, b] = vec(fn, 'shapes', pair.shapes, 2);
+    checkAs(world, fn, 'excludeShapePair', M._tb_world_set_shape_pair_excluded(world._id, a, b, excluded ? 1 : 0));
+  } else {
+    const [a, b] = vec(fn, 'bodies', pair.bodies, 2);
+    checkAs(world, fn, 'excludeBodyPair', M._tb_world_set_body_pair_excluded(world._id, a, b, excluded ? 1 : 0));
+  }
+}
+
+/** The pair list of broadPhase 'explicit' (replaces the previous list). */
+export function setExplicitPairs(world, pairs) {
+  const fn = 'setExplicitPairs';
+  world._alive(fn);
+  if (!Array.isArray(pairs)) throw new TypeError(`${fn}: pairs must be an array of [shapeA, shapeB] (got ${JSON.stringify(pairs)})`);
+  const M = world._M;
+  const n = pairs.length;
+  const p = M._malloc(Math.max(8, 8 * n));
+  try {
+    const ids = new Int32Array(heapBuffer(M), p, 2 * n);
+    pairs.forEach((pr, i) => {
+      const [a, b] = vec(fn, `pairs[${i}]`, pr, 2);
+      ids[2 * i] = int(fn, `pairs[${i}][0]`, a);
+      ids[2 * i + 1] = int(fn, `pairs[${i}][1]`, b);
+    });
+    checkAs(world, fn, fn, M._tb_world_set_explicit_pairs(world._id, p, n));
+  } finally {
+    M._free(p);
+  }
+}
+
+/** MuJoCo explicit pair of two shapes with its own tb_contact_pair_params; params null removes it. */
+export function setContactPair(world, a, b, params) {
+  const fn = 'setContactPair';
+  world._alive(fn);
+  const M = world._M;
+  let p = 0;
+  if (params !== null) {
+    checkKeys(fn, '', params, CONTACT_PAIR_OPTIONS);
+    p = world._t._scratch;
+    writeStruct(M, engineTables(M).layouts.contactPair, p, { margin: num(fn, 'margin', params.margin, 0),
+      gap: num(fn, 'gap', params.gap, 0), friction: vec(fn, 'friction', params.friction, 5, MUJOCO_PAIR_FRICTION) });
+  }
+  checkAs(world, fn, fn, M._tb_world_set_contact_pair(world._id, int(fn, 'a', a), int(fn, 'b', b), p));
+}
+

@@ -1,0 +1,205 @@
+/**
+ * World options: the table of options stored in the engine's world definition (tb_world_def),
+ * reading and writing them through the engine's definition table (never by offset), the world
+ * definition of createWorld, and setOptions / options between steps.
+ * @module tribo/options
+ */
+import { errorFor } from './errors.js';
+import { checkKeys, vec, num, int, boolean, enumIndex } from './check.js';
+import { engineTables, fieldSet, heapBuffer, readFieldTable } from './fields.js';
+import { combineMode } from './materials.js';
+import { presetIndex } from './presets.js';
+
+/**
+ * World options stored in the engine's world definition: JS name -> [C field path, kind].
+ * Kinds: 'num', 'int', 'bool', 'vec3', 'kaminoCombine', or the name of an engine enum
+ * (engineTables().enums: solver, combineRule, readback, broadPhase, filterRule, distanceRule, matching).
+ */
+export const DEF_OPTIONS = {
+  gravity: ['gravity', 'vec3'],
+  timestep: ['timestep', 'num'],
+  bodyCapacity: ['body_capacity', 'int'],
+  contactCapacity: ['contact_capacity', 'int'],
+  pairCapacity: ['pair_capacity', 'int'],
+  substeps: ['solver.position_iterations', 'int'],
+  positionIterations: ['solver.position_iterations', 'int'],
+  velocityIterations: ['solver.velocity_iterations', 'int'],
+  bounceThreshold: ['solver.bounce_threshold_velocity', 'num'],
+  maxDepenetrationVelocity: ['solver.max_depenetration_velocity', 'num'],
+  speculativeDistance: ['solver.speculative_distance', 'num'],
+  solver: ['solver.solver', 'solver'],
+  combineRule: ['solver.combine_rule', 'combineRule'],
+  kaminoCombine: ['solver.combine', 'kaminoCombine'],
+  readback: ['solver.readback', 'readback'],
+  broadPhase: ['collision.broad_phase', 'broadPhase'],
+  filterRule: ['collision.filter_rule', 'filterRule'],
+  distanceRule: ['collision.distance_rule', 'distanceRule'],
+  matching: ['collision.matching', 'matching'],
+  maxPointsPerPair: ['collision.max_points_per_pair', 'int'],
+  matchDistance: ['collision.match_distance', 'num'],
+  /* -- filtering -- */
+  maxCollisionPairs: ['collision.max_collision_pairs', 'int'],
+  /* Newton XPBD */
+  iterations: ['solver.newton.iterations', 'int'],
+  relaxation: ['solver.newton.relaxation', 'num'],
+  contactWeighting: ['solver.newton.contact_weighting', 'bool'],
+  restitution: ['solver.newton.restitution', 'bool'],
+  restitutionIterations: ['solver.newton.restitution_iterations', 'int'],
+  velocityFromPositions: ['solver.newton.velocity_from_positions', 'bool'],
+  /* Newton penalty */
+  penaltySubsteps: ['solver.newton.substeps', 'int'],
+  ke: ['solver.newton.ke', 'num'],
+  kd: ['solver.newton.kd', 'num'],
+  kf: ['solver.newton.kf', 'num'],
+  ka: ['solver.newton.ka', 'num'],
+  frictionSmoothing: ['solver.newton.friction_smoothing', 'num'],
+  /* PhysX PGS / TGS */
+  frictionEveryIteration: ['solver.friction_every_iteration', 'bool'],
+  externalForcesEveryIteration: ['solver.external_forces_every_iteration', 'bool'],
+  biasCoefficient: ['solver.bias_coefficient', 'num'],
+};
+/** Options that may change between steps (solver and collision axes). */
+const RUNTIME_OPTIONS = new Set(Object.keys(DEF_OPTIONS).filter((k) => /^(solver|collision)\./.test(DEF_OPTIONS[k][0])));
+export const WORLD_OPTIONS = new Set(['preset', 'threads', ...Object.keys(DEF_OPTIONS)]);
+const KAMINO_OPTIONS = new Set(['friction', 'restitution']);
+
+/** The engine names definition fields as in C; say them as the JS options are spelled. */
+export function jsOptionNames(message, options = {}) {
+  message = message.replace('body/contact/pair capacities', 'bodyCapacity/contactCapacity/pairCapacity');
+  const done = new Set();
+  /* the name the caller used wins; otherwise the first JS name of a field */
+  /* longest C path first, so a path is never replaced inside a longer one */
+  const entries = Object.entries(DEF_OPTIONS).sort(([a, [ca]], [b, [cb]]) => (b in options) - (a in options) || cb.length - ca.length);
+  for (const [js, [c]] of entries) {
+    if (!c.includes('.') || done.has(c)) continue;
+    done.add(c);
+    message = message.split(c).join(js);
+  }
+  return message;
+}
+
+/** Field info of the world definition by C path, from the engine's table (cached per module). */
+function defTable(tribo) {
+  if (!tribo._defTable) {
+    const map = new Map();
+    for (const f of readFieldTable(tribo._M, fieldSet(tribo._M, 'world_def'))) map.set(f.cName, f);
+    tribo._defTable = map;
+  }
+  return tribo._defTable;
+}
+
+/**
+ * Writes options into the world definition at address d (already filled with defaults).
+ * @param {string[]} keys the option names to write (others are ignored)
+ */
+function writeDef(tribo, d, options, keys, fn) {
+  const M = tribo._M;
+  const table = defTable(tribo);
+  const { enums } = engineTables(M);
+  for (const key of keys) {
+    const v = options[key];
+    if (v === undefined || !DEF_OPTIONS[key]) continue;
+    const [path, kind] = DEF_OPTIONS[key];
+    if (kind === 'kaminoCombine') {
+      /* { friction, restitution } combine modes of the Kamino rule; omitted ones are kept */
+      checkKeys(fn, 'kaminoCombine.', v, KAMINO_OPTIONS);
+      for (const k of ['friction', 'restitution']) {
+        if (v[k] === undefined) continue;
+        new Int32Array(heapBuffer(M), d + table.get(`solver.combine.kamino_${k}`).offset, 1)[0] = combineMode(M, `${fn}: kaminoCombine`, k, v[k]);
+      }
+      continue;
+    }
+    const f = table.get(path);
+    if (!f) throw new Error(`${fn}: the engine has no field ${path}`);
+    const buf = heapBuffer(M);
+    if (kind === 'vec3') new Float32Array(buf, d + f.offset, 3).set(vec(fn, key, v, 3));
+    else if (kind === 'num') new Float32Array(buf, d + f.offset, 1)[0] = num(fn, key, v);
+    else if (kind === 'int') new Int32Array(buf, d + f.offset, 1)[0] = int(fn, key, v);
+    else if (kind === 'bool') new Int32Array(buf, d + f.offset, 1)[0] = boolean(fn, key, v) ? 1 : 0;
+    else new Int32Array(buf, d + f.offset, 1)[0] = enumIndex(fn, key, enums[kind], v);
+  }
+}
+
+/** Reads one definition field (C path) at address d. */
+export function readDef(tribo, d, path) {
+  const f = defTable(tribo).get(path);
+  const buf = heapBuffer(tribo._M);
+  return f.type === 'f32' ? new Float32Array(buf, d + f.offset, f.components) : new Int32Array(buf, d + f.offset, f.components);
+}
+
+/**
+ * The world definition of createWorld at the module's scratch: defaults, the preset, the options
+ * (their keys already checked against WORLD_OPTIONS).
+ * @returns {number} its address
+ */
+export function worldDef(tribo, preset, options, threads, fn) {
+  const M = tribo._M;
+  if (options.substeps !== undefined && options.positionIterations !== undefined) {
+    throw new RangeError(`${fn}: give substeps or positionIterations, not both (they are the same setting)`);
+  }
+  const d = tribo._scratch;
+  M._tb_default_world_def_into(d);
+  if (M._tb_preset_apply(presetIndex(M, fn, preset), d) !== 0) throw new Error(`${fn}: preset ${preset} rejected by the engine`);
+  writeDef(tribo, d, options, Object.keys(options), fn);
+  readDef(tribo, d, 'thread_count')[0] = threads;
+  return d;
+}
+
+/** World.setOptions: solver and collision options between steps; on error nothing changes. */
+export function setOptions(world, options) {
+  const fn = 'setOptions';
+  world._alive(fn);
+  checkKeys(fn, '', options, RUNTIME_OPTIONS);
+  const M = world._M;
+  const d = world._t._scratch;
+  const old = d + 2048; /* the current definition, to undo the first call if the second fails */
+  world._check(M._tb_world_get_def(world._id, d));
+  world._check(M._tb_world_get_def(world._id, old));
+  writeDef(world._t, d, options, Object.keys(options), fn);
+  const table = defTable(world._t);
+  const solverAt = (base) => base + table.get('solver.position_iterations').offset;
+  const collisionAt = (base) => base + table.get('collision.broad_phase').offset;
+  const fail = (status) => errorFor(status, jsOptionNames(M.UTF8ToString(M._tb_last_error(world._id)), options)
+    .replace(/^set(Solver|Collision):/, `${fn}:`));
+  let status = M._tb_world_set_collision(world._id, collisionAt(d));
+  if (status !== 0) throw fail(status);
+  status = M._tb_world_set_solver(world._id, solverAt(d));
+  if (status !== 0) {
+    const err = fail(status);
+    M._tb_world_set_collision(world._id, collisionAt(old));
+    throw err;
+  }
+}
+
+/** World.options: every definition field under its JS name; enums as names. */
+export function getOptions(world) {
+  world._alive('options');
+  const d = world._t._scratch;
+  world._check(world._M._tb_world_get_def(world._id, d));
+  const { enums } = engineTables(world._M);
+  const out = { preset: world.preset, threads: world.threads };
+  for (const [js, [path, kind]] of Object.entries(DEF_OPTIONS)) {
+    if (js === 'substeps') continue;
+    if (kind === 'kaminoCombine') {
+      out[js] = { friction: enums.combineMode[readDef(world._t, d, 'solver.combine.kamino_friction')[0]],
+        restitution: enums.combineMode[readDef(world._t, d, 'solver.combine.kamino_restitution')[0]] };
+      continue;
+    }
+    const v = readDef(world._t, d, path);
+    out[js] = kind === 'vec3' ? Array.from(v) : kind === 'bool' ? v[0] !== 0 : enums[kind] ? enums[kind][v[0]] : v[0];
+  }
+  return out;
+}
+
+/** World.setGravity (m/s², world axes). */
+export function setGravity(world, gravity) {
+  world._alive('setGravity');
+  world._check(world._M._tb_world_set_gravity(world._id, world._put(0, vec('setGravity', 'gravity', gravity, 3))));
+}
+
+/** World.setTimestep (s, > 0) of the following steps. */
+export function setTimestep(world, timestep) {
+  world._alive('setTimestep');
+  world._check(world._M._tb_world_set_timestep(world._id, num('setTimestep', 'timestep', timestep)));
+  world.timestep = Math.fround(timestep);
+}

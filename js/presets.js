@@ -1,0 +1,70 @@
+/**
+ * Presets: the engine's preset names (tb_preset), the text of what each preset's contact
+ * readback contains, and switching a world's preset between steps.
+ * @module tribo/presets
+ */
+import { engineTables } from './fields.js';
+
+/** tb_preset of a preset name; a RangeError naming the available ones otherwise. */
+export function presetIndex(M, fn, preset) {
+  const names = engineTables(M).enums.preset;
+  const i = names.indexOf(preset);
+  if (i < 0) throw new RangeError(`${fn}: preset ${JSON.stringify(preset)} is not available in this version (available: ${names.join(', ')})`);
+  return i;
+}
+
+/** World.setPreset: every axis to the preset's choice, between steps; bodies, shapes and capacities are kept. */
+export function setPreset(world, preset) {
+  const fn = 'setPreset';
+  world._alive(fn);
+  const i = presetIndex(world._M, fn, preset);
+  world._check(world._M._tb_world_set_preset(world._id, i));
+  world.preset = preset;
+}
+
+/** The PhysX readback (seed physx-e3 §7), shared by both PhysX presets. */
+function physxReadback(preset, solver) {
+  return Object.freeze({
+    preset,
+    normalImpulse: `N·s per contact point over the whole step (${solver}): the accumulated normal impulse of the ` +
+      'position and velocity iterations, restitution included; on body1 along +normal',
+    tangentImpulse: 'N·s per friction anchor (at most two per patch, at the contact points with anchor 0 or 1) along ' +
+      'tangent0 / tangent1 of the patch; zero at points that are not anchors (frictionAnchorImpulse is the same as a world vector)',
+    force: 'N: (normalImpulse·normal + frictionAnchorImpulse) / timestep, on body1 by body0 at the contact point, world axes; ' +
+      'body0 receives the opposite; summed over a patch it is the patch force',
+    excludes: ['torsional friction (no torsional row)'],
+    perContactForce: true,
+  });
+}
+
+/** What the contact readback of each preset contains. */
+export const READBACK_INFO = Object.freeze({
+  'physx-pgs': physxReadback('physx-pgs', 'PGS: position iterations with bias, then velocity iterations'),
+  'physx-tgs': physxReadback('physx-tgs', 'TGS: internal steps h/N, then velocity iterations'),
+  'newton-xpbd': Object.freeze({
+    preset: 'newton-xpbd',
+    normalImpulse: 'N·s per contact over the step: the position-correction impulses p_n = ω(−d)/(h·w) of the fixed ' +
+      'iterations, each multiplied by the contact-count weighting scale of its iteration (1/N when one side has a ' +
+      'body, 2/(NA+NB) when both do; see readbackScale); an approximation of the two sides\' actual corrections, which ' +
+      'are divided by each body\'s own N',
+    tangentImpulse: 'N·s per contact over the step along tangent0 / tangent1 on body1: the friction corrections, each ' +
+      'limited by μ·p_n of its iteration (μ = mean of the two shapes), weighted like normalImpulse',
+    force: 'N: the total weighted impulse on body1 / timestep, world axes; wrench (Newton convention): by body1 on ' +
+      'body0, force then torque (N·m) about body0\'s centre of mass (static body0: its origin), torques accumulated ' +
+      'with each iteration\'s arms plus torsional and rolling friction',
+    excludes: ['the restitution velocity pass (restitution: true) is not in the readback'],
+    perContactForce: true,
+    perBodyForce: 'netContactWrench(id): sum of the weighted readback of the body\'s contacts / timestep, about its centre of mass',
+  }),
+  'newton-semi': Object.freeze({
+    preset: 'newton-semi',
+    normalImpulse: 'not available: the penalty solver computes body forces only (NaN)',
+    tangentImpulse: 'not available (NaN)',
+    force: 'not available (NaN in force and wrench): use netContactWrench(id), the time average over the step of the ' +
+      'penalty forces a_n = ke·d + kd·min(v_n, 0) and the Huber-smoothed friction on the body, N and N·m about its ' +
+      'centre of mass, world axes',
+    excludes: ['per-contact forces (the solver has none)'],
+    perContactForce: false,
+    perBodyForce: 'netContactWrench(id) (no `with` filter): average contact force (N) and torque about the centre of mass (N·m) over the step',
+  }),
+});

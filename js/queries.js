@@ -1,0 +1,103 @@
+/**
+ * Queries: ray casts and shape overlaps against the current body poses, with the query filter
+ * (tb_query_filter) and hits (tb_ray_hit) read through the engine's layouts.
+ * @module tribo/queries
+ */
+import { checkKeys, vec, num, int, uint32 } from './check.js';
+import { engineTables, heapBuffer, readStruct, writeStruct } from './fields.js';
+import { checkAs } from './filtering.js';
+import { PARAM_SHAPE_OPTIONS, shapeParams, shapeType } from './shapes.js';
+
+const QUERY_OPTIONS = new Set(['maxDistance', 'skipBody', 'mask', 'capacity']);
+const OVERLAP_OPTIONS = new Set(['position', 'rotation', 'skipBody', 'mask', 'capacity']);
+/* scratch layout (floats): origin or params at 0, direction or position at 4, rotation at 8;
+ * the filter after them, then the single hit or the requested count */
+const FILTER_AFTER_RAY = 8, FILTER_AFTER_OVERLAP = 12;
+
+/** Writes a tb_query_filter into scratch (offset in floats); returns its address or 0. */
+function queryFilter(world, fn, o, offset) {
+  if (o.skipBody === undefined && o.mask === undefined) return 0;
+  const M = world._M;
+  const p = world._t._scratch + 4 * offset;
+  writeStruct(M, engineTables(M).layouts.queryFilter, p,
+    { skipBody: int(fn, 'skipBody', o.skipBody, -1), mask: uint32(fn, 'mask', o.mask ?? 0xffffffff) });
+  return p;
+}
+
+/** Address after the filter (a filter is written there or not). */
+function afterFilter(world, offset) {
+  return world._t._scratch + 4 * offset + engineTables(world._M).layouts.queryFilter.size;
+}
+
+function capacity(fn, options) {
+  const cap = int(fn, 'capacity', options.capacity, 64);
+  if (cap < 0) throw new RangeError(`${fn}: capacity must be >= 0 (got ${cap})`);
+  return cap;
+}
+
+/** World.rayCast: the closest hit or null. */
+export function rayCast(world, origin, direction, options = {}) {
+  const fn = 'rayCast';
+  world._alive(fn);
+  checkKeys(fn, '', options, QUERY_OPTIONS);
+  if (options.capacity !== undefined) throw new RangeError(`${fn}: capacity applies to rayCastAll only`);
+  const M = world._M;
+  const o = world._put(0, vec(fn, 'origin', origin, 3));
+  const d = world._put(4, vec(fn, 'direction', direction, 3));
+  const f = queryFilter(world, fn, options, FILTER_AFTER_RAY);
+  const hit = afterFilter(world, FILTER_AFTER_RAY);
+  const r = M._tb_world_ray_cast(world._id, o, d, num(fn, 'maxDistance', options.maxDistance, Infinity), f, hit);
+  if (r < 0) checkAs(world, fn, fn, -r);
+  return r === 1 ? readStruct(M, engineTables(M).layouts.rayHit, hit) : null;
+}
+
+/** World.rayCastAll: every hit, nearest first, at most `capacity`. */
+export function rayCastAll(world, origin, direction, options = {}) {
+  const fn = 'rayCastAll';
+  world._alive(fn);
+  checkKeys(fn, '', options, QUERY_OPTIONS);
+  const cap = capacity(fn, options);
+  const M = world._M;
+  const layout = engineTables(M).layouts.rayHit;
+  const o = world._put(0, vec(fn, 'origin', origin, 3));
+  const d = world._put(4, vec(fn, 'direction', direction, 3));
+  const f = queryFilter(world, fn, options, FILTER_AFTER_RAY);
+  const req = afterFilter(world, FILTER_AFTER_RAY);
+  const buf = M._malloc(Math.max(4, layout.size * cap));
+  try {
+    const n = M._tb_world_ray_cast_all(world._id, o, d, num(fn, 'maxDistance', options.maxDistance, Infinity), f, buf, cap, req);
+    if (n < 0) checkAs(world, fn, fn, -n);
+    const hits = [];
+    for (let i = 0; i < n; i++) hits.push(readStruct(M, layout, buf + layout.size * i));
+    const requested = new Int32Array(heapBuffer(M), req, 1)[0];
+    return { hits, requested, overflowed: requested > cap };
+  } finally {
+    M._free(buf);
+  }
+}
+
+/** World.overlap: shapes overlapping a query shape at a world pose. */
+export function overlap(world, shape, options = {}) {
+  const fn = 'overlap';
+  world._alive(fn);
+  if (shape == null || typeof shape !== 'object') throw new TypeError(`${fn}: shape must be a shape descriptor (got ${JSON.stringify(shape)})`);
+  checkKeys(`${fn}: shape`, '', shape, PARAM_SHAPE_OPTIONS);
+  checkKeys(fn, '', options, OVERLAP_OPTIONS);
+  const cap = capacity(fn, options);
+  const M = world._M;
+  const params = world._put(0, shapeParams(M, `${fn}: shape`, shape));
+  const pos = world._put(4, vec(fn, 'position', options.position, 3, [0, 0, 0]));
+  const rot = world._put(8, vec(fn, 'rotation', options.rotation, 4, [0, 0, 0, 1]));
+  const f = queryFilter(world, fn, options, FILTER_AFTER_OVERLAP);
+  const req = afterFilter(world, FILTER_AFTER_OVERLAP);
+  const buf = M._malloc(Math.max(4, 4 * cap));
+  try {
+    const n = M._tb_world_overlap(world._id, shapeType(M, `${fn}: shape`, shape.type), params, pos, rot, f, buf, cap, req);
+    if (n < 0) checkAs(world, fn, fn, -n);
+    const shapes = Array.from(new Int32Array(heapBuffer(M), buf, n));
+    const requested = new Int32Array(heapBuffer(M), req, 1)[0];
+    return { shapes, requested, overflowed: requested > cap };
+  } finally {
+    M._free(buf);
+  }
+}
