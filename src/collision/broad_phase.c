@@ -298,7 +298,7 @@ tb_status tb_broad_phase(tb_world* w) {
   if (w->pairs_grew) {
     int32_t cap = w->pair_capacity;
     while (cap < out.found) cap = cap > INT32_MAX / 2 ? out.found : 2 * cap;
-    if (!tb_world_grow_pairs(w, cap))
+    if (!tb_pairs_grow(w, cap))
       return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for %d candidate pairs", cap);
     out = (pair_sink){w->pairs, w->pair_capacity, 0, 0};
     st = generate(w, &out);
