@@ -8,6 +8,8 @@
  * @module tribo/worker_world
  */
 import { readFrame } from './frame.js';
+import { int } from './check.js';
+import { checkIdValues } from './ids.js';
 
 const isNode = typeof process === 'object' && !!process.versions?.node && typeof window === 'undefined';
 
@@ -21,19 +23,28 @@ function withWorldApi(w, api) {
     get(target, name, receiver) {
       if (typeof name !== 'string' || name in target || !api?.[name]) return Reflect.get(target, name, receiver);
       if (api[name] === 'get') return target._call('call', [name, []], name);
-      return (...args) => target._call('call', [name, args], name);
+      return (...args) => target._send(name, args);
     },
   });
 }
+
+/**
+ * A step runs in chunks between which the worker looks for a stop request (free, terminate):
+ * through a shared flag when SharedArrayBuffer exists (read between timesteps), otherwise the
+ * worker yields to its message queue every CHUNK_MS.
+ */
+const STOP_FLAG = typeof SharedArrayBuffer === 'function' && (isNode || globalThis.crossOriginIsolated === true);
 
 export class WorkerWorld {
   /** @private */
   constructor(worker, node) {
     this._worker = worker;
     this._seq = 0;
-    this._pending = new Map();
+    this._pending = new Map(); /* seq -> { resolve, reject, name } */
     this._slots = [null, null];
     this._freed = false;
+    this._dead = null; /* the reason the worker can answer no more (an Error message), or null */
+    this._stop = STOP_FLAG ? new Int32Array(new SharedArrayBuffer(4)) : null;
     const onMessage = (msg) => {
       const p = this._pending.get(msg.seq);
       if (!p) return;
@@ -44,17 +55,29 @@ export class WorkerWorld {
         p.reject(new E(msg.error.message));
       }
     };
-    const onError = (e) => {
-      for (const p of this._pending.values()) p.reject(e instanceof Error ? e : new Error(String(e.message ?? e)));
-      this._pending.clear();
-    };
     if (node) {
       worker.on('message', onMessage);
-      worker.on('error', onError);
+      worker.on('error', (e) => this._die(`the worker failed: ${e?.message ?? e}`));
+      worker.on('messageerror', (e) => this._die(`a message from the worker could not be read: ${e?.message ?? e}`));
+      worker.on('exit', (code) => this._die(`the worker exited (code ${code})`));
     } else {
       worker.onmessage = (e) => onMessage(e.data);
-      worker.onerror = (e) => { e.preventDefault?.(); onError(new Error(e.message || 'worker error')); };
+      worker.onerror = (e) => { e.preventDefault?.(); this._die(`the worker failed: ${e.message || 'error'}`); };
+      worker.onmessageerror = () => this._die('a message from the worker could not be read');
     }
+  }
+
+  /**
+   * The worker can answer no more: every pending call rejects with an Error naming its method
+   * and `reason`, and so does every later call.
+   */
+  _die(reason) {
+    if (this._dead) return;
+    this._dead = reason;
+    this._freed = true;
+    const pending = [...this._pending.values()];
+    this._pending.clear();
+    for (const p of pending) p.reject(new Error(`${p.name}: ${reason}`));
   }
 
   /**
@@ -73,7 +96,7 @@ export class WorkerWorld {
     const w = new WorkerWorld(worker, isNode);
     let info;
     try {
-      info = await w._call('create', [options]);
+      info = await w._call('create', [options, w._stop], 'createWorkerWorld');
       /** 'threads' or 'simd': the build running in the worker. */
       w.build = info.build;
       w.threads = info.threads;
@@ -82,19 +105,35 @@ export class WorkerWorld {
       w.timestep = info.timestep;
       w.fields = info.fields;
     } catch (e) {
-      w._terminate();
+      w.terminate();
       throw e;
     }
     return withWorldApi(w, info.api);
   }
 
-  /** Posts an operation; `name` is the World method it stands for (in the freed-world error). */
+  /** A World method: its id arguments checked here (the same check as in process), then posted. */
+  _send(name, args) {
+    try {
+      checkIdValues(name, args);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return this._call('call', [name, args], name);
+  }
+
+  /** Posts an operation; `name` is the World method it stands for (in error messages). */
   _call(op, args = [], name = op) {
-    if (this._freed) return Promise.reject(new Error(`${name}: this world was freed`));
+    if (this._dead) return Promise.reject(new Error(`${name}: ${this._dead}`));
     const seq = ++this._seq;
     return new Promise((resolve, reject) => {
-      this._pending.set(seq, { resolve, reject });
-      this._worker.postMessage({ seq, op, args });
+      this._pending.set(seq, { resolve, reject, name });
+      try {
+        this._worker.postMessage({ seq, op, args });
+      } catch (e) {
+        /* DataCloneError: nothing was posted */
+        this._pending.delete(seq);
+        reject(new TypeError(`${name}: an argument cannot be sent to the worker (${e.message})`));
+      }
     });
   }
 
@@ -108,7 +147,7 @@ export class WorkerWorld {
   }
 
   /* Every other World method and getter is forwarded by withWorldApi (see worker_host.js `call`). */
-  async setTimestep(timestep) { await this._call('call', ['setTimestep', [timestep]], 'setTimestep'); this.timestep = Math.fround(timestep); }
+  async setTimestep(timestep) { await this._send('setTimestep', [timestep]); this.timestep = Math.fround(timestep); }
   /** Bytes the worker's engine has allocated. */
   liveBytes() { return this._call('liveBytes'); }
   /** Collision stage only; resolves with a frame whose contacts have no impulses yet (readbackValid false). */
@@ -116,21 +155,50 @@ export class WorkerWorld {
   /** Solver stage only, on the contacts of the preceding collide(); resolves with the frame. */
   async solve() { return this._frame(await this._call('solve')); }
 
-  /** Steps n timesteps in the worker; resolves with the frame of the last one. */
-  async step(n = 1) { return this._frame(await this._call('step', [n])); }
+  /**
+   * Steps n timesteps in the worker; resolves with the frame of the last one. free() and
+   * terminate() stop it between timesteps (it then rejects naming why).
+   */
+  async step(n = 1) {
+    int('step', 'n', n, 1, 0);
+    return this._frame(await this._call('step', [n]));
+  }
   /** The current state as a frame, without stepping. */
   async frame() { return this._frame(await this._call('frame')); }
 
-  /** Frees the world and stops the worker. Resolves with the engine's live bytes after freeing. */
+  /**
+   * Frees the world and stops the worker; a step in progress stops at its next timestep and
+   * rejects. Resolves with the engine's live bytes after freeing.
+   */
   async free() {
     if (this._freed) return 0;
+    this._requestStop();
     const live = await this._call('free');
-    this._terminate();
+    this._shutdown('this world was freed');
     return live;
   }
 
-  _terminate() {
+  /**
+   * Stops the worker now, without waiting for it: every pending call rejects with an Error
+   * naming its method ("… terminated"), and every later call too. The world's memory goes with
+   * the worker.
+   */
+  terminate() {
+    this._requestStop();
+    this._shutdown('the worker world was terminated');
+  }
+
+  _shutdown(reason) {
     this._freed = true;
+    this._die(reason);
     this._worker.terminate();
+  }
+
+  /* asks a running step to stop at its next timestep */
+  _requestStop() {
+    if (this._stop) Atomics.store(this._stop, 0, 1);
+    else if (!this._dead) {
+      try { this._worker.postMessage({ seq: 0, op: 'stop' }); } catch { /* the worker is gone */ }
+    }
   }
 }

@@ -17,6 +17,7 @@ import * as filtering from './filtering.js';
 import * as queries from './queries.js';
 import * as views from './views.js';
 import * as observe from './observe.js';
+import { ID_PARAMETERS, checkIds } from './ids.js';
 
 export { READBACK_INFO } from './presets.js';
 export { DEFAULT_MATERIAL } from './materials.js';
@@ -213,4 +214,15 @@ export class World {
     this._check(this._M._tb_world_destroy(this._id));
     this._id = -1;
   }
+}
+
+/* The id check in front of every method with id parameters (ids.js ID_PARAMETERS): the world is
+ * alive and each id names a live body, shape or sensor of it, before the method runs. */
+for (const name of Object.keys(ID_PARAMETERS)) {
+  const method = World.prototype[name];
+  if (typeof method !== 'function') throw new Error(`ids.js names ${name}, which is not a World method`);
+  Object.defineProperty(World.prototype, name, {
+    value: { [name](...args) { this._alive(name); checkIds(this, name, args); return method.apply(this, args); } }[name],
+    writable: true, configurable: true, enumerable: false,
+  });
 }

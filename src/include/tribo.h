@@ -454,6 +454,11 @@ TB_API void* tb_world_field(tb_world_id world, tb_field_set set, int32_t index);
  * see tb_body_slot_alive). The body field arrays are indexed by slot = id & 0xFFFFF. */
 TB_API int32_t tb_world_body_slot_count(tb_world_id world);
 TB_API int32_t tb_body_slot_alive(tb_world_id world, int32_t slot);
+/* 1 when the id names a live body / shape of the world (slot in use and the generation
+ * matching), else 0. Neither changes the world nor its last error: bindings check ids with them
+ * before a call (tb_sensor_alive for sensors). */
+TB_API int32_t tb_body_alive(tb_world_id world, tb_body_id body);
+TB_API int32_t tb_shape_alive(tb_world_id world, tb_shape_id shape);
 
 /* Contact store status after the last collide(). requested > capacity means overflow: the store
  * holds the first `capacity` contacts in pair order and the frame is flagged invalid. */
@@ -721,6 +726,8 @@ TB_API int32_t tb_body_contacts(tb_world_id world, tb_body_id body, tb_body_id w
 typedef int32_t tb_sensor_id;
 TB_API tb_sensor_id tb_sensor_create(tb_world_id world, tb_body_id body, tb_body_id with, int32_t capacity);
 TB_API tb_status tb_sensor_destroy(tb_world_id world, tb_sensor_id sensor);
+/* 1 when the id names a live sensor of the world, else 0 (changes nothing, like tb_body_alive). */
+TB_API int32_t tb_sensor_alive(tb_world_id world, tb_sensor_id sensor);
 /* Latest sample into force[3] (N, world). TB_ERR_INVALID_STATE when the sensor has no sample yet
  * or the latest is not available (its readback flags are copied to info either way). */
 TB_API tb_status tb_sensor_read(tb_world_id world, tb_sensor_id sensor, float force[3], tb_readback_info* info);

@@ -80,6 +80,13 @@ tb_sensor_id tb_sensor_create(tb_world_id world, tb_body_id body, tb_body_id wit
   return tb_make_id(i, s->generation[i]);
 }
 
+int32_t tb_sensor_alive(tb_world_id world, tb_sensor_id sensor) {
+  tb_world* w = tb_world_get(world);
+  const tb_sensors* s = w && w->observe ? &w->observe->sensors : NULL;
+  int32_t i = tb_id_slot(sensor);
+  return s && sensor >= 0 && i < s->count && s->body[i] != -1 && s->generation[i] == tb_id_gen(sensor);
+}
+
 /* Sensor slot of a live sensor id, or -1 (error set). */
 static int32_t sensor_slot(tb_world* w, tb_sensor_id id, const char* fn) {
   const tb_sensors* s = w->observe ? &w->observe->sensors : NULL;

@@ -1035,6 +1035,19 @@ int32_t tb_body_slot_alive(tb_world_id world, int32_t slot) {
   return w && slot >= 0 && slot < w->bodies.count && w->bodies.f.body_type[slot] >= 0;
 }
 
+int32_t tb_body_alive(tb_world_id world, tb_body_id body) {
+  tb_world* w = tb_world_get(world);
+  int32_t slot = tb_id_slot(body);
+  return w && body >= 0 && slot < w->bodies.count && w->bodies.f.body_type[slot] >= 0 &&
+         w->bodies.generation[slot] == tb_id_gen(body);
+}
+
+int32_t tb_shape_alive(tb_world_id world, tb_shape_id shape) {
+  tb_world* w = tb_world_get(world);
+  int32_t s = tb_id_slot(shape);
+  return w && shape >= 0 && s < w->shapes.count && w->shapes.type[s] >= 0 && w->shapes.generation[s] == tb_id_gen(shape);
+}
+
 tb_status tb_world_contact_status(tb_world_id world, tb_contact_status* out) {
   GET_WORLD("contactStatus");
   if (!out) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "contactStatus: out must not be NULL");
