@@ -20,8 +20,8 @@ export function idValue(fn, field, v, none) {
   return v;
 }
 
-function live(world, fn, field, v, kind, call) {
-  idValue(fn, field, v);
+function live(world, fn, field, v, kind, call, none) {
+  idValue(fn, field, v, none);
   if (!world._M[call](world._id, v)) throw new RangeError(`${fn}: ${field}: ${kind} ${v} does not exist in this world (never created, or removed)`);
   return v;
 }
@@ -30,7 +30,7 @@ export const bodyId = (world, fn, field, v) => live(world, fn, field, v, 'body',
 export const shapeId = (world, fn, field, v) => live(world, fn, field, v, 'shape', '_tb_shape_alive');
 export const sensorId = (world, fn, field, v) => live(world, fn, field, v, 'contact sensor', '_tb_sensor_alive');
 /** A body id or -1 (none: no parent, no skipped body). */
-export const bodyOrNone = (world, fn, field, v) => (v === -1 ? v : bodyId(world, fn, field, v));
+export const bodyOrNone = (world, fn, field, v) => (v === -1 ? v : live(world, fn, field, v, 'body', '_tb_body_alive', -1));
 
 /* 'value': an id whose slot is wanted even after removal (bodySlot) */
 const KINDS = { body: bodyId, shape: shapeId, sensor: sensorId, bodyOrNone, value: (world, fn, field, v) => idValue(fn, field, v) };
