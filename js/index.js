@@ -13,6 +13,7 @@ import { WorkerWorld } from './worker_world.js';
 
 export { World, WorkerWorld, READBACK_INFO, DEFAULT_MATERIAL };
 export { wrenchShift, wrenchReaction, wrenchAverage } from './observe.js';
+export { LIMITS } from './limits.js';
 
 /* Scratch for small call arguments (world definition, states); checked against the engine's sizes. */
 const SCRATCH_BYTES = 4096;
