@@ -127,7 +127,15 @@ test-types:
 test-browser: all
 	node --test --test-concurrency=1 tests/browser/
 
+# Layer walls: every #include in src/ against the one table in tools/check_includes.mjs, and the
+# check's own test (a planted forbidden include fails).
+.PHONY: check-includes
+check-includes:
+	node tools/check_includes.mjs
+	node --test tests/tools/
+
 test: deps-browser
+	$(MAKE) check-includes
 	$(MAKE) all
 	$(MAKE) check-simd
 	$(MAKE) test-c
@@ -136,6 +144,7 @@ test: deps-browser
 	$(MAKE) test-types
 	$(MAKE) test-js
 	$(MAKE) test-browser
+	$(MAKE) test-package
 
 demo: deps
 	$(MAKE) all
@@ -168,3 +177,22 @@ bench-broadphase: build/libtribo.a
 	@mkdir -p build
 	$(CC) $(NATIVE_CFLAGS) bench/broadphase_bench.c build/libtribo.a -lm -o build/broadphase_bench
 	build/broadphase_bench
+
+# ---------------------------------------------------------------------------------------------
+# Package: browser variants of the builds (no Node branches, no worker literal bundlers trip on),
+# the compat build (wasm inlined, one file), and the package test (npm pack output installed into
+# temporary projects: Node, Vite, esbuild, plain pages, cross-origin, <tribo-scene>, tsc).
+.PHONY: package-dist test-package
+wasm: package-dist
+package-dist: dist/tribo_simd.web.mjs dist/tribo_mt.web.mjs
+
+dist/%.web.mjs: dist/%.mjs tools/web_variant.mjs
+	node tools/web_variant.mjs $<
+package-dist: dist/tribo_compat.mjs
+
+dist/tribo_compat.mjs: js/*.js dist/tribo_simd.wasm dist/tribo_simd.web.mjs dist/tribo_mt.web.mjs tools/build_compat.mjs
+	node tools/build_compat.mjs
+
+# The package from `npm pack` in temporary projects (build/package/): see tests/package/.
+test-package: wasm
+	TRIBO_PREPACK_NO_BUILD=1 node --test --test-concurrency=1 tests/package/

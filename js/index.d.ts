@@ -162,6 +162,14 @@ export interface InitOptions {
    * throws a `RangeError`.
    */
   build?: Build;
+  /**
+   * URL of a package file by name, for hosts that move them: `'tribo_simd.wasm'`,
+   * `'tribo_mt.wasm'`, `'tribo_mt.web.mjs'`, `'tribo_mt.worker.js'`. Return `undefined` to keep the
+   * package's own URL (`new URL('../dist/<name>', import.meta.url)`, which bundlers rewrite).
+   */
+  locateFile?: (name: string) => string | URL | undefined;
+  /** URL of the chosen build's `.wasm` (shorthand for a `locateFile` of that one file). */
+  wasmURL?: string | URL;
 }
 
 /**
@@ -209,6 +217,12 @@ export class Tribo {
   private constructor();
   /** The build that was loaded. */
   readonly build: Build;
+  /**
+   * Why the default threaded build was not used (its pthread workers could not start, e.g. a
+   * blocked worker script; or tribo/compat on an isolated page), or `null`. init() then loads
+   * `'simd'` instead of failing, and notes it once on the console.
+   */
+  readonly fallback: string | null;
   /** Largest thread count a world may use in this build (caller included); 1 in the `'simd'` build. */
   readonly maxThreads: number;
   /**
@@ -263,16 +277,8 @@ export interface WorldOptions extends AxisOptions {
   biasCoefficient?: number;
   /** m/s, finite and > 0: cap on the push-out speed from penetration. Default `3`. */
   maxDepenetrationVelocity?: number;
-  /** Hz, finite and > 0: stiffness of a soft contact bias (not used by the PhysX presets). Default `30`. */
-  contactHertz?: number;
-  /** Dimensionless, finite and >= 0: damping ratio of a soft contact bias (not used by the PhysX presets). Default `10`. */
-  contactDampingRatio?: number;
-  /** m, finite and >= 0: penetration allowed without push-out (not used by the PhysX presets). Default `0`. */
-  linearSlop?: number;
   /** m, finite and >= 0: contacts are kept (speculatively) up to this separation. Default `0.02`. */
   speculativeDistance?: number;
-  /** Warm-start impulses from the previous step. Not used by the PhysX presets (PhysX starts each step from zero). Default `true`. */
-  warmStarting?: boolean;
   /**
    * Contact points the store holds, integer >= 1. Overflow is reported
    * ({@link ContactStatus.overflowed}), not an error. Default `65536`. Grow later with
@@ -509,6 +515,10 @@ export type ShapeMaterialInfo = Required<Omit<ShapeMaterial, 'compliant' | 'solr
 export interface WorkerWorldOptions extends WorldOptions {
   /** Build loaded in the worker. Default: the build of the Tribo that creates it. */
   build?: Build;
+  /** See {@link InitOptions.locateFile} (resolved on this thread for both builds). */
+  locateFile?: (name: string) => string | URL | undefined;
+  /** See {@link InitOptions.wasmURL}. */
+  wasmURL?: string | URL;
 }
 
 /** Per-shape distances (m) used by the world's distance rule; all default to `0`. */
@@ -1087,11 +1097,11 @@ export class World {
    * nothing changes. @throws {RangeError} unknown option, bad value (the message names it)
    */
   setOptions(options: AxisOptions & Pick<WorldOptions, 'substeps' | 'velocityIterations' | 'bounceThreshold' |
-    'maxDepenetrationVelocity' | 'contactHertz' | 'contactDampingRatio' | 'linearSlop' | 'speculativeDistance' | 'warmStarting'>): void;
+    'maxDepenetrationVelocity' | 'speculativeDistance'>): void;
   /** The world's current options, every axis by name. */
   readonly options: Required<AxisOptions> & { preset: Preset; threads: number; gravity: number[]; timestep: number;
-    substeps?: never; velocityIterations: number; bounceThreshold: number; maxDepenetrationVelocity: number; contactHertz: number;
-    contactDampingRatio: number; linearSlop: number; speculativeDistance: number; warmStarting: boolean;
+    substeps?: never; velocityIterations: number; bounceThreshold: number; maxDepenetrationVelocity: number;
+    speculativeDistance: number;
     bodyCapacity: number; contactCapacity: number; pairCapacity: number };
 
   /* -- filtering: filter fields, sleep, pair lists, queries (broadPhase, filterRule and
@@ -1237,6 +1247,8 @@ export class WorkerWorld {
   readonly timestep: number;
   /** Field tables of the worker's engine. */
   readonly fields: FieldTables;
+  /** The worker engine's live bytes before this world was created (`free()` resolves with it again). */
+  readonly baseBytes: number;
 
   /** See {@link World.addBody}. Resolves with the body id. */
   addBody(desc?: BodyDesc): Promise<number>;

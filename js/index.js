@@ -6,7 +6,8 @@
  *
  * @module tribo
  */
-import { defaultBuild, isWindowThread, loadBuild } from './loader.js';
+import { defaultBuild, isWindowThread, loadBuild, BUILD_FILES, fileLocator } from './loader.js';
+import { isNode, nodePlatform } from './platform.js';
 import { fieldSet, readFieldTable } from './fields.js';
 import { World, READBACK_INFO, DEFAULT_MATERIAL } from './world.js';
 import { WorkerWorld } from './worker_world.js';
@@ -42,21 +43,30 @@ export class Tribo {
    * Creates a world stepped in a worker (Web Worker or worker_threads). Same API, async.
    * @param {object} [options] world options, plus `build` for the worker
    */
-  createWorkerWorld(options = {}) { return WorkerWorld.create({ build: this.build, ...options }); }
+  createWorkerWorld(options = {}) { return WorkerWorld.create({ build: this.build, files: this._files, ...options }); }
 
   /** Bytes currently allocated by the engine (returns to its earlier value after free()). */
   liveBytes() { return Number(this._M._tb_live_bytes()); }
 }
 
 async function hardwareThreads() {
+  if (isNode) return (await nodePlatform()).hardwareThreads();
   if (typeof navigator === 'object' && navigator.hardwareConcurrency) return navigator.hardwareConcurrency;
-  try {
-    const os = await import('node:os');
-    return os.availableParallelism ? os.availableParallelism() : os.cpus().length;
-  } catch {
-    return 1;
-  }
+  return 1;
 }
+
+/** File URLs of both builds as strings (a worker receives them; functions cannot be posted). */
+function fileTable(options) {
+  if (!options.locateFile && options.wasmURL === undefined) return undefined;
+  const files = {};
+  for (const build of ['simd', 'threads']) {
+    const locate = fileLocator(options, build);
+    for (const name of BUILD_FILES[build]) files[name] = locate(name);
+  }
+  return files;
+}
+
+let fallbackNoted = false;
 
 /**
  * Creates a world stepped in a worker without loading the engine on this thread (a page only
@@ -66,17 +76,42 @@ async function hardwareThreads() {
  * @returns {Promise<WorkerWorld>}
  */
 export function createWorkerWorld(options = {}) {
-  return WorkerWorld.create({ build: defaultBuild(), ...options });
+  const { locateFile, wasmURL, ...rest } = options;
+  return WorkerWorld.create({ build: defaultBuild(), files: fileTable({ locateFile, wasmURL }), ...rest });
 }
 
 /**
  * Loads the engine.
- * @param {{ build?: 'threads'|'simd' }} [options] build: force one build (default: 'threads' when
- *   cross-origin isolated or in Node, 'simd' otherwise)
+ * @param {{ build?: 'threads'|'simd', locateFile?: (name: string) => string|URL|undefined,
+ *   wasmURL?: string|URL, files?: Record<string, string> }} [options]
+ *   build: force one build (default: 'threads' when cross-origin isolated or in Node, 'simd'
+ *   otherwise); locateFile: URL of a dist file by name (tribo_simd.wasm, tribo_mt.wasm,
+ *   tribo_mt.web.mjs, tribo_mt.worker.js) for hosts that move them; wasmURL: the chosen build's wasm.
+ *   When the threaded build was chosen by default and its pthread workers cannot start, the
+ *   simd build is loaded instead: `build` says 'simd' and `fallback` says why (one console note).
  * @returns {Promise<Tribo>}
  */
 export async function init(options = {}) {
-  const build = options.build ?? defaultBuild();
-  const M = await loadBuild(build);
-  return new Tribo(M, build, await hardwareThreads());
+  if (options === null || typeof options !== 'object') throw new TypeError('init: options must be an object');
+  const { build: requested, files, wasmBinary, wasmModule, ...locate } = options;
+  if (files) locate.locateFile = (name) => files[name];
+  const build = requested ?? defaultBuild();
+  let M;
+  let fallback = null;
+  try {
+    M = await loadBuild(build, { ...locate, wasmBinary, wasmModule });
+  } catch (e) {
+    if (requested || build !== 'threads' || isNode) throw e;
+    fallback = e.message;
+    if (!fallbackNoted) {
+      fallbackNoted = true;
+      console.info(`tribo: using the single-threaded 'simd' build — ${e.message}`);
+    }
+    M = await loadBuild('simd', locate);
+  }
+  const tribo = new Tribo(M, fallback ? 'simd' : build, await hardwareThreads());
+  /** Why the threaded build was not used although it was the default (null when it was not needed). */
+  tribo.fallback = fallback;
+  tribo._files = files ?? fileTable(locate);
+  return tribo;
 }

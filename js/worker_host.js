@@ -6,13 +6,12 @@
 import { init, World } from './index.js';
 import { frameHeader, frameLayout, writeFrame } from './frame.js';
 
-let port;
-if (typeof self === 'object' && typeof self.postMessage === 'function' && typeof window === 'undefined' && !globalThis.process?.versions?.node) {
-  port = { post: (m, t) => self.postMessage(m, t), on: (fn) => { self.onmessage = (e) => fn(e.data); } };
-} else {
-  const { parentPort } = await import('node:worker_threads');
-  port = { post: (m, t) => parentPort.postMessage(m, t), on: (fn) => parentPort.on('message', fn) };
-}
+import { isNode, nodePlatform } from './platform.js';
+
+// No top-level await: bundlers may emit this worker as a classic script.
+const portReady = isNode
+  ? nodePlatform().then((p) => p.workerPort())
+  : Promise.resolve({ post: (m, t) => self.postMessage(m, t), on: (fn) => { self.onmessage = (e) => fn(e.data); } });
 
 let tribo = null;
 let world = null;
@@ -41,11 +40,12 @@ const AS_ARRAY = new Set(['getState', 'getPosition', 'getRotation', 'getLinearVe
 const ops = {
   async create(options, stop) {
     stopFlag = stop ?? null;
-    const { build, ...worldOptions } = options;
-    tribo = await init({ build });
+    const { build, files, wasmBinary, wasmModule, ...worldOptions } = options;
+    tribo = await init({ build, files, wasmBinary, wasmModule });
+    const baseBytes = tribo.liveBytes();
     world = tribo.createWorld(worldOptions);
     shared = tribo.build === 'threads' && typeof SharedArrayBuffer === 'function';
-    return { build: tribo.build, threads: world.threads, shared, timestep: world.timestep, fields: tribo.fields, api: worldApi() };
+    return { build: tribo.build, threads: world.threads, shared, timestep: world.timestep, fields: tribo.fields, api: worldApi(), baseBytes };
   },
   /** Any public World method or getter that has no dedicated operation. */
   call(name, args) {
@@ -132,13 +132,17 @@ function makeFrame() {
 }
 
 /* Operations run one after the other in arrival order; 'stop' is seen at once (between timesteps). */
+const port = { post: () => {} };
 let queue = Promise.resolve();
-port.on((msg) => {
-  if (msg.op === 'stop') {
-    stopMessage = true;
-    return;
-  }
-  queue = queue.then(() => answer(msg));
+portReady.then((p) => {
+  port.post = p.post;
+  p.on((msg) => {
+    if (msg.op === 'stop') {
+      stopMessage = true;
+      return;
+    }
+    queue = queue.then(() => answer(msg));
+  });
 });
 
 async function answer(msg) {
@@ -154,4 +158,3 @@ async function answer(msg) {
     port.post({ seq, ok: false, error: { name: e.name, message: e.message } });
   }
 }
-

@@ -10,8 +10,15 @@
 import { readFrame } from './frame.js';
 import { int } from './check.js';
 import { checkIdValues } from './ids.js';
+import { isNode, nodePlatform } from './platform.js';
+import { sameOriginScript, unbundledURL } from './loader.js';
 
-const isNode = typeof process === 'object' && !!process.versions?.node && typeof window === 'undefined';
+const HOST = './worker_host.js';
+const DEV_HOST = '../js/worker_host.js'; // from node_modules/.vite/deps/ (Vite dev server)
+
+/** Starts the browser worker instead of the package's worker_host.js (tribo/compat: an inlined script). */
+let startBrowserWorker = null;
+export function setWorkerStarter(start) { startBrowserWorker = start; }
 
 /**
  * Every public World method or getter without a dedicated WorkerWorld member is forwarded to the
@@ -37,8 +44,9 @@ const STOP_FLAG = typeof SharedArrayBuffer === 'function' && (isNode || globalTh
 
 export class WorkerWorld {
   /** @private */
-  constructor(worker, node) {
+  constructor(worker, node, url) {
     this._worker = worker;
+    this._url = url;
     this._seq = 0;
     this._pending = new Map(); /* seq -> { resolve, reject, name } */
     this._slots = [null, null];
@@ -49,6 +57,7 @@ export class WorkerWorld {
       const p = this._pending.get(msg.seq);
       if (!p) return;
       this._pending.delete(msg.seq);
+      this._idle();
       if (msg.ok) p.resolve(msg.value);
       else {
         const E = { RangeError, TypeError }[msg.error.name] ?? Error;
@@ -62,8 +71,14 @@ export class WorkerWorld {
       worker.on('exit', (code) => this._die(`the worker exited (code ${code})`));
     } else {
       worker.onmessage = (e) => onMessage(e.data);
-      worker.onerror = (e) => { e.preventDefault?.(); this._die(`the worker failed: ${e.message || 'error'}`); };
-      worker.onmessageerror = () => this._die('a message from the worker could not be read');
+      worker.onerror = (e) => {
+        e.preventDefault?.();
+        const where = e.filename ? ` at ${e.filename}:${e.lineno}` : '';
+        this._die(e.message
+          ? `the worker (${url}) threw${where}: ${e.message}`
+          : `the worker script ${url} failed to load (a 404, a MIME type that is not JavaScript, or a CORS/COEP block of it or of a module it imports)`);
+      };
+      worker.onmessageerror = () => this._die(`a message from the worker (${url}) could not be deserialised`);
     }
   }
 
@@ -77,6 +92,7 @@ export class WorkerWorld {
     this._freed = true;
     const pending = [...this._pending.values()];
     this._pending.clear();
+    this._idle();
     for (const p of pending) p.reject(new Error(`${p.name}: ${reason}`));
   }
 
@@ -85,15 +101,28 @@ export class WorkerWorld {
    * @returns {Promise<WorkerWorld>}
    */
   static async create(options = {}) {
-    const url = new URL('./worker_host.js', import.meta.url);
     let worker;
+    let url;
     if (isNode) {
-      const { Worker } = await import('node:worker_threads');
-      worker = new Worker(url);
+      url = new URL(HOST, import.meta.url);
+      worker = (await nodePlatform()).startWorker(url);
+      worker.unref(); // ref'd again while a call is pending (see _call)
     } else {
-      worker = new Worker(url, { type: 'module' });
+      // Not a literal: only the constructor's literal below is for bundlers to emit as a worker.
+      url = new URL(HOST, import.meta.url).href;
+      const viteDev = /\/node_modules\/\.vite\/deps/.test(import.meta.url);
+      if (startBrowserWorker) [worker, url] = startBrowserWorker();
+      else if (viteDev) worker = new Worker((url = unbundledURL(new URL(DEV_HOST, import.meta.url).href)), { type: 'module' });
+      else try {
+        worker = new Worker(new URL('./worker_host.js', import.meta.url), { type: 'module' });
+      } catch (e) {
+        // A script from another origin (a CDN) cannot be a worker: start a same-origin module
+        // that imports it instead (needs CORS on that origin).
+        if (e?.name !== 'SecurityError') throw new Error(`WorkerWorld: cannot start the worker ${url}: ${e.message}`);
+        worker = new Worker(sameOriginScript(url, true), { type: 'module' });
+      }
     }
-    const w = new WorkerWorld(worker, isNode);
+    const w = new WorkerWorld(worker, isNode, url);
     let info;
     try {
       info = await w._call('create', [options, w._stop], 'createWorkerWorld');
@@ -104,6 +133,8 @@ export class WorkerWorld {
       w.shared = info.shared;
       w.timestep = info.timestep;
       w.fields = info.fields;
+      /** The worker engine's live bytes before this world was created (free() returns to it). */
+      w.baseBytes = info.baseBytes;
     } catch (e) {
       w.terminate();
       throw e;
@@ -126,16 +157,21 @@ export class WorkerWorld {
     if (this._dead) return Promise.reject(new Error(`${name}: ${this._dead}`));
     const seq = ++this._seq;
     return new Promise((resolve, reject) => {
+      if (this._pending.size === 0) this._worker.ref?.();
       this._pending.set(seq, { resolve, reject, name });
       try {
         this._worker.postMessage({ seq, op, args });
       } catch (e) {
         /* DataCloneError: nothing was posted */
         this._pending.delete(seq);
+        this._idle();
         reject(new TypeError(`${name}: an argument cannot be sent to the worker (${e.message})`));
       }
     });
   }
+
+  /** Node: a worker with nothing pending does not keep the process alive. */
+  _idle() { if (this._pending.size === 0) this._worker.unref?.(); }
 
   _frame(msg) {
     let buffer = msg.buffer;

@@ -6,6 +6,7 @@
 #include "../geometry/hull.h"
 #include "../geometry/triangle_mesh.h"
 #include "../world/world.h"
+#include "narrow_phase.h"
 
 /* A hit in the shape's local frame: t along the unit local direction, local outward normal. */
 typedef struct local_hit {

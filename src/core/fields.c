@@ -8,26 +8,13 @@ static const tb_field_info s_body_info[] = {TB_BODY_FIELDS(INFO)};
 static const tb_field_info s_contact_info[] = {TB_CONTACT_FIELDS(INFO)};
 #undef INFO
 
-int32_t tb_world_def_field_count(void);
-const tb_field_info* tb_world_def_field_get(int32_t index);
-
-int32_t tb_field_count(tb_field_set set) {
-  if (set == TB_FIELDS_WORLD_DEF) return tb_world_def_field_count();
-  if (set == TB_FIELDS_BODY) return TB_BODY_FIELD_COUNT;
-  if (set == TB_FIELDS_CONTACT) return TB_CONTACT_FIELD_COUNT;
-  return tb_layout_count(set);
+int32_t tb_store_field_count(tb_field_set set) {
+  return set == TB_FIELDS_BODY ? TB_BODY_FIELD_COUNT : (set == TB_FIELDS_CONTACT ? TB_CONTACT_FIELD_COUNT : 0);
 }
 
-const tb_field_info* tb_field_get(tb_field_set set, int32_t index) {
-  if (set == TB_FIELDS_WORLD_DEF) return tb_world_def_field_get(index);
-  if (set != TB_FIELDS_BODY && set != TB_FIELDS_CONTACT) return tb_layout_get(set, index);
-  if (index < 0 || index >= tb_field_count(set)) return NULL;
+const tb_field_info* tb_store_field_get(tb_field_set set, int32_t index) {
+  if (index < 0 || index >= tb_store_field_count(set)) return NULL;
   return set == TB_FIELDS_BODY ? &s_body_info[index] : &s_contact_info[index];
-}
-
-int32_t tb_field_set_size(tb_field_set set) {
-  if (set == TB_FIELDS_WORLD_DEF) return (int32_t)sizeof(tb_world_def);
-  return tb_layout_size(set);
 }
 
 #define REF(name, ctype, ftype, comps, unit, doc) out[n++] = (tb_array_ref){(void**)&f->name, sizeof(ctype) * (comps)};

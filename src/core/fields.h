@@ -132,6 +132,7 @@ typedef struct tb_contact_fields { TB_CONTACT_FIELDS(TB_FIELD_MEMBER) } tb_conta
 
 /* Array refs of every field, from the list (for tb_grow_arrays / tb_free_arrays); return the count. */
 #include "alloc.h"
+#include "../include/tribo.h"
 int tb_body_field_arrays(tb_body_fields* f, tb_array_ref* out);
 int tb_contact_field_arrays(tb_contact_fields* f, tb_array_ref* out);
 void* tb_body_field_ptr(tb_body_fields* f, int32_t index);
@@ -139,6 +140,9 @@ void* tb_body_field_ptr(tb_body_fields* f, int32_t index);
 int32_t tb_layout_count(int32_t set);
 const tb_field_info* tb_layout_get(int32_t set, int32_t index);
 int32_t tb_layout_size(int32_t set);
+/* The info tables of the body and contact stores (other sets: 0 / NULL). */
+int32_t tb_store_field_count(tb_field_set set);
+const tb_field_info* tb_store_field_get(tb_field_set set, int32_t index);
 void* tb_contact_field_ptr(tb_contact_fields* f, int32_t index);
 
 #endif

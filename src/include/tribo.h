@@ -176,18 +176,13 @@ typedef struct tb_solver_params {
   int32_t velocity_iterations;     /* relaxation passes per substep without bias (>= 0) */
   float bounce_threshold_velocity; /* m/s: restitution only when closing faster than this */
   float max_depenetration_velocity;/* m/s: cap on the push-out speed from penetration */
-  float contact_hertz;             /* Hz: stiffness of the soft contact bias */
-  float contact_damping_ratio;     /* 1: damping ratio of the soft contact bias */
-  float linear_slop;               /* m: penetration allowed without push-out */
   float speculative_distance;      /* m: contacts are kept up to this separation */
-  int32_t warm_starting;           /* 0/1 */
   int32_t solver;                  /* tb_solver_type */
   int32_t combine_rule;            /* tb_combine_rule */
   int32_t readback;                /* tb_readback */
   /* -- solver section: PhysX PGS / TGS -- */
   /* PGS / TGS (physx presets): position_iterations = position iterations per step (TGS: internal
-   * steps h/N), velocity_iterations = velocity iterations (at least one runs; status reports it).
-   * contact_hertz, contact_damping_ratio, linear_slop and warm_starting are not used by them. */
+   * steps h/N), velocity_iterations = velocity iterations (at least one runs; status reports it). */
   int32_t friction_every_iteration;        /* 0/1: PGS friction in every position iteration (else the last 3) */
   int32_t external_forces_every_iteration; /* 0/1: TGS gravity a·h/N before each internal step (else a·h once) */
   float bias_coefficient;                  /* 1, (0, 1]: share of the penetration removed per step by the bias */
@@ -208,7 +203,7 @@ typedef struct tb_world_def {
   tb_collision_params collision;
 } tb_world_def;
 
-typedef int32_t tb_world_id; /* >= 0 */
+typedef int32_t tb_world_id; /* >= 0: registry slot and generation packed, so a destroyed world's id stays invalid */
 typedef int32_t tb_body_id;  /* >= 0; static "no body" in contacts is -1 */
 typedef int32_t tb_shape_id; /* >= 0 */
 

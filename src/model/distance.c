@@ -1,7 +1,6 @@
 /* Per-preset distance rules (newton-e3 §2, mujoco §1-3, physx-e3 §2). */
 #include "distance.h"
 
-#include "../collision/filter.h"
 #include "../world/world.h"
 
 tb_distance_pair tb_distance_pair_of(const tb_world* w, int32_t s0, int32_t s1, float speculative) {

@@ -4,19 +4,9 @@
 #ifndef TB_DISTANCE_H
 #define TB_DISTANCE_H
 
-#include "../collision/narrow_phase.h"
+#include "../world/contact_types.h"
 
 struct tb_world;
-
-/* A shape pair's summed distances under the world's rule (all m). */
-typedef struct tb_distance_pair {
-  int32_t rule;     /* tb_distance_rule */
-  float margin;     /* newton m0 + m1, mujoco m1 + m2, physx rest offsets r0 + r1 */
-  float gap;        /* newton / mujoco gaps g0 + g1, physx contact offsets co0 + co1 */
-  float detect;     /* surface separation up to which points are kept (see tb_distance_keep) */
-  float speculative;/* newton: the speculative gap (m) added to gap0 + gap1: speculative distance plus
-                       the relative motion of one step; 0 for the other rules */
-} tb_distance_pair;
 
 /* Classification of one point by the rule. */
 typedef struct tb_distance_point {

@@ -1,7 +1,6 @@
 /* Material combine rules, per-shape materials (public API) and the compliant-contact spring. */
 #include "material.h"
 
-#include "../collision/filter.h"
 
 #include <math.h>
 #include <string.h>
@@ -229,16 +228,6 @@ void tb_material_default_into(float friction, float restitution, tb_material* ou
   out->adhesion = 0.0f;
 }
 
-static int32_t shape_slot(tb_world* w, tb_shape_id shape, const char* fn) {
-  int32_t s = tb_id_slot(shape);
-  const tb_shapes* sh = &w->shapes;
-  if (shape < 0 || s >= sh->count || sh->type[s] < 0 || sh->generation[s] != tb_id_gen(shape)) {
-    tb_world_fail(w, TB_ERR_NOT_FOUND, "%s: shape %d does not exist (never created or removed)", fn, shape);
-    return -1;
-  }
-  return s;
-}
-
 /* Every field checked in declaration order; the first bad one is named with its value. */
 static tb_status check_material(tb_world* w, const char* fn, const tb_material* m) {
   const struct { const char* name; float v; float hi; } f[] = {
@@ -296,7 +285,7 @@ tb_status tb_shape_set_material(tb_world_id world, tb_shape_id shape, const tb_m
   const char* fn = "setMaterial";
   tb_world* w = tb_world_get(world);
   if (!w) return tb_world_fail(NULL, TB_ERR_NOT_FOUND, "%s: world %d does not exist", fn, world);
-  int32_t s = shape_slot(w, shape, fn);
+  int32_t s = tb_shape_slot_checked(w, shape, fn);
   if (s < 0) return TB_ERR_NOT_FOUND;
   if (!material) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: material must not be NULL", fn);
   tb_status st = check_material(w, fn, material);
@@ -313,7 +302,7 @@ tb_status tb_shape_get_material(tb_world_id world, tb_shape_id shape, tb_materia
   const char* fn = "getMaterial";
   tb_world* w = tb_world_get(world);
   if (!w) return tb_world_fail(NULL, TB_ERR_NOT_FOUND, "%s: world %d does not exist", fn, world);
-  int32_t s = shape_slot(w, shape, fn);
+  int32_t s = tb_shape_slot_checked(w, shape, fn);
   if (s < 0) return TB_ERR_NOT_FOUND;
   if (!out) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: out must not be NULL", fn);
   *out = w->shapes.material[s];

@@ -4,47 +4,9 @@
 #define TB_MATERIAL_H
 
 #include "../include/tribo.h"
+#include "../world/contact_types.h"
 
 struct tb_world;
-
-/* Flags of a combined contact material. */
-enum {
-  TB_CONTACT_MATERIAL_NO_FRICTION = 1,        /* PhysX disable-friction on either shape */
-  TB_CONTACT_MATERIAL_NO_STRONG_FRICTION = 2, /* PhysX: no friction memory across frames */
-  TB_CONTACT_MATERIAL_COMPLIANT = 4,          /* PhysX negative restitution: a spring contact */
-  TB_CONTACT_MATERIAL_ACCELERATION_SPRING = 8 /* COMPLIANT with stiffness 1/s², damping 1/s */
-};
-
-/* Parameters a combine rule defines (tb_contact_material.defined). A parameter outside the mask
- * holds 0 in the struct (safe for arithmetic) and is reported as NaN in the contact store. */
-enum {
-  TB_CONTACT_PARAM_FRICTION = 1,     /* static_friction, dynamic_friction */
-  TB_CONTACT_PARAM_RESTITUTION = 2,  /* restitution */
-  TB_CONTACT_PARAM_SPRING = 4,       /* stiffness, damping */
-  TB_CONTACT_PARAM_SPIN = 8,         /* torsional_friction, rolling_friction */
-  TB_CONTACT_PARAM_PENALTY = 16,     /* ke, kd, kf, ka */
-  TB_CONTACT_PARAM_MUJOCO = 32       /* condim, solref, solimp, adhesion */
-};
-
-/* Parameters one contact uses after the combine rule (units in each comment). */
-typedef struct tb_contact_material {
-  float static_friction;   /* 1: Coulomb μ for sticking (PhysX); = dynamic for other rules */
-  float dynamic_friction;  /* 1: Coulomb μ while sliding; the μ of every other rule */
-  float restitution;       /* 1, in [0, 1]; when COMPLIANT: 0 */
-  float stiffness;         /* COMPLIANT: spring stiffness (N/m, or 1/s² for acceleration springs);
-                              MEAN / VBD rules: = ke */
-  float damping;           /* COMPLIANT: damping (N·s/m, or 1/s); MEAN / VBD rules: = kd */
-  float torsional_friction;/* m: Newton torsional coefficient (μ_t · length) */
-  float rolling_friction;  /* m: Newton rolling coefficient */
-  float ke, kd, kf, ka;    /* Newton penalty: N/m, N·s/m, N·s/m, m (adhesion range) */
-  int32_t condim;          /* MuJoCo: 1, 3, 4 or 6 (friction 5-vector = slide, slide, torsional,
-                              rolling, rolling, each >= 1e-5) */
-  float solref[2];         /* MuJoCo: (timeconst s, dampratio) or direct (-stiffness, -damping) */
-  float solimp[5];         /* MuJoCo: dmin, dmax, width (m), midpoint, power */
-  float adhesion;          /* MuJoCo: N */
-  int32_t flags;           /* TB_CONTACT_MATERIAL_* */
-  int32_t defined;         /* TB_CONTACT_PARAM_* bits the rule defines */
-} tb_contact_material;
 
 /* The combined material of the contact between shape slots s0 and s1 (rule of the world). */
 void tb_combine_materials(const struct tb_world* w, int32_t s0, int32_t s1, tb_contact_material* out);

@@ -1,9 +1,10 @@
 /* Per-body contact queries: the contacts of one body and their net force and torque, optionally
  * only with a second body, optionally without self-contacts (Genesis get_contacts(with_entity,
  * exclude_self_contact) and get_links_net_contact_force). */
+#include <string.h>
+
 #include "observe.h"
 
-#include "../solver/newton.h"
 
 static int with_matches(const tb_world* w, int32_t other_slot, tb_body_id with) {
   if (with == TB_ANY_BODY) return 1;
@@ -72,6 +73,21 @@ int32_t tb_body_contacts(tb_world_id world, tb_body_id body, tb_body_id with, in
   return n;
 }
 
+/* Net contact wrench on body slot `slot` over the last Newton solve() (force N, then torque N·m
+ * about its centre of mass, world axes), as the solver published it in the world: its own per-body
+ * totals, which the penalty solver has although it has no per-contact force. Returns 0 when the
+ * last solve() was not a Newton solver. */
+static int published_body_wrench(const tb_world* w, int32_t slot, float out[6]) {
+  if (!w->body_contact_valid) return 0;
+  /* a body created after the last solve() (new slot, or a reused one) had no contacts in it */
+  if (slot >= w->body_contact_capacity || w->body_contact_generation[slot] != w->bodies.generation[slot]) {
+    memset(out, 0, 6 * sizeof(float));
+    return 1;
+  }
+  memcpy(out, w->body_contact_wrench + 6 * slot, 6 * sizeof(float));
+  return 1;
+}
+
 tb_status tb_body_contact_wrench(tb_world_id world, tb_body_id body, tb_body_id with, int32_t flags, tb_wrench* out,
                                  tb_readback_info* info) {
   const char* fn = "bodyContactWrench";
@@ -83,7 +99,7 @@ tb_status tb_body_contact_wrench(tb_world_id world, tb_body_id body, tb_body_id 
   if (st != TB_OK) return st;
   float totals[6];
   if (!w->readback.per_contact_force && w->readback.per_body_force && with == TB_ANY_BODY &&
-      tb_newton_body_wrench(w, slot, totals)) {
+      published_body_wrench(w, slot, totals)) {
     tb_observe_readback(w, fn, info); /* the flags; per-contact force stays unavailable */
     w->error[0] = 0;
     tb_vec3 c = tb_observe_body_center(w, slot);

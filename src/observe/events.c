@@ -212,10 +212,7 @@ tb_status tb_world_set_force_threshold(tb_world_id world, float newtons) {
   return TB_OK;
 }
 
-static int shape_alive(const tb_world* w, tb_shape_id id) {
-  int32_t s = tb_id_slot(id);
-  return id >= 0 && s < w->shapes.count && w->shapes.type[s] >= 0 && w->shapes.generation[s] == tb_id_gen(id);
-}
+static int shape_alive(const tb_world* w, tb_shape_id id) { return tb_shape_slot_of(w, id) >= 0; }
 
 tb_status tb_pair_set_force_threshold(tb_world_id world, tb_shape_id shape0, tb_shape_id shape1, float newtons) {
   const char* fn = "setPairForceThreshold";

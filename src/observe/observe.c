@@ -52,9 +52,8 @@ tb_vec3 tb_observe_body_center(const tb_world* w, int32_t slot) {
 }
 
 int32_t tb_observe_body_slot(tb_world* w, tb_body_id id, const char* fn, const char* field) {
-  const tb_bodies* b = &w->bodies;
-  int32_t slot = tb_id_slot(id);
-  if (id < 0 || slot >= b->count || b->f.body_type[slot] < 0 || b->generation[slot] != tb_id_gen(id)) {
+  int32_t slot = tb_body_slot_of(w, id);
+  if (slot < 0) {
     tb_world_fail(w, TB_ERR_NOT_FOUND, "%s: %s %d does not exist (never created or removed)", fn, field, id);
     return -1;
   }

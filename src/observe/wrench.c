@@ -91,10 +91,8 @@ tb_status tb_wrench_average(const tb_wrench* samples, const float* h, int32_t co
 /* Body slot of side `side` of contact k (via its shape), or -1 when that shape was removed. */
 int32_t tb_observe_contact_body_slot(const tb_world* w, int32_t k, int side) {
   int32_t id = side ? w->contacts.f.shape1[k] : w->contacts.f.shape0[k];
-  int32_t s = tb_id_slot(id);
-  const tb_shapes* sh = &w->shapes;
-  if (s >= sh->count || sh->type[s] < 0 || sh->generation[s] != tb_id_gen(id)) return -1;
-  return sh->body[s];
+  int32_t s = tb_shape_slot_of(w, id);
+  return s < 0 ? -1 : w->shapes.body[s];
 }
 
 /* Force (N, world) of contact k on its side `side`, applied at the contact point. */

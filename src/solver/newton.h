@@ -57,8 +57,6 @@ typedef struct tb_newton_data {
   tb_newton_contact* contacts;
   int32_t contact_capacity, contact_count;
   int32_t* body_of_slot;   /* per body slot: solver index or -1 */
-  int32_t* wrench_generation; /* per body slot: generation of the body whose totals
-                               * w->body_contact_wrench holds (capacity w->body_contact_capacity) */
   int32_t slot_capacity;
   tb_vec3* rest_dv;        /* XPBD restitution: per body velocity delta sums */
   tb_vec3* rest_dw;
@@ -67,8 +65,6 @@ typedef struct tb_newton_data {
   int32_t* rest_tmp;       /* merge-sort scratch, same size */
 } tb_newton_data;
 
-tb_newton_params tb_newton_params_default(void);
-tb_status tb_newton_params_check(tb_world* w, const char* fn, const tb_newton_params* p);
 void tb_newton_destroy(tb_world* w);
 
 /* Grows the scratch and fills bodies (state at the start of the step) and contact rows. */
@@ -92,11 +88,5 @@ void tb_newton_finish(tb_world* w, float h);
 float tb_newton_separation(const tb_newton_data* d, const tb_newton_contact* c);
 /* Deepest penetration (m, >= 0) over the contact rows at the current poses. */
 float tb_newton_max_penetration(const tb_newton_data* d);
-
-/* Net contact wrench on body slot `slot` over the last Newton solve() (force N, then torque N·m
- * about its centre of mass, world axes): the solver's own per-body totals, which the penalty
- * solver has although it has no per-contact force. Returns 0 when the last solve() was not a
- * Newton solver. */
-int tb_newton_body_wrench(const tb_world* w, int32_t slot, float out[6]);
 
 #endif

@@ -1,53 +1,9 @@
-/* Newton solvers: parameters, body and contact setup, the rigid-body predictor, per-body contact
- * totals and the public calls that read them. */
+/* Newton solvers: body and contact setup, the rigid-body predictor, and the per-body contact
+ * totals they publish in the world (body_contact_wrench, read by observe/). */
 #include <string.h>
 
 #include "../model/material.h"
 #include "newton.h"
-
-tb_newton_params tb_newton_params_default(void) {
-  tb_newton_params p;
-  memset(&p, 0, sizeof p);
-  p.iterations = 2;         /* Newton SolverXPBD default */
-  p.relaxation = 0.8f;      /* Newton rigid_contact_relaxation default */
-  p.contact_weighting = 1;  /* Newton rigid_contact_con_weighting default */
-  p.restitution = 0;        /* Newton enable_restitution default */
-  p.restitution_iterations = 2;
-  p.substeps = 8;
-  p.ke = 2.5e3f; /* Newton ShapeConfig defaults: a shape material with ke = 0 takes these */
-  p.kd = 1.0e2f;
-  p.kf = 1.0e3f;
-  p.ka = 0.0f;
-  p.friction_smoothing = 1.0f; /* Newton friction_smoothing default */
-  p.velocity_from_positions = 0; /* Newton 1.6: velocities follow every correction */
-  return p;
-}
-
-tb_status tb_newton_params_check(tb_world* w, const char* fn, const tb_newton_params* p) {
-  const struct { const char* name; int32_t v, lo, hi; } ints[] = {
-      {"iterations", p->iterations, 1, 64},
-      {"contact_weighting", p->contact_weighting, 0, 1},
-      {"restitution", p->restitution, 0, 1},
-      {"restitution_iterations", p->restitution_iterations, 1, 64},
-      {"substeps", p->substeps, 1, 1024},
-      {"velocity_from_positions", p->velocity_from_positions, 0, 1},
-  };
-  for (size_t i = 0; i < sizeof ints / sizeof ints[0]; ++i)
-    if (ints[i].v < ints[i].lo || ints[i].v > ints[i].hi)
-      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.newton.%s must be in [%d, %d] (got %d)", fn, ints[i].name,
-                           ints[i].lo, ints[i].hi, ints[i].v);
-  if (!tb_is_finite(p->relaxation) || p->relaxation <= 0.0f || p->relaxation >= 2.0f)
-    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.newton.relaxation must be in (0, 2) (got %g)", fn, (double)p->relaxation);
-  /* strict: must be > 0 (a zero stiffness or smoothing makes no contact force) */
-  const struct { const char* name; float v; int strict; } f[] = {
-      {"ke", p->ke, 1}, {"kd", p->kd, 0}, {"kf", p->kf, 0}, {"ka", p->ka, 0}, {"friction_smoothing", p->friction_smoothing, 1},
-  };
-  for (size_t i = 0; i < sizeof f / sizeof f[0]; ++i)
-    if (!tb_is_finite(f[i].v) || f[i].v < 0.0f || (f[i].strict && f[i].v == 0.0f))
-      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.newton.%s must be %s (got %g)", fn, f[i].name,
-                           f[i].strict ? "finite and > 0" : "finite and >= 0", (double)f[i].v);
-  return TB_OK;
-}
 
 void tb_newton_destroy(tb_world* w) {
   tb_newton_data* d = w->newton;
@@ -60,12 +16,13 @@ void tb_newton_destroy(tb_world* w) {
     tb_free(d->rest_order, (size_t)d->contact_capacity * sizeof(int32_t));
     tb_free(d->rest_tmp, (size_t)d->contact_capacity * sizeof(int32_t));
     tb_free(d->body_of_slot, (size_t)d->slot_capacity * sizeof(int32_t));
-    tb_free(d->wrench_generation, (size_t)w->body_contact_capacity * sizeof(int32_t));
     tb_free(d, sizeof *d);
     w->newton = NULL;
   }
   tb_free(w->body_contact_wrench, 6 * (size_t)w->body_contact_capacity * sizeof(float));
+  tb_free(w->body_contact_generation, (size_t)w->body_contact_capacity * sizeof(int32_t));
   w->body_contact_wrench = NULL;
+  w->body_contact_generation = NULL;
   w->body_contact_capacity = 0;
 }
 
@@ -131,7 +88,7 @@ tb_status tb_newton_setup(tb_world* w, const char* fn) {
                              {(void**)&d->rest_tmp, sizeof(int32_t)}};
   const tb_array_ref sa = {(void**)&d->body_of_slot, sizeof(int32_t)};
   const tb_array_ref wa[] = {{(void**)&w->body_contact_wrench, 6 * sizeof(float)},
-                             {(void**)&d->wrench_generation, sizeof(int32_t)}};
+                             {(void**)&w->body_contact_generation, sizeof(int32_t)}};
   if (!grow(ba, 4, &d->body_capacity, nb) || !grow(ca, 3, &d->contact_capacity, nc) ||
       !grow(&sa, 1, &d->slot_capacity, bodies->count) || !grow(wa, 2, &w->body_contact_capacity, bodies->count))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "%s: out of memory for %d bodies and %d contacts", fn, nb, nc);
@@ -238,7 +195,7 @@ void tb_newton_finish(tb_world* w, float h) {
   tb_newton_data* d = w->newton;
   tb_bodies* bodies = &w->bodies;
   memset(w->body_contact_wrench, 0, 6 * (size_t)bodies->count * sizeof(float));
-  for (int32_t i = 0; i < bodies->count; ++i) d->wrench_generation[i] = bodies->generation[i];
+  for (int32_t i = 0; i < bodies->count; ++i) w->body_contact_generation[i] = bodies->generation[i];
   float inv_h = 1.0f / h;
   for (int32_t k = 0; k < d->body_count; ++k) {
     const tb_newton_body* b = &d->bodies[k];
@@ -262,42 +219,4 @@ void tb_newton_finish(tb_world* w, float h) {
   for (int32_t m = 0; m < w->pair_count; ++m) manifolds += w->manifolds[m].point_count > 0;
   w->stats.manifold_count = manifolds;
   w->collided = 0;
-}
-
-/* ---- public calls ---- */
-
-int tb_newton_body_wrench(const tb_world* w, int32_t slot, float out[6]) {
-  if (!w->body_contact_valid || !w->newton) return 0;
-  /* a body created after the last solve() (new slot, or a reused one) had no contacts in it */
-  if (slot >= w->body_contact_capacity || w->newton->wrench_generation[slot] != w->bodies.generation[slot]) {
-    memset(out, 0, 6 * sizeof(float));
-    return 1;
-  }
-  memcpy(out, w->body_contact_wrench + 6 * slot, 6 * sizeof(float));
-  return 1;
-}
-
-tb_status tb_contact_set_override(tb_world_id world, int32_t contact, float stiffness, float damping, float friction_scale) {
-  tb_world* w = tb_world_get(world);
-  const char* fn = "setContactOverride";
-  if (!w) return tb_world_fail(NULL, TB_ERR_NOT_FOUND, "%s: world %d does not exist", fn, world);
-  const struct { const char* name; float v; } f[] = {{"stiffness", stiffness}, {"damping", damping}, {"frictionScale", friction_scale}};
-  for (int i = 0; i < 3; ++i)
-    if (!tb_is_finite(f[i].v) || f[i].v < 0.0f)
-      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: %s must be finite and >= 0 (0 = unset) (got %g)", fn, f[i].name, (double)f[i].v);
-  if (!w->collided) return tb_world_fail(w, TB_ERR_INVALID_STATE, "%s: call collide() first (overrides apply to its contacts)", fn);
-  if (contact < 0 || contact >= w->contacts.count)
-    return tb_world_fail(w, TB_ERR_NOT_FOUND, "%s: contact must be in [0, %d) (got %d)", fn, w->contacts.count, contact);
-  tb_contact_fields* cf = &w->contacts.f;
-  if (!w->overrides_pending) { /* the first override of this collide(): clear the last step's */
-    size_t n = (size_t)w->contacts.count;
-    memset(cf->override_stiffness, 0, n * sizeof(float));
-    memset(cf->override_damping, 0, n * sizeof(float));
-    memset(cf->friction_scale, 0, n * sizeof(float));
-    w->overrides_pending = 1;
-  }
-  cf->override_stiffness[contact] = stiffness;
-  cf->override_damping[contact] = damping;
-  cf->friction_scale[contact] = friction_scale;
-  return TB_OK;
 }

@@ -1,14 +1,16 @@
-/* World storage (internal). Bodies, shapes and contacts are structures of arrays indexed by
- * slot; public ids pack slot and generation. */
+/* World storage (internal): the types of the world, its bodies, shapes, pairs and contact store,
+ * the world registry and the slot checks. Bodies, shapes and pairs are structures of arrays indexed
+ * by slot, each array declared once in a field list below that drives the struct members, growth
+ * and freeing; public ids pack slot and generation. Storage only: no layer's algorithm lives here. */
 #ifndef TB_WORLD_H
 #define TB_WORLD_H
 
-#include "../collision/contact_match.h"
-#include "../collision/narrow_phase.h"
 #include "../core/alloc.h"
 #include "../core/fields.h"
 #include "../core/math.h"
 #include "../include/tribo.h"
+#include "contact_types.h"
+#include "pair_keys.h"
 
 #define TB_ID_INDEX_BITS 20
 #define TB_ID_INDEX_MASK ((1 << TB_ID_INDEX_BITS) - 1)
@@ -20,54 +22,64 @@ static inline int32_t tb_make_id(int32_t slot, int32_t gen) { return (int32_t)((
 static inline int32_t tb_id_slot(int32_t id) { return id & TB_ID_INDEX_MASK; }
 static inline int32_t tb_id_gen(int32_t id) { return (id >> TB_ID_INDEX_BITS) & TB_ID_GEN_MASK; }
 
+/* X(name, type, per_slot, doc): the body arrays beside the public fields (core/fields.h). */
+#define TB_BODY_ARRAYS(X)                                                                           \
+  X(generation, int32_t, 1, "id generation of the slot")                                           \
+  X(mass, float, 1, "kg; 0 for static/kinematic")                                                  \
+  X(inv_mass, float, 1, "1/kg")                                                                    \
+  X(local_center, tb_vec3, 1, "centre of mass, body frame, m")                                      \
+  X(inv_inertia_local, tb_mat3, 1, "about the centre of mass, body axes, 1/(kg·m²)")                \
+  X(inertia_local, tb_mat3, 1, "kg·m²")                                                            \
+  X(mass_explicit, uint8_t, 1, "1 when tb_body_set_mass overrides the shape densities")             \
+  X(linear_damping, float, 1, "1/s")                                                               \
+  X(angular_damping, float, 1, "1/s")                                                              \
+  X(first_shape, int32_t, 1, "slot of the first shape, -1 none; free list when the slot is free")  \
+  X(solver_index, int32_t, 1, "index into the step's solver bodies, -1 when not solved")           \
+  /* filtering and sleep (src/collision/filter.c) */                                              \
+  X(parent, int32_t, 1, "parent body slot (MuJoCo parent/child, Genesis adjacency), -1 none")       \
+  X(sleeping, uint8_t, 1, "1: not integrated, static in contacts with awake bodies")               \
+  /* PhysX per-body solver settings (tb_body_set_max_contact_impulse / _solver_iterations) */      \
+  X(max_contact_impulse, float, 1, "N·s per contact point and step; INFINITY = none")              \
+  X(position_iterations, int32_t, 1, "requested, -1 = the world's")                                \
+  X(velocity_iterations, int32_t, 1, "requested, -1 = the world's")
+
+/* X(name, type, per_slot, doc): every shape array. */
+#define TB_SHAPE_ARRAYS(X)                                                                          \
+  X(body, int32_t, 1, "body slot")                                                                 \
+  X(generation, int32_t, 1, "id generation of the slot")                                           \
+  X(type, int32_t, 1, "tb_shape_type; -1 free slot")                                               \
+  X(params, float, 4, "as documented at tb_shape_type")                                           \
+  X(local, tb_transform, 1, "pose in the body frame")                                              \
+  X(friction, float, 1, "1")                                                                       \
+  X(restitution, float, 1, "1")                                                                    \
+  X(density, float, 1, "kg/m³")                                                                    \
+  X(next, int32_t, 1, "next shape of the same body, -1 end; free list when type = -1")             \
+  X(aabb_lower, tb_vec3, 1, "world, m, after collide()")                                           \
+  X(aabb_upper, tb_vec3, 1, "world, m, after collide()")                                           \
+  X(world_pose, tb_transform, 1, "after collide()")                                                \
+  X(data, void*, 1, "owned geometry of hull / heightfield / mesh shapes, else NULL")              \
+  /* filtering */                                                                                  \
+  X(filter, tb_shape_filter, 1, "world, group, contype/conaffinity, PhysX words, trigger")         \
+  /* distances (tb_shape_set_distances), m */                                                      \
+  X(margin, float, 1, "m, >= 0")                                                                   \
+  X(gap, float, 1, "m, >= 0")                                                                      \
+  X(contact_offset, float, 1, "m, >= 0 (PhysX)")                                                   \
+  X(rest_offset, float, 1, "m, <= contact_offset (PhysX)")                                         \
+  /* materials (tb_shape_set_material) */                                                          \
+  X(material, tb_material, 1, "contact material")
+
+#define TB_STORE_MEMBER(name, type, per_slot, doc) type* name;
+
 typedef struct tb_bodies {
   tb_body_fields f;          /* public fields (transform, velocities, type) */
-  int32_t* generation;
-  float* mass;               /* kg; 0 for static/kinematic */
-  float* inv_mass;           /* 1/kg */
-  tb_vec3* local_center;     /* centre of mass, body frame, m */
-  tb_mat3* inv_inertia_local;/* about the centre of mass, body axes, 1/(kg·m²) */
-  tb_mat3* inertia_local;    /* kg·m² */
-  uint8_t* mass_explicit;    /* 1 when tb_body_set_mass overrides the shape densities */
-  float* linear_damping;     /* 1/s */
-  float* angular_damping;    /* 1/s */
-  int32_t* first_shape;      /* slot of the first shape, -1 none */
-  int32_t* solver_index;     /* index into the step's solver bodies, -1 when not solved */
-  /* filtering and sleep (src/collision/filter.c) */
-  int32_t* parent;           /* parent body slot (MuJoCo parent/child, Genesis adjacency), -1 none */
-  uint8_t* sleeping;         /* 1: not integrated, static in contacts with awake bodies */
-  /* PhysX per-body solver settings (tb_body_set_max_contact_impulse / _solver_iterations) */
-  float* max_contact_impulse;    /* N·s per contact point and step; INFINITY = none */
-  int32_t* position_iterations;  /* requested, -1 = the world's */
-  int32_t* velocity_iterations;  /* requested, -1 = the world's */
+  TB_BODY_ARRAYS(TB_STORE_MEMBER)
   int32_t count;             /* slots in use (highest live slot + 1) */
   int32_t capacity;
   int32_t free_head;         /* free slot list through first_shape, -1 none */
 } tb_bodies;
 
 typedef struct tb_shapes {
-  int32_t* body;             /* body slot */
-  int32_t* generation;
-  int32_t* type;             /* tb_shape_type; -1 free slot */
-  float* params;             /* 4 per shape */
-  tb_transform* local;       /* pose in the body frame */
-  float* friction;
-  float* restitution;
-  float* density;
-  int32_t* next;             /* next shape of the same body, -1 end; free list when type = -1 */
-  tb_vec3* aabb_lower;       /* world, m, after collide() */
-  tb_vec3* aabb_upper;
-  tb_transform* world_pose;  /* after collide() */
-  void** data;               /* owned geometry of hull / heightfield / mesh shapes, else NULL */
-  /* -- shapes section: filtering -- */
-  tb_shape_filter* filter;   /* per shape: world, group, contype/conaffinity, PhysX words, trigger */
-  /* -- shapes section: distances -- */
-  float* margin;             /* m, >= 0: tb_shape_set_distances */
-  float* gap;                /* m, >= 0 */
-  float* contact_offset;     /* m, >= 0 (PhysX) */
-  float* rest_offset;        /* m, <= contact_offset (PhysX) */
-  /* -- shapes section: materials -- */
-  tb_material* material;      /* per shape: contact material (tb_shape_set_material) */
+  TB_SHAPE_ARRAYS(TB_STORE_MEMBER)
   int32_t count, capacity, free_head;
 } tb_shapes;
 
@@ -85,16 +97,12 @@ typedef struct tb_pair {
   int32_t flags;             /* TB_PAIR_*, from the filter rule */
 } tb_pair;
 
-/* Matching data for warm starting: impulses of the last solved manifolds by pair key and feature
- * id (geometric correspondence, never array slots). */
-typedef struct tb_manifold_cache {
-  uint64_t* key;             /* per pair: (shape0 << 32) | shape1, ascending */
-  int32_t* count;            /* per pair: points */
-  uint32_t* feature;         /* per point (pair * 4 + j) */
-  float* normal_impulse;     /* per point: N·s per substep (the warm-start value) */
-  tb_vec3* friction_impulse; /* per point: world vector, N·s per substep */
-  int32_t pair_count;
-} tb_manifold_cache;
+/* X(name, type, per_slot, doc): the arrays of the candidate pairs, one element per pair. */
+#define TB_PAIR_ARRAYS(X)                                                                           \
+  X(pairs, tb_pair, 1, "candidates of the broad phase, ordered by (shape0, shape1)")              \
+  X(manifolds, tb_manifold, 1, "filled by the narrow phase")                                       \
+  X(manifold_contact, int32_t, 1, "first contact-store index of each manifold, -1 when not stored") \
+  X(manifold_material, tb_contact_material, 1, "combined material (filled by collide)")
 
 typedef struct tb_contact_store {
   tb_contact_fields f;
@@ -103,18 +111,22 @@ typedef struct tb_contact_store {
 
 struct tb_solver_data; /* defined by the solver */
 
+/* One step's constants, computed once by the pipeline (src/step/step.c) and handed to every
+ * stage it runs, read-only. */
+typedef struct tb_step_context {
+  float dt;              /* s: the world's timestep */
+  int32_t substeps;      /* the solver family's internal steps (TGS: position iterations, penalty:
+                          * solver.newton.substeps, else 1) */
+  float h;               /* s: dt / substeps */
+  float inv_h;           /* 1/s: 1 / h */
+  int32_t thread_count;  /* threads incl. the caller */
+} tb_step_context;
+
 /* broad phase: an AABB copied in sweep order, so the sweep reads contiguous memory */
 typedef struct tb_sap_entry {
   tb_vec3 lower, upper; /* world, m */
   int32_t slot, pad;
 } tb_sap_entry;
-
-/* filtering: a sorted set of unordered slot pairs, key (min << 32) | max, with optional values */
-typedef struct tb_pair_keys {
-  uint64_t* key;                  /* ascending */
-  tb_contact_pair_params* params; /* per key, only for the MuJoCo explicit pairs; else NULL */
-  int32_t count, capacity;
-} tb_pair_keys;
 
 typedef struct tb_world {
   int32_t alive;
@@ -126,17 +138,12 @@ typedef struct tb_world {
   /* broad phase */
   int32_t* sap_order;        /* shape slots sorted by AABB lower x */
   int32_t sap_count, sap_capacity;
-  tb_pair* pairs;
-  tb_manifold* manifolds;    /* one per pair, filled by the narrow phase */
-  int32_t* manifold_contact; /* first contact-store index of each manifold, -1 when not stored */
+  TB_PAIR_ARRAYS(TB_STORE_MEMBER)
   int32_t pair_count, pair_capacity, pairs_requested, pairs_overflowed;
 
-  float* warm_normal;         /* per manifold point (pair * 4 + j): matched impulse, N·s per substep */
-  tb_vec3* warm_friction;     /* per manifold point: matched friction impulse, world, N·s per substep */
-
   tb_contact_store contacts;
-  tb_manifold_cache cache;    /* impulses of the last solve(), by pair key and feature id */
   int32_t collided;           /* collide() ran since the last solve() */
+  int32_t last_stage;         /* tb_step_stage of the last stage that completed (src/step/step.h) */
 
   struct tb_solver_data* solver;
   tb_arena arena;
@@ -145,7 +152,6 @@ typedef struct tb_world {
   float* backup;              /* per body slot: transform, velocities before solve(), 13 floats */
   int32_t backup_capacity;
   tb_solver_status status;    /* filled by the solver */
-  struct tb_contact_material* manifold_material; /* per pair: combined material (filled by collide) */
   /* -- world section: filtering -- */
   tb_pair_keys explicit_pairs;   /* shape slots: candidates of TB_BROAD_PHASE_EXPLICIT */
   tb_pair_keys shape_exclusions; /* shape slots: Newton excluded pairs */
@@ -158,24 +164,51 @@ typedef struct tb_world {
   struct tb_observe* observe;  /* sensors and events (src/observe); NULL until first used */
   /* Newton XPBD / penalty (src/solver/newton_*.c) */
   struct tb_newton_data* newton;  /* solver scratch, grown at the start of solve() */
+  /* published by the Newton solvers for observe/: per-body contact totals of the last solve() */
   float* body_contact_wrench;     /* per body slot, 6: average contact force (N) then torque (N·m)
                                    * about the body's centre of mass, world axes, over the last solve() */
-  int32_t body_contact_capacity;  /* body slots body_contact_wrench holds */
+  int32_t* body_contact_generation; /* per body slot: generation of the body whose totals
+                                     * body_contact_wrench holds */
+  int32_t body_contact_capacity;  /* body slots body_contact_wrench / _generation hold */
   int32_t body_contact_valid;     /* 1 when the last solve() was a Newton solver and filled it */
   int32_t overrides_pending;      /* 1 after tb_contact_set_override() since the last solve() */
   char error[TB_ERROR_LEN];
 } tb_world;
 
+/* ---- registry (src/world/registry.c) ---- */
+
+/* The live world of a public id (index and generation), or NULL. */
 tb_world* tb_world_get(tb_world_id id);
-/* filtering and queries: shared id checks (fail with a message naming fn and the id) */
+/* A free registry slot, cleared, with its generation advanced; its public id in *id. NULL when
+ * TB_MAX_WORLDS worlds exist. The slot is live after tb_world_publish. */
+tb_world* tb_world_claim(tb_world_id* id);
+void tb_world_publish(tb_world* w);
+/* Clears a world's slot (storage already freed); its id no longer resolves. */
+void tb_world_release(tb_world* w);
+/* Records the message in the world (or the global error when w is NULL); returns status. */
+tb_status tb_world_fail(tb_world* w, tb_status status, const char* fmt, ...);
+
+/* The one slot check of each store: slot of a live id, else -1 (no message). */
+int32_t tb_body_slot_of(const tb_world* w, tb_body_id id);
+int32_t tb_shape_slot_of(const tb_world* w, tb_shape_id id);
+/* The same, failing with TB_ERR_NOT_FOUND and "<fn>: body <id> does not exist ..." */
 int32_t tb_body_slot_checked(tb_world* w, tb_body_id id, const char* fn); /* slot or -1 */
 int32_t tb_shape_slot_checked(tb_world* w, tb_shape_id id, const char* fn); /* slot or -1 */
 const char* tb_shape_type_name(int32_t type);
-tb_status tb_world_fail(tb_world* w, tb_status status, const char* fmt, ...);
 
-/* Pipeline stages (src/world/step.c, src/collision, src/solver). */
-tb_status tb_collide_world(tb_world* w);
-tb_status tb_solve_world(tb_world* w);
+/* ---- storage (src/world/storage.c): SoA growth and freeing, all or nothing ---- */
+
+int tb_bodies_grow(tb_bodies* b, int32_t capacity);
+int tb_shapes_grow(tb_shapes* s, int32_t capacity);
+int tb_contacts_grow(tb_contact_store* c, int32_t capacity);
+int tb_pairs_grow(tb_world* w, int32_t capacity);
+/* Frees every array of the world's stores (bodies, shapes and their owned geometry through
+ * free_data, pairs, contacts, pair lists, matching frames, solver backup). */
+void tb_world_storage_free(tb_world* w, void (*free_data)(int32_t type, void* data));
+/* Grows both matching frames (doubling) to hold at least `pairs` pairs, keeping their contents;
+ * called in collide() once the broad phase has counted the pairs, before the narrow phase. */
+int tb_match_reserve(tb_world* w, int32_t pairs);
+void tb_match_free(tb_match_data* m);
 
 /* Shape geometry view for the narrow phase. */
 static inline tb_shape_geom tb_shape_geom_of(const tb_shapes* s, int32_t slot) {

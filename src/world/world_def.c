@@ -1,8 +1,13 @@
-/* The world definition's fields by name (TB_FIELDS_WORLD_DEF): bindings read and write
- * tb_world_def through this table instead of hard-coded offsets, so the struct can grow. */
-#include <stddef.h>
+/* The world definition: its fields by name (TB_FIELDS_WORLD_DEF), the defaults, the presets and
+ * the checks of every definition field. Bindings read and write tb_world_def through the table
+ * instead of hard-coded offsets, so the struct can grow. */
+#include "world_def.h"
 
-#include "../include/tribo.h"
+#include <stddef.h>
+#include <string.h>
+
+#include "../core/jobs.h"
+#include "check.h"
 
 /* X(path, type, unit, doc): path is the member designator inside tb_world_def. */
 #define TB_WORLD_DEF_FIELDS(X)                                                                   \
@@ -16,11 +21,7 @@
   X(solver.velocity_iterations, TB_I32, 1, "1", "velocity iterations")                          \
   X(solver.bounce_threshold_velocity, TB_F32, 1, "m/s", "restitution only above")               \
   X(solver.max_depenetration_velocity, TB_F32, 1, "m/s", "cap on push-out speed")               \
-  X(solver.contact_hertz, TB_F32, 1, "Hz", "soft contact stiffness")                            \
-  X(solver.contact_damping_ratio, TB_F32, 1, "1", "soft contact damping ratio")                 \
-  X(solver.linear_slop, TB_F32, 1, "m", "penetration allowed without push-out")                 \
   X(solver.speculative_distance, TB_F32, 1, "m", "contacts kept up to this separation")         \
-  X(solver.warm_starting, TB_I32, 1, "0/1", "warm start from matched contacts")                 \
   X(solver.solver, TB_I32, 1, "enum", "tb_solver_type")                                         \
   X(solver.combine_rule, TB_I32, 1, "enum", "tb_combine_rule")                                  \
   X(solver.readback, TB_I32, 1, "enum", "tb_readback")                                          \
@@ -58,4 +59,194 @@ static const tb_field_info s_def_info[] = {TB_WORLD_DEF_FIELDS(INFO)};
 int32_t tb_world_def_field_count(void) { return (int32_t)(sizeof s_def_info / sizeof s_def_info[0]); }
 const tb_field_info* tb_world_def_field_get(int32_t index) {
   return index >= 0 && index < tb_world_def_field_count() ? &s_def_info[index] : NULL;
+}
+
+/* ---- defaults and presets ---- */
+
+tb_newton_params tb_newton_params_default(void) {
+  tb_newton_params p;
+  memset(&p, 0, sizeof p);
+  p.iterations = 2;         /* Newton SolverXPBD default */
+  p.relaxation = 0.8f;      /* Newton rigid_contact_relaxation default */
+  p.contact_weighting = 1;  /* Newton rigid_contact_con_weighting default */
+  p.restitution = 0;        /* Newton enable_restitution default */
+  p.restitution_iterations = 2;
+  p.substeps = 8;
+  p.ke = 2.5e3f; /* Newton ShapeConfig defaults: a shape material with ke = 0 takes these */
+  p.kd = 1.0e2f;
+  p.kf = 1.0e3f;
+  p.ka = 0.0f;
+  p.friction_smoothing = 1.0f; /* Newton friction_smoothing default */
+  p.velocity_from_positions = 0; /* Newton 1.6: velocities follow every correction */
+  return p;
+}
+
+tb_status tb_newton_params_check(tb_world* w, const char* fn, const tb_newton_params* p) {
+  const struct { const char* name; int32_t v, lo, hi; } ints[] = {
+      {"iterations", p->iterations, 1, 64},
+      {"contact_weighting", p->contact_weighting, 0, 1},
+      {"restitution", p->restitution, 0, 1},
+      {"restitution_iterations", p->restitution_iterations, 1, 64},
+      {"substeps", p->substeps, 1, 1024},
+      {"velocity_from_positions", p->velocity_from_positions, 0, 1},
+  };
+  for (size_t i = 0; i < sizeof ints / sizeof ints[0]; ++i)
+    if (ints[i].v < ints[i].lo || ints[i].v > ints[i].hi)
+      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.newton.%s must be in [%d, %d] (got %d)", fn, ints[i].name,
+                           ints[i].lo, ints[i].hi, ints[i].v);
+  if (!tb_is_finite(p->relaxation) || p->relaxation <= 0.0f || p->relaxation >= 2.0f)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.newton.relaxation must be in (0, 2) (got %g)", fn, (double)p->relaxation);
+  /* strict: must be > 0 (a zero stiffness or smoothing makes no contact force) */
+  const struct { const char* name; float v; int strict; } f[] = {
+      {"ke", p->ke, 1}, {"kd", p->kd, 0}, {"kf", p->kf, 0}, {"ka", p->ka, 0}, {"friction_smoothing", p->friction_smoothing, 1},
+  };
+  for (size_t i = 0; i < sizeof f / sizeof f[0]; ++i)
+    if (!tb_is_finite(f[i].v) || f[i].v < 0.0f || (f[i].strict && f[i].v == 0.0f))
+      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.newton.%s must be %s (got %g)", fn, f[i].name,
+                           f[i].strict ? "finite and > 0" : "finite and >= 0", (double)f[i].v);
+  return TB_OK;
+}
+
+tb_world_def tb_default_world_def(void) {
+  tb_world_def d;
+  memset(&d, 0, sizeof d);
+  d.gravity[1] = -9.81f;
+  d.timestep = 1.0f / 60.0f;
+  d.body_capacity = 64;
+  d.contact_capacity = 1 << 16;
+  d.pair_capacity = 1 << 15;
+  d.thread_count = 1;
+  d.solver.position_iterations = 4;
+  d.solver.velocity_iterations = 1;
+  d.solver.bounce_threshold_velocity = 1.0f;
+  d.solver.max_depenetration_velocity = 3.0f;
+  d.solver.speculative_distance = 0.02f;
+  d.solver.bias_coefficient = 0.8f; /* PhysX PGS / TGS */
+  d.collision.max_points_per_pair = TB_MAX_POINTS_PER_PAIR;
+  d.collision.match_distance = 0.01f; /* m */
+  d.solver.combine.kamino_restitution = TB_COMBINE_MIN; /* Kamino: friction average, restitution min */
+  /* Newton XPBD / penalty parameters, valid for every preset so the solver axis can switch */
+  d.solver.newton = tb_newton_params_default();
+  tb_preset_apply(TB_PRESET_PHYSX_TGS, &d);
+  return d;
+}
+
+tb_status tb_preset_apply(tb_preset preset, tb_world_def* def) {
+  if (!def) return tb_world_fail(NULL, TB_ERR_INVALID_ARGUMENT, "presetApply: def must not be NULL");
+  tb_solver_params* s = &def->solver;
+  tb_collision_params* c = &def->collision;
+  switch (preset) {
+    case TB_PRESET_PHYSX_PGS:
+    case TB_PRESET_PHYSX_TGS:
+      s->solver = preset == TB_PRESET_PHYSX_PGS ? TB_SOLVER_PGS : TB_SOLVER_TGS;
+      s->combine_rule = TB_COMBINE_RULE_PHYSX;
+      s->readback = TB_READBACK_PHYSX;
+      c->filter_rule = TB_FILTER_PHYSX;
+      c->distance_rule = TB_DISTANCE_PHYSX;
+      c->broad_phase = TB_BROAD_PHASE_SAP;
+      c->matching = TB_MATCHING_LATEST;
+      /* -- preset section: PhysX -- */
+      /* PxRigidDynamic defaults 4 position / 1 velocity iterations; bounce threshold 0.2 ·
+       * scale.speed (10 m/s); PGS bias 0.8 of the penetration per step; friction in the last three
+       * position iterations; gravity once per step */
+      s->position_iterations = 4;
+      s->velocity_iterations = 1;
+      s->bounce_threshold_velocity = 2.0f;
+      s->bias_coefficient = 0.8f;
+      s->friction_every_iteration = 0;
+      s->external_forces_every_iteration = 0;
+      break;
+    case TB_PRESET_NEWTON_XPBD:
+    case TB_PRESET_NEWTON_SEMI:
+      s->solver = preset == TB_PRESET_NEWTON_XPBD ? TB_SOLVER_XPBD : TB_SOLVER_PENALTY;
+      s->combine_rule = TB_COMBINE_RULE_MEAN;
+      s->readback = TB_READBACK_NEWTON;
+      c->filter_rule = TB_FILTER_NEWTON;
+      c->distance_rule = TB_DISTANCE_NEWTON;
+      c->broad_phase = TB_BROAD_PHASE_SAP;
+      c->matching = TB_MATCHING_LATEST;
+      /* -- preset section: Newton -- */
+      s->newton = tb_newton_params_default();
+      break;
+    default:
+      return tb_world_fail(NULL, TB_ERR_INVALID_ARGUMENT, "presetApply: preset must be in [0, %d) (got %d)",
+                           TB_PRESET_COUNT, (int)preset);
+  }
+  return TB_OK;
+}
+
+void tb_default_world_def_into(tb_world_def* out) { if (out) *out = tb_default_world_def(); }
+int32_t tb_world_def_size(void) { return (int32_t)sizeof(tb_world_def); }
+
+/* ---- checks: each names the field and the value ---- */
+
+tb_status tb_collision_params_check(tb_world* w, const char* fn, const tb_collision_params* c) {
+  tb_status st;
+  if ((st = tb_check_enum(w, fn, "collision.broad_phase", c->broad_phase, TB_BROAD_PHASE_COUNT)) ||
+      (st = tb_check_enum(w, fn, "collision.filter_rule", c->filter_rule, TB_FILTER_RULE_COUNT)) ||
+      (st = tb_check_enum(w, fn, "collision.distance_rule", c->distance_rule, TB_DISTANCE_RULE_COUNT)) ||
+      (st = tb_check_enum(w, fn, "collision.matching", c->matching, TB_MATCHING_COUNT)))
+    return st;
+  if (c->max_points_per_pair < 1 || c->max_points_per_pair > TB_MAX_POINTS_PER_PAIR)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: collision.max_points_per_pair must be in [1, %d] (got %d)", fn,
+                         TB_MAX_POINTS_PER_PAIR, c->max_points_per_pair);
+  /* -- check section: collision -- */
+  if (c->max_collision_pairs < 0)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: collision.max_collision_pairs must be >= 0 (0 = unlimited) (got %d)", fn,
+                         c->max_collision_pairs);
+  if (!tb_is_finite(c->match_distance) || c->match_distance < 0.0f)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: collision.match_distance must be finite and >= 0 (got %g)", fn,
+                         (double)c->match_distance);
+  return TB_OK;
+}
+
+tb_status tb_solver_params_check(tb_world* w, const char* fn, const tb_solver_params* p) {
+  tb_status st;
+  if ((st = tb_check_enum(w, fn, "solver.solver", p->solver, TB_SOLVER_TYPE_COUNT)) ||
+      (st = tb_check_enum(w, fn, "solver.combine_rule", p->combine_rule, TB_COMBINE_RULE_COUNT)) ||
+      (st = tb_check_enum(w, fn, "solver.readback", p->readback, TB_READBACK_COUNT)))
+    return st;
+  /* -- check section: solver -- */
+  if ((st = tb_check_enum(w, fn, "solver.combine.kamino_friction", p->combine.kamino_friction, TB_COMBINE_MODE_COUNT)) ||
+      (st = tb_check_enum(w, fn, "solver.combine.kamino_restitution", p->combine.kamino_restitution, TB_COMBINE_MODE_COUNT)))
+    return st;
+  if ((st = tb_newton_params_check(w, fn, &p->newton)) != TB_OK) return st;
+  if (p->friction_every_iteration != 0 && p->friction_every_iteration != 1)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.friction_every_iteration must be 0 or 1 (got %d)", fn, p->friction_every_iteration);
+  if (p->external_forces_every_iteration != 0 && p->external_forces_every_iteration != 1)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.external_forces_every_iteration must be 0 or 1 (got %d)", fn,
+                         p->external_forces_every_iteration);
+  if (!tb_is_finite(p->bias_coefficient) || p->bias_coefficient <= 0.0f || p->bias_coefficient > 1.0f)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.bias_coefficient must be in (0, 1] (got %g)", fn, (double)p->bias_coefficient);
+  if (p->position_iterations < 1 || p->position_iterations > 64)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.position_iterations must be in [1, 64] (got %d)", fn, p->position_iterations);
+  if (p->velocity_iterations < 0 || p->velocity_iterations > 64)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.velocity_iterations must be in [0, 64] (got %d)", fn, p->velocity_iterations);
+  /* strict: the value must be > 0 (a zero would divide or disable the contact) */
+  const struct { const char* name; float v; int strict; } f[] = {
+      {"bounce_threshold_velocity", p->bounce_threshold_velocity, 0},
+      {"max_depenetration_velocity", p->max_depenetration_velocity, 1},
+      {"speculative_distance", p->speculative_distance, 0},
+  };
+  for (size_t i = 0; i < sizeof f / sizeof f[0]; ++i)
+    if (!tb_is_finite(f[i].v) || f[i].v < 0.0f || (f[i].strict && f[i].v == 0.0f))
+      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.%s must be %s (got %g)", fn, f[i].name,
+                           f[i].strict ? "finite and > 0" : "finite and >= 0", (double)f[i].v);
+  return TB_OK;
+}
+
+/* Every field of a definition for tb_world_create (messages name fn). */
+tb_status tb_world_def_check(const tb_world_def* def, const char* fn) {
+  if (!tb_check_finite(NULL, fn, "gravity", def->gravity, 3)) return TB_ERR_INVALID_ARGUMENT;
+  if (!tb_is_finite(def->timestep) || def->timestep <= 0.0f)
+    return tb_world_fail(NULL, TB_ERR_INVALID_ARGUMENT, "%s: timestep must be finite and > 0 (got %g)", fn, (double)def->timestep);
+  if (def->contact_capacity < 1 || def->pair_capacity < 1 || def->body_capacity < 1)
+    return tb_world_fail(NULL, TB_ERR_INVALID_ARGUMENT, "%s: body/contact/pair capacities must be >= 1 (got %d, %d, %d)", fn,
+                         def->body_capacity, def->contact_capacity, def->pair_capacity);
+  if (def->thread_count < 1 || def->thread_count > tb_max_threads())
+    return tb_world_fail(NULL, TB_ERR_INVALID_ARGUMENT, "%s: threads must be in [1, %d] in this build (got %d)", fn,
+                         tb_max_threads(), def->thread_count);
+  tb_status st = tb_solver_params_check(NULL, fn, &def->solver);
+  if (st == TB_OK) st = tb_collision_params_check(NULL, fn, &def->collision);
+  return st;
 }

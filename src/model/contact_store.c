@@ -1,78 +1,8 @@
-/* collide(): shape poses and AABBs, broad phase, narrow phase, distance rule, matching, contact store. */
+/* Contact store stage: the manifolds of collide() as public contact records. */
+#include "contact_store.h"
+
 #include <math.h>
 #include <string.h>
-
-#include "../core/jobs.h"
-#include "../solver/solver.h"
-#include "broad_phase.h"
-#include "../model/distance.h"
-#include "../model/material.h"
-#include "contact_reduction.h"
-
-#define TB_NARROW_CHUNK 32
-
-typedef struct narrow_ctx {
-  tb_world* w;
-  float speculative;
-  float h;
-} narrow_ctx;
-
-/* Per pair: the narrow-phase manifold searched up to the distance rule's detection distance
- * (PhysX: plus the speculative distance and the relative motion of one step, so fast bodies are
- * caught before they tunnel), then the rule's keep / active / excluded classification. */
-static void narrow_job(int32_t begin, int32_t end, void* vctx) {
-  narrow_ctx* ctx = (narrow_ctx*)vctx;
-  tb_world* w = ctx->w;
-  const tb_shapes* s = &w->shapes;
-  const tb_bodies* b = &w->bodies;
-  tb_match_frame* frame = tb_match_next(&w->match);
-  for (int32_t i = begin; i < end; ++i) {
-    int32_t a = w->pairs[i].shape0, c = w->pairs[i].shape1;
-    tb_shape_geom ga = tb_shape_geom_of(s, a), gc = tb_shape_geom_of(s, c);
-    const float* va = b->f.linear_velocity + 3 * s->body[a];
-    const float* vc = b->f.linear_velocity + 3 * s->body[c];
-    tb_vec3 dv = tb_v3(vc[0] - va[0], vc[1] - va[1], vc[2] - va[2]);
-    float speculative = ctx->speculative + tb_length(dv) * ctx->h;
-    tb_distance_pair dp = tb_distance_pair_of(w, a, c, speculative);
-    tb_manifold* m = &w->manifolds[i];
-    tb_collide(&ga, s->world_pose[a], &gc, s->world_pose[c], dp.detect, m);
-    /* the configured bound on points per pair (points_found keeps the count before) */
-    tb_manifold_reduce(m, w->def.collision.max_points_per_pair);
-    frame->reduced[i] = m->points_found > m->point_count;
-    frame->dist[i] = dp;
-    tb_distance_apply(&dp, (w->pairs[i].flags & TB_PAIR_SOLVE) != 0, m);
-    tb_combine_materials(w, a, c, &w->manifold_material[i]);
-  }
-}
-
-/* World poses and AABBs fattened by the motion of one step (linear and angular), the
- * speculative distance and the shape's share of the distance rule's detection distance. */
-static void update_shapes(tb_world* w) {
-  tb_shapes* s = &w->shapes;
-  const tb_bodies* b = &w->bodies;
-  float h = w->def.timestep, spec = w->def.solver.speculative_distance;
-  for (int32_t i = 0; i < s->count; ++i) {
-    if (s->type[i] < 0) continue;
-    int32_t body = s->body[i];
-    tb_transform pose = tb_transform_mul(tb_body_pose(b, body), s->local[i]);
-    s->world_pose[i] = pose;
-    tb_shape_geom g = tb_shape_geom_of(s, i);
-    tb_vec3 lo, hi;
-    tb_shape_aabb(&g, pose, &lo, &hi);
-    const float* v = b->f.linear_velocity + 3 * body;
-    const float* av = b->f.angular_velocity + 3 * body;
-    float ext = 0.5f * tb_length(tb_sub(hi, lo));
-    if (s->type[i] == TB_SHAPE_PLANE) ext = 0.0f;
-    float grow = spec + h * (ext * sqrtf(av[0] * av[0] + av[1] * av[1] + av[2] * av[2]));
-    /* each side's share of the distance rule's detection distance */
-    grow += w->def.collision.distance_rule == TB_DISTANCE_PHYSX ? s->contact_offset[i] : s->margin[i] + s->gap[i];
-    tb_vec3 d = tb_v3(v[0] * h, v[1] * h, v[2] * h);
-    lo = tb_add(lo, tb_vmin(d, tb_v3(0, 0, 0)));
-    hi = tb_add(hi, tb_vmax(d, tb_v3(0, 0, 0)));
-    s->aabb_lower[i] = tb_sub(lo, tb_v3(grow, grow, grow));
-    s->aabb_upper[i] = tb_add(hi, tb_v3(grow, grow, grow));
-  }
-}
 
 static void put3(float* dst, int32_t n, tb_vec3 v) { memcpy(dst + 3 * n, &v, sizeof v); }
 
@@ -101,7 +31,7 @@ static void store_material(tb_contact_fields* f, int32_t n, const tb_contact_mat
 
 /* Public contact store: every manifold point in pair order, up to the capacity; the record of
  * the distance rule and the matching (current match frame). */
-static void fill_store(tb_world* w) {
+void tb_contact_store_fill(tb_world* w) {
   tb_contact_store* st = &w->contacts;
   tb_contact_fields* f = &st->f;
   const tb_shapes* s = &w->shapes;
@@ -169,22 +99,4 @@ static void fill_store(tb_world* w) {
   st->requested = requested;
   st->overflowed = requested > st->capacity;
   st->readback_valid = 0;
-}
-
-tb_status tb_collide_world(tb_world* w) {
-  tb_jobs_reset_usage();
-  size_t scratch = (size_t)w->shapes.count + 64;
-  if (!tb_arena_reserve(&w->arena, scratch))
-    return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for scratch");
-  update_shapes(w);
-  tb_status st = tb_broad_phase(w);
-  if (st != TB_OK) return st;
-  if (!tb_match_reserve(w, w->pair_count))
-    return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for contact matching (%d pairs)", w->pair_count);
-  narrow_ctx ctx = {w, w->def.solver.speculative_distance, w->def.timestep};
-  tb_parallel_for(w->pair_count, TB_NARROW_CHUNK, w->def.thread_count, narrow_job, &ctx);
-  tb_match_contacts(w);
-  fill_store(w);
-  w->collided = 1;
-  return TB_OK;
 }

@@ -1,0 +1,19 @@
+/* Shared by the public C API files (internal): the world lookup every call starts with, and the
+ * body and shape operations more than one entity's file needs. */
+#ifndef TB_API_H
+#define TB_API_H
+
+#include "../world/check.h"
+#include "../world/world.h"
+
+/* Declares `w` for the public id `world`, or returns TB_ERR_NOT_FOUND naming fn. */
+#define GET_WORLD(fn)                                                                      \
+  tb_world* w = tb_world_get(world);                                                       \
+  if (!w) return tb_world_fail(NULL, TB_ERR_NOT_FOUND, "%s: world %d does not exist", fn, world)
+
+/* Recomputes mass, centre and inertia of a body from its shapes (unless set explicitly). */
+void tb_body_update_mass(tb_world* w, int32_t slot);
+/* Frees shape slot s (owned geometry, pair lists) onto the free list; the caller unlinks it. */
+void tb_shape_slot_free(tb_world* w, int32_t s);
+
+#endif

@@ -1,0 +1,223 @@
+/* Public API of bodies: lifecycle, pose and velocity, damping, mass, PhysX per-body settings, and
+ * the shapes of a body. */
+#include <string.h>
+
+#include "../geometry/mass.h"
+#include "api.h"
+
+void tb_body_update_mass(tb_world* w, int32_t slot) {
+  tb_bodies* b = &w->bodies;
+  if (b->mass_explicit[slot]) return;
+  tb_mass_props total = {0.0f, {0, 0, 0}, tb_mat3_zero()};
+  for (int32_t s = b->first_shape[slot]; s >= 0; s = w->shapes.next[s])
+    total = tb_mass_combine(total, tb_shape_mass_data(w->shapes.type[s], w->shapes.params + 4 * s, w->shapes.data[s],
+                                                      w->shapes.density[s], w->shapes.local[s]));
+  int dynamic = b->f.body_type[slot] == TB_BODY_DYNAMIC;
+  if (!dynamic || total.mass <= 0.0f) {
+    /* A dynamic body without massive shapes gets 1 kg and unit inertia so that it still moves. */
+    total.mass = dynamic ? 1.0f : 0.0f;
+    total.center = tb_v3(0, 0, 0);
+    total.inertia = dynamic ? tb_mat3_diag(tb_v3(1, 1, 1)) : tb_mat3_zero();
+  }
+  b->mass[slot] = total.mass;
+  b->inv_mass[slot] = total.mass > 0.0f ? 1.0f / total.mass : 0.0f;
+  b->local_center[slot] = total.center;
+  b->inertia_local[slot] = total.inertia;
+  b->inv_inertia_local[slot] = dynamic ? tb_mat3_inverse(total.inertia) : tb_mat3_zero();
+}
+
+tb_body_id tb_body_create(tb_world_id world, tb_body_type type, const float position[3], const float rotation[4]) {
+  tb_world* w = tb_world_get(world);
+  if (!w) return -tb_world_fail(NULL, TB_ERR_NOT_FOUND, "addBody: world %d does not exist", world);
+  const char* fn = "addBody";
+  if (type != TB_BODY_STATIC && type != TB_BODY_KINEMATIC && type != TB_BODY_DYNAMIC)
+    return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: type must be static (0), kinematic (1) or dynamic (2) (got %d)", fn, (int)type);
+  if (!tb_check_finite(w, fn, "position", position, 3) || !tb_check_quat(w, fn, "rotation", rotation)) return -TB_ERR_INVALID_ARGUMENT;
+  tb_bodies* b = &w->bodies;
+  int32_t slot;
+  if (b->free_head >= 0) {
+    slot = b->free_head;
+    b->free_head = b->first_shape[slot];
+  } else {
+    if (b->count >= TB_ID_INDEX_MASK)
+      return -tb_world_fail(w, TB_ERR_CAPACITY, "%s: at most %d bodies", fn, TB_ID_INDEX_MASK);
+    if (b->count == b->capacity && !tb_bodies_grow(b, b->capacity * 2))
+      return -tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "%s: out of memory for %d bodies", fn, b->capacity * 2);
+    slot = b->count++;
+  }
+  float* t = b->f.transform + 7 * slot;
+  memcpy(t, position, 3 * sizeof(float));
+  tb_quat q = tb_quat_normalize((tb_quat){rotation[0], rotation[1], rotation[2], rotation[3]});
+  t[3] = q.x; t[4] = q.y; t[5] = q.z; t[6] = q.w;
+  memset(b->f.linear_velocity + 3 * slot, 0, 3 * sizeof(float));
+  memset(b->f.angular_velocity + 3 * slot, 0, 3 * sizeof(float));
+  b->f.body_type[slot] = (int32_t)type;
+  b->mass_explicit[slot] = 0;
+  b->linear_damping[slot] = 0.0f;
+  b->angular_damping[slot] = 0.0f;
+  b->first_shape[slot] = -1;
+  b->solver_index[slot] = -1;
+  b->parent[slot] = -1; /* filtering and sleep */
+  b->sleeping[slot] = 0;
+  b->max_contact_impulse[slot] = INFINITY; /* PhysX settings: no cap, the world's iterations */
+  b->position_iterations[slot] = -1;
+  b->velocity_iterations[slot] = -1;
+  tb_body_update_mass(w, slot);
+  w->collided = 0;
+  return tb_make_id(slot, b->generation[slot]);
+}
+
+tb_status tb_body_destroy(tb_world_id world, tb_body_id body) {
+  GET_WORLD("removeBody");
+  int32_t slot = tb_body_slot_checked(w, body, "removeBody");
+  if (slot < 0) return TB_ERR_NOT_FOUND;
+  tb_bodies* b = &w->bodies;
+  for (int32_t s = b->first_shape[slot]; s >= 0;) {
+    int32_t next = w->shapes.next[s];
+    tb_shape_slot_free(w, s);
+    s = next;
+  }
+  tb_pair_lists_forget_body(w, slot); /* filtering: exclusions and parent links */
+  b->f.body_type[slot] = -1;
+  b->generation[slot] = (b->generation[slot] + 1) & TB_ID_GEN_MASK;
+  b->first_shape[slot] = b->free_head;
+  b->free_head = slot;
+  w->collided = 0; /* the manifolds may name the removed body: solve() needs a new collide() */
+  return TB_OK;
+}
+
+tb_status tb_body_set_pose(tb_world_id world, tb_body_id body, const float position[3], const float rotation[4]) {
+  GET_WORLD("setPose");
+  int32_t slot = tb_body_slot_checked(w, body, "setPose");
+  if (slot < 0) return TB_ERR_NOT_FOUND;
+  if (!tb_check_finite(w, "setPose", "position", position, 3) || !tb_check_quat(w, "setPose", "rotation", rotation))
+    return TB_ERR_INVALID_ARGUMENT;
+  float* t = w->bodies.f.transform + 7 * slot;
+  memcpy(t, position, 3 * sizeof(float));
+  tb_quat q = tb_quat_normalize((tb_quat){rotation[0], rotation[1], rotation[2], rotation[3]});
+  t[3] = q.x; t[4] = q.y; t[5] = q.z; t[6] = q.w;
+  w->collided = 0;
+  return TB_OK;
+}
+
+tb_status tb_body_set_velocity(tb_world_id world, tb_body_id body, const float linear[3], const float angular[3]) {
+  GET_WORLD("setVelocity");
+  int32_t slot = tb_body_slot_checked(w, body, "setVelocity");
+  if (slot < 0) return TB_ERR_NOT_FOUND;
+  if (!tb_check_finite(w, "setVelocity", "linear", linear, 3) || !tb_check_finite(w, "setVelocity", "angular", angular, 3))
+    return TB_ERR_INVALID_ARGUMENT;
+  if (w->bodies.f.body_type[slot] == TB_BODY_STATIC)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setVelocity: body %d is static and cannot move", body);
+  memcpy(w->bodies.f.linear_velocity + 3 * slot, linear, 3 * sizeof(float));
+  memcpy(w->bodies.f.angular_velocity + 3 * slot, angular, 3 * sizeof(float));
+  return TB_OK;
+}
+
+tb_status tb_body_get_state(tb_world_id world, tb_body_id body, float out[13]) {
+  GET_WORLD("getState");
+  int32_t slot = tb_body_slot_checked(w, body, "getState");
+  if (slot < 0) return TB_ERR_NOT_FOUND;
+  if (!out) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "getState: out must not be NULL");
+  memcpy(out, w->bodies.f.transform + 7 * slot, 7 * sizeof(float));
+  memcpy(out + 7, w->bodies.f.linear_velocity + 3 * slot, 3 * sizeof(float));
+  memcpy(out + 10, w->bodies.f.angular_velocity + 3 * slot, 3 * sizeof(float));
+  return TB_OK;
+}
+
+tb_status tb_body_set_damping(tb_world_id world, tb_body_id body, float linear_per_s, float angular_per_s) {
+  GET_WORLD("setDamping");
+  int32_t slot = tb_body_slot_checked(w, body, "setDamping");
+  if (slot < 0) return TB_ERR_NOT_FOUND;
+  if (!tb_is_finite(linear_per_s) || linear_per_s < 0.0f)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setDamping: linearDamping must be finite and >= 0 (got %g)", (double)linear_per_s);
+  if (!tb_is_finite(angular_per_s) || angular_per_s < 0.0f)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setDamping: angularDamping must be finite and >= 0 (got %g)", (double)angular_per_s);
+  w->bodies.linear_damping[slot] = linear_per_s;
+  w->bodies.angular_damping[slot] = angular_per_s;
+  return TB_OK;
+}
+
+/* ---- PhysX per-body solver settings ---- */
+
+tb_status tb_body_set_max_contact_impulse(tb_world_id world, tb_body_id body, float max_impulse) {
+  GET_WORLD("setMaxContactImpulse");
+  int32_t slot = tb_body_slot_checked(w, body, "setMaxContactImpulse");
+  if (slot < 0) return TB_ERR_NOT_FOUND;
+  if (isnan(max_impulse) || max_impulse <= 0.0f)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setMaxContactImpulse: maxContactImpulse must be > 0 (N·s, Infinity = none) (got %g)",
+                         (double)max_impulse);
+  w->bodies.max_contact_impulse[slot] = max_impulse;
+  return TB_OK;
+}
+
+tb_status tb_body_set_solver_iterations(tb_world_id world, tb_body_id body, int32_t position_iterations, int32_t velocity_iterations) {
+  GET_WORLD("setSolverIterations");
+  int32_t slot = tb_body_slot_checked(w, body, "setSolverIterations");
+  if (slot < 0) return TB_ERR_NOT_FOUND;
+  if (position_iterations != -1 && (position_iterations < 1 || position_iterations > 255))
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setSolverIterations: positionIterations must be in [1, 255] or -1 (got %d)",
+                         position_iterations);
+  if (velocity_iterations != -1 && (velocity_iterations < 0 || velocity_iterations > 255))
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setSolverIterations: velocityIterations must be in [0, 255] or -1 (got %d)",
+                         velocity_iterations);
+  w->bodies.position_iterations[slot] = position_iterations;
+  w->bodies.velocity_iterations[slot] = velocity_iterations;
+  return TB_OK;
+}
+
+tb_status tb_body_set_mass(tb_world_id world, tb_body_id body, float mass, const float center[3], const float inertia[3]) {
+  GET_WORLD("setMass");
+  int32_t slot = tb_body_slot_checked(w, body, "setMass");
+  if (slot < 0) return TB_ERR_NOT_FOUND;
+  if (w->bodies.f.body_type[slot] != TB_BODY_DYNAMIC)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setMass: body %d is not dynamic", body);
+  if (!tb_is_finite(mass) || mass <= 0.0f)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setMass: mass must be finite and > 0 (got %g)", (double)mass);
+  if (!tb_check_finite(w, "setMass", "center", center, 3) || !tb_check_finite(w, "setMass", "inertia", inertia, 3))
+    return TB_ERR_INVALID_ARGUMENT;
+  for (int i = 0; i < 3; ++i)
+    if (inertia[i] <= 0.0f)
+      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setMass: inertia[%d] must be > 0 (got %g)", i, (double)inertia[i]);
+  tb_bodies* b = &w->bodies;
+  b->mass_explicit[slot] = 1;
+  b->mass[slot] = mass;
+  b->inv_mass[slot] = 1.0f / mass;
+  b->local_center[slot] = tb_v3(center[0], center[1], center[2]);
+  b->inertia_local[slot] = tb_mat3_diag(tb_v3(inertia[0], inertia[1], inertia[2]));
+  b->inv_inertia_local[slot] = tb_mat3_diag(tb_v3(1.0f / inertia[0], 1.0f / inertia[1], 1.0f / inertia[2]));
+  return TB_OK;
+}
+
+tb_status tb_body_get_mass(tb_world_id world, tb_body_id body, float out[13]) {
+  GET_WORLD("getMass");
+  int32_t slot = tb_body_slot_checked(w, body, "getMass");
+  if (slot < 0) return TB_ERR_NOT_FOUND;
+  if (!out) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "getMass: out must not be NULL");
+  tb_bodies* b = &w->bodies;
+  out[0] = b->mass[slot];
+  out[1] = b->local_center[slot].x; out[2] = b->local_center[slot].y; out[3] = b->local_center[slot].z;
+  tb_mat3 m = b->inertia_local[slot];
+  const float rows[9] = {m.cx.x, m.cy.x, m.cz.x, m.cx.y, m.cy.y, m.cz.y, m.cx.z, m.cy.z, m.cz.z};
+  memcpy(out + 4, rows, sizeof rows);
+  return TB_OK;
+}
+
+/* ---- shapes of a body (bindings map shape ids to materials through this) ---- */
+
+int32_t tb_body_get_shapes(tb_world_id world, tb_body_id body, tb_shape_id* out, int32_t capacity) {
+  tb_world* w = tb_world_get(world);
+  if (!w) return -tb_world_fail(NULL, TB_ERR_NOT_FOUND, "shapesOf: world %d does not exist", world);
+  int32_t slot = tb_body_slot_checked(w, body, "shapesOf");
+  if (slot < 0) return -TB_ERR_NOT_FOUND;
+  if (capacity < 0 || (capacity > 0 && !out))
+    return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "shapesOf: capacity must be >= 0 with a non-NULL out (got %d)", capacity);
+  const tb_shapes* sh = &w->shapes;
+  int32_t n = 0;
+  for (int32_t s = w->bodies.first_shape[slot]; s >= 0; s = sh->next[s]) ++n;
+  if (!out) return n;
+  if (n > capacity)
+    return -tb_world_fail(w, TB_ERR_CAPACITY, "shapesOf: body %d has %d shapes, more than capacity %d", body, n, capacity);
+  int32_t i = 0;
+  for (int32_t s = w->bodies.first_shape[slot]; s >= 0; s = sh->next[s]) out[i++] = tb_make_id(s, sh->generation[s]);
+  return n;
+}

@@ -1,0 +1,177 @@
+/* Public API of filtering: shape filter data, body parent and sleep state, and the slot-pair
+ * lists (exclusions, explicit candidates, MuJoCo explicit pairs). The rules are collision/filter.c. */
+#include <string.h>
+
+#include "api.h"
+
+void tb_default_shape_filter(tb_shape_filter* out) {
+  if (!out) return;
+  memset(out, 0, sizeof *out);
+  out->world = -1;
+  out->collision_group = 1;
+  out->contype = 1;
+  out->conaffinity = 1;
+  out->filter_data[0] = 1;           /* group 1 */
+  out->filter_data[2] = 0xFFFFFFFFu; /* reports contacts with every group */
+}
+
+tb_status tb_shape_set_filter(tb_world_id world, tb_shape_id shape, const tb_shape_filter* filter) {
+  const char* fn = "setShapeFilter";
+  GET_WORLD(fn);
+  int32_t s = tb_shape_slot_checked(w, shape, fn);
+  if (s < 0) return TB_ERR_NOT_FOUND;
+  if (!filter) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: filter must not be NULL", fn);
+  if (filter->world < -1)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: world must be -1 (shared) or >= 0 (got %d)", fn, filter->world);
+  if (filter->trigger != 0 && filter->trigger != 1)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: trigger must be 0 or 1 (got %d)", fn, filter->trigger);
+  w->shapes.filter[s] = *filter;
+  w->collided = 0;
+  return TB_OK;
+}
+
+tb_status tb_shape_get_filter(tb_world_id world, tb_shape_id shape, tb_shape_filter* out) {
+  const char* fn = "getShapeFilter";
+  GET_WORLD(fn);
+  int32_t s = tb_shape_slot_checked(w, shape, fn);
+  if (s < 0) return TB_ERR_NOT_FOUND;
+  if (!out) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: out must not be NULL", fn);
+  *out = w->shapes.filter[s];
+  return TB_OK;
+}
+
+tb_status tb_body_set_parent(tb_world_id world, tb_body_id body, tb_body_id parent) {
+  const char* fn = "setParent";
+  GET_WORLD(fn);
+  int32_t b = tb_body_slot_checked(w, body, fn);
+  if (b < 0) return TB_ERR_NOT_FOUND;
+  int32_t p = -1;
+  if (parent != -1) {
+    p = tb_body_slot_checked(w, parent, fn);
+    if (p < 0) return TB_ERR_NOT_FOUND;
+    if (p == b) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: parent must differ from the body (got %d for body %d)", fn, parent, body);
+  }
+  w->bodies.parent[b] = p;
+  w->collided = 0;
+  return TB_OK;
+}
+
+tb_status tb_body_get_parent(tb_world_id world, tb_body_id body, tb_body_id* parent) {
+  const char* fn = "getParent";
+  GET_WORLD(fn);
+  int32_t b = tb_body_slot_checked(w, body, fn);
+  if (b < 0) return TB_ERR_NOT_FOUND;
+  if (!parent) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: parent must not be NULL", fn);
+  int32_t p = w->bodies.parent[b];
+  *parent = p < 0 ? -1 : tb_make_id(p, w->bodies.generation[p]);
+  return TB_OK;
+}
+
+tb_status tb_body_set_sleeping(tb_world_id world, tb_body_id body, int32_t asleep) {
+  const char* fn = "setSleeping";
+  GET_WORLD(fn);
+  int32_t b = tb_body_slot_checked(w, body, fn);
+  if (b < 0) return TB_ERR_NOT_FOUND;
+  if (asleep != 0 && asleep != 1)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: asleep must be 0 or 1 (got %d)", fn, asleep);
+  if (w->bodies.f.body_type[b] == TB_BODY_STATIC)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: body %d is static and cannot sleep", fn, body);
+  w->bodies.sleeping[b] = (uint8_t)asleep;
+  if (asleep) {
+    memset(w->bodies.f.linear_velocity + 3 * b, 0, 3 * sizeof(float));
+    memset(w->bodies.f.angular_velocity + 3 * b, 0, 3 * sizeof(float));
+  }
+  w->collided = 0;
+  return TB_OK;
+}
+
+int32_t tb_body_is_sleeping(tb_world_id world, tb_body_id body) {
+  tb_world* w = tb_world_get(world);
+  if (!w) return -tb_world_fail(NULL, TB_ERR_NOT_FOUND, "isSleeping: world %d does not exist", world);
+  int32_t b = tb_body_slot_checked(w, body, "isSleeping");
+  if (b < 0) return -TB_ERR_NOT_FOUND;
+  return w->bodies.sleeping[b];
+}
+
+/* Two shape ids to slots; distinct shapes required. */
+static tb_status shape_pair_slots(tb_world* w, tb_shape_id a, tb_shape_id b, const char* fn, int32_t* sa, int32_t* sb) {
+  *sa = tb_shape_slot_checked(w, a, fn);
+  if (*sa < 0) return TB_ERR_NOT_FOUND;
+  *sb = tb_shape_slot_checked(w, b, fn);
+  if (*sb < 0) return TB_ERR_NOT_FOUND;
+  if (*sa == *sb) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: the two shapes of a pair must differ (got %d twice)", fn, a);
+  return TB_OK;
+}
+
+static tb_status check_flag(tb_world* w, const char* fn, const char* field, int32_t v) {
+  if (v != 0 && v != 1) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: %s must be 0 or 1 (got %d)", fn, field, v);
+  return TB_OK;
+}
+
+tb_status tb_world_set_explicit_pairs(tb_world_id world, const int32_t* shape_ids, int32_t pair_count) {
+  const char* fn = "setExplicitPairs";
+  GET_WORLD(fn);
+  if (pair_count < 0) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: pair_count must be >= 0 (got %d)", fn, pair_count);
+  if (pair_count > 0 && !shape_ids) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: shape_ids must not be NULL", fn);
+  /* validate everything first: a failed call leaves the list unchanged */
+  for (int32_t i = 0; i < pair_count; ++i) {
+    int32_t sa, sb;
+    tb_status st = shape_pair_slots(w, shape_ids[2 * i], shape_ids[2 * i + 1], fn, &sa, &sb);
+    if (st != TB_OK) return st;
+  }
+  tb_pair_keys* l = &w->explicit_pairs;
+  if (!tb_pair_keys_reserve(l, pair_count, 0))
+    return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "%s: out of memory for %d pairs", fn, pair_count);
+  for (int32_t i = 0; i < pair_count; ++i)
+    l->key[i] = tb_slot_pair_key(tb_id_slot(shape_ids[2 * i]), tb_id_slot(shape_ids[2 * i + 1]));
+  l->count = pair_count;
+  tb_pair_keys_sort_unique(l);
+  w->collided = 0;
+  return TB_OK;
+}
+
+tb_status tb_world_set_shape_pair_excluded(tb_world_id world, tb_shape_id a, tb_shape_id b, int32_t excluded) {
+  const char* fn = "excludeShapePair";
+  GET_WORLD(fn);
+  int32_t sa, sb;
+  tb_status st = shape_pair_slots(w, a, b, fn, &sa, &sb);
+  if (st == TB_OK) st = check_flag(w, fn, "excluded", excluded);
+  if (st == TB_OK) st = tb_pair_keys_set(w, &w->shape_exclusions, tb_slot_pair_key(sa, sb), excluded, NULL, fn);
+  if (st == TB_OK) w->collided = 0;
+  return st;
+}
+
+tb_status tb_world_set_body_pair_excluded(tb_world_id world, tb_body_id a, tb_body_id b, int32_t excluded) {
+  const char* fn = "excludeBodyPair";
+  GET_WORLD(fn);
+  int32_t ba = tb_body_slot_checked(w, a, fn);
+  if (ba < 0) return TB_ERR_NOT_FOUND;
+  int32_t bb = tb_body_slot_checked(w, b, fn);
+  if (bb < 0) return TB_ERR_NOT_FOUND;
+  if (ba == bb) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: the two bodies of a pair must differ (got %d twice)", fn, a);
+  tb_status st = check_flag(w, fn, "excluded", excluded);
+  if (st == TB_OK) st = tb_pair_keys_set(w, &w->body_exclusions, tb_slot_pair_key(ba, bb), excluded, NULL, fn);
+  if (st == TB_OK) w->collided = 0;
+  return st;
+}
+
+tb_status tb_world_set_contact_pair(tb_world_id world, tb_shape_id a, tb_shape_id b, const tb_contact_pair_params* params) {
+  const char* fn = "setContactPair";
+  GET_WORLD(fn);
+  int32_t sa, sb;
+  tb_status st = shape_pair_slots(w, a, b, fn, &sa, &sb);
+  if (st != TB_OK) return st;
+  if (params) {
+    if (!tb_is_finite(params->margin))
+      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: margin must be finite (got %g)", fn, (double)params->margin);
+    if (!tb_is_finite(params->gap) || params->gap < 0.0f)
+      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: gap must be finite and >= 0 (got %g)", fn, (double)params->gap);
+    for (int i = 0; i < 5; ++i)
+      if (!tb_is_finite(params->friction[i]) || params->friction[i] < 0.0f)
+        return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: friction[%d] must be finite and >= 0 (got %g)", fn, i,
+                             (double)params->friction[i]);
+  }
+  st = tb_pair_keys_set(w, &w->contact_pairs, tb_slot_pair_key(sa, sb), params != NULL, params, fn);
+  if (st == TB_OK) w->collided = 0;
+  return st;
+}

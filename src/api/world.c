@@ -1,0 +1,162 @@
+/* Public API of worlds: lifecycle, definition setters and getters, status, and the three pipeline
+ * calls collide() / solve() / step() (src/step). */
+#include <string.h>
+
+#include "../collision/broad_phase.h"
+#include "../collision/narrow_phase.h"
+#include "../core/jobs.h"
+#include "../observe/observe.h"
+#include "../solver/newton.h"
+#include "../solver/solver.h"
+#include "../step/step.h"
+#include "../world/world_def.h"
+#include "api.h"
+
+/* Everything a world owns, freed: world storage, then each layer's scratch. */
+static void destroy_storage(tb_world* w) {
+  tb_world_storage_free(w, tb_shape_data_free);
+  tb_solver_destroy(w);
+  tb_newton_destroy(w);
+  tb_broad_phase_destroy(w);
+  tb_observe_destroy(w); /* observation: sensors and events */
+}
+
+tb_world_id tb_world_create(const tb_world_def* def) {
+  const char* fn = "createWorld";
+  if (!def) return -tb_world_fail(NULL, TB_ERR_INVALID_ARGUMENT, "createWorld: def must not be null");
+  tb_world_id id;
+  tb_world* w = tb_world_claim(&id);
+  if (!w) return -tb_world_fail(NULL, TB_ERR_CAPACITY, "createWorld: at most %d worlds may exist at once", TB_MAX_WORLDS);
+  tb_status st = tb_world_def_check(def, fn);
+  if (st != TB_OK) return -st;
+
+  w->def = *def;
+  w->last_stage = -1; /* TB_STAGE_NONE: no stage has run */
+  w->bodies.free_head = -1;
+  w->shapes.free_head = -1;
+  int ok = tb_bodies_grow(&w->bodies, def->body_capacity) && tb_shapes_grow(&w->shapes, def->body_capacity) &&
+           tb_pairs_grow(w, def->pair_capacity) && tb_contacts_grow(&w->contacts, def->contact_capacity);
+  ok = ok && tb_solver_create(w);
+  if (!ok) {
+    destroy_storage(w);
+    tb_world_release(w);
+    return -tb_world_fail(NULL, TB_ERR_OUT_OF_MEMORY, "%s: out of memory", fn);
+  }
+  tb_jobs_reserve(def->thread_count);
+  tb_world_publish(w);
+  return id;
+}
+
+tb_status tb_world_destroy(tb_world_id world) {
+  tb_world* w = tb_world_get(world);
+  if (!w) return tb_world_fail(NULL, TB_ERR_NOT_FOUND, "free: world %d does not exist", world);
+  destroy_storage(w);
+  tb_world_release(w);
+  return TB_OK;
+}
+
+tb_status tb_world_set_gravity(tb_world_id world, const float gravity[3]) {
+  GET_WORLD("setGravity");
+  if (!tb_check_finite(w, "setGravity", "gravity", gravity, 3)) return TB_ERR_INVALID_ARGUMENT;
+  memcpy(w->def.gravity, gravity, sizeof w->def.gravity);
+  return TB_OK;
+}
+
+tb_status tb_world_set_timestep(tb_world_id world, float timestep) {
+  GET_WORLD("setTimestep");
+  if (!tb_is_finite(timestep) || timestep <= 0.0f)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setTimestep: timestep must be finite and > 0 (got %g)", (double)timestep);
+  w->def.timestep = timestep;
+  return TB_OK;
+}
+
+tb_status tb_world_set_solver(tb_world_id world, const tb_solver_params* params) {
+  GET_WORLD("setSolver");
+  tb_status st = tb_solver_params_check(w, "setSolver", params);
+  if (st != TB_OK) return st;
+  w->def.solver = *params;
+  return TB_OK;
+}
+
+tb_status tb_world_set_collision(tb_world_id world, const tb_collision_params* params) {
+  GET_WORLD("setCollision");
+  if (!params) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setCollision: params must not be NULL");
+  tb_status st = tb_collision_params_check(w, "setCollision", params);
+  if (st != TB_OK) return st;
+  w->def.collision = *params;
+  return TB_OK;
+}
+
+tb_status tb_world_set_preset(tb_world_id world, tb_preset preset) {
+  GET_WORLD("setPreset");
+  tb_world_def d = w->def;
+  if (tb_preset_apply(preset, &d) != TB_OK)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setPreset: preset must be in [0, %d) (got %d)", TB_PRESET_COUNT, (int)preset);
+  w->def = d;
+  return TB_OK;
+}
+
+tb_status tb_world_get_def(tb_world_id world, tb_world_def* out) {
+  GET_WORLD("getDef");
+  if (!out) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "getDef: out must not be NULL");
+  *out = w->def;
+  return TB_OK;
+}
+
+tb_status tb_world_set_contact_capacity(tb_world_id world, int32_t capacity) {
+  GET_WORLD("setContactCapacity");
+  if (capacity < 1)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setContactCapacity: capacity must be >= 1 (got %d)", capacity);
+  if (capacity <= w->contacts.capacity) return TB_OK;
+  if (!tb_contacts_grow(&w->contacts, capacity))
+    return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "setContactCapacity: out of memory for %d contacts", capacity);
+  w->contacts.count = 0;
+  w->contacts.readback_valid = 0;
+  w->collided = 0;
+  return TB_OK;
+}
+
+tb_status tb_world_set_pair_capacity(tb_world_id world, int32_t capacity) {
+  GET_WORLD("setPairCapacity");
+  if (capacity < 1)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setPairCapacity: capacity must be >= 1 (got %d)", capacity);
+  if (capacity <= w->pair_capacity) return TB_OK;
+  if (!tb_pairs_grow(w, capacity))
+    return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "setPairCapacity: out of memory for %d pairs", capacity);
+  w->pair_count = 0;
+  w->collided = 0;
+  return TB_OK;
+}
+
+tb_status tb_world_solver_status(tb_world_id world, tb_solver_status* out) {
+  GET_WORLD("solverStatus");
+  if (!out) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "solverStatus: out must not be NULL");
+  *out = w->status;
+  return TB_OK;
+}
+
+tb_status tb_world_step_stats(tb_world_id world, tb_step_stats* out) {
+  GET_WORLD("stepStats");
+  if (!out) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "stepStats: out must not be NULL");
+  *out = w->stats;
+  return TB_OK;
+}
+
+tb_status tb_world_collide(tb_world_id world) {
+  GET_WORLD("collide");
+  return tb_step_collide(w);
+}
+
+tb_status tb_world_solve(tb_world_id world) {
+  GET_WORLD("solve");
+  if (!w->collided)
+    return tb_world_fail(w, TB_ERR_INVALID_STATE, "solve: call collide() first (the contacts are stale or missing)");
+  return tb_step_solve(w);
+}
+
+tb_status tb_world_step(tb_world_id world) {
+  GET_WORLD("step");
+  tb_status st = tb_step_collide(w);
+  if (st != TB_OK) return st;
+  return tb_step_solve(w);
+}

@@ -1,0 +1,35 @@
+/* AABB update stage: world poses of the shapes and their bounds for the broad phase. */
+#include "shape_bounds.h"
+
+#include <math.h>
+
+#include "narrow_phase.h"
+
+/* World poses and AABBs fattened by the motion of one step (linear and angular), the
+ * speculative distance and the shape's share of the distance rule's detection distance. */
+void tb_update_shape_bounds(tb_world* w, const tb_step_context* ctx) {
+  tb_shapes* s = &w->shapes;
+  const tb_bodies* b = &w->bodies;
+  float h = ctx->dt, spec = w->def.solver.speculative_distance;
+  for (int32_t i = 0; i < s->count; ++i) {
+    if (s->type[i] < 0) continue;
+    int32_t body = s->body[i];
+    tb_transform pose = tb_transform_mul(tb_body_pose(b, body), s->local[i]);
+    s->world_pose[i] = pose;
+    tb_shape_geom g = tb_shape_geom_of(s, i);
+    tb_vec3 lo, hi;
+    tb_shape_aabb(&g, pose, &lo, &hi);
+    const float* v = b->f.linear_velocity + 3 * body;
+    const float* av = b->f.angular_velocity + 3 * body;
+    float ext = 0.5f * tb_length(tb_sub(hi, lo));
+    if (s->type[i] == TB_SHAPE_PLANE) ext = 0.0f;
+    float grow = spec + h * (ext * sqrtf(av[0] * av[0] + av[1] * av[1] + av[2] * av[2]));
+    /* each side's share of the distance rule's detection distance */
+    grow += w->def.collision.distance_rule == TB_DISTANCE_PHYSX ? s->contact_offset[i] : s->margin[i] + s->gap[i];
+    tb_vec3 d = tb_v3(v[0] * h, v[1] * h, v[2] * h);
+    lo = tb_add(lo, tb_vmin(d, tb_v3(0, 0, 0)));
+    hi = tb_add(hi, tb_vmax(d, tb_v3(0, 0, 0)));
+    s->aabb_lower[i] = tb_sub(lo, tb_v3(grow, grow, grow));
+    s->aabb_upper[i] = tb_add(hi, tb_v3(grow, grow, grow));
+  }
+}

@@ -1,0 +1,12 @@
+/* AABB update stage (internal). */
+#ifndef TB_SHAPE_BOUNDS_H
+#define TB_SHAPE_BOUNDS_H
+
+#include "../world/world.h"
+
+/* World poses of every live shape from its body, and AABBs fattened by the motion of one step
+ * ctx->dt (linear and angular), the speculative distance and the shape's share of the distance
+ * rule's detection distance. */
+void tb_update_shape_bounds(tb_world* w, const tb_step_context* ctx);
+
+#endif

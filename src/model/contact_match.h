@@ -1,0 +1,19 @@
+/* Contact matching across collide() calls (internal): geometric correspondence by shape pair
+ * (slots and generations) and feature id, else the nearest previous point of the pair; never by
+ * array slot. Keeps the persistent match keys, ages and body-local anchors (sticky mode). */
+#ifndef TB_CONTACT_MATCH_H
+#define TB_CONTACT_MATCH_H
+
+#include "../world/contact_types.h"
+
+struct tb_world;
+
+/* The frame the running collide() fills (becomes current in tb_match_contacts). */
+static inline tb_match_frame* tb_match_next(tb_match_data* m) { return &m->frame[1 - m->current]; }
+
+/* After the narrow phase and the distance stage: makes a new current frame, matches every point
+ * with the previous frame and applies sticky anchors (collision.matching). The matching frames'
+ * storage is world storage (tb_match_reserve, src/world/storage.c). */
+void tb_match_contacts(struct tb_world* w);
+
+#endif

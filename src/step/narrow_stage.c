@@ -1,0 +1,53 @@
+/* Narrow phase stage: per candidate pair, in one parallel pass, the narrow phase, the reduction to
+ * the configured points per pair, the distance rule and the combined material. One pass keeps each
+ * pair's data in cache; the four jobs are the collision and model layers' functions. */
+#include <math.h>
+
+#include "../collision/contact_reduction.h"
+#include "../collision/narrow_phase.h"
+#include "../core/jobs.h"
+#include "../model/contact_match.h"
+#include "../model/distance.h"
+#include "../model/material.h"
+#include "step.h"
+
+#define TB_NARROW_CHUNK 32
+
+typedef struct narrow_ctx {
+  tb_world* w;
+  float speculative; /* m: solver.speculative_distance */
+  float h;           /* s: one step, ctx->dt */
+} narrow_ctx;
+
+/* Per pair: the narrow-phase manifold searched up to the distance rule's detection distance
+ * (PhysX: plus the speculative distance and the relative motion of one step, so fast bodies are
+ * caught before they tunnel), then the rule's keep / active / excluded classification. */
+static void narrow_job(int32_t begin, int32_t end, void* vctx) {
+  narrow_ctx* ctx = (narrow_ctx*)vctx;
+  tb_world* w = ctx->w;
+  const tb_shapes* s = &w->shapes;
+  const tb_bodies* b = &w->bodies;
+  tb_match_frame* frame = tb_match_next(&w->match);
+  for (int32_t i = begin; i < end; ++i) {
+    int32_t a = w->pairs[i].shape0, c = w->pairs[i].shape1;
+    tb_shape_geom ga = tb_shape_geom_of(s, a), gc = tb_shape_geom_of(s, c);
+    const float* va = b->f.linear_velocity + 3 * s->body[a];
+    const float* vc = b->f.linear_velocity + 3 * s->body[c];
+    tb_vec3 dv = tb_v3(vc[0] - va[0], vc[1] - va[1], vc[2] - va[2]);
+    float speculative = ctx->speculative + tb_length(dv) * ctx->h;
+    tb_distance_pair dp = tb_distance_pair_of(w, a, c, speculative);
+    tb_manifold* m = &w->manifolds[i];
+    tb_collide(&ga, s->world_pose[a], &gc, s->world_pose[c], dp.detect, m);
+    /* the configured bound on points per pair (points_found keeps the count before) */
+    tb_manifold_reduce(m, w->def.collision.max_points_per_pair);
+    frame->reduced[i] = m->points_found > m->point_count;
+    frame->dist[i] = dp;
+    tb_distance_apply(&dp, (w->pairs[i].flags & TB_PAIR_SOLVE) != 0, m);
+    tb_combine_materials(w, a, c, &w->manifold_material[i]);
+  }
+}
+
+void tb_narrow_stage(tb_world* w, const tb_step_context* step) {
+  narrow_ctx ctx = {w, w->def.solver.speculative_distance, step->dt};
+  tb_parallel_for(w->pair_count, TB_NARROW_CHUNK, step->thread_count, narrow_job, &ctx);
+}

@@ -1,0 +1,39 @@
+/* The step pipeline (internal): collide() and solve() as the design's stages, in order.
+ *
+ *   AABB update -> filtering + broad phase -> narrow phase + reduction (+ distance rule, materials)
+ *     -> matching -> contact store -> solver (rows, iterations, integration, readback) -> observers
+ *
+ * collide() runs the stages up to the contact store, solve() the rest, step() both. */
+#ifndef TB_STEP_H
+#define TB_STEP_H
+
+#include "../world/world.h"
+
+/* X(name, file): each stage and the file where it lives. */
+#define TB_STEP_STAGES(X)                                                                           \
+  X(AABB_UPDATE, "collision/shape_bounds.c")  /* shape poses, fattened AABBs */                    \
+  X(BROAD_PHASE, "collision/broad_phase.c")   /* candidates by overlap, each through filter.c */    \
+  X(NARROW_PHASE, "step/narrow_stage.c")      /* manifolds, reduction, distance rule, materials */ \
+  X(MATCHING, "model/contact_match.c")        /* correspondence with the last collide() */          \
+  X(CONTACT_STORE, "model/contact_store.c")   /* the public contact records */                     \
+  X(SOLVE, "solver/solver*.c")                /* the preset's solver family, guarded */           \
+  X(OBSERVERS, "observe/observe.c")           /* sensors, events */
+
+#define TB_STEP_STAGE_ENUM(name, file) TB_STAGE_##name,
+typedef enum tb_step_stage { TB_STAGE_NONE = -1, TB_STEP_STAGES(TB_STEP_STAGE_ENUM) TB_STAGE_COUNT } tb_step_stage;
+#undef TB_STEP_STAGE_ENUM
+
+/* The step's constants from the world's definition: computed once per collide() / solve(). */
+tb_step_context tb_step_context_of(const tb_world* w);
+
+/* collide(): the stages up to the contact store. */
+tb_status tb_step_collide(tb_world* w);
+/* solve(): the solver family with its guard (the step is undone when it leaves a non-finite body
+ * state), then the observers. Needs a collide() since the last solve(). */
+tb_status tb_step_solve(tb_world* w);
+
+/* Stages of step/ (the others live in their layers; see TB_STEP_STAGES). */
+void tb_narrow_stage(tb_world* w, const tb_step_context* ctx);
+tb_status tb_solve_guarded(tb_world* w, const tb_step_context* ctx);
+
+#endif

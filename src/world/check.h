@@ -1,0 +1,33 @@
+/* Argument checks shared by the definition checks and the public API (internal): each fails with
+ * TB_ERR_INVALID_ARGUMENT and a message naming the call, the field and the value. */
+#ifndef TB_CHECK_H
+#define TB_CHECK_H
+
+#include "world.h"
+
+static inline int tb_check_finite(tb_world* w, const char* fn, const char* field, const float* v, int n) {
+  for (int i = 0; i < n; ++i)
+    if (!tb_is_finite(v[i])) {
+      tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: %s[%d] must be finite (got %g)", fn, field, i, (double)v[i]);
+      return 0;
+    }
+  return 1;
+}
+
+static inline int tb_check_quat(tb_world* w, const char* fn, const char* field, const float* q) {
+  if (!tb_check_finite(w, fn, field, q, 4)) return 0;
+  float l = sqrtf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+  if (fabsf(l - 1.0f) > 1e-3f) {
+    tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: %s must be a unit quaternion (got length %g)", fn, field, (double)l);
+    return 0;
+  }
+  return 1;
+}
+
+static inline tb_status tb_check_enum(tb_world* w, const char* fn, const char* field, int32_t v, int32_t count) {
+  if (v < 0 || v >= count)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: %s must be in [0, %d) (got %d)", fn, field, count, v);
+  return TB_OK;
+}
+
+#endif

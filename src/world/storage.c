@@ -1,0 +1,117 @@
+/* SoA storage of the world: every store's arrays come from its field list (world.h, core/fields.h)
+ * and grow and free together, all or nothing. */
+#include <string.h>
+
+#include "world.h"
+
+#define TB_MAX_ARRAYS 64 /* per-slot arrays of one store (fields + internal); contact fields keep growing */
+
+#define TB_STORE_REF(name, type, per_slot, doc) out[n++] = (tb_array_ref){(void**)&st->name, (per_slot) * sizeof(type)};
+
+static int body_arrays(tb_bodies* st, tb_array_ref* out) {
+  int n = tb_body_field_arrays(&st->f, out);
+  TB_BODY_ARRAYS(TB_STORE_REF)
+  return n;
+}
+
+static int shape_arrays(tb_shapes* st, tb_array_ref* out) {
+  int n = 0;
+  TB_SHAPE_ARRAYS(TB_STORE_REF)
+  return n;
+}
+
+static int pair_arrays(tb_world* st, tb_array_ref* out) {
+  int n = 0;
+  TB_PAIR_ARRAYS(TB_STORE_REF)
+  return n;
+}
+
+#undef TB_STORE_REF
+
+/* Grows the n arrays of one store from *capacity to cap elements (never shrinks). */
+static int grow_store(const tb_array_ref* arrays, int n, int32_t* capacity, int32_t cap) {
+  if (!tb_grow_arrays(arrays, n, *capacity, cap)) return 0;
+  if (cap > *capacity) *capacity = cap;
+  return 1;
+}
+
+int tb_bodies_grow(tb_bodies* b, int32_t cap) {
+  tb_array_ref a[TB_MAX_ARRAYS];
+  return grow_store(a, body_arrays(b, a), &b->capacity, cap);
+}
+
+int tb_shapes_grow(tb_shapes* s, int32_t cap) {
+  tb_array_ref a[TB_MAX_ARRAYS];
+  return grow_store(a, shape_arrays(s, a), &s->capacity, cap);
+}
+
+int tb_contacts_grow(tb_contact_store* c, int32_t cap) {
+  tb_array_ref a[TB_MAX_ARRAYS];
+  return grow_store(a, tb_contact_field_arrays(&c->f, a), &c->capacity, cap);
+}
+
+int tb_pairs_grow(tb_world* w, int32_t cap) {
+  tb_array_ref a[TB_MAX_ARRAYS];
+  return grow_store(a, pair_arrays(w, a), &w->pair_capacity, cap);
+}
+
+/* ---- matching frames: every array of a frame, per pair (per-point arrays hold 4 values per pair) ---- */
+
+#define TB_MATCH_ARRAYS 11
+
+static int frame_arrays(tb_match_frame* f, tb_array_ref* out) {
+  const size_t P = TB_MAX_MANIFOLD_POINTS;
+  const tb_array_ref all[TB_MATCH_ARRAYS] = {
+      {(void**)&f->key, sizeof(uint64_t)},         {(void**)&f->count, sizeof(int32_t)},
+      {(void**)&f->reduced, sizeof(int32_t)},      {(void**)&f->dist, sizeof(tb_distance_pair)},
+      {(void**)&f->feature, P * sizeof(uint32_t)}, {(void**)&f->id, P * sizeof(uint32_t)},
+      {(void**)&f->age, P * sizeof(int32_t)},      {(void**)&f->previous, P * sizeof(int32_t)},
+      {(void**)&f->store, P * sizeof(int32_t)},    {(void**)&f->local0, P * sizeof(tb_vec3)},
+      {(void**)&f->local1, P * sizeof(tb_vec3)}};
+  for (int i = 0; i < TB_MATCH_ARRAYS; ++i) out[i] = all[i];
+  return TB_MATCH_ARRAYS;
+}
+
+static int both_frames(tb_match_data* m, tb_array_ref* out) {
+  int n = frame_arrays(&m->frame[0], out);
+  return n + frame_arrays(&m->frame[1], out + n);
+}
+
+int tb_match_reserve(tb_world* w, int32_t pairs) {
+  tb_match_data* m = &w->match;
+  if (pairs <= m->capacity) return 1;
+  int32_t cap = m->capacity > 0 ? 2 * m->capacity : 16;
+  while (cap < pairs) cap *= 2;
+  tb_array_ref a[2 * TB_MATCH_ARRAYS];
+  if (!tb_grow_arrays(a, both_frames(m, a), m->capacity, cap)) return 0;
+  m->capacity = cap;
+  return 1;
+}
+
+void tb_match_free(tb_match_data* m) {
+  tb_array_ref a[2 * TB_MATCH_ARRAYS];
+  tb_free_arrays(a, both_frames(m, a), m->capacity);
+  memset(m, 0, sizeof *m);
+}
+
+/* ---- freeing ---- */
+
+void tb_world_storage_free(tb_world* w, void (*free_data)(int32_t type, void* data)) {
+  tb_array_ref arrays[TB_MAX_ARRAYS];
+  tb_free(w->backup, (size_t)w->backup_capacity * 13 * sizeof(float));
+  w->backup = NULL;
+  w->backup_capacity = 0;
+  /* owned shape geometry (hulls, heightfields, meshes) of the shapes still alive */
+  for (int32_t s = 0; w->shapes.type && s < w->shapes.count; ++s)
+    if (w->shapes.type[s] >= 0 && w->shapes.data[s]) {
+      free_data(w->shapes.type[s], w->shapes.data[s]);
+      w->shapes.data[s] = NULL;
+    }
+  tb_free_arrays(arrays, body_arrays(&w->bodies, arrays), w->bodies.capacity);
+  tb_free_arrays(arrays, shape_arrays(&w->shapes, arrays), w->shapes.capacity);
+  tb_free_arrays(arrays, pair_arrays(w, arrays), w->pair_capacity);
+  tb_free_arrays(arrays, tb_contact_field_arrays(&w->contacts.f, arrays), w->contacts.capacity);
+  tb_match_free(&w->match);
+  tb_pair_lists_free(w);
+  tb_arena_destroy(&w->arena);
+}

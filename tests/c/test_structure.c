@@ -1,0 +1,85 @@
+/* Native tests of the world registry and the step pipeline's structure: world ids carry a
+ * generation (a destroyed world's id never names its successor), collide() / solve() run their
+ * stages in the design's order, and the step context is the definition's step. */
+#include <string.h>
+
+#include "include/tribo.h"
+#include "step/step.h"
+#include "test_util.h"
+#include "world/world.h"
+
+static const float ID_Q[4] = {0, 0, 0, 1};
+static const float ZERO[3] = {0, 0, 0};
+
+/* A stale world id fails with TB_ERR_NOT_FOUND after its slot is reused, and the new world is
+ * unchanged by calls through the stale id. */
+static void test_world_generation(void) {
+  tb_world_def def = tb_default_world_def();
+  tb_world_id a = tb_world_create(&def);
+  CHECK(a >= 0);
+  CHECK(tb_world_destroy(a) == TB_OK);
+  tb_world_id b = tb_world_create(&def);
+  CHECK(b >= 0);
+  CHECK(tb_id_slot(b) == tb_id_slot(a) && b != a);
+  const float g[3] = {0, -1, 0};
+  CHECK(tb_world_set_gravity(a, g) == TB_ERR_NOT_FOUND);
+  CHECK(strstr(tb_last_error(a), "does not exist") != NULL);
+  tb_world_def got;
+  CHECK(tb_world_get_def(b, &got) == TB_OK);
+  CHECK(got.gravity[1] == -9.81f);
+  CHECK(tb_world_destroy(a) == TB_ERR_NOT_FOUND);
+  CHECK(tb_world_destroy(b) == TB_OK);
+}
+
+/* collide() ends at the contact store, solve() at the observers; a refused solve() runs nothing. */
+static void test_stages(void) {
+  tb_world_def def = tb_default_world_def();
+  tb_world_id id = tb_world_create(&def);
+  const float up[4] = {0, 1, 0, 0}, box[4] = {0.5f, 0.5f, 0.5f, 0}, p[3] = {0, 0.49f, 0};
+  tb_body_id ground = tb_body_create(id, TB_BODY_STATIC, ZERO, ID_Q);
+  tb_shape_create(id, ground, TB_SHAPE_PLANE, up, ZERO, ID_Q, 0.5f, 0.0f, 1.0f);
+  tb_body_id b = tb_body_create(id, TB_BODY_DYNAMIC, p, ID_Q);
+  tb_shape_create(id, b, TB_SHAPE_BOX, box, ZERO, ID_Q, 0.5f, 0.0f, 1000.0f);
+  tb_world* w = tb_world_get(id);
+  CHECK(tb_world_solve(id) == TB_ERR_INVALID_STATE);
+  CHECK(w->last_stage == TB_STAGE_NONE);
+  CHECK(tb_world_collide(id) == TB_OK);
+  CHECK(w->last_stage == TB_STAGE_CONTACT_STORE);
+  tb_contact_status st;
+  tb_world_contact_status(id, &st);
+  CHECK(st.count == 4);
+  CHECK(tb_world_solve(id) == TB_OK);
+  CHECK(w->last_stage == TB_STAGE_OBSERVERS);
+  CHECK(tb_world_step(id) == TB_OK);
+  CHECK(w->last_stage == TB_STAGE_OBSERVERS);
+  tb_world_destroy(id);
+}
+
+/* The context: dt the timestep; h = dt / substeps of the solver family (TGS position iterations,
+ * penalty substeps, else 1); threads as defined. */
+static void test_context(void) {
+  tb_world_def def = tb_default_world_def();
+  def.timestep = 0.01f;
+  tb_preset_apply(TB_PRESET_PHYSX_TGS, &def);
+  def.solver.position_iterations = 5;
+  tb_world_id id = tb_world_create(&def);
+  tb_step_context c = tb_step_context_of(tb_world_get(id));
+  CHECK(c.dt == 0.01f);
+  CHECK(c.substeps == 5);
+  CHECK_NEAR(0.002, c.h, 1e-9);
+  CHECK_NEAR(500.0, c.inv_h, 1e-3);
+  CHECK(c.thread_count == 1);
+  CHECK(tb_world_set_preset(id, TB_PRESET_NEWTON_SEMI) == TB_OK);
+  c = tb_step_context_of(tb_world_get(id));
+  CHECK(c.substeps == def.solver.newton.substeps);
+  CHECK(tb_world_set_preset(id, TB_PRESET_PHYSX_PGS) == TB_OK);
+  CHECK(tb_step_context_of(tb_world_get(id)).substeps == 1);
+  tb_world_destroy(id);
+}
+
+int main(void) {
+  test_world_generation();
+  test_stages();
+  test_context();
+  return tb_test_report("test_structure");
+}
