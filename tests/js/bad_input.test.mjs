@@ -218,6 +218,18 @@ function assertNamedError(call, fn, param, what) {
   }, `${what}: no error`);
 }
 
+/** Each call of `calls` on a fresh scene: a named error, and the world equal to its twin. */
+function rejectsLikeTwin(tribo, calls) {
+  for (const [fn, param, call] of calls) {
+    const { w, s } = scene(tribo);
+    const { w: twin } = scene(tribo);
+    assertNamedError(() => call(w, s), fn, param, `${fn}(${param})`);
+    assertSameAsTwin(w, twin, `${fn}(${param})`);
+    w.free();
+    twin.free();
+  }
+}
+
 for (const build of BUILDS) {
   describe(`bad input catalogue (${build} build)`, () => {
     it('every public World method appears in the catalogue', () => {
@@ -250,14 +262,7 @@ for (const build of BUILDS) {
 
     it('integers beyond int32 or their own range are rejected by name, never wrapped; the world equals its twin', async () => {
       const tribo = await engine(build);
-      for (const [fn, param, call] of INTEGER_CALLS) {
-        const { w, s } = scene(tribo);
-        const { w: twin } = scene(tribo);
-        assertNamedError(() => call(w, s), fn, param, `${fn}(${param})`);
-        assertSameAsTwin(w, twin, `${fn}(${param})`);
-        w.free();
-        twin.free();
-      }
+      rejectsLikeTwin(tribo, INTEGER_CALLS);
       for (const [param, v] of [['maxCollisionPairs', 1e20], ['maxCollisionPairs', 2 ** 32 + 1], ['threads', 2 ** 32 + 1],
         ['contactCapacity', 2 ** 32 + 64], ['pairCapacity', 1e20], ['iterations', 2 ** 32 + 4], ['substeps', 2 ** 32 + 4]]) {
         assertNamedError(() => tribo.createWorld({ [param]: v }), 'createWorld', param, `createWorld(${param}: ${v})`);
@@ -266,14 +271,7 @@ for (const build of BUILDS) {
 
     it('reals: NaN, beyond float32, or outside their meaning are rejected by name; the world equals its twin', async () => {
       const tribo = await engine(build);
-      for (const [fn, param, call] of REAL_CALLS) {
-        const { w, s } = scene(tribo);
-        const { w: twin } = scene(tribo);
-        assertNamedError(() => call(w, s), fn, param, `${fn}(${param})`);
-        assertSameAsTwin(w, twin, `${fn}(${param})`);
-        w.free();
-        twin.free();
-      }
+      rejectsLikeTwin(tribo, REAL_CALLS);
       // restitution exactly 1 and the size limits themselves are accepted
       const { w } = scene(tribo);
       w.addBody({ shapes: [{ type: 'sphere', radius: LIMITS.length.min * 10, restitution: 1, density: LIMITS.density.max }] });
