@@ -7,6 +7,7 @@
  *  - without it, the worker transfers a fresh buffer per frame (owned by the caller).
  * @module tribo/worker_world
  */
+import { SnapshotError } from './errors.js';
 import { readFrame } from './frame.js';
 import { isNode, nodePlatform } from './platform.js';
 import { sameOriginScript, unbundledURL } from './loader.js';
@@ -49,8 +50,8 @@ export class WorkerWorld {
       this._idle();
       if (msg.ok) p.resolve(msg.value);
       else {
-        const E = { RangeError, TypeError }[msg.error.name] ?? Error;
-        p.reject(new E(msg.error.message));
+        if (msg.error.name === 'SnapshotError') p.reject(new SnapshotError(msg.error.reason, msg.error.message));
+        else p.reject(new ({ RangeError, TypeError }[msg.error.name] ?? Error)(msg.error.message));
       }
     };
     const onError = (e) => {
@@ -75,7 +76,7 @@ export class WorkerWorld {
   }
 
   /**
-   * @param {object} options world options plus `build` ('threads' | 'simd')
+   * @param {object} options world options plus `build` ('threads' | 'simd'), or `snapshot` (World.snapshot() bytes) and `threads`
    * @returns {Promise<WorkerWorld>}
    */
   static async create(options = {}) {
@@ -145,6 +146,8 @@ export class WorkerWorld {
 
   /* Every other World method and getter is forwarded by withWorldApi (see worker_host.js `call`). */
   async setTimestep(timestep) { await this._call('call', ['setTimestep', [timestep]], 'setTimestep'); this.timestep = Math.fround(timestep); }
+  /** World.restore in the worker: the whole state replaced by a snapshot's (a SnapshotError names why bytes are refused). */
+  async restore(bytes) { this.timestep = await this._call('restore', [bytes], 'restore'); }
   /** Bytes the worker's engine has allocated. */
   liveBytes() { return this._call('liveBytes'); }
   /** Collision stage only; resolves with a frame whose contacts have no impulses yet (readbackValid false). */
