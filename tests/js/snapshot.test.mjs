@@ -3,16 +3,21 @@
 // foreign bytes throw a SnapshotError naming the reason and leave the world as it was.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { engine, buildPile, BUILDS } from './helpers.mjs';
+import { engine, axisAngle, BUILDS } from './helpers.mjs';
 import { SnapshotError } from '../../js/index.js';
 
 const PRESETS = ['physx-pgs', 'physx-tgs', 'newton-xpbd', 'newton-semi'];
-const HULL = 45; // ground, four walls, 40 pile bodies, then the hull body
+const HULL = 41; // ground, 40 pile bodies, then the hull body
 
 /** A pile, a hull (support field: 80 vertices), a sloped mesh, a heightfield and a sensor. */
 function build(tribo, preset, threads) {
   const world = tribo.createWorld({ preset, threads });
-  buildPile(world, 40);
+  world.addBody({ type: 'static', shapes: [{ type: 'plane', normal: [0, 1, 0], offset: 0 }] });
+  const kinds = [{ type: 'sphere', radius: 0.3 }, { type: 'box', halfExtents: [0.3, 0.25, 0.2] }, { type: 'capsule', radius: 0.2, halfHeight: 0.25 }];
+  for (let i = 0; i < 40; i++) {
+    world.addBody({ position: [(i % 4) * 0.8 - 1.2, 0.5 + Math.floor(i / 16) * 0.8, (Math.floor(i / 4) % 4) * 0.8 - 1.2],
+      rotation: axisAngle([0.6, 0.64, 0.48], 0.3 * i), shapes: [{ ...kinds[i % 3], friction: 0.6, density: 500 }] });
+  }
   const pts = [];
   for (let i = 0; i < 80; i++) {
     const z = 1 - (2 * (i + 0.5)) / 80, r = Math.sqrt(1 - z * z), a = 2.39996323 * i;
