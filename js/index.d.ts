@@ -242,6 +242,15 @@ export class Tribo {
    * `build` for the worker (default: this Tribo's build). All methods are async.
    */
   createWorkerWorld(options?: WorkerWorldOptions): Promise<WorkerWorld>;
+  /**
+   * Creates an in-process world from `World.snapshot()` bytes (of an in-process or worker world,
+   * either build, any thread count): stepping it is bitwise stepping the saved world.
+   * @throws {SnapshotError} malformed or foreign bytes (`reason` says why)
+   * @throws {TypeError} bytes not a Uint8Array
+   */
+  createWorldFromSnapshot(bytes: Uint8Array, options?: { threads?: number }): World;
+  /** The same in a worker. */
+  createWorkerWorldFromSnapshot(bytes: Uint8Array, options?: { threads?: number; build?: 'threads' | 'simd' }): Promise<WorkerWorld>;
   /** Bytes currently allocated by the engine (returns to its earlier value after `free()`). */
   liveBytes(): number;
 }
@@ -1183,8 +1192,31 @@ export class World {
   /** PhysX solver iteration requests of a body (-1 = the world's). @throws {RangeError} out of range */
   setSolverIterations(id: number, positionIterations?: number, velocityIterations?: number): void;
 
+  /**
+   * The whole state as bytes: definition, bodies, shapes and their geometry, ids with their
+   * generations and free lists, candidate pairs, contacts, matching frames, pair lists, the PhysX
+   * friction-anchor cache, sensors, events and this object's preset name and id lists. A 32-byte
+   * header (magic `TRIBOSNP`, version, sizes, layout hash, FNV-1a checksum) leads.
+   */
+  snapshot(): Uint8Array;
+  /**
+   * Replaces the whole state by a snapshot's (the thread count is kept); stepping then continues
+   * bitwise as from the saved world. On any error nothing changes.
+   * @throws {SnapshotError} malformed or foreign bytes (`reason` says why)
+   * @throws {TypeError} bytes not a Uint8Array
+   */
+  restore(bytes: Uint8Array): void;
+
   /** Frees the world and all its memory. The object is unusable afterwards; calling it again is a no-op. */
   free(): void;
+}
+
+/** Why a snapshot was refused. */
+export type SnapshotErrorReason = 'truncated' | 'trailing-bytes' | 'bad-magic' | 'bad-version' | 'foreign' | 'bad-checksum' | 'corrupt';
+/** A snapshot that cannot be restored ('foreign': written by a build with another storage layout). */
+export class SnapshotError extends Error {
+  readonly name: 'SnapshotError';
+  readonly reason: SnapshotErrorReason;
 }
 
 /**
@@ -1343,6 +1375,10 @@ export class WorkerWorld {
   rayCast(origin: Vec3, direction: Vec3, options?: RayCastOptions): Promise<RayHit | null>;
   rayCastAll(origin: Vec3, direction: Vec3, options?: RayCastOptions): Promise<RayCastAllResult>;
   overlap(shape: QueryShape, options?: OverlapOptions): Promise<OverlapResult>;
+
+  snapshot(): Promise<Uint8Array>;
+  /** World.restore in the worker. @throws {SnapshotError} */
+  restore(bytes: Uint8Array): Promise<void>;
 
   /**
    * Frees the world and stops the worker; a running step stops at its next timestep (within one

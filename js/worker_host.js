@@ -40,10 +40,10 @@ const AS_ARRAY = new Set(['getState', 'getPosition', 'getRotation', 'getLinearVe
 const ops = {
   async create(options, stop) {
     stopFlag = stop ?? null;
-    const { build, files, wasmBinary, wasmModule, ...worldOptions } = options;
+    const { build, files, wasmBinary, wasmModule, snapshot, ...worldOptions } = options;
     tribo = await init({ build, files, wasmBinary, wasmModule });
     const baseBytes = tribo.liveBytes();
-    world = tribo.createWorld(worldOptions);
+    world = snapshot === undefined ? tribo.createWorld(worldOptions) : tribo.createWorldFromSnapshot(snapshot, worldOptions);
     shared = tribo.build === 'threads' && typeof SharedArrayBuffer === 'function';
     return { build: tribo.build, threads: world.threads, shared, timestep: world.timestep, fields: tribo.fields, api: worldApi(), baseBytes };
   },
@@ -55,6 +55,11 @@ const ops = {
     return AS_ARRAY.has(name) ? Array.from(v) : detach(v);
   },
   liveBytes: () => tribo.liveBytes(),
+  /** World.restore; answers the restored timestep (s). */
+  restore(bytes) {
+    world.restore(bytes);
+    return world.timestep;
+  },
   collide() {
     world.collide();
     return makeFrame();
@@ -155,6 +160,6 @@ async function answer(msg) {
     if (value && value.transfer) ({ value, transfer } = value);
     port.post({ seq, ok: true, value }, transfer);
   } catch (e) {
-    port.post({ seq, ok: false, error: { name: e.name, message: e.message } });
+    port.post({ seq, ok: false, error: { name: e.name, message: e.message, reason: e.reason } });
   }
 }

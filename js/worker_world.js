@@ -7,6 +7,7 @@
  *  - without it, the worker transfers a fresh buffer per frame (owned by the caller).
  * @module tribo/worker_world
  */
+import { SnapshotError } from './errors.js';
 import { readFrame } from './frame.js';
 import { int } from './check.js';
 import { checkIdValues } from './ids.js';
@@ -60,8 +61,8 @@ export class WorkerWorld {
       this._idle();
       if (msg.ok) p.resolve(msg.value);
       else {
-        const E = { RangeError, TypeError }[msg.error.name] ?? Error;
-        p.reject(new E(msg.error.message));
+        if (msg.error.name === 'SnapshotError') p.reject(new SnapshotError(msg.error.reason, msg.error.message));
+        else p.reject(new ({ RangeError, TypeError }[msg.error.name] ?? Error)(msg.error.message));
       }
     };
     if (node) {
@@ -97,7 +98,7 @@ export class WorkerWorld {
   }
 
   /**
-   * @param {object} options world options plus `build` ('threads' | 'simd')
+   * @param {object} options world options plus `build` ('threads' | 'simd'), or `snapshot` (World.snapshot() bytes) and `threads`
    * @returns {Promise<WorkerWorld>}
    */
   static async create(options = {}) {
@@ -184,6 +185,8 @@ export class WorkerWorld {
 
   /* Every other World method and getter is forwarded by withWorldApi (see worker_host.js `call`). */
   async setTimestep(timestep) { await this._send('setTimestep', [timestep]); this.timestep = Math.fround(timestep); }
+  /** World.restore in the worker: the whole state replaced by a snapshot's (a SnapshotError names why bytes are refused). */
+  async restore(bytes) { this.timestep = await this._call('restore', [bytes], 'restore'); }
   /** Bytes the worker's engine has allocated. */
   liveBytes() { return this._call('liveBytes'); }
   /** Collision stage only; resolves with a frame whose contacts have no impulses yet (readbackValid false). */
