@@ -16,4 +16,7 @@ void tb_body_update_mass(tb_world* w, int32_t slot);
 /* Frees shape slot s (owned geometry, pair lists) onto the free list; the caller unlinks it. */
 void tb_shape_slot_free(tb_world* w, int32_t s);
 
+/* Everything a world owns, freed: world storage, then each layer's scratch (src/api/world.c). */
+void tb_world_destroy_storage(tb_world* w);
+
 #endif
