@@ -15,3 +15,14 @@ export const PAGES = [
     },
   },
 ];
+
+PAGES.push({
+  id: 'bounce', steps: 45,
+  moves: { threshold: 0 },
+  /* e = 0.6 above the 2 m/s threshold: every preset with a restitution model measures e ±1 % at 4 m/s */
+  physics(head, p, label) {
+    for (const preset of ['physx-pgs', 'physx-tgs', 'newton-xpbd']) {
+      assert.ok(Math.abs(head[preset] - p.e) <= 0.01 * p.e, `${label}/${preset}: e measured ${head[preset]} vs ${p.e}`);
+    }
+  },
+});
