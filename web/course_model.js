@@ -6,7 +6,7 @@
  *
  * A page spec (web/pages/*.js) is a plain object:
  *   id, title, params: [{ key, label, unit, min, max, step, value } | { key, label, options: [...], value }],
- *   presets: preset names shown side by side,
+ *   presets: preset names shown side by side (or { name, preset, options }: a preset with axes changed),
  *   timestep (s, default 1/60), duration (s of one run; the page loops),
  *   world(params, preset) -> extra createWorld options,
  *   build(world, params, preset) -> scene ({ bodies, planes } for the side view, plus any state),
@@ -51,15 +51,18 @@ export class Lane {
    */
   constructor(tribo, spec, preset, params) {
     this.spec = spec;
-    this.preset = preset;
+    /* a lane is a preset, or { name, preset, options } for a preset with some axes changed */
+    const base = typeof preset === 'string' ? { name: preset, preset, options: {} } : preset;
+    this.preset = base.name;
+    this.color = base.color;
     this.params = params;
     this.h = spec.timestep ?? 1 / 60;
     this.t = 0;
     this.samples = [];
     this.error = null;
     try {
-      this.world = tribo.createWorld({ preset, timestep: this.h, ...(spec.world?.(params, preset) ?? {}) });
-      this.scene = spec.build(this.world, params, preset);
+      this.world = tribo.createWorld({ preset: base.preset, timestep: this.h, ...base.options, ...(spec.world?.(params, base.name) ?? {}) });
+      this.scene = spec.build(this.world, params, base.name);
     } catch (e) {
       this.world?.free();
       this.world = null;

@@ -44,10 +44,10 @@ for (const def of PAGES) {
       /* the headline on the same scene, computed with the JS API */
       const params = await page.evaluate(() => window.course.params);
       for (const preset of spec.presets) {
-        const lane = runLane(tribo, spec, preset, params, steps);
-        if (lane.error) { assert.equal(headline[preset] ?? null, null); continue; }
-        assert.ok(close(headline[preset], lane.headline(), 0.01, def.abs ?? 1e-6),
-          `${def.id}/${mode}/${preset}: page headline ${headline[preset]} vs JS API ${lane.headline()}`);
+        const lane = runLane(tribo, spec, preset, params, steps), name = lane.preset;
+        if (lane.error) { assert.equal(headline[name] ?? null, null); continue; }
+        assert.ok(close(headline[name], lane.headline(), 0.01, def.abs ?? 1e-6),
+          `${def.id}/${mode}/${name}: page headline ${headline[name]} vs JS API ${lane.headline()}`);
         lane.free();
       }
       def.physics?.(headline, params, `${def.id}/${mode}`);

@@ -26,3 +26,11 @@ PAGES.push({
     }
   },
 });
+
+PAGES.push({
+  id: 'margins', steps: 36, abs: 1e-3,
+  /* the PhysX rule rests the sphere at its rest offset: gap = margin ±0.1 mm */
+  physics(head, p, label) {
+    assert.ok(Math.abs(head['physx-tgs'] - p.margin) <= 0.1, `${label}/physx-tgs: rests at ${head['physx-tgs']} mm, margin ${p.margin} mm`);
+  },
+});

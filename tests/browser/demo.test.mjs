@@ -202,7 +202,7 @@ async function runDemoChecks(t, { isolation, expectBuild, name, buttons = false 
   const { page, log, close, server } = await openDemo(isolation);
   let failed = true;
   try {
-    await page.goto(server.url, { waitUntil: 'load', timeout: 15_000 });
+    await page.goto(`${server.url}pyramid.html`, { waitUntil: 'load', timeout: 15_000 });
     await waitReady(page, log);
 
     const coi = await page.evaluate(() => globalThis.crossOriginIsolated);
