@@ -34,3 +34,21 @@ PAGES.push({
     assert.ok(Math.abs(head['physx-tgs'] - p.margin) <= 0.1, `${label}/physx-tgs: rests at ${head['physx-tgs']} mm, margin ${p.margin} mm`);
   },
 });
+
+import { combined, slideDistance } from '../../web/pages/combine.js';
+PAGES.push({
+  id: 'combine', steps: 120,
+  moves: { modeA: 'min' },
+  /* each rule's μ gives the distance of the discrete slide, h·Σ(v₀ − kμgh) over the steps until it
+   * stops (≈ v₀²/(2μg) − v₀h/2): PhysX ±1.5 %; the XPBD lanes ±5 % (their friction is bounded by the
+   * normal correction, which is still small in the first steps) */
+  physics(head, p, label) {
+    const rules = { 'physx-tgs': 'physx', 'newton-xpbd (mean)': 'mean', 'vbd rule (√)': 'vbd', 'mujoco rule (max)': 'mujoco' };
+    const h = 1 / 60;
+    for (const [lane, rule] of Object.entries(rules)) {
+      const a = combined(rule, p.muA, p.muB, p.modeA, p.modeB) * 9.81 * h, n = Math.floor(2 / a);
+      const want = h * (n * 2 - (a * n * (n + 1)) / 2), tol = rule === 'physx' ? 0.015 : 0.05;
+      assert.ok(Math.abs(head[lane] - want) <= tol * want, `${label}/${lane}: slid ${head[lane]} m vs ${want} m (closed form ${slideDistance(a / 9.81 / h)})`);
+    }
+  },
+});
