@@ -5,13 +5,7 @@
  * @module tribo/web/preset_scenes
  */
 
-const G = 9.81;
-
-/** Quaternion (x, y, z, w) for a rotation of `angle` rad about +z. */
-const aboutZ = (angle) => [0, 0, Math.sin(angle / 2), Math.cos(angle / 2)];
-
-/** Density (kg/m³) that gives a sphere of radius r the mass m (kg). */
-const sphereDensity = (m, r) => m / ((4 / 3) * Math.PI * r ** 3);
+import { G, aboutZ, sphereDensity } from './course_model.js';
 
 /**
  * @typedef {object} SceneBody

@@ -85,3 +85,22 @@ for (const def of PAGES) {
     t.diagnostic(`${def.id}: ok`);
   });
 }
+
+test('gallery (demos/, the URL make demo prints): a card per demo, every link opens a page, waiting concepts say what for', { timeout: 90_000 }, async () => {
+  const { DEMOS } = await import('../../web/catalogue.js');
+  const { page, log, close: done } = await open(h.browser, h.servers.isolated, 'demos/', { global: 'gallery' });
+  const cards = await page.evaluate(() => [...document.querySelectorAll('.card')].map((c) => ({ href: c.querySelector('a')?.getAttribute('href') ?? null, text: c.textContent })));
+  assert.equal(cards.length, DEMOS.length);
+  DEMOS.forEach((d, k) => {
+    if (d.page) assert.equal(cards[k].href, `${d.page}.html`, `${d.title}: linked`);
+    else assert.ok(cards[k].href === null && /arrives with|not written yet/.test(cards[k].text), `${d.title}: no page, says why`);
+  });
+  assert.match(cards.find((c) => /Soft constraints/.test(c.text)).text, /arrives with the mujoco preset/);
+  for (const c of cards.filter((x) => x.href)) {
+    const r = await page.request.get(`${h.servers.isolated.url}${c.href}`);
+    assert.equal(r.status(), 200, `${c.href} served`);
+  }
+  await shot(page, 'gallery');
+  assertClean(log, 'gallery');
+  await done();
+});
