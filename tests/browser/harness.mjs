@@ -51,34 +51,25 @@ export async function open(browser, server, pagePath, { global = 'course', viewp
   return { page, log, close: () => context.close() };
 }
 
-/** Pixels of a canvas whose colour differs from its top-left pixel (the background) or are opaque over a transparent one. */
-export function inked(page, selector) {
-  return page.evaluate((sel) => [...document.querySelectorAll(sel)].map((c) => {
-    const tmp = document.createElement('canvas');
-    tmp.width = c.width; tmp.height = c.height;
-    const ctx = tmp.getContext('2d');
-    ctx.drawImage(c, 0, 0);
-    const d = ctx.getImageData(0, 0, c.width, c.height).data;
-    let n = 0;
-    for (let i = 0; i < d.length; i += 4) n += Math.abs(d[i] - d[0]) + Math.abs(d[i + 1] - d[1]) + Math.abs(d[i + 2] - d[2]) + Math.abs(d[i + 3] - d[3]) > 24;
-    return n;
-  }), selector);
-}
+/* Reads canvases back (copied to a 2D canvas: WebGL ones too) and reduces each one's pixels: 'ink'
+ * counts pixels whose colour differs from the top-left pixel (the background); 'hash' is an FNV-1a
+ * hash of the first canvas, to see that a change of a slider changed the drawing. */
+const readCanvases = (page, selector, mode) => page.evaluate(([sel, m]) => [...document.querySelectorAll(sel)].map((c) => {
+  const tmp = document.createElement('canvas');
+  tmp.width = c.width; tmp.height = c.height;
+  const ctx = tmp.getContext('2d');
+  ctx.drawImage(c, 0, 0);
+  const d = ctx.getImageData(0, 0, c.width, c.height).data;
+  let n = m === 'hash' ? 2166136261 : 0;
+  if (m === 'hash') for (let i = 0; i < d.length; i++) n = Math.imul(n ^ d[i], 16777619) >>> 0;
+  else for (let i = 0; i < d.length; i += 4) n += Math.abs(d[i] - d[0]) + Math.abs(d[i + 1] - d[1]) + Math.abs(d[i + 2] - d[2]) + Math.abs(d[i + 3] - d[3]) > 24;
+  return n;
+}), [selector, mode]);
 
-/** A hash of a canvas's pixels, to see that a change of a slider changed the drawing. */
-export function canvasHash(page, selector) {
-  return page.evaluate((sel) => {
-    const c = document.querySelector(sel);
-    const tmp = document.createElement('canvas');
-    tmp.width = c.width; tmp.height = c.height;
-    const ctx = tmp.getContext('2d');
-    ctx.drawImage(c, 0, 0);
-    const d = ctx.getImageData(0, 0, c.width, c.height).data;
-    let h = 2166136261;
-    for (let i = 0; i < d.length; i++) h = Math.imul(h ^ d[i], 16777619);
-    return h >>> 0;
-  }, selector);
-}
+/** Inked pixels of each canvas matching `selector`. */
+export const inked = (page, selector) => readCanvases(page, selector, 'ink');
+/** A hash of the pixels of the first canvas matching `selector`. */
+export const canvasHash = async (page, selector) => (await readCanvases(page, selector, 'hash'))[0];
 
 /** Saves a screenshot as build/screenshots/<name>.png. */
 export async function shot(page, name) {
