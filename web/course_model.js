@@ -7,7 +7,7 @@
  * A page spec (web/pages/*.js) is a plain object:
  *   id, title, params: [{ key, label, unit, min, max, step, value } | { key, label, options: [...], value }],
  *   presets: preset names shown side by side (or { name, preset, options }: a preset with axes changed),
- *   timestep (s, default 1/60), duration (s of one run; the page loops),
+ *   timestep (s, default 1/60; or a function of the params), duration (s of one run; the page loops),
  *   world(params, preset) -> extra createWorld options,
  *   build(world, params, preset) -> scene ({ bodies, planes } for the side view, plus any state),
  *   drive?(world, scene, params, t) before each step, sample(world, scene, params, t) -> number|null,
@@ -56,7 +56,7 @@ export class Lane {
     this.preset = base.name;
     this.color = base.color;
     this.params = params;
-    this.h = spec.timestep ?? 1 / 60;
+    this.h = (typeof spec.timestep === 'function' ? spec.timestep(params) : spec.timestep) ?? 1 / 60;
     this.t = 0;
     this.samples = [];
     this.error = null;

@@ -52,3 +52,20 @@ PAGES.push({
     }
   },
 });
+
+PAGES.push({
+  id: 'iterations', steps: 90, moves: { hz: 120 },
+  /* 8 boxes, 4 iterations at 60 Hz: the PhysX solvers' ground force carries the stack's weight ±1 % */
+  physics(head, p, label) {
+    for (const preset of ['physx-pgs', 'physx-tgs']) assert.ok(Math.abs(head[preset] - 1) <= 0.01, `${label}/${preset}: ground force / weight ${head[preset]}`);
+  },
+});
+
+PAGES.push({
+  id: 'penalty', steps: 90, moves: { mass: 2 },
+  /* the penalty spring carries the weight at δ = m·g/ke ±1 % */
+  physics(head, p, label) {
+    const want = ((p.mass * 9.81) / p.ke) * 1000;
+    assert.ok(Math.abs(head['newton-semi'] - want) <= 0.01 * want, `${label}: penetration ${head['newton-semi']} mm vs m·g/ke ${want} mm`);
+  },
+});
