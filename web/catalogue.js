@@ -16,7 +16,7 @@ export const DEMOS = [
   { n: 7, page: 'incline', title: 'Stick and slip', text: 'A box on an incline: measured acceleration against g(sin θ − μ cos θ), and each preset\'s creep.' },
   { n: 8, page: 'bounce', title: 'Restitution and the bounce threshold', text: 'Drops at several speeds: rebound against e·v, the threshold below which nothing bounces.' },
   { n: 9, page: 'iterations', title: 'PGS vs TGS and iterations', text: 'A stack with iteration and substep sliders: the sum of ground forces against m·g, the top box\'s sag.' },
-  { n: 10, title: 'XPBD relaxation and count weighting', text: 'A resting stack: per-contact readback against the static answer; p = ω(−d)/(h·w).' },
+  { n: 10, page: 'relaxation', title: 'XPBD relaxation and count weighting', text: 'A resting stack: per-contact readback against the static answer; p = ω(−d)/(h·w).' },
   { n: 11, page: 'penalty', title: 'Penalty contact', text: 'ke, kd sliders: penetration against m·g/ke, and the explicit step\'s stability limit.' },
   { n: 12, title: 'Soft constraints (MuJoCo)', text: 'solref / solimp, penetration and force over time, pyramidal vs elliptic cones, condim.', arrives: 'arrives with the mujoco preset' },
   { n: 13, title: 'Force observation', text: 'Impulse vs average force over substeps, wrenches moved to a point, reactions, sensors and events.' },

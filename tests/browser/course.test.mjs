@@ -19,6 +19,8 @@ let h, tribo;
 before(async () => { h = await launch(); tribo = await init({ build: 'simd' }); });
 after(async () => { await h?.close(); });
 
+/** Fields of one CSV line (quoted fields may hold commas). */
+const csvFields = (line) => line.split(/,(?=(?:[^"]*"[^"]*")*[^"]*$)/);
 const close = (a, b, rel, abs = 1e-6) => a === b || (a != null && b != null && Math.abs(a - b) <= Math.max(abs, rel * Math.abs(b)));
 
 /** Moves a page input to `value` the way a user does (input / change events). */
@@ -67,7 +69,7 @@ for (const def of PAGES) {
         await page.evaluate((n) => window.course.step(n), steps);
         const csv = (await page.evaluate(() => window.course.csv())).trim().split('\n');
         assert.ok(csv.length >= 3, `${def.id}: CSV has a header and rows`);
-        assert.equal(csv[0].split(',').length, csv[1].split(',').length, `${def.id}: CSV rows as wide as the header`);
+        assert.equal(csvFields(csv[0]).length, csvFields(csv[1]).length, `${def.id}: CSV rows as wide as the header`);
         await shot(page, `course-${def.id}`);
       }
       assertClean(log, `${def.id}/${mode}`);
