@@ -53,6 +53,7 @@ for (const def of PAGES) {
         lane.free();
       }
       def.physics?.(headline, params, `${def.id}/${mode}`);
+      await def.check?.(page);
 
       if (mode === 'isolated') {
         /* every control changes the scene (drawing) or its number */

@@ -79,3 +79,18 @@ PAGES.push({
     assert.ok(head['xpbd, weighted'] < 0.9, `${label}/weighted: ${head['xpbd, weighted']}`);
   },
 });
+
+PAGES.push({
+  id: 'pipeline', steps: 90, moves: { capacity: 8 },
+  /* the pile has pairs, far fewer than all n(n−1)/2 + n; a store of 8 overflows and the page says so */
+  physics(head, p, label) {
+    const all = (p.count * (p.count - 1)) / 2 + p.count;
+    for (const preset of ['physx-tgs', 'newton-xpbd']) assert.ok(head[preset] >= 5 && head[preset] < 0.25 * all, `${label}/${preset}: ${head[preset]} pairs of ${all}`);
+  },
+  async check(page) {
+    await page.evaluate(() => { window.course.set('capacity', 8); window.course.step(90); });
+    const text = await page.locator('#headline').textContent();
+    assert.match(text, /OVERFLOWED/, 'a store of 8 contacts overflows on the pile, and the page says so');
+    await page.evaluate(() => window.course.set('capacity', 256));
+  },
+});
