@@ -19,6 +19,6 @@ export const DEMOS = [
   { n: 10, page: 'relaxation', title: 'XPBD relaxation and count weighting', text: 'A resting stack: per-contact readback against the static answer; p = ω(−d)/(h·w).' },
   { n: 11, page: 'penalty', title: 'Penalty contact', text: 'ke, kd sliders: penetration against m·g/ke, and the explicit step\'s stability limit.' },
   { n: 12, title: 'Soft constraints (MuJoCo)', text: 'solref / solimp, penetration and force over time, pyramidal vs elliptic cones, condim.', arrives: 'arrives with the mujoco preset' },
-  { n: 13, title: 'Force observation', text: 'Impulse vs average force over substeps, wrenches moved to a point, reactions, sensors and events.' },
+  { n: 13, page: 'observation', title: 'Force observation', text: 'Impulse vs average force over substeps, wrenches moved to a point, reactions, sensors and events.' },
   { n: 14, title: 'Islands and sleeping', text: 'Islands coloured, a body waking its island.', arrives: 'arrives with islands and automatic sleeping' },
 ];

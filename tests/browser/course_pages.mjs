@@ -94,3 +94,18 @@ PAGES.push({
     await page.evaluate(() => window.course.set('capacity', 256));
   },
 });
+
+PAGES.push({
+  id: 'observation', steps: 60, moves: { hz: 120 },
+  /* the top box's average net contact force is its weight in PhysX (±1 %, whatever h); XPBD's
+   * count-weighted readback gives 2·N_A/(N_A + N_B) = 2·4/12 of it (±2 %) */
+  physics(head, p, label) {
+    for (const preset of ['physx-tgs', 'physx-pgs']) assert.ok(Math.abs(head[preset] - 1) <= 0.01, `${label}/${preset}: ${head[preset]}`);
+    assert.ok(Math.abs(head['newton-xpbd'] - 2 / 3) <= 0.02 * (2 / 3), `${label}/newton-xpbd: ${head['newton-xpbd']}`);
+  },
+  async check(page) {
+    /* the reaction about the bottom box's centre is −(m g)·offset about z, not the sign-flipped (≈ 0) torque */
+    const text = await page.locator('#headline').textContent();
+    assert.match(text, /torque \(-?0\.00, -?0\.00, -1\.96\) N·m, a sign flip would say \(-?0\.00, -?0\.00, -?0\.00\)/, text);
+  },
+});
