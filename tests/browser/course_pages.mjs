@@ -109,3 +109,16 @@ PAGES.push({
     assert.match(text, /torque \(-?0\.00, -?0\.00, -1\.96\) N·m, a sign flip would say \(-?0\.00, -?0\.00, -?0\.00\)/, text);
   },
 });
+
+PAGES.push({
+  id: 'manifolds', steps: 90, moves: { maxPoints: 2 },
+  /* a resting face keeps exactly maxPointsPerPair (4) points in every lane; the octagonal hull says reduced */
+  physics(head, p, label) {
+    for (const [lane, n] of Object.entries(head)) assert.equal(n, p.maxPoints, `${label}/${lane}: ${n} points`);
+  },
+  async check(page) {
+    const rows = await page.locator('#headline tr').allTextContents();
+    assert.ok(rows.some((r) => /hull on plane.*reduced: points/.test(r)), `the hull's reduction is stated: ${rows}`);
+    assert.ok(rows.some((r) => /box on plane.*not reduced/.test(r)), `the box on a plane is not reduced: ${rows}`);
+  },
+});
