@@ -8,7 +8,7 @@ export const DEMOS = [
   { page: 'pyramid', title: 'Box pyramid: contacts and forces', text: 'A pyramid of boxes with drops, contact points, normals and force arrows in 3D; pick a body to plot its contact force over time.' },
   { page: 'presets', title: 'One scene, four presets', text: 'The same scene under PhysX PGS/TGS, Newton XPBD and penalty, with what each engine\'s reported force contains.' },
   { n: 1, page: 'pipeline', title: 'Collision pipeline', text: 'AABBs, sweep-and-prune pairs and narrow-phase contacts, stage by stage, with counts and the overflow flag.' },
-  { n: 2, title: 'GJK, EPA and MPR', text: 'Distance and closest points when apart, depth and normal when overlapping; the support field of a hull.' },
+  { n: 2, page: 'distance', title: 'GJK, EPA and MPR', text: 'Distance and closest points when apart, depth and normal when overlapping; the support field of a hull.' },
   { n: 3, page: 'manifolds', title: 'Multi-point manifolds', text: 'A box and a hull on a plane and a mesh: clipping, pose perturbation, maxPointsPerPair and reduction.' },
   { n: 4, title: 'Filtering rules', text: 'Newton groups, MuJoCo contype/conaffinity, PhysX filter flags and triggers, Genesis adjacency as a truth table.' },
   { n: 5, page: 'margins', title: 'Margins, gaps and offsets', text: 'A sphere lowered onto a plane: the distance each rule reports, when a contact is detected, active, excluded.' },

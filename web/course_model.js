@@ -10,7 +10,7 @@
  *   timestep (s, default 1/60; or a function of the params), duration (s of one run; the page loops),
  *   world(params, preset) -> extra createWorld options,
  *   build(world, params, preset) -> scene ({ bodies, planes } for the side view, plus any state),
- *   drive?(world, scene, params, t) before each step, sample(world, scene, params, t) -> number|null,
+ *   collideOnly (each step is world.collide() alone), drive?(world, scene, params, t) before each step, sample(world, scene, params, t) -> number|null,
  *   reference(params, t) -> closed form at t (or null), headline(lane, params) -> number|null,
  *   headlineReference(params) -> number|null, headlineLabel, plot: { x, y, reference }.
  * @module tribo/web/course_model
@@ -76,7 +76,8 @@ export class Lane {
     const { spec, world, scene, params } = this;
     try {
       spec.drive?.(world, scene, params, this.t);
-      world.step();
+      if (spec.collideOnly) world.collide(); /* the collision stage alone: nothing moves */
+      else world.step();
     } catch (e) {
       /* e.g. an explicit penalty step that is unstable: the world is undone and says why */
       this.failed = e.message;

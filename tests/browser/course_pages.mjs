@@ -122,3 +122,33 @@ PAGES.push({
     assert.ok(rows.some((r) => /box on plane.*not reduced/.test(r)), `the box on a plane is not reduced: ${rows}`);
   },
 });
+
+import { sphereDistance } from '../../web/pages/distance.js';
+/** Distance (m) in the x–y plane from the pentagon (radius 0.3, a vertex up) to the ellipse of radii
+ * 0.35, 0.18 centred at (x, y) turned by `angle`°, by sampling the ellipse: an independent answer for
+ * the hull–ellipsoid pair while they are apart (both are symmetric about z = 0). */
+function pentagonEllipse(x, y, angle) {
+  const P = Array.from({ length: 5 }, (_, k) => [0.3 * Math.cos((2 * Math.PI * k) / 5 + Math.PI / 2), 0.3 * Math.sin((2 * Math.PI * k) / 5 + Math.PI / 2)]);
+  const seg = (q, a, b) => {
+    const t = Math.max(0, Math.min(1, ((q[0] - a[0]) * (b[0] - a[0]) + (q[1] - a[1]) * (b[1] - a[1])) / ((b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2)));
+    return Math.hypot(q[0] - a[0] - t * (b[0] - a[0]), q[1] - a[1] - t * (b[1] - a[1]));
+  };
+  const th = (angle * Math.PI) / 180;
+  let d = Infinity;
+  for (let k = 0; k < 7200; k++) {
+    const a = (2 * Math.PI * k) / 7200, ex = 0.35 * Math.cos(a), ey = 0.18 * Math.sin(a);
+    const q = [x + ex * Math.cos(th) - ey * Math.sin(th), y + ex * Math.sin(th) + ey * Math.cos(th)];
+    for (let i = 0; i < 5; i++) d = Math.min(d, seg(q, P[i], P[(i + 1) % 5]));
+  }
+  return d;
+}
+PAGES.push({
+  id: 'distance', steps: 2, abs: 1e-6,
+  /* apart: the sphere pair meets its closed form to 1e-5 m; the hull–ellipsoid pair (GJK) the sampled
+   * distance to 1 mm */
+  physics(head, p, label) {
+    assert.ok(Math.abs(head['sphere – sphere (analytic)'] - sphereDistance(p)) <= 1e-5, `${label}: spheres ${head['sphere – sphere (analytic)']} vs ${sphereDistance(p)}`);
+    const want = pentagonEllipse(p.x, p.y, p.angle);
+    assert.ok(Math.abs(head['hull – ellipsoid (GJK / MPR / EPA)'] - want) <= 1e-3, `${label}: hull–ellipsoid ${head['hull – ellipsoid (GJK / MPR / EPA)']} vs sampled ${want}`);
+  },
+});

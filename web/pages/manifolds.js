@@ -35,7 +35,7 @@ export default {
     const shape = name.startsWith('hull')
       ? { type: 'hull', points: HULL.flat(), density: 500 }
       : { type: 'box', halfExtents: HALF, density: boxDensity(10, HALF) };
-    const drawn = name.startsWith('hull') ? { type: 'box', halfExtents: [0.25, 0.15, 0.25] } : shape; /* the side view draws the prism's outline */
+    const drawn = name.startsWith('hull') ? { type: 'hull', points: HULL } : shape;
     const lift = 0.15 + 0.25 * Math.sin(deg(p.tilt)) + 0.01;
     const id = world.addBody({ position: [0, lift, 0], rotation: aboutZ(deg(p.tilt)), shapes: [shape] });
     return { bodies: [{ id, shape: drawn }], planes: [{ normal: [0, 1, 0], offset: 0 }], id, reduced: false, requested: 0 };
