@@ -10,7 +10,7 @@ export const DEMOS = [
   { n: 1, page: 'pipeline', title: 'Collision pipeline', text: 'AABBs, sweep-and-prune pairs and narrow-phase contacts, stage by stage, with counts and the overflow flag.' },
   { n: 2, page: 'distance', title: 'GJK, EPA and MPR', text: 'Distance and closest points when apart, depth and normal when overlapping; the support field of a hull.' },
   { n: 3, page: 'manifolds', title: 'Multi-point manifolds', text: 'A box and a hull on a plane and a mesh: clipping, pose perturbation, maxPointsPerPair and reduction.' },
-  { n: 4, title: 'Filtering rules', text: 'Newton groups, MuJoCo contype/conaffinity, PhysX filter flags and triggers, Genesis adjacency as a truth table.' },
+  { n: 4, page: 'filtering', title: 'Filtering rules', text: 'Newton groups, MuJoCo contype/conaffinity, PhysX filter flags and triggers, Genesis adjacency as a truth table.' },
   { n: 5, page: 'margins', title: 'Margins, gaps and offsets', text: 'A sphere lowered onto a plane: the distance each rule reports, when a contact is detected, active, excluded.' },
   { n: 6, page: 'combine', title: 'Material combine rules', text: 'Two materials, each engine\'s rule: the combined μ and the sliding distance that results.' },
   { n: 7, page: 'incline', title: 'Stick and slip', text: 'A box on an incline: measured acceleration against g(sin θ − μ cos θ), and each preset\'s creep.' },

@@ -152,3 +152,23 @@ PAGES.push({
     assert.ok(Math.abs(head['hull – ellipsoid (GJK / MPR / EPA)'] - want) <= 1e-3, `${label}: hull–ellipsoid ${head['hull – ellipsoid (GJK / MPR / EPA)']} vs sampled ${want}`);
   },
 });
+
+PAGES.push({
+  id: 'filtering', steps: 90,
+  moves: { groupA: 0, contypeA: 0, conaffinityA: 0, parentA: 1, maskA: 2, triggerA: 1 },
+  /* defaults: A rests on the table (top 0.2 m + r 0.12 m) in every lane (XPBD sinks up to 2 cm under B) */
+  physics(head, p, label) {
+    for (const [lane, y] of Object.entries(head)) assert.ok(y > 0.3 && y < 0.321, `${label}/${lane}: A at ${y} m`);
+  },
+  /* each field matters to its own rules only: A falls through (ends below 0) exactly in those lanes;
+   * contype 0 alone is not enough under MuJoCo and Genesis (A's conaffinity still matches) */
+  async check(page) {
+    const falls = { groupA: [0, ['newton']], contypeA: [0, []], maskA: [2, ['physx']], triggerA: [1, ['physx']] };
+    for (const [key, [v, lanes]] of Object.entries(falls)) {
+      const head = await page.evaluate(([k, x]) => { window.course.set(k, x); return window.course.step(90); }, [key, v]);
+      const fell = Object.keys(head).filter((l) => head[l] < 0).sort();
+      assert.deepEqual(fell, lanes, `${key} = ${v}: A falls through in ${fell}`);
+      await page.evaluate(([k, d]) => window.course.set(k, d), [key, { groupA: 1, contypeA: 1, maskA: 0xffffffff, triggerA: 0 }[key]]);
+    }
+  },
+});
