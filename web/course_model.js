@@ -113,6 +113,24 @@ export function slope(samples, t0, t1) {
   return (n * stv - st * sv) / (n * stt - st * st);
 }
 
+/** Mean of the sample values (nulls skipped) over the last `fraction` of the run, e.g. a resting value. */
+export function tailMean(samples, fraction) {
+  const tail = samples.slice(Math.floor(samples.length * (1 - fraction))).filter(([, v]) => v != null);
+  return tail.length ? tail.reduce((a, [, v]) => a + v, 0) / tail.length : null;
+}
+
+/**
+ * A ground plane and a stack of n boxes of half extents `half` (m) and mass `mass` (kg) each, resting
+ * face on face; returns the scene parts the side view draws and the box ids, bottom first.
+ */
+export function buildStack(world, n, half, mass) {
+  world.addBody({ type: 'static', shapes: [{ type: 'plane', normal: [0, 1, 0], offset: 0 }] });
+  const shape = { type: 'box', halfExtents: half, density: boxDensity(mass, half) };
+  const ids = [];
+  for (let k = 0; k < n; k++) ids.push(world.addBody({ position: [0, half[1] * (2 * k + 1), 0], shapes: [shape] }));
+  return { bodies: ids.map((id) => ({ id, shape })), planes: [{ normal: [0, 1, 0], offset: 0 }], ids };
+}
+
 export const G = 9.81; /* m/s², the pages' gravity */
 export const deg = (d) => (d * Math.PI) / 180;
 /** Quaternion (x, y, z, w) of a rotation of `angle` rad about +z. */

@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../web/server.mjs';
+import { shot } from './harness.mjs';
 
 const CHROMIUM = process.env.TRIBO_CHROMIUM || '/usr/bin/chromium';
 const ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
@@ -114,6 +115,7 @@ test('preset comparison: the readback statement is filled after a step; every tr
       return t.top < box.top - 1 || t.bottom > box.bottom + 1 || t.left < box.left - 1 || t.right > box.right + 1 ? el.textContent : null;
     }).filter(Boolean));
     assert.deepEqual(clipped, [], `${scene}: axis labels inside their plot`);
+    await shot(page, `presets-${scene}`);
   }
   assert.deepEqual(errors, []);
   await page.close();

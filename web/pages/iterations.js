@@ -3,7 +3,7 @@
  * against its weight, and the top box's sag, as the iteration count and the step rate change.
  * @module tribo/web/pages/iterations
  */
-import { G, boxDensity } from '../course_model.js';
+import { G, buildStack, tailMean } from '../course_model.js';
 
 const HALF = [0.2, 0.2, 0.2]; /* m */
 const MASS = 1; /* kg per box */
@@ -23,11 +23,7 @@ export default {
   newtonsPerMeter: 60,
   world: (p, preset) => (preset === 'newton-xpbd' ? { iterations: p.iterations } : { positionIterations: p.iterations }),
   build(world, p) {
-    world.addBody({ type: 'static', shapes: [{ type: 'plane', normal: [0, 1, 0], offset: 0 }] });
-    const shape = { type: 'box', halfExtents: HALF, density: boxDensity(MASS, HALF) };
-    const ids = [];
-    for (let k = 0; k < p.boxes; k++) ids.push(world.addBody({ position: [0, HALF[1] * (2 * k + 1), 0], shapes: [shape] }));
-    return { bodies: ids.map((id) => ({ id, shape })), planes: [{ normal: [0, 1, 0], offset: 0 }], ids, top: HALF[1] * (2 * p.boxes - 1), pos: new Float32Array(3), sag: 0 };
+    return { ...buildStack(world, p.boxes, HALF, MASS), top: HALF[1] * (2 * p.boxes - 1), pos: new Float32Array(3), sag: 0 };
   },
   /** Ground force on the bottom box over the whole stack's weight (1 = carried exactly). */
   sample(world, s, p) {
@@ -38,8 +34,7 @@ export default {
   reference: () => 1,
   /** The mean ratio over the last half of the run. */
   headline(lane) {
-    const tail = lane.samples.slice(Math.floor(lane.samples.length / 2)).filter(([, v]) => v != null);
-    return tail.length ? tail.reduce((a, [, v]) => a + v, 0) / tail.length : null;
+    return tailMean(lane.samples, 1 / 2);
   },
   headlineReference: () => 1,
   headlineLabel: 'ground force / (n m g)',

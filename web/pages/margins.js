@@ -4,7 +4,7 @@
  * starting before touching under a positive margin).
  * @module tribo/web/pages/margins
  */
-import { sphereDensity } from '../course_model.js';
+import { sphereDensity, tailMean } from '../course_model.js';
 
 const R = 0.1; /* m */
 const START = 0.08; /* m of surface gap at the start */
@@ -50,8 +50,7 @@ export default {
   reference: (p) => p.margin,
   /** Resting surface gap (mm): the mean over the last quarter of the run. */
   headline(lane) {
-    const tail = lane.samples.slice(Math.floor(lane.samples.length * 0.75));
-    return tail.length ? tail.reduce((a, [, v]) => a + v, 0) / tail.length : null;
+    return tailMean(lane.samples, 0.25);
   },
   headlineReference: (p) => p.margin,
   headlineLabel: 'rests at gap (mm)',

@@ -5,7 +5,7 @@
  * @module tribo/web/pages/observation
  */
 import { wrenchReaction } from '../../js/index.js';
-import { G, boxDensity } from '../course_model.js';
+import { G, boxDensity, tailMean } from '../course_model.js';
 
 const HALF = [0.3, 0.15, 0.3]; /* m, bottom box */
 const TOP = [0.12, 0.12, 0.12]; /* m, top box */
@@ -46,8 +46,7 @@ export default {
   },
   reference: () => 1,
   headline(lane) {
-    const tail = lane.samples.slice(Math.floor(lane.samples.length / 2));
-    return tail.length ? tail.reduce((a, [, v]) => a + v, 0) / tail.length : null;
+    return tailMean(lane.samples, 1 / 2);
   },
   headlineReference: () => 1,
   headlineLabel: 'top box net F_y / (m g)',

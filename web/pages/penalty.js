@@ -3,7 +3,7 @@
  * m·g/ke, the damper kd, and the explicit step's stability limit ω·h_s < 2 shown when crossed.
  * @module tribo/web/pages/penalty
  */
-import { G, sphereDensity } from '../course_model.js';
+import { G, sphereDensity, tailMean } from '../course_model.js';
 
 const R = 0.1; /* m */
 
@@ -35,8 +35,7 @@ export default {
   reference: (p) => ((p.mass * G) / p.ke) * 1000,
   /** The mean penetration over the last third of the run (mm). */
   headline(lane) {
-    const tail = lane.samples.slice(Math.floor((lane.samples.length * 2) / 3));
-    return tail.length ? tail.reduce((a, [, v]) => a + v, 0) / tail.length : null;
+    return tailMean(lane.samples, 1 / 3);
   },
   headlineReference: (p) => ((p.mass * G) / p.ke) * 1000,
   headlineLabel: 'penetration (mm)',

@@ -4,7 +4,7 @@
  * as the relaxation ω and the iteration count change.
  * @module tribo/web/pages/relaxation
  */
-import { G, boxDensity } from '../course_model.js';
+import { G, buildStack, tailMean } from '../course_model.js';
 
 const HALF = [0.2, 0.2, 0.2]; /* m */
 const MASS = 1; /* kg per box */
@@ -27,11 +27,7 @@ export default {
   newtonsPerMeter: 30,
   world: (p, name) => (name.startsWith('xpbd') ? { relaxation: p.relaxation, iterations: p.iterations } : {}),
   build(world, p) {
-    world.addBody({ type: 'static', shapes: [{ type: 'plane', normal: [0, 1, 0], offset: 0 }] });
-    const shape = { type: 'box', halfExtents: HALF, density: boxDensity(MASS, HALF) };
-    const ids = [];
-    for (let k = 0; k < p.boxes; k++) ids.push(world.addBody({ position: [0, HALF[1] * (2 * k + 1), 0], shapes: [shape] }));
-    return { bodies: ids.map((id) => ({ id, shape })), planes: [{ normal: [0, 1, 0], offset: 0 }], ids, net: null };
+    return { ...buildStack(world, p.boxes, HALF, MASS), net: null };
   },
   /** Σ of the reported ground-contact forces on the bottom box over n·m·g; keeps the body's net force. */
   sample(world, s, p) {
@@ -47,8 +43,7 @@ export default {
   },
   reference: () => 1,
   headline(lane) {
-    const tail = lane.samples.slice(Math.floor(lane.samples.length / 2)).filter(([, v]) => v != null);
-    return tail.length ? tail.reduce((a, [, v]) => a + v, 0) / tail.length : null;
+    return tailMean(lane.samples, 1 / 2);
   },
   headlineReference: () => 1,
   headlineLabel: 'ground contacts / (n m g)',
