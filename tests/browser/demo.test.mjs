@@ -38,8 +38,12 @@ const LAUNCH_ARGS = [
   '--enable-unsafe-swiftshader',
 ];
 const BACKGROUND = [0x1b, 0x1f, 0x27]; // web/renderer.js BACKGROUND
-const READY_TIMEOUT = 20_000;
-const SETTLE_TIMEOUT = 10_000;
+/* the machine may be loaded (a worker world of the threads build starts a pthread pool; Reset and a
+ * preset change start a new one): waits are generous */
+const READY_TIMEOUT = 45_000;
+const SETTLE_TIMEOUT = 30_000;
+const ACTION_TIMEOUT = 30_000; // Step, Drop
+const RESET_TIMEOUT = 60_000;
 const MIN_STEPS = 20; // frames simulated before the frozen-frame checks
 
 let browser;
@@ -58,7 +62,7 @@ function missingPrerequisites() {
 before(async () => {
   const missing = missingPrerequisites();
   assert.equal(missing.length, 0, `demo test prerequisites:\n  ${missing.join('\n  ')}`);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS, headless: true, timeout: 15_000 });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS, headless: true, timeout: 30_000 });
 });
 
 after(async () => {
@@ -180,17 +184,17 @@ async function checkFrozenFrame(page, log, label) {
 async function checkButtons(page, log, label, frozen) {
   const read = () => page.evaluate(() => ({ ...window.tribo }));
   await page.click('#btn-step');
-  await page.waitForFunction((f) => window.tribo.frame === f + 1, frozen.frame, { timeout: 5_000 }).catch(async () => {
+  await page.waitForFunction((f) => window.tribo.frame === f + 1, frozen.frame, { timeout: ACTION_TIMEOUT }).catch(async () => {
     assert.fail(`${label}: Step did not advance exactly one frame from ${frozen.frame}: ${JSON.stringify(await read())}${describeLog(log)}`);
   });
   const stepped = await read();
   assert.equal(stepped.drawnContactMarkers, stepped.contactCount, `${label}: after Step, drawnContactMarkers !== contactCount`);
   await page.click('#btn-drop');
-  await page.waitForFunction((n) => window.tribo.bodyCount === n + 1, frozen.bodyCount, { timeout: 5_000 }).catch(async () => {
+  await page.waitForFunction((n) => window.tribo.bodyCount === n + 1, frozen.bodyCount, { timeout: ACTION_TIMEOUT }).catch(async () => {
     assert.fail(`${label}: Drop did not add a body: ${JSON.stringify(await read())}${describeLog(log)}`);
   });
   await page.click('#btn-reset');
-  await page.waitForFunction((n) => window.tribo.bodyCount === n && window.tribo.frame <= 2, frozen.bodyCount, { timeout: 10_000 }).catch(async () => {
+  await page.waitForFunction((n) => window.tribo.bodyCount === n && window.tribo.frame <= 2, frozen.bodyCount, { timeout: RESET_TIMEOUT }).catch(async () => {
     assert.fail(`${label}: Reset did not restore the initial scene (${frozen.bodyCount} bodies, frame 1): ${JSON.stringify(await read())}${describeLog(log)}`);
   });
   const after = await read();
@@ -202,7 +206,7 @@ async function runDemoChecks(t, { isolation, expectBuild, name, buttons = false,
   const { page, log, close, server } = await openDemo(isolation, phone ? { width: 390, height: 780 } : undefined);
   let failed = true;
   try {
-    await page.goto(`${server.url}pyramid.html`, { waitUntil: 'load', timeout: 15_000 });
+    await page.goto(`${server.url}pyramid.html`, { waitUntil: 'load', timeout: READY_TIMEOUT });
     await waitReady(page, log);
 
     const coi = await page.evaluate(() => globalThis.crossOriginIsolated);
@@ -273,10 +277,10 @@ async function runDemoChecks(t, { isolation, expectBuild, name, buttons = false,
   }
 }
 
-test('demo, cross-origin isolated: threads build, draws, contact markers match contacts, buttons work, picked body\'s force plotted', { timeout: 90_000 }, async (t) => {
+test('demo, cross-origin isolated: threads build, draws, contact markers match contacts, buttons work, picked body\'s force plotted', { timeout: 240_000 }, async (t) => {
   await runDemoChecks(t, { isolation: true, expectBuild: 'threads', name: 'isolated', buttons: true });
 });
 
-test('demo, not isolated (--no-isolation): simd build, draws, phone layout keeps the scene visible', { timeout: 90_000 }, async (t) => {
+test('demo, not isolated (--no-isolation): simd build, draws, phone layout keeps the scene visible', { timeout: 150_000 }, async (t) => {
   await runDemoChecks(t, { isolation: false, expectBuild: 'simd', name: 'no-isolation', phone: true });
 });
