@@ -200,6 +200,10 @@ dist/%.web.mjs: dist/%.mjs tools/web_variant.mjs
 	node tools/web_variant.mjs $<
 package-dist: dist/tribo_compat.mjs
 
+# emcc writes the .wasm next to the .mjs: the .mjs rule makes both.
+dist/tribo_simd.wasm: dist/tribo_simd.mjs
+dist/tribo_mt.wasm: dist/tribo_mt.mjs
+
 dist/tribo_compat.mjs: js/*.js dist/tribo_simd.wasm dist/tribo_simd.web.mjs dist/tribo_mt.web.mjs tools/build_compat.mjs
 	node tools/build_compat.mjs
 

@@ -154,6 +154,8 @@ const INTEGER_CALLS = [
 
 /** Reals that are NaN, outside float32, or outside their meaning's range. */
 const REAL_CALLS = [
+  ['restore', 'bytes', (w) => w.restore([1, 2, 3])],
+  ['restore', 'bytes', (w) => w.restore(null)],
   ['addBody', 'linearDamping', (w) => w.addBody({ linearDamping: NaN })],
   ['addBody', 'angularDamping', (w) => w.addBody({ angularDamping: NaN })],
   ['addBody', 'linearDamping', (w) => w.addBody({ linearDamping: -1 })],
@@ -206,7 +208,7 @@ const CAPACITY_CALLS = [
 
 /** Methods whose parameters all appear above, or that take none a caller could get wrong. */
 const WITHOUT_BAD_VALUES = new Set(['collide', 'solve', 'free', 'bodies', 'contacts', 'stepStats', 'solverStatus',
-  'options', 'readbackInfo', 'events', 'netContactWrenches', 'setPreset']);
+  'options', 'readbackInfo', 'events', 'netContactWrenches', 'setPreset', 'snapshot']);
 
 /** Asserts a TypeError or RangeError whose message names `fn` and `param`. */
 function assertNamedError(call, fn, param, what) {
