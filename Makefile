@@ -52,7 +52,7 @@ build/obj/%.o: src/%.c $(HDR)
 build/libtribo.a: $(patsubst src/%.c,build/obj/%.o,$(SRC))
 	ar rcs $@ $^
 
-build/tests/%: tests/c/%.c build/libtribo.a tests/c/test_util.h tests/c/test_random.h tests/c/trajectory_expected.inc
+build/tests/%: tests/c/%.c build/libtribo.a tests/c/test_util.h tests/c/test_random.h tests/c/compliant_model.h tests/c/trajectory_expected.inc
 	@mkdir -p build/tests
 	$(CC) $(NATIVE_CFLAGS) $< build/libtribo.a -lm -o $@
 

@@ -32,8 +32,7 @@ static void narrow_job(int32_t begin, int32_t end, void* vctx) {
     const float* va = b->f.linear_velocity + 3 * s->body[a];
     const float* vc = b->f.linear_velocity + 3 * s->body[c];
     tb_vec3 dv = tb_v3(vc[0] - va[0], vc[1] - va[1], vc[2] - va[2]);
-    float speculative = ctx->speculative + tb_length(dv) * ctx->h;
-    tb_distance_pair dp = tb_distance_pair_of(w, a, c, speculative);
+    tb_distance_pair dp = tb_distance_pair_of(w, a, c, tb_length(dv) * ctx->h);
     tb_manifold* m = &w->manifolds[i];
     tb_collide(&ga, s->world_pose[a], &gc, s->world_pose[c], dp.detect, m);
     /* the configured bound on points per pair (points_found keeps the count before) */
@@ -66,6 +65,7 @@ static void update_shapes(tb_world* w) {
     float grow = spec + h * (ext * sqrtf(av[0] * av[0] + av[1] * av[1] + av[2] * av[2]));
     /* each side's share of the distance rule's detection distance */
     grow += w->def.collision.distance_rule == TB_DISTANCE_PHYSX ? s->contact_offset[i] : s->margin[i] + s->gap[i];
+    if (w->def.collision.distance_rule == TB_DISTANCE_NEWTON) grow += w->def.collision.constant_gap;
     tb_vec3 d = tb_v3(v[0] * h, v[1] * h, v[2] * h);
     lo = tb_add(lo, tb_vmin(d, tb_v3(0, 0, 0)));
     hi = tb_add(hi, tb_vmax(d, tb_v3(0, 0, 0)));
@@ -97,6 +97,8 @@ static void store_material(tb_contact_fields* f, int32_t n, const tb_contact_mat
   for (int i = 0; i < 2; ++i) f->solref[2 * n + i] = mj ? m->solref[i] : nan;
   for (int i = 0; i < 5; ++i) f->solimp[5 * n + i] = mj ? m->solimp[i] : nan;
   f->adhesion[n] = mj ? m->adhesion : nan;
+  for (int i = 0; i < 5; ++i) f->friction[5 * n + i] = mj ? m->friction[i] : nan;
+  for (int i = 0; i < 2; ++i) f->solref_friction[2 * n + i] = mj ? m->solref_friction[i] : nan;
 }
 
 /* Public contact store: every manifold point in pair order, up to the capacity; the record of

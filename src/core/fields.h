@@ -99,6 +99,12 @@
     "MuJoCo rule: impedance dmin, dmax, width, midpoint, power; NaN under the other rules")       \
   X(adhesion, float, TB_F32, 1, "N",                                                              \
     "MuJoCo rule: adhesion force (the reported net normal force is fn - adhesion); NaN otherwise") \
+  X(friction, float, TB_F32, 5, "1, 1, m, m, m",                                                  \
+    "MuJoCo rule: sliding along tangent0 and tangent1, torsional, rolling about tangent0 and "   \
+    "tangent1 (geoms: slide, slide, spin, roll, roll; an explicit pair: its own five); NaN otherwise") \
+  X(solref_friction, float, TB_F32, 2, "s, 1 or 1/s², 1/s",                                       \
+    "MuJoCo rule: an explicit pair's solreffriction (same formats as solref); 0, 0 = unset (solref " \
+    "applies; always for geoms); NaN under the other rules")                                     \
   /* Newton readback and penalty overrides */                                                     \
   X(wrench, float, TB_F32, 6, "N, N·m",                                                           \
     "Newton convention: average wrench by body1 on body0 over the last step, world axes: force "  \

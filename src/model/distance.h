@@ -14,8 +14,9 @@ typedef struct tb_distance_pair {
   float margin;     /* newton m0 + m1, mujoco m1 + m2, physx rest offsets r0 + r1 */
   float gap;        /* newton / mujoco gaps g0 + g1, physx contact offsets co0 + co1 */
   float detect;     /* surface separation up to which points are kept (see tb_distance_keep) */
-  float speculative;/* newton: the speculative gap (m) added to gap0 + gap1: speculative distance plus
-                       the relative motion of one step; 0 for the other rules */
+  float speculative;/* newton: the distance (m) added to gap0 + gap1: collision.constant_gap plus, with
+                       collision.speculative_widening, min(relative motion of one step,
+                       collision.max_speculative_extension); 0 for the other rules */
 } tb_distance_pair;
 
 /* Classification of one point by the rule. */
@@ -26,10 +27,10 @@ typedef struct tb_distance_point {
   float distance;   /* m: separation - margin, what the solver drives to >= 0 */
 } tb_distance_point;
 
-/* The pair's summed values; speculative (m) is the world's speculative distance plus the relative
- * motion of one step, added to PhysX's generation distance only (Newton and MuJoCo keep exactly
- * their thresholds). */
-tb_distance_pair tb_distance_pair_of(const struct tb_world* w, int32_t s0, int32_t s1, float speculative);
+/* The pair's summed values; motion (m) is the relative motion of the two bodies over one step
+ * (|Δv|·h): PhysX adds it and solver.speculative_distance to its generation distance; Newton adds
+ * it (capped) only with collision.speculative_widening; MuJoCo keeps exactly its thresholds. */
+tb_distance_pair tb_distance_pair_of(const struct tb_world* w, int32_t s0, int32_t s1, float motion);
 
 /* The rule on one point of surface separation s (m):
  *   newton: d = s - margin; kept when d <= gap; active when d < 0.

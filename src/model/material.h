@@ -37,14 +37,22 @@ typedef struct tb_contact_material {
   float torsional_friction;/* m: Newton torsional coefficient (μ_t · length) */
   float rolling_friction;  /* m: Newton rolling coefficient */
   float ke, kd, kf, ka;    /* Newton penalty: N/m, N·s/m, N·s/m, m (adhesion range) */
-  int32_t condim;          /* MuJoCo: 1, 3, 4 or 6 (friction 5-vector = slide, slide, torsional,
-                              rolling, rolling, each >= 1e-5) */
+  int32_t condim;          /* MuJoCo: 1, 3, 4 or 6 */
+  float friction[5];       /* MuJoCo: slide along tangent0, tangent1 (1), torsional (m), rolling about
+                              tangent0, tangent1 (m); geoms: (slide, slide, spin, roll, roll), each
+                              >= 1e-5; an explicit pair: its own five */
+  float solref_friction[2];/* MuJoCo: solreffriction of an explicit pair; (0, 0) = unset (solref) */
   float solref[2];         /* MuJoCo: (timeconst s, dampratio) or direct (-stiffness, -damping) */
   float solimp[5];         /* MuJoCo: dmin, dmax, width (m), midpoint, power */
   float adhesion;          /* MuJoCo: N */
   int32_t flags;           /* TB_CONTACT_MATERIAL_* */
   int32_t defined;         /* TB_CONTACT_PARAM_* bits the rule defines */
 } tb_contact_material;
+
+/* Checks MuJoCo condim (1, 3, 4, 6), solref (finite) and solimp (dmin, dmax in (0, 1), width >= 0,
+ * midpoint in [0, 1], power >= 1); an error names `prefix` + the field and its value. */
+tb_status tb_mujoco_params_check(struct tb_world* w, const char* fn, const char* prefix, int32_t condim,
+                                 const float solref[2], const float solimp[5]);
 
 /* The combined material of the contact between shape slots s0 and s1 (rule of the world). */
 void tb_combine_materials(const struct tb_world* w, int32_t s0, int32_t s1, tb_contact_material* out);

@@ -48,6 +48,9 @@
   X(collision.matching, TB_I32, 1, "enum", "tb_matching")                                       \
   X(collision.max_points_per_pair, TB_I32, 1, "1", "contact reduction bound")                   \
   X(collision.match_distance, TB_F32, 1, "m", "matching and sticky distance")                   \
+  X(collision.speculative_widening, TB_I32, 1, "0/1", "Newton: widen by relative speed x step, capped") \
+  X(collision.max_speculative_extension, TB_F32, 1, "m", "Newton: cap of the speculative widening") \
+  X(collision.constant_gap, TB_F32, 1, "m", "Newton: constant distance added to the gaps")       \
   /* -- def fields section: collision -- */                                                      \
   X(collision.max_collision_pairs, TB_I32, 1, "1", "most candidate pairs after filtering; 0 = unlimited")
 
