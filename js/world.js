@@ -56,6 +56,10 @@ const DEF_OPTIONS = {
   matching: ['collision.matching', 'matching'],
   maxPointsPerPair: ['collision.max_points_per_pair', 'int'],
   matchDistance: ['collision.match_distance', 'num'],
+  /* Newton speculative contacts (m) */
+  speculativeWidening: ['collision.speculative_widening', 'bool'],
+  maxSpeculativeExtension: ['collision.max_speculative_extension', 'num'],
+  constantGap: ['collision.constant_gap', 'num'],
   /* -- filtering -- */
   maxCollisionPairs: ['collision.max_collision_pairs', 'int'],
   /* Newton XPBD */
@@ -105,7 +109,7 @@ const FILTER_KEYS = ['world', 'collisionGroup', 'contype', 'conaffinity', 'filte
 const SHAPE_FILTER_OPTIONS = new Set(FILTER_KEYS);
 const QUERY_OPTIONS = new Set(['maxDistance', 'skipBody', 'mask', 'capacity']);
 const OVERLAP_OPTIONS = new Set(['position', 'rotation', 'skipBody', 'mask', 'capacity']);
-const CONTACT_PAIR_OPTIONS = new Set(['margin', 'gap', 'friction']);
+const CONTACT_PAIR_OPTIONS = new Set(['margin', 'gap', 'friction', 'condim', 'solref', 'solreffriction', 'solimp', 'adhesion']);
 /** MuJoCo's default friction of an explicit pair: sliding ×2, torsional (m), rolling ×2 (m). */
 const MUJOCO_PAIR_FRICTION = [1, 1, 0.005, 0.0001, 0.0001];
 const RAY_HIT_WORDS = 9; /* tb_ray_hit: shape, body, point[3], normal[3], distance */
@@ -1174,8 +1178,13 @@ export class World {
     let p = 0;
     if (params !== null) {
       checkKeys(fn, '', params, CONTACT_PAIR_OPTIONS);
+      /* tb_contact_pair_params: margin, gap, friction[5], condim (int), solref[2], solreffriction[2],
+       * solimp[5], adhesion; the engine validates ranges and names the field */
       p = this._put(0, [num(fn, 'margin', params.margin, 0), num(fn, 'gap', params.gap, 0),
-        ...vec(fn, 'friction', params.friction, 5, MUJOCO_PAIR_FRICTION)]);
+        ...vec(fn, 'friction', params.friction, 5, MUJOCO_PAIR_FRICTION), 0,
+        ...vec(fn, 'solref', params.solref, 2, [0.02, 1]), ...vec(fn, 'solreffriction', params.solreffriction, 2, [0, 0]),
+        ...vec(fn, 'solimp', params.solimp, 5, [0.9, 0.95, 0.001, 0.5, 2]), num(fn, 'adhesion', params.adhesion, 0)]);
+      new Int32Array(heapBuffer(M), p + 7 * 4, 1)[0] = int(fn, 'condim', params.condim, 3);
     }
     this._checkAs(fn, fn, M._tb_world_set_contact_pair(this._id, int(fn, 'a', a), int(fn, 'b', b), p));
   }
@@ -1320,7 +1329,9 @@ export class World {
 
   /**
    * Status of the last solve(): solver, iterations used (largest over the islands; at least one
-   * velocity iteration runs), converged (always false for fixed-iteration solvers), residuals:
+   * velocity iteration runs), converged (true / false where the solver has a tolerance, null where
+   * it has none: convergenceDefined false; every preset's solver runs fixed iteration counts or
+   * does not iterate), residuals:
    * residualVelocity (m/s) = largest normal velocity error after the last iteration,
    * residualPenetration (m) = deepest penetration left after the step.
    */
@@ -1332,7 +1343,8 @@ export class World {
     const f = new Float32Array(heapBuffer(this._M), s, 6);
     const names = ['pgs', 'tgs', 'xpbd', 'penalty'];
     return {
-      solver: names[i[0]], positionIterations: i[1], velocityIterations: i[2], converged: i[3] !== 0,
+      solver: names[i[0]], positionIterations: i[1], velocityIterations: i[2],
+      convergenceDefined: i[3] >= 0, converged: i[3] < 0 ? null : i[3] !== 0,
       residualVelocity: f[4], residualPenetration: f[5],
     };
   }

@@ -59,8 +59,9 @@
   X(point0, float, TB_F32, 3, "m", "world; on the surface of shape0")                              \
   X(point1, float, TB_F32, 3, "m", "world; on the surface of shape1")                              \
   X(local_point0, float, TB_F32, 3, "m",                                                          \
-    "point0 in the frame of shape0's body (body origin and axes; static bodies too)")            \
-  X(local_point1, float, TB_F32, 3, "m", "point1 in the frame of shape1's body")                  \
+    "point0 in the frame of shape0's body (body origin and axes); a static shape (body0 = -1): "   \
+    "world, = point0 (newton-e3 §2)")                                                            \
+  X(local_point1, float, TB_F32, 3, "m", "point1 in the frame of shape1's body; static: world")  \
   X(reported_normal, float, TB_F32, 3, "1",                                                       \
     "world unit normal in the rule's reporting convention: physx from shape1 to shape0 "        \
     "(= -normal); newton and mujoco from shape0 to shape1 (= normal)")                          \

@@ -485,13 +485,18 @@ typedef struct tb_readback_info {
 } tb_readback_info;
 TB_API tb_status tb_world_readback_info(tb_world_id world, tb_readback_info* out);
 
+/* tb_solver_status.converged of a solver without a convergence test (no tolerance): not defined,
+ * never 0 (which would claim "ran and did not converge"). */
+#define TB_CONVERGED_UNDEFINED (-1)
 /* Solver status of the last solve(): iterations used and residuals where the solver defines
  * them (NaN where it does not). */
 typedef struct tb_solver_status {
   int32_t solver;               /* tb_solver_type */
   int32_t position_iterations;  /* used (max over islands) */
   int32_t velocity_iterations;  /* used */
-  int32_t converged;            /* 1 when a tolerance was met; 0 for fixed-iteration solvers */
+  int32_t converged;            /* 1 a tolerance was met, 0 it was not; TB_CONVERGED_UNDEFINED (-1) when
+                                   the solver has no tolerance: PGS, TGS and XPBD run fixed iteration
+                                   counts (physx-e3 §5.3, newton-e3 §4), penalty does not iterate */
   float residual_velocity;      /* m/s: largest normal velocity error after the last iteration, or NaN */
   float residual_penetration;   /* m: deepest penetration left after the step, or NaN */
   /* -- status section: more -- */

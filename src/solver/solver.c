@@ -800,7 +800,7 @@ static tb_status solve_physx(tb_world* w, int tgs) {
   status->solver = tgs ? TB_SOLVER_TGS : TB_SOLVER_PGS;
   status->position_iterations = dyn_pos > 0 ? dyn_pos : sp->position_iterations;
   status->velocity_iterations = dyn_vel > 0 ? dyn_vel : (sp->velocity_iterations > 1 ? sp->velocity_iterations : 1);
-  status->converged = 0;
+  status->converged = TB_CONVERGED_UNDEFINED; /* fixed iteration counts, no tolerance (physx-e3 §5.3) */
   status->residual_velocity = residual_v;
   status->residual_penetration = residual_p;
 

@@ -147,7 +147,7 @@ tb_status tb_solve_penalty(tb_world* w) {
   w->status.solver = TB_SOLVER_PENALTY;
   w->status.position_iterations = 0;
   w->status.velocity_iterations = 0;
-  w->status.converged = 0;
+  w->status.converged = TB_CONVERGED_UNDEFINED; /* no tolerance */
   w->status.residual_velocity = NAN;
   w->status.residual_penetration = tb_newton_max_penetration(d);
   w->stats.substeps = p->substeps;

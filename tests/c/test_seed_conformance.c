@@ -381,6 +381,65 @@ static void test_static_world_points(void) {
   }
 }
 
+/* ---- friction regimes on an incline (docs/presets.md) ---- */
+
+/* Speed (m/s, along the slope, downhill > 0) of a 1 kg box (half size 0.1 m) on a plane tilted by
+ * theta about z, μ = mu on both shapes, averaged over steps 120..240; status of the first step. */
+static float incline_speed(tb_preset preset, float theta, float mu, int32_t substeps, tb_status* first) {
+  tb_world_id w = make_world(preset);
+  tb_world_def def;
+  tb_world_get_def(w, &def);
+  def.solver.newton.substeps = substeps;
+  CHECK(tb_world_set_solver(w, &def.solver) == TB_OK);
+  /* gravity tilted instead of the plane: g = 9.81 (sinθ, −cosθ, 0) */
+  def.gravity[0] = G * sinf(theta);
+  def.gravity[1] = -G * cosf(theta);
+  CHECK(tb_world_set_gravity(w, def.gravity) == TB_OK);
+  ground(w, mu);
+  tb_body_id b;
+  box(w, 0.1f - 0.001f, 0.1f, 1.0f, mu, &b);
+  *first = tb_world_step(w);
+  float x0 = 0.0f, x[13];
+  for (int i = 1; i < 240 && *first == TB_OK; ++i) {
+    CHECK(tb_world_step(w) == TB_OK);
+    if (i == 119) { tb_body_get_state(w, b, x); x0 = x[0]; }
+  }
+  tb_body_get_state(w, b, x);
+  tb_world_destroy(w);
+  return (x[0] - x0) / (120 * H);
+}
+
+static void test_friction_regimes(void) {
+  const float th30 = TB_PI / 6, th20 = TB_PI / 9;
+  tb_status st;
+  /* penalty, 30°, μ = 0.4 (tanθ = 0.577 > μ: Coulomb would slide at 1.5 m/s²): at the default 8
+   * substeps (h/8)·4kf/m = 8.3 > 2 is refused before the step */
+  incline_speed(TB_PRESET_NEWTON_SEMI, th30, 0.4f, 8, &st);
+  CHECK(st == TB_ERR_INVALID_STATE);
+  /* at 64 substeps the translation passes (1.04 <= 2) but the slip modes that turn the cube (yaw:
+   * hs·Σkf·r²/I = 4000·0.02/0.00667/3840 = 3.1 > 2) still chatter: it drifts uphill */
+  float v = incline_speed(TB_PRESET_NEWTON_SEMI, th30, 0.4f, 64, &st);
+  CHECK(st == TB_OK);
+  printf("penalty 30°, mu 0.4, 64 substeps: %.6f m/s\n", v);
+  CHECK(v < 0.0f);
+  /* at 256 substeps every mode is stable (yaw 0.78): the viscous branch holds it to the creep
+   * m·g·sinθ/(4kf) = 1.23 mm/s (4 contacts of kf = 1000 N·s/m; the Coulomb branch would need
+   * kf·v²/2 > μ|a_n|, far above) */
+  v = incline_speed(TB_PRESET_NEWTON_SEMI, th30, 0.4f, 256, &st);
+  CHECK(st == TB_OK);
+  double creep = 1.0 * G * sin(th30) / (4 * 1000.0);
+  printf("penalty 30°, mu 0.4, 256 substeps: %.6f m/s (m g sin / 4kf = %.6f)\n", v, creep);
+  CHECK_NEAR(creep, v, 0.02 * creep);
+  /* XPBD below tanθ = μ (20°, μ = 0.4): friction corrects only the slip since collide() (Newton's
+   * kernel does the same), ω = 0.8 with 2 iterations and count weighting leave part of each step's
+   * slip: the box creeps where Coulomb friction holds it (0.15 m/s for this 1 kg, 0.2 m cube) */
+  v = incline_speed(TB_PRESET_NEWTON_XPBD, th20, 0.4f, 8, &st);
+  printf("xpbd 20°, mu 0.4: creep %.6f m/s\n", v);
+  CHECK(st == TB_OK);
+  CHECK(v > 0.01f); /* moves (>= 10 mm/s) where a Coulomb contact stands still */
+  CHECK(v < G * (sinf(th20) - 0.0f) * 120 * H); /* and slower than a free slide over the window */
+}
+
 int main(void) {
   test_newton_margin();
   test_compliant_springs();
@@ -388,5 +447,6 @@ int main(void) {
   test_mujoco_pair();
   test_support_ties();
   test_static_world_points();
+  test_friction_regimes();
   return tb_test_report("test_seed_conformance");
 }
