@@ -10,7 +10,7 @@ import { engineTables, heapBuffer, readStruct, writeStruct } from './fields.js';
 /** Descriptor keys that are shape filter fields (addBody shapes and setShapeFilter). */
 export const FILTER_KEYS = ['world', 'collisionGroup', 'contype', 'conaffinity', 'filterData', 'trigger'];
 const SHAPE_FILTER_OPTIONS = new Set(FILTER_KEYS);
-const CONTACT_PAIR_OPTIONS = new Set(['margin', 'gap', 'friction']);
+const CONTACT_PAIR_OPTIONS = new Set(['margin', 'gap', 'friction', 'condim', 'solref', 'solreffriction', 'solimp', 'adhesion']);
 /** MuJoCo's default friction of an explicit pair: sliding ×2, torsional (m), rolling ×2 (m). */
 const MUJOCO_PAIR_FRICTION = [1, 1, 0.005, 0.0001, 0.0001];
 
@@ -149,8 +149,12 @@ export function setContactPair(world, a, b, params) {
   if (params !== null) {
     checkKeys(fn, '', params, CONTACT_PAIR_OPTIONS);
     p = world._t._scratch;
+    /* MuJoCo's pair defaults; the engine validates the ranges and names the field */
     writeStruct(M, engineTables(M).layouts.contactPair, p, { margin: num(fn, 'margin', params.margin, 0),
-      gap: num(fn, 'gap', params.gap, 0), friction: vec(fn, 'friction', params.friction, 5, MUJOCO_PAIR_FRICTION) });
+      gap: num(fn, 'gap', params.gap, 0), friction: vec(fn, 'friction', params.friction, 5, MUJOCO_PAIR_FRICTION),
+      condim: int(fn, 'condim', params.condim, 3), solref: vec(fn, 'solref', params.solref, 2, [0.02, 1]),
+      solreffriction: vec(fn, 'solreffriction', params.solreffriction, 2, [0, 0]),
+      solimp: vec(fn, 'solimp', params.solimp, 5, [0.9, 0.95, 0.001, 0.5, 2]), adhesion: num(fn, 'adhesion', params.adhesion, 0) });
   }
   checkAs(world, fn, fn, M._tb_world_set_contact_pair(world._id, int(fn, 'a', a), int(fn, 'b', b), p));
 }

@@ -259,7 +259,7 @@ export interface ContactFields {
   readonly point1: Float32Array;
 
   /**
-   * point0 in the frame of shape0's body (body origin and axes; static bodies too)
+   * point0 in the frame of shape0's body (body origin and axes); a static shape (body0 = -1): world, = point0 (newton-e3 §2)
    *
    * - Unit: m
    * - Components per element: 3 (length 3 × count)
@@ -268,7 +268,7 @@ export interface ContactFields {
   readonly localPoint0: Float32Array;
 
   /**
-   * point1 in the frame of shape1's body
+   * point1 in the frame of shape1's body; static: world
    *
    * - Unit: m
    * - Components per element: 3 (length 3 × count)
@@ -428,6 +428,24 @@ export interface ContactFields {
    * - C field: `adhesion`
    */
   readonly adhesion: Float32Array;
+
+  /**
+   * MuJoCo rule: sliding along tangent0 and tangent1, torsional, rolling about tangent0 and tangent1 (geoms: slide, slide, spin, roll, roll; an explicit pair: its own five); NaN otherwise
+   *
+   * - Unit: 1, 1, m, m, m
+   * - Components per element: 5 (length 5 × count)
+   * - C field: `friction`
+   */
+  readonly friction: Float32Array;
+
+  /**
+   * MuJoCo rule: an explicit pair's solreffriction (same formats as solref); 0, 0 = unset (solref applies; always for geoms); NaN under the other rules
+   *
+   * - Unit: s, 1 or 1/s², 1/s
+   * - Components per element: 2 (length 2 × count)
+   * - C field: `solref_friction`
+   */
+  readonly solrefFriction: Float32Array;
 
   /**
    * Newton convention: average wrench by body1 on body0 over the last step, world axes: force (N) then torque (N·m) about body0's centre of mass; filled by the XPBD solver; NaN when the solver has none (penalty, PhysX: see tb_contacts_convert for the conversion)

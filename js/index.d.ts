@@ -105,6 +105,16 @@ export interface AxisOptions {
    * shape pair within this distance; sticky anchors are kept while within it. Default `0.01`.
    */
   matchDistance?: number;
+  /**
+   * Newton distance rule only: keep a candidate when d <= gap0 + gap1 + min(|Δv|·h,
+   * `maxSpeculativeExtension`), Δv = relative velocity of the two bodies (m/s), h = timestep (s).
+   * Default `false` (newton-e3 §2: kept when d <= gap0 + gap1).
+   */
+  speculativeWidening?: boolean;
+  /** m, finite and >= 0: cap of the speculative widening (Newton's max_speculative_extension). Default `0.1`. */
+  maxSpeculativeExtension?: number;
+  /** m, finite and >= 0: Newton distance rule only: a constant distance added to gap0 + gap1. Default `0`. */
+  constantGap?: number;
   /* -- filtering -- */
   /**
    * Genesis `max_collision_pairs`, integer >= 0 (0 = unlimited). Default `0`. A step whose
@@ -272,7 +282,7 @@ export interface WorldOptions extends AxisOptions {
   biasCoefficient?: number;
   /** m/s, finite and > 0: cap on the push-out speed from penetration. Default `3`. */
   maxDepenetrationVelocity?: number;
-  /** m, finite and >= 0: contacts are kept (speculatively) up to this separation. Default `0.02`. */
+  /** m, finite and >= 0: PhysX distance rule: contacts are kept (speculatively) up to this separation beyond the contact offsets (Newton rule: `constantGap`). Default `0.02`. */
   speculativeDistance?: number;
   /**
    * Contact points the store holds, integer >= 1. Overflow is reported
@@ -333,6 +343,16 @@ export interface ContactPairParams {
   gap?: number;
   /** MuJoCo order: sliding ×2 (1), torsional (m), rolling ×2 (m); each >= 0. Default `[1, 1, 0.005, 0.0001, 0.0001]`. */
   friction?: readonly [number, number, number, number, number];
+  /** Contact dimensionality 1, 3, 4 or 6. Default `3`. */
+  condim?: number;
+  /** (timeconst s, dampratio 1) when the first is > 0, else direct (−stiffness 1/s², −damping 1/s); finite. Default `[0.02, 1]`. */
+  solref?: readonly [number, number];
+  /** Same formats, for the elliptic friction rows; `[0, 0]` = unset (solref applies). Default `[0, 0]`. */
+  solreffriction?: readonly [number, number];
+  /** dmin, dmax in (0, 1), width (m) >= 0, midpoint in [0, 1], power >= 1. Default `[0.9, 0.95, 0.001, 0.5, 2]`. */
+  solimp?: readonly [number, number, number, number, number];
+  /** N, finite and >= 0: the reported net normal force is fn − adhesion. Default `0`. */
+  adhesion?: number;
 }
 
 /** Filter of a query: shapes of `skipBody` are ignored, and shapes whose `contype` has no bit of `mask`. */
@@ -739,8 +759,11 @@ export interface SolverStatus {
   positionIterations: number;
   /** Velocity iterations used: the largest over the islands, at least 1. */
   velocityIterations: number;
-  /** Fixed-iteration solvers never claim convergence: always `false` for PGS / TGS. */
-  converged: boolean;
+  /** Whether the solver has a convergence test (a tolerance). `false` for every preset's solver:
+   * PGS, TGS and XPBD run fixed iteration counts, penalty does not iterate. */
+  convergenceDefined: boolean;
+  /** `true` / `false` when `convergenceDefined`; `null` (not defined, never `false`) otherwise. */
+  converged: boolean | null;
   /** m/s: largest normal velocity error of a contact row after the last iteration. */
   residualVelocity: number;
   /** m: deepest penetration left after the step. */

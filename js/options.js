@@ -37,6 +37,10 @@ export const DEF_OPTIONS = {
   matching: ['collision.matching', 'matching'],
   maxPointsPerPair: ['collision.max_points_per_pair', 'int'],
   matchDistance: ['collision.match_distance', 'num'],
+  /* Newton speculative contacts (m) */
+  speculativeWidening: ['collision.speculative_widening', 'bool'],
+  maxSpeculativeExtension: ['collision.max_speculative_extension', 'num'],
+  constantGap: ['collision.constant_gap', 'num'],
   /* -- filtering -- */
   maxCollisionPairs: ['collision.max_collision_pairs', 'int'],
   /* Newton XPBD */

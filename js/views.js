@@ -88,5 +88,7 @@ export function solverStatus(world) {
   const { layouts, enums } = engineTables(M);
   world._check(M._tb_world_solver_status(world._id, world._t._scratch));
   const v = readStruct(M, layouts.solverStatus, world._t._scratch);
-  return { ...v, solver: enums.solver[v.solver], converged: v.converged !== 0 };
+  /* converged: -1 (TB_CONVERGED_UNDEFINED) for a solver without a tolerance → null, never false */
+  return { ...v, solver: enums.solver[v.solver], convergenceDefined: v.converged >= 0,
+    converged: v.converged < 0 ? null : v.converged !== 0 };
 }

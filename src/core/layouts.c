@@ -21,7 +21,9 @@
 #define SHAPE_FILTER(X, S)                                                                            \
   X(S, world, TB_I32, 1) X(S, collision_group, TB_I32, 1) X(S, contype, TB_U32, 1) X(S, conaffinity, TB_U32, 1) \
   X(S, filter_data, TB_U32, 4) X(S, trigger, TB_I32, 1)
-#define CONTACT_PAIR(X, S) X(S, margin, TB_F32, 1) X(S, gap, TB_F32, 1) X(S, friction, TB_F32, 5)
+#define CONTACT_PAIR(X, S)                                                                            \
+  X(S, margin, TB_F32, 1) X(S, gap, TB_F32, 1) X(S, friction, TB_F32, 5) X(S, condim, TB_I32, 1)          \
+  X(S, solref, TB_F32, 2) X(S, solreffriction, TB_F32, 2) X(S, solimp, TB_F32, 5) X(S, adhesion, TB_F32, 1)
 #define CONTACT_STATUS(X, S)                                                                          \
   X(S, count, TB_I32, 1) X(S, capacity, TB_I32, 1) X(S, requested, TB_I32, 1) X(S, overflowed, TB_I32, 1)     \
   X(S, pair_count, TB_I32, 1) X(S, pair_capacity, TB_I32, 1) X(S, pairs_requested, TB_I32, 1)              \

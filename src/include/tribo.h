@@ -150,6 +150,13 @@ typedef struct tb_collision_params {
    * pair when their body-local points are this close; with TB_MATCHING_STICKY a matched contact
    * keeps its previous body-local points while the new points stay this close to them. */
   float match_distance;
+  /* -- collision section: Newton speculative contacts (TB_DISTANCE_NEWTON only) -- */
+  int32_t speculative_widening;    /* 0/1: keep a candidate when d <= gap0 + gap1 + min(|Δv|·h,
+                                      max_speculative_extension), Δv = relative velocity of the two
+                                      bodies (m/s), h = timestep; default 0 (the seed: d <= gap0 + gap1) */
+  float max_speculative_extension; /* m, finite, >= 0: cap of that widening; default 0.1 (Newton) */
+  float constant_gap;              /* m, finite, >= 0: a constant distance added to gap0 + gap1 (not
+                                      velocity-dependent); default 0 */
 } tb_collision_params;
 
 /* ---- Newton XPBD / penalty parameters (the `newton-xpbd` and `newton-semi` presets). ---- */
@@ -176,7 +183,8 @@ typedef struct tb_solver_params {
   int32_t velocity_iterations;     /* relaxation passes per substep without bias (>= 0) */
   float bounce_threshold_velocity; /* m/s: restitution only when closing faster than this */
   float max_depenetration_velocity;/* m/s: cap on the push-out speed from penetration */
-  float speculative_distance;      /* m: contacts are kept up to this separation */
+  float speculative_distance;      /* m: PhysX rule: contacts are kept up to this separation beyond the
+                                      contact offsets (Newton rule: collision.constant_gap) */
   int32_t solver;                  /* tb_solver_type */
   int32_t combine_rule;            /* tb_combine_rule */
   int32_t readback;                /* tb_readback */
@@ -492,13 +500,18 @@ typedef struct tb_readback_info {
 } tb_readback_info;
 TB_API tb_status tb_world_readback_info(tb_world_id world, tb_readback_info* out);
 
+/* tb_solver_status.converged of a solver without a convergence test (no tolerance): not defined,
+ * never 0 (which would claim "ran and did not converge"). */
+#define TB_CONVERGED_UNDEFINED (-1)
 /* Solver status of the last solve(): iterations used and residuals where the solver defines
  * them (NaN where it does not). */
 typedef struct tb_solver_status {
   int32_t solver;               /* tb_solver_type */
   int32_t position_iterations;  /* used (max over islands) */
   int32_t velocity_iterations;  /* used */
-  int32_t converged;            /* 1 when a tolerance was met; 0 for fixed-iteration solvers */
+  int32_t converged;            /* 1 a tolerance was met, 0 it was not; TB_CONVERGED_UNDEFINED (-1) when
+                                   the solver has no tolerance: PGS, TGS and XPBD run fixed iteration
+                                   counts (physx-e3 §5.3, newton-e3 §4), penalty does not iterate */
   float residual_velocity;      /* m/s: largest normal velocity error after the last iteration, or NaN */
   float residual_penetration;   /* m: deepest penetration left after the step, or NaN */
   /* -- status section: more -- */
@@ -558,15 +571,28 @@ TB_API tb_status tb_world_set_body_pair_excluded(tb_world_id world, tb_body_id a
 
 /* MuJoCo explicit `pair`: the two shapes are a candidate under TB_FILTER_MUJOCO whatever their
  * contype/conaffinity, parent/child relation or body exclusion, and carry their own parameters,
- * which replace the per-shape ones: margin and gap under TB_DISTANCE_MUJOCO; friction (sliding,
- * torsional, rolling) under TB_COMBINE_RULE_MUJOCO. The broad phase still needs overlapping AABBs (fattened
- * by the shapes' own margins and gaps and the speculative distance). */
+ * which replace the per-shape ones (mujoco §5: no geom mixing): margin and gap under
+ * TB_DISTANCE_MUJOCO; friction, condim, solref, solreffriction, solimp and adhesion under
+ * TB_COMBINE_RULE_MUJOCO (the contact fields friction, condim, solref, solref_friction, solimp,
+ * adhesion report them). The broad phase still needs overlapping AABBs (fattened by the shapes'
+ * own margins and gaps and the speculative distance). */
 typedef struct tb_contact_pair_params {
   float margin;      /* m: contacts act when dist < margin (replaces m0 + m1); finite */
   float gap;         /* m: >= 0; detected (no force) when margin <= dist < margin + gap */
   float friction[5]; /* >= 0, MuJoCo order: sliding along tangent0 and tangent1 (1), torsional
                         (spin, m), rolling about tangent0 and tangent1 (m) */
+  int32_t condim;    /* 1, 3, 4 or 6 (MuJoCo default 3) */
+  float solref[2];   /* finite: (timeconst s, dampratio 1) when solref[0] > 0, else direct
+                        (-stiffness 1/s², -damping 1/s); MuJoCo default (0.02, 1) */
+  float solreffriction[2]; /* finite, same formats, for the elliptic friction rows; (0, 0) = unset
+                              (MuJoCo default: solref applies) */
+  float solimp[5];   /* dmin, dmax in (0, 1), width m >= 0, midpoint in [0, 1], power >= 1; MuJoCo
+                        default (0.9, 0.95, 0.001, 0.5, 2) */
+  float adhesion;    /* N, finite and >= 0: the reported net normal force is fn − adhesion; default 0 */
 } tb_contact_pair_params;
+/* MuJoCo's pair defaults: margin 0, gap 0, friction (1, 1, 0.005, 0.0001, 0.0001), condim 3,
+ * solref (0.02, 1), solreffriction (0, 0), solimp (0.9, 0.95, 0.001, 0.5, 2), adhesion 0. */
+TB_API void tb_contact_pair_default_into(tb_contact_pair_params* out);
 /* params NULL removes the pair. */
 TB_API tb_status tb_world_set_contact_pair(tb_world_id world, tb_shape_id a, tb_shape_id b,
                                            const tb_contact_pair_params* params);

@@ -27,6 +27,8 @@ static void store_material(tb_contact_fields* f, int32_t n, const tb_contact_mat
   for (int i = 0; i < 2; ++i) f->solref[2 * n + i] = mj ? m->solref[i] : nan;
   for (int i = 0; i < 5; ++i) f->solimp[5 * n + i] = mj ? m->solimp[i] : nan;
   f->adhesion[n] = mj ? m->adhesion : nan;
+  for (int i = 0; i < 5; ++i) f->friction[5 * n + i] = mj ? m->friction[i] : nan;
+  for (int i = 0; i < 2; ++i) f->solref_friction[2 * n + i] = mj ? m->solref_friction[i] : nan;
 }
 
 /* Public contact store: every manifold point in pair order, up to the capacity; the record of

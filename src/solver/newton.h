@@ -37,7 +37,9 @@ typedef struct tb_newton_contact {
   tb_vec3 ca, cb;          /* core anchors (Newton contact_point0/1): the surface points moved into
                             * the shape by its thickness, same frames as la, lb; a sphere's or
                             * capsule's core point stays on its centre or segment as it rotates */
-  float ta, tb;            /* m: thickness of shape0 / shape1 (sphere and capsule radius, else 0) */
+  float ta, tb;            /* m: thickness of shape0 / shape1 (newton-e3 §2): sphere or capsule radius
+                            * (else 0) plus the shape's margin (Newton rule; other rules: half the
+                            * record's margin sum each), so d = nᵀ(c1 − c0) − (ta + tb) */
   tb_vec3 n;               /* world unit normal from shape0 to shape1 */
   float mu, mu_torsional, mu_rolling, restitution; /* combined material (1, m, m, 1) */
   float ke, kd, kf, ka;    /* penalty parameters after fallback and overrides */

@@ -49,6 +49,9 @@
   X(collision.matching, TB_I32, 1, "enum", "tb_matching")                                       \
   X(collision.max_points_per_pair, TB_I32, 1, "1", "contact reduction bound")                   \
   X(collision.match_distance, TB_F32, 1, "m", "matching and sticky distance")                   \
+  X(collision.speculative_widening, TB_I32, 1, "0/1", "Newton: widen by relative speed x step, capped") \
+  X(collision.max_speculative_extension, TB_F32, 1, "m", "Newton: cap of the speculative widening") \
+  X(collision.constant_gap, TB_F32, 1, "m", "Newton: constant distance added to the gaps")       \
   /* -- def fields section: collision -- */                                                      \
   X(collision.max_collision_pairs, TB_I32, 1, "1", "most candidate pairs after filtering; 0 = unlimited")
 
@@ -124,6 +127,7 @@ tb_world_def tb_default_world_def(void) {
   d.solver.bias_coefficient = 0.8f; /* PhysX PGS / TGS */
   d.collision.max_points_per_pair = TB_MAX_POINTS_PER_PAIR;
   d.collision.match_distance = 0.01f; /* m */
+  d.collision.max_speculative_extension = 0.1f; /* m, Newton SpeculativeContactConfig default */
   d.solver.combine.kamino_restitution = TB_COMBINE_MIN; /* Kamino: friction average, restitution min */
   /* Newton XPBD / penalty parameters, valid for every preset so the solver axis can switch */
   d.solver.newton = tb_newton_params_default();
@@ -167,6 +171,10 @@ tb_status tb_preset_apply(tb_preset preset, tb_world_def* def) {
       c->matching = TB_MATCHING_LATEST;
       /* -- preset section: Newton -- */
       s->newton = tb_newton_params_default();
+      /* newton-e3 §2: kept when d <= gap0 + gap1; speculative widening is opt-in */
+      c->speculative_widening = 0;
+      c->max_speculative_extension = 0.1f;
+      c->constant_gap = 0.0f;
       break;
     default:
       return tb_world_fail(NULL, TB_ERR_INVALID_ARGUMENT, "presetApply: preset must be in [0, %d) (got %d)",
@@ -197,6 +205,14 @@ tb_status tb_collision_params_check(tb_world* w, const char* fn, const tb_collis
   if (!tb_is_finite(c->match_distance) || c->match_distance < 0.0f)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: collision.match_distance must be finite and >= 0 (got %g)", fn,
                          (double)c->match_distance);
+  if (c->speculative_widening != 0 && c->speculative_widening != 1)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: collision.speculative_widening must be 0 or 1 (got %d)", fn,
+                         c->speculative_widening);
+  const struct { const char* name; float v; } f[] = {{"max_speculative_extension", c->max_speculative_extension},
+                                                     {"constant_gap", c->constant_gap}};
+  for (size_t i = 0; i < sizeof f / sizeof f[0]; ++i)
+    if (!tb_is_finite(f[i].v) || f[i].v < 0.0f)
+      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: collision.%s must be finite and >= 0 (got %g)", fn, f[i].name, (double)f[i].v);
   return TB_OK;
 }
 
