@@ -67,7 +67,8 @@ typedef enum tb_preset {
   TB_PRESET_PHYSX_TGS = 1,
   TB_PRESET_NEWTON_XPBD = 2,
   TB_PRESET_NEWTON_SEMI = 3,
-  TB_PRESET_COUNT = 4
+  TB_PRESET_MUJOCO = 4,
+  TB_PRESET_COUNT = 5
 } tb_preset;
 
 typedef enum tb_solver_type {
@@ -75,7 +76,8 @@ typedef enum tb_solver_type {
   TB_SOLVER_TGS = 1,     /* PhysX temporal Gauss-Seidel: internal steps h/N */
   TB_SOLVER_XPBD = 2,    /* Newton XPBD: position corrections, velocities from positions */
   TB_SOLVER_PENALTY = 3, /* Newton semi-implicit Euler with penalty contact forces */
-  TB_SOLVER_TYPE_COUNT = 4
+  TB_SOLVER_MUJOCO = 4,  /* MuJoCo soft constraints: PGS, CG or Newton over regularised contact rows */
+  TB_SOLVER_TYPE_COUNT = 5
 } tb_solver_type;
 
 /* How two shapes' materials combine into a contact's parameters. */
@@ -110,7 +112,8 @@ typedef struct tb_combine_params {
 typedef enum tb_readback {
   TB_READBACK_PHYSX = 0,  /* normal impulse per point, friction impulse per anchor */
   TB_READBACK_NEWTON = 1, /* wrench by body1 on body0 at body0's centre of mass, world axes */
-  TB_READBACK_COUNT = 2
+  TB_READBACK_MUJOCO = 2, /* contact-frame force [normal, tangent0, tangent1, torsion, roll0, roll1] on body1 */
+  TB_READBACK_COUNT = 3
 } tb_readback;
 
 typedef enum tb_broad_phase_type {
@@ -172,6 +175,31 @@ typedef struct tb_newton_params {
                                    * velocities updated with every correction (Newton 1.6). Default 0 */
 } tb_newton_params;
 
+/* ---- MuJoCo soft-constraint parameters (the `mujoco` preset; seed mujoco §4, §6). ---- */
+typedef enum tb_mujoco_cone { TB_MUJOCO_PYRAMIDAL = 0, TB_MUJOCO_ELLIPTIC = 1, TB_MUJOCO_CONE_COUNT = 2 } tb_mujoco_cone;
+typedef enum tb_mujoco_algorithm {
+  TB_MUJOCO_PGS = 0,    /* dual projected Gauss-Seidel on the forces */
+  TB_MUJOCO_CG = 1,     /* primal conjugate gradient (Polak-Ribiere, M-preconditioned) on the accelerations */
+  TB_MUJOCO_NEWTON = 2, /* primal Newton with an exact line search on the accelerations */
+  TB_MUJOCO_ALGORITHM_COUNT = 3
+} tb_mujoco_algorithm;
+typedef enum tb_mujoco_integrator {
+  TB_MUJOCO_EULER = 0,        /* v += h·a, then x += h·v */
+  TB_MUJOCO_IMPLICITFAST = 1, /* implicit in joint damping; without joints the same as Euler */
+  TB_MUJOCO_INTEGRATOR_COUNT = 2
+} tb_mujoco_integrator;
+typedef struct tb_mujoco_params {
+  int32_t cone;          /* tb_mujoco_cone; default pyramidal */
+  int32_t algorithm;     /* tb_mujoco_algorithm; default Newton */
+  int32_t integrator;    /* tb_mujoco_integrator; default Euler */
+  int32_t iterations;    /* most solver iterations per step, [1, 1000]; default 100 */
+  float tolerance;       /* 1, >= 0: stop when the scaled cost improvement or gradient is below; default 1e-8 */
+  int32_t ls_iterations; /* most line-search iterations (CG, Newton), [1, 100]; default 50 */
+  float ls_tolerance;    /* 1, > 0: line search stops at a scaled slope below tolerance·ls_tolerance; default 0.01 */
+  float impratio;        /* 1, > 0: ratio of friction to normal impedance (friction R = normal R / impratio); default 1 */
+  int32_t refsafe;       /* 0/1: a positive solref timeconst is raised to at least 2·timestep; default 1 */
+} tb_mujoco_params;
+
 /* Solver choices and parameters. */
 typedef struct tb_solver_params {
   int32_t position_iterations;     /* substeps per step: internal step h/N (>= 1) */
@@ -197,6 +225,8 @@ typedef struct tb_solver_params {
   tb_newton_params newton;         /* Newton XPBD / penalty parameters (see tb_newton_params) */
   /* -- solver section: observation -- */
   tb_combine_params combine;       /* configuration of the combine rule (materials) */
+  /* -- solver section: MuJoCo soft constraints -- */
+  tb_mujoco_params mujoco;         /* the `mujoco` preset's solver (see tb_mujoco_params) */
 } tb_solver_params;
 
 typedef struct tb_world_def {
@@ -487,6 +517,12 @@ typedef struct tb_solver_status {
   float residual_velocity;      /* m/s: largest normal velocity error after the last iteration, or NaN */
   float residual_penetration;   /* m: deepest penetration left after the step, or NaN */
   /* -- status section: more -- */
+  /* MuJoCo solver: iterations = position_iterations; improvement = last scaled cost decrease
+   * (cost / trace of the mass matrix, 1/s²); gradient = scaled norm of the cost gradient (CG, Newton;
+   * NaN for PGS); converged = 1 when one of them fell below the tolerance within the iterations. NaN
+   * for the other solvers. */
+  float improvement;
+  float gradient;
 } tb_solver_status;
 TB_API tb_status tb_world_solver_status(tb_world_id world, tb_solver_status* out);
 

@@ -15,6 +15,7 @@
 #include "../solver/solver.h"
 #include "../collision/filter.h"
 #include "../collision/broad_phase.h"
+#include "../solver/mujoco.h"
 #include "../solver/newton.h"
 
 static tb_world s_worlds[TB_MAX_WORLDS];
@@ -101,6 +102,7 @@ static tb_status check_solver(tb_world* w, const char* fn, const tb_solver_param
       (st = check_enum(w, fn, "solver.combine.kamino_restitution", p->combine.kamino_restitution, TB_COMBINE_MODE_COUNT)))
     return st;
   if ((st = tb_newton_params_check(w, fn, &p->newton)) != TB_OK) return st;
+  if ((st = tb_mujoco_params_check(w, fn, &p->mujoco)) != TB_OK) return st;
   if (p->friction_every_iteration != 0 && p->friction_every_iteration != 1)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.friction_every_iteration must be 0 or 1 (got %d)", fn, p->friction_every_iteration);
   if (p->external_forces_every_iteration != 0 && p->external_forces_every_iteration != 1)
@@ -154,6 +156,7 @@ tb_world_def tb_default_world_def(void) {
   d.solver.combine.kamino_restitution = TB_COMBINE_MIN; /* Kamino: friction average, restitution min */
   /* Newton XPBD / penalty parameters, valid for every preset so the solver axis can switch */
   d.solver.newton = tb_newton_params_default();
+  d.solver.mujoco = tb_mujoco_params_default();
   tb_preset_apply(TB_PRESET_PHYSX_TGS, &d);
   return d;
 }
@@ -194,6 +197,17 @@ tb_status tb_preset_apply(tb_preset preset, tb_world_def* def) {
       c->matching = TB_MATCHING_LATEST;
       /* -- preset section: Newton -- */
       s->newton = tb_newton_params_default();
+      break;
+    case TB_PRESET_MUJOCO:
+      /* -- preset section: MuJoCo -- */
+      s->solver = TB_SOLVER_MUJOCO;
+      s->combine_rule = TB_COMBINE_RULE_MUJOCO;
+      s->readback = TB_READBACK_MUJOCO;
+      c->filter_rule = TB_FILTER_MUJOCO;
+      c->distance_rule = TB_DISTANCE_MUJOCO;
+      c->broad_phase = TB_BROAD_PHASE_SAP;
+      c->matching = TB_MATCHING_LATEST;
+      s->mujoco = tb_mujoco_params_default();
       break;
     default:
       return tb_world_fail(NULL, TB_ERR_INVALID_ARGUMENT, "presetApply: preset must be in [0, %d) (got %d)",
@@ -341,6 +355,7 @@ static void destroy_storage(tb_world* w) {
   tb_match_free(&w->match);
   tb_solver_destroy(w);
   tb_newton_destroy(w);
+  tb_mujoco_destroy(w);
   tb_arena_destroy(&w->arena);
   tb_filter_destroy(w);
   tb_broad_phase_destroy(w);
@@ -1103,6 +1118,7 @@ static tb_status solve_guarded(tb_world* w) {
   }
   tb_status st = tb_solve_world(w);
   if (st != TB_OK) return st;
+  if (w->def.solver.solver != TB_SOLVER_MUJOCO) w->status.improvement = w->status.gradient = NAN; /* MuJoCo only */
   for (int32_t i = 0; i < n; ++i) {
     if (b->f.body_type[i] != TB_BODY_DYNAMIC) continue;
     int finite = 1;
@@ -1115,7 +1131,7 @@ static tb_status solve_guarded(tb_world* w) {
       memcpy(b->f.angular_velocity + 3 * j, w->backup + 13 * j + 10, 3 * sizeof(float));
     }
     w->contacts.readback_valid = 0;
-    static const char* names[] = {"pgs", "tgs", "xpbd", "penalty"};
+    static const char* names[] = {"pgs", "tgs", "xpbd", "penalty", "mujoco"};
     int32_t sv = w->def.solver.solver;
     return tb_world_fail(w, TB_ERR_INVALID_STATE,
                          "solve: the %s solver left body %d with a non-finite pose or velocity; the step was undone "

@@ -41,6 +41,15 @@
   X(solver.friction_every_iteration, TB_I32, 1, "0/1", "PGS friction in every position iteration") \
   X(solver.external_forces_every_iteration, TB_I32, 1, "0/1", "TGS gravity per internal step")  \
   X(solver.bias_coefficient, TB_F32, 1, "1", "PGS/TGS share of the penetration removed per step") \
+  X(solver.mujoco.cone, TB_I32, 1, "enum", "MuJoCo tb_mujoco_cone")                             \
+  X(solver.mujoco.algorithm, TB_I32, 1, "enum", "MuJoCo tb_mujoco_algorithm")                   \
+  X(solver.mujoco.integrator, TB_I32, 1, "enum", "MuJoCo tb_mujoco_integrator")                 \
+  X(solver.mujoco.iterations, TB_I32, 1, "1", "MuJoCo most solver iterations")                  \
+  X(solver.mujoco.tolerance, TB_F32, 1, "1", "MuJoCo tolerance on the scaled improvement / gradient") \
+  X(solver.mujoco.ls_iterations, TB_I32, 1, "1", "MuJoCo most line-search iterations")          \
+  X(solver.mujoco.ls_tolerance, TB_F32, 1, "1", "MuJoCo line-search tolerance factor")         \
+  X(solver.mujoco.impratio, TB_F32, 1, "1", "MuJoCo friction-to-normal impedance ratio")        \
+  X(solver.mujoco.refsafe, TB_I32, 1, "0/1", "MuJoCo timeconst >= 2 timestep")                   \
   /* -- def fields section: solver -- */                                                        \
   X(collision.broad_phase, TB_I32, 1, "enum", "tb_broad_phase_type")                            \
   X(collision.filter_rule, TB_I32, 1, "enum", "tb_filter_rule")                                 \
