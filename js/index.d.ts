@@ -42,11 +42,11 @@ export type Build = 'threads' | 'simd';
  * rule, matching); each axis can then be set on its own ({@link WorldOptions}, {@link World.setOptions}).
  * A preset whose solver is not in this version throws a `RangeError` naming the available ones.
  */
-export type Preset = 'physx-pgs' | 'physx-tgs' | 'newton-xpbd' | 'newton-semi';
-/** Solver families: PhysX PGS and TGS, Newton XPBD, Newton penalty with semi-implicit Euler. */
-export type SolverType = 'pgs' | 'tgs' | 'xpbd' | 'penalty';
-/** Per-contact readback conventions (see docs/observation.md). */
-export type ReadbackConvention = 'physx' | 'newton';
+export type Preset = 'physx-pgs' | 'physx-tgs' | 'newton-xpbd' | 'newton-semi' | 'mujoco';
+/** Solver families: PhysX PGS and TGS, Newton XPBD, Newton penalty with semi-implicit Euler, MuJoCo soft constraints. */
+export type SolverType = 'pgs' | 'tgs' | 'xpbd' | 'penalty' | 'mujoco';
+/** Per-contact readback conventions (see docs/observation.md; `'mujoco'`: docs/presets.md). */
+export type ReadbackConvention = 'physx' | 'newton' | 'mujoco';
 /**
  * Candidate-pair generators; all give the same pairs in the same order (sorted by shape slots):
  * `'sap'` incremental sweep and prune, `'all-pairs'` every shape against every shape,
@@ -137,6 +137,24 @@ export interface AxisOptions {
   ka?: number;
   /** `'newton-semi'`: Huber δ of the slip norm, m/s, > 0. Default `1`. */
   frictionSmoothing?: number;
+  /** `'mujoco'`: friction cone, independent of the solver. Default `'pyramidal'`. */
+  cone?: 'pyramidal' | 'elliptic';
+  /** `'mujoco'`: constraint solver. Default `'newton'`. */
+  mujocoSolver?: 'pgs' | 'cg' | 'newton';
+  /** `'mujoco'`: `'implicitfast'` is implicit in joint damping; without joints the same as `'euler'`. Default `'euler'`. */
+  integrator?: 'euler' | 'implicitfast';
+  /** `'mujoco'`: most solver iterations per step, integer in [1, 1000]. Default `100`. */
+  mujocoIterations?: number;
+  /** `'mujoco'`: stop when the scaled cost improvement or gradient (cost / trace(M), 1/s²) is below, >= 0. Default `1e-8`. */
+  tolerance?: number;
+  /** `'mujoco'`: most line-search iterations (CG, Newton), integer in [1, 100]. Default `50`. */
+  lsIterations?: number;
+  /** `'mujoco'`: line-search slope tolerance as a fraction of `tolerance`, > 0. Default `0.01`. */
+  lsTolerance?: number;
+  /** `'mujoco'`: friction-to-normal impedance ratio (friction R = normal R / impratio), > 0. Default `1`. */
+  impratio?: number;
+  /** `'mujoco'`: raise a positive solref time constant to at least 2·timestep. Default `true`. */
+  refsafe?: boolean;
 }
 /** Body types. */
 export type BodyType = 'static' | 'kinematic' | 'dynamic';
@@ -728,8 +746,12 @@ export interface SolverStatus {
   converged: boolean;
   /** m/s: largest normal velocity error of a contact row after the last iteration. */
   residualVelocity: number;
-  /** m: deepest penetration left after the step. */
+  /** m: deepest penetration left after the step (NaN where the solver does not compute it). */
   residualPenetration: number;
+  /** `'mujoco'`: last scaled cost decrease (cost / trace of the mass matrix, 1/s²); NaN for the other solvers. */
+  improvement: number;
+  /** `'mujoco'` CG / Newton: scaled norm of the cost gradient (1/s²); NaN for PGS and the other solvers. */
+  gradient: number;
 }
 
 /** Statistics of the last step. */
@@ -1427,6 +1449,12 @@ export interface ContactViews extends ContactStatus {
    * - Components per element: 3 (length 3·count)
    */
   readonly frictionAnchorImpulse: Float32Array;
+  /** MuJoCo readback (6 per contact): contact-frame force on body1 by body0 as mj_contactForce gives it: normal,
+   * tangent0, tangent1 (N), torsion about normal, rolling about tangent0, tangent1 (N·m); normal net of adhesion;
+   * components beyond condim 0; NaN for the other solvers. */
+  readonly mujocoForce: Float32Array;
+  /** MuJoCo readback: first solver row of the contact; -1 when it has none (excluded, inactive) or for other solvers. */
+  readonly efcAddress: Int32Array;
 }
 
 

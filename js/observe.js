@@ -16,7 +16,7 @@ const CONVENTION_FIELDS = {
   genesis: [['forceA', 3], ['forceB', 3]],
   physx: [['normal', 3], ['impulse', 3], ['frictionImpulse', 3]],
 };
-const READBACK_CONVENTIONS = ['physx', 'newton'];
+const READBACK_CONVENTIONS = ['physx', 'newton', 'mujoco'];
 /* scratch layout (bytes): a wrench at 0 (9 floats), points at 64, readback info at 128 (room for
  * fields added to tb_readback_info), event status at 256 */
 const INFO_AT = 128;

@@ -9,16 +9,19 @@ import * as observe from './observe.js';
 const BODY_TYPES = { static: 0, kinematic: 1, dynamic: 2 };
 const SHAPE_TYPES = { plane: 0, sphere: 1, capsule: 2, box: 3, heightfield: 7, mesh: 8 };
 /** Preset names in engine order (tb_preset). */
-const PRESETS = ['physx-pgs', 'physx-tgs', 'newton-xpbd', 'newton-semi'];
+const PRESETS = ['physx-pgs', 'physx-tgs', 'newton-xpbd', 'newton-semi', 'mujoco'];
 /** Presets whose solver exists in this version. */
-const AVAILABLE_PRESETS = ['physx-pgs', 'physx-tgs', 'newton-xpbd', 'newton-semi'];
+const AVAILABLE_PRESETS = ['physx-pgs', 'physx-tgs', 'newton-xpbd', 'newton-semi', 'mujoco'];
 const ID_INDEX_MASK = 0xfffff;
 
 /** Names of the enum-valued world options, in engine order. */
 const ENUMS = {
-  solver: ['pgs', 'tgs', 'xpbd', 'penalty'],
+  solver: ['pgs', 'tgs', 'xpbd', 'penalty', 'mujoco'],
   combineRule: ['physx', 'mean', 'vbd', 'kamino', 'mujoco'],
-  readback: ['physx', 'newton'],
+  readback: ['physx', 'newton', 'mujoco'],
+  cone: ['pyramidal', 'elliptic'],
+  mujocoSolver: ['pgs', 'cg', 'newton'],
+  integrator: ['euler', 'implicitfast'],
   broadPhase: ['sap', 'all-pairs', 'explicit'],
   filterRule: ['newton', 'mujoco', 'physx', 'genesis'],
   distanceRule: ['newton', 'mujoco', 'physx'],
@@ -76,6 +79,16 @@ const DEF_OPTIONS = {
   frictionEveryIteration: ['solver.friction_every_iteration', 'bool'],
   externalForcesEveryIteration: ['solver.external_forces_every_iteration', 'bool'],
   biasCoefficient: ['solver.bias_coefficient', 'num'],
+  /* MuJoCo soft constraints */
+  cone: ['solver.mujoco.cone', 'cone'],
+  mujocoSolver: ['solver.mujoco.algorithm', 'mujocoSolver'],
+  integrator: ['solver.mujoco.integrator', 'integrator'],
+  mujocoIterations: ['solver.mujoco.iterations', 'int'],
+  tolerance: ['solver.mujoco.tolerance', 'num'],
+  lsIterations: ['solver.mujoco.ls_iterations', 'int'],
+  lsTolerance: ['solver.mujoco.ls_tolerance', 'num'],
+  impratio: ['solver.mujoco.impratio', 'num'],
+  refsafe: ['solver.mujoco.refsafe', 'bool'],
 };
 /** Options that may change between steps (solver and collision axes). */
 const RUNTIME_OPTIONS = new Set(Object.keys(DEF_OPTIONS).filter((k) => /^(solver|collision)\./.test(DEF_OPTIONS[k][0])));
@@ -232,6 +245,18 @@ export const READBACK_INFO = Object.freeze({
     excludes: ['per-contact forces (the solver has none)'],
     perContactForce: false,
     perBodyForce: 'netContactWrench(id) (no `with` filter): average contact force (N) and torque about the centre of mass (N·m) over the step',
+  }),
+  mujoco: Object.freeze({
+    preset: 'mujoco',
+    normalImpulse: 'N·s per contact over the step: h times the net normal force fn − adhesion of the soft-constraint ' +
+      'solution (pyramidal: the sum of the edge forces); negative only with adhesion; on body1 along +normal',
+    tangentImpulse: 'N·s per contact along tangent0 / tangent1: h times the friction forces (pyramidal: μᵢ(λ₊ − λ₋))',
+    force: 'N: (fn·normal + f1·tangent0 + f2·tangent1), on body1 by body0 at the contact point (the midpoint), world ' +
+      'axes; mujocoForce: the contact-frame force [normal, tangent0, tangent1 (N), torsion, roll0, roll1 (N·m)] as ' +
+      'mj_contactForce gives it, components beyond condim 0; efcAddress: first solver row, -1 when the contact has none',
+    excludes: ['torsional and rolling torques are in mujocoForce only, not in force or the conversions',
+      'no restitution (MuJoCo has none: bounce comes from solref / solimp)'],
+    perContactForce: true,
   }),
 });
 
@@ -1328,12 +1353,11 @@ export class World {
     this._alive('solverStatus');
     const s = this._t._scratch;
     this._check(this._M._tb_world_solver_status(this._id, s));
-    const i = new Int32Array(heapBuffer(this._M), s, 6);
-    const f = new Float32Array(heapBuffer(this._M), s, 6);
-    const names = ['pgs', 'tgs', 'xpbd', 'penalty'];
+    const i = new Int32Array(heapBuffer(this._M), s, 8);
+    const f = new Float32Array(heapBuffer(this._M), s, 8);
     return {
-      solver: names[i[0]], positionIterations: i[1], velocityIterations: i[2], converged: i[3] !== 0,
-      residualVelocity: f[4], residualPenetration: f[5],
+      solver: ENUMS.solver[i[0]], positionIterations: i[1], velocityIterations: i[2], converged: i[3] !== 0,
+      residualVelocity: f[4], residualPenetration: f[5], improvement: f[6], gradient: f[7],
     };
   }
 
