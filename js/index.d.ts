@@ -152,6 +152,26 @@ export interface AxisOptions {
   ka?: number;
   /** `'newton-semi'`: Huber δ of the slip norm, m/s, > 0. Default `1`. */
   frictionSmoothing?: number;
+  /** `'mujoco'`: friction cone, independent of the solver. Default `'pyramidal'`. */
+  cone?: Engine.MujocoCone;
+  /** `'mujoco'`: constraint solver. Default `'newton'`. */
+  mujocoSolver?: Engine.MujocoAlgorithm;
+  /** `'mujoco'`: `'implicitfast'` is implicit in joint damping; without joints the same as `'euler'`. Default `'euler'`. */
+  integrator?: Engine.MujocoIntegrator;
+  /** `'mujoco'`: most solver iterations per step, integer in [1, 1000]. Default `100`. */
+  mujocoIterations?: number;
+  /** `'mujoco'`: stop when the scaled cost improvement or gradient (cost / trace(M), 1/s²) is below, >= 0. Default `1e-8`. */
+  tolerance?: number;
+  /** `'mujoco'`: most line-search iterations (CG, Newton), integer in [1, 100]. Default `50`. */
+  lsIterations?: number;
+  /** `'mujoco'`: line-search slope tolerance as a fraction of `tolerance`, > 0. Default `0.01`. */
+  lsTolerance?: number;
+  /** `'mujoco'`: friction-to-normal impedance ratio (friction R = normal R / impratio), > 0. Default `1`. */
+  impratio?: number;
+  /** `'mujoco'`: raise a positive solref time constant to at least 2·timestep. Default `true`. */
+  refsafe?: boolean;
+  /** `'mujoco'`: start each solve from the previous step's accelerations of the same bodies when they cost less than the unconstrained ones (MuJoCo's warmstart flag). Default `true`. */
+  warmstart?: boolean;
 }
 /** Body types. */
 export type BodyType = Engine.BodyType;
@@ -759,15 +779,19 @@ export interface SolverStatus {
   positionIterations: number;
   /** Velocity iterations used: the largest over the islands, at least 1. */
   velocityIterations: number;
-  /** Whether the solver has a convergence test (a tolerance). `false` for every preset's solver:
-   * PGS, TGS and XPBD run fixed iteration counts, penalty does not iterate. */
+  /** Whether the solver has a convergence test (a tolerance): `true` for `'mujoco'` (its `tolerance`);
+   * `false` for PGS, TGS and XPBD (fixed iteration counts) and penalty (does not iterate). */
   convergenceDefined: boolean;
   /** `true` / `false` when `convergenceDefined`; `null` (not defined, never `false`) otherwise. */
   converged: boolean | null;
   /** m/s: largest normal velocity error of a contact row after the last iteration. */
   residualVelocity: number;
-  /** m: deepest penetration left after the step. */
+  /** m: deepest penetration left after the step (NaN where the solver does not compute it). */
   residualPenetration: number;
+  /** `'mujoco'`: last scaled cost decrease (cost / trace of the mass matrix, 1/s²); NaN for the other solvers. */
+  improvement: number;
+  /** `'mujoco'` CG / Newton: scaled norm of the cost gradient (1/s²); NaN for PGS and the other solvers. */
+  gradient: number;
 }
 
 /** Statistics of the last step. */

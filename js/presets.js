@@ -67,4 +67,16 @@ export const READBACK_INFO = Object.freeze({
     perContactForce: false,
     perBodyForce: 'netContactWrench(id) (no `with` filter): average contact force (N) and torque about the centre of mass (N·m) over the step',
   }),
+  mujoco: Object.freeze({
+    preset: 'mujoco',
+    normalImpulse: 'N·s per contact over the step: h times the net normal force fn − adhesion of the soft-constraint ' +
+      'solution (pyramidal: the sum of the edge forces); negative only with adhesion; on body1 along +normal',
+    tangentImpulse: 'N·s per contact along tangent0 / tangent1: h times the friction forces (pyramidal: μᵢ(λ₊ − λ₋))',
+    force: 'N: (fn·normal + f1·tangent0 + f2·tangent1), on body1 by body0 at the contact point (the midpoint), world ' +
+      'axes; mujocoForce: the contact-frame force [normal, tangent0, tangent1 (N), torsion, roll0, roll1 (N·m)] as ' +
+      'mj_contactForce gives it, components beyond condim 0; efcAddress: first solver row, -1 when the contact has none',
+    excludes: ['torsional and rolling torques are in mujocoForce only, not in force or the conversions',
+      'no restitution (MuJoCo has none: bounce comes from solref / solimp)'],
+    perContactForce: true,
+  }),
 });

@@ -182,7 +182,7 @@ tb_status tb_world_set_contact_pair(tb_world_id world, tb_shape_id a, tb_shape_i
       if (!tb_is_finite(params->friction[i]) || params->friction[i] < 0.0f)
         return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: friction[%d] must be finite and >= 0 (got %g)", fn, i,
                              (double)params->friction[i]);
-    st = tb_mujoco_params_check(w, fn, "", params->condim, params->solref, params->solimp);
+    st = tb_mujoco_contact_params_check(w, fn, "", params->condim, params->solref, params->solimp);
     if (st != TB_OK) return st;
     for (int i = 0; i < 2; ++i)
       if (!tb_is_finite(params->solreffriction[i]))

@@ -6,6 +6,7 @@
 #include "../collision/narrow_phase.h"
 #include "../core/jobs.h"
 #include "../observe/observe.h"
+#include "../solver/mujoco.h"
 #include "../solver/newton.h"
 #include "../solver/solver.h"
 #include "../step/step.h"
@@ -17,6 +18,7 @@ static void destroy_storage(tb_world* w) {
   tb_world_storage_free(w, tb_shape_data_free);
   tb_solver_destroy(w);
   tb_newton_destroy(w);
+  tb_mujoco_destroy(w);
   tb_broad_phase_destroy(w);
   tb_observe_destroy(w); /* observation: sensors and events */
 }

@@ -125,7 +125,16 @@
   X(friction_anchor_impulse, float, TB_F32, 3, "N·s",                                             \
     "PhysX readback: friction impulse of the anchor at this point over the last step, world "    \
     "axes, on body1 (opposite on body0), applied at point; zero when anchor = -1 (a PhysX point " \
-    "that is no anchor); NaN for the other solvers")
+    "that is no anchor); NaN for the other solvers")                                            \
+  /* MuJoCo readback */                                                                           \
+  X(mujoco_force, float, TB_F32, 6, "N, N·m",                                                     \
+    "MuJoCo readback (mj_contactForce): contact-frame force on body1 by body0 over the last step: " \
+    "normal, along tangent0, tangent1 (N), torsion about normal, rolling about tangent0, tangent1 " \
+    "(N·m); normal net of adhesion (fn - adhesion); components beyond condim are 0; NaN for the " \
+    "other solvers")                                                                            \
+  X(efc_address, int32_t, TB_I32, 1, "index",                                                     \
+    "MuJoCo readback: first solver row of the contact (efc_address); -1 when the contact has no " \
+    "row (excluded, inactive) or the solver is not the MuJoCo one")
 
 #define TB_FIELD_ENUM_BODY(name, ctype, ftype, comps, unit, doc) TB_BODY_FIELD_##name,
 #define TB_FIELD_ENUM_CONTACT(name, ctype, ftype, comps, unit, doc) TB_CONTACT_FIELD_##name,

@@ -71,14 +71,16 @@ typedef enum tb_shape_type { TB_SHAPE_TYPES(TB_ENUM_CONSTANT) TB_SHAPE_TYPE_COUN
   X(TB_PRESET_PHYSX_PGS, "physx-pgs")                                                              \
   X(TB_PRESET_PHYSX_TGS, "physx-tgs")                                                              \
   X(TB_PRESET_NEWTON_XPBD, "newton-xpbd")                                                          \
-  X(TB_PRESET_NEWTON_SEMI, "newton-semi")
+  X(TB_PRESET_NEWTON_SEMI, "newton-semi")                                                          \
+  X(TB_PRESET_MUJOCO, "mujoco")
 typedef enum tb_preset { TB_PRESETS(TB_ENUM_CONSTANT) TB_PRESET_COUNT } tb_preset;
 
 #define TB_SOLVER_TYPES(X)                                                                         \
   X(TB_SOLVER_PGS, "pgs")         /* PhysX projected Gauss-Seidel: position iterations, then velocity iterations */ \
   X(TB_SOLVER_TGS, "tgs")         /* PhysX temporal Gauss-Seidel: internal steps h/N */          \
   X(TB_SOLVER_XPBD, "xpbd")       /* Newton XPBD: position corrections, velocities from positions */ \
-  X(TB_SOLVER_PENALTY, "penalty") /* Newton semi-implicit Euler with penalty contact forces */
+  X(TB_SOLVER_PENALTY, "penalty") /* Newton semi-implicit Euler with penalty contact forces */    \
+  X(TB_SOLVER_MUJOCO, "mujoco")   /* MuJoCo soft constraints: PGS, CG or Newton over regularised contact rows */
 typedef enum tb_solver_type { TB_SOLVER_TYPES(TB_ENUM_CONSTANT) TB_SOLVER_TYPE_COUNT } tb_solver_type;
 
 /* How two shapes' materials combine into a contact's parameters. */
@@ -110,7 +112,8 @@ typedef struct tb_combine_params {
 /* Convention of the per-contact force readback. */
 #define TB_READBACKS(X)                                                                            \
   X(TB_READBACK_PHYSX, "physx")   /* normal impulse per point, friction impulse per anchor */      \
-  X(TB_READBACK_NEWTON, "newton") /* wrench by body1 on body0 at body0's centre of mass, world axes */
+  X(TB_READBACK_NEWTON, "newton") /* wrench by body1 on body0 at body0's centre of mass, world axes */ \
+  X(TB_READBACK_MUJOCO, "mujoco") /* contact-frame force [normal, tangent0, tangent1, torsion, roll0, roll1] on body1 */
 typedef enum tb_readback { TB_READBACKS(TB_ENUM_CONSTANT) TB_READBACK_COUNT } tb_readback;
 
 #define TB_BROAD_PHASE_TYPES(X)                                                                    \
@@ -177,6 +180,32 @@ typedef struct tb_newton_params {
                                    * velocities updated with every correction (Newton 1.6). Default 0 */
 } tb_newton_params;
 
+/* ---- MuJoCo soft-constraint parameters (the `mujoco` preset; seed mujoco §4, §6). ---- */
+#define TB_MUJOCO_CONES(X) X(TB_MUJOCO_PYRAMIDAL, "pyramidal") X(TB_MUJOCO_ELLIPTIC, "elliptic")
+typedef enum tb_mujoco_cone { TB_MUJOCO_CONES(TB_ENUM_CONSTANT) TB_MUJOCO_CONE_COUNT } tb_mujoco_cone;
+#define TB_MUJOCO_ALGORITHMS(X)                                                                    \
+  X(TB_MUJOCO_PGS, "pgs")      /* dual projected Gauss-Seidel on the forces */                     \
+  X(TB_MUJOCO_CG, "cg")        /* primal conjugate gradient (Polak-Ribiere, M-preconditioned) on the accelerations */ \
+  X(TB_MUJOCO_NEWTON, "newton") /* primal Newton with an exact line search on the accelerations */
+typedef enum tb_mujoco_algorithm { TB_MUJOCO_ALGORITHMS(TB_ENUM_CONSTANT) TB_MUJOCO_ALGORITHM_COUNT } tb_mujoco_algorithm;
+#define TB_MUJOCO_INTEGRATORS(X)                                                                   \
+  X(TB_MUJOCO_EULER, "euler")               /* v += h·a, then x += h·v */                          \
+  X(TB_MUJOCO_IMPLICITFAST, "implicitfast") /* implicit in joint damping; without joints the same as Euler */
+typedef enum tb_mujoco_integrator { TB_MUJOCO_INTEGRATORS(TB_ENUM_CONSTANT) TB_MUJOCO_INTEGRATOR_COUNT } tb_mujoco_integrator;
+typedef struct tb_mujoco_params {
+  int32_t cone;          /* tb_mujoco_cone; default pyramidal */
+  int32_t algorithm;     /* tb_mujoco_algorithm; default Newton */
+  int32_t integrator;    /* tb_mujoco_integrator; default Euler */
+  int32_t iterations;    /* most solver iterations per step, [1, 1000]; default 100 */
+  float tolerance;       /* 1, >= 0: stop when the scaled cost improvement or gradient is below; default 1e-8 */
+  int32_t ls_iterations; /* most line-search iterations (CG, Newton), [1, 100]; default 50 */
+  float ls_tolerance;    /* 1, > 0: line search stops at a scaled slope below tolerance·ls_tolerance; default 0.01 */
+  float impratio;        /* 1, > 0: ratio of friction to normal impedance (friction R = normal R / impratio); default 1 */
+  int32_t refsafe;       /* 0/1: a positive solref timeconst is raised to at least 2·timestep; default 1 */
+  int32_t warmstart;     /* 0/1: start from the previous step's accelerations when they cost less than
+                            the unconstrained ones (MuJoCo's warmstart flag); default 1 */
+} tb_mujoco_params;
+
 /* Solver choices and parameters. */
 typedef struct tb_solver_params {
   int32_t position_iterations;     /* substeps per step: internal step h/N (>= 1) */
@@ -198,6 +227,8 @@ typedef struct tb_solver_params {
   tb_newton_params newton;         /* Newton XPBD / penalty parameters (see tb_newton_params) */
   /* -- solver section: observation -- */
   tb_combine_params combine;       /* configuration of the combine rule (materials) */
+  /* -- solver section: MuJoCo soft constraints -- */
+  tb_mujoco_params mujoco;         /* the `mujoco` preset's solver (see tb_mujoco_params) */
 } tb_solver_params;
 
 typedef struct tb_world_def {
@@ -511,10 +542,17 @@ typedef struct tb_solver_status {
   int32_t velocity_iterations;  /* used */
   int32_t converged;            /* 1 a tolerance was met, 0 it was not; TB_CONVERGED_UNDEFINED (-1) when
                                    the solver has no tolerance: PGS, TGS and XPBD run fixed iteration
-                                   counts (physx-e3 §5.3, newton-e3 §4), penalty does not iterate */
+                                   counts (physx-e3 §5.3, newton-e3 §4), penalty does not iterate;
+                                   MuJoCo has one (solver.mujoco.tolerance) */
   float residual_velocity;      /* m/s: largest normal velocity error after the last iteration, or NaN */
   float residual_penetration;   /* m: deepest penetration left after the step, or NaN */
   /* -- status section: more -- */
+  /* MuJoCo solver: iterations = position_iterations; improvement = last scaled cost decrease
+   * (cost / trace of the mass matrix, 1/s²); gradient = scaled norm of the cost gradient (CG, Newton;
+   * NaN for PGS); converged = 1 when one of them fell below the tolerance within the iterations. NaN
+   * for the other solvers. */
+  float improvement;
+  float gradient;
 } tb_solver_status;
 TB_API tb_status tb_world_solver_status(tb_world_id world, tb_solver_status* out);
 
@@ -804,6 +842,9 @@ TB_API const tb_contact_event* tb_world_events(tb_world_id world);
   X(TB_ENUM_FILTER_RULE, "filter_rule", TB_FILTER_RULES)                                          \
   X(TB_ENUM_DISTANCE_RULE, "distance_rule", TB_DISTANCE_RULES)                                    \
   X(TB_ENUM_MATCHING, "matching", TB_MATCHINGS)                                                   \
+  X(TB_ENUM_MUJOCO_CONE, "mujoco_cone", TB_MUJOCO_CONES)                                          \
+  X(TB_ENUM_MUJOCO_ALGORITHM, "mujoco_algorithm", TB_MUJOCO_ALGORITHMS)                           \
+  X(TB_ENUM_MUJOCO_INTEGRATOR, "mujoco_integrator", TB_MUJOCO_INTEGRATORS)                        \
   X(TB_ENUM_CONVENTION, "convention", TB_CONTACT_CONVENTIONS)                                     \
   X(TB_ENUM_EVENT_TYPE, "event_type", TB_EVENT_TYPES)                                             \
   X(TB_ENUM_FIELD_SET, "field_set", TB_FIELD_SETS)                                                \

@@ -239,7 +239,7 @@ void tb_material_default_into(float friction, float restitution, tb_material* ou
   out->adhesion = 0.0f;
 }
 
-tb_status tb_mujoco_params_check(tb_world* w, const char* fn, const char* prefix, int32_t condim, const float solref[2],
+tb_status tb_mujoco_contact_params_check(tb_world* w, const char* fn, const char* prefix, int32_t condim, const float solref[2],
                                  const float solimp[5]) {
   if (condim != 1 && condim != 3 && condim != 4 && condim != 6)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: %scondim must be 1, 3, 4 or 6 (got %d)", fn, prefix, condim);
@@ -291,7 +291,7 @@ static tb_status check_material(tb_world* w, const char* fn, const tb_material* 
     if (e[i].v < 0 || e[i].v >= TB_COMBINE_MODE_COUNT)
       return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT,
                            "%s: %s must be 0 (average), 1 (min), 2 (multiply) or 3 (max) (got %d)", fn, e[i].name, e[i].v);
-  tb_status st = tb_mujoco_params_check(w, fn, "", m->condim, m->solref, m->solimp);
+  tb_status st = tb_mujoco_contact_params_check(w, fn, "", m->condim, m->solref, m->solimp);
   if (st != TB_OK) return st;
   if (m->flags & ~TB_MATERIAL_FLAGS_ALL)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: flags has unknown bits 0x%x (known: 0x%x)", fn,

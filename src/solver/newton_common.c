@@ -27,16 +27,6 @@ void tb_newton_destroy(tb_world* w) {
   w->body_contact_capacity = 0;
 }
 
-/* Grows a group of arrays sharing one capacity to at least n elements (doubling). */
-static int grow(const tb_array_ref* arrays, int count, int32_t* cap, int32_t n) {
-  if (n <= *cap) return 1;
-  int32_t c = *cap > 0 ? *cap : 16;
-  while (c < n) c *= 2;
-  if (!tb_grow_arrays(arrays, count, *cap, c)) return 0;
-  *cap = c;
-  return 1;
-}
-
 tb_mat3 tb_newton_inv_inertia_world(const tb_newton_data* d, int32_t k) {
   if (k < 0 || !d->bodies[k].dynamic) return tb_mat3_zero();
   tb_mat3 r = tb_mat3_from_quat(d->bodies[k].q);
@@ -89,8 +79,9 @@ tb_status tb_newton_setup(tb_world* w, const char* fn) {
   const tb_array_ref sa = {(void**)&d->body_of_slot, sizeof(int32_t)};
   const tb_array_ref wa[] = {{(void**)&w->body_contact_wrench, 6 * sizeof(float)},
                              {(void**)&w->body_contact_generation, sizeof(int32_t)}};
-  if (!grow(ba, 4, &d->body_capacity, nb) || !grow(ca, 3, &d->contact_capacity, nc) ||
-      !grow(&sa, 1, &d->slot_capacity, bodies->count) || !grow(wa, 2, &w->body_contact_capacity, bodies->count))
+  if (!tb_grow_capacity(ba, 4, &d->body_capacity, nb) || !tb_grow_capacity(ca, 3, &d->contact_capacity, nc) ||
+      !tb_grow_capacity(&sa, 1, &d->slot_capacity, bodies->count) ||
+      !tb_grow_capacity(wa, 2, &w->body_contact_capacity, bodies->count))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "%s: out of memory for %d bodies and %d contacts", fn, nb, nc);
 
   nb = 0;

@@ -9,6 +9,7 @@ tb_status tb_solve_world(tb_world* w) {
     case TB_SOLVER_TGS: return tb_solve_tgs(w);
     case TB_SOLVER_XPBD: return tb_solve_xpbd(w);
     case TB_SOLVER_PENALTY: return tb_solve_penalty(w);
+    case TB_SOLVER_MUJOCO: return tb_solve_mujoco(w);
     default: return tb_world_fail(w, TB_ERR_INVALID_STATE, "solve: unknown solver %d", w->def.solver.solver);
   }
 }

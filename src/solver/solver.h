@@ -14,5 +14,6 @@ tb_status tb_solve_pgs(tb_world* w);                /* PhysX PGS (solver_physx.c
 tb_status tb_solve_tgs(tb_world* w);                /* PhysX TGS (solver_physx.c) */
 tb_status tb_solve_xpbd(tb_world* w);               /* solver_xpbd.c */
 tb_status tb_solve_penalty(tb_world* w);            /* solver_penalty.c */
+tb_status tb_solve_mujoco(tb_world* w);             /* solver_mujoco.c */
 
 #endif

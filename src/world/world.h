@@ -164,6 +164,7 @@ typedef struct tb_world {
   struct tb_observe* observe;  /* sensors and events (src/observe); NULL until first used */
   /* Newton XPBD / penalty (src/solver/newton_*.c) */
   struct tb_newton_data* newton;  /* solver scratch, grown at the start of solve() */
+  struct tb_mujoco_data* mujoco;  /* MuJoCo solver scratch and warm start (src/solver/solver_mujoco.c) */
   /* published by the Newton solvers for observe/: per-body contact totals of the last solve() */
   float* body_contact_wrench;     /* per body slot, 6: average contact force (N) then torque (N·m)
                                    * about the body's centre of mass, world axes, over the last solve() */

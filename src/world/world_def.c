@@ -42,6 +42,16 @@
   X(solver.friction_every_iteration, TB_I32, 1, "0/1", "PGS friction in every position iteration") \
   X(solver.external_forces_every_iteration, TB_I32, 1, "0/1", "TGS gravity per internal step")  \
   X(solver.bias_coefficient, TB_F32, 1, "1", "PGS/TGS share of the penetration removed per step") \
+  X(solver.mujoco.cone, TB_I32, 1, "enum", "MuJoCo tb_mujoco_cone")                             \
+  X(solver.mujoco.algorithm, TB_I32, 1, "enum", "MuJoCo tb_mujoco_algorithm")                   \
+  X(solver.mujoco.integrator, TB_I32, 1, "enum", "MuJoCo tb_mujoco_integrator")                 \
+  X(solver.mujoco.iterations, TB_I32, 1, "1", "MuJoCo most solver iterations")                  \
+  X(solver.mujoco.tolerance, TB_F32, 1, "1", "MuJoCo tolerance on the scaled improvement / gradient") \
+  X(solver.mujoco.ls_iterations, TB_I32, 1, "1", "MuJoCo most line-search iterations")          \
+  X(solver.mujoco.ls_tolerance, TB_F32, 1, "1", "MuJoCo line-search tolerance factor")         \
+  X(solver.mujoco.impratio, TB_F32, 1, "1", "MuJoCo friction-to-normal impedance ratio")        \
+  X(solver.mujoco.refsafe, TB_I32, 1, "0/1", "MuJoCo timeconst >= 2 timestep")                   \
+  X(solver.mujoco.warmstart, TB_I32, 1, "0/1", "MuJoCo warm start from the last accelerations")    \
   /* -- def fields section: solver -- */                                                        \
   X(collision.broad_phase, TB_I32, 1, "enum", "tb_broad_phase_type")                            \
   X(collision.filter_rule, TB_I32, 1, "enum", "tb_filter_rule")                                 \
@@ -110,6 +120,45 @@ tb_status tb_newton_params_check(tb_world* w, const char* fn, const tb_newton_pa
   return TB_OK;
 }
 
+tb_mujoco_params tb_mujoco_params_default(void) {
+  tb_mujoco_params p;
+  memset(&p, 0, sizeof p);
+  p.cone = TB_MUJOCO_PYRAMIDAL; /* mjOption defaults */
+  p.algorithm = TB_MUJOCO_NEWTON;
+  p.integrator = TB_MUJOCO_EULER;
+  p.iterations = 100;
+  p.tolerance = 1e-8f;
+  p.ls_iterations = 50;
+  p.ls_tolerance = 0.01f;
+  p.impratio = 1.0f;
+  p.refsafe = 1;
+  p.warmstart = 1; /* mjDSBL_WARMSTART off */
+  return p;
+}
+
+tb_status tb_mujoco_params_check(tb_world* w, const char* fn, const tb_mujoco_params* p) {
+  const struct { const char* name; int32_t v, lo, hi; } ints[] = {
+      {"cone", p->cone, 0, TB_MUJOCO_CONE_COUNT - 1},
+      {"algorithm", p->algorithm, 0, TB_MUJOCO_ALGORITHM_COUNT - 1},
+      {"integrator", p->integrator, 0, TB_MUJOCO_INTEGRATOR_COUNT - 1},
+      {"iterations", p->iterations, 1, 1000},
+      {"ls_iterations", p->ls_iterations, 1, 100},
+      {"refsafe", p->refsafe, 0, 1},
+      {"warmstart", p->warmstart, 0, 1},
+  };
+  for (size_t i = 0; i < sizeof ints / sizeof ints[0]; ++i)
+    if (ints[i].v < ints[i].lo || ints[i].v > ints[i].hi)
+      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.mujoco.%s must be in [%d, %d] (got %d)", fn, ints[i].name,
+                           ints[i].lo, ints[i].hi, ints[i].v);
+  const struct { const char* name; float v; int strict; } f[] = {
+      {"tolerance", p->tolerance, 0}, {"ls_tolerance", p->ls_tolerance, 1}, {"impratio", p->impratio, 1}};
+  for (size_t i = 0; i < sizeof f / sizeof f[0]; ++i)
+    if (!tb_is_finite(f[i].v) || f[i].v < 0.0f || (f[i].strict && f[i].v == 0.0f))
+      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.mujoco.%s must be %s (got %g)", fn, f[i].name,
+                           f[i].strict ? "finite and > 0" : "finite and >= 0", (double)f[i].v);
+  return TB_OK;
+}
+
 tb_world_def tb_default_world_def(void) {
   tb_world_def d;
   memset(&d, 0, sizeof d);
@@ -131,6 +180,7 @@ tb_world_def tb_default_world_def(void) {
   d.solver.combine.kamino_restitution = TB_COMBINE_MIN; /* Kamino: friction average, restitution min */
   /* Newton XPBD / penalty parameters, valid for every preset so the solver axis can switch */
   d.solver.newton = tb_newton_params_default();
+  d.solver.mujoco = tb_mujoco_params_default();
   tb_preset_apply(TB_PRESET_PHYSX_TGS, &d);
   return d;
 }
@@ -175,6 +225,17 @@ tb_status tb_preset_apply(tb_preset preset, tb_world_def* def) {
       c->speculative_widening = 0;
       c->max_speculative_extension = 0.1f;
       c->constant_gap = 0.0f;
+      break;
+    case TB_PRESET_MUJOCO:
+      /* -- preset section: MuJoCo -- */
+      s->solver = TB_SOLVER_MUJOCO;
+      s->combine_rule = TB_COMBINE_RULE_MUJOCO;
+      s->readback = TB_READBACK_MUJOCO;
+      c->filter_rule = TB_FILTER_MUJOCO;
+      c->distance_rule = TB_DISTANCE_MUJOCO;
+      c->broad_phase = TB_BROAD_PHASE_SAP;
+      c->matching = TB_MATCHING_LATEST;
+      s->mujoco = tb_mujoco_params_default();
       break;
     default:
       return tb_world_fail(NULL, TB_ERR_INVALID_ARGUMENT, "presetApply: preset must be in [0, %d) (got %d)",
@@ -227,6 +288,7 @@ tb_status tb_solver_params_check(tb_world* w, const char* fn, const tb_solver_pa
       (st = tb_check_enum(w, fn, "solver.combine.kamino_restitution", p->combine.kamino_restitution, TB_COMBINE_MODE_COUNT)))
     return st;
   if ((st = tb_newton_params_check(w, fn, &p->newton)) != TB_OK) return st;
+  if ((st = tb_mujoco_params_check(w, fn, &p->mujoco)) != TB_OK) return st;
   if (p->friction_every_iteration != 0 && p->friction_every_iteration != 1)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.friction_every_iteration must be 0 or 1 (got %d)", fn, p->friction_every_iteration);
   if (p->external_forces_every_iteration != 0 && p->external_forces_every_iteration != 1)
