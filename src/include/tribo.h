@@ -67,7 +67,9 @@ typedef enum tb_preset {
   TB_PRESET_PHYSX_TGS = 1,
   TB_PRESET_NEWTON_XPBD = 2,
   TB_PRESET_NEWTON_SEMI = 3,
-  TB_PRESET_COUNT = 4
+  /* 4: TB_PRESET_MUJOCO */
+  TB_PRESET_KAMINO = 5,
+  TB_PRESET_COUNT = 6
 } tb_preset;
 
 typedef enum tb_solver_type {
@@ -75,7 +77,9 @@ typedef enum tb_solver_type {
   TB_SOLVER_TGS = 1,     /* PhysX temporal Gauss-Seidel: internal steps h/N */
   TB_SOLVER_XPBD = 2,    /* Newton XPBD: position corrections, velocities from positions */
   TB_SOLVER_PENALTY = 3, /* Newton semi-implicit Euler with penalty contact forces */
-  TB_SOLVER_TYPE_COUNT = 4
+  /* 4: TB_SOLVER_MUJOCO */
+  TB_SOLVER_KAMINO = 5,  /* Newton Kamino: PADMM on the contact rows' Delassus problem, then Euler */
+  TB_SOLVER_TYPE_COUNT = 6
 } tb_solver_type;
 
 /* How two shapes' materials combine into a contact's parameters. */
@@ -172,6 +176,19 @@ typedef struct tb_newton_params {
                                    * velocities updated with every correction (Newton 1.6). Default 0 */
 } tb_newton_params;
 
+/* ---- Kamino PADMM parameters (the `kamino` preset; Newton Kamino PADMMSolverConfig defaults). ---- */
+typedef struct tb_kamino_params {
+  int32_t max_iterations;          /* PADMM iterations at most per step, [1, 10000]. Default 200 */
+  float primal_tolerance;          /* N·s, > 0: on r_p = ||λ − proj_K(λ)||∞ of the ADMM split (x − y). Default 1e-6 */
+  float dual_tolerance;            /* m/s, > 0: on r_d = ||η(x − x_prev) + ρ(y − y_prev)||∞. Default 1e-6 */
+  float complementarity_tolerance; /* J, > 0: on r_c = max over contacts |λ_c · v_c|. Default 1e-6 */
+  float eta;                       /* proximal regularisation η of the preconditioned Delassus problem, > 0. Default 1e-5 */
+  float rho;                       /* ADMM penalty ρ (fixed) of the preconditioned problem, > 0. Default 1 */
+  float warm_start_scale;          /* [0, 1]: factor on the previous step's matched impulses. Default 0.9 */
+  float stabilization;             /* [0, 1]: share γ of a penetration removed per step (Baumgarte). Default 0.01 */
+  float dead_zone;                 /* m, >= 0: |distance| below it counts as touching. Default 1e-6 */
+} tb_kamino_params;
+
 /* Solver choices and parameters. */
 typedef struct tb_solver_params {
   int32_t position_iterations;     /* substeps per step: internal step h/N (>= 1) */
@@ -197,6 +214,8 @@ typedef struct tb_solver_params {
   tb_newton_params newton;         /* Newton XPBD / penalty parameters (see tb_newton_params) */
   /* -- solver section: observation -- */
   tb_combine_params combine;       /* configuration of the combine rule (materials) */
+  /* -- solver section: Kamino PADMM -- */
+  tb_kamino_params kamino;         /* Kamino PADMM parameters (see tb_kamino_params); uses warm_starting too */
 } tb_solver_params;
 
 typedef struct tb_world_def {
@@ -487,8 +506,17 @@ typedef struct tb_solver_status {
   float residual_velocity;      /* m/s: largest normal velocity error after the last iteration, or NaN */
   float residual_penetration;   /* m: deepest penetration left after the step, or NaN */
   /* -- status section: more -- */
+  /* Kamino PADMM (NaN for the other solvers): the residuals of the last iteration, infinity norms over
+   * the world's contact rows; position_iterations = PADMM iterations used; converged = 1 when all three
+   * met their tolerances (checked after the second iteration on), 0 when the budget ran out */
+  float residual_primal;          /* N·s: impulse, ||x − y||∞ (solution minus its cone projection) */
+  float residual_dual;            /* m/s: velocity, ||η(x − x_prev) + ρ(y − y_prev)||∞ */
+  float residual_complementarity; /* J = N·s·m/s: max over contacts |λ_c · v_c| */
 } tb_solver_status;
 TB_API tb_status tb_world_solver_status(tb_world_id world, tb_solver_status* out);
+/* Clears the solver's history across steps (Kamino: the cached contact solution of the warm start),
+ * as Newton's solver reset(); the next step starts cold. */
+TB_API tb_status tb_world_solver_reset(tb_world_id world);
 
 /* ---- Filtering, sleep, broad-phase pair lists, queries ---- */
 

@@ -818,11 +818,16 @@ tb_status tb_solve_tgs(tb_world* w) { return solve_physx(w, 1); }
 
 /* The solver family of the world's preset (or of its solver axis). */
 tb_status tb_solve_world(tb_world* w) {
+  tb_status st;
   switch (w->def.solver.solver) {
-    case TB_SOLVER_PGS: return tb_solve_pgs(w);
-    case TB_SOLVER_TGS: return tb_solve_tgs(w);
-    case TB_SOLVER_XPBD: return tb_solve_xpbd(w);
-    case TB_SOLVER_PENALTY: return tb_solve_penalty(w);
+    case TB_SOLVER_PGS: st = tb_solve_pgs(w); break;
+    case TB_SOLVER_TGS: st = tb_solve_tgs(w); break;
+    case TB_SOLVER_XPBD: st = tb_solve_xpbd(w); break;
+    case TB_SOLVER_PENALTY: st = tb_solve_penalty(w); break;
+    case TB_SOLVER_KAMINO: return tb_solve_kamino(w);
     default: return tb_world_fail(w, TB_ERR_INVALID_STATE, "solve: unknown solver %d", w->def.solver.solver);
   }
+  /* the PADMM residuals exist only for the Kamino solver */
+  w->status.residual_primal = w->status.residual_dual = w->status.residual_complementarity = NAN;
+  return st;
 }

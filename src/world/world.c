@@ -101,6 +101,7 @@ static tb_status check_solver(tb_world* w, const char* fn, const tb_solver_param
       (st = check_enum(w, fn, "solver.combine.kamino_restitution", p->combine.kamino_restitution, TB_COMBINE_MODE_COUNT)))
     return st;
   if ((st = tb_newton_params_check(w, fn, &p->newton)) != TB_OK) return st;
+  if ((st = tb_kamino_params_check(w, fn, &p->kamino)) != TB_OK) return st;
   if (p->friction_every_iteration != 0 && p->friction_every_iteration != 1)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.friction_every_iteration must be 0 or 1 (got %d)", fn, p->friction_every_iteration);
   if (p->external_forces_every_iteration != 0 && p->external_forces_every_iteration != 1)
@@ -154,6 +155,7 @@ tb_world_def tb_default_world_def(void) {
   d.solver.combine.kamino_restitution = TB_COMBINE_MIN; /* Kamino: friction average, restitution min */
   /* Newton XPBD / penalty parameters, valid for every preset so the solver axis can switch */
   d.solver.newton = tb_newton_params_default();
+  d.solver.kamino = tb_kamino_params_default();
   tb_preset_apply(TB_PRESET_PHYSX_TGS, &d);
   return d;
 }
@@ -194,6 +196,21 @@ tb_status tb_preset_apply(tb_preset preset, tb_world_def* def) {
       c->matching = TB_MATCHING_LATEST;
       /* -- preset section: Newton -- */
       s->newton = tb_newton_params_default();
+      break;
+    case TB_PRESET_KAMINO:
+      s->solver = TB_SOLVER_KAMINO;
+      s->combine_rule = TB_COMBINE_RULE_KAMINO;
+      s->readback = TB_READBACK_NEWTON;
+      c->filter_rule = TB_FILTER_NEWTON;
+      c->distance_rule = TB_DISTANCE_NEWTON;
+      c->broad_phase = TB_BROAD_PHASE_SAP;
+      c->matching = TB_MATCHING_LATEST;
+      /* -- preset section: Kamino -- */
+      /* Kamino MaterialManagerConfig: friction average, restitution min; PADMMSolverConfig defaults */
+      s->combine.kamino_friction = TB_COMBINE_AVERAGE;
+      s->combine.kamino_restitution = TB_COMBINE_MIN;
+      s->kamino = tb_kamino_params_default();
+      s->warm_starting = 1;
       break;
     default:
       return tb_world_fail(NULL, TB_ERR_INVALID_ARGUMENT, "presetApply: preset must be in [0, %d) (got %d)",
@@ -341,6 +358,7 @@ static void destroy_storage(tb_world* w) {
   tb_match_free(&w->match);
   tb_solver_destroy(w);
   tb_newton_destroy(w);
+  tb_kamino_destroy(w);
   tb_arena_destroy(&w->arena);
   tb_filter_destroy(w);
   tb_broad_phase_destroy(w);
@@ -1115,7 +1133,7 @@ static tb_status solve_guarded(tb_world* w) {
       memcpy(b->f.angular_velocity + 3 * j, w->backup + 13 * j + 10, 3 * sizeof(float));
     }
     w->contacts.readback_valid = 0;
-    static const char* names[] = {"pgs", "tgs", "xpbd", "penalty"};
+    static const char* names[] = {"pgs", "tgs", "xpbd", "penalty", "mujoco", "kamino"};
     int32_t sv = w->def.solver.solver;
     return tb_world_fail(w, TB_ERR_INVALID_STATE,
                          "solve: the %s solver left body %d with a non-finite pose or velocity; the step was undone "

@@ -42,6 +42,15 @@
   X(solver.external_forces_every_iteration, TB_I32, 1, "0/1", "TGS gravity per internal step")  \
   X(solver.bias_coefficient, TB_F32, 1, "1", "PGS/TGS share of the penetration removed per step") \
   /* -- def fields section: solver -- */                                                        \
+  X(solver.kamino.max_iterations, TB_I32, 1, "1", "Kamino PADMM iterations at most")            \
+  X(solver.kamino.primal_tolerance, TB_F32, 1, "N·s", "Kamino r_p tolerance")                   \
+  X(solver.kamino.dual_tolerance, TB_F32, 1, "m/s", "Kamino r_d tolerance")                     \
+  X(solver.kamino.complementarity_tolerance, TB_F32, 1, "J", "Kamino r_c tolerance")            \
+  X(solver.kamino.eta, TB_F32, 1, "1", "Kamino proximal regularisation (preconditioned)")       \
+  X(solver.kamino.rho, TB_F32, 1, "1", "Kamino ADMM penalty (preconditioned)")                  \
+  X(solver.kamino.warm_start_scale, TB_F32, 1, "1", "Kamino warm-start factor")                 \
+  X(solver.kamino.stabilization, TB_F32, 1, "1", "Kamino share of a penetration removed per step") \
+  X(solver.kamino.dead_zone, TB_F32, 1, "m", "Kamino distance dead zone")                       \
   X(collision.broad_phase, TB_I32, 1, "enum", "tb_broad_phase_type")                            \
   X(collision.filter_rule, TB_I32, 1, "enum", "tb_filter_rule")                                 \
   X(collision.distance_rule, TB_I32, 1, "enum", "tb_distance_rule")                             \
