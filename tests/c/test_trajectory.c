@@ -21,7 +21,8 @@ typedef struct expected_hash {
   const char* scene;
   tb_preset preset;
   uint32_t hash;
-  int steps_ok; /* steps the world accepted (a preset may refuse an unstable step) */
+  int steps_ok; /* steps the world accepted (a preset may refuse an unstable step); -1: the build
+                 * refuses the preset (an enum value reserved for a preset not built in) */
 } expected_hash;
 
 static const expected_hash EXPECTED[] = {
@@ -37,7 +38,7 @@ static uint32_t fnv(uint32_t h, const void* data, size_t n) {
 
 static tb_world_id make_world(tb_preset preset) {
   tb_world_def def = tb_default_world_def();
-  CHECK(tb_preset_apply(preset, &def) == TB_OK);
+  if (tb_preset_apply(preset, &def) != TB_OK) return -1;
   def.thread_count = 1;
   tb_world_id w = tb_world_create(&def);
   CHECK(w >= 0);
@@ -81,6 +82,8 @@ static int field_index(const char* name) {
 
 static uint32_t run(const char* scene, tb_preset preset, int* steps_ok) {
   tb_world_id w = make_world(preset);
+  *steps_ok = -1;
+  if (w < 0) return 0;
   if (strcmp(scene, "pile") == 0) build_pile(w); else build_pyramid(w);
   uint32_t h = 2166136261u;
   const int fields[] = {field_index("normal_impulse"), field_index("tangent_impulse"), field_index("force")};
