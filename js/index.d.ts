@@ -42,9 +42,12 @@ export type Build = 'threads' | 'simd';
  * rule, matching); each axis can then be set on its own ({@link WorldOptions}, {@link World.setOptions}).
  * A preset whose solver is not in this version throws a `RangeError` naming the available ones.
  */
-export type Preset = 'physx-pgs' | 'physx-tgs' | 'newton-xpbd' | 'newton-semi';
-/** Solver families: PhysX PGS and TGS, Newton XPBD, Newton penalty with semi-implicit Euler. */
-export type SolverType = 'pgs' | 'tgs' | 'xpbd' | 'penalty';
+export type Preset = 'physx-pgs' | 'physx-tgs' | 'newton-xpbd' | 'newton-semi' | 'kamino';
+/**
+ * Solver families: PhysX PGS and TGS, Newton XPBD, Newton penalty with semi-implicit Euler, Newton
+ * Kamino PADMM (maximal coordinates, Coulomb cones, residual stopping rule, then Euler).
+ */
+export type SolverType = 'pgs' | 'tgs' | 'xpbd' | 'penalty' | 'kamino';
 /** Per-contact readback conventions (see docs/observation.md). */
 export type ReadbackConvention = 'physx' | 'newton';
 /**
@@ -137,6 +140,24 @@ export interface AxisOptions {
   ka?: number;
   /** `'newton-semi'`: Huber δ of the slip norm, m/s, > 0. Default `1`. */
   frictionSmoothing?: number;
+  /** `'kamino'`: PADMM iterations at most per step, integer in [1, 10000]; running out is not convergence. Default `200`. */
+  maxIterations?: number;
+  /** `'kamino'`: tolerance on the primal residual r_p = ‖x − y‖∞, N·s (impulse), > 0. Default `1e-6`. */
+  primalTolerance?: number;
+  /** `'kamino'`: tolerance on the dual residual r_d = ‖η(x − x_prev) + ρ(y − y_prev)‖∞, m/s (velocity), > 0. Default `1e-6`. */
+  dualTolerance?: number;
+  /** `'kamino'`: tolerance on the complementarity residual r_c = max_c |λ_c·v_c|, J, > 0. Default `1e-6`. */
+  complementarityTolerance?: number;
+  /** `'kamino'`: proximal regularisation η of the preconditioned Delassus problem (dimensionless), > 0. Default `1e-5`. */
+  eta?: number;
+  /** `'kamino'`: fixed ADMM penalty ρ of the preconditioned problem (dimensionless), > 0. Default `1`. */
+  rho?: number;
+  /** `'kamino'`: factor in [0, 1] on the previous step's matched impulses that start the iterations (with `warmStarting`). Default `0.9`. */
+  warmStartScale?: number;
+  /** `'kamino'`: share γ in [0, 1] of a penetration removed per step (Baumgarte bias γ·d/h). Default `0.01`. */
+  stabilization?: number;
+  /** `'kamino'`: m, >= 0: a contact distance within ±deadZone counts as touching. Default `1e-6`. */
+  deadZone?: number;
 }
 /** Body types. */
 export type BodyType = 'static' | 'kinematic' | 'dynamic';
@@ -730,6 +751,14 @@ export interface SolverStatus {
   residualVelocity: number;
   /** m: deepest penetration left after the step. */
   residualPenetration: number;
+  /** `'kamino'`: PADMM iterations used (= positionIterations); `converged` is true only when all three residuals met their tolerances. */
+  iterations: number;
+  /** `'kamino'`: N·s (impulse), primal residual ‖x − y‖∞ of the last iteration; NaN for the other solvers. */
+  residualPrimal: number;
+  /** `'kamino'`: m/s (velocity), dual residual ‖η(x − x_prev) + ρ(y − y_prev)‖∞; NaN for the other solvers. */
+  residualDual: number;
+  /** `'kamino'`: J (N·s × m/s), complementarity residual max over contacts |λ_c·v_c|; NaN for the other solvers. */
+  residualComplementarity: number;
 }
 
 /** Statistics of the last step. */
@@ -1618,6 +1647,8 @@ export class World {
   setContactOverride(index: number, override: ContactOverride): void;
   /** Status of the last solve: iterations used and residuals. */
   readonly solverStatus: SolverStatus;
+  /** Clears the solver's history across steps (`'kamino'`: the warm-start cache); the next step starts cold. */
+  resetSolver(): void;
   /** PhysX maxContactImpulse of a body (N·s per contact point and step, > 0; `Infinity` = none). @throws {RangeError} not > 0 */
   setMaxContactImpulse(id: number, maxImpulse: number): void;
   /** PhysX solver iteration requests of a body (-1 = the world's). @throws {RangeError} out of range */
@@ -1732,6 +1763,8 @@ export class WorkerWorld {
   setContactOverride(index: number, override: ContactOverride): Promise<void>;
   /** Status of the last solve: iterations used and residuals. */
   readonly solverStatus: Promise<SolverStatus>;
+  /** Clears the solver's history across steps (`'kamino'`: the warm-start cache). */
+  resetSolver(): Promise<void>;
   /** PhysX maxContactImpulse of a body (N·s per contact point and step). */
   setMaxContactImpulse(id: number, maxImpulse: number): Promise<void>;
   /** PhysX solver iteration requests of a body (-1 = the world's). */

@@ -81,6 +81,7 @@ const ops = {
   setMaxContactImpulse: (id, v) => world.setMaxContactImpulse(id, v),
   setSolverIterations: (id, p, v) => world.setSolverIterations(id, p, v),
   solverStatus: () => world.solverStatus,
+  resetSolver: () => world.resetSolver(),
   collide() {
     world.collide();
     return makeFrame();

@@ -165,6 +165,8 @@ export class WorkerWorld {
   setSolverIterations(id, position = -1, velocity = -1) { return this._call('setSolverIterations', [id, position, velocity]); }
   /** Status of the last solve (iterations used, residuals). */
   get solverStatus() { return this._call('solverStatus'); }
+  /** Clears the solver's history across steps (Kamino: the warm-start cache). */
+  resetSolver() { return this._call('resetSolver'); }
   /** Collision stage only; resolves with a frame whose contacts have no impulses yet (readbackValid false). */
   async collide() { return this._frame(await this._call('collide')); }
   /** Solver stage only, on the contacts of the preceding collide(); resolves with the frame. */

@@ -9,14 +9,14 @@ import * as observe from './observe.js';
 const BODY_TYPES = { static: 0, kinematic: 1, dynamic: 2 };
 const SHAPE_TYPES = { plane: 0, sphere: 1, capsule: 2, box: 3, heightfield: 7, mesh: 8 };
 /** Preset names in engine order (tb_preset). */
-const PRESETS = ['physx-pgs', 'physx-tgs', 'newton-xpbd', 'newton-semi'];
+const PRESETS = ['physx-pgs', 'physx-tgs', 'newton-xpbd', 'newton-semi', 'mujoco', 'kamino'];
 /** Presets whose solver exists in this version. */
-const AVAILABLE_PRESETS = ['physx-pgs', 'physx-tgs', 'newton-xpbd', 'newton-semi'];
+const AVAILABLE_PRESETS = ['physx-pgs', 'physx-tgs', 'newton-xpbd', 'newton-semi', 'kamino'];
 const ID_INDEX_MASK = 0xfffff;
 
 /** Names of the enum-valued world options, in engine order. */
 const ENUMS = {
-  solver: ['pgs', 'tgs', 'xpbd', 'penalty'],
+  solver: ['pgs', 'tgs', 'xpbd', 'penalty', null /* mujoco */, 'kamino'],
   combineRule: ['physx', 'mean', 'vbd', 'kamino', 'mujoco'],
   readback: ['physx', 'newton'],
   broadPhase: ['sap', 'all-pairs', 'explicit'],
@@ -76,6 +76,16 @@ const DEF_OPTIONS = {
   frictionEveryIteration: ['solver.friction_every_iteration', 'bool'],
   externalForcesEveryIteration: ['solver.external_forces_every_iteration', 'bool'],
   biasCoefficient: ['solver.bias_coefficient', 'num'],
+  /* Kamino PADMM */
+  maxIterations: ['solver.kamino.max_iterations', 'int'],
+  primalTolerance: ['solver.kamino.primal_tolerance', 'num'],
+  dualTolerance: ['solver.kamino.dual_tolerance', 'num'],
+  complementarityTolerance: ['solver.kamino.complementarity_tolerance', 'num'],
+  eta: ['solver.kamino.eta', 'num'],
+  rho: ['solver.kamino.rho', 'num'],
+  warmStartScale: ['solver.kamino.warm_start_scale', 'num'],
+  stabilization: ['solver.kamino.stabilization', 'num'],
+  deadZone: ['solver.kamino.dead_zone', 'num'],
 };
 /** Options that may change between steps (solver and collision axes). */
 const RUNTIME_OPTIONS = new Set(Object.keys(DEF_OPTIONS).filter((k) => /^(solver|collision)\./.test(DEF_OPTIONS[k][0])));
@@ -233,6 +243,22 @@ export const READBACK_INFO = Object.freeze({
     perContactForce: false,
     perBodyForce: 'netContactWrench(id) (no `with` filter): average contact force (N) and torque about the centre of mass (N·m) over the step',
   }),
+  kamino: Object.freeze({
+    preset: 'kamino',
+    normalImpulse: 'N·s per contact over the step: the normal component of the PADMM solution λ (the cone-projected ' +
+      'slack y of the last iteration, unscaled), on body1 along +normal; with restitution (e·pre-step normal velocity) ' +
+      'and the Baumgarte push-out γ·penetration/h in it',
+    tangentImpulse: 'N·s per contact along tangent0 / tangent1 on body1: the friction components of λ, inside the Coulomb ' +
+      'cone |λt| <= μ·λn (μ = average of the two shapes)',
+    force: 'N: λ / timestep on body1 by body0 at the contact, world axes (the solver applies it at point0 on body0 and ' +
+      'point1 on body1); wrench (Newton\'s Kamino conversion): by body1 on body0, force then torque (N·m) ' +
+      '(point0 − C0) × f0 about body0\'s centre of mass C0 after the step; zero torque for a static body0. If the ' +
+      'solve stopped on its iteration budget (solverStatus.converged false) the impulses are not converged: ' +
+      'see residualPrimal / residualDual / residualComplementarity',
+    excludes: ['torsional and rolling friction (no such rows)'],
+    perContactForce: true,
+    perBodyForce: 'netContactWrench(id): sum of the body\'s contact impulses / timestep, about its centre of mass',
+  }),
 });
 
 function checkKeys(fn, what, obj, allowed) {
@@ -330,8 +356,8 @@ function writeDef(tribo, d, options, keys, fn) {
     }
     else {
       const names = ENUMS[kind];
-      const i = names.indexOf(v);
-      if (i < 0) throw new RangeError(`${fn}: ${key} must be one of ${names.map((n) => JSON.stringify(n)).join(', ')} (got ${JSON.stringify(v)})`);
+      const i = typeof v === 'string' ? names.indexOf(v) : -1; /* null marks a value not built in */
+      if (i < 0) throw new RangeError(`${fn}: ${key} must be one of ${names.filter((n) => n !== null).map((n) => JSON.stringify(n)).join(', ')} (got ${JSON.stringify(v)})`);
       new Int32Array(buf, d + f.offset, 1)[0] = i;
     }
   }
@@ -1322,19 +1348,29 @@ export class World {
    * Status of the last solve(): solver, iterations used (largest over the islands; at least one
    * velocity iteration runs), converged (always false for fixed-iteration solvers), residuals:
    * residualVelocity (m/s) = largest normal velocity error after the last iteration,
-   * residualPenetration (m) = deepest penetration left after the step.
+   * residualPenetration (m) = deepest penetration left after the step. Kamino PADMM: iterations
+   * (= positionIterations), converged (all three residuals within their tolerances; false when the
+   * budget ran out), residualPrimal (N·s), residualDual (m/s), residualComplementarity (J); NaN for
+   * the other solvers.
    */
   get solverStatus() {
     this._alive('solverStatus');
     const s = this._t._scratch;
     this._check(this._M._tb_world_solver_status(this._id, s));
-    const i = new Int32Array(heapBuffer(this._M), s, 6);
-    const f = new Float32Array(heapBuffer(this._M), s, 6);
-    const names = ['pgs', 'tgs', 'xpbd', 'penalty'];
+    const i = new Int32Array(heapBuffer(this._M), s, 9);
+    const f = new Float32Array(heapBuffer(this._M), s, 9);
+    const names = ['pgs', 'tgs', 'xpbd', 'penalty', 'mujoco', 'kamino'];
     return {
       solver: names[i[0]], positionIterations: i[1], velocityIterations: i[2], converged: i[3] !== 0,
       residualVelocity: f[4], residualPenetration: f[5],
+      iterations: i[1], residualPrimal: f[6], residualDual: f[7], residualComplementarity: f[8],
     };
+  }
+
+  /** Clears the solver's history across steps (Kamino: the warm-start cache); the next step starts cold. */
+  resetSolver() {
+    this._alive('resetSolver');
+    this._check(this._M._tb_world_solver_reset(this._id));
   }
 
   /** Frees the world and all its memory. The object is unusable afterwards. */
