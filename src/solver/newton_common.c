@@ -70,7 +70,7 @@ void tb_newton_destroy(tb_world* w) {
 }
 
 /* Grows a group of arrays sharing one capacity to at least n elements (doubling). */
-static int grow(const tb_array_ref* arrays, int count, int32_t* cap, int32_t n) {
+int tb_newton_grow(const tb_array_ref* arrays, int count, int32_t* cap, int32_t n) {
   if (n <= *cap) return 1;
   int32_t c = *cap > 0 ? *cap : 16;
   while (c < n) c *= 2;
@@ -132,8 +132,8 @@ tb_status tb_newton_setup(tb_world* w, const char* fn) {
   const tb_array_ref sa = {(void**)&d->body_of_slot, sizeof(int32_t)};
   const tb_array_ref wa[] = {{(void**)&w->body_contact_wrench, 6 * sizeof(float)},
                              {(void**)&d->wrench_generation, sizeof(int32_t)}};
-  if (!grow(ba, 4, &d->body_capacity, nb) || !grow(ca, 3, &d->contact_capacity, nc) ||
-      !grow(&sa, 1, &d->slot_capacity, bodies->count) || !grow(wa, 2, &w->body_contact_capacity, bodies->count))
+  if (!tb_newton_grow(ba, 4, &d->body_capacity, nb) || !tb_newton_grow(ca, 3, &d->contact_capacity, nc) ||
+      !tb_newton_grow(&sa, 1, &d->slot_capacity, bodies->count) || !tb_newton_grow(wa, 2, &w->body_contact_capacity, bodies->count))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "%s: out of memory for %d bodies and %d contacts", fn, nb, nc);
 
   nb = 0;

@@ -119,15 +119,6 @@ void tb_kamino_destroy(tb_world* w) {
   w->kamino = NULL;
 }
 
-static int grow(const tb_array_ref* arrays, int count, int32_t* cap, int32_t n) {
-  if (n <= *cap) return 1;
-  int32_t c = *cap > 0 ? *cap : 16;
-  while (c < n) c *= 2;
-  if (!tb_grow_arrays(arrays, count, *cap, c)) return 0;
-  *cap = c;
-  return 1;
-}
-
 /* ---- cone projections in (n, t0, t1) order (Kamino project_to_coulomb_cone / _dual_cone) ---- */
 
 /* Nearest point of the cone |t| <= μ n. The polar test comes first so that μ = 0 maps a point
@@ -260,7 +251,7 @@ static tb_status setup(tb_world* w, tb_kamino_data* kd) {
   float h = w->def.timestep, inv_h = 1.0f / h;
   const tb_array_ref ca = {(void**)&kd->contacts, sizeof(tb_kamino_contact)};
   const tb_array_ref ba = {(void**)&kd->inv_inertia, sizeof(tb_mat3)};
-  if (!grow(&ca, 1, &kd->contact_capacity, nd->contact_count) || !grow(&ba, 1, &kd->body_capacity, nd->body_count))
+  if (!tb_newton_grow(&ca, 1, &kd->contact_capacity, nd->contact_count) || !tb_newton_grow(&ba, 1, &kd->body_capacity, nd->body_count))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for %d contacts", nd->contact_count);
   for (int32_t i = 0; i < nd->body_count; ++i) kd->inv_inertia[i] = tb_newton_inv_inertia_world(nd, i);
 
@@ -339,7 +330,7 @@ static void store_cache(tb_world* w, tb_kamino_data* kd) {
   int32_t n = w->contacts.count;
   const tb_array_ref a[] = {{(void**)&c->key, sizeof(uint32_t)}, {(void**)&c->impulse, sizeof(tb_vec3)},
                             {(void**)&c->velocity, sizeof(tb_vec3)}};
-  if (!grow(a, 3, &c->capacity, n)) { c->count = 0; return; } /* no warm start next step */
+  if (!tb_newton_grow(a, 3, &c->capacity, n)) { c->count = 0; return; } /* no warm start next step */
   memset(c->key, 0, (size_t)n * sizeof(uint32_t));
   c->count = n;
   for (int32_t i = 0; i < kd->contact_count; ++i) {
