@@ -172,6 +172,26 @@ export interface AxisOptions {
   refsafe?: boolean;
   /** `'mujoco'`: start each solve from the previous step's accelerations of the same bodies when they cost less than the unconstrained ones (MuJoCo's warmstart flag). Default `true`. */
   warmstart?: boolean;
+  /** `'kamino'`: PADMM iterations at most per step, integer in [1, 10000]; running out is not convergence. Default `200`. */
+  maxIterations?: number;
+  /** `'kamino'`: tolerance on the primal residual r_p = ‖x − y‖∞, N·s (impulse), > 0. Default `1e-6`. */
+  primalTolerance?: number;
+  /** `'kamino'`: tolerance on the dual residual r_d = ‖η(x − x_prev) + ρ(y − y_prev)‖∞, m/s (velocity), > 0. Default `1e-6`. */
+  dualTolerance?: number;
+  /** `'kamino'`: tolerance on the complementarity residual r_c = max_c |λ_c·v_c|, J, > 0. Default `1e-6`. */
+  complementarityTolerance?: number;
+  /** `'kamino'`: proximal regularisation η of the preconditioned Delassus problem (dimensionless), > 0. Default `1e-5`. */
+  eta?: number;
+  /** `'kamino'`: fixed ADMM penalty ρ of the preconditioned problem (dimensionless), > 0. Default `1`. */
+  rho?: number;
+  /** `'kamino'`: factor in [0, 1] on the previous step's matched impulses that start the iterations (with `kaminoWarmStart`). Default `0.9`. */
+  warmStartScale?: number;
+  /** `'kamino'`: share γ in [0, 1] of a penetration removed per step (Baumgarte bias γ·d/h). Default `0.01`. */
+  stabilization?: number;
+  /** `'kamino'`: m, >= 0: a contact distance within ±deadZone counts as touching. Default `1e-6`. */
+  deadZone?: number;
+  /** `'kamino'`: start from the previous step's matched impulses and keep this step's for the next. Default `true`. */
+  kaminoWarmStart?: boolean;
 }
 /** Body types. */
 export type BodyType = Engine.BodyType;
@@ -792,6 +812,12 @@ export interface SolverStatus {
   improvement: number;
   /** `'mujoco'` CG / Newton: scaled norm of the cost gradient (1/s²); NaN for PGS and the other solvers. */
   gradient: number;
+  /** `'kamino'`: N·s (impulse), primal residual ‖x − y‖∞ of the last iteration (PADMM iterations used: positionIterations); NaN for the other solvers. */
+  residualPrimal: number;
+  /** `'kamino'`: m/s (velocity), dual residual ‖η(x − x_prev) + ρ(y − y_prev)‖∞; NaN for the other solvers. */
+  residualDual: number;
+  /** `'kamino'`: J (N·s × m/s), complementarity residual max over contacts |λ_c·v_c|; NaN for the other solvers. */
+  residualComplementarity: number;
 }
 
 /** Statistics of the last step. */
@@ -1200,6 +1226,8 @@ export class World {
   setContactOverride(index: number, override: ContactOverride): void;
   /** Status of the last solve: iterations used and residuals. */
   readonly solverStatus: SolverStatus;
+  /** Clears the solver's history across steps (`'kamino'`: the warm-start cache); the next step starts cold. */
+  resetSolver(): void;
   /** PhysX maxContactImpulse of a body (N·s per contact point and step, > 0; `Infinity` = none). @throws {RangeError} not > 0 */
   setMaxContactImpulse(id: number, maxImpulse: number): void;
   /** PhysX solver iteration requests of a body (-1 = the world's). @throws {RangeError} out of range */
@@ -1316,6 +1344,8 @@ export class WorkerWorld {
   setContactOverride(index: number, override: ContactOverride): Promise<void>;
   /** Status of the last solve: iterations used and residuals. */
   readonly solverStatus: Promise<SolverStatus>;
+  /** Clears the solver's history across steps (`'kamino'`: the warm-start cache). */
+  resetSolver(): Promise<void>;
   /** PhysX maxContactImpulse of a body (N·s per contact point and step). */
   setMaxContactImpulse(id: number, maxImpulse: number): Promise<void>;
   /** PhysX solver iteration requests of a body (-1 = the world's). */

@@ -73,6 +73,17 @@ export const DEF_OPTIONS = {
   impratio: ['solver.mujoco.impratio', 'num'],
   refsafe: ['solver.mujoco.refsafe', 'bool'],
   warmstart: ['solver.mujoco.warmstart', 'bool'],
+  /* Kamino PADMM */
+  maxIterations: ['solver.kamino.max_iterations', 'int'],
+  primalTolerance: ['solver.kamino.primal_tolerance', 'num'],
+  dualTolerance: ['solver.kamino.dual_tolerance', 'num'],
+  complementarityTolerance: ['solver.kamino.complementarity_tolerance', 'num'],
+  eta: ['solver.kamino.eta', 'num'],
+  rho: ['solver.kamino.rho', 'num'],
+  warmStartScale: ['solver.kamino.warm_start_scale', 'num'],
+  stabilization: ['solver.kamino.stabilization', 'num'],
+  deadZone: ['solver.kamino.dead_zone', 'num'],
+  kaminoWarmStart: ['solver.kamino.warm_start', 'bool'],
 };
 /** Options that may change between steps (solver and collision axes). */
 const RUNTIME_OPTIONS = new Set(Object.keys(DEF_OPTIONS).filter((k) => /^(solver|collision)\./.test(DEF_OPTIONS[k][0])));

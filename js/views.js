@@ -75,6 +75,12 @@ export function setContactOverride(world, index, o = {}) {
     num(fn, 'stiffness', o.stiffness, 0), num(fn, 'damping', o.damping, 0), num(fn, 'frictionScale', o.frictionScale, 0)));
 }
 
+/** World.resetSolver: forgets the solver's history across steps (Kamino: the warm-start cache). */
+export function resetSolver(world) {
+  world._alive('resetSolver');
+  world._check(world._M._tb_world_solver_reset(world._id));
+}
+
 export function stepStats(world) {
   world._alive('stepStats');
   const M = world._M;

@@ -164,6 +164,8 @@ export class World {
   get stepStats() { return views.stepStats(this); }
   /** Status of the last solve(): solver, iterations used, converged (null where the solver has no tolerance), residuals (m/s, m). */
   get solverStatus() { return views.solverStatus(this); }
+  /** Clears the solver's history across steps (Kamino: the warm-start cache); the next step starts cold. */
+  resetSolver() { views.resetSolver(this); }
 
   /* -- options and presets (options.js, presets.js) -- */
   /** Sets gravity (m/s², world axes). */

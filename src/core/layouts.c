@@ -38,7 +38,8 @@
 #define SOLVER_STATUS(X, S)                                                                           \
   X(S, solver, TB_I32, 1) X(S, position_iterations, TB_I32, 1) X(S, velocity_iterations, TB_I32, 1)        \
   X(S, converged, TB_I32, 1) X(S, residual_velocity, TB_F32, 1) X(S, residual_penetration, TB_F32, 1)     \
-  X(S, improvement, TB_F32, 1) X(S, gradient, TB_F32, 1)
+  X(S, improvement, TB_F32, 1) X(S, gradient, TB_F32, 1) X(S, residual_primal, TB_F32, 1)                 \
+  X(S, residual_dual, TB_F32, 1) X(S, residual_complementarity, TB_F32, 1)
 #define HULL_INFO(X, S)                                                                               \
   X(S, vertex_count, TB_I32, 1) X(S, face_count, TB_I32, 1) X(S, edge_count, TB_I32, 1)                    \
   X(S, support_field_resolution, TB_I32, 1) X(S, support_field_bytes, TB_I64, 1) X(S, total_bytes, TB_I64, 1) \

@@ -72,7 +72,8 @@ typedef enum tb_shape_type { TB_SHAPE_TYPES(TB_ENUM_CONSTANT) TB_SHAPE_TYPE_COUN
   X(TB_PRESET_PHYSX_TGS, "physx-tgs")                                                              \
   X(TB_PRESET_NEWTON_XPBD, "newton-xpbd")                                                          \
   X(TB_PRESET_NEWTON_SEMI, "newton-semi")                                                          \
-  X(TB_PRESET_MUJOCO, "mujoco")
+  X(TB_PRESET_MUJOCO, "mujoco")                                                                    \
+  X(TB_PRESET_KAMINO, "kamino")
 typedef enum tb_preset { TB_PRESETS(TB_ENUM_CONSTANT) TB_PRESET_COUNT } tb_preset;
 
 #define TB_SOLVER_TYPES(X)                                                                         \
@@ -80,7 +81,8 @@ typedef enum tb_preset { TB_PRESETS(TB_ENUM_CONSTANT) TB_PRESET_COUNT } tb_prese
   X(TB_SOLVER_TGS, "tgs")         /* PhysX temporal Gauss-Seidel: internal steps h/N */          \
   X(TB_SOLVER_XPBD, "xpbd")       /* Newton XPBD: position corrections, velocities from positions */ \
   X(TB_SOLVER_PENALTY, "penalty") /* Newton semi-implicit Euler with penalty contact forces */    \
-  X(TB_SOLVER_MUJOCO, "mujoco")   /* MuJoCo soft constraints: PGS, CG or Newton over regularised contact rows */
+  X(TB_SOLVER_MUJOCO, "mujoco")   /* MuJoCo soft constraints: PGS, CG or Newton over regularised contact rows */ \
+  X(TB_SOLVER_KAMINO, "kamino")   /* Newton Kamino: PADMM on the contact rows' Delassus problem, then Euler */
 typedef enum tb_solver_type { TB_SOLVER_TYPES(TB_ENUM_CONSTANT) TB_SOLVER_TYPE_COUNT } tb_solver_type;
 
 /* How two shapes' materials combine into a contact's parameters. */
@@ -206,6 +208,21 @@ typedef struct tb_mujoco_params {
                             the unconstrained ones (MuJoCo's warmstart flag); default 1 */
 } tb_mujoco_params;
 
+/* ---- Kamino PADMM parameters (the `kamino` preset; Newton Kamino PADMMSolverConfig defaults). ---- */
+typedef struct tb_kamino_params {
+  int32_t max_iterations;          /* PADMM iterations at most per step, [1, 10000]. Default 200 */
+  float primal_tolerance;          /* N·s, > 0: on r_p = ||λ − proj_K(λ)||∞ of the ADMM split (x − y). Default 1e-6 */
+  float dual_tolerance;            /* m/s, > 0: on r_d = ||η(x − x_prev) + ρ(y − y_prev)||∞. Default 1e-6 */
+  float complementarity_tolerance; /* J, > 0: on r_c = max over contacts |λ_c · v_c|. Default 1e-6 */
+  float eta;                       /* proximal regularisation η of the preconditioned Delassus problem, > 0. Default 1e-5 */
+  float rho;                       /* ADMM penalty ρ (fixed) of the preconditioned problem, > 0. Default 1 */
+  float warm_start_scale;          /* [0, 1]: factor on the previous step's matched impulses. Default 0.9 */
+  float stabilization;             /* [0, 1]: share γ of a penetration removed per step (Baumgarte). Default 0.01 */
+  float dead_zone;                 /* m, >= 0: |distance| below it counts as touching. Default 1e-6 */
+  int32_t warm_start;              /* 0/1: start from the previous step's matched impulses (and keep
+                                      this step's for the next). Default 1 */
+} tb_kamino_params;
+
 /* Solver choices and parameters. */
 typedef struct tb_solver_params {
   int32_t position_iterations;     /* substeps per step: internal step h/N (>= 1) */
@@ -229,6 +246,8 @@ typedef struct tb_solver_params {
   tb_combine_params combine;       /* configuration of the combine rule (materials) */
   /* -- solver section: MuJoCo soft constraints -- */
   tb_mujoco_params mujoco;         /* the `mujoco` preset's solver (see tb_mujoco_params) */
+  /* -- solver section: Kamino PADMM -- */
+  tb_kamino_params kamino;         /* Kamino PADMM parameters (see tb_kamino_params) */
 } tb_solver_params;
 
 typedef struct tb_world_def {
@@ -543,7 +562,7 @@ typedef struct tb_solver_status {
   int32_t converged;            /* 1 a tolerance was met, 0 it was not; TB_CONVERGED_UNDEFINED (-1) when
                                    the solver has no tolerance: PGS, TGS and XPBD run fixed iteration
                                    counts (physx-e3 §5.3, newton-e3 §4), penalty does not iterate;
-                                   MuJoCo has one (solver.mujoco.tolerance) */
+                                   MuJoCo and Kamino have one */
   float residual_velocity;      /* m/s: largest normal velocity error after the last iteration, or NaN */
   float residual_penetration;   /* m: deepest penetration left after the step, or NaN */
   /* -- status section: more -- */
@@ -553,8 +572,17 @@ typedef struct tb_solver_status {
    * for the other solvers. */
   float improvement;
   float gradient;
+  /* Kamino PADMM (NaN for the other solvers): the residuals of the last iteration, infinity norms over
+   * the world's contact rows; position_iterations = PADMM iterations used; converged = 1 when all three
+   * met their tolerances (checked after the second iteration on), 0 when the budget ran out */
+  float residual_primal;          /* N·s: impulse, ||x − y||∞ (solution minus its cone projection) */
+  float residual_dual;            /* m/s: velocity, ||η(x − x_prev) + ρ(y − y_prev)||∞ */
+  float residual_complementarity; /* J = N·s·m/s: max over contacts |λ_c · v_c| */
 } tb_solver_status;
 TB_API tb_status tb_world_solver_status(tb_world_id world, tb_solver_status* out);
+/* Clears the solver's history across steps (Kamino: the cached contact solution of the warm start),
+ * as Newton's solver reset(); the next step starts cold. */
+TB_API tb_status tb_world_solver_reset(tb_world_id world);
 
 /* ---- Filtering, sleep, broad-phase pair lists, queries ---- */
 

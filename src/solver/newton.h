@@ -69,6 +69,8 @@ typedef struct tb_newton_data {
 
 void tb_newton_destroy(tb_world* w);
 
+/* Grows a group of arrays sharing one capacity to at least n elements (doubling); 0 when out of memory. */
+int tb_newton_grow(const tb_array_ref* arrays, int count, int32_t* cap, int32_t n);
 /* Grows the scratch and fills bodies (state at the start of the step) and contact rows. */
 tb_status tb_newton_setup(tb_world* w, const char* fn);
 /* Rigid-body predictor (Newton integrate_bodies) over h with force f (N) and torque t (N·m,

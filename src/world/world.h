@@ -173,6 +173,8 @@ typedef struct tb_world {
   int32_t body_contact_capacity;  /* body slots body_contact_wrench / _generation hold */
   int32_t body_contact_valid;     /* 1 when the last solve() was a Newton solver and filled it */
   int32_t overrides_pending;      /* 1 after tb_contact_set_override() since the last solve() */
+  /* Kamino PADMM (src/solver/solver_kamino.c) */
+  struct tb_kamino_data* kamino;  /* solver scratch and warm-start cache, grown at the start of solve() */
   char error[TB_ERROR_LEN];
 } tb_world;
 

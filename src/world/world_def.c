@@ -53,6 +53,16 @@
   X(solver.mujoco.refsafe, TB_I32, 1, "0/1", "MuJoCo timeconst >= 2 timestep")                   \
   X(solver.mujoco.warmstart, TB_I32, 1, "0/1", "MuJoCo warm start from the last accelerations")    \
   /* -- def fields section: solver -- */                                                        \
+  X(solver.kamino.max_iterations, TB_I32, 1, "1", "Kamino PADMM iterations at most")            \
+  X(solver.kamino.primal_tolerance, TB_F32, 1, "N·s", "Kamino r_p tolerance")                   \
+  X(solver.kamino.dual_tolerance, TB_F32, 1, "m/s", "Kamino r_d tolerance")                     \
+  X(solver.kamino.complementarity_tolerance, TB_F32, 1, "J", "Kamino r_c tolerance")            \
+  X(solver.kamino.eta, TB_F32, 1, "1", "Kamino proximal regularisation (preconditioned)")       \
+  X(solver.kamino.rho, TB_F32, 1, "1", "Kamino ADMM penalty (preconditioned)")                  \
+  X(solver.kamino.warm_start_scale, TB_F32, 1, "1", "Kamino warm-start factor")                 \
+  X(solver.kamino.stabilization, TB_F32, 1, "1", "Kamino share of a penetration removed per step") \
+  X(solver.kamino.dead_zone, TB_F32, 1, "m", "Kamino distance dead zone")                       \
+  X(solver.kamino.warm_start, TB_I32, 1, "0/1", "Kamino warm start from the matched impulses")    \
   X(collision.broad_phase, TB_I32, 1, "enum", "tb_broad_phase_type")                            \
   X(collision.filter_rule, TB_I32, 1, "enum", "tb_filter_rule")                                 \
   X(collision.distance_rule, TB_I32, 1, "enum", "tb_distance_rule")                             \
@@ -159,6 +169,45 @@ tb_status tb_mujoco_params_check(tb_world* w, const char* fn, const tb_mujoco_pa
   return TB_OK;
 }
 
+tb_kamino_params tb_kamino_params_default(void) {
+  tb_kamino_params p;
+  memset(&p, 0, sizeof p);
+  p.max_iterations = 200;          /* Kamino PADMMSolverConfig defaults */
+  p.primal_tolerance = 1e-6f;
+  p.dual_tolerance = 1e-6f;
+  p.complementarity_tolerance = 1e-6f;
+  p.eta = 1e-5f;
+  p.rho = 1.0f;
+  p.warm_start_scale = 0.9f;
+  p.stabilization = 0.01f;         /* Kamino ConstraintStabilizationConfig gamma, delta */
+  p.dead_zone = 1e-6f;
+  p.warm_start = 1;
+  return p;
+}
+
+tb_status tb_kamino_params_check(tb_world* w, const char* fn, const tb_kamino_params* p) {
+  if (p->max_iterations < 1 || p->max_iterations > 10000)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.kamino.max_iterations must be in [1, 10000] (got %d)", fn,
+                         p->max_iterations);
+  if (p->warm_start != 0 && p->warm_start != 1)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.kamino.warm_start must be 0 or 1 (got %d)", fn, p->warm_start);
+  /* kind 0: > 0; 1: in [0, 1]; 2: >= 0 */
+  const struct { const char* name; float v; int kind; } f[] = {
+      {"primal_tolerance", p->primal_tolerance, 0}, {"dual_tolerance", p->dual_tolerance, 0},
+      {"complementarity_tolerance", p->complementarity_tolerance, 0}, {"eta", p->eta, 0}, {"rho", p->rho, 0},
+      {"warm_start_scale", p->warm_start_scale, 1}, {"stabilization", p->stabilization, 1}, {"dead_zone", p->dead_zone, 2},
+  };
+  static const char* rule[] = {"finite and > 0", "in [0, 1]", "finite and >= 0"};
+  for (size_t i = 0; i < sizeof f / sizeof f[0]; ++i) {
+    float v = f[i].v;
+    int bad = !tb_is_finite(v) || v < 0.0f || (f[i].kind == 0 && v == 0.0f) || (f[i].kind == 1 && v > 1.0f);
+    if (bad)
+      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.kamino.%s must be %s (got %g)", fn, f[i].name, rule[f[i].kind],
+                           (double)v);
+  }
+  return TB_OK;
+}
+
 tb_world_def tb_default_world_def(void) {
   tb_world_def d;
   memset(&d, 0, sizeof d);
@@ -181,6 +230,7 @@ tb_world_def tb_default_world_def(void) {
   /* Newton XPBD / penalty parameters, valid for every preset so the solver axis can switch */
   d.solver.newton = tb_newton_params_default();
   d.solver.mujoco = tb_mujoco_params_default();
+  d.solver.kamino = tb_kamino_params_default();
   tb_preset_apply(TB_PRESET_PHYSX_TGS, &d);
   return d;
 }
@@ -237,6 +287,26 @@ tb_status tb_preset_apply(tb_preset preset, tb_world_def* def) {
       c->matching = TB_MATCHING_LATEST;
       s->mujoco = tb_mujoco_params_default();
       break;
+    case TB_PRESET_KAMINO:
+      s->solver = TB_SOLVER_KAMINO;
+      s->combine_rule = TB_COMBINE_RULE_KAMINO;
+      s->readback = TB_READBACK_NEWTON;
+      c->filter_rule = TB_FILTER_NEWTON;
+      c->distance_rule = TB_DISTANCE_NEWTON;
+      c->broad_phase = TB_BROAD_PHASE_SAP;
+      c->matching = TB_MATCHING_LATEST;
+      /* -- preset section: Kamino -- */
+      /* Kamino MaterialManagerConfig: friction average, restitution min; PADMMSolverConfig defaults */
+      s->combine.kamino_friction = TB_COMBINE_AVERAGE;
+      s->combine.kamino_restitution = TB_COMBINE_MIN;
+      s->kamino = tb_kamino_params_default();
+      /* Newton distance rule with the detection the preset was built on: the gaps widened by the
+       * relative motion of one step (capped) and a constant 0.02 m, so a resting contact is found
+       * before it penetrates (the newton presets keep d <= gap0 + gap1 exactly) */
+      c->speculative_widening = 1;
+      c->max_speculative_extension = 0.1f;
+      c->constant_gap = 0.02f;
+      break;
     default:
       return tb_world_fail(NULL, TB_ERR_INVALID_ARGUMENT, "presetApply: preset must be in [0, %d) (got %d)",
                            TB_PRESET_COUNT, (int)preset);
@@ -289,6 +359,7 @@ tb_status tb_solver_params_check(tb_world* w, const char* fn, const tb_solver_pa
     return st;
   if ((st = tb_newton_params_check(w, fn, &p->newton)) != TB_OK) return st;
   if ((st = tb_mujoco_params_check(w, fn, &p->mujoco)) != TB_OK) return st;
+  if ((st = tb_kamino_params_check(w, fn, &p->kamino)) != TB_OK) return st;
   if (p->friction_every_iteration != 0 && p->friction_every_iteration != 1)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.friction_every_iteration must be 0 or 1 (got %d)", fn, p->friction_every_iteration);
   if (p->external_forces_every_iteration != 0 && p->external_forces_every_iteration != 1)
