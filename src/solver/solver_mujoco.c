@@ -957,7 +957,7 @@ tb_status tb_solve_mujoco(tb_world* w) {
   solve_result res;
   if (p->algorithm == TB_MUJOCO_PGS) {
     /* the dual starts from the forces of the start accelerations (zero without a warm start) */
-    if (!warm) memset(d->force, 0, (size_t)d->row_count * sizeof(double));
+    if (!warm && d->row_count > 0) memset(d->force, 0, (size_t)d->row_count * sizeof(double));
     res = solve_pgs(d, p);
   } else {
     res = solve_primal(d, p, p->algorithm == TB_MUJOCO_NEWTON);
