@@ -71,7 +71,7 @@ for (const build of BUILDS) {
     it('options are checked and named; resetSolver gives a cold start', () => {
       assert.throws(() => tribo.createWorld({ preset: 'kamino', dualTolerance: 0 }), (e) => e instanceof RangeError && /dualTolerance must be finite and > 0 \(got 0\)/.test(e.message));
       assert.throws(() => tribo.createWorld({ preset: 'kamino', warmStartScale: 2 }), /warmStartScale must be in \[0, 1\]/);
-      assert.throws(() => tribo.createWorld({ solver: 'mujoco' }), (e) => e instanceof RangeError && /solver must be one of .*"kamino"/.test(e.message));
+      assert.throws(() => tribo.createWorld({ solver: 'rk4' }), (e) => e instanceof RangeError && /solver must be one of .*"kamino"/.test(e.message));
       const { w } = restingBox();
       w.step(20);
       w.resetSolver();
