@@ -295,7 +295,7 @@ static void store_cache(tb_world* w, tb_kamino_data* kd) {
   const tb_array_ref a[] = {{(void**)&c->key, sizeof(uint32_t)}, {(void**)&c->impulse, sizeof(tb_vec3)},
                             {(void**)&c->velocity, sizeof(tb_vec3)}};
   if (!tb_grow_capacity(a, 3, &c->capacity, n)) { c->count = 0; return; } /* no warm start next step */
-  memset(c->key, 0, (size_t)n * sizeof(uint32_t));
+  if (n > 0) memset(c->key, 0, (size_t)n * sizeof(uint32_t));
   c->count = n;
   for (int32_t i = 0; i < kd->contact_count; ++i) {
     const tb_kamino_contact* k = &kd->contacts[i];
