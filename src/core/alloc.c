@@ -72,6 +72,15 @@ void tb_free_arrays(const tb_array_ref* arrays, int count, int32_t element_count
   }
 }
 
+int tb_grow_capacity(const tb_array_ref* arrays, int count, int32_t* cap, int32_t n) {
+  if (n <= *cap) return 1;
+  int32_t c = *cap > 0 ? *cap : 16;
+  while (c < n) c *= 2;
+  if (!tb_grow_arrays(arrays, count, *cap, c)) return 0;
+  *cap = c;
+  return 1;
+}
+
 int tb_grow(void** ptr, size_t elem_size, int32_t old_count, int32_t new_count) {
   tb_array_ref a = {ptr, elem_size};
   return tb_grow_arrays(&a, 1, old_count, new_count);

@@ -20,6 +20,9 @@ typedef struct tb_array_ref {
  * on failure nothing changes and 0 is returned. */
 int tb_grow_arrays(const tb_array_ref* arrays, int count, int32_t old_count, int32_t new_count);
 void tb_free_arrays(const tb_array_ref* arrays, int count, int32_t element_count);
+/* Grows a group of arrays sharing the capacity *cap to at least n elements, doubling from 16
+ * (solver scratch, grown at the start of a solve); all or nothing, 0 on out of memory. */
+int tb_grow_capacity(const tb_array_ref* arrays, int count, int32_t* cap, int32_t n);
 
 /* Bump allocator for per-step scratch. Sized between steps (tb_arena_reserve); inside a step
  * tb_arena_push never allocates: it returns NULL when the reservation is too small, which the

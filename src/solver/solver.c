@@ -1,6 +1,6 @@
 /* The solver stage: runs the solver family of the world's preset (or of its solver axis).
  * PhysX PGS / TGS: solver_physx.c; Newton XPBD: solver_xpbd.c; Newton semi-implicit penalty:
- * solver_penalty.c. */
+ * solver_penalty.c; MuJoCo soft constraints: solver_mujoco.c; Kamino PADMM: solver_kamino.c. */
 #include "solver.h"
 
 tb_status tb_solve_world(tb_world* w) {
@@ -9,6 +9,8 @@ tb_status tb_solve_world(tb_world* w) {
     case TB_SOLVER_TGS: return tb_solve_tgs(w);
     case TB_SOLVER_XPBD: return tb_solve_xpbd(w);
     case TB_SOLVER_PENALTY: return tb_solve_penalty(w);
+    case TB_SOLVER_MUJOCO: return tb_solve_mujoco(w);
+    case TB_SOLVER_KAMINO: return tb_solve_kamino(w);
     default: return tb_world_fail(w, TB_ERR_INVALID_STATE, "solve: unknown solver %d", w->def.solver.solver);
   }
 }

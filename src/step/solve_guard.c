@@ -1,4 +1,5 @@
 /* The solver stage with its guard. */
+#include <math.h>
 #include <string.h>
 
 #include "../solver/solver.h"
@@ -28,6 +29,9 @@ tb_status tb_solve_guarded(tb_world* w, const tb_step_context* ctx) {
   }
   tb_status st = tb_solve_world(w);
   if (st != TB_OK) return st;
+  if (w->def.solver.solver != TB_SOLVER_MUJOCO) w->status.improvement = w->status.gradient = NAN; /* MuJoCo only */
+  if (w->def.solver.solver != TB_SOLVER_KAMINO) /* the PADMM residuals exist only for Kamino */
+    w->status.residual_primal = w->status.residual_dual = w->status.residual_complementarity = NAN;
   for (int32_t i = 0; i < n; ++i) {
     if (b->f.body_type[i] != TB_BODY_DYNAMIC) continue;
     int finite = 1;

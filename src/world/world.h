@@ -167,6 +167,7 @@ typedef struct tb_world {
   struct tb_observe* observe;  /* sensors and events (src/observe); NULL until first used */
   /* Newton XPBD / penalty (src/solver/newton_*.c) */
   struct tb_newton_data* newton;  /* solver scratch, grown at the start of solve() */
+  struct tb_mujoco_data* mujoco;  /* MuJoCo solver scratch and warm start (src/solver/solver_mujoco.c) */
   /* published by the Newton solvers for observe/: per-body contact totals of the last solve() */
   float* body_contact_wrench;     /* per body slot, 6: average contact force (N) then torque (N·m)
                                    * about the body's centre of mass, world axes, over the last solve() */
@@ -175,6 +176,8 @@ typedef struct tb_world {
   int32_t body_contact_capacity;  /* body slots body_contact_wrench / _generation hold */
   int32_t body_contact_valid;     /* 1 when the last solve() was a Newton solver and filled it */
   int32_t overrides_pending;      /* 1 after tb_contact_set_override() since the last solve() */
+  /* Kamino PADMM (src/solver/solver_kamino.c) */
+  struct tb_kamino_data* kamino;  /* solver scratch and warm-start cache, grown at the start of solve() */
   char error[TB_ERROR_LEN];
 } tb_world;
 
