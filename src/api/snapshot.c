@@ -192,6 +192,13 @@ int32_t tb_world_snapshot(tb_world_id world, void* bytes, int32_t capacity) {
   if (!w) return -tb_world_fail(NULL, TB_ERR_NOT_FOUND, "snapshot: world %d does not exist", world);
   if (bytes && capacity < 0)
     return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "snapshot: capacity must be >= 0 (got %d)", capacity);
+  /* The MuJoCo and Kamino warm starts (per-slot accelerations, the last solution) are not in the
+   * payload yet: refuse rather than write a snapshot that would not continue bitwise. */
+  const tb_solver_params* sp = &w->def.solver;
+  if ((sp->solver == TB_SOLVER_MUJOCO && sp->mujoco.warmstart) || (sp->solver == TB_SOLVER_KAMINO && sp->kamino.warm_start))
+    return -tb_world_fail(w, TB_ERR_INVALID_STATE,
+                          "snapshot: the %s solver's warm start is not saved in snapshots yet; turn it off (solver.%s) to take one",
+                          tb_enum_name(TB_ENUM_SOLVER, sp->solver), sp->solver == TB_SOLVER_MUJOCO ? "mujoco.warmstart" : "kamino.warm_start");
   tb_serial count = {0};
   put_payload(&count, w);
   size_t total = sizeof(snapshot_header) + count.pos;
