@@ -140,7 +140,7 @@ tb_status tb_broad_phase(tb_world* w) {
                          out.found, limit);
   }
   /* Pairs found beyond the capacity are dropped from this frame, counted and flagged. */
-  qsort(w->pairs, (size_t)out.stored, sizeof(tb_pair), compare_pairs);
+  if (out.stored > 1) qsort(w->pairs, (size_t)out.stored, sizeof(tb_pair), compare_pairs);
   w->pair_count = out.stored;
   w->pairs_requested = out.found;
   w->pairs_overflowed = out.found > w->pair_capacity;

@@ -128,8 +128,8 @@ static inline tb_mat3 tb_mat3_rotate_diag(tb_quat q, tb_vec3 d) {
 static inline tb_mat3 tb_mat3_inverse(tb_mat3 m) {
   tb_vec3 c0 = tb_cross(m.cy, m.cz), c1 = tb_cross(m.cz, m.cx), c2 = tb_cross(m.cx, m.cy);
   float det = tb_dot(m.cx, c0);
-  if (fabsf(det) < 1e-30f) return tb_mat3_zero();
-  float s = 1.0f / det;
+  float s = 1.0f / det; /* singular only when 1/det does not exist in float32 (small bodies have det ~ 1e-36) */
+  if (!(fabsf(det) > 0.0f) || !(fabsf(s) <= 3.4e38f)) return tb_mat3_zero();
   tb_mat3 inv = {tb_scale(c0, s), tb_scale(c1, s), tb_scale(c2, s)};
   return tb_mat3_transpose(inv);
 }
