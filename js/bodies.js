@@ -52,7 +52,8 @@ export function addBody(world, desc = {}) {
       setSolverIterations(world, id, it.position ?? -1, it.velocity ?? -1);
     }
   } catch (e) {
-    M._tb_body_destroy(world._id, id);
+    /* takes the creation back with its shapes: no id or slot consumed */
+    if (M._tb_body_discard(world._id, id) !== 0) M._tb_body_destroy(world._id, id);
     world._shapeIds.delete(id);
     world._hulls.delete(id);
     throw e;
