@@ -262,12 +262,12 @@ tb_status tb_body_set_mass(tb_world_id world, tb_body_id body, float mass, const
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setMass: body %d is not dynamic", body);
   /* float32 must hold the value and its inverse: (1.2e-38, 3.4e38) with 1/x finite */
   if (!finite_positive(mass))
-    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setMass: mass must be finite and > 0 with a finite inverse (got %g)", (double)mass);
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setMass: mass must be finite and > 0 (got %g) with a finite inverse (kg, at least 3e-39)", (double)mass);
   if (!tb_check_finite(w, "setMass", "center", center, 3) || !tb_check_finite(w, "setMass", "inertia", inertia, 3))
     return TB_ERR_INVALID_ARGUMENT;
   for (int i = 0; i < 3; ++i)
     if (!finite_positive(inertia[i]))
-      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setMass: inertia[%d] must be > 0 with a finite inverse (got %g)", i, (double)inertia[i]);
+      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setMass: inertia[%d] must be > 0 (got %g) with a finite inverse (kg·m², at least 3e-39)", i, (double)inertia[i]);
   tb_bodies* b = &w->bodies;
   b->mass_explicit[slot] = 1;
   b->mass[slot] = mass;
