@@ -27,6 +27,8 @@ export type Matching = 'latest' | 'sticky';
 export type Convention = 'newton' | 'genesis' | 'physx';
 /** Names of the engine enum eventType (tribo.h), in engine order. */
 export type EventType = 'begin' | 'persist' | 'end' | 'forceAbove' | 'forceBelow';
+/** Names of the engine enum snapshotError (tribo.h), in engine order. */
+export type SnapshotError = 'ok' | 'truncated' | 'bad-magic' | 'bad-version' | 'foreign' | 'bad-checksum' | 'corrupt' | 'trailing-bytes';
 
 /** The body fields (engine field set 'body'); each view holds components × slotCount values. */
 export interface BodyFields {

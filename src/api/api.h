@@ -24,4 +24,7 @@ void tb_shape_slot_free(tb_world* w, int32_t s);
 /* The same without the free list and the generation (tb_body_discard restores both itself). */
 void tb_shape_slot_clear(tb_world* w, int32_t s);
 
+/* Everything a world owns, freed: world storage, then each layer's scratch (src/api/world.c). */
+void tb_world_destroy_storage(tb_world* w);
+
 #endif

@@ -130,82 +130,114 @@ static int tb_np_capsule_box_face(tb_vec3 p0, tb_vec3 p1, float r, tb_vec3 h, in
   return count;
 }
 
-/* a = capsule, b = box, in the box frame. Segment outside the box: exact closest points (segment
- * ends against the box, segment against the 12 edges); a face-normal result becomes a face
- * manifold (segment clipped to the face: 2 points when lying on it, ids 0x100 | face<<1 | end),
- * otherwise one point (edge: 0x200 | edge index, segment end in a vertex/edge region:
- * 0x300 | end). Segment touching or inside the box: SAT over the 3 face normals and the 3 axis x
- * edge directions (faces preferred within a tolerance). */
-int tb_collide_capsule_box(const tb_shape_geom* a, tb_transform ta, const tb_shape_geom* b,
-                           tb_transform tb, float max_separation, tb_manifold* out) {
-  float r = a->params[0];
-  tb_vec3 h = tb_v3(b->params[0], b->params[1], b->params[2]);
-  tb_vec3 axw = tb_rotate(ta.q, tb_v3(0.0f, a->params[1], 0.0f));
-  tb_vec3 pc = tb_inv_transform_point(tb, ta.p);
-  tb_vec3 axl = tb_inv_rotate(tb.q, axw);
-  tb_vec3 p0 = tb_sub(pc, axl), p1 = tb_add(pc, axl);
-  tb_vec3 dseg = tb_sub(p1, p0);
-
-  /* does the segment meet the box? (slab clipping) */
+/* Whether segment p0 + t·dseg, t in [0, 1], meets the box of half extents h (slab clipping). */
+static int tb_np_segment_meets_box(tb_vec3 p0, tb_vec3 dseg, tb_vec3 h) {
   int meets = 1;
-  {
-    float t0 = 0.0f, t1 = 1.0f;
-    for (int k = 0; k < 3 && meets; ++k) {
-      float pk = tb_comp(p0, k), dk = tb_comp(dseg, k), hk = tb_comp(h, k);
-      if (fabsf(dk) < 1e-12f) {
-        if (fabsf(pk) > hk) meets = 0;
-        continue;
-      }
-      float e0 = (-hk - pk) / dk, e1 = (hk - pk) / dk;
-      if (e0 > e1) { float tmp = e0; e0 = e1; e1 = tmp; }
-      t0 = fmaxf(t0, e0);
-      t1 = fminf(t1, e1);
-      if (t0 > t1) meets = 0;
+  float t0 = 0.0f, t1 = 1.0f;
+  for (int k = 0; k < 3 && meets; ++k) {
+    float pk = tb_comp(p0, k), dk = tb_comp(dseg, k), hk = tb_comp(h, k);
+    if (fabsf(dk) < 1e-12f) {
+      if (fabsf(pk) > hk) meets = 0;
+      continue;
+    }
+    float e0 = (-hk - pk) / dk, e1 = (hk - pk) / dk;
+    if (e0 > e1) { float tmp = e0; e0 = e1; e1 = tmp; }
+    t0 = fmaxf(t0, e0);
+    t1 = fminf(t1, e1);
+    if (t0 > t1) meets = 0;
+  }
+  return meets;
+}
+
+/* Lower bounds on the squared distance d2 that the edge test of tb_np_capsule_box_apart computes
+ * between the segment (in the box [lo, hi]) and a box edge: per axis k the squared gap between the
+ * segment's interval and the edge's, for an edge at +h_k (pos), at -h_k (neg) or along k (along),
+ * each gap less a margin (1e-5 of the magnitudes, far above the rounding of the lerps there) so
+ * that the computed component of the difference is at least as large. Summed in the order of
+ * tb_length_sq, the bound is never above d2: an edge whose bound is not below the best so far
+ * would fail `d2 < best`, and skipping its segment-segment test gives the same result bit for bit. */
+typedef struct edge_gaps {
+  float pos[3], neg[3], along[3];
+} edge_gaps;
+
+static edge_gaps edge_gaps_of(tb_vec3 lo, tb_vec3 hi, tb_vec3 h) {
+  edge_gaps g;
+  for (int k = 0; k < 3; ++k) {
+    float slo = tb_comp(lo, k), shi = tb_comp(hi, k), hk = tb_comp(h, k);
+    float margin = 1e-5f * (fabsf(slo) + fabsf(shi) + 2.0f * hk);
+    float p = fmaxf(fmaxf(slo - hk, hk - shi) - margin, 0.0f);  /* edge coordinate +hk */
+    float n = fmaxf(fmaxf(slo + hk, -hk - shi) - margin, 0.0f); /* edge coordinate -hk */
+    float a = fmaxf(fmaxf(slo - hk, -hk - shi) - margin, 0.0f); /* edge spanning [-hk, hk] */
+    g.pos[k] = p * p;
+    g.neg[k] = n * n;
+    g.along[k] = a * a;
+  }
+  return g;
+}
+
+/* The bound for edge (m, bits) of tb_np_box_edge. */
+static float edge_bound_sq(const edge_gaps* g, int m, int bits) {
+  int j = (m + 1) % 3, l = (m + 2) % 3;
+  float c[3];
+  c[m] = g->along[m];
+  c[j] = (bits & 1) ? g->pos[j] : g->neg[j];
+  c[l] = (bits & 2) ? g->pos[l] : g->neg[l];
+  return (c[0] + c[1]) + c[2];
+}
+
+/* Capsule segment [p0, p1] (radius r) apart from the box: exact closest points of the segment ends
+ * against the box and of the segment against the 12 edges, in the box frame. Returns the point
+ * count, or -1 when the segment touches the box (the SAT decides). */
+static int tb_np_capsule_box_apart(tb_vec3 p0, tb_vec3 p1, float r, tb_vec3 h, tb_transform tb, float max_separation,
+                                   tb_manifold* out) {
+  float best = INFINITY;
+  tb_vec3 sb = p0, bb = p0;
+  uint32_t id = 0;
+  for (int i = 0; i < 2; ++i) {
+    tb_vec3 p = i == 0 ? p0 : p1;
+    tb_vec3 q = tb_v3(tb_clampf(p.x, -h.x, h.x), tb_clampf(p.y, -h.y, h.y), tb_clampf(p.z, -h.z, h.z));
+    float d2 = tb_length_sq(tb_sub(p, q));
+    if (d2 < best) { best = d2; sb = p; bb = q; id = 0x300u | (uint32_t)i; }
+  }
+  const edge_gaps gaps = edge_gaps_of(tb_vmin(p0, p1), tb_vmax(p0, p1), h);
+  for (int m = 0; m < 3; ++m) {
+    for (int bits = 0; bits < 4; ++bits) {
+      if (edge_bound_sq(&gaps, m, bits) >= best) continue; /* cannot be nearer: same result */
+      tb_vec3 e0, e1;
+      tb_np_box_edge(h, m, bits, &e0, &e1);
+      float s, t;
+      tb_np_closest_segments(p0, p1, e0, e1, &s, &t);
+      tb_vec3 ps = tb_lerp(p0, p1, s), pe = tb_lerp(e0, e1, t);
+      float d2 = tb_length_sq(tb_sub(ps, pe));
+      if (d2 < best) { best = d2; sb = ps; bb = pe; id = 0x200u | (uint32_t)(4 * m + bits); }
     }
   }
-
-  if (!meets) {
-    float best = INFINITY;
-    tb_vec3 sb = p0, bb = p0;
-    uint32_t id = 0;
-    for (int i = 0; i < 2; ++i) {
-      tb_vec3 p = i == 0 ? p0 : p1;
-      tb_vec3 q = tb_v3(tb_clampf(p.x, -h.x, h.x), tb_clampf(p.y, -h.y, h.y), tb_clampf(p.z, -h.z, h.z));
-      float d2 = tb_length_sq(tb_sub(p, q));
-      if (d2 < best) { best = d2; sb = p; bb = q; id = 0x300u | (uint32_t)i; }
+  float dist = sqrtf(best);
+  if (dist - r > max_separation) return 0;
+  if (dist > 1e-7f) {
+    tb_vec3 nl = tb_scale(tb_sub(sb, bb), 1.0f / dist); /* box -> capsule */
+    int k = 0;
+    for (int j = 1; j < 3; ++j)
+      if (fabsf(tb_comp(nl, j)) > fabsf(tb_comp(nl, k))) k = j;
+    if (fabsf(tb_comp(nl, k)) >= 0.9999f) {
+      int c = tb_np_capsule_box_face(p0, p1, r, h, k, tb_comp(nl, k) > 0.0f ? 1.0f : -1.0f, tb,
+                                     max_separation, out);
+      if (c >= 0) return c;
     }
-    for (int m = 0; m < 3; ++m) {
-      for (int bits = 0; bits < 4; ++bits) {
-        tb_vec3 e0, e1;
-        tb_np_box_edge(h, m, bits, &e0, &e1);
-        float s, t;
-        tb_np_closest_segments(p0, p1, e0, e1, &s, &t);
-        tb_vec3 ps = tb_lerp(p0, p1, s), pe = tb_lerp(e0, e1, t);
-        float d2 = tb_length_sq(tb_sub(ps, pe));
-        if (d2 < best) { best = d2; sb = ps; bb = pe; id = 0x200u | (uint32_t)(4 * m + bits); }
-      }
-    }
-    float dist = sqrtf(best);
-    if (dist - r > max_separation) return 0;
-    if (dist > 1e-7f) {
-      tb_vec3 nl = tb_scale(tb_sub(sb, bb), 1.0f / dist); /* box -> capsule */
-      int k = 0;
-      for (int j = 1; j < 3; ++j)
-        if (fabsf(tb_comp(nl, j)) > fabsf(tb_comp(nl, k))) k = j;
-      if (fabsf(tb_comp(nl, k)) >= 0.9999f) {
-        int c = tb_np_capsule_box_face(p0, p1, r, h, k, tb_comp(nl, k) > 0.0f ? 1.0f : -1.0f, tb,
-                                       max_separation, out);
-        if (c >= 0) return c;
-      }
-      tb_vec3 n = tb_rotate(tb.q, tb_neg(nl));
-      out->normal = n;
-      tb_np_point(&out->points[0], tb_transform_point(tb, tb_mul_add(sb, -r, nl)),
-                  tb_transform_point(tb, bb), n, id);
-      return out->points[0].separation <= max_separation ? 1 : 0;
-    }
-    /* touching: fall through to SAT */
+    tb_vec3 n = tb_rotate(tb.q, tb_neg(nl));
+    out->normal = n;
+    tb_np_point(&out->points[0], tb_transform_point(tb, tb_mul_add(sb, -r, nl)),
+                tb_transform_point(tb, bb), n, id);
+    return out->points[0].separation <= max_separation ? 1 : 0;
   }
+  return -1; /* touching: the SAT decides */
+}
 
+/* Capsule segment [p0, p1] (radius r) touching or inside the box: SAT over the 3 face normals and
+ * the 3 axis x edge directions, faces preferred within a tolerance. Returns the point count. */
+static int tb_np_capsule_box_sat(tb_vec3 p0, tb_vec3 p1, float r, tb_vec3 h, tb_transform tb, float max_separation,
+                                 tb_manifold* out) {
+  tb_vec3 dseg = tb_sub(p1, p0);
   /* SAT: faces */
   int fk = 0;
   float fsep = -INFINITY, fsgn = 1.0f;
@@ -262,4 +294,26 @@ int tb_collide_capsule_box(const tb_shape_geom* a, tb_transform ta, const tb_sha
   tb_np_point(&out->points[0], tb_transform_point(tb, tb_mul_add(s, -r, nb)), tb_transform_point(tb, pb), n,
               0x100u | (uint32_t)(2 * fk + (fsgn > 0.0f ? 1 : 0)) << 1);
   return out->points[0].separation <= max_separation ? 1 : 0;
+}
+
+/* a = capsule, b = box, in the box frame. Segment outside the box: exact closest points (segment
+ * ends against the box, segment against the 12 edges); a face-normal result becomes a face
+ * manifold (segment clipped to the face: 2 points when lying on it, ids 0x100 | face<<1 | end),
+ * otherwise one point (edge: 0x200 | edge index, segment end in a vertex/edge region:
+ * 0x300 | end). Segment touching or inside the box: SAT over the 3 face normals and the 3 axis x
+ * edge directions (faces preferred within a tolerance). */
+int tb_collide_capsule_box(const tb_shape_geom* a, tb_transform ta, const tb_shape_geom* b,
+                           tb_transform tb, float max_separation, tb_manifold* out) {
+  float r = a->params[0];
+  tb_vec3 h = tb_v3(b->params[0], b->params[1], b->params[2]);
+  tb_vec3 axw = tb_rotate(ta.q, tb_v3(0.0f, a->params[1], 0.0f));
+  tb_vec3 pc = tb_inv_transform_point(tb, ta.p);
+  tb_vec3 axl = tb_inv_rotate(tb.q, axw);
+  tb_vec3 p0 = tb_sub(pc, axl), p1 = tb_add(pc, axl);
+  tb_vec3 dseg = tb_sub(p1, p0);
+  if (!tb_np_segment_meets_box(p0, dseg, h)) {
+    int n = tb_np_capsule_box_apart(p0, p1, r, h, tb, max_separation, out);
+    if (n >= 0) return n;
+  }
+  return tb_np_capsule_box_sat(p0, p1, r, h, tb, max_separation, out);
 }

@@ -4,37 +4,51 @@
 #include "convex.h"
 #include "../geometry/hull.h"
 
-/* Routine for (type a, type b) with a <= b; NULL = no contact (plane-plane). */
-static tb_collide_fn tb_np_routine(int ta, int tb) {
-  switch (ta * TB_SHAPE_TYPE_COUNT + tb) {
-    case TB_SHAPE_PLANE * TB_SHAPE_TYPE_COUNT + TB_SHAPE_SPHERE: return tb_collide_plane_sphere;
-    case TB_SHAPE_PLANE * TB_SHAPE_TYPE_COUNT + TB_SHAPE_CAPSULE: return tb_collide_plane_capsule;
-    case TB_SHAPE_PLANE * TB_SHAPE_TYPE_COUNT + TB_SHAPE_BOX: return tb_collide_plane_box;
-    case TB_SHAPE_SPHERE * TB_SHAPE_TYPE_COUNT + TB_SHAPE_SPHERE: return tb_collide_sphere_sphere;
-    case TB_SHAPE_SPHERE * TB_SHAPE_TYPE_COUNT + TB_SHAPE_CAPSULE: return tb_collide_sphere_capsule;
-    case TB_SHAPE_SPHERE * TB_SHAPE_TYPE_COUNT + TB_SHAPE_BOX: return tb_collide_sphere_box;
-    case TB_SHAPE_CAPSULE * TB_SHAPE_TYPE_COUNT + TB_SHAPE_CAPSULE: return tb_collide_capsule_capsule;
-    case TB_SHAPE_CAPSULE * TB_SHAPE_TYPE_COUNT + TB_SHAPE_BOX: return tb_collide_capsule_box;
-    case TB_SHAPE_BOX * TB_SHAPE_TYPE_COUNT + TB_SHAPE_BOX: return tb_collide_box_box;
-    /* convex against heightfield / mesh (static-static pairs never reach here) */
-    case TB_SHAPE_SPHERE * TB_SHAPE_TYPE_COUNT + TB_SHAPE_HEIGHTFIELD:
-    case TB_SHAPE_SPHERE * TB_SHAPE_TYPE_COUNT + TB_SHAPE_MESH:
-    case TB_SHAPE_CAPSULE * TB_SHAPE_TYPE_COUNT + TB_SHAPE_HEIGHTFIELD:
-    case TB_SHAPE_CAPSULE * TB_SHAPE_TYPE_COUNT + TB_SHAPE_MESH:
-    case TB_SHAPE_BOX * TB_SHAPE_TYPE_COUNT + TB_SHAPE_HEIGHTFIELD:
-    case TB_SHAPE_BOX * TB_SHAPE_TYPE_COUNT + TB_SHAPE_MESH:
-    case TB_SHAPE_CYLINDER * TB_SHAPE_TYPE_COUNT + TB_SHAPE_HEIGHTFIELD:
-    case TB_SHAPE_CYLINDER * TB_SHAPE_TYPE_COUNT + TB_SHAPE_MESH:
-    case TB_SHAPE_ELLIPSOID * TB_SHAPE_TYPE_COUNT + TB_SHAPE_HEIGHTFIELD:
-    case TB_SHAPE_ELLIPSOID * TB_SHAPE_TYPE_COUNT + TB_SHAPE_MESH:
-    case TB_SHAPE_HULL * TB_SHAPE_TYPE_COUNT + TB_SHAPE_HEIGHTFIELD:
-    case TB_SHAPE_HULL * TB_SHAPE_TYPE_COUNT + TB_SHAPE_MESH: return tb_collide_convex_mesh;
-    default: break;
-  }
-  /* -- dispatch section: cylinder, ellipsoid, hull (general convex path) -- */
-  if (tb > TB_SHAPE_HULL || tb <= TB_SHAPE_BOX) return NULL;
-  return ta == TB_SHAPE_PLANE ? tb_collide_plane_convex : tb_collide_general_convex;
-}
+/* One cell of the pair table: the routine for shapes (a, b) and the side it is written for. */
+typedef struct tb_collide_entry {
+  tb_collide_fn fn; /* NULL: the pair never makes contact (plane-plane, static against static) */
+  int mirror;       /* 1: fn is written for (b, a): it runs on the exchanged shapes and the manifold
+                     * is mirrored back (tb_manifold_mirror) */
+} tb_collide_entry;
+
+#define TB_NP_FN(name) {tb_collide_##name, 0}
+#define TB_NP_MIRROR(name) {tb_collide_##name, 1}
+#define TB_NP_NONE {NULL, 0}
+#define TB_NP_GC TB_NP_FN(general_convex)
+#define TB_NP_GCM TB_NP_MIRROR(general_convex)
+#define TB_NP_MESH TB_NP_FN(convex_mesh)
+#define TB_NP_MESHM TB_NP_MIRROR(convex_mesh)
+
+_Static_assert(TB_SHAPE_TYPE_COUNT == 9, "a new shape type needs a row and a column in tb_collide_table");
+
+/* Pair table [type of a][type of b] (as MuJoCo's mjCOLLISIONFUNC): each routine is written for the
+ * lower type first, so the upper triangle calls it directly and the lower triangle calls the same
+ * routine mirrored. Two shapes of one type run in a canonical order (tb_np_same_type_swap) so that
+ * (a, b) and (b, a) give the same contact. Cylinder, ellipsoid and hull take the general convex
+ * path (MPR / GJK / EPA); every convex shape against a heightfield or mesh goes through its
+ * triangles. */
+static const tb_collide_entry tb_collide_table[TB_SHAPE_TYPE_COUNT][TB_SHAPE_TYPE_COUNT] = {
+    /*            plane / sphere / capsule / box / cylinder / ellipsoid / hull / heightfield / mesh */
+    [TB_SHAPE_PLANE] = {TB_NP_NONE, TB_NP_FN(plane_sphere), TB_NP_FN(plane_capsule), TB_NP_FN(plane_box),
+                        TB_NP_FN(plane_convex), TB_NP_FN(plane_convex), TB_NP_FN(plane_convex), TB_NP_NONE,
+                        TB_NP_NONE},
+    [TB_SHAPE_SPHERE] = {TB_NP_MIRROR(plane_sphere), TB_NP_FN(sphere_sphere), TB_NP_FN(sphere_capsule),
+                         TB_NP_FN(sphere_box), TB_NP_GC, TB_NP_GC, TB_NP_GC, TB_NP_MESH, TB_NP_MESH},
+    [TB_SHAPE_CAPSULE] = {TB_NP_MIRROR(plane_capsule), TB_NP_MIRROR(sphere_capsule), TB_NP_FN(capsule_capsule),
+                          TB_NP_FN(capsule_box), TB_NP_GC, TB_NP_GC, TB_NP_GC, TB_NP_MESH, TB_NP_MESH},
+    [TB_SHAPE_BOX] = {TB_NP_MIRROR(plane_box), TB_NP_MIRROR(sphere_box), TB_NP_MIRROR(capsule_box),
+                      TB_NP_FN(box_box), TB_NP_GC, TB_NP_GC, TB_NP_GC, TB_NP_MESH, TB_NP_MESH},
+    [TB_SHAPE_CYLINDER] = {TB_NP_MIRROR(plane_convex), TB_NP_GCM, TB_NP_GCM, TB_NP_GCM, TB_NP_GC, TB_NP_GC,
+                           TB_NP_GC, TB_NP_MESH, TB_NP_MESH},
+    [TB_SHAPE_ELLIPSOID] = {TB_NP_MIRROR(plane_convex), TB_NP_GCM, TB_NP_GCM, TB_NP_GCM, TB_NP_GCM, TB_NP_GC,
+                            TB_NP_GC, TB_NP_MESH, TB_NP_MESH},
+    [TB_SHAPE_HULL] = {TB_NP_MIRROR(plane_convex), TB_NP_GCM, TB_NP_GCM, TB_NP_GCM, TB_NP_GCM, TB_NP_GCM,
+                       TB_NP_GC, TB_NP_MESH, TB_NP_MESH},
+    [TB_SHAPE_HEIGHTFIELD] = {TB_NP_NONE, TB_NP_MESHM, TB_NP_MESHM, TB_NP_MESHM, TB_NP_MESHM, TB_NP_MESHM,
+                              TB_NP_MESHM, TB_NP_NONE, TB_NP_NONE},
+    [TB_SHAPE_MESH] = {TB_NP_NONE, TB_NP_MESHM, TB_NP_MESHM, TB_NP_MESHM, TB_NP_MESHM, TB_NP_MESHM,
+                       TB_NP_MESHM, TB_NP_NONE, TB_NP_NONE},
+};
 
 /* -1 / 0 / +1 total-order comparison of floats (NaN never reaches here in valid input). */
 static int tb_np_cmpf(float x, float y) { return x < y ? -1 : (x > y ? 1 : 0); }
@@ -68,9 +82,10 @@ int tb_collide(const tb_shape_geom* a, tb_transform ta, const tb_shape_geom* b, 
   out->points_found = 0;
   if (a->type < 0 || a->type >= TB_SHAPE_TYPE_COUNT || b->type < 0 || b->type >= TB_SHAPE_TYPE_COUNT)
     return 0;
-  int swap = a->type > b->type || (a->type == b->type && tb_np_same_type_swap(a, ta, b, tb));
-  tb_collide_fn fn = swap ? tb_np_routine(b->type, a->type) : tb_np_routine(a->type, b->type);
+  const tb_collide_entry* e = &tb_collide_table[a->type][b->type];
+  tb_collide_fn fn = e->fn;
   if (!fn) return 0;
+  int swap = e->mirror || (a->type == b->type && tb_np_same_type_swap(a, ta, b, tb));
   int n = swap ? fn(b, tb, a, ta, max_separation, out) : fn(a, ta, b, tb, max_separation, out);
   out->point_count = n;
   if (out->points_found < n) out->points_found = n; /* routines that reduce set it higher */

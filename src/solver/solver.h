@@ -4,13 +4,19 @@
 
 #include "../world/world.h"
 
+/* The PhysX solvers' per-world data (solver_physx.c). */
 int tb_solver_create(tb_world* w);
 void tb_solver_destroy(tb_world* w);
+/* Snapshots: the state a PhysX step reads from the step before (the strong-friction anchor cache).
+ * Load fills a world made by tb_solver_create; 0 on a malformed stream or out of memory. */
+struct tb_serial;
+void tb_solver_save(const tb_world* w, struct tb_serial* s);
+int tb_solver_load(tb_world* w, struct tb_serial* s);
 
-/* Solver families; tb_solve_world() dispatches on def.solver.solver. */
+/* Solver families; tb_solve_world() (solver.c) dispatches on def.solver.solver. */
 tb_status tb_solve_world(tb_world* w);
-tb_status tb_solve_pgs(tb_world* w);                /* PhysX PGS (solver.c) */
-tb_status tb_solve_tgs(tb_world* w);                /* PhysX TGS (solver.c) */
+tb_status tb_solve_pgs(tb_world* w);                /* PhysX PGS (solver_physx.c) */
+tb_status tb_solve_tgs(tb_world* w);                /* PhysX TGS (solver_physx.c) */
 tb_status tb_solve_xpbd(tb_world* w);               /* solver_xpbd.c */
 tb_status tb_solve_penalty(tb_world* w);            /* solver_penalty.c */
 

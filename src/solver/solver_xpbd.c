@@ -61,112 +61,115 @@ static float weight_scale(const tb_newton_data* d, const tb_newton_contact* c, i
   return 1.0f / (float)(na > nb ? na : nb);
 }
 
-/* One position iteration: rows then the weighted application. */
-static void iterate(tb_newton_data* d, float h, float relax, int weighting) {
-  for (int32_t k = 0; k < d->body_count; ++k) {
-    d->bodies[k].dlin = d->bodies[k].dang = tb_v3(0, 0, 0);
-    d->bodies[k].count = 0;
-  }
-  /* separations and active counts first: the readback scale needs this iteration's counts */
-  for (int32_t i = 0; i < d->contact_count; ++i) {
-    const tb_newton_contact* c = &d->contacts[i];
-    if (tb_newton_separation(d, c) >= 0.0f) continue;
-    if (c->a >= 0) d->bodies[c->a].count++;
-    if (c->b >= 0) d->bodies[c->b].count++;
-  }
-  for (int32_t i = 0; i < d->contact_count; ++i) {
-    tb_newton_contact* c = &d->contacts[i];
-    float s = tb_newton_separation(d, c);
-    if (s >= 0.0f) continue; /* a record with d >= 0 gets no correction */
-    tb_vec3 n = c->n;
-    /* the normal acts at the core points (a sphere's centre): a rolling sphere's contact point
-     * rotating away from the bottom gives the normal no lever */
-    tb_vec3 ra = tb_sub(tb_newton_anchor(d, c->a, c->ca), body_x(d, c->a));
-    tb_vec3 rb = tb_sub(tb_newton_anchor(d, c->b, c->cb), body_x(d, c->b));
-    tb_mat3 ia = tb_newton_inv_inertia_world(d, c->a), ib = tb_newton_inv_inertia_world(d, c->b);
-    float wn = inv_mass_along(d, c, ra, rb, n, ia, ib);
-    if (wn <= 0.0f) continue; /* both sides immovable */
-    float pn = relax * (-s) / (h * wn);
-    tb_vec3 lin_n = tb_scale(n, -pn); /* normal impulse on body0 (N·s), at the core points */
-    tb_vec3 lin_f = tb_v3(0, 0, 0);   /* friction impulse on body0 (N·s), at the surface anchors */
-    tb_vec3 ang_a = tb_v3(0, 0, 0);   /* free angular impulse on body0 (N·m·s): torsion, rolling */
-    /* surface anchors: material points carried by the bodies (they rotate with a sphere) */
-    tb_vec3 pa = tb_newton_anchor(d, c->a, c->la), pb = tb_newton_anchor(d, c->b, c->lb);
-    tb_vec3 sa = tb_sub(pa, body_x(d, c->a)), sb = tb_sub(pb, body_x(d, c->b));
-    /* friction from the tangential slip between the two anchors since collide() (the motion
-     * of dynamic bodies is in it), plus h times the tangential surface velocity of a kinematic
-     * side; the impulse pulls the anchors back together, limited by μ·p_n of this iteration */
-    if (c->mu > 0.0f) {
-      tb_vec3 delta = tb_sub(pb, pa);
-      tb_vec3 slip = tb_sub(delta, tb_scale(n, tb_dot(n, delta)));
-      tb_vec3 vkin = tb_v3(0, 0, 0);
-      if (c->a >= 0 && !d->bodies[c->a].dynamic) vkin = tb_sub(vkin, tb_add(body_v(d, c->a), tb_cross(body_w(d, c->a), sa)));
-      if (c->b >= 0 && !d->bodies[c->b].dynamic) vkin = tb_add(vkin, tb_add(body_v(d, c->b), tb_cross(body_w(d, c->b), sb)));
-      slip = tb_add(slip, tb_scale(tb_sub(vkin, tb_scale(n, tb_dot(n, vkin))), h));
-      float err = tb_length(slip);
-      if (err > 0.0f) {
-        tb_vec3 t = tb_scale(slip, 1.0f / err); /* from body0's anchor towards body1's */
-        float wt = inv_mass_along(d, c, sa, sb, t, ia, ib);
-        if (wt > 0.0f) {
-          float pt = relax * err / (h * wt);
-          if (pt > c->mu * pn) pt = c->mu * pn;
-          lin_f = tb_scale(t, pt);
-        }
-      }
-    }
-    tb_vec3 dw = tb_sub(body_w(d, c->b), body_w(d, c->a));
-    if (c->mu_torsional > 0.0f) {
-      float spin = tb_dot(n, dw);
-      float wa = inv_inertia_about(c, n, ia, ib);
-      if (spin != 0.0f && wa > 0.0f) {
-        float lim = c->mu_torsional * pn;
-        float lt = tb_clampf(relax * (spin * h) / (h * wa), -lim, lim);
-        ang_a = tb_mul_add(ang_a, lt, n);
-      }
-    }
-    if (c->mu_rolling > 0.0f) {
-      tb_vec3 roll = tb_sub(dw, tb_scale(n, tb_dot(n, dw)));
-      float rl = tb_length(roll);
-      if (rl > 0.0f) {
-        tb_vec3 axis = tb_scale(roll, 1.0f / rl);
-        float wa = inv_inertia_about(c, axis, ia, ib);
-        if (wa > 0.0f) {
-          float lr = relax * (rl * h) / (h * wa);
-          if (lr > c->mu_rolling * pn) lr = c->mu_rolling * pn;
-          ang_a = tb_mul_add(ang_a, lr, axis);
-        }
-      }
-    }
-    tb_vec3 lin_a = tb_add(lin_n, lin_f); /* impulse on body0 (N·s) */
-    tb_vec3 torque_a = tb_add(tb_add(tb_cross(ra, lin_n), tb_cross(sa, lin_f)), ang_a);
-    tb_vec3 torque_b = tb_sub(tb_neg(tb_add(tb_cross(rb, lin_n), tb_cross(sb, lin_f))), ang_a);
-    if (c->a >= 0) {
-      d->bodies[c->a].dlin = tb_add(d->bodies[c->a].dlin, lin_a);
-      d->bodies[c->a].dang = tb_add(d->bodies[c->a].dang, torque_a);
-    }
-    if (c->b >= 0) {
-      d->bodies[c->b].dlin = tb_sub(d->bodies[c->b].dlin, lin_a);
-      d->bodies[c->b].dang = tb_add(d->bodies[c->b].dang, torque_b);
-    }
-    /* readback, weighted by this iteration's symmetric scale */
-    float sc = weight_scale(d, c, weighting);
-    c->scale = sc;
-    c->marked = 1;
-    c->pn += sc * pn;
-    c->pn_raw += pn;
-    c->f1 = tb_mul_add(c->f1, -sc, lin_a);
-    c->t0c = tb_mul_add(c->t0c, sc, torque_a);
-    if (c->a >= 0) {
-      d->bodies[c->a].sum_f = tb_mul_add(d->bodies[c->a].sum_f, sc, lin_a);
-      d->bodies[c->a].sum_t = tb_mul_add(d->bodies[c->a].sum_t, sc, torque_a);
-    }
-    if (c->b >= 0) {
-      d->bodies[c->b].sum_f = tb_mul_add(d->bodies[c->b].sum_f, -sc, lin_a);
-      d->bodies[c->b].sum_t = tb_mul_add(d->bodies[c->b].sum_t, sc, torque_b);
+/* Friction impulse on body0 (N·s, at the surface anchors pa, pb with arms sa, sb) from the
+ * tangential slip between the two anchors since collide() (the motion of dynamic bodies is in
+ * it), plus h times the tangential surface velocity of a kinematic side; the impulse pulls the
+ * anchors back together, limited by μ·p_n of this iteration (pn, N·s). */
+static tb_vec3 row_friction(const tb_newton_data* d, const tb_newton_contact* c, tb_vec3 n, tb_vec3 pa, tb_vec3 pb,
+                            tb_vec3 sa, tb_vec3 sb, tb_mat3 ia, tb_mat3 ib, float h, float relax, float pn) {
+  tb_vec3 lin_f = tb_v3(0, 0, 0);
+  tb_vec3 delta = tb_sub(pb, pa);
+  tb_vec3 slip = tb_sub(delta, tb_scale(n, tb_dot(n, delta)));
+  tb_vec3 vkin = tb_v3(0, 0, 0);
+  if (c->a >= 0 && !d->bodies[c->a].dynamic) vkin = tb_sub(vkin, tb_add(body_v(d, c->a), tb_cross(body_w(d, c->a), sa)));
+  if (c->b >= 0 && !d->bodies[c->b].dynamic) vkin = tb_add(vkin, tb_add(body_v(d, c->b), tb_cross(body_w(d, c->b), sb)));
+  slip = tb_add(slip, tb_scale(tb_sub(vkin, tb_scale(n, tb_dot(n, vkin))), h));
+  float err = tb_length(slip);
+  if (err > 0.0f) {
+    tb_vec3 t = tb_scale(slip, 1.0f / err); /* from body0's anchor towards body1's */
+    float wt = inv_mass_along(d, c, sa, sb, t, ia, ib);
+    if (wt > 0.0f) {
+      float pt = relax * err / (h * wt);
+      if (pt > c->mu * pn) pt = c->mu * pn;
+      lin_f = tb_scale(t, pt);
     }
   }
-  /* apply (Newton apply_body_deltas): the weighted impulses change the velocities, and the
-   * positions by those changes times h; the angular change carries the gyroscopic correction */
+  return lin_f;
+}
+
+/* Free angular impulse on body0 (N·m·s) from torsional (about n) and rolling (across n) friction
+ * against the relative angular velocity dw (rad/s), each limited by its μ times pn (N·s). */
+static tb_vec3 row_spin(const tb_newton_contact* c, tb_vec3 n, tb_vec3 dw, tb_mat3 ia, tb_mat3 ib, float h, float relax,
+                        float pn) {
+  tb_vec3 ang_a = tb_v3(0, 0, 0);
+  if (c->mu_torsional > 0.0f) {
+    float spin = tb_dot(n, dw);
+    float wa = inv_inertia_about(c, n, ia, ib);
+    if (spin != 0.0f && wa > 0.0f) {
+      float lim = c->mu_torsional * pn;
+      float lt = tb_clampf(relax * (spin * h) / (h * wa), -lim, lim);
+      ang_a = tb_mul_add(ang_a, lt, n);
+    }
+  }
+  if (c->mu_rolling > 0.0f) {
+    tb_vec3 roll = tb_sub(dw, tb_scale(n, tb_dot(n, dw)));
+    float rl = tb_length(roll);
+    if (rl > 0.0f) {
+      tb_vec3 axis = tb_scale(roll, 1.0f / rl);
+      float wa = inv_inertia_about(c, axis, ia, ib);
+      if (wa > 0.0f) {
+        float lr = relax * (rl * h) / (h * wa);
+        if (lr > c->mu_rolling * pn) lr = c->mu_rolling * pn;
+        ang_a = tb_mul_add(ang_a, lr, axis);
+      }
+    }
+  }
+  return ang_a;
+}
+
+/* One penetrating row (separation s < 0, m): its normal, friction and spin impulses (N·s,
+ * N·m·s) added to the bodies' deltas, and its readback weighted by this iteration's scale. */
+static void solve_row(tb_newton_data* d, tb_newton_contact* c, float s, float h, float relax, int weighting) {
+  tb_vec3 n = c->n;
+  /* the normal acts at the core points (a sphere's centre): a rolling sphere's contact point
+   * rotating away from the bottom gives the normal no lever */
+  tb_vec3 ra = tb_sub(tb_newton_anchor(d, c->a, c->ca), body_x(d, c->a));
+  tb_vec3 rb = tb_sub(tb_newton_anchor(d, c->b, c->cb), body_x(d, c->b));
+  tb_mat3 ia = tb_newton_inv_inertia_world(d, c->a), ib = tb_newton_inv_inertia_world(d, c->b);
+  float wn = inv_mass_along(d, c, ra, rb, n, ia, ib);
+  if (wn <= 0.0f) return; /* both sides immovable */
+  float pn = relax * (-s) / (h * wn);
+  tb_vec3 lin_n = tb_scale(n, -pn); /* normal impulse on body0 (N·s), at the core points */
+  tb_vec3 lin_f = tb_v3(0, 0, 0);   /* friction impulse on body0 (N·s), at the surface anchors */
+  /* surface anchors: material points carried by the bodies (they rotate with a sphere) */
+  tb_vec3 pa = tb_newton_anchor(d, c->a, c->la), pb = tb_newton_anchor(d, c->b, c->lb);
+  tb_vec3 sa = tb_sub(pa, body_x(d, c->a)), sb = tb_sub(pb, body_x(d, c->b));
+  if (c->mu > 0.0f) lin_f = row_friction(d, c, n, pa, pb, sa, sb, ia, ib, h, relax, pn);
+  tb_vec3 dw = tb_sub(body_w(d, c->b), body_w(d, c->a));
+  tb_vec3 ang_a = row_spin(c, n, dw, ia, ib, h, relax, pn); /* free angular impulse on body0 (N·m·s) */
+  tb_vec3 lin_a = tb_add(lin_n, lin_f); /* impulse on body0 (N·s) */
+  tb_vec3 torque_a = tb_add(tb_add(tb_cross(ra, lin_n), tb_cross(sa, lin_f)), ang_a);
+  tb_vec3 torque_b = tb_sub(tb_neg(tb_add(tb_cross(rb, lin_n), tb_cross(sb, lin_f))), ang_a);
+  if (c->a >= 0) {
+    d->bodies[c->a].dlin = tb_add(d->bodies[c->a].dlin, lin_a);
+    d->bodies[c->a].dang = tb_add(d->bodies[c->a].dang, torque_a);
+  }
+  if (c->b >= 0) {
+    d->bodies[c->b].dlin = tb_sub(d->bodies[c->b].dlin, lin_a);
+    d->bodies[c->b].dang = tb_add(d->bodies[c->b].dang, torque_b);
+  }
+  /* readback, weighted by this iteration's symmetric scale */
+  float sc = weight_scale(d, c, weighting);
+  c->scale = sc;
+  c->marked = 1;
+  c->pn += sc * pn;
+  c->pn_raw += pn;
+  c->f1 = tb_mul_add(c->f1, -sc, lin_a);
+  c->t0c = tb_mul_add(c->t0c, sc, torque_a);
+  if (c->a >= 0) {
+    d->bodies[c->a].sum_f = tb_mul_add(d->bodies[c->a].sum_f, sc, lin_a);
+    d->bodies[c->a].sum_t = tb_mul_add(d->bodies[c->a].sum_t, sc, torque_a);
+  }
+  if (c->b >= 0) {
+    d->bodies[c->b].sum_f = tb_mul_add(d->bodies[c->b].sum_f, -sc, lin_a);
+    d->bodies[c->b].sum_t = tb_mul_add(d->bodies[c->b].sum_t, sc, torque_b);
+  }
+}
+
+/* Apply (Newton apply_body_deltas): the weighted impulses change the velocities (m/s, rad/s),
+ * and the positions by those changes times h; the angular change carries the gyroscopic
+ * correction. */
+static void apply_deltas(tb_newton_data* d, float h, int weighting) {
   for (int32_t k = 0; k < d->body_count; ++k) {
     tb_newton_body* b = &d->bodies[k];
     if (!b->dynamic) continue;
@@ -187,6 +190,28 @@ static void iterate(tb_newton_data* d, float h, float relax, int weighting) {
     b->v = v1;
     b->w = w1;
   }
+}
+
+/* One position iteration: rows then the weighted application. */
+static void iterate(tb_newton_data* d, float h, float relax, int weighting) {
+  for (int32_t k = 0; k < d->body_count; ++k) {
+    d->bodies[k].dlin = d->bodies[k].dang = tb_v3(0, 0, 0);
+    d->bodies[k].count = 0;
+  }
+  /* separations and active counts first: the readback scale needs this iteration's counts */
+  for (int32_t i = 0; i < d->contact_count; ++i) {
+    const tb_newton_contact* c = &d->contacts[i];
+    if (tb_newton_separation(d, c) >= 0.0f) continue;
+    if (c->a >= 0) d->bodies[c->a].count++;
+    if (c->b >= 0) d->bodies[c->b].count++;
+  }
+  for (int32_t i = 0; i < d->contact_count; ++i) {
+    tb_newton_contact* c = &d->contacts[i];
+    float s = tb_newton_separation(d, c);
+    if (s >= 0.0f) continue; /* a record with d >= 0 gets no correction */
+    solve_row(d, c, s, h, relax, weighting);
+  }
+  apply_deltas(d, h, weighting);
 }
 
 #define TB_XPBD_REST_MAX_ROWS 12 /* rows of one body-pair manifold in the restitution pass */

@@ -1,0 +1,544 @@
+/* solve(): the PhysX PGS and TGS contact solvers and the PhysX readback (seed physx-e3 §4–7).
+ *
+ * Per step of length h:
+ *   bodies: gravity (TGS: once, or a·h/N before each internal step) and damping max(1 − d·h, 0);
+ *   islands: dynamic bodies linked by contacts (static bodies do not link); each island runs the
+ *            largest position / velocity iteration request of its bodies (at least one velocity
+ *            iteration);
+ *   rows: unit response w, bias from the penetration, restitution above the bounce threshold when
+ *         closing, max contact impulse, compliant springs; patch friction with at most two anchors;
+ *         accumulated impulses start from zero each step (PhysX clears them in the preparation);
+ *   PGS: position iterations with bias (friction in the last three unless every iteration), the
+ *        motion velocities saved, velocity iterations without bias, poses advanced by h with the
+ *        motion velocities;
+ *   TGS: N internal steps of h/N (N of the island): solve with bias, friction every iteration,
+ *        poses advanced each internal step and the separation tracked from the accumulated motion;
+ *        then velocity iterations without bias and without pose advance, where a sliding anchor's
+ *        friction is solved again after the normal rows so that it ends at μd times the final
+ *        normal impulse;
+ *   readback: normal impulse per point, friction impulse per anchor (N·s over the step).
+ * Manifolds are coloured so that a colour shares no dynamic body; each colour is solved in chunks
+ * of four-lane wide constraints, in parallel, with the same result for any thread count.
+ *
+ * The stage (solve_physx) runs prepare → iterate → integrate → readback; the lanes' rows are
+ * filled in solver_physx_rows.c and the contact readback is in solver_physx_readback.c. */
+#include <math.h>
+#include <string.h>
+
+#include "../core/jobs.h"
+#include "../core/serial.h"
+#include "solver_physx.h"
+
+static int anchor_cache_arrays(tb_anchor_cache* a, tb_array_ref* out) {
+  const tb_array_ref r[] = {{(void**)&a->key, sizeof(uint64_t)},
+                            {(void**)&a->count, sizeof(int32_t)},
+                            {(void**)&a->feature, TB_MAX_ANCHORS * sizeof(uint32_t)},
+                            {(void**)&a->local_a, TB_MAX_ANCHORS * sizeof(tb_vec3)},
+                            {(void**)&a->local_b, TB_MAX_ANCHORS * sizeof(tb_vec3)}};
+  for (int i = 0; i < 5; ++i) out[i] = r[i];
+  return 5;
+}
+
+int tb_solver_create(tb_world* w) {
+  w->solver = (tb_solver_data*)tb_alloc_zero(sizeof(tb_solver_data));
+  return w->solver != NULL;
+}
+
+void tb_solver_destroy(tb_world* w) {
+  tb_solver_data* d = w->solver;
+  if (!d) return;
+  tb_free(d->states, (size_t)d->body_capacity * sizeof(tb_body_state));
+  tb_free(d->sims, (size_t)d->body_capacity * sizeof(tb_body_sim));
+  tb_free(d->parent, (size_t)d->body_capacity * sizeof(int32_t));
+  tb_free(d->body_a, (size_t)d->constraint_capacity * sizeof(int32_t));
+  tb_free(d->body_b, (size_t)d->constraint_capacity * sizeof(int32_t));
+  tb_free(d->constraint_manifold, (size_t)d->constraint_capacity * sizeof(int32_t));
+  tb_free(d->color, (size_t)d->constraint_capacity * sizeof(int32_t));
+  tb_free(d->manifold_wide, (size_t)d->manifold_capacity * sizeof(int32_t));
+  tb_free(d->bits, (size_t)d->bits_capacity * sizeof(uint64_t));
+  tb_free(d->wides, (size_t)d->wide_capacity * sizeof(tb_contact_wide));
+  for (int i = 0; i < 2; ++i) {
+    tb_array_ref r[5];
+    tb_free_arrays(r, anchor_cache_arrays(&d->anchors[i], r), d->anchors[i].capacity);
+  }
+  tb_free(d, sizeof *d);
+  w->solver = NULL;
+}
+
+/* Grows a group of arrays sharing one capacity to at least n elements, doubling (before the
+ * iterations start; never inside them). */
+static int reserve_arrays(const tb_array_ref* arrays, int count, int32_t* cap, int32_t n) {
+  if (n <= *cap) return 1;
+  int32_t c = *cap > 0 ? *cap : 16;
+  while (c < n) c *= 2;
+  if (!tb_grow_arrays(arrays, count, *cap, c)) return 0;
+  *cap = c;
+  return 1;
+}
+
+static int reserve(void** p, int32_t* cap, int32_t n, size_t elem) {
+  tb_array_ref a = {p, elem};
+  return reserve_arrays(&a, 1, cap, n);
+}
+
+static int reserve_many(tb_solver_data* d, int32_t bodies, int32_t constraints, int32_t manifolds) {
+  const tb_array_ref b[] = {{(void**)&d->states, sizeof(tb_body_state)},
+                            {(void**)&d->sims, sizeof(tb_body_sim)},
+                            {(void**)&d->parent, sizeof(int32_t)}};
+  const tb_array_ref c[] = {{(void**)&d->body_a, sizeof(int32_t)}, {(void**)&d->body_b, sizeof(int32_t)},
+                            {(void**)&d->constraint_manifold, sizeof(int32_t)}, {(void**)&d->color, sizeof(int32_t)}};
+  tb_array_ref a0[5], a1[5];
+  int na0 = anchor_cache_arrays(&d->anchors[0], a0), na1 = anchor_cache_arrays(&d->anchors[1], a1);
+  return reserve_arrays(b, 3, &d->body_capacity, bodies) && reserve_arrays(c, 4, &d->constraint_capacity, constraints) &&
+         reserve((void**)&d->manifold_wide, &d->manifold_capacity, manifolds, sizeof(int32_t)) &&
+         reserve_arrays(a0, na0, &d->anchors[0].capacity, manifolds) &&
+         reserve_arrays(a1, na1, &d->anchors[1].capacity, manifolds);
+}
+
+/* ---- islands ---- */
+
+static int32_t find_root(int32_t* parent, int32_t i) {
+  while (parent[i] != i) {
+    parent[i] = parent[parent[i]];
+    i = parent[i];
+  }
+  return i;
+}
+
+/* The lower index becomes the root: the same islands for any manifold order of equal pairs. */
+static void link(int32_t* parent, int32_t a, int32_t b) {
+  a = find_root(parent, a);
+  b = find_root(parent, b);
+  if (a == b) return;
+  if (a < b) parent[b] = a;
+  else parent[a] = b;
+}
+
+static int manifold_has_active_point(const tb_manifold* m) {
+  for (int32_t j = 0; j < m->point_count; ++j)
+    if (m->points[j].active) return 1;
+  return 0;
+}
+
+/* ---- jobs ---- */
+
+/* Gravity (unless TGS applies it per internal step) and damping v·max(1 − d·h, 0) (seed §6). */
+static void pre_integrate_job(int32_t begin, int32_t end, void* vctx) {
+  tb_physx_ctx* ctx = (tb_physx_ctx*)vctx;
+  float h = ctx->h;
+  for (int32_t i = begin; i < end; ++i) {
+    tb_body_sim* sim = &ctx->d->sims[i];
+    tb_body_state* st = &ctx->d->states[i];
+    if (sim->inv_mass == 0.0f) continue; /* kinematic: keeps its velocity */
+    tb_vec3 v = ctx->ext_every ? st->v : tb_mul_add(st->v, h, ctx->gravity);
+    float dl = 1.0f - sim->linear_damping * h, da = 1.0f - sim->angular_damping * h;
+    st->v = tb_scale(v, dl > 0.0f ? dl : 0.0f);
+    st->w = tb_scale(st->w, da > 0.0f ? da : 0.0f);
+  }
+}
+
+/* Rotation by a constant angular velocity w over hs: q+ = Δq ⊗ q with
+ * Δq = (ŵ sin(|w|hs/2), cos(|w|hs/2)), the identity for w = 0 (seed §6). */
+static tb_quat integrate_rotation(tb_quat q, tb_vec3 w, float hs) {
+  float len = tb_length(w);
+  if (len == 0.0f) return q;
+  float half = 0.5f * len * hs, s = sinf(half) / len;
+  tb_quat dq = {w.x * s, w.y * s, w.z * s, cosf(half)};
+  return tb_quat_normalize(tb_quat_mul(dq, q));
+}
+
+static void advance(tb_body_sim* sim, tb_body_state* st, tb_vec3 v, tb_vec3 av, float hs) {
+  st->dp = tb_mul_add(st->dp, hs, v);
+  st->dtheta = tb_mul_add(st->dtheta, hs, av);
+  sim->q = integrate_rotation(sim->q, av, hs);
+}
+
+/* TGS: gravity a·h/N before the internal step (when so set). */
+static void tgs_gravity_job(int32_t begin, int32_t end, void* vctx) {
+  tb_physx_ctx* ctx = (tb_physx_ctx*)vctx;
+  for (int32_t i = begin; i < end; ++i) {
+    tb_body_sim* sim = &ctx->d->sims[i];
+    if (sim->inv_mass == 0.0f || ctx->iteration >= sim->position_iterations) continue;
+    float hs = ctx->h / (float)sim->position_iterations;
+    ctx->d->states[i].v = tb_mul_add(ctx->d->states[i].v, hs, ctx->gravity);
+  }
+}
+
+/* TGS: poses advance by one internal step h/N of the body's island. */
+static void tgs_integrate_job(int32_t begin, int32_t end, void* vctx) {
+  tb_physx_ctx* ctx = (tb_physx_ctx*)vctx;
+  for (int32_t i = begin; i < end; ++i) {
+    tb_body_sim* sim = &ctx->d->sims[i];
+    if (ctx->iteration >= sim->position_iterations) continue;
+    tb_body_state* st = &ctx->d->states[i];
+    advance(sim, st, st->v, st->w, ctx->h / (float)sim->position_iterations);
+  }
+}
+
+static void pgs_save_motion_job(int32_t begin, int32_t end, void* vctx) {
+  tb_physx_ctx* ctx = (tb_physx_ctx*)vctx;
+  for (int32_t i = begin; i < end; ++i) {
+    ctx->d->states[i].mv = ctx->d->states[i].v;
+    ctx->d->states[i].mw = ctx->d->states[i].w;
+  }
+}
+
+/* PGS: poses advance by h with the motion velocities of the position iterations. */
+static void pgs_integrate_job(int32_t begin, int32_t end, void* vctx) {
+  tb_physx_ctx* ctx = (tb_physx_ctx*)vctx;
+  for (int32_t i = begin; i < end; ++i) {
+    tb_body_state* st = &ctx->d->states[i];
+    advance(&ctx->d->sims[i], st, st->mv, st->mw, ctx->h);
+  }
+}
+
+/* Which lanes of a wide take part in this iteration, and whether their friction rows run. */
+static void make_pass(const tb_physx_ctx* ctx, const tb_contact_wide* c, tb_contact_pass* pass) {
+  const tb_solver_params* sp = &ctx->w->def.solver;
+  pass->biased = !ctx->velocity_phase;
+  pass->pair_clamp = ctx->tgs;
+  /* TGS: friction before the normal rows (bounded by the normal impulse so far) so that the
+   * normal rows have the last word on the pose; the first iteration has no normal impulse yet
+   * and runs the normal rows first */
+  pass->friction_first = ctx->tgs && (ctx->velocity_phase || ctx->iteration > 0);
+  /* TGS springs act once per internal step, so not again in the velocity iterations */
+  pass->skip_compliant = ctx->tgs && ctx->velocity_phase;
+  for (int l = 0; l < TB_LANES; ++l) {
+    int32_t k = ctx->iteration;
+    if (ctx->velocity_phase) {
+      pass->active[l] = k < c->velocity_iterations[l] ? 1.0f : 0.0f;
+      pass->friction[l] = 1.0f;
+    } else {
+      int32_t n = c->position_iterations[l];
+      pass->active[l] = k < n ? 1.0f : 0.0f;
+      int every = ctx->tgs || sp->friction_every_iteration;
+      pass->friction[l] = every || k >= n - TB_PGS_FRICTION_ITERATIONS ? 1.0f : 0.0f;
+    }
+  }
+}
+
+static void solve_job(int32_t begin, int32_t end, void* vctx) {
+  tb_physx_ctx* ctx = (tb_physx_ctx*)vctx;
+  for (int32_t i = begin; i < end; ++i) {
+    tb_contact_wide* c = &ctx->d->wides[ctx->wide_base + i];
+    tb_contact_pass pass;
+    make_pass(ctx, c, &pass);
+    tb_contact_solve(c, ctx->d->states, &pass);
+  }
+}
+
+/* Runs the wide-constraint job colour by colour; the overflow colour runs on one thread. */
+static void for_each_color(tb_physx_ctx* ctx) {
+  tb_solver_data* d = ctx->d;
+  for (int32_t c = 0; c <= TB_GRAPH_COLORS; ++c) {
+    int32_t begin = d->color_start[c], end = d->color_start[c + 1];
+    if (end <= begin) continue;
+    ctx->wide_base = begin;
+    int32_t threads = c == TB_OVERFLOW_COLOR ? 1 : ctx->w->def.thread_count;
+    tb_parallel_for(end - begin, TB_WIDE_CHUNK, threads, solve_job, ctx);
+  }
+}
+
+/* ---- the stage ---- */
+
+/* Sizes of one step, set by the preparation and read by the iterations and the readback. */
+typedef struct tb_physx_plan {
+  int32_t bodies;           /* solver bodies: awake dynamic and kinematic bodies */
+  int32_t constraints;      /* manifolds with points and the solve flag */
+  int32_t wide_count;       /* wide constraints over all colours */
+  int32_t max_pos, max_vel; /* largest position / velocity iteration count of any solver body */
+  int32_t dyn_pos, dyn_vel; /* the same over dynamic bodies only, 0 when there is none */
+  int32_t per_color[TB_GRAPH_COLORS + 1]; /* constraints per colour; the last is the overflow */
+} tb_physx_plan;
+
+/* Solver bodies (awake dynamic and kinematic) with their start state: centre of mass (m), world
+ * inverse inertia (1/(kg·m²), zero for kinematic), damping (1/s), velocities (m/s, rad/s). */
+static tb_status prepare_bodies(tb_world* w, tb_solver_data* d, tb_physx_plan* plan) {
+  tb_bodies* bodies = &w->bodies;
+  int32_t nb = 0;
+  for (int32_t i = 0; i < bodies->count; ++i) {
+    int32_t t = bodies->f.body_type[i];
+    bodies->solver_index[i] = (t == TB_BODY_DYNAMIC || t == TB_BODY_KINEMATIC) && !bodies->sleeping[i] ? nb++ : -1;
+  }
+  int32_t nc = 0;
+  for (int32_t i = 0; i < w->pair_count; ++i) nc += w->manifolds[i].point_count > 0;
+  if (!reserve_many(d, nb, nc, w->pair_count))
+    return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for %d bodies and %d manifolds", nb, nc);
+  plan->bodies = nb;
+
+  for (int32_t i = 0; i < bodies->count; ++i) {
+    int32_t k = bodies->solver_index[i];
+    if (k < 0) continue;
+    tb_body_sim* sim = &d->sims[k];
+    tb_transform x = tb_body_pose(bodies, i);
+    sim->slot = i;
+    sim->q = x.q;
+    sim->center = tb_transform_point(x, bodies->local_center[i]);
+    sim->inv_mass = bodies->f.body_type[i] == TB_BODY_DYNAMIC ? bodies->inv_mass[i] : 0.0f;
+    tb_mat3 r = tb_mat3_from_quat(x.q);
+    tb_mat3 iw = tb_mat3_mul(tb_mat3_mul(r, bodies->inv_inertia_local[i]), tb_mat3_transpose(r));
+    if (sim->inv_mass == 0.0f) iw = tb_mat3_zero();
+    sim->inv_i[0] = iw.cx.x; sim->inv_i[1] = iw.cy.y; sim->inv_i[2] = iw.cz.z;
+    sim->inv_i[3] = iw.cy.x; sim->inv_i[4] = iw.cz.x; sim->inv_i[5] = iw.cz.y;
+    sim->linear_damping = bodies->linear_damping[i];
+    sim->angular_damping = bodies->angular_damping[i];
+    const float* v = bodies->f.linear_velocity + 3 * i;
+    const float* av = bodies->f.angular_velocity + 3 * i;
+    tb_body_state* st = &d->states[k];
+    memset(st, 0, sizeof *st);
+    st->v = tb_v3(v[0], v[1], v[2]);
+    st->w = tb_v3(av[0], av[1], av[2]);
+    d->parent[k] = k;
+  }
+  return TB_OK;
+}
+
+/* Constraints (one per solved manifold with points) and islands of dynamic bodies linked by them
+ * (only dynamic bodies link and constrain a colour); each island runs the largest iteration
+ * request of its bodies (-1 = the world's), and a kinematic body the finest internal step of the
+ * islands it touches. */
+static void build_islands(tb_world* w, tb_solver_data* d, tb_physx_plan* plan) {
+  const tb_bodies* bodies = &w->bodies;
+  const tb_shapes* shapes = &w->shapes;
+  const tb_solver_params* sp = &w->def.solver;
+  int32_t nb = plan->bodies, nc = 0;
+  for (int32_t m = 0; m < w->pair_count; ++m) {
+    d->manifold_wide[m] = -1;
+    if (w->manifolds[m].point_count == 0 || !(w->pairs[m].flags & TB_PAIR_SOLVE)) continue;
+    int32_t a = bodies->solver_index[shapes->body[w->pairs[m].shape0]];
+    int32_t b = bodies->solver_index[shapes->body[w->pairs[m].shape1]];
+    d->body_a[nc] = a >= 0 && d->sims[a].inv_mass > 0.0f ? a : -1;
+    d->body_b[nc] = b >= 0 && d->sims[b].inv_mass > 0.0f ? b : -1;
+    d->constraint_manifold[nc] = m;
+    if (d->body_a[nc] >= 0 && d->body_b[nc] >= 0 && manifold_has_active_point(&w->manifolds[m]))
+      link(d->parent, d->body_a[nc], d->body_b[nc]);
+    ++nc;
+  }
+  plan->constraints = nc;
+  for (int32_t k = 0; k < nb; ++k) {
+    d->sims[k].island = find_root(d->parent, k);
+    d->sims[k].position_iterations = 0;
+    d->sims[k].velocity_iterations = 1;
+  }
+  for (int32_t k = 0; k < nb; ++k) {
+    int32_t slot = d->sims[k].slot, root = d->sims[k].island;
+    int32_t pi = bodies->position_iterations[slot], vi = bodies->velocity_iterations[slot];
+    if (pi < 0) pi = sp->position_iterations;
+    if (vi < 0) vi = sp->velocity_iterations;
+    if (pi > d->sims[root].position_iterations) d->sims[root].position_iterations = pi;
+    if (vi > d->sims[root].velocity_iterations) d->sims[root].velocity_iterations = vi;
+  }
+  int32_t max_pos = 0, max_vel = 1, dyn_pos = 0, dyn_vel = 0;
+  for (int32_t k = 0; k < nb; ++k) {
+    tb_body_sim* sim = &d->sims[k];
+    sim->position_iterations = d->sims[sim->island].position_iterations;
+    sim->velocity_iterations = d->sims[sim->island].velocity_iterations;
+    if (sim->inv_mass > 0.0f) {
+      if (sim->position_iterations > dyn_pos) dyn_pos = sim->position_iterations;
+      if (sim->velocity_iterations > dyn_vel) dyn_vel = sim->velocity_iterations;
+    }
+  }
+  for (int32_t i = 0; i < nc; ++i) {
+    int32_t m = d->constraint_manifold[i];
+    int32_t a = bodies->solver_index[shapes->body[w->pairs[m].shape0]];
+    int32_t b = bodies->solver_index[shapes->body[w->pairs[m].shape1]];
+    int32_t dyn = d->body_a[i] >= 0 ? d->body_a[i] : d->body_b[i];
+    if (dyn < 0) continue;
+    int32_t kin = a >= 0 && d->sims[a].inv_mass == 0.0f ? a : (b >= 0 && d->sims[b].inv_mass == 0.0f ? b : -1);
+    if (kin >= 0 && d->sims[dyn].position_iterations > d->sims[kin].position_iterations)
+      d->sims[kin].position_iterations = d->sims[dyn].position_iterations;
+  }
+  for (int32_t k = 0; k < nb; ++k)
+    if (d->sims[k].position_iterations > max_pos) max_pos = d->sims[k].position_iterations;
+  for (int32_t k = 0; k < nb; ++k)
+    if (d->sims[k].velocity_iterations > max_vel) max_vel = d->sims[k].velocity_iterations;
+  plan->max_pos = max_pos;
+  plan->max_vel = max_vel;
+  plan->dyn_pos = dyn_pos;
+  plan->dyn_vel = dyn_vel;
+}
+
+/* Colours the constraints so that a colour shares no dynamic body, and packs each colour's
+ * manifolds four to a wide constraint (the overflow colour one to a wide). */
+static tb_status build_wides(tb_world* w, tb_solver_data* d, tb_physx_plan* plan) {
+  int32_t nb = plan->bodies, nc = plan->constraints;
+  int32_t words = (nb + 63) / 64;
+  if (words < 1) words = 1;
+  if (!reserve((void**)&d->bits, &d->bits_capacity, TB_GRAPH_COLORS * words, sizeof(uint64_t)))
+    return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for the constraint graph");
+  memset(d->bits, 0, (size_t)TB_GRAPH_COLORS * (size_t)words * sizeof(uint64_t));
+  tb_color_constraints(nc, d->body_a, d->body_b, d->bits, words, d->color);
+
+  int32_t* per_color = plan->per_color;
+  for (int32_t c = 0; c <= TB_GRAPH_COLORS; ++c) per_color[c] = 0;
+  for (int32_t i = 0; i < nc; ++i) per_color[d->color[i]]++;
+  int32_t wide_count = 0;
+  for (int32_t c = 0; c <= TB_GRAPH_COLORS; ++c) {
+    d->color_start[c] = wide_count;
+    /* overflow manifolds get one wide each: their lanes could share bodies */
+    wide_count += c == TB_OVERFLOW_COLOR ? per_color[c] : (per_color[c] + TB_LANES - 1) / TB_LANES;
+  }
+  d->color_start[TB_GRAPH_COLORS + 1] = wide_count;
+  if (!reserve((void**)&d->wides, &d->wide_capacity, wide_count, sizeof(tb_contact_wide)))
+    return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for %d constraints", wide_count);
+  plan->wide_count = wide_count;
+  int32_t fill[TB_GRAPH_COLORS + 1];
+  for (int32_t c = 0; c <= TB_GRAPH_COLORS; ++c) fill[c] = 0;
+  for (int32_t i = 0; i < wide_count; ++i)
+    for (int l = 0; l < TB_LANES; ++l) d->wides[i].manifold[l] = -1;
+  for (int32_t i = 0; i < nc; ++i) {
+    int32_t c = d->color[i];
+    int32_t per = c == TB_OVERFLOW_COLOR ? 1 : TB_LANES;
+    int32_t wi = d->color_start[c] + fill[c] / per, lane = fill[c] % per;
+    fill[c]++;
+    d->wides[wi].manifold[lane] = d->constraint_manifold[i];
+    d->manifold_wide[d->constraint_manifold[i]] = wi * TB_LANES + lane;
+  }
+  return TB_OK;
+}
+
+/* Prepare: solver bodies, islands, colours and wides, then gravity and damping on the velocities
+ * and the lanes' rows from the manifolds (masses, bias rates, anchors, restitution, springs). */
+static tb_status prepare(tb_world* w, int tgs, tb_physx_ctx* ctx, tb_physx_plan* plan) {
+  tb_solver_data* d = w->solver;
+  const tb_solver_params* sp = &w->def.solver;
+  tb_status st = prepare_bodies(w, d, plan);
+  if (st != TB_OK) return st;
+  build_islands(w, d, plan);
+  st = build_wides(w, d, plan);
+  if (st != TB_OK) return st;
+
+  memset(ctx, 0, sizeof *ctx);
+  ctx->w = w;
+  ctx->d = d;
+  ctx->h = w->def.timestep;
+  ctx->tgs = tgs;
+  ctx->ext_every = tgs && sp->external_forces_every_iteration;
+  ctx->gravity = tb_v3(w->def.gravity[0], w->def.gravity[1], w->def.gravity[2]);
+  int32_t threads = w->def.thread_count;
+  tb_parallel_for(plan->bodies, TB_BODY_CHUNK, threads, pre_integrate_job, ctx);
+  tb_parallel_for(plan->wide_count, TB_WIDE_CHUNK, threads, tb_physx_prepare_rows_job, ctx);
+  return TB_OK;
+}
+
+/* Iterate: the position iterations with bias (TGS: each an internal step of h/N, with gravity
+ * a·h/N when so set and the poses advanced after it), PGS saves the motion velocities (m/s,
+ * rad/s), then the velocity iterations without bias and without pose advance. */
+static void iterate(tb_physx_ctx* ctx, const tb_physx_plan* plan) {
+  int32_t threads = ctx->w->def.thread_count, nb = plan->bodies;
+  for (int32_t k = 0; k < plan->max_pos; ++k) {
+    ctx->iteration = k;
+    ctx->velocity_phase = 0;
+    if (ctx->ext_every) tb_parallel_for(nb, TB_BODY_CHUNK, threads, tgs_gravity_job, ctx);
+    for_each_color(ctx);
+    if (ctx->tgs) tb_parallel_for(nb, TB_BODY_CHUNK, threads, tgs_integrate_job, ctx);
+  }
+  if (!ctx->tgs) tb_parallel_for(nb, TB_BODY_CHUNK, threads, pgs_save_motion_job, ctx);
+  for (int32_t k = 0; k < plan->max_vel; ++k) {
+    ctx->iteration = k;
+    ctx->velocity_phase = 1;
+    for_each_color(ctx);
+  }
+}
+
+/* Integrate: PGS advances the solver bodies' poses by h with the motion velocities (TGS advanced
+ * them in each internal step); the body fields still hold the step's start poses. */
+static void integrate(tb_physx_ctx* ctx, const tb_physx_plan* plan) {
+  if (!ctx->tgs) tb_parallel_for(plan->bodies, TB_BODY_CHUNK, ctx->w->def.thread_count, pgs_integrate_job, ctx);
+}
+
+/* Readback: impulses into the contact store (N·s, at the start poses), then the poses (m) and
+ * velocities (m/s, rad/s) into the body fields, the readback convention, solver status with the
+ * residuals, and the step's statistics. */
+static void readback(tb_physx_ctx* ctx, const tb_physx_plan* plan) {
+  tb_world* w = ctx->w;
+  tb_solver_data* d = ctx->d;
+  tb_bodies* bodies = &w->bodies;
+  const tb_solver_params* sp = &w->def.solver;
+  int tgs = ctx->tgs;
+  float residual_v, residual_p;
+  tb_physx_readback_contacts(ctx, &residual_v, &residual_p);
+
+  for (int32_t k = 0; k < plan->bodies; ++k) {
+    const tb_body_sim* sim = &d->sims[k];
+    const tb_body_state* st = &d->states[k];
+    int32_t i = sim->slot;
+    tb_vec3 center = tb_add(sim->center, st->dp);
+    tb_vec3 origin = tb_sub(center, tb_rotate(sim->q, bodies->local_center[i]));
+    float* t = bodies->f.transform + 7 * i;
+    t[0] = origin.x; t[1] = origin.y; t[2] = origin.z;
+    t[3] = sim->q.x; t[4] = sim->q.y; t[5] = sim->q.z; t[6] = sim->q.w;
+    memcpy(bodies->f.linear_velocity + 3 * i, &st->v, sizeof st->v);
+    memcpy(bodies->f.angular_velocity + 3 * i, &st->w, sizeof st->w);
+  }
+
+  tb_readback_info* rb = &w->readback;
+  memset(rb, 0, sizeof *rb);
+  rb->convention = TB_READBACK_PHYSX;
+  rb->valid = 1;
+  rb->per_contact_force = 1;
+  rb->includes_friction = 1;
+  rb->includes_restitution = 1;
+  rb->includes_torsional = 0;
+  rb->substeps = tgs ? plan->max_pos : 1;
+  rb->scale = 1.0f;
+
+  tb_solver_status* status = &w->status;
+  memset(status, 0, sizeof *status);
+  status->solver = tgs ? TB_SOLVER_TGS : TB_SOLVER_PGS;
+  status->position_iterations = plan->dyn_pos > 0 ? plan->dyn_pos : sp->position_iterations;
+  status->velocity_iterations = plan->dyn_vel > 0 ? plan->dyn_vel : (sp->velocity_iterations > 1 ? sp->velocity_iterations : 1);
+  status->converged = 0;
+  status->residual_velocity = residual_v;
+  status->residual_penetration = residual_p;
+
+  int32_t colors = 0;
+  for (int32_t c = 0; c < TB_GRAPH_COLORS; ++c) colors += plan->per_color[c] > 0;
+  w->stats.threads_used = tb_jobs_threads_used();
+  w->stats.color_count = colors;
+  w->stats.overflow_constraints = plan->per_color[TB_OVERFLOW_COLOR];
+  w->stats.manifold_count = plan->constraints;
+  w->stats.substeps = tgs ? plan->max_pos : 1;
+  w->collided = 0;
+}
+
+static tb_status solve_physx(tb_world* w, int tgs) {
+  tb_physx_ctx ctx;
+  tb_physx_plan plan;
+  memset(&plan, 0, sizeof plan);
+  tb_status st = prepare(w, tgs, &ctx, &plan);
+  if (st != TB_OK) return st;
+  iterate(&ctx, &plan);
+  integrate(&ctx, &plan);
+  readback(&ctx, &plan);
+  return TB_OK;
+}
+
+tb_status tb_solve_pgs(tb_world* w) { return solve_physx(w, 0); }
+tb_status tb_solve_tgs(tb_world* w) { return solve_physx(w, 1); }
+
+/* ---- snapshots: the anchor cache the next step reads (anchors[anchors_prev]) ---- */
+
+void tb_solver_save(const tb_world* w, tb_serial* s) {
+  const tb_anchor_cache* a = &w->solver->anchors[w->solver->anchors_prev];
+  tb_anchor_cache copy = *a;
+  tb_array_ref r[5];
+  int n = anchor_cache_arrays(&copy, r);
+  tb_put_i32(s, a->pair_count);
+  for (int i = 0; i < n; ++i) tb_put(s, *r[i].ptr, (size_t)a->pair_count * r[i].elem_size);
+}
+
+int tb_solver_load(tb_world* w, tb_serial* s) {
+  tb_solver_data* d = w->solver;
+  tb_anchor_cache* a = &d->anchors[0];
+  int32_t n = tb_get_i32(s, 0, INT32_MAX / 64);
+  tb_array_ref r[5];
+  int na = anchor_cache_arrays(a, r);
+  if (s->failed || !reserve_arrays(r, na, &a->capacity, n)) return 0;
+  for (int i = 0; i < na; ++i) tb_get(s, *r[i].ptr, (size_t)n * r[i].elem_size);
+  for (int32_t k = 0; k < n && !s->failed; ++k)
+    if (a->count[k] < 1 || a->count[k] > TB_MAX_ANCHORS || (k > 0 && a->key[k] <= a->key[k - 1])) s->failed = 1;
+  a->pair_count = n;
+  d->anchors_prev = 0;
+  return !s->failed;
+}

@@ -1,0 +1,74 @@
+/* PhysX PGS / TGS solver internals shared by its stage (solver_physx.c), the preparation of its
+ * contact rows (solver_physx_rows.c) and its readback (solver_physx_readback.c). */
+#ifndef TB_SOLVER_PHYSX_H
+#define TB_SOLVER_PHYSX_H
+
+#include "solver.h"
+
+#include "constraint_graph.h"
+#include "contact_solver.h"
+
+#define TB_BODY_CHUNK 64
+#define TB_WIDE_CHUNK 8
+#define TB_PGS_FRICTION_ITERATIONS 3 /* PGS friction runs in the last three position iterations */
+#define TB_SLIP_DIRECTION_SPEED 1e-3f /* m/s: slower slip keeps the fixed tangent basis (no flips from noise) */
+
+/* Strong friction (seed §4.3): the anchors of patches that stuck in the last step, by pair key
+ * (ascending), with their points in each body's frame, so that they are kept and their drift is
+ * corrected while they stick. */
+typedef struct tb_anchor_cache {
+  uint64_t* key;       /* per patch: (shape0 << 32) | shape1 */
+  int32_t* count;      /* per patch: anchors, 1 or 2 */
+  uint32_t* feature;   /* per anchor (2 per patch): feature id of the anchor's contact point */
+  tb_vec3* local_a;    /* per anchor: the anchor in body A's frame (shape0's body), m */
+  tb_vec3* local_b;    /* per anchor: the anchor in body B's frame, m */
+  int32_t pair_count, capacity;
+} tb_anchor_cache;
+
+typedef struct tb_solver_data {
+  tb_body_state* states;
+  tb_body_sim* sims;
+  int32_t* parent;           /* per solver body: union-find parent for the islands */
+  int32_t body_capacity;
+  int32_t* body_a;           /* per constraint (manifold with points): dynamic solver index or -1 */
+  int32_t* body_b;
+  int32_t* constraint_manifold;
+  int32_t* color;
+  int32_t* manifold_wide;    /* per pair: wide * 4 + lane, -1 when the manifold is empty */
+  int32_t constraint_capacity, manifold_capacity;
+  uint64_t* bits;
+  int32_t bits_capacity;
+  tb_contact_wide* wides;
+  int32_t wide_capacity;
+  int32_t color_start[TB_GRAPH_COLORS + 2]; /* wide ranges per colour; the last is the overflow */
+  tb_anchor_cache anchors[2]; /* the last step's (read) and this step's (written), swapped */
+  int32_t anchors_prev;
+} tb_solver_data;
+
+/* What the jobs of one step share. */
+typedef struct tb_physx_ctx {
+  tb_world* w;
+  tb_solver_data* d;
+  float h;                  /* step, s */
+  int tgs;
+  int ext_every;            /* TGS: gravity before each internal step */
+  tb_vec3 gravity;          /* m/s² */
+  int32_t iteration;        /* current position / velocity iteration */
+  int velocity_phase;
+  int32_t wide_base;        /* first wide of the colour being solved */
+} tb_physx_ctx;
+
+/* Contact point of a manifold point: the midpoint of its two surface points, world (m). */
+static inline tb_vec3 tb_physx_point_of(const tb_manifold_point* mp) {
+  return tb_scale(tb_add(mp->point0, mp->point1), 0.5f);
+}
+
+/* Job over wides [begin, end): fills their lane data from their manifolds (solver_physx_rows.c). */
+void tb_physx_prepare_rows_job(int32_t begin, int32_t end, void* vctx);
+
+/* Writes the step's impulses into the contact store and this step's stuck anchors into the anchor
+ * cache (solver_physx_readback.c); returns the largest velocity (m/s) and penetration (m)
+ * residuals of the rows. */
+void tb_physx_readback_contacts(const tb_physx_ctx* ctx, float* residual_v, float* residual_p);
+
+#endif

@@ -1,0 +1,127 @@
+/* PhysX PGS / TGS readback into the contact store (seed physx-e3 §7): normal impulse per point,
+ * friction impulse per anchor at the anchor's point (N·s over the step), the force they make over
+ * the step (N), the anchors that stuck for the next step, and the rows' residuals from the final
+ * velocities and poses. */
+#include <math.h>
+#include <string.h>
+
+#include "solver_physx.h"
+
+/* Strong friction: keeps the anchors of manifold m (lane l of c) for the next step when none of
+ * them slid, with their points in each body's frame (m); poses are still the step's start poses
+ * here. */
+static void store_stuck_anchors(const tb_physx_ctx* ctx, int32_t m, const tb_contact_wide* c, int l) {
+  const tb_world* w = ctx->w;
+  tb_solver_data* d = ctx->d;
+  const tb_shapes* shapes = &w->shapes;
+  const tb_manifold* mf = &w->manifolds[m];
+  const tb_anchor_cache* prev_anchors = &d->anchors[d->anchors_prev];
+  tb_anchor_cache* cur_anchors = &d->anchors[d->anchors_prev ^ 1];
+  int stuck = c->strong[l];
+  for (int q = 0; q < TB_MAX_ANCHORS; ++q)
+    if (c->anchor_point[q][l] >= 0 && c->a[q].sliding[l] > 0.0f) stuck = 0;
+  if (!stuck) return;
+  int32_t ci = cur_anchors->pair_count++;
+  int32_t s0 = w->pairs[m].shape0, s1 = w->pairs[m].shape1;
+  tb_transform pa = tb_body_pose(&w->bodies, shapes->body[s0]), pb = tb_body_pose(&w->bodies, shapes->body[s1]);
+  cur_anchors->key[ci] = tb_pair_match_key(shapes, s0, s1);
+  cur_anchors->count[ci] = 0;
+  for (int q = 0; q < TB_MAX_ANCHORS; ++q) {
+    int32_t j = c->anchor_point[q][l];
+    if (j < 0) continue;
+    int32_t ai = TB_MAX_ANCHORS * ci + q;
+    cur_anchors->feature[ai] = mf->points[j].feature_id;
+    if (c->kept[l] >= 0) {
+      cur_anchors->local_a[ai] = prev_anchors->local_a[TB_MAX_ANCHORS * c->kept[l] + q];
+      cur_anchors->local_b[ai] = prev_anchors->local_b[TB_MAX_ANCHORS * c->kept[l] + q];
+    } else {
+      tb_vec3 x = tb_physx_point_of(&mf->points[j]);
+      cur_anchors->local_a[ai] = tb_inv_rotate(pa.q, tb_sub(x, pa.p));
+      cur_anchors->local_b[ai] = tb_inv_rotate(pb.q, tb_sub(x, pb.p));
+    }
+    cur_anchors->count[ci]++;
+  }
+}
+
+/* Residuals of the rows of lane l: penetration left after the step's motion (m) and, for rigid
+ * rows, the velocity error against the rebound target (m/s, capped rows excepted); raises the
+ * running maxima. */
+static void lane_residuals(const tb_contact_wide* c, int l, int32_t point_count, const tb_body_state* sa,
+                           const tb_body_state* sb, tb_vec3 n, float* residual_v, float* residual_p) {
+  for (int32_t j = 0; j < point_count; ++j) {
+    const tb_contact_point_wide* p = &c->p[j];
+    if (!(p->vel_mul[l] > 0.0f)) continue;
+    tb_vec3 ca = tb_v3(p->ca_n[0][l], p->ca_n[1][l], p->ca_n[2][l]);
+    tb_vec3 cb = tb_v3(p->cb_n[0][l], p->cb_n[1][l], p->cb_n[2][l]);
+    float sep = p->base_separation[l] + tb_dot(tb_sub(sb->dp, sa->dp), n) + tb_dot(sb->dtheta, cb) - tb_dot(sa->dtheta, ca);
+    if (-sep > *residual_p) *residual_p = -sep;
+    if (c->compliant[l] == 0.0f) {
+      float vn = tb_dot(tb_sub(sb->v, sa->v), n) + tb_dot(sb->w, cb) - tb_dot(sa->w, ca);
+      float target = p->restitution_target[l] > 0.0f ? p->restitution_target[l] : 0.0f;
+      float err = p->lambda_n[l] > 0.0f && p->lambda_n[l] < c->max_impulse[l] ? fabsf(vn - target)
+                                                                              : (target - vn > 0.0f ? target - vn : 0.0f);
+      if (p->lambda_n[l] >= c->max_impulse[l]) err = 0.0f; /* capped rows do not count as error */
+      if (err > *residual_v) *residual_v = err;
+    }
+  }
+}
+
+/* Contact store entries of manifold m from lane l: impulses (N·s), tangent basis, anchor and the
+ * step's mean force (N). */
+static void store_impulses(const tb_physx_ctx* ctx, int32_t m, const tb_contact_wide* c, int l, tb_vec3 n, tb_vec3 t0,
+                           tb_vec3 t1, float inv_h) {
+  tb_world* w = ctx->w;
+  tb_contact_fields* f = &w->contacts.f;
+  int32_t base = w->manifold_contact[m];
+  for (int32_t j = 0; j < w->manifolds[m].point_count; ++j) {
+    const tb_contact_point_wide* p = &c->p[j];
+    int32_t k = base + j;
+    if (base < 0 || k >= w->contacts.count) continue;
+    float pn = p->lambda_n[l], pt0 = 0.0f, pt1 = 0.0f;
+    int32_t anchor = -1;
+    for (int q = 0; q < TB_MAX_ANCHORS; ++q)
+      if (c->anchor_point[q][l] == j) {
+        anchor = q;
+        pt0 = c->a[q].lambda_t0[l];
+        pt1 = c->a[q].lambda_t1[l];
+      }
+    tb_vec3 ft = tb_add(tb_scale(t0, pt0), tb_scale(t1, pt1));
+    f->normal_impulse[k] = pn;
+    f->tangent_impulse[2 * k] = pt0;
+    f->tangent_impulse[2 * k + 1] = pt1;
+    memcpy(f->tangent0 + 3 * k, &t0, sizeof t0);
+    memcpy(f->tangent1 + 3 * k, &t1, sizeof t1);
+    f->anchor[k] = anchor;
+    memcpy(f->friction_anchor_impulse + 3 * k, &ft, sizeof ft);
+    tb_vec3 force = tb_scale(tb_add(tb_scale(n, pn), ft), inv_h);
+    memcpy(f->force + 3 * k, &force, sizeof force);
+  }
+}
+
+void tb_physx_readback_contacts(const tb_physx_ctx* ctx, float* residual_v, float* residual_p) {
+  tb_world* w = ctx->w;
+  tb_solver_data* d = ctx->d;
+  float inv_h = 1.0f / ctx->h;
+  *residual_v = 0.0f;
+  *residual_p = 0.0f;
+  d->anchors[d->anchors_prev ^ 1].pair_count = 0;
+  tb_body_state zero_state;
+  memset(&zero_state, 0, sizeof zero_state);
+  for (int32_t m = 0; m < w->pair_count; ++m) {
+    int32_t slot = d->manifold_wide[m];
+    if (slot < 0) continue;
+    const tb_contact_wide* c = &d->wides[slot / TB_LANES];
+    int l = slot % TB_LANES;
+    tb_vec3 n = tb_v3(c->n[0][l], c->n[1][l], c->n[2][l]);
+    tb_vec3 t0 = tb_v3(c->t0[0][l], c->t0[1][l], c->t0[2][l]);
+    tb_vec3 t1 = tb_v3(c->t1[0][l], c->t1[1][l], c->t1[2][l]);
+    int32_t a = c->body_a[l], b = c->body_b[l];
+    const tb_body_state* sa = a >= 0 ? &d->states[a] : &zero_state;
+    const tb_body_state* sb = b >= 0 ? &d->states[b] : &zero_state;
+    store_stuck_anchors(ctx, m, c, l);
+    lane_residuals(c, l, w->manifolds[m].point_count, sa, sb, n, residual_v, residual_p);
+    store_impulses(ctx, m, c, l, n, t0, t1, inv_h);
+  }
+  d->anchors_prev ^= 1;
+  w->contacts.readback_valid = 1;
+}

@@ -1,0 +1,297 @@
+/* PhysX PGS / TGS: the lane data of the wide constraints, from the step's manifolds (seed
+ * physx-e3 §4–5): bodies' masses and iteration counts, the combined material, the friction anchors
+ * (kept from the last step while they stick) with their tangent rows, and one normal row per active
+ * point with its bias, restitution or implicit spring. */
+#include <math.h>
+#include <string.h>
+
+#include "../model/material.h"
+#include "solver_physx.h"
+
+/* What the rows of one lane (one manifold) share while they are prepared. */
+typedef struct tb_physx_lane {
+  int32_t manifold, shape0, shape1;
+  const tb_manifold* mf;
+  const tb_contact_material* mat;
+  const tb_body_sim* sa;    /* shape0's solver body, NULL when static */
+  const tb_body_sim* sb;
+  float ia[6], ib[6];       /* world inverse inertias, 1/(kg·m²); zero when static */
+  float ima, imb;           /* inverse masses, 1/kg */
+  float hi;                 /* one iteration's step, s (TGS: h/N) */
+  int compliant;
+  tb_vec3 n;                /* manifold normal, shape0 → shape1 */
+  tb_vec3 ca0, cb0;         /* centres of mass at the step's start, m */
+  tb_vec3 va, wa, vb, wb;   /* velocities after gravity and damping, m/s and rad/s */
+  tb_vec3 dg;               /* TGS with gravity per internal step: the step's a·h not yet applied, m/s */
+} tb_physx_lane;
+
+/* Patch index of key in the cache, -1 when absent (binary search: keys ascend). */
+static int32_t anchor_cache_find(const tb_anchor_cache* a, uint64_t key) {
+  int32_t lo = 0, hi = a->pair_count - 1;
+  while (lo <= hi) {
+    int32_t mid = (lo + hi) / 2;
+    if (a->key[mid] == key) return mid;
+    if (a->key[mid] < key) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+static void set3(float a[3][TB_LANES], int l, tb_vec3 v) { a[0][l] = v.x; a[1][l] = v.y; a[2][l] = v.z; }
+
+static tb_vec3 sym_mul(const float m[6], tb_vec3 v) {
+  return tb_v3(m[0] * v.x + m[3] * v.y + m[4] * v.z, m[3] * v.x + m[1] * v.y + m[5] * v.z,
+               m[4] * v.x + m[5] * v.y + m[2] * v.z);
+}
+
+/* Unit response of a row along d at arms ra, rb (1/kg): 1/mA + 1/mB + (rA×d)ᵀIA⁻¹(rA×d) + ... */
+static float unit_response(float ima, float imb, const float ia[6], const float ib[6], tb_vec3 ra, tb_vec3 rb, tb_vec3 dir,
+                           tb_vec3* cra, tb_vec3* crb) {
+  *cra = tb_cross(ra, dir);
+  *crb = tb_cross(rb, dir);
+  return ima + imb + tb_dot(*cra, sym_mul(ia, *cra)) + tb_dot(*crb, sym_mul(ib, *crb));
+}
+
+/* Strong friction: the last step's anchors of this patch when every one of them still has an
+ * active point with its feature id; returns the count (0 = choose afresh) and the points. */
+static int kept_anchors(const tb_anchor_cache* prev, int32_t ci, const tb_manifold* mf, int32_t out[TB_MAX_ANCHORS]) {
+  int32_t n = prev->count[ci];
+  for (int32_t q = 0; q < n; ++q) {
+    out[q] = -1;
+    for (int32_t j = 0; j < mf->point_count; ++j)
+      if (mf->points[j].active && mf->points[j].feature_id == prev->feature[TB_MAX_ANCHORS * ci + q]) { out[q] = j; break; }
+    if (out[q] < 0) return 0;
+  }
+  if (n == 2 && out[0] == out[1]) return 0;
+  return n;
+}
+
+/* Friction anchors of a patch (seed §4.3): one at the only active point, else the two active
+ * points farthest apart (first pair in point order on ties). Returns the count. */
+static int choose_anchors(const tb_manifold* mf, int32_t out[TB_MAX_ANCHORS]) {
+  int32_t idx[TB_MAX_MANIFOLD_POINTS], n = 0;
+  for (int32_t j = 0; j < mf->point_count; ++j)
+    if (mf->points[j].active) idx[n++] = j;
+  if (n == 0) return 0;
+  out[0] = idx[0];
+  if (n == 1) return 1;
+  float best = -1.0f;
+  for (int32_t i = 0; i < n; ++i)
+    for (int32_t j = i + 1; j < n; ++j) {
+      float d2 = tb_length_sq(tb_sub(tb_physx_point_of(&mf->points[idx[i]]), tb_physx_point_of(&mf->points[idx[j]])));
+      if (d2 > best) { best = d2; out[0] = idx[i]; out[1] = idx[j]; }
+    }
+  return 2;
+}
+
+/* Lane l of c from manifold m: bodies, masses (1/kg, 1/(kg·m²)), the island's iteration counts,
+ * bias rates (1/s), the impulse cap (N·s), the combined friction; fills ln for the rows. */
+static void prepare_lane_bodies(const tb_physx_ctx* ctx, tb_contact_wide* c, int l, int32_t m, tb_physx_lane* ln) {
+  const tb_world* w = ctx->w;
+  const tb_solver_data* d = ctx->d;
+  const tb_solver_params* sp = &w->def.solver;
+  const tb_shapes* s = &w->shapes;
+  const tb_bodies* bodies = &w->bodies;
+  ln->manifold = m;
+  ln->mf = &w->manifolds[m];
+  int32_t s0 = w->pairs[m].shape0, s1 = w->pairs[m].shape1;
+  ln->shape0 = s0;
+  ln->shape1 = s1;
+  int32_t a = bodies->solver_index[s->body[s0]], b = bodies->solver_index[s->body[s1]];
+  c->body_a[l] = a;
+  c->body_b[l] = b;
+  const tb_body_sim* sa = a >= 0 ? &d->sims[a] : NULL;
+  const tb_body_sim* sb = b >= 0 ? &d->sims[b] : NULL;
+  ln->sa = sa;
+  ln->sb = sb;
+  memset(ln->ia, 0, sizeof ln->ia);
+  memset(ln->ib, 0, sizeof ln->ib);
+  if (sa) memcpy(ln->ia, sa->inv_i, sizeof ln->ia);
+  if (sb) memcpy(ln->ib, sb->inv_i, sizeof ln->ib);
+  float ima = sa ? sa->inv_mass : 0.0f, imb = sb ? sb->inv_mass : 0.0f;
+  ln->ima = ima;
+  ln->imb = imb;
+  c->inv_mass_a[l] = ima;
+  c->inv_mass_b[l] = imb;
+  for (int k = 0; k < 6; ++k) { c->ia[k][l] = ln->ia[k]; c->ib[k][l] = ln->ib[k]; }
+
+  /* iterations of the lane's island: its dynamic body's (both share one island) */
+  const tb_body_sim* dyn = sb && sb->inv_mass > 0.0f ? sb : (sa && sa->inv_mass > 0.0f ? sa : (sb ? sb : sa));
+  c->position_iterations[l] = dyn ? dyn->position_iterations : sp->position_iterations;
+  c->velocity_iterations[l] = dyn ? dyn->velocity_iterations : 1;
+  float hi = ctx->tgs ? ctx->h / (float)c->position_iterations[l] : ctx->h; /* one iteration's step */
+  ln->hi = hi;
+  c->pen_rate[l] = sp->bias_coefficient / hi;
+  c->spec_rate[l] = 1.0f / hi;
+  c->max_depenetration[l] = sp->max_depenetration_velocity;
+
+  /* max contact impulse: the smaller of the non-static bodies' caps */
+  float cap = INFINITY;
+  if (sa) cap = bodies->max_contact_impulse[sa->slot];
+  if (sb && bodies->max_contact_impulse[sb->slot] < cap) cap = bodies->max_contact_impulse[sb->slot];
+  c->max_impulse[l] = cap;
+
+  /* combined by the world's combine rule during collide() */
+  const tb_contact_material* mat = &w->manifold_material[m];
+  ln->mat = mat;
+  int compliant = (mat->flags & TB_CONTACT_MATERIAL_COMPLIANT) != 0;
+  ln->compliant = compliant;
+  c->compliant[l] = compliant ? 1.0f : 0.0f;
+  float mu_d = mat->dynamic_friction > 0.0f ? mat->dynamic_friction : 0.0f;
+  float mu_s = mat->static_friction > mu_d ? mat->static_friction : mu_d;
+  c->mu_static[l] = mu_s;
+  c->mu_dynamic[l] = mu_d;
+
+  ln->n = ln->mf->normal;
+  ln->ca0 = sa ? sa->center : tb_v3(0, 0, 0);
+  ln->cb0 = sb ? sb->center : tb_v3(0, 0, 0);
+  ln->va = sa ? d->states[a].v : tb_v3(0, 0, 0);
+  ln->wa = sa ? d->states[a].w : tb_v3(0, 0, 0);
+  ln->vb = sb ? d->states[b].v : tb_v3(0, 0, 0);
+  ln->wb = sb ? d->states[b].w : tb_v3(0, 0, 0);
+  /* with gravity per internal step the approach speed still counts the whole step's a·h */
+  float gb = imb > 0.0f ? 1.0f : 0.0f, ga = ima > 0.0f ? 1.0f : 0.0f;
+  ln->dg = ctx->ext_every ? tb_scale(ctx->gravity, ctx->h * (gb - ga)) : tb_v3(0, 0, 0);
+}
+
+/* Friction of lane l: the anchors (kept while they stick), the tangent basis along the slip, the
+ * tangent rows' effective masses (kg) and, for kept anchors, their drift along t0 and t1 (m). */
+static void prepare_lane_friction(const tb_physx_ctx* ctx, tb_contact_wide* c, int l, const tb_physx_lane* ln) {
+  const tb_world* w = ctx->w;
+  const tb_solver_data* d = ctx->d;
+  const tb_shapes* s = &w->shapes;
+  const tb_bodies* bodies = &w->bodies;
+  const tb_manifold* mf = ln->mf;
+  const tb_contact_material* mat = ln->mat;
+  tb_vec3 n = ln->n;
+  int32_t anchors[TB_MAX_ANCHORS] = {-1, -1};
+  int na = (mat->flags & TB_CONTACT_MATERIAL_NO_FRICTION) ? 0 : choose_anchors(mf, anchors);
+  /* strong friction keeps the anchors of a patch that stuck (unless a material disables it) */
+  c->strong[l] = na > 0 && !(mat->flags & TB_CONTACT_MATERIAL_NO_STRONG_FRICTION);
+  c->kept[l] = -1;
+  if (c->strong[l]) {
+    const tb_anchor_cache* prev = &d->anchors[d->anchors_prev];
+    int32_t ci = anchor_cache_find(prev, tb_pair_match_key(s, ln->shape0, ln->shape1));
+    int32_t pts[TB_MAX_ANCHORS];
+    int nk = ci >= 0 ? kept_anchors(prev, ci, mf, pts) : 0;
+    if (nk > 0) {
+      na = nk;
+      anchors[0] = pts[0];
+      anchors[1] = nk > 1 ? pts[1] : -1;
+      c->kept[l] = ci;
+      c->anchor_bias[l] = c->pen_rate[l]; /* the penetration's bias rate, per iteration step */
+    }
+  }
+  /* tangent t0 along the patch's slip velocity (at the first anchor) so that a sliding
+   * anchor's PGS rows resist the slip along one row; any basis when not slipping */
+  tb_vec3 t0, t1;
+  tb_basis(n, &t0, &t1);
+  if (na > 0) {
+    tb_vec3 x = tb_physx_point_of(&mf->points[anchors[0]]);
+    tb_vec3 dv = tb_sub(tb_add(ln->vb, tb_cross(ln->wb, tb_sub(x, ln->cb0))), tb_add(ln->va, tb_cross(ln->wa, tb_sub(x, ln->ca0))));
+    dv = tb_add(dv, ln->dg);
+    tb_vec3 vt = tb_sub(dv, tb_scale(n, tb_dot(dv, n)));
+    float lt = tb_length(vt);
+    if (lt > TB_SLIP_DIRECTION_SPEED) {
+      t0 = tb_scale(vt, 1.0f / lt);
+      t1 = tb_cross(n, t0);
+    }
+  }
+  set3(c->n, l, n); set3(c->t0, l, t0); set3(c->t1, l, t1);
+  c->friction_scale[l] = na > 0 ? 1.0f / (float)na : 0.0f;
+  if (na > c->anchor_count) c->anchor_count = na;
+  for (int k = 0; k < na; ++k) {
+    c->anchor_point[k][l] = anchors[k];
+    tb_vec3 x = tb_physx_point_of(&mf->points[anchors[k]]);
+    tb_vec3 ra = tb_sub(x, ln->ca0), rb = tb_sub(x, ln->cb0), cra, crb;
+    tb_anchor_wide* an = &c->a[k];
+    float k0 = unit_response(ln->ima, ln->imb, ln->ia, ln->ib, ra, rb, t0, &cra, &crb);
+    set3(an->ca_t0, l, cra); set3(an->cb_t0, l, crb);
+    float k1 = unit_response(ln->ima, ln->imb, ln->ia, ln->ib, ra, rb, t1, &cra, &crb);
+    set3(an->ca_t1, l, cra); set3(an->cb_t1, l, crb);
+    an->mass_t0[l] = k0 > 0.0f ? 1.0f / k0 : 0.0f;
+    an->mass_t1[l] = k1 > 0.0f ? 1.0f / k1 : 0.0f;
+    if (c->kept[l] >= 0) {
+      /* drift of the kept anchor: B's anchor point minus A's, from the poses now */
+      const tb_anchor_cache* prev = &d->anchors[d->anchors_prev];
+      int32_t ai = TB_MAX_ANCHORS * c->kept[l] + k;
+      tb_vec3 xa = tb_transform_point(tb_body_pose(bodies, s->body[ln->shape0]), prev->local_a[ai]);
+      tb_vec3 xb = tb_transform_point(tb_body_pose(bodies, s->body[ln->shape1]), prev->local_b[ai]);
+      tb_vec3 e = tb_sub(xb, xa);
+      an->error_t0[l] = tb_dot(e, t0);
+      an->error_t1[l] = tb_dot(e, t1);
+    }
+  }
+}
+
+/* Normal rows of lane l, one per point: arms, base separation (m), and for an active point the
+ * row's velocity multiplier (1/w, kg) with restitution targets (m/s) or the implicit spring. */
+static void prepare_lane_points(const tb_physx_ctx* ctx, tb_contact_wide* c, int l, const tb_physx_lane* ln) {
+  const tb_solver_params* sp = &ctx->w->def.solver;
+  const tb_manifold* mf = ln->mf;
+  const tb_contact_material* mat = ln->mat;
+  tb_vec3 n = ln->n;
+  float hi = ln->hi;
+  if (mf->point_count > c->point_count) c->point_count = mf->point_count;
+  for (int32_t j = 0; j < mf->point_count; ++j) {
+    const tb_manifold_point* mp = &mf->points[j];
+    tb_contact_point_wide* p = &c->p[j];
+    tb_vec3 x = tb_physx_point_of(mp);
+    tb_vec3 ra = tb_sub(x, ln->ca0), rb = tb_sub(x, ln->cb0), cra, crb;
+    float wn = unit_response(ln->ima, ln->imb, ln->ia, ln->ib, ra, rb, n, &cra, &crb);
+    set3(p->ca_n, l, cra); set3(p->cb_n, l, crb);
+    p->base_separation[l] = mp->separation;
+    p->restitution_target[l] = p->restitution_biased[l] = TB_NO_RESTITUTION;
+    p->imp_mul[l] = 1.0f;
+    p->vel_mul[l] = 0.0f;
+    if (!mp->active || wn <= 0.0f) continue; /* detected only, or nothing can move: no row */
+    tb_vec3 dv = tb_sub(tb_add(ln->vb, tb_cross(ln->wb, rb)), tb_add(ln->va, tb_cross(ln->wa, ra)));
+    float vn = tb_dot(tb_add(dv, ln->dg), n); /* approach speed after this step's external forces */
+    if (ln->compliant) {
+      /* implicit spring (seed §3.2): a = h(d + h·k), x = 1/(1 + a·w); Δp = x·a·(target − vn)
+       * − x·p with target −k·s/(d + h·k); damping suppressed when separated and not expected
+       * to close within the step */
+      float damping = mp->separation > 0.0f && mp->separation + vn * ctx->h > 0.0f ? 0.0f : mat->damping;
+      float a_sp = hi * (damping + hi * mat->stiffness);
+      if (a_sp <= 0.0f) continue;
+      float xk = 1.0f / (1.0f + a_sp * wn);
+      p->vel_mul[l] = xk * a_sp;
+      p->compliant_rate[l] = mat->stiffness / (damping + hi * mat->stiffness);
+      /* TGS: each internal step's spring impulse starts from zero, so the accumulated impulse
+       * of earlier internal steps does not decay */
+      p->imp_mul[l] = ctx->tgs ? 1.0f : 1.0f - xk;
+      continue;
+    }
+    p->vel_mul[l] = 1.0f / wn;
+    /* restitution: e > 0, closing faster than the bounce threshold, expected to touch within
+     * the step */
+    if (mat->restitution > 0.0f && vn < -sp->bounce_threshold_velocity && mp->separation + vn * ctx->h < 0.0f) {
+      /* from a gap the position iterations move the pose as if the bodies had touched at the
+       * step's start (PhysX biased error); the velocity iterations target the full rebound */
+      p->restitution_target[l] = -mat->restitution * vn;
+      p->restitution_biased[l] = p->restitution_target[l] - (mp->separation > 0.0f ? mp->separation / ctx->h : 0.0f);
+    }
+  }
+}
+
+void tb_physx_prepare_rows_job(int32_t begin, int32_t end, void* vctx) {
+  const tb_physx_ctx* ctx = (const tb_physx_ctx*)vctx;
+  tb_solver_data* d = ctx->d;
+  for (int32_t wi = begin; wi < end; ++wi) {
+    tb_contact_wide* c = &d->wides[wi];
+    int32_t lanes[TB_LANES];
+    memcpy(lanes, c->manifold, sizeof lanes);
+    memset(c, 0, sizeof *c);
+    memcpy(c->manifold, lanes, sizeof lanes);
+    for (int l = 0; l < TB_LANES; ++l) {
+      c->body_a[l] = c->body_b[l] = -1;
+      c->anchor_point[0][l] = c->anchor_point[1][l] = -1;
+      int32_t m = c->manifold[l];
+      if (m < 0) continue;
+      tb_physx_lane ln;
+      prepare_lane_bodies(ctx, c, l, m, &ln);
+      prepare_lane_friction(ctx, c, l, &ln);
+      prepare_lane_points(ctx, c, l, &ln);
+    }
+  }
+}
