@@ -353,6 +353,11 @@ static void test_mass_bounds(void) {
   CHECK(tb_shape_create(w, small, TB_SHAPE_SPHERE, mm, ZERO, ID_Q, 0.5f, 0, 1000) >= 0);
   CHECK(tb_body_get_mass(w, small, ms) == TB_OK);
   CHECK_NEAR(0.4 * 1000 * 4.0 / 3.0 * 3.14159265358979 * 1e-9 * 1e-6, ms[4], 1e-17);
+  /* 10 µm at 1e6 kg/m³: inertia 1.7e-19 kg·m², its determinant underflows float32 but the body rotates */
+  tb_body_id micro = tb_body_create(w, TB_BODY_DYNAMIC, ZERO, ID_Q);
+  float um[4] = {1e-5f, 0, 0, 0}, spin[3] = {0, 0, 0}, push[3] = {0, 0, 0};
+  CHECK(tb_shape_create(w, micro, TB_SHAPE_SPHERE, um, ZERO, ID_Q, 0.5f, 0, 1e6f) >= 0);
+  CHECK(tb_body_set_velocity(w, micro, push, spin) == TB_OK);
   CHECK(tb_shape_create(w, b, TB_SHAPE_SPHERE, one, ZERO, ID_Q, 0.5f, 0, 1000) >= 0);
   /* a second shape 1e25 m away: the combined inertia m·d² overflows */
   float far[3] = {1e25f, 0, 0};
