@@ -98,7 +98,8 @@ export function jsOptionNames(message, options = {}) {
   /* longest C path first, so a path is never replaced inside a longer one */
   const entries = Object.entries(DEF_OPTIONS).sort(([a, [ca]], [b, [cb]]) => (b in options) - (a in options) || cb.length - ca.length);
   for (const [js, [c]] of entries) {
-    if (!c.includes('.') || done.has(c)) continue;
+    /* dotted paths and snake_case fields (contact_capacity); single words such as gravity are already JS */
+    if (!/[._]/.test(c) || done.has(c)) continue;
     done.add(c);
     message = message.split(c).join(js);
   }

@@ -113,6 +113,8 @@ tb_status tb_world_set_explicit_pairs(tb_world_id world, const int32_t* shape_id
   const char* fn = "setExplicitPairs";
   GET_WORLD(fn);
   if (pair_count < 0) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: pair_count must be >= 0 (got %d)", fn, pair_count);
+  if (pair_count > TB_MAX_CAPACITY)
+    return tb_world_fail(w, TB_ERR_CAPACITY, "%s: pair_count must be at most %d (got %d)", fn, TB_MAX_CAPACITY, pair_count);
   if (pair_count > 0 && !shape_ids) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: shape_ids must not be NULL", fn);
   /* validate everything first: a failed call leaves the list unchanged */
   for (int32_t i = 0; i < pair_count; ++i) {

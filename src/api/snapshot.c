@@ -112,7 +112,7 @@ static void put_observe(tb_serial* s, tb_observe* o) {
   tb_put_i32(s, sn->count);
   for (int i = 0; i < 6; ++i) tb_put(s, *a[i].ptr, (size_t)sn->count * a[i].elem_size); /* the int arrays */
   for (int32_t i = 0; i < sn->count; ++i) {
-    if (sn->body[i] == -1) continue;
+    if (sn->body[i] < 0) continue; /* free (-1) or retired (-2) */
     size_t cap = (size_t)sn->capacity[i];
     tb_put(s, sn->history[i], 3 * cap * sizeof(float));
     tb_put(s, sn->valid[i], cap * sizeof(int32_t));
@@ -333,7 +333,7 @@ static int get_observe(tb_serial* s, tb_world* t) {
   sn->count = n;
   get_store(s, a, 6, n, NULL);
   for (int32_t i = 0; i < n && !s->failed; ++i) {
-    if (sn->body[i] == -1) continue;
+    if (sn->body[i] < 0) continue; /* free (-1) or retired (-2) */
     int32_t cap = sn->capacity[i];
     if (cap < 1 || cap > (1 << 20) || sn->head[i] < 0 || sn->head[i] >= cap || sn->filled[i] < 0 || sn->filled[i] > cap) {
       sn->body[i] = -1; /* nothing allocated for it: the free below skips it */
@@ -555,6 +555,7 @@ tb_status tb_world_restore(tb_world_id world, const void* bytes, int32_t size) {
   t.arena = w->arena;
   memset(&old.arena, 0, sizeof old.arena);
   *w = t;
+  tb_undo_forget(w); /* the restored slots are not the last creation's */
   tb_world_destroy_storage(&old);
   return TB_OK;
 }
@@ -570,6 +571,7 @@ tb_world_id tb_world_create_from_snapshot(const void* bytes, int32_t size, int32
     return -st;
   }
   w->generation = gen;
+  tb_undo_forget(w);
   tb_jobs_reserve(w->def.thread_count);
   tb_world_publish(w);
   return id;

@@ -110,6 +110,8 @@ tb_status tb_world_set_contact_capacity(tb_world_id world, int32_t capacity) {
   GET_WORLD("setContactCapacity");
   if (capacity < 1)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setContactCapacity: capacity must be >= 1 (got %d)", capacity);
+  if (capacity > TB_MAX_CAPACITY)
+    return tb_world_fail(w, TB_ERR_CAPACITY, "setContactCapacity: capacity must be at most %d (got %d)", TB_MAX_CAPACITY, capacity);
   if (capacity <= w->contacts.capacity) return TB_OK;
   if (!tb_contacts_grow(&w->contacts, capacity))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "setContactCapacity: out of memory for %d contacts", capacity);
@@ -123,6 +125,8 @@ tb_status tb_world_set_pair_capacity(tb_world_id world, int32_t capacity) {
   GET_WORLD("setPairCapacity");
   if (capacity < 1)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setPairCapacity: capacity must be >= 1 (got %d)", capacity);
+  if (capacity > TB_MAX_CAPACITY)
+    return tb_world_fail(w, TB_ERR_CAPACITY, "setPairCapacity: capacity must be at most %d (got %d)", TB_MAX_CAPACITY, capacity);
   if (capacity <= w->pair_capacity) return TB_OK;
   if (!tb_pairs_grow(w, capacity))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "setPairCapacity: out of memory for %d pairs", capacity);

@@ -6,6 +6,18 @@
 #include <stdint.h>
 
 void* tb_alloc(size_t size);                 /* NULL on failure; never zero-filled */
+/* count * elem_size bytes, or NULL when the product overflows size_t (wasm32: 4 GiB) or memory
+ * runs out: every array allocation goes through this (or tb_size_mul), never a bare product. */
+void* tb_alloc_array(size_t count, size_t elem_size);
+/* *out = a * b; 0 (and *out = SIZE_MAX) when the product does not fit in size_t. */
+static inline int tb_size_mul(size_t a, size_t b, size_t* out) {
+  if (b != 0 && a > SIZE_MAX / b) {
+    *out = SIZE_MAX;
+    return 0;
+  }
+  *out = a * b;
+  return 1;
+}
 void* tb_alloc_zero(size_t size);
 void tb_free(void* ptr, size_t size);        /* size must be the size given to tb_alloc */
 /* Grows *ptr (old_count elements of elem_size) to new_count, copying the old contents. */

@@ -4,7 +4,8 @@
  *   - SI units: m, kg, s, N, N·s, rad, rad/s. Right-handed world frame; gravity is a world vector.
  *   - Rotations are unit quaternions stored (x, y, z, w).
  *   - Objects are referred to by integer ids, never by pointers. A body or shape id packs an
- *     index (low 20 bits) and a generation (next 11 bits); a removed id is rejected afterwards.
+ *     index (low 20 bits) and a generation (next 11 bits); a removed id is rejected afterwards and
+ *     never handed out again (a slot whose 2048 generations are used up is retired).
  *   - Functions that can fail return a tb_status (or a negative tb_status in place of an id).
  *     tb_world_last_error() then holds a message naming the bad field and value. A failed call
  *     leaves the world unchanged.
@@ -261,6 +262,15 @@ typedef struct tb_world_def {
   tb_collision_params collision;
 } tb_world_def;
 
+/* Largest capacity of every store and buffer counted in elements: body_capacity (and bodies, shapes,
+ * sensors in a world) at most TB_MAX_BODIES; contact_capacity, pair_capacity, the event capacity,
+ * query and history capacities and pair lists at most TB_MAX_CAPACITY. A larger value fails with
+ * TB_ERR_CAPACITY and a message naming the field and the bound, so no size computed from it can
+ * overflow (in wasm32 size_t is 32 bits); memory that runs out below it fails with
+ * TB_ERR_OUT_OF_MEMORY. Either way the world is unchanged. */
+#define TB_MAX_BODIES ((1 << 20) - 1)
+#define TB_MAX_CAPACITY (1 << 24)
+
 typedef int32_t tb_world_id; /* >= 0: registry slot and generation packed, so a destroyed world's id stays invalid */
 typedef int32_t tb_body_id;  /* >= 0; static "no body" in contacts is -1 */
 typedef int32_t tb_shape_id; /* >= 0 */
@@ -336,6 +346,12 @@ TB_API int32_t tb_snapshot_last_error(void);
 TB_API tb_body_id tb_body_create(tb_world_id world, tb_body_type type, const float position[3],
                                  const float rotation[4]);
 TB_API tb_status tb_body_destroy(tb_world_id world, tb_body_id body);
+/* Takes back the creation of `body` with the shapes created on it since, when it is the last body
+ * created and no body, shape or sensor was created elsewhere or removed and no collide() ran
+ * since (the rollback of a composite creation, such as the JS addBody whose third shape is
+ * rejected): slots and generations return, so the ids handed out afterwards equal those of a
+ * world that never saw the creation. Otherwise TB_ERR_INVALID_STATE and nothing changes. */
+TB_API tb_status tb_body_discard(tb_world_id world, tb_body_id body);
 TB_API tb_status tb_body_set_pose(tb_world_id world, tb_body_id body, const float position[3],
                                   const float rotation[4]);
 /* Linear velocity of the centre of mass (m/s) and angular velocity (rad/s), world frame. */
@@ -940,6 +956,8 @@ TB_API const char* tb_enum_name(tb_enum e, int32_t value);
 #define TB_ID_INDEX_MASK ((1 << TB_ID_INDEX_BITS) - 1)
 #define TB_CONSTANTS(X)                                                                            \
   X(id_index_mask, TB_ID_INDEX_MASK) /* body slot = id & mask (index into the body fields) */     \
+  X(max_bodies, TB_MAX_BODIES)       /* largest body_capacity, most bodies / shapes per world */  \
+  X(max_capacity, TB_MAX_CAPACITY)   /* largest contact / pair / event / query capacity */        \
   X(any_body, TB_ANY_BODY)                                                                         \
   X(observe_exclude_self, TB_OBSERVE_EXCLUDE_SELF)                                                 \
   X(material_disable_friction, TB_MATERIAL_DISABLE_FRICTION)                                       \

@@ -190,7 +190,7 @@ void tb_newton_predict(tb_world* w, tb_newton_body* b, tb_vec3 f, tb_vec3 t, flo
 void tb_newton_finish(tb_world* w, float h) {
   tb_newton_data* d = w->newton;
   tb_bodies* bodies = &w->bodies;
-  memset(w->body_contact_wrench, 0, 6 * (size_t)bodies->count * sizeof(float));
+  if (bodies->count > 0) memset(w->body_contact_wrench, 0, 6 * (size_t)bodies->count * sizeof(float)); /* NULL while empty */
   for (int32_t i = 0; i < bodies->count; ++i) w->body_contact_generation[i] = bodies->generation[i];
   float inv_h = 1.0f / h;
   for (int32_t k = 0; k < d->body_count; ++k) {

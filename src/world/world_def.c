@@ -320,6 +320,7 @@ int32_t tb_world_def_size(void) { return (int32_t)sizeof(tb_world_def); }
 /* ---- checks: each names the field and the value ---- */
 
 tb_status tb_collision_params_check(tb_world* w, const char* fn, const tb_collision_params* c) {
+  if (!c) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: params must not be NULL", fn);
   tb_status st;
   if ((st = tb_check_enum(w, fn, "collision.broad_phase", c->broad_phase, TB_BROAD_PHASE_COUNT)) ||
       (st = tb_check_enum(w, fn, "collision.filter_rule", c->filter_rule, TB_FILTER_RULE_COUNT)) ||
@@ -348,6 +349,7 @@ tb_status tb_collision_params_check(tb_world* w, const char* fn, const tb_collis
 }
 
 tb_status tb_solver_params_check(tb_world* w, const char* fn, const tb_solver_params* p) {
+  if (!p) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: params must not be NULL", fn);
   tb_status st;
   if ((st = tb_check_enum(w, fn, "solver.solver", p->solver, TB_SOLVER_TYPE_COUNT)) ||
       (st = tb_check_enum(w, fn, "solver.combine_rule", p->combine_rule, TB_COMBINE_RULE_COUNT)) ||
@@ -392,6 +394,14 @@ tb_status tb_world_def_check(const tb_world_def* def, const char* fn) {
   if (def->contact_capacity < 1 || def->pair_capacity < 1 || def->body_capacity < 1)
     return tb_world_fail(NULL, TB_ERR_INVALID_ARGUMENT, "%s: body/contact/pair capacities must be >= 1 (got %d, %d, %d)", fn,
                          def->body_capacity, def->contact_capacity, def->pair_capacity);
+  const struct { const char* name; int32_t v, max; } caps[] = {
+      {"body_capacity", def->body_capacity, TB_MAX_BODIES},
+      {"contact_capacity", def->contact_capacity, TB_MAX_CAPACITY},
+      {"pair_capacity", def->pair_capacity, TB_MAX_CAPACITY},
+  };
+  for (size_t i = 0; i < sizeof caps / sizeof caps[0]; ++i)
+    if (caps[i].v > caps[i].max)
+      return tb_world_fail(NULL, TB_ERR_CAPACITY, "%s: %s must be at most %d (got %d)", fn, caps[i].name, caps[i].max, caps[i].v);
   if (def->thread_count < 1 || def->thread_count > tb_max_threads())
     return tb_world_fail(NULL, TB_ERR_INVALID_ARGUMENT, "%s: threads must be in [1, %d] in this build (got %d)", fn,
                          tb_max_threads(), def->thread_count);
