@@ -61,7 +61,8 @@ typedef struct tb_mujoco_data {
   /* dofs (6 per body) */
   double *a0, *ma0, *acc, *ma, *grad, *mgrad, *search, *mv, *gradold, *mgradold;
   int32_t* first;        /* skyline: first column of each dof row */
-  int64_t* off;          /* skyline: offset of each row (dof_capacity + 1) */
+  int64_t* off;          /* skyline: offset of each row (off_capacity + 1) */
+  int32_t off_capacity;  /* dofs off holds; follows dof_capacity, apart after a failed allocation */
   int32_t dof_capacity;
   double* L;
   int64_t l_capacity;
@@ -109,7 +110,7 @@ void tb_mujoco_destroy(tb_world* w) {
   double** dd[] = {&d->a0, &d->ma0, &d->acc, &d->ma, &d->grad, &d->mgrad, &d->search, &d->mv, &d->gradold, &d->mgradold};
   for (int i = 0; i < 10; ++i) tb_free(*dd[i], dc * sizeof(double));
   tb_free(d->first, dc * sizeof(int32_t));
-  tb_free(d->off, (dc + 1) * sizeof(int64_t));
+  tb_free(d->off, ((size_t)d->off_capacity + 1) * sizeof(int64_t));
   tb_free(d->L, (size_t)d->l_capacity * sizeof(double));
   tb_free(d->dof_of_slot, sc * sizeof(int32_t));
   tb_free(d->parent, sc * sizeof(int32_t));
@@ -210,16 +211,16 @@ static tb_status setup(tb_world* w) {
   const tb_array_ref sa[] = {{(void**)&d->dof_of_slot, sizeof(int32_t)}, {(void**)&d->parent, sizeof(int32_t)},
                              {(void**)&d->order_key, sizeof(int32_t)}, {(void**)&d->warm, 6 * sizeof(double)},
                              {(void**)&d->warm_gen, sizeof(int32_t)}};
-  int32_t old_dofs = d->dof_capacity;
   if (!tb_grow_capacity(&ba, 1, &d->body_capacity, nb) || !tb_grow_capacity(&ca, 1, &d->con_capacity, nc) ||
       !tb_grow_capacity(ra, 6, &d->row_capacity, nr) || !tb_grow_capacity(da, 11, &d->dof_capacity, 6 * nb) ||
       !tb_grow_capacity(sa, 5, &d->slot_capacity, bodies->count))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for %d bodies and %d contacts", nb, nc);
-  if (d->dof_capacity != old_dofs) {
+  if (d->off_capacity != d->dof_capacity) {
     int64_t* off = (int64_t*)tb_alloc(((size_t)d->dof_capacity + 1) * sizeof(int64_t));
     if (!off) return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for %d dofs", 6 * nb);
-    tb_free(d->off, ((size_t)old_dofs + 1) * sizeof(int64_t));
+    tb_free(d->off, ((size_t)d->off_capacity + 1) * sizeof(int64_t));
     d->off = off;
+    d->off_capacity = d->dof_capacity;
   }
   for (int32_t i = old_slots; i < d->slot_capacity; ++i) d->warm_gen[i] = -1;
 
@@ -505,6 +506,7 @@ static void update_grad(tb_mujoco_data* d) {
 /* Skyline profile: the first column of each dof row from the rows' body pairs. */
 static int64_t skyline_profile(tb_mujoco_data* d) {
   int32_t n = 6 * d->body_count;
+  if (n == 0) return 0; /* no dynamic body: the arrays may not exist yet */
   for (int32_t k = 0; k < d->body_count; ++k)
     for (int i = 0; i < 6; ++i) d->first[6 * k + i] = 6 * k;
   for (int32_t i = 0; i < d->row_count; ++i) {
@@ -556,7 +558,7 @@ static void add_rows_hessian(tb_mujoco_data* d, int32_t adr, int n, const double
 /* H = M + JᵀDJ (active rows) + cone Hessians, factorised in place (LLᵀ). */
 static void factor_hessian(tb_mujoco_data* d) {
   int32_t n = 6 * d->body_count;
-  memset(d->L, 0, (size_t)d->off[n] * sizeof(double));
+  if (n > 0) memset(d->L, 0, (size_t)d->off[n] * sizeof(double));
   for (int32_t k = 0; k < d->body_count; ++k) {
     const tb_mj_body* b = &d->bodies[k];
     for (int i = 0; i < 3; ++i) sky_add(d, 6 * k + i, 6 * k + i, b->mass);
@@ -724,8 +726,8 @@ static solve_result solve_primal(tb_mujoco_data* d, const tb_mujoco_params* p, i
     }
     for (int32_t i = 0; i < d->row_count; ++i) d->jar[i] += alpha * d->jv[i];
     if (!newton) {
-      memcpy(d->gradold, d->grad, (size_t)n * sizeof(double));
-      memcpy(d->mgradold, d->mgrad, (size_t)n * sizeof(double));
+      if (n > 0) memcpy(d->gradold, d->grad, (size_t)n * sizeof(double));
+      if (n > 0) memcpy(d->mgradold, d->mgrad, (size_t)n * sizeof(double));
     }
     constraint_update(d, d->jar, d->force, newton && elliptic);
     update_grad(d);
@@ -827,7 +829,7 @@ static solve_result solve_pgs(tb_mujoco_data* d, const tb_mujoco_params* p) {
   solve_result res = {0, 0, NAN, NAN};
   /* acc = a₀ + M⁻¹Jᵀf for the starting forces */
   int32_t n = 6 * d->body_count;
-  memcpy(d->acc, d->a0, (size_t)n * sizeof(double));
+  if (n > 0) memcpy(d->acc, d->a0, (size_t)n * sizeof(double));
   for (int32_t i = 0; i < d->row_count; ++i)
     if (d->force[i] != 0.0) row_add_minv(&d->rows[i], d->force[i], d->acc);
   while (res.iterations < p->iterations) {
@@ -933,7 +935,7 @@ tb_status tb_solve_mujoco(tb_world* w) {
   }
 
   /* start: the previous accelerations of the same bodies when they cost less than a₀ */
-  memcpy(d->acc, d->a0, (size_t)n * sizeof(double));
+  if (n > 0) memcpy(d->acc, d->a0, (size_t)n * sizeof(double));
   mul_m(d, d->acc, d->ma);
   double cost0 = total_cost(d);
   int warm = 0;
@@ -948,7 +950,7 @@ tb_status tb_solve_mujoco(tb_world* w) {
       mul_m(d, d->acc, d->ma);
       if (total_cost(d) >= cost0) { /* a₀ is better: back to it */
         warm = 0;
-        memcpy(d->acc, d->a0, (size_t)n * sizeof(double));
+        if (n > 0) memcpy(d->acc, d->a0, (size_t)n * sizeof(double));
         mul_m(d, d->acc, d->ma);
         total_cost(d);
       }
