@@ -287,6 +287,15 @@ static void warm_start(tb_world* w, tb_kamino_data* kd, float scale) {
   }
 }
 
+/* Room for this solve's warm-start cache, taken before anything changes (a solve that runs out of
+ * memory fails whole instead of dropping next step's warm start). */
+static int reserve_cache(tb_world* w, tb_kamino_data* kd) {
+  tb_kamino_cache* c = &kd->cache;
+  const tb_array_ref a[] = {{(void**)&c->key, sizeof(uint32_t)}, {(void**)&c->impulse, sizeof(tb_vec3)},
+                            {(void**)&c->velocity, sizeof(tb_vec3)}};
+  return tb_grow_capacity(a, 3, &c->capacity, w->contacts.count);
+}
+
 /* Keeps this solve's solution by contact-store index for the next step's warm start. */
 static void store_cache(tb_world* w, tb_kamino_data* kd) {
   const tb_newton_data* nd = w->newton;
@@ -374,6 +383,7 @@ tb_status tb_solve_kamino(tb_world* w) {
   const tb_kamino_params* kp = &w->def.solver.kamino;
   float h = w->def.timestep, inv_h = 1.0f / h;
   if ((st = setup(w, kd)) != TB_OK) return st;
+  if (kp->warm_start && !reserve_cache(w, kd)) return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for the warm-start cache");
   if (kp->warm_start) warm_start(w, kd, kp->warm_start_scale);
   tb_kamino_residuals res;
   int used = padmm(w, kd, &res);

@@ -215,6 +215,7 @@ static tb_status setup(tb_world* w) {
       !tb_grow_capacity(ra, 6, &d->row_capacity, nr) || !tb_grow_capacity(da, 11, &d->dof_capacity, 6 * nb) ||
       !tb_grow_capacity(sa, 5, &d->slot_capacity, bodies->count))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for %d bodies and %d contacts", nb, nc);
+  for (int32_t i = old_slots; i < d->slot_capacity; ++i) d->warm_gen[i] = -1;
   if (d->off_capacity != d->dof_capacity) {
     int64_t* off = (int64_t*)tb_alloc(((size_t)d->dof_capacity + 1) * sizeof(int64_t));
     if (!off) return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for %d dofs", 6 * nb);
@@ -222,7 +223,6 @@ static tb_status setup(tb_world* w) {
     d->off = off;
     d->off_capacity = d->dof_capacity;
   }
-  for (int32_t i = old_slots; i < d->slot_capacity; ++i) d->warm_gen[i] = -1;
 
   /* islands: dynamic bodies linked by contacts; bodies are ordered by island (then slot) so the
    * Newton skyline never couples two islands */
