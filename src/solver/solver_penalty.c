@@ -17,6 +17,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <stdint.h>
+
 #include "newton.h"
 #include "solver.h"
 
@@ -78,7 +80,8 @@ static tb_status check_friction_stability(tb_world* w, tb_newton_data* d, float 
     float kf = b->dlin.x;
     float rate = hs * kf * b->inv_mass;
     if (rate > 2.0f) {
-      int32_t need = (int32_t)ceilf(w->def.timestep * kf * b->inv_mass / 2.0f);
+      float need_f = ceilf(w->def.timestep * kf * b->inv_mass / 2.0f); /* may exceed int32: say so */
+      int32_t need = need_f < 2147483647.0f ? (int32_t)need_f : INT32_MAX;
       return tb_world_fail(w, TB_ERR_INVALID_STATE,
                            "solve: penalty friction unstable for body %d: substep %g s x sum kf %g N·s/m / mass %g kg = %.3g > 2 "
                            "(explicit viscous friction); raise solver.newton.substeps (JS penaltySubsteps) to >= %d or lower kf; "
