@@ -230,7 +230,7 @@ FUZZ_RUN = cd build/fuzz && ASAN_OPTIONS=detect_leaks=1 ./fuzz_api -timeout=20 -
   -print_final_stats=1 corpus ../../tests/fuzz/corpus
 
 fuzz-smoke: build/fuzz/fuzz_api
-	$(FUZZ_RUN) -max_total_time=60
+	$(FUZZ_RUN) -seed=1 -max_total_time=60
 
 fuzz: build/fuzz/fuzz_api
 	$(FUZZ_RUN) -max_total_time=$(FUZZ_SECONDS)
