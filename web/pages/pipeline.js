@@ -37,7 +37,7 @@ export default {
   /** Candidate pairs the broad phase hands on; keeps the other stage counts for the text. */
   sample(world, s) {
     const c = world.contacts;
-    s.stats = { aabbs: s.bodies.length + 1, pairs: c.pairCount, contacts: c.count, requested: c.requested, overflowed: c.overflowed };
+    s.stats = { aabbs: s.bodies.length + 1, pairs: c.pairCount, contacts: c.count, requested: c.requested, overflowed: c.overflowed, grew: c.grew };
     return c.pairCount;
   },
   /** n(n − 1)/2 over the n dynamic shapes plus n ground pairs: what an all-pairs test starts from. */
@@ -52,7 +52,8 @@ export default {
     const s = lane.scene.stats;
     if (!s) return '';
     return `${s.aabbs} bounding boxes → ${s.pairs} pairs → ${s.requested} contacts found, ${s.contacts} stored` +
-      (s.overflowed ? ' — OVERFLOWED: the frame is incomplete (readback invalid)' : '');
+      (s.overflowed ? ' — OVERFLOWED: the frame is incomplete (readback invalid)' : '') +
+      (s.grew ? ' — GREW: the store grew past its capacity to hold every contact' : '');
   },
   plot: { title: 'candidate pairs handed to the narrow phase, per preset; all n(n−1)/2 + n pairs (dashed) for comparison', x: 't (s)', y: 'pairs', reference: 'n(n−1)/2 + n' },
   explanation: `
