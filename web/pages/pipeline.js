@@ -1,7 +1,7 @@
 /**
  * Course page 1, the collision pipeline: shapes falling into a pile; per stage, how many
  * bounding boxes, candidate pairs and contacts there are, per preset (their contact distances
- * differ); the contact store's overflow flag when its capacity slider is lowered.
+ * differ); the contact store growing past a lowered capacity (it grows, never drops contacts).
  * @module tribo/web/pages/pipeline
  */
 import { boxDensity, sphereDensity } from '../course_model.js';
@@ -37,7 +37,9 @@ export default {
   /** Candidate pairs the broad phase hands on; keeps the other stage counts for the text. */
   sample(world, s) {
     const c = world.contacts;
-    s.stats = { aabbs: s.bodies.length + 1, pairs: c.pairCount, contacts: c.count, requested: c.requested, overflowed: c.overflowed, grew: c.grew };
+    /* grew is per collide(); the page keeps whether it ever grew since the scene was built */
+    const grewOnce = (s.stats?.grewOnce ?? false) || c.grew;
+    s.stats = { aabbs: s.bodies.length + 1, pairs: c.pairCount, contacts: c.count, requested: c.requested, capacity: c.capacity, grewOnce };
     return c.pairCount;
   },
   /** n(n − 1)/2 over the n dynamic shapes plus n ground pairs: what an all-pairs test starts from. */
@@ -52,8 +54,7 @@ export default {
     const s = lane.scene.stats;
     if (!s) return '';
     return `${s.aabbs} bounding boxes → ${s.pairs} pairs → ${s.requested} contacts found, ${s.contacts} stored` +
-      (s.overflowed ? ' — OVERFLOWED: the frame is incomplete (readback invalid)' : '') +
-      (s.grew ? ' — GREW: the store grew past its capacity to hold every contact' : '');
+      (s.grewOnce ? ` — GREW: the store grew past the capacity it was given, to ${s.capacity} contacts, to hold every contact` : '');
   },
   plot: { title: 'candidate pairs handed to the narrow phase, per preset; all n(n−1)/2 + n pairs (dashed) for comparison', x: 't (s)', y: 'pairs', reference: 'n(n−1)/2 + n' },
   explanation: `
@@ -70,7 +71,8 @@ pile forms. The <code>broadPhase</code> option ('sap' or 'all-pairs') changes th
 what changes them is how far each preset grows the boxes — PhysX by the contact offset and the
 speculative distance, Newton by the gap and one step of motion — so the two lanes hand on different
 numbers of pairs and contacts from the same pile.</p>
-<p>Lower the store's capacity below the contacts the pile needs: <code>requested</code> exceeds
-<code>capacity</code>, the store keeps the first contacts in pair order and the frame is flagged
-<code>overflowed</code>, its readback invalid — never silently incomplete.</p>`,
+<p>Lower the store's capacity below the contacts the pile needs: when <code>requested</code> exceeds
+<code>capacity</code>, the store grows (the step's <code>grew</code> flag says so) and keeps every
+contact — a contact is never dropped for want of room. Only <code>maxCollisionPairs</code>, a limit
+you set yourself, fails a step instead.</p>`,
 };
