@@ -15,5 +15,7 @@
 void tb_body_update_mass(tb_world* w, int32_t slot);
 /* Frees shape slot s (owned geometry, pair lists) onto the free list; the caller unlinks it. */
 void tb_shape_slot_free(tb_world* w, int32_t s);
+/* Removes every joint of body slot b (src/api/joint.c); tb_body_destroy calls it. */
+void tb_joints_forget_body(tb_world* w, int32_t body_slot);
 
 #endif

@@ -78,6 +78,7 @@ tb_status tb_body_destroy(tb_world_id world, tb_body_id body) {
     s = next;
   }
   tb_pair_lists_forget_body(w, slot); /* filtering: exclusions and parent links */
+  tb_joints_forget_body(w, slot);     /* joints: tb_body_destroy_with_joints lists them */
   b->f.body_type[slot] = -1;
   b->generation[slot] = (b->generation[slot] + 1) & TB_ID_GEN_MASK;
   b->first_shape[slot] = b->free_head;

@@ -26,6 +26,12 @@ static int pair_arrays(tb_world* st, tb_array_ref* out) {
   return n;
 }
 
+static int joint_arrays(tb_joints* st, tb_array_ref* out) {
+  int n = 0;
+  TB_JOINT_ARRAYS(TB_STORE_REF)
+  return n;
+}
+
 #undef TB_STORE_REF
 
 /* Grows the n arrays of one store from *capacity to cap elements (never shrinks). */
@@ -53,6 +59,11 @@ int tb_contacts_grow(tb_contact_store* c, int32_t cap) {
 int tb_pairs_grow(tb_world* w, int32_t cap) {
   tb_array_ref a[TB_MAX_ARRAYS];
   return grow_store(a, pair_arrays(w, a), &w->pair_capacity, cap);
+}
+
+int tb_joints_grow(tb_joints* j, int32_t cap) {
+  tb_array_ref a[TB_MAX_ARRAYS];
+  return grow_store(a, joint_arrays(j, a), &j->capacity, cap);
 }
 
 /* ---- matching frames: every array of a frame, per pair (per-point arrays hold 4 values per pair) ---- */
@@ -110,6 +121,7 @@ void tb_world_storage_free(tb_world* w, void (*free_data)(int32_t type, void* da
   tb_free_arrays(arrays, body_arrays(&w->bodies, arrays), w->bodies.capacity);
   tb_free_arrays(arrays, shape_arrays(&w->shapes, arrays), w->shapes.capacity);
   tb_free_arrays(arrays, pair_arrays(w, arrays), w->pair_capacity);
+  tb_free_arrays(arrays, joint_arrays(&w->joints, arrays), w->joints.capacity);
   tb_free_arrays(arrays, tb_contact_field_arrays(&w->contacts.f, arrays), w->contacts.capacity);
   tb_match_free(&w->match);
   tb_pair_lists_free(w);
