@@ -105,9 +105,9 @@ int tb_joint_axis_row(const tb_joint_def* def, tb_transform f0, tb_transform f1,
   }
 }
 
-/* Three rows making the origins coincide (world axes). */
-static int32_t point_rows(tb_vec3 d, tb_vec3 r0, tb_vec3 r1, tb_joint_row* rows) {
-  const tb_vec3 e[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+/* Three rows making the origins coincide, along frame0's axes (as Newton's locked linear axes). */
+static int32_t point_rows(tb_quat q0, tb_vec3 d, tb_vec3 r0, tb_vec3 r1, tb_joint_row* rows) {
+  const tb_vec3 e[3] = {axis_x(q0), axis_y(q0), axis_z(q0)};
   for (int i = 0; i < 3; ++i) rows[i] = linear_row(TB_ROW_EQUAL, e[i], r0, r1, tb_dot(d, e[i]));
   return 3;
 }
@@ -141,7 +141,7 @@ int32_t tb_joint_build_rows(const tb_joint_def* def, tb_transform f0, tb_transfo
   int32_t n = 0;
   switch (def->type) {
     case TB_JOINT_REVOLUTE: {
-      n += point_rows(d, r0, r1, rows);
+      n += point_rows(f0.q, d, r0, r1, rows);
       /* x axes parallel: the components of a0 × a1 across the hinge */
       tb_vec3 c = tb_cross(a0, axis_x(f1.q));
       rows[n++] = angular_row(TB_ROW_EQUAL, u0, tb_dot(c, u0));
@@ -164,7 +164,7 @@ int32_t tb_joint_build_rows(const tb_joint_def* def, tb_transform f0, tb_transfo
       return n;
     }
     case TB_JOINT_SPHERICAL: {
-      n += point_rows(d, r0, r1, rows);
+      n += point_rows(f0.q, d, r0, r1, rows);
       if (!def->enable_limit) return n;
       tb_vec3 a1 = axis_x(f1.q);
       tb_vec3 c = tb_cross(a0, a1);
@@ -182,7 +182,7 @@ int32_t tb_joint_build_rows(const tb_joint_def* def, tb_transform f0, tb_transfo
       return n;
     }
     case TB_JOINT_FIXED:
-      n += point_rows(d, r0, r1, rows);
+      n += point_rows(f0.q, d, r0, r1, rows);
       n += lock_rows(f0, f1, rows + n);
       return n;
     case TB_JOINT_DISTANCE: {

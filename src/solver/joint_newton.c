@@ -8,7 +8,7 @@
  * current poses and velocities:
  *   equality, limit (C < 0 only): Δλ = −(C + γ·Ċ) / ((h + γ)w + α/h) (N·s), α = compliance
  *     (0: rigid; distance spring 1/k, m/N), γ = α·c (s);
- *   motor: Δλ = −(Ċ − target)/w, the step's total clamped to |λ| <= F_max·h;
+ *   motor: Δλ = −(Ċ − target)/w, the step's applied total clamped to |λ| <= F_max·h;
  *   the linear part of a row's correction is scaled by the linear relaxation 0.7, the angular part
  *   by the angular relaxation 0.4 (Newton's defaults joint_linear_relaxation and
  *   joint_angular_relaxation); the sums are then applied like contact impulses without weighting.
@@ -116,12 +116,14 @@ void tb_newton_joints_xpbd(tb_world* w, tb_newton_data* d, float h) {
       float wsum = inv_mass_of(d, r, a, b);
       if (wsum <= 0.0f) continue;
       float cdot = row_rate(d, r, a, b), dl = 0.0f;
+      float sa = TB_XPBD_JOINT_ANGULAR_RELAXATION, sl = r->angular ? 0.0f : TB_XPBD_JOINT_LINEAR_RELAXATION;
       if (r->kind == TB_ROW_MOTOR) {
-        /* the motor impulse of the step so far is kept in motor_force (N·s until the readback) */
+        /* the motor's applied impulse of the step so far (relaxation included) is kept in
+         * motor_force (N·s until the readback) and bounded by F_max·h */
         float* total = &j->state[s].motor_force;
-        float bound = r->max_force * h;
-        float next = tb_clampf(*total - (cdot - r->target) / wsum, -bound, bound);
-        dl = next - *total;
+        float relax = r->angular ? sa : sl, bound = r->max_force * h;
+        float next = tb_clampf(*total - relax * (cdot - r->target) / wsum, -bound, bound);
+        dl = (next - *total) / relax;
         *total = next;
       } else if (r->kind != TB_ROW_LIMIT || r->error < 0.0f) {
         float alpha = r->kind == TB_ROW_SPRING ? 1.0f / r->stiffness : 0.0f;
@@ -129,7 +131,6 @@ void tb_newton_joints_xpbd(tb_world* w, tb_newton_data* d, float h) {
         dl = -(r->error + gamma * cdot) / ((h + gamma) * wsum + alpha / h);
       }
       if (dl == 0.0f) continue;
-      float sa = TB_XPBD_JOINT_ANGULAR_RELAXATION, sl = r->angular ? 0.0f : TB_XPBD_JOINT_LINEAR_RELAXATION;
       apply_row(d, r, a, b, dl, sl, sa, imp);
     }
   }
