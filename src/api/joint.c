@@ -191,6 +191,23 @@ int32_t tb_body_get_joints(tb_world_id world, tb_body_id body, tb_joint_id* out,
   return joints_of(w, slot, out, capacity);
 }
 
+int32_t tb_world_joints(tb_world_id world, tb_joint_id* out, int32_t capacity) {
+  tb_world* w = tb_world_get(world);
+  if (!w) return -tb_world_fail(NULL, TB_ERR_NOT_FOUND, "joints: world %d does not exist", world);
+  if (capacity < 0 || (capacity > 0 && !out))
+    return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "joints: capacity must be >= 0 with a non-NULL out (got %d)", capacity);
+  const tb_joints* j = &w->joints;
+  if (out && j->live > capacity)
+    return -tb_world_fail(w, TB_ERR_CAPACITY, "joints: %d joints, more than capacity %d", j->live, capacity);
+  int32_t n = 0;
+  for (int32_t i = 0; i < j->count; ++i)
+    if (j->def[i].type >= 0) {
+      if (out) out[n] = tb_make_id(i, j->generation[i]);
+      ++n;
+    }
+  return n;
+}
+
 void tb_joints_forget_body(tb_world* w, int32_t body_slot) {
   const tb_joints* j = &w->joints;
   for (int32_t i = 0; i < j->count; ++i)

@@ -832,6 +832,8 @@ TB_API tb_status tb_joint_get_def(tb_world_id world, tb_joint_id joint, tb_joint
 /* Joint ids of a body (as body0 or body1), in slot order. Returns the count or -tb_status; with
  * out = NULL and capacity 0 it only counts. tb_body_destroy() removes these joints. */
 TB_API int32_t tb_body_get_joints(tb_world_id world, tb_body_id body, tb_joint_id* out, int32_t capacity);
+/* Every live joint id of the world in slot order; same count/capacity rules as tb_body_get_joints. */
+TB_API int32_t tb_world_joints(tb_world_id world, tb_joint_id* out, int32_t capacity);
 /* Removes a body like tb_body_destroy() and writes the ids of the joints removed with it
  * (up to capacity; out may be NULL). Returns the number of joints removed (>= 0) or -tb_status. */
 TB_API int32_t tb_body_destroy_with_joints(tb_world_id world, tb_body_id body, tb_joint_id* out, int32_t capacity);
