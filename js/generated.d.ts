@@ -27,6 +27,8 @@ export type Matching = 'latest' | 'sticky';
 export type Convention = 'newton' | 'genesis' | 'physx';
 /** Names of the engine enum eventType (tribo.h), in engine order. */
 export type EventType = 'begin' | 'persist' | 'end' | 'forceAbove' | 'forceBelow';
+/** Names of the engine enum jointType (tribo.h), in engine order. */
+export type JointType = 'revolute' | 'prismatic' | 'spherical' | 'fixed' | 'distance';
 
 /** The body fields (engine field set 'body'); each view holds components × slotCount values. */
 export interface BodyFields {

@@ -385,6 +385,34 @@ static void test_distance(void) {
   }
 }
 
+/* A spherical joint whose cone (0.5 rad) opens along +x holds a 1 kg bob hanging from it at the
+ * cone's edge: its arm 0.5 rad below the horizontal (0.01 rad), not hanging straight down. */
+static void test_cone(void) {
+  for (int p = 0; p < 4; ++p) {
+    tb_world_id w = joint_world(p, 1);
+    float pivot[3] = {0, 2, 0}, pos[3] = {1, 2, 0};
+    tb_body_id bob = ball(w, pos, 0.05f, 1.0f);
+    float in[3] = {0.1f, 0.1f, 0.1f};
+    CHECK(tb_body_set_mass(w, bob, 1.0f, ZERO, in) == TB_OK);
+    tb_joint_def jd;
+    tb_joint_default_def_into(&jd);
+    jd.type = TB_JOINT_SPHERICAL;
+    jd.body1 = bob;
+    memcpy(jd.position0, pivot, sizeof pivot);
+    jd.position1[0] = -1.0f; /* frames' x axes along the arm, +x */
+    jd.enable_limit = 1;
+    jd.cone_angle = 0.5f;
+    tb_joint_id j = tb_joint_create(w, &jd);
+    CHECK(j >= 0);
+    for (int s = 0; s < (p == 2 ? 1920 : 480); ++s) CHECK(tb_world_step(w) == TB_OK);
+    float st[13];
+    get_state(w, bob, st);
+    double below = atan2(pivot[1] - st[1], st[0] - pivot[0]);
+    CHECK_NEAR(0.5, below, 0.01);
+    tb_world_destroy(w);
+  }
+}
+
 /* Two overlapping boxes joined by a spherical joint: no contacts between them by default,
  * contacts with collide_connected = 1; removing the joint lets them collide again. */
 static void test_collide_connected(void) {
@@ -563,6 +591,7 @@ int main(void) {
   test_chain();
   test_fixed();
   test_distance();
+  test_cone();
   test_collide_connected();
   test_break();
   test_validation();
