@@ -166,46 +166,41 @@ tb_status tb_joint_get_def(tb_world_id world, tb_joint_id joint, tb_joint_def* o
   return TB_OK;
 }
 
-/* Joints of body slot b into out (up to capacity); returns how many there are. */
+#define ALL_BODIES (-2) /* joints_of: every joint */
+
+/* Joints of body slot b (every joint for ALL_BODIES) into out (up to capacity); returns how many
+ * there are. */
 static int32_t joints_of(const tb_world* w, int32_t b, tb_joint_id* out, int32_t capacity) {
   const tb_joints* j = &w->joints;
   int32_t n = 0;
   for (int32_t i = 0; i < j->count; ++i) {
-    if (j->def[i].type < 0 || (j->slot0[i] != b && j->slot1[i] != b)) continue;
+    if (j->def[i].type < 0 || (b != ALL_BODIES && j->slot0[i] != b && j->slot1[i] != b)) continue;
     if (out && n < capacity) out[n] = tb_make_id(i, j->generation[i]);
     ++n;
   }
   return n;
 }
 
+/* The listing calls: count only with out = NULL, else all of them or TB_ERR_CAPACITY. */
+static int32_t list_joints(tb_world* w, const char* fn, int32_t b, tb_joint_id* out, int32_t capacity) {
+  if (capacity < 0 || (capacity > 0 && !out))
+    return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: capacity must be >= 0 with a non-NULL out (got %d)", fn, capacity);
+  int32_t n = joints_of(w, b, NULL, 0);
+  if (out && n > capacity) return -tb_world_fail(w, TB_ERR_CAPACITY, "%s: %d joints, more than capacity %d", fn, n, capacity);
+  return joints_of(w, b, out, capacity);
+}
+
 int32_t tb_body_get_joints(tb_world_id world, tb_body_id body, tb_joint_id* out, int32_t capacity) {
   tb_world* w = tb_world_get(world);
   if (!w) return -tb_world_fail(NULL, TB_ERR_NOT_FOUND, "jointsOf: world %d does not exist", world);
   int32_t slot = tb_body_slot_checked(w, body, "jointsOf");
-  if (slot < 0) return -TB_ERR_NOT_FOUND;
-  if (capacity < 0 || (capacity > 0 && !out))
-    return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "jointsOf: capacity must be >= 0 with a non-NULL out (got %d)", capacity);
-  int32_t n = joints_of(w, slot, NULL, 0);
-  if (out && n > capacity)
-    return -tb_world_fail(w, TB_ERR_CAPACITY, "jointsOf: body %d has %d joints, more than capacity %d", body, n, capacity);
-  return joints_of(w, slot, out, capacity);
+  return slot < 0 ? -TB_ERR_NOT_FOUND : list_joints(w, "jointsOf", slot, out, capacity);
 }
 
 int32_t tb_world_joints(tb_world_id world, tb_joint_id* out, int32_t capacity) {
   tb_world* w = tb_world_get(world);
   if (!w) return -tb_world_fail(NULL, TB_ERR_NOT_FOUND, "joints: world %d does not exist", world);
-  if (capacity < 0 || (capacity > 0 && !out))
-    return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "joints: capacity must be >= 0 with a non-NULL out (got %d)", capacity);
-  const tb_joints* j = &w->joints;
-  if (out && j->live > capacity)
-    return -tb_world_fail(w, TB_ERR_CAPACITY, "joints: %d joints, more than capacity %d", j->live, capacity);
-  int32_t n = 0;
-  for (int32_t i = 0; i < j->count; ++i)
-    if (j->def[i].type >= 0) {
-      if (out) out[n] = tb_make_id(i, j->generation[i]);
-      ++n;
-    }
-  return n;
+  return list_joints(w, "joints", ALL_BODIES, out, capacity);
 }
 
 void tb_joints_forget_body(tb_world* w, int32_t body_slot) {

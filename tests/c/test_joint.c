@@ -50,6 +50,18 @@ static tb_body_id box(tb_world_id w, const float pos[3], const float half[3], fl
   return b;
 }
 
+/* A joint of `type` from the world point `anchor` to `body` with frame1's origin at `local`
+ * (m, body frame); both frames unrotated (x axis = world x at rest). */
+static tb_joint_def world_joint(tb_joint_type type, tb_body_id body, const float anchor[3], const float local[3]) {
+  tb_joint_def jd;
+  tb_joint_default_def_into(&jd);
+  jd.type = type;
+  jd.body1 = body;
+  memcpy(jd.position0, anchor, 3 * sizeof(float));
+  memcpy(jd.position1, local, 3 * sizeof(float));
+  return jd;
+}
+
 static void get_state(tb_world_id w, tb_body_id b, float out[13]) { CHECK(tb_body_get_state(w, b, out) == TB_OK); }
 
 /* Complete elliptic integral of the first kind K(k) by the arithmetic-geometric mean. */
@@ -74,6 +86,27 @@ typedef struct pendulum_result {
  * its centre (a physical pendulum, so that PGS/TGS rows are not dominated by a tiny inertia). */
 static const double BOB_M = 1.0, BOB_I = 0.1, ROD = 1.0;
 
+/* A revolute joint from the world (frame on the hinge line, axis +z). */
+static tb_joint_def hinge_def(tb_body_id body, const float pivot[3], const float local[3]) {
+  tb_joint_def jd;
+  tb_joint_default_def_into(&jd);
+  jd.type = TB_JOINT_REVOLUTE;
+  jd.body1 = body;
+  memcpy(jd.position0, pivot, 3 * sizeof(float));
+  memcpy(jd.rotation0, X_TO_Z, sizeof X_TO_Z);
+  memcpy(jd.position1, local, 3 * sizeof(float));
+  memcpy(jd.rotation1, X_TO_Z, sizeof X_TO_Z);
+  return jd;
+}
+
+/* The pendulum's bob at pos: BOB_M with its inertia BOB_I about its centre. */
+static tb_body_id pendulum_bob(tb_world_id w, const float pos[3]) {
+  tb_body_id bob = ball(w, pos, 0.05f, (float)BOB_M);
+  float in[3] = {(float)BOB_I, (float)BOB_I, (float)BOB_I};
+  CHECK(tb_body_set_mass(w, bob, (float)BOB_M, ZERO, in) == TB_OK);
+  return bob;
+}
+
 /* The preset's world for the joint tests: PhysX at 1/60 s; Newton XPBD at 1/240 s (one
  * iteration pair per step, as Newton runs its substeps); Newton penalty at 1/60 s with 16
  * substeps (the attachment springs need hs·√(ke/m) well below 2). */
@@ -97,19 +130,10 @@ static pendulum_result pendulum(int p, tb_joint_type type, double theta0, int ha
   const float dt = def.timestep;
   float pivot[3] = {0, 2, 0};
   float pos[3] = {pivot[0] + (float)(ROD * sin(theta0)), pivot[1] - (float)(ROD * cos(theta0)), 0};
-  tb_body_id bob = ball(w, pos, 0.05f, (float)BOB_M);
-  float in[3] = {(float)BOB_I, (float)BOB_I, (float)BOB_I};
-  CHECK(tb_body_set_mass(w, bob, (float)BOB_M, ZERO, in) == TB_OK);
-  tb_joint_def jd;
-  tb_joint_default_def_into(&jd);
+  tb_body_id bob = pendulum_bob(w, pos);
+  float local[3] = {pivot[0] - pos[0], pivot[1] - pos[1], 0};
+  tb_joint_def jd = hinge_def(bob, pivot, local);
   jd.type = type;
-  jd.body0 = TB_WORLD_BODY;
-  jd.body1 = bob;
-  memcpy(jd.position0, pivot, sizeof pivot);
-  memcpy(jd.rotation0, X_TO_Z, sizeof X_TO_Z);
-  jd.position1[0] = pivot[0] - pos[0];
-  jd.position1[1] = pivot[1] - pos[1];
-  memcpy(jd.rotation1, X_TO_Z, sizeof X_TO_Z);
   tb_joint_id j = tb_joint_create(w, &jd);
   CHECK(j >= 0);
   pendulum_result res = {0, 0, 0, 0};
@@ -187,19 +211,6 @@ static void test_pendulum(void) {
   }
 }
 
-/* A revolute joint from the world (frame on the hinge line, axis +z). */
-static tb_joint_def hinge_def(tb_body_id body, const float pivot[3], const float local[3]) {
-  tb_joint_def jd;
-  tb_joint_default_def_into(&jd);
-  jd.type = TB_JOINT_REVOLUTE;
-  jd.body1 = body;
-  memcpy(jd.position0, pivot, 3 * sizeof(float));
-  memcpy(jd.rotation0, X_TO_Z, sizeof X_TO_Z);
-  memcpy(jd.position1, local, 3 * sizeof(float));
-  memcpy(jd.rotation1, X_TO_Z, sizeof X_TO_Z);
-  return jd;
-}
-
 /* A 1 m × 0.05 m × 0.5 m, 5 kg door panel on a horizontal hinge along z at its left edge falls
  * from horizontal until its lower limit, −0.5 rad, and rests there: the angle within 0.01 rad
  * (penalty: the limit is a 1e4 N·m/rad spring, deflection 2e-4 rad) and the joint's torque on
@@ -241,11 +252,7 @@ static void test_prismatic_motor(void) {
     const float half[3] = {0.1f, 0.1f, 0.1f}, m = 2.0f, fmax = 10.0f, target = 1.5f;
     float pos[3] = {0, 1, 0};
     tb_body_id slider = box(w, pos, half, m);
-    tb_joint_def jd;
-    tb_joint_default_def_into(&jd);
-    jd.type = TB_JOINT_PRISMATIC;
-    jd.body1 = slider;
-    memcpy(jd.position0, pos, sizeof pos);
+    tb_joint_def jd = world_joint(TB_JOINT_PRISMATIC, slider, pos, ZERO);
     jd.enable_motor = 1;
     jd.motor_speed = target;
     jd.max_motor_force = fmax;
@@ -326,12 +333,7 @@ static void test_fixed(void) {
     const float half[3] = {0.5f, 0.05f, 0.05f}, m = 4.0f;
     float pos[3] = {0.5f, 2, 0}, weld[3] = {0, 2, 0}, local[3] = {-0.5f, 0, 0};
     tb_body_id beam = box(w, pos, half, m);
-    tb_joint_def jd;
-    tb_joint_default_def_into(&jd);
-    jd.type = TB_JOINT_FIXED;
-    jd.body1 = beam;
-    memcpy(jd.position0, weld, sizeof weld);
-    memcpy(jd.position1, local, sizeof local);
+    tb_joint_def jd = world_joint(TB_JOINT_FIXED, beam, weld, local);
     tb_joint_id j = tb_joint_create(w, &jd);
     CHECK(j >= 0);
     for (int s = 0; s < 240; ++s) CHECK(tb_world_step(w) == TB_OK);
@@ -359,11 +361,7 @@ static void test_distance(void) {
       tb_world_id w = joint_world(p, 1);
       float pos[3] = {0, 1.5f, 0}, anchor[3] = {0, 2, 0};
       tb_body_id bob = ball(w, pos, 0.05f, 1.0f);
-      tb_joint_def jd;
-      tb_joint_default_def_into(&jd);
-      jd.type = TB_JOINT_DISTANCE;
-      jd.body1 = bob;
-      memcpy(jd.position0, anchor, sizeof anchor);
+      tb_joint_def jd = world_joint(TB_JOINT_DISTANCE, bob, anchor, ZERO);
       jd.length = 0.5f;
       if (rope) {
         jd.enable_limit = 1;
@@ -390,16 +388,9 @@ static void test_distance(void) {
 static void test_cone(void) {
   for (int p = 0; p < 4; ++p) {
     tb_world_id w = joint_world(p, 1);
-    float pivot[3] = {0, 2, 0}, pos[3] = {1, 2, 0};
-    tb_body_id bob = ball(w, pos, 0.05f, 1.0f);
-    float in[3] = {0.1f, 0.1f, 0.1f};
-    CHECK(tb_body_set_mass(w, bob, 1.0f, ZERO, in) == TB_OK);
-    tb_joint_def jd;
-    tb_joint_default_def_into(&jd);
-    jd.type = TB_JOINT_SPHERICAL;
-    jd.body1 = bob;
-    memcpy(jd.position0, pivot, sizeof pivot);
-    jd.position1[0] = -1.0f; /* frames' x axes along the arm, +x */
+    float pivot[3] = {0, 2, 0}, pos[3] = {1, 2, 0}, arm[3] = {-1, 0, 0}; /* frames' x axes along the arm, +x */
+    tb_body_id bob = pendulum_bob(w, pos);
+    tb_joint_def jd = world_joint(TB_JOINT_SPHERICAL, bob, pivot, arm);
     jd.enable_limit = 1;
     jd.cone_angle = 0.5f;
     tb_joint_id j = tb_joint_create(w, &jd);
@@ -409,6 +400,41 @@ static void test_cone(void) {
     get_state(w, bob, st);
     double below = atan2(pivot[1] - st[1], st[0] - pivot[0]);
     CHECK_NEAR(0.5, below, 0.01);
+    tb_world_destroy(w);
+  }
+}
+
+/* A kinematic carrier moving at 1 m/s along x tows a 1 kg bob hanging 1 m below it on a
+ * spherical joint: over 4 s the rod keeps its length (1%) and the bob, swinging about the
+ * carrier with amplitude v/ω ≈ 0.33 m, stays within 0.4 m of it (it is towed 4 m). */
+static void test_kinematic(void) {
+  for (int p = 0; p < 4; ++p) {
+    tb_world_id w = joint_world(p, 1);
+    float cpos[3] = {0, 2, 0}, bpos[3] = {0, 1, 0}, v[3] = {1, 0, 0}, down[3] = {0, -1, 0};
+    tb_body_id carrier = tb_body_create(w, TB_BODY_KINEMATIC, cpos, ID_Q);
+    CHECK(tb_body_set_velocity(w, carrier, v, ZERO) == TB_OK);
+    tb_body_id bob = pendulum_bob(w, bpos);
+    tb_joint_def jd = world_joint(TB_JOINT_SPHERICAL, bob, down, ZERO);
+    jd.body0 = carrier;
+    CHECK(tb_joint_create(w, &jd) >= 0);
+    tb_world_def def;
+    tb_world_get_def(w, &def);
+    int steps = (int)(4.0f / def.timestep + 0.5f);
+    double worst_length = 0.0, worst_lag = 0.0;
+    for (int s = 0; s < steps; ++s) {
+      CHECK(tb_world_step(w) == TB_OK);
+      float c[13], b[13];
+      get_state(w, carrier, c);
+      get_state(w, bob, b);
+      double len = sqrt((c[0] - b[0]) * (c[0] - b[0]) + (c[1] - b[1]) * (c[1] - b[1]) + (c[2] - b[2]) * (c[2] - b[2]));
+      if (fabs(len - 1.0) > worst_length) worst_length = fabs(len - 1.0);
+      if (fabs(c[0] - b[0]) > worst_lag) worst_lag = fabs(c[0] - b[0]);
+    }
+    float c[13];
+    get_state(w, carrier, c);
+    CHECK_NEAR(4.0, c[0], 0.01);
+    CHECK(worst_length < 0.01);
+    CHECK(worst_lag < 0.4);
     tb_world_destroy(w);
   }
 }
@@ -447,14 +473,9 @@ static void test_collide_connected(void) {
 static void test_break(void) {
   for (int p = 0; p < 4; ++p) {
     tb_world_id w = joint_world(p, 1);
-    float pos[3] = {0, 1, 0}, anchor[3] = {0, 2, 0};
+    float pos[3] = {0, 1, 0}, anchor[3] = {0, 2, 0}, up[3] = {0, 1, 0};
     tb_body_id bob = ball(w, pos, 0.05f, 1.0f);
-    tb_joint_def jd;
-    tb_joint_default_def_into(&jd);
-    jd.type = TB_JOINT_SPHERICAL;
-    jd.body1 = bob;
-    memcpy(jd.position0, anchor, sizeof anchor);
-    jd.position1[1] = 1.0f;
+    tb_joint_def jd = world_joint(TB_JOINT_SPHERICAL, bob, anchor, up);
     jd.break_force = 5.0f;
     tb_joint_id j = tb_joint_create(w, &jd);
     CHECK(tb_world_step(w) == TB_OK);
@@ -592,6 +613,7 @@ int main(void) {
   test_fixed();
   test_distance();
   test_cone();
+  test_kinematic();
   test_collide_connected();
   test_break();
   test_validation();
