@@ -1,7 +1,10 @@
 /* Tribo native benchmark: the pyramid, pile and readback scenes of bench/scenes.mjs, through the
  * public C API (src/include/tribo.h) only. Prints one JSON object on stdout.
  *
- *   native_bench [--steps N] [--scenes pyramid,pile,readback] [--threads T]
+ *   native_bench [--steps N] [--scenes pyramid,pile,readback] [--threads T] [--side S]
+ *
+ * --side S: the pile as S × S columns of 10 bodies in a container that grows with S (the scaling
+ * table of run.mjs: S = 5, 10, 20, 40 gives 250, 1000, 4000, 16 000 bodies; 10 is the pile).
  *
  * Built by bench/run.mjs:
  *   gcc -O2 -std=c11 -ffp-contract=off -msse2 -Isrc bench/native_bench.c $(find src -name '*.c') \
@@ -152,9 +155,10 @@ static void bench_pyramid(int steps, int threads, int rows) {
 }
 
 /* Same layout as scenes.mjs pile(), including the deterministic ±0.05 m jitter. */
-static void bench_pile(int steps, int threads) {
+static void bench_pile(int steps, int threads, int side) {
   const int n = 10;
-  const float spacing = 1.5f, inner = 8, wall = 0.5f, height = 20;
+  const float spacing = 1.5f, wall = 0.5f, height = 20;
+  const float inner = (float)side * spacing / 2 + 0.5f; /* 8 m for the 10 × 10 pile */
   scene s = {0};
   s.world = make_world(threads);
   add_static_box(&s, 0, -0.5f, 0, inner + 2 * wall, 0.5f, inner + 2 * wall);
@@ -164,11 +168,11 @@ static void bench_pile(int steps, int threads) {
   add_static_box(&s, 0, height / 2, -(inner + wall), inner, height / 2, wall);
   const float sphere[4] = {0.5f, 0, 0, 0}, box[4] = {0.5f, 0.5f, 0.5f, 0}, capsule[4] = {0.3f, 0.4f, 0, 0};
   uint32_t seed = 12345u;
-  const double off = (n - 1) * spacing / 2.0;
+  const double off = (side - 1) * spacing / 2.0;
   int k = 0;
   for (int y = 0; y < n; y++)
-    for (int z = 0; z < n; z++)
-      for (int x = 0; x < n; x++) {
+    for (int z = 0; z < side; z++)
+      for (int x = 0; x < side; x++) {
         seed = seed * 1103515245u + 12345u;
         double jx = 0.05 * (((double)(seed >> 8) / 16777216.0) * 2 - 1);
         seed = seed * 1103515245u + 12345u;
@@ -181,7 +185,10 @@ static void bench_pile(int steps, int threads) {
         }
         k++;
       }
-  double ms = run_steps(&s, steps, steps / 2);
+  double t0 = now_ms();
+  if (tb_world_step(s.world) != TB_OK) fail(s.world, "tb_world_step", -1);
+  double first = now_ms() - t0;
+  double ms = run_steps(&s, steps - 1, steps / 2 - 1);
   int escaped = 0;
   float maxv = 0, maxy = -1e30f, p[3], st[13];
   for (int i = 0; i < s.dyn_count; i++) {
@@ -193,8 +200,8 @@ static void bench_pile(int steps, int threads) {
     if (!(v <= maxv)) maxv = v;
   }
   printf("\"pile\": {\"bodies\": %d, \"steps\": %d, \"window\": [%d, %d], \"median_ms\": %.6f, "
-         "\"escaped\": %d, \"max_speed\": %.6f, \"max_y\": %.6f}",
-         s.dyn_count, steps, steps / 2, steps, ms, escaped, maxv, maxy);
+         "\"first_step_ms\": %.6f, \"escaped\": %d, \"max_speed\": %.6f, \"max_y\": %.6f, \"live_bytes\": %lld}",
+         s.dyn_count, steps, steps / 2, steps, ms, first, escaped, maxv, maxy, (long long)tb_live_bytes());
   free_scene(&s);
 }
 
@@ -248,19 +255,21 @@ static void bench_readback(int threads) {
 }
 
 int main(int argc, char** argv) {
-  int steps = 600, threads = 0;
+  int steps = 600, threads = 0, side = 10;
   const char* scenes = "pyramid,pile,readback";
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--steps") && i + 1 < argc) steps = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--scenes") && i + 1 < argc) scenes = argv[++i];
     else if (!strcmp(argv[i], "--threads") && i + 1 < argc) threads = atoi(argv[++i]);
-    else { fprintf(stderr, "usage: %s [--steps N] [--scenes pyramid,pile,readback] [--threads T]\n", argv[0]); return 1; }
+    else if (!strcmp(argv[i], "--side") && i + 1 < argc) side = atoi(argv[++i]);
+    else { fprintf(stderr, "usage: %s [--steps N] [--scenes pyramid,pile,readback] [--threads T] [--side S]\n", argv[0]); return 1; }
   }
   if (steps < 2) steps = 2;
+  if (side < 1) side = 1;
   printf("{\"build\": \"native\", \"max_threads\": %d, \"scenes\": {", tb_max_threads());
   int first = 1;
   if (strstr(scenes, "pyramid")) { bench_pyramid(steps, threads, 20); first = 0; }
-  if (strstr(scenes, "pile")) { if (!first) printf(", "); bench_pile(steps, threads); first = 0; }
+  if (strstr(scenes, "pile")) { if (!first) printf(", "); bench_pile(steps, threads, side); first = 0; }
   if (strstr(scenes, "readback")) { if (!first) printf(", "); bench_readback(threads); }
   printf("}}\n");
   return 0;

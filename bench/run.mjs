@@ -19,6 +19,11 @@
 //   BENCH_OUT      results file (default bench/RESULTS.md; '-' = do not write)
 //   BENCH_ISOLATE  engines run in a child process per scene and round, killed when a step makes
 //                  no progress for BENCH_HANG_S seconds (default: tribo:threads; 30 s)
+//   BENCH_SCALING  body counts of the scaling table (piles of 10 layers, 10·side² bodies), e.g.
+//                  250,1000,4000,16000 (or 1 for that list); default engines then tribo:simd,
+//                  tribo:threads, tribo-native, rapier-simd; ms/step, ms per 1000 bodies, first step
+//   BENCH_HOG      1: also run every threads-build entry with a CPU hog (a busy child process)
+//                  beside it, as the row `<entry>+hog`
 //
 // RESULTS.md: the generated part sits between the BEGIN/END marker comments below; everything
 // after the END marker (the "## Collision…" sections of make bench-collision, bench-mesh,
@@ -40,16 +45,24 @@ const STEPS = posInt(process.env.BENCH_STEPS, 600);
 const OUT = process.env.BENCH_OUT ?? path.join(HERE, 'RESULTS.md');
 const DEFAULT_ENGINES = ['tribo:simd', 'tribo:threads', 'tribo-native', ...PRESETS.map((p) => `tribo:preset=${p}`),
   'rapier', 'rapier-simd', 'havok', 'jolt', 'cannon'];
+const SCALING_ENGINES = ['tribo:simd', 'tribo:threads', 'tribo-native', 'rapier-simd'];
 const CHILD = process.argv[2] === '--child'; // one engine, one scene: runIsolated's child process
+const SCALING = CHILD ? [] : scalingCounts(process.env.BENCH_SCALING);
+const HOG = process.env.BENCH_HOG === '1';
 // Selected engines in report order: { name, id (row name), module, params, mod }. The tables key
 // everything by id.
-const ENTRIES = CHILD ? [] : await engineEntries(listOf(process.env.BENCH_ENGINES) ?? DEFAULT_ENGINES);
+const ENTRIES = CHILD ? [] : await engineEntries(listOf(process.env.BENCH_ENGINES) ?? (SCALING.length ? SCALING_ENGINES : DEFAULT_ENGINES));
 const ENTRY = new Map(ENTRIES.map((e) => [e.id, e]));
 const ENGINES = ENTRIES.map((e) => e.id);
 const TRIBO = ENTRIES.filter((e) => e.module.startsWith('tribo')).map((e) => e.id);
 const PEERS = ENGINES.filter((e) => !TRIBO.includes(e));
 const PRESET_ENGINES = ENTRIES.filter((e) => e.module === 'tribo' && e.params.preset).map((e) => e.id);
-const SCENE_NAMES = listEnv(process.env.BENCH_SCENES, ['pyramid', 'pile', 'readback']);
+// With BENCH_SCALING and no BENCH_SCENES only the scaling table runs.
+const SCENE_NAMES = SCALING.length && !process.env.BENCH_SCENES ? []
+  : listEnv(process.env.BENCH_SCENES, ['pyramid', 'pile', 'readback']);
+// Threads-build entries that also run beside a CPU hog (BENCH_HOG=1), as rows `<id>+hog`.
+const HOG_OF = new Map(HOG ? ENTRIES.filter((e) => e.module === 'tribo' && e.params.threads).map((e) => [`${e.id}+hog`, e.id]) : []);
+for (const [hogId, id] of HOG_OF) { ENGINES.push(hogId); TRIBO.push(hogId); ENTRY.set(hogId, ENTRY.get(id)); }
 const ISOLATE = CHILD || process.env.BENCH_ISOLATE === undefined ? ['tribo-threads']
   : ['', 'none'].includes(process.env.BENCH_ISOLATE) ? [] : (await engineEntries(listOf(process.env.BENCH_ISOLATE))).map((e) => e.id);
 const HANG_S = posInt(process.env.BENCH_HANG_S, 30);
@@ -57,6 +70,19 @@ const HANG_S = posInt(process.env.BENCH_HANG_S, 30);
 function posInt(v, dflt) {
   const n = Number.parseInt(v ?? '', 10);
   return Number.isFinite(n) && n > 0 ? n : dflt;
+}
+/** BENCH_SCALING: '1' = 250,1000,4000,16000; else a list of body counts 10·side² (side >= 1). */
+function scalingCounts(v) {
+  if (!v) return [];
+  const counts = v === '1' ? [250, 1000, 4000, 16000] : listOf(v).map(Number);
+  for (const n of counts) {
+    const side = Math.round(Math.sqrt(n / 10));
+    if (!Number.isInteger(n) || side < 1 || 10 * side * side !== n) {
+      console.error(`BENCH_SCALING: ${n} is not a pile size 10·side² (e.g. 250, 1000, 4000, 16000)`);
+      process.exit(1);
+    }
+  }
+  return counts;
 }
 function listOf(v) {
   return v ? v.split(',').map((s) => s.trim()).filter(Boolean) : null;
@@ -114,14 +140,20 @@ const median = (xs) => {
   return v.length & 1 ? v[m] : (v[m - 1] + v[m]) / 2;
 };
 
+/** A scene by name: pyramid, pile, readback, or pile-<bodies> of the scaling table. */
 function makeScene(name) {
   switch (name) {
     case 'pyramid': return S.pyramid({ steps: STEPS });
     case 'pile': return S.pile({ steps: STEPS });
     case 'readback': return S.readback();
-    default: throw new Error(name);
+    default: {
+      const m = /^pile-(\d+)$/.exec(name);
+      if (!m) throw new Error(name);
+      return { ...S.pile({ side: Math.round(Math.sqrt(Number(m[1]) / 10)), steps: STEPS }), name };
+    }
   }
 }
+const isPile = (name) => name === 'pile' || name.startsWith('pile-');
 
 // ---------------------------------------------------------------------------------------------
 // One engine, one scene, one round (in-process adapters).
@@ -164,21 +196,23 @@ function runScene(engine, scene, onProgress = null) {
     world.readPositions(start);
     const [from, to] = scene.window;
     const times = [];
+    let firstMs = NaN;
     for (let s = 0; s < scene.steps; s++) {
       if (onProgress && s % 20 === 0) onProgress(s);
       if (s === scene.steps - 1) world.readPositions(prev);
       const t0 = performance.now();
       world.step();
       const t1 = performance.now();
+      if (s === 0) firstMs = t1 - t0;
       if (s >= from && s < to) times.push(t1 - t0);
     }
     world.readPositions(end);
-    const res = { ms: median(times), ...(world.info?.() ?? {}) };
+    const res = { ms: median(times), firstMs, bodies: n, ...(world.info?.() ?? {}) };
     for (let i = 0; i < end.length; i++) {
       if (!Number.isFinite(end[i])) { res.nonFinite = true; break; }
     }
     if (scene.name === 'pyramid') Object.assign(res, checkPyramid(scene, start, end));
-    if (scene.name === 'pile') Object.assign(res, checkPile(scene, prev, end));
+    if (isPile(scene.name)) Object.assign(res, checkPile(scene, prev, end));
     if (scene.name === 'readback') {
       const r = world.contactNormalImpulse(0);
       if (r.unavailable) res.unavailable = r.unavailable;
@@ -289,6 +323,11 @@ async function loadEngines() {
       log(`  [${id}] SKIPPED: ${reason}`);
     }
   }
+  for (const [hogId, id] of HOG_OF) {
+    if (skipped.has(id)) { skipped.set(hogId, skipped.get(id)); continue; }
+    loaded.set(hogId, { id: hogId, isolated: true, hog: true, notes: `${id} with a CPU hog (a busy node process) beside it` });
+    log(`  [${hogId}] ${id} in a child process with a CPU hog running beside it`);
+  }
   return { loaded, skipped };
 }
 
@@ -310,7 +349,52 @@ function fmtMs(x) { return Number.isFinite(x) ? (x < 10 ? x.toFixed(3) : x.toFix
 function fmtRatio(x) { return Number.isFinite(x) ? `${x.toFixed(2)}×` : '–'; }
 function cell(results, id, scene) { return results[id]?.[scene]; }
 
-function buildReport({ loaded, skipped, results, errors, meta }) {
+/** The main tables (when scenes ran), the wasm / native ratios, and the scaling table. */
+function buildReport(run) {
+  return [SCENE_NAMES.length ? buildMainReport(run) : '', nativeReport(run), scalingReport(run)].filter(Boolean).join('\n');
+}
+
+/** wasm (tribo-simd) against native (tribo-native, gcc -O2) ms/step, per scene. */
+function nativeReport({ results }) {
+  const wasm = results['tribo-simd'], native = results['tribo-native'];
+  const scenes = ['pyramid', 'pile'].filter((sc) => wasm?.[sc] && native?.[sc]);
+  if (!scenes.length) return '';
+  const L = ['## wasm against native: tribo-simd ms / tribo-native ms (1.00 = as fast as native)', ''];
+  L.push('| scene | tribo-simd ms/step | tribo-native ms/step | wasm / native |');
+  L.push('| --- | ---: | ---: | ---: |');
+  for (const sc of scenes) L.push(`| ${sc} | ${fmtMs(wasm[sc].ms)} | ${fmtMs(native[sc].ms)} | ${fmtRatio(wasm[sc].ms / native[sc].ms)} |`);
+  L.push('');
+  return L.join('\n');
+}
+
+/** Scaling table: per engine and pile size, ms/step, ms per 1000 bodies and the first step. */
+function scalingReport({ skipped, scaling, errors }) {
+  if (!SCALING.length) return '';
+  const L = [`## Scaling: piles of ${SCALING.join(' / ')} bodies (10 layers, same bodies per m² of floor)`, ''];
+  L.push('Each cell: ms/step (timing window) · ms per 1000 bodies · first step ms. "flat" = largest / smallest ms per');
+  L.push('1000 bodies over the sizes (1.00 = cost per body independent of the scene size); "first / later" = the');
+  L.push('largest first step over that size\'s ms/step. Memory: Tribo\'s live bytes at the end of the largest pile, per body.');
+  L.push('');
+  L.push(`| engine | ${SCALING.map((n) => `${n} bodies`).join(' | ')} | flat | first / later | bytes per body |`);
+  L.push(`| --- |${SCALING.map(() => ' ---: |').join('')} ---: | ---: | ---: |`);
+  for (const id of ENGINES.filter((e) => !HOG_OF.has(e))) {
+    if (skipped.has(id)) { L.push(`| ${id} | skipped: ${esc(skipped.get(id))} |${SCALING.map(() => ' |').join('')}`); continue; }
+    const row = SCALING.map((n) => scaling[id]?.[n]);
+    const per = row.map((r, i) => r ? r.ms / SCALING[i] * 1000 : NaN);
+    const cells = row.map((r, i) => errors[`${id}/pile-${SCALING[i]}`] ? `error: ${esc(errors[`${id}/pile-${SCALING[i]}`], 60)}`
+      : r ? `${fmtMs(r.ms)} · ${fmtMs(per[i])} · ${fmtMs(r.firstMs)}${r.escaped ? ` (${r.escaped} escaped)` : ''}` : '–');
+    const ok = per.filter(Number.isFinite);
+    const flat = ok.length > 1 ? fmtRatio(Math.max(...ok) / Math.min(...ok)) : '–';
+    const first = row.map((r) => r ? r.firstMs / r.ms : NaN).filter(Number.isFinite);
+    const last = row[row.length - 1];
+    const bytes = last?.liveBytes ? (last.liveBytes / SCALING[SCALING.length - 1]).toFixed(0) : '–';
+    L.push(`| ${id} | ${cells.join(' | ')} | ${flat} | ${first.length ? fmtRatio(Math.max(...first)) : '–'} | ${bytes} |`);
+  }
+  L.push('');
+  return L.join('\n');
+}
+
+function buildMainReport({ loaded, skipped, results, errors, meta }) {
   const L = [];
   const ids = ENGINES;
   const hasScene = (s) => SCENE_NAMES.includes(s);
@@ -507,8 +591,14 @@ async function main() {
         const key = `${id}/${scene.name}`;
         if (errors[key]) continue;
         try {
-          const res = eng.isolated ? await runIsolated(id, scene.name) : runScene(eng, scene);
-          if (eng.isolated && res.notes) eng.notes = res.notes;
+          const hog = eng.hog ? startHog() : null;
+          let res;
+          try {
+            res = eng.isolated ? await runIsolated(id, scene.name) : runScene(eng, scene);
+          } finally {
+            hog?.kill('SIGKILL');
+          }
+          if (eng.isolated && res.notes && !eng.hog) eng.notes = res.notes;
           record(results, id, scene.name, res);
           log(`  ${id.padEnd(18)} ${scene.name.padEnd(9)} ${describe(scene.name, res)}`);
         } catch (err) {
@@ -520,6 +610,34 @@ async function main() {
           }
           errors[key] = `${err?.message ?? err}`.split('\n')[0].slice(0, 200);
           log(`  ${id.padEnd(18)} ${scene.name.padEnd(9)} ERROR: ${errors[key]}`);
+        }
+        globalThis.gc?.();
+      }
+    }
+  }
+  const scaling = {}; // scaling[id][bodies] = { ms, firstMs, liveBytes, rounds }
+  for (let round = 0; round < (SCALING.length ? ROUNDS : 0); round++) {
+    log(`scaling round ${round + 1}/${ROUNDS}`);
+    for (const n of SCALING) {
+      const name = `pile-${n}`;
+      for (const id of ENGINES) {
+        const eng = loaded.get(id);
+        if (!eng || eng.hog || errors[`${id}/${name}`]) continue;
+        try {
+          let res;
+          if (eng.external) {
+            const r = eng.mod.runRound({ steps: STEPS, scenes: ['pile'], side: Math.round(Math.sqrt(n / 10)) }).scenes.pile;
+            res = { ms: r.median_ms, firstMs: r.first_step_ms, escaped: r.escaped, liveBytes: r.live_bytes };
+          } else {
+            res = eng.isolated ? await runIsolated(id, name) : runScene(eng, makeScene(name));
+          }
+          const cellOf = ((scaling[id] ??= {})[n] ??= { rounds: [], first: [] });
+          cellOf.rounds.push(res.ms); cellOf.first.push(res.firstMs);
+          Object.assign(cellOf, { ms: median(cellOf.rounds), firstMs: median(cellOf.first), escaped: res.escaped, liveBytes: res.liveBytes });
+          log(`  ${id.padEnd(18)} ${name.padEnd(11)} ${fmtMs(res.ms)} ms/step, first step ${fmtMs(res.firstMs)} ms, escaped ${res.escaped}`);
+        } catch (err) {
+          errors[`${id}/${name}`] = `${err?.message ?? err}`.split('\n')[0].slice(0, 200);
+          log(`  ${id.padEnd(18)} ${name.padEnd(11)} ERROR: ${errors[`${id}/${name}`]}`);
         }
         globalThis.gc?.();
       }
@@ -540,13 +658,18 @@ async function main() {
     loadStart,
     loadEnd: loadavg(),
   };
-  const report = buildReport({ loaded, skipped, results, errors, meta });
+  const report = buildReport({ loaded, skipped, results, errors, meta, scaling });
   log('');
   log(report);
   if (OUT !== '-') {
     writeResults(report, meta);
     log(`wrote ${path.relative(process.cwd(), OUT)} (${meta.totalS.toFixed(0)} s)`);
   }
+}
+
+/** A busy child process that keeps one core loaded while a threads-build entry runs. */
+function startHog() {
+  return spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
 }
 
 function loadavg() {

@@ -66,9 +66,12 @@ export function pyramid({ rows = 20, steps = 600 } = {}) {
  * container 16×16 m inside (floor top at y = 0, walls 1 m thick and 20 m high).
  * Each body gets a small deterministic horizontal offset (±0.05 m, same in every engine) so that
  * the columns do not stay in perfect unstable balance.
+ * `side` columns per side (default n) with n layers: the scaling table's piles (side 5, 10, 20, 40
+ * give 250, 1000, 4000, 16 000 bodies), in a container whose inside half-width is side·spacing/2 +
+ * 0.5 m (8 m for side 10), so every size has the same bodies per m² of floor.
  */
-export function pile({ n = 10, spacing = 1.5, steps = 600 } = {}) {
-  const inner = 8, wall = 0.5, height = 20;
+export function pile({ n = 10, side = n, spacing = 1.5, steps = 600 } = {}) {
+  const inner = side * spacing / 2 + 0.5, wall = 0.5, height = 20;
   const bodies = [
     staticBox([0, -0.5, 0], [inner + 2 * wall, 0.5, inner + 2 * wall]),            // floor
     staticBox([inner + wall, height / 2, 0], [wall, height / 2, inner + 2 * wall]),  // +x wall
@@ -83,11 +86,11 @@ export function pile({ n = 10, spacing = 1.5, steps = 600 } = {}) {
   ];
   let seed = 12345;
   const rnd = () => { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return ((seed >>> 8) / (1 << 24)) * 2 - 1; };
-  const off = (n - 1) * spacing / 2;
+  const off = (side - 1) * spacing / 2;
   let k = 0;
   for (let y = 0; y < n; y++) {
-    for (let z = 0; z < n; z++) {
-      for (let x = 0; x < n; x++) {
+    for (let z = 0; z < side; z++) {
+      for (let x = 0; x < side; x++) {
         const jx = 0.05 * rnd(), jz = 0.05 * rnd();
         bodies.push(dynamic([x * spacing - off + jx, 2 + y * spacing, z * spacing - off + jz], shapes[k % 3]));
         k++;
@@ -95,8 +98,8 @@ export function pile({ n = 10, spacing = 1.5, steps = 600 } = {}) {
     }
   }
   return {
-    name: 'pile', steps, window: windowFor(steps), bodies, container: { inner, height },
-    description: `${k} bodies (sphere, box, capsule) dropped into a 16×16 m box container`,
+    name: 'pile', steps, window: windowFor(steps), bodies, container: { inner, height }, side,
+    description: `${k} bodies (sphere, box, capsule) dropped into a ${2 * inner}×${2 * inner} m box container`,
   };
 }
 

@@ -4,10 +4,12 @@
  * @module tribo/bodies
  */
 import { errorFor } from './errors.js';
-import { checkKeys, vec, num, int } from './check.js';
+import { checkKeys, vec, finiteVec, real, int, boolean, show } from './check.js';
 import { engineTables, heapBuffer } from './fields.js';
-import { addShape } from './shapes.js';
-import { setParent, setSleeping } from './filtering.js';
+import { LIMITS } from './limits.js';
+import { bodyOrNone } from './ids.js';
+import { prepareShape } from './shapes.js';
+import { checkAs, setParent, setSleeping } from './filtering.js';
 
 const BODY_OPTIONS = new Set(['type', 'position', 'rotation', 'linearVelocity', 'angularVelocity',
   'linearDamping', 'angularDamping', 'mass', 'shapes', 'maxContactImpulse', 'solverIterations',
@@ -15,7 +17,7 @@ const BODY_OPTIONS = new Set(['type', 'position', 'rotation', 'linearVelocity', 
 const MASS_OPTIONS = new Set(['mass', 'center', 'inertia']);
 const ITERATION_OPTIONS = new Set(['position', 'velocity']);
 
-/** World.addBody: returns the id; on any error nothing is added. */
+/** World.addBody: returns the id. Every field is checked before the body is created; on any error nothing is added. */
 export function addBody(world, desc = {}) {
   const fn = 'addBody';
   world._alive(fn);
@@ -23,34 +25,42 @@ export function addBody(world, desc = {}) {
   const M = world._M;
   const type = desc.type ?? 'dynamic';
   const typeIndex = engineTables(M).enums.bodyType.indexOf(type);
-  if (typeIndex < 0) throw new RangeError(`${fn}: type must be 'static', 'kinematic' or 'dynamic' (got ${JSON.stringify(type)})`);
-  const pos = world._put(0, vec(fn, 'position', desc.position, 3, [0, 0, 0]));
-  const rot = world._put(4, vec(fn, 'rotation', desc.rotation, 4, [0, 0, 0, 1]));
+  if (typeIndex < 0) throw new RangeError(`${fn}: type must be 'static', 'kinematic' or 'dynamic' (got ${show(type)})`);
+  const position = finiteVec(fn, 'position', desc.position, 3, [0, 0, 0]);
+  const rotation = finiteVec(fn, 'rotation', desc.rotation, 4, [0, 0, 0, 1]);
   const shapes = desc.shapes ?? [];
-  if (!Array.isArray(shapes)) throw new TypeError(`${fn}: shapes must be an array (got ${JSON.stringify(shapes)})`);
-  const lv = vec(fn, 'linearVelocity', desc.linearVelocity, 3, null);
-  const av = vec(fn, 'angularVelocity', desc.angularVelocity, 3, null);
-  const ld = num(fn, 'linearDamping', desc.linearDamping, 0);
-  const ad = num(fn, 'angularDamping', desc.angularDamping, 0);
-  const id = M._tb_body_create(world._id, typeIndex, pos, rot);
+  if (!Array.isArray(shapes)) throw new TypeError(`${fn}: shapes must be an array (got ${show(shapes)})`);
+  const makers = shapes.map((s, i) => prepareShape(world, `${fn}: shapes[${i}]`, s));
+  const lv = finiteVec(fn, 'linearVelocity', desc.linearVelocity, 3, null);
+  const av = finiteVec(fn, 'angularVelocity', desc.angularVelocity, 3, null);
+  const damping = desc.linearDamping !== undefined || desc.angularDamping !== undefined
+    ? ['linearDamping', 'angularDamping'].map((k) => real(fn, k, desc[k], { fallback: 0, min: 0 })) : null;
+  const mass = desc.mass !== undefined ? massArgs(fn, desc.mass, 'mass.') : null;
+  if (desc.parent !== undefined) bodyOrNone(world, fn, 'parent', desc.parent);
+  if (desc.sleeping !== undefined) boolean(fn, 'sleeping', desc.sleeping);
+  const maxImpulse = desc.maxContactImpulse !== undefined ? impulseCap(fn, desc.maxContactImpulse) : null;
+  let iterations = null;
+  if (desc.solverIterations !== undefined) {
+    const it = desc.solverIterations;
+    if (it == null || typeof it !== 'object') throw new TypeError(`${fn}: solverIterations must be { position, velocity } (got ${show(it)})`);
+    checkKeys(`${fn}: solverIterations`, '', it, ITERATION_OPTIONS);
+    iterations = [int(fn, 'solverIterations.position', it.position, -1), int(fn, 'solverIterations.velocity', it.velocity, -1)];
+  }
+  const id = M._tb_body_create(world._id, typeIndex, world._put(0, position), world._put(4, rotation));
   if (id < 0) world._check(-id);
   world._version++;
   try {
-    shapes.forEach((s, i) => addShape(world, id, s, `${fn}: shapes[${i}]`));
+    for (const make of makers) make(id);
     if (lv || av) {
       world._check(M._tb_body_set_velocity(world._id, id, world._put(0, lv ?? [0, 0, 0]), world._put(4, av ?? [0, 0, 0])));
     }
-    if (ld || ad) world._check(M._tb_body_set_damping(world._id, id, ld, ad));
-    if (desc.mass !== undefined) setMass(world, id, desc.mass);
+    if (damping) world._check(M._tb_body_set_damping(world._id, id, ...damping));
+    if (mass) applyMass(world, fn, id, mass);
+    else if (typeIndex === engineTables(M).enums.bodyType.indexOf('dynamic') && shapes.length > 0) checkComputedMass(world, fn, id);
     if (desc.parent !== undefined) setParent(world, id, desc.parent, fn);
     if (desc.sleeping !== undefined) setSleeping(world, id, desc.sleeping, fn);
-    if (desc.maxContactImpulse !== undefined) setMaxContactImpulse(world, id, desc.maxContactImpulse);
-    if (desc.solverIterations !== undefined) {
-      const it = desc.solverIterations;
-      if (it == null || typeof it !== 'object') throw new TypeError(`${fn}: solverIterations must be { position, velocity } (got ${JSON.stringify(it)})`);
-      checkKeys(`${fn}: solverIterations`, '', it, ITERATION_OPTIONS);
-      setSolverIterations(world, id, it.position ?? -1, it.velocity ?? -1);
-    }
+    if (maxImpulse !== null) world._check(M._tb_body_set_max_contact_impulse(world._id, id, maxImpulse));
+    if (iterations) world._check(M._tb_body_set_solver_iterations(world._id, id, ...iterations));
   } catch (e) {
     M._tb_body_destroy(world._id, id);
     world._shapeIds.delete(id);
@@ -60,8 +70,36 @@ export function addBody(world, desc = {}) {
   return id;
 }
 
+/* mass (kg) and principal inertia (kg·m²) within LIMITS; centre finite */
+function massArgs(fn, m, at = '') {
+  if (m == null || typeof m !== 'object') throw new TypeError(`${fn}: ${at || 'mass properties'} must be { mass, center?, inertia } (got ${show(m)})`);
+  checkKeys(fn, at, m, MASS_OPTIONS);
+  const center = finiteVec(fn, `${at}center`, m.center, 3, [0, 0, 0]);
+  vec(fn, `${at}inertia`, m.inertia, 3);
+  const inertia = [0, 1, 2].map((i) => real(fn, `${at}inertia[${i}]`, m.inertia[i], LIMITS.inertia));
+  return { mass: real(fn, `${at}mass`, m.mass, LIMITS.mass), center, inertia };
+}
+
+function applyMass(world, fn, id, m) {
+  const c = world._put(0, m.center), i = world._put(4, m.inertia);
+  checkAs(world, fn, 'setMass', world._M._tb_body_set_mass(world._id, id, m.mass, c, i));
+}
+
+/* The mass properties the engine computed from a dynamic body's shapes, within LIMITS. */
+function checkComputedMass(world, fn, id) {
+  const { mass, inertia } = getMass(world, id);
+  const inRange = (x, r) => x >= r.min && x <= r.max;
+  const diag = [inertia[0], inertia[4], inertia[8]];
+  if (!inRange(mass, LIMITS.mass) || !diag.every((x) => inRange(x, LIMITS.inertia))) {
+    throw new RangeError(`${fn}: the shapes give mass ${mass} kg and inertia diagonal [${diag.join(', ')}] kg·m², ` +
+      `outside [${LIMITS.mass.min}, ${LIMITS.mass.max}] kg / [${LIMITS.inertia.min}, ${LIMITS.inertia.max}] kg·m² (check radius, halfExtents, density)`);
+  }
+}
+
+/* maxContactImpulse: N·s, > 0; Infinity = no cap */
+const impulseCap = (fn, v) => real(fn, 'maxContactImpulse', v, { min: 0, above: true, infinite: true });
+
 export function removeBody(world, id) {
-  world._alive('removeBody');
   world._check(world._M._tb_body_destroy(world._id, id));
   world._shapeIds.delete(id);
   world._hulls.delete(id);
@@ -69,32 +107,23 @@ export function removeBody(world, id) {
 }
 
 export function setPose(world, id, position, rotation = [0, 0, 0, 1]) {
-  world._alive('setPose');
-  const p = world._put(0, vec('setPose', 'position', position, 3));
-  const q = world._put(4, vec('setPose', 'rotation', rotation, 4));
+  const p = world._put(0, finiteVec('setPose', 'position', position, 3));
+  const q = world._put(4, finiteVec('setPose', 'rotation', rotation, 4));
   world._check(world._M._tb_body_set_pose(world._id, id, p, q));
 }
 
 export function setVelocity(world, id, linear, angular = [0, 0, 0]) {
-  world._alive('setVelocity');
-  const l = world._put(0, vec('setVelocity', 'linear', linear, 3));
-  const a = world._put(4, vec('setVelocity', 'angular', angular, 3));
+  const l = world._put(0, finiteVec('setVelocity', 'linear', linear, 3));
+  const a = world._put(4, finiteVec('setVelocity', 'angular', angular, 3));
   world._check(world._M._tb_body_set_velocity(world._id, id, l, a));
 }
 
 export function setMass(world, id, m) {
-  const fn = 'setMass';
-  world._alive(fn);
-  if (m == null || typeof m !== 'object') throw new TypeError(`${fn}: expected { mass, center?, inertia } (got ${JSON.stringify(m)})`);
-  checkKeys(fn, '', m, MASS_OPTIONS);
-  const c = world._put(0, vec(fn, 'center', m.center, 3, [0, 0, 0]));
-  const i = world._put(4, vec(fn, 'inertia', m.inertia, 3));
-  world._check(world._M._tb_body_set_mass(world._id, id, num(fn, 'mass', m.mass), c, i));
+  applyMass(world, 'setMass', id, massArgs('setMass', m));
 }
 
 /** tb_body_get_mass's 13 floats: mass, centre (3), inertia (3x3 row-major). */
 export function getMass(world, id) {
-  world._alive('getMass');
   world._check(world._M._tb_body_get_mass(world._id, id, world._t._scratch));
   const v = new Float32Array(heapBuffer(world._M), world._t._scratch, 13);
   return { mass: v[0], center: [v[1], v[2], v[3]], inertia: Array.from(v.subarray(4, 13)) };
@@ -102,7 +131,6 @@ export function getMass(world, id) {
 
 /** Values [first, first + n) of tb_body_get_state's 13 (position, rotation, linear, angular velocity) into out. */
 export function stateSlice(world, fn, id, first, n, out) {
-  world._alive(fn);
   const M = world._M;
   const status = M._tb_body_get_state(world._id, id, world._t._scratch);
   if (status !== 0) {
@@ -119,14 +147,11 @@ export function bodySlot(world, id) {
 }
 
 export function setMaxContactImpulse(world, id, maxImpulse) {
-  const fn = 'setMaxContactImpulse';
-  world._alive(fn);
-  world._check(world._M._tb_body_set_max_contact_impulse(world._id, int(fn, 'id', id), num(fn, 'maxContactImpulse', maxImpulse)));
+  world._check(world._M._tb_body_set_max_contact_impulse(world._id, id, impulseCap('setMaxContactImpulse', maxImpulse)));
 }
 
 export function setSolverIterations(world, id, position = -1, velocity = -1) {
   const fn = 'setSolverIterations';
-  world._alive(fn);
-  world._check(world._M._tb_body_set_solver_iterations(world._id, int(fn, 'id', id), int(fn, 'positionIterations', position),
+  world._check(world._M._tb_body_set_solver_iterations(world._id, id, int(fn, 'positionIterations', position),
     int(fn, 'velocityIterations', velocity)));
 }

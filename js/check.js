@@ -5,7 +5,22 @@
  * @module tribo/check
  */
 
-const show = (v) => JSON.stringify(v);
+/** A value as messages show it (NaN, Infinity and BigInt included, never throwing). */
+export function show(v) {
+  if (typeof v === 'number' || typeof v === 'boolean' || v === undefined || v === null) return String(v);
+  if (typeof v === 'bigint') return `${v}n (a BigInt)`;
+  if (typeof v === 'function') return 'a function';
+  if (typeof v === 'symbol') return v.toString();
+  try {
+    return JSON.stringify(v, (k, x) => (typeof x === 'bigint' ? `${x}n` : x)) ?? String(v);
+  } catch {
+    return Object.prototype.toString.call(v);
+  }
+}
+
+/** Largest finite float32 (the engine stores every real number as float32). */
+export const FLT_MAX = 3.4028234663852886e38;
+export const INT32_MIN = -0x80000000, INT32_MAX = 0x7fffffff;
 
 /** Rejects anything but a plain options object, and keys outside `allowed` (a Set). */
 export function checkKeys(fn, what, obj, allowed) {
@@ -32,6 +47,16 @@ export function vec(fn, field, v, n, fallback) {
   return v;
 }
 
+/** Like vec, and every component finite in float32 (|x| <= FLT_MAX). */
+export function finiteVec(fn, field, v, n, fallback) {
+  v = vec(fn, field, v, n, fallback);
+  if (v === fallback) return v;
+  for (let i = 0; i < n; i++) {
+    if (!(Math.abs(v[i]) <= FLT_MAX)) throw new RangeError(`${fn}: ${field}[${i}] must be finite (got ${show(v[i])})`);
+  }
+  return v;
+}
+
 /** Three finite numbers (points and wrench parts). */
 export function finite3(fn, field, v) {
   if (v == null || typeof v.length !== 'number' || v.length !== 3) {
@@ -54,20 +79,41 @@ export function num(fn, field, v, fallback) {
   return v;
 }
 
-/** A number that is an integer (RangeError when not), with an optional fallback. */
-export function int(fn, field, v, fallback) {
+/**
+ * A real number the engine stores as float32: never NaN; finite in float32 unless `infinite`
+ * (then ±Infinity passes); within [min, max] (min excluded when `above`), compared before
+ * rounding to float32 so that 1 + 1e-8 is not taken for 1. `dot`: a descriptor field ("where.field").
+ */
+export function real(fn, field, v, { fallback, min = -Infinity, max = Infinity, above = false, infinite = false, dot = false } = {}) {
   v = num(fn, field, v, fallback);
-  if (!Number.isInteger(v)) throw new RangeError(`${fn}: ${field} must be an integer (got ${v})`);
+  const ok = !Number.isNaN(v) && (Number.isFinite(v) ? Math.abs(v) <= FLT_MAX : infinite) && (above ? v > min : v >= min) && v <= max;
+  if (!ok) {
+    const range = min > -Infinity && max < Infinity ? `in ${above ? '(' : '['}${fmt(min)}, ${fmt(max)}]`
+      : min > -Infinity ? `${above ? '>' : '>='} ${fmt(min)}` : max < Infinity ? `<= ${fmt(max)}` : '';
+    const need = [infinite ? '' : 'finite', range].filter(Boolean).join(' and ') || 'a number, not NaN';
+    throw new RangeError(`${fn}${dot ? '.' : ': '}${field} must be ${need} (got ${show(v)})`);
+  }
   return v;
 }
 
-/** An id or index argument: a TypeError for anything but an integer (the observation calls). */
-export function id(fn, field, v) {
-  if (!Number.isInteger(v)) throw new TypeError(`${fn}: ${field} must be an integer (got ${show(v)})`);
+/** A limit as messages show it: 1e-6, 1e6, 0.5. */
+function fmt(x) {
+  return x !== 0 && (Math.abs(x) >= 1e5 || Math.abs(x) < 1e-3) ? x.toExponential().replace('e+', 'e') : String(x);
+}
+
+/**
+ * An integer within [min, max] (default: int32, what the engine stores), with an optional
+ * fallback: a TypeError for anything but a number, a RangeError otherwise.
+ */
+export function int(fn, field, v, fallback, min = INT32_MIN, max = INT32_MAX) {
+  v = num(fn, field, v, fallback);
+  if (!Number.isInteger(v)) throw new RangeError(`${fn}: ${field} must be an integer (got ${show(v)})`);
+  if (v < min || v > max) throw new RangeError(`${fn}: ${field} must be an integer in [${min}, ${max}] (got ${show(v)})`);
   return v;
 }
 
 export function uint32(fn, field, v) {
+  if (typeof v !== 'number') throw new TypeError(`${fn}: ${field} must be an integer in [0, 2^32) (got ${show(v)})`);
   if (!Number.isInteger(v) || v < 0 || v > 0xffffffff) {
     throw new RangeError(`${fn}: ${field} must be an integer in [0, 2^32) (got ${show(v)})`);
   }

@@ -22,3 +22,16 @@ export function errorFor(status, message) {
       return new Error(message);
   }
 }
+
+/**
+ * A snapshot that cannot be restored. `reason` is the engine's name for why (tb_snapshot_error):
+ * 'truncated', 'trailing-bytes', 'bad-magic', 'bad-version', 'foreign' (written by a build with
+ * another storage layout), 'bad-checksum', 'corrupt' (checksum right, content inconsistent).
+ */
+export class SnapshotError extends Error {
+  constructor(reason, message) {
+    super(message);
+    this.name = 'SnapshotError';
+    this.reason = reason;
+  }
+}

@@ -4,7 +4,8 @@
  * @module tribo/filtering
  */
 import { errorFor } from './errors.js';
-import { checkKeys, vec, num, int, uint32, boolean } from './check.js';
+import { checkKeys, vec, finiteVec, real, int, uint32, boolean } from './check.js';
+import { bodyId, shapeId } from './ids.js';
 import { engineTables, heapBuffer, readStruct, writeStruct } from './fields.js';
 
 /** Descriptor keys that are shape filter fields (addBody shapes and setShapeFilter). */
@@ -22,20 +23,11 @@ export function checkAs(world, fn, cName, status) {
   throw errorFor(status, fn === cName ? msg : msg.replace(new RegExp(`^${cName}:`), `${fn}:`));
 }
 
-/** Writes the filter fields given in `f` over the shape's current ones; errors name `fn`. */
-export function writeShapeFilter(world, fn, shape, f) {
-  const M = world._M;
-  const layout = engineTables(M).layouts.shapeFilter;
-  const p = world._t._scratch;
-  const st = M._tb_shape_get_filter(world._id, shape, p);
-  if (st !== 0) checkAs(world, fn, 'getShapeFilter', st);
+/** Checks the filter fields given in `f`; returns them as tb_shape_filter members. Errors name `fn`. */
+export function filterValues(fn, f) {
   const v = {};
   if (f.world !== undefined) v.world = int(fn, 'world', f.world);
-  if (f.collisionGroup !== undefined) {
-    const g = int(fn, 'collisionGroup', f.collisionGroup);
-    if (g < -0x80000000 || g > 0x7fffffff) throw new RangeError(`${fn}: collisionGroup must be a 32-bit integer (got ${g})`);
-    v.collisionGroup = g;
-  }
+  if (f.collisionGroup !== undefined) v.collisionGroup = int(fn, 'collisionGroup', f.collisionGroup);
   if (f.contype !== undefined) v.contype = uint32(fn, 'contype', f.contype);
   if (f.conaffinity !== undefined) v.conaffinity = uint32(fn, 'conaffinity', f.conaffinity);
   if (f.filterData !== undefined) {
@@ -43,6 +35,16 @@ export function writeShapeFilter(world, fn, shape, f) {
     v.filterData = d.map((x, k) => uint32(fn, `filterData[${k}]`, x));
   }
   if (f.trigger !== undefined) v.trigger = boolean(fn, 'trigger', f.trigger) ? 1 : 0;
+  return v;
+}
+
+/** Writes checked filter members `v` (filterValues) over the shape's current ones; errors name `fn`. */
+export function applyShapeFilter(world, fn, shape, v) {
+  const M = world._M;
+  const layout = engineTables(M).layouts.shapeFilter;
+  const p = world._t._scratch;
+  const st = M._tb_shape_get_filter(world._id, shape, p);
+  if (st !== 0) checkAs(world, fn, 'getShapeFilter', st);
   writeStruct(M, layout, p, v);
   const status = M._tb_shape_set_filter(world._id, shape, p);
   if (status !== 0) {
@@ -55,7 +57,7 @@ export function setShapeFilter(world, shape, f) {
   const fn = 'setShapeFilter';
   world._alive(fn);
   checkKeys(fn, '', f, SHAPE_FILTER_OPTIONS);
-  writeShapeFilter(world, fn, shape, f);
+  applyShapeFilter(world, fn, shape, filterValues(fn, f));
 }
 
 export function getShapeFilter(world, shape) {
@@ -76,8 +78,7 @@ export function shapeIds(world, body) {
 }
 
 export function setParent(world, id, parent, fn = 'setParent') {
-  world._alive(fn);
-  checkAs(world, fn, 'setParent', world._M._tb_body_set_parent(world._id, id, int(fn, 'parent', parent)));
+  checkAs(world, fn, 'setParent', world._M._tb_body_set_parent(world._id, id, parent));
 }
 
 export function getParent(world, id) {
@@ -88,7 +89,6 @@ export function getParent(world, id) {
 }
 
 export function setSleeping(world, id, asleep, fn = 'setSleeping') {
-  world._alive(fn);
   boolean(fn, 'sleeping', asleep);
   checkAs(world, fn, 'setSleeping', world._M._tb_body_set_sleeping(world._id, id, asleep ? 1 : 0));
 }
@@ -112,9 +112,13 @@ export function excludePair(world, pair, excluded = true) {
   const M = world._M;
   if (pair.shapes !== undefined) {
     const [a, b] = vec(fn, 'shapes', pair.shapes, 2);
+    shapeId(world, fn, 'shapes[0]', a);
+    shapeId(world, fn, 'shapes[1]', b);
     checkAs(world, fn, 'excludeShapePair', M._tb_world_set_shape_pair_excluded(world._id, a, b, excluded ? 1 : 0));
   } else {
     const [a, b] = vec(fn, 'bodies', pair.bodies, 2);
+    bodyId(world, fn, 'bodies[0]', a);
+    bodyId(world, fn, 'bodies[1]', b);
     checkAs(world, fn, 'excludeBodyPair', M._tb_world_set_body_pair_excluded(world._id, a, b, excluded ? 1 : 0));
   }
 }
@@ -131,8 +135,8 @@ export function setExplicitPairs(world, pairs) {
     const ids = new Int32Array(heapBuffer(M), p, 2 * n);
     pairs.forEach((pr, i) => {
       const [a, b] = vec(fn, `pairs[${i}]`, pr, 2);
-      ids[2 * i] = int(fn, `pairs[${i}][0]`, a);
-      ids[2 * i + 1] = int(fn, `pairs[${i}][1]`, b);
+      ids[2 * i] = shapeId(world, fn, `pairs[${i}][0]`, a);
+      ids[2 * i + 1] = shapeId(world, fn, `pairs[${i}][1]`, b);
     });
     checkAs(world, fn, fn, M._tb_world_set_explicit_pairs(world._id, p, n));
   } finally {
@@ -149,9 +153,9 @@ export function setContactPair(world, a, b, params) {
   if (params !== null) {
     checkKeys(fn, '', params, CONTACT_PAIR_OPTIONS);
     p = world._t._scratch;
-    writeStruct(M, engineTables(M).layouts.contactPair, p, { margin: num(fn, 'margin', params.margin, 0),
-      gap: num(fn, 'gap', params.gap, 0), friction: vec(fn, 'friction', params.friction, 5, MUJOCO_PAIR_FRICTION) });
+    writeStruct(M, engineTables(M).layouts.contactPair, p, { margin: real(fn, 'margin', params.margin, { fallback: 0 }),
+      gap: real(fn, 'gap', params.gap, { fallback: 0 }), friction: finiteVec(fn, 'friction', params.friction, 5, MUJOCO_PAIR_FRICTION) });
   }
-  checkAs(world, fn, fn, M._tb_world_set_contact_pair(world._id, int(fn, 'a', a), int(fn, 'b', b), p));
+  checkAs(world, fn, fn, M._tb_world_set_contact_pair(world._id, a, b, p));
 }
 

@@ -29,6 +29,8 @@ export type Convention = 'newton' | 'genesis' | 'physx';
 export type EventType = 'begin' | 'persist' | 'end' | 'forceAbove' | 'forceBelow';
 /** Names of the engine enum jointType (tribo.h), in engine order. */
 export type JointType = 'revolute' | 'prismatic' | 'spherical' | 'fixed' | 'distance';
+/** Names of the engine enum snapshotError (tribo.h), in engine order. */
+export type SnapshotError = 'ok' | 'truncated' | 'bad-magic' | 'bad-version' | 'foreign' | 'bad-checksum' | 'corrupt' | 'trailing-bytes';
 
 /** The body fields (engine field set 'body'); each view holds components × slotCount values. */
 export interface BodyFields {

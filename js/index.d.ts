@@ -23,9 +23,14 @@
  * Errors: invalid input throws a `RangeError` (out-of-range or unknown value, unknown option key,
  * id that does not exist, capacity exceeded) or a `TypeError` (wrong type, missing required
  * field) whose message names the function, the field and the offending value, e.g.
- * `addBody: shapes[0]: sphere radius must be > 0 (got -1)`. Other failures (out of memory,
- * invalid state such as solve() without collide(), use after free()) throw a plain `Error`.
- * A call that throws leaves the world unchanged.
+ * `addBody: shapes[0]: radius must be finite and in [1e-6, 1e6] (got -1)`. Every id parameter is
+ * checked before the engine sees it: anything but a number (a BigInt, a string, `null`, …) is a
+ * `TypeError`; NaN, ±Infinity, a fraction, a negative number or one ≥ 2³¹ a `RangeError`; an id
+ * that names no live body / shape / sensor of the world a `RangeError` ("does not exist").
+ * Integers are checked against int32 (never wrapped); reals must be finite in float32 and in
+ * their meaning's range ({@link LIMITS} for sizes, density, mass, inertia, query capacities).
+ * Other failures (out of memory, invalid state such as solve() without collide(), use after
+ * free()) throw a plain `Error`. A call that throws leaves the world unchanged.
  *
  * @module tribo
  */
@@ -237,6 +242,15 @@ export class Tribo {
    * `build` for the worker (default: this Tribo's build). All methods are async.
    */
   createWorkerWorld(options?: WorkerWorldOptions): Promise<WorkerWorld>;
+  /**
+   * Creates an in-process world from `World.snapshot()` bytes (of an in-process or worker world,
+   * either build, any thread count): stepping it is bitwise stepping the saved world.
+   * @throws {SnapshotError} malformed or foreign bytes (`reason` says why)
+   * @throws {TypeError} bytes not a Uint8Array
+   */
+  createWorldFromSnapshot(bytes: Uint8Array, options?: { threads?: number }): World;
+  /** The same in a worker. */
+  createWorkerWorldFromSnapshot(bytes: Uint8Array, options?: { threads?: number; build?: 'threads' | 'simd' }): Promise<WorkerWorld>;
   /** Bytes currently allocated by the engine (returns to its earlier value after `free()`). */
   liveBytes(): number;
 }
@@ -275,12 +289,12 @@ export interface WorldOptions extends AxisOptions {
   /** m, finite and >= 0: contacts are kept (speculatively) up to this separation. Default `0.02`. */
   speculativeDistance?: number;
   /**
-   * Contact points the store holds, integer >= 1. Overflow is reported
-   * ({@link ContactStatus.overflowed}), not an error. Default `65536`. Grow later with
+   * Initial contact points the store holds, integer >= 1. The store grows in a step that finds
+   * more ({@link ContactStatus.grew}); nothing is dropped. Default `256`. Reserve ahead with
    * {@link World.setContactCapacity}.
    */
   contactCapacity?: number;
-  /** Broad-phase candidate pairs, integer >= 1; overflow is reported ({@link ContactStatus.pairsOverflowed}). Default `32768`. */
+  /** Initial broad-phase candidate pairs, integer >= 1; the pair arrays grow in a step that finds more ({@link ContactStatus.pairsGrew}). Default `128`. */
   pairCapacity?: number;
   /** Initial body capacity, integer >= 1; grows as bodies are added. Default `64`. */
   bodyCapacity?: number;
@@ -347,7 +361,7 @@ export interface QueryFilter {
 export interface RayCastOptions extends QueryFilter {
   /** m along the normalized direction, > 0. Default `Infinity`. */
   maxDistance?: number;
-  /** rayCastAll only: most hits returned (the nearest), integer >= 0. Default `64`. */
+  /** rayCastAll only: most hits returned (the nearest), integer in [0, LIMITS.queryCapacity]. Default `64`. */
   capacity?: number;
 }
 
@@ -381,7 +395,7 @@ export interface OverlapOptions extends QueryFilter {
   position?: Vec3;
   /** Query shape rotation, unit quaternion. Default identity. */
   rotation?: Quat;
-  /** Most shape ids returned, integer >= 0. Default `64`. */
+  /** Most shape ids returned, integer in [0, LIMITS.queryCapacity]. Default `64`. */
   capacity?: number;
 }
 
@@ -822,10 +836,10 @@ export type JointType = Engine.JointType;
 export interface JointDesc {
   /** Default 'revolute'. */
   type?: JointType;
-  /** Parent body id; -1, 'world', null or absent = the world. Not the same body as body1. */
-  body0?: number | 'world' | null;
+  /** Parent body id; -1, 'world' or absent = the world. Not the same body as body1. */
+  body0?: number | 'world';
   /** Child body id; -1 / 'world' = the world (not both sides). */
-  body1?: number | 'world' | null;
+  body1?: number | 'world';
   /** World point (m), both frames' origin at the current poses. */
   anchor?: Vec3;
   /** World axis (nonzero; normalised), both frames' x axis at the current poses. */
@@ -1001,6 +1015,23 @@ export const READBACK_INFO: Readonly<Record<Preset, ReadbackInfo>>;
 export const DEFAULT_MATERIAL: Readonly<{ friction: 0.5; restitution: 0; density: 1000 }>;
 
 /**
+ * Ranges checked before the engine is called, so that a body's float32 mass properties and their
+ * inverses stay finite and normal; outside them a call throws a `RangeError` naming the field.
+ */
+export const LIMITS: Readonly<{
+  /** m: radius, halfHeight, halfExtents, radii, and the magnitude of hull point coordinates. */
+  length: Readonly<{ min: 1e-6; max: 1e6 }>;
+  /** kg/m³: shape density. */
+  density: Readonly<{ min: 1e-6; max: 1e6 }>;
+  /** kg: setMass, addBody `mass`, and the mass a dynamic body's shapes give. */
+  mass: Readonly<{ min: 1e-30; max: 1e30 }>;
+  /** kg·m²: principal moments (setMass) and the inertia diagonal a dynamic body's shapes give. */
+  inertia: Readonly<{ min: 1e-30; max: 1e30 }>;
+  /** Most results of one rayCastAll / overlap (their `capacity`): bounds the query's scratch memory. */
+  queryCapacity: 65536;
+}>;
+
+/**
  * Body views over engine memory, indexed by slot (`slot = world.bodySlot(id)`, i.e.
  * `id & 0xFFFFF`); each array holds `components × slotCount` values. Slots of removed bodies have
  * `bodyType === -1`.
@@ -1018,22 +1049,26 @@ export interface BodyViews extends Engine.BodyFields {
 
 /** Contact store status after the last collide() (or step()). */
 export interface ContactStatus {
-  /** Contact points stored (<= capacity); the length of each contact field in elements. */
+  /** Contact points stored (== requested); the length of each contact field in elements. */
   readonly count: number;
-  /** Contact points the store can hold. */
+  /** Contact points the store holds now (it grows as needed). */
   readonly capacity: number;
-  /** Contact points found; more than `capacity` means overflow. */
+  /** Contact points found. */
   readonly requested: number;
-  /** True when `requested > capacity`: the store holds the first `capacity` contacts in pair order. */
+  /** Always false: the store grows instead of dropping contacts. */
   readonly overflowed: boolean;
-  /** Broad-phase candidate pairs stored. */
+  /** Broad-phase candidate pairs stored (== pairsRequested). */
   readonly pairCount: number;
-  /** Broad-phase pair capacity. */
+  /** Broad-phase pairs the pair arrays hold now (they grow as needed). */
   readonly pairCapacity: number;
   /** Broad-phase candidate pairs found. */
   readonly pairsRequested: number;
-  /** True when `pairsRequested > pairCapacity` (some pairs were dropped). */
+  /** Always false: the pair arrays grow instead of dropping pairs. */
   readonly pairsOverflowed: boolean;
+  /** True when this collide() grew the contact store to hold every point. */
+  readonly grew: boolean;
+  /** True when this collide() grew the pair arrays to hold every candidate pair. */
+  readonly pairsGrew: boolean;
   /**
    * True after solve() (or step()) filled `normalImpulse`, `tangentImpulse` and `force` for this
    * contact set; false after a collide() alone.
@@ -1156,7 +1191,10 @@ export class World {
   getLinearVelocity<T extends Float32Array | Float64Array | number[] = Float32Array>(id: number, out?: T): T;
   /** Angular velocity (rad/s, world) into `out` (3 values); returns `out`. */
   getAngularVelocity<T extends Float32Array | Float64Array | number[] = Float32Array>(id: number, out?: T): T;
-  /** Slot of a body id in the body views (`id & 0xFFFFF`; 7 transform floats per slot). Does not check the id. */
+  /**
+   * Slot of a body id in the body views (`id & 0xFFFFF`; 7 transform floats per slot). The id
+   * must be an integer in [0, 2³¹); a removed id gives the slot it had.
+   */
   bodySlot(id: number): number;
 
   /** Advances the world by `n` timesteps (collide + solve each). Default 1. */
@@ -1165,9 +1203,9 @@ export class World {
   collide(): void;
   /** Solver stage only, on the contacts of the preceding collide(). @throws {Error} without a preceding collide() */
   solve(): void;
-  /** Grows the contact store (contact points it can report), integer >= 1; never shrinks below the current count. */
+  /** Reserves room in the contact store, integer >= 1 (optional: a step grows it as needed); never shrinks. */
   setContactCapacity(capacity: number): void;
-  /** Grows the broad-phase pair capacity (candidate pairs a step keeps; see `contacts.pairsOverflowed`). @throws {RangeError} capacity < 1 */
+  /** Reserves room in the broad-phase pair arrays (optional: a step grows them as needed; see `contacts.pairsGrew`). @throws {RangeError} capacity < 1 */
   setPairCapacity(capacity: number): void;
 
   /** Body views over engine memory; see {@link BodyViews} for how long they stay valid. */
@@ -1271,8 +1309,31 @@ export class World {
   /** PhysX solver iteration requests of a body (-1 = the world's). @throws {RangeError} out of range */
   setSolverIterations(id: number, positionIterations?: number, velocityIterations?: number): void;
 
+  /**
+   * The whole state as bytes: definition, bodies, shapes and their geometry, ids with their
+   * generations and free lists, candidate pairs, contacts, matching frames, pair lists, the PhysX
+   * friction-anchor cache, sensors, events and this object's preset name and id lists. A 32-byte
+   * header (magic `TRIBOSNP`, version, sizes, layout hash, FNV-1a checksum) leads.
+   */
+  snapshot(): Uint8Array;
+  /**
+   * Replaces the whole state by a snapshot's (the thread count is kept); stepping then continues
+   * bitwise as from the saved world. On any error nothing changes.
+   * @throws {SnapshotError} malformed or foreign bytes (`reason` says why)
+   * @throws {TypeError} bytes not a Uint8Array
+   */
+  restore(bytes: Uint8Array): void;
+
   /** Frees the world and all its memory. The object is unusable afterwards; calling it again is a no-op. */
   free(): void;
+}
+
+/** Why a snapshot was refused. */
+export type SnapshotErrorReason = 'truncated' | 'trailing-bytes' | 'bad-magic' | 'bad-version' | 'foreign' | 'bad-checksum' | 'corrupt';
+/** A snapshot that cannot be restored ('foreign': written by a build with another storage layout). */
+export class SnapshotError extends Error {
+  readonly name: 'SnapshotError';
+  readonly reason: SnapshotErrorReason;
 }
 
 /**
@@ -1307,8 +1368,13 @@ export interface Frame {
 
 /**
  * The World API stepped in a worker (Web Worker in browsers, worker_threads in Node). Every call
- * is async; errors reject with a `RangeError` / `TypeError` / `Error` carrying the engine's
- * message. Create with {@link Tribo.createWorkerWorld}.
+ * is async; errors reject with the `RangeError` / `TypeError` / `Error` and message the same call
+ * throws in process (id arguments are checked before posting). An argument that cannot be sent
+ * (a function, a symbol) rejects with a `TypeError` "`method`: an argument cannot be sent to the
+ * worker". When the worker exits, fails or is terminated, every pending call rejects with an
+ * `Error` naming its method and the cause (e.g. "step: the worker world was terminated",
+ * "step: the worker exited (code 1)"), and so does every later call. Create with
+ * {@link Tribo.createWorkerWorld}.
  */
 /** A World member as a worker world offers it: methods resolve asynchronously, getters are promises. */
 export type AsyncMember<T> = T extends (...a: infer A) => infer R ? (...a: A) => Promise<Awaited<R>> : Promise<T>;
@@ -1418,7 +1484,11 @@ export class WorkerWorld {
   readonly stepStats: Promise<StepStats>;
   /** Bytes currently allocated by the worker's engine. */
   liveBytes(): Promise<number>;
-  /** Steps `n` timesteps (default 1) in the worker; resolves with the frame of the last one. */
+  /**
+   * Steps `n` timesteps (default 1) in the worker; resolves with the frame of the last one.
+   * `free()` and `terminate()` stop it between two timesteps: it then rejects with an `Error`
+   * ("step: stopped by free() or terminate() after k of n timesteps", or the termination).
+   */
   step(n?: number): Promise<Frame>;
   /** The current state as a frame, without stepping. */
   frame(): Promise<Frame>;
@@ -1437,6 +1507,20 @@ export class WorkerWorld {
   rayCastAll(origin: Vec3, direction: Vec3, options?: RayCastOptions): Promise<RayCastAllResult>;
   overlap(shape: QueryShape, options?: OverlapOptions): Promise<OverlapResult>;
 
-  /** Frees the world and stops the worker. Resolves with the engine's live bytes after freeing (0 if already freed). */
+  snapshot(): Promise<Uint8Array>;
+  /** World.restore in the worker. @throws {SnapshotError} */
+  restore(bytes: Uint8Array): Promise<void>;
+
+  /**
+   * Frees the world and stops the worker; a running step stops at its next timestep (within one
+   * timestep's time, plus 10 ms without shared memory). Resolves with the engine's live bytes
+   * after freeing (0 if already freed).
+   */
   free(): Promise<number>;
+  /**
+   * Stops the worker at once without waiting for it: every pending call rejects with
+   * "`method`: the worker world was terminated", and every later call too. The world's memory
+   * goes with the worker. Calling it again does nothing.
+   */
+  terminate(): void;
 }

@@ -13,7 +13,9 @@ import { World, READBACK_INFO, DEFAULT_MATERIAL } from './world.js';
 import { WorkerWorld } from './worker_world.js';
 
 export { World, WorkerWorld, READBACK_INFO, DEFAULT_MATERIAL };
+export { SnapshotError } from './errors.js';
 export { wrenchShift, wrenchReaction, wrenchAverage } from './observe.js';
+export { LIMITS } from './limits.js';
 
 /* Scratch for small call arguments (world definition, states); checked against the engine's sizes. */
 const SCRATCH_BYTES = 4096;
@@ -38,11 +40,17 @@ export class Tribo {
   /** Creates an in-process world. */
   createWorld(options) { return new World(this, options); }
 
+  /** Creates an in-process world from World.snapshot() bytes; options: { threads }. */
+  createWorldFromSnapshot(bytes, options) { return new World(this, options, bytes); }
+
   /**
    * Creates a world stepped in a worker (Web Worker or worker_threads). Same API, async.
    * @param {object} [options] world options, plus `build` for the worker
    */
   createWorkerWorld(options = {}) { return WorkerWorld.create({ build: this.build, files: this._files, ...options }); }
+
+  /** A worker world made from World.snapshot() bytes (in process or from a worker); options: { threads }. */
+  createWorkerWorldFromSnapshot(bytes, options = {}) { return this.createWorkerWorld({ ...options, snapshot: bytes }); }
 
   /** Bytes currently allocated by the engine (returns to its earlier value after free()). */
   liveBytes() { return Number(this._M._tb_live_bytes()); }

@@ -5,7 +5,8 @@
  * @module tribo/joints
  */
 import { errorFor } from './errors.js';
-import { checkKeys, vec, num, objectAt, boolAt, id as intArg } from './check.js';
+import { checkKeys, finiteVec, real, objectAt, boolAt } from './check.js';
+import { bodyOrNone } from './ids.js';
 import { engineTables, heapBuffer, member, readStruct } from './fields.js';
 
 const JOINT_OPTIONS = new Set(['type', 'body0', 'body1', 'anchor', 'axis', 'anchor0', 'anchor1', 'axis0', 'axis1',
@@ -30,7 +31,7 @@ function frameFromAxis(a) {
 }
 
 function unitAxis(fn, field, v) {
-  const a = vec(fn, field, v, 3);
+  const a = finiteVec(fn, field, v, 3);
   const l = Math.hypot(a[0], a[1], a[2]);
   if (!(l > 1e-9) || !Number.isFinite(l)) throw new RangeError(`${fn}: ${field} must have a nonzero finite length (got ${show(Array.from(a))})`);
   return [a[0] / l, a[1] / l, a[2] / l];
@@ -54,10 +55,9 @@ function toBody(world, fn, field, body, anchor, axis) {
   return { anchor: qmulv(inv, [anchor[0] - s[0], anchor[1] - s[1], anchor[2] - s[2]]), axis: axis && qmulv(inv, axis) };
 }
 
-function bodyArg(fn, field, v, fallback) {
-  if (v === undefined || v === null || v === 'world') return fallback;
-  if (!Number.isInteger(v)) throw new TypeError(`${fn}: ${field} must be a body id, -1 or 'world' (got ${show(v)})`);
-  return v;
+/** A side: undefined or 'world' for the world (-1), else a live body id or -1 (ids.js). */
+function bodyArg(world, fn, field, v) {
+  return v === undefined || v === 'world' ? -1 : bodyOrNone(world, fn, field, v);
 }
 
 /** Frame rotation of one side: `rotationN`, else from `axisN` (or `axis`), else identity. */
@@ -65,7 +65,7 @@ function rotationOf(fn, k, desc, axis) {
   const r = desc[`rotation${k}`];
   if (r !== undefined) {
     if (desc[`axis${k}`] !== undefined) throw new RangeError(`${fn}: give rotation${k} or axis${k}, not both`);
-    return vec(fn, `rotation${k}`, r, 4);
+    return finiteVec(fn, `rotation${k}`, r, 4);
   }
   return axis ? frameFromAxis(axis) : [0, 0, 0, 1];
 }
@@ -79,17 +79,17 @@ export function addJoint(world, desc) {
   const { enums, layouts } = engineTables(M);
   const type = enums.jointType.indexOf(desc.type ?? 'revolute');
   if (type < 0) throw new RangeError(`${fn}: type must be one of ${enums.jointType.map(show).join(', ')} (got ${show(desc.type)})`);
-  const body0 = bodyArg(fn, 'body0', desc.body0, -1), body1 = bodyArg(fn, 'body1', desc.body1, -1);
+  const body0 = bodyArg(world, fn, 'body0', desc.body0), body1 = bodyArg(world, fn, 'body1', desc.body1);
   /* frames first (a world anchor reads the bodies' poses through the scratch area): world
    * anchor/axis at the current poses, or body-frame anchorN/axisN */
-  let a0 = vec(fn, 'anchor0', desc.anchor0, 3, [0, 0, 0]), a1 = vec(fn, 'anchor1', desc.anchor1, 3, [0, 0, 0]);
+  let a0 = finiteVec(fn, 'anchor0', desc.anchor0, 3, [0, 0, 0]), a1 = finiteVec(fn, 'anchor1', desc.anchor1, 3, [0, 0, 0]);
   let x0 = desc.axis0 !== undefined ? unitAxis(fn, 'axis0', desc.axis0) : null;
   let x1 = desc.axis1 !== undefined ? unitAxis(fn, 'axis1', desc.axis1) : null;
   if (desc.anchor !== undefined || desc.axis !== undefined) {
     if (desc.anchor0 !== undefined || desc.anchor1 !== undefined || x0 || x1) {
       throw new RangeError(`${fn}: give anchor/axis (world) or anchor0/anchor1/axis0/axis1 (body frames), not both`);
     }
-    const anchor = vec(fn, 'anchor', desc.anchor, 3, [0, 0, 0]);
+    const anchor = finiteVec(fn, 'anchor', desc.anchor, 3, [0, 0, 0]);
     const axis = desc.axis !== undefined ? unitAxis(fn, 'axis', desc.axis) : null;
     ({ anchor: a0, axis: x0 } = toBody(world, fn, 'body0', body0, anchor, axis));
     ({ anchor: a1, axis: x1 } = toBody(world, fn, 'body1', body1, anchor, axis));
@@ -110,26 +110,26 @@ export function addJoint(world, desc) {
     const l = objectAt(`${fn}: limit`, desc.limit);
     checkKeys(`${fn}: limit`, '', l, LIMIT_OPTIONS);
     set('enableLimit', 1);
-    if (l.lower !== undefined) set('lower', num(fn, 'limit.lower', l.lower));
-    if (l.upper !== undefined) set('upper', num(fn, 'limit.upper', l.upper));
-    if (l.cone !== undefined) set('coneAngle', num(fn, 'limit.cone', l.cone));
+    if (l.lower !== undefined) set('lower', real(fn, 'limit.lower', l.lower));
+    if (l.upper !== undefined) set('upper', real(fn, 'limit.upper', l.upper));
+    if (l.cone !== undefined) set('coneAngle', real(fn, 'limit.cone', l.cone, { min: 0, max: Math.PI, above: true }));
   }
   if (desc.motor !== undefined) {
     const m = objectAt(`${fn}: motor`, desc.motor);
     checkKeys(`${fn}: motor`, '', m, MOTOR_OPTIONS);
     set('enableMotor', 1);
-    set('motorSpeed', num(fn, 'motor.speed', m.speed, 0));
-    set('maxMotorForce', num(fn, 'motor.maxForce', m.maxForce));
+    set('motorSpeed', real(fn, 'motor.speed', m.speed, { fallback: 0 }));
+    set('maxMotorForce', real(fn, 'motor.maxForce', m.maxForce, { min: 0, infinite: true }));
   }
-  if (desc.length !== undefined) set('length', num(fn, 'length', desc.length));
+  if (desc.length !== undefined) set('length', real(fn, 'length', desc.length, { min: 0 }));
   if (desc.spring !== undefined) {
     const s = objectAt(`${fn}: spring`, desc.spring);
     checkKeys(`${fn}: spring`, '', s, SPRING_OPTIONS);
-    set('stiffness', num(fn, 'spring.stiffness', s.stiffness));
-    set('damping', num(fn, 'spring.damping', s.damping, 0));
+    set('stiffness', real(fn, 'spring.stiffness', s.stiffness, { min: 0 }));
+    set('damping', real(fn, 'spring.damping', s.damping, { fallback: 0, min: 0 }));
   }
-  if (desc.breakForce !== undefined) set('breakForce', num(fn, 'breakForce', desc.breakForce));
-  if (desc.breakTorque !== undefined) set('breakTorque', num(fn, 'breakTorque', desc.breakTorque));
+  if (desc.breakForce !== undefined) set('breakForce', real(fn, 'breakForce', desc.breakForce, { min: 0, above: true, infinite: true }));
+  if (desc.breakTorque !== undefined) set('breakTorque', real(fn, 'breakTorque', desc.breakTorque, { min: 0, above: true, infinite: true }));
   const jid = M._tb_joint_create(world._id, p);
   if (jid < 0) throw errorFor(-jid, jsNames(M.UTF8ToString(M._tb_last_error(world._id))));
   world._version++;
@@ -145,7 +145,7 @@ function jsNames(msg) {
 
 export function removeJoint(world, jointId) {
   world._alive('removeJoint');
-  world._check(world._M._tb_joint_destroy(world._id, intArg('removeJoint', 'id', jointId)));
+  world._check(world._M._tb_joint_destroy(world._id, jointId));
   world._version++;
 }
 
@@ -168,8 +168,7 @@ function idList(world, f) {
 
 export function jointsOf(world, body) {
   world._alive('jointsOf');
-  const id = intArg('jointsOf', 'body', body);
-  return idList(world, (p, n) => world._M._tb_body_get_joints(world._id, id, p, n));
+  return idList(world, (p, n) => world._M._tb_body_get_joints(world._id, body, p, n));
 }
 
 export function joints(world) {
@@ -198,7 +197,7 @@ export function jointState(world, jointId) {
   const M = world._M;
   const { layouts, enums } = engineTables(M);
   const p = world._t._scratch + STATE_AT;
-  world._check(M._tb_joint_get_state(world._id, intArg(fn, 'id', jointId), p));
+  world._check(M._tb_joint_get_state(world._id, jointId, p));
   const s = readStruct(M, layouts.jointState, p);
   return {
     type: enums.jointType[s.type], convention: enums.readback[s.convention], valid: s.valid !== 0, broken: s.broken !== 0,
@@ -212,8 +211,8 @@ export function jointWrench(world, jointId, side, point) {
   world._alive(fn);
   const M = world._M, s = world._t._scratch;
   if (side !== 0 && side !== 1) throw new RangeError(`${fn}: side must be 0 (body0) or 1 (body1) (got ${show(side)})`);
-  const at = point === undefined ? 0 : world._put(32, vec(fn, 'point', point, 3));
-  world._check(M._tb_joint_wrench(world._id, intArg(fn, 'id', jointId), side, at, s));
+  const at = point === undefined ? 0 : world._put(32, finiteVec(fn, 'point', point, 3));
+  world._check(M._tb_joint_wrench(world._id, jointId, side, at, s));
   return readStruct(M, engineTables(M).layouts.wrench, s);
 }
 
@@ -224,7 +223,7 @@ export function getJoint(world, jointId) {
   const M = world._M;
   const { layouts, enums } = engineTables(M);
   const p = world._t._scratch;
-  world._check(M._tb_joint_get_def(world._id, intArg(fn, 'id', jointId), p));
+  world._check(M._tb_joint_get_def(world._id, jointId, p));
   const d = readStruct(M, layouts.jointDef, p);
   const out = {
     type: enums.jointType[d.type], body0: d.body0, body1: d.body1, anchor0: d.position0, anchor1: d.position1,

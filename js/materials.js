@@ -4,8 +4,8 @@
  * @module tribo/materials
  */
 import { errorFor } from './errors.js';
-import { checkKeys, numAt, boolAt, objectAt } from './check.js';
-import { engineTables, member, readStruct } from './fields.js';
+import { checkKeys, numAt, boolAt, objectAt, real, show, INT32_MIN, INT32_MAX } from './check.js';
+import { engineTables, member, readStruct, writeStruct } from './fields.js';
 
 /** Material defaults (PhysX-like): μ 0.5, restitution 0, density 1000 kg/m³. */
 export const DEFAULT_MATERIAL = Object.freeze({ friction: 0.5, restitution: 0, density: 1000 });
@@ -44,53 +44,73 @@ export function combineMode(M, where, field, v) {
 }
 
 /**
- * Changes the given fields of a shape's material (the others are kept); `where` names the caller
- * and the descriptor in messages. On error the shape keeps its material.
+ * Checks a material descriptor; returns the function that writes it over a tb_material at p
+ * (the fields not given are kept). `where` names the caller and the descriptor in messages.
  */
-export function setMaterial(world, shape, m, where) {
+export function materialWriter(M, where, m) {
   objectAt(where, m);
   checkKeys(where, '', m, MATERIAL_OPTIONS);
-  const M = world._M;
   const layout = engineTables(M).layouts.material;
-  const p = world._t._scratch;
-  const fn = where.replace(/:.*$/, '');
-  const st = M._tb_shape_get_material(world._id, shape, p);
-  if (st !== 0) throw errorFor(st, M.UTF8ToString(M._tb_last_error(world._id)).replace(/^getMaterial:/, `${fn}:`));
-  const at = (name) => member(M, layout, p, name);
-  for (const k of NUMBERS) if (m[k] !== undefined) at(k)[0] = numAt(where, k, m[k]);
+  const values = {}; /* member -> number or array, all checked */
+  for (const k of NUMBERS) {
+    if (m[k] === undefined) continue;
+    values[k] = k === 'restitution' ? real(where, k, m[k], { min: 0, max: 1, dot: true }) : numAt(where, k, m[k]);
+  }
   for (const k of INTEGERS) {
     if (m[k] === undefined) continue;
-    if (!Number.isInteger(m[k])) throw new TypeError(`${where}.${k} must be an integer (got ${JSON.stringify(m[k])})`);
-    at(k)[0] = m[k];
+    if (typeof m[k] !== 'number') throw new TypeError(`${where}.${k} must be an integer (got ${show(m[k])})`);
+    if (!Number.isInteger(m[k]) || m[k] < INT32_MIN || m[k] > INT32_MAX) throw new RangeError(`${where}.${k} must be an integer in [-2^31, 2^31) (got ${show(m[k])})`);
+    values[k] = m[k];
   }
   for (const [k, n] of ARRAYS) {
     const v = m[k];
     if (v === undefined) continue;
     if (v == null || typeof v.length !== 'number' || v.length !== n) {
-      throw new TypeError(`${where}.${k} must be an array of ${n} numbers (got ${JSON.stringify(v)})`);
+      throw new TypeError(`${where}.${k} must be an array of ${n} numbers (got ${show(v)})`);
     }
-    for (let j = 0; j < n; j++) at(k)[j] = numAt(where, `${k}[${j}]`, v[j]);
+    values[k] = Array.from({ length: n }, (_, j) => numAt(where, `${k}[${j}]`, v[j]));
   }
-  for (const k of COMBINES) if (m[k] !== undefined) at(k)[0] = combineMode(M, where, k, m[k]);
-  const bits = flagBits(M);
-  let flags = at('flags')[0];
-  const flag = (name, v) => { flags = v ? flags | bits[name] : flags & ~bits[name]; };
-  if (m.disableFriction !== undefined) flag('disableFriction', boolAt(where, 'disableFriction', m.disableFriction));
-  if (m.disableStrongFriction !== undefined) flag('disableStrongFriction', boolAt(where, 'disableStrongFriction', m.disableStrongFriction));
+  for (const k of COMBINES) if (m[k] !== undefined) values[k] = combineMode(M, where, k, m[k]);
+  const flags = {}; /* flag name -> boolean */
+  if (m.disableFriction !== undefined) flags.disableFriction = boolAt(where, 'disableFriction', m.disableFriction);
+  if (m.disableStrongFriction !== undefined) flags.disableStrongFriction = boolAt(where, 'disableStrongFriction', m.disableStrongFriction);
   if (m.compliant !== undefined) {
     const c = objectAt(`${where}.compliant`, m.compliant);
     checkKeys(`${where}.compliant`, '', c, COMPLIANT_OPTIONS);
-    if (c.stiffness !== undefined) at('compliantStiffness')[0] = numAt(where, 'compliant.stiffness', c.stiffness);
-    if (c.damping !== undefined) at('compliantDamping')[0] = numAt(where, 'compliant.damping', c.damping);
-    if (c.accelerationSpring !== undefined) flag('accelerationSpring', boolAt(`${where}.compliant`, 'accelerationSpring', c.accelerationSpring));
+    if (c.stiffness !== undefined) values.compliantStiffness = numAt(where, 'compliant.stiffness', c.stiffness);
+    if (c.damping !== undefined) values.compliantDamping = numAt(where, 'compliant.damping', c.damping);
+    if (c.accelerationSpring !== undefined) flags.accelerationSpring = boolAt(`${where}.compliant`, 'accelerationSpring', c.accelerationSpring);
   }
-  at('flags')[0] = flags;
+  const bits = flagBits(M);
+  return (p) => {
+    writeStruct(M, layout, p, values);
+    const at = member(M, layout, p, 'flags');
+    for (const [name, on] of Object.entries(flags)) at[0] = on ? at[0] | bits[name] : at[0] & ~bits[name];
+  };
+}
+
+/**
+ * Changes the given fields of a shape's material (the others are kept): `write` from
+ * materialWriter. On error the shape keeps its material.
+ */
+export function applyMaterial(world, shape, write, where) {
+  const M = world._M;
+  const p = world._t._scratch;
+  const fn = where.replace(/:.*$/, '');
+  const st = M._tb_shape_get_material(world._id, shape, p);
+  if (st !== 0) throw errorFor(st, M.UTF8ToString(M._tb_last_error(world._id)).replace(/^getMaterial:/, `${fn}:`));
+  write(p);
   const r = M._tb_shape_set_material(world._id, shape, p);
   if (r !== 0) {
     const msg = M.UTF8ToString(M._tb_last_error(world._id))
       .replace(/^setMaterial: ([a-z_]+)/, (_, f) => `${where}.${MATERIAL_C_TO_JS[f] ?? f}`);
     throw errorFor(r, msg);
   }
+}
+
+/** World.setMaterial. */
+export function setMaterial(world, shape, m, where) {
+  applyMaterial(world, shape, materialWriter(world._M, where, m), where);
 }
 
 /** A shape's full material (see index.d.ts ShapeMaterial). */

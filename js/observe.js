@@ -5,7 +5,8 @@
  * @module tribo/observe
  */
 import { errorFor } from './errors.js';
-import { checkKeys, finite3 as v3, id as intArg } from './check.js';
+import { checkKeys, finite3 as v3, int, real, show } from './check.js';
+import { bodyId } from './ids.js';
 import { engineTables, heapBuffer, readStruct } from './fields.js';
 
 /* the arrays tb_contacts_convert writes per contact, per convention (tribo.h) */
@@ -106,9 +107,9 @@ const excludeSelf = (world, options) => (options.excludeSelf ? engineTables(worl
 /** `with` option: undefined = any body, 'static' or -1 = any static body, else a body id. */
 function withArg(world, fn, w) {
   if (w === undefined) return anyBody(world);
-  if (w === 'static') return -1;
-  if (!Number.isInteger(w)) throw new TypeError(`${fn}: with must be a body id or 'static' (got ${JSON.stringify(w)})`);
-  return w;
+  if (w === 'static' || w === -1) return -1;
+  if (typeof w !== 'number') throw new TypeError(`${fn}: with must be a body id or 'static' (got ${show(w)})`);
+  return bodyId(world, fn, 'with', w);
 }
 
 /** Throws the engine's message for a failed call; the readback flags ride on the error. */
@@ -122,7 +123,7 @@ export function netContactWrench(world, doc, body, options = {}) {
   const fn = 'netContactWrench';
   checkOptions(fn, options, ['with', 'excludeSelf']);
   const M = world._M, s = world._t._scratch;
-  const st = M._tb_body_contact_wrench(world._id, intArg(fn, 'body', body), withArg(world, fn, options.with),
+  const st = M._tb_body_contact_wrench(world._id, body, withArg(world, fn, options.with),
     excludeSelf(world, options), s, s + INFO_AT);
   const info = readInfo(world, doc);
   if (st !== 0) throw fail(world, st, info);
@@ -154,7 +155,7 @@ export function bodyContacts(world, body, options = {}) {
   const fn = 'bodyContacts';
   checkOptions(fn, options, ['with', 'excludeSelf']);
   const M = world._M;
-  const b = intArg(fn, 'body', body), w = withArg(world, fn, options.with), flags = excludeSelf(world, options);
+  const b = body, w = withArg(world, fn, options.with), flags = excludeSelf(world, options);
   const n = M._tb_body_contacts(world._id, b, w, flags, 0, 0);
   if (n < 0) throw fail(world, -n);
   if (n === 0) return new Int32Array(0);
@@ -175,7 +176,7 @@ export function contactWrench(world, doc, index, side, point) {
     pp = s + 64;
     new Float32Array(heapBuffer(M), pp, 3).set(v3(fn, 'point', point));
   }
-  const st = M._tb_contact_wrench(world._id, intArg(fn, 'index', index), intArg(fn, 'side', side), pp, s, s + INFO_AT);
+  const st = M._tb_contact_wrench(world._id, int(fn, 'index', index), int(fn, 'side', side), pp, s, s + INFO_AT);
   const info = readInfo(world, doc);
   if (st !== 0) throw fail(world, st, info);
   return { ...readWrench(world), readback: info };
@@ -188,8 +189,8 @@ export function convertContacts(world, doc, convention, first = 0, count) {
   if (c < 0) throw new RangeError(`${fn}: convention must be one of ${names.join(', ')} (got ${JSON.stringify(convention)})`);
   const M = world._M, s = world._t._scratch;
   const total = world.contacts.count;
-  intArg(fn, 'first', first);
-  const n = count === undefined ? Math.max(0, total - first) : intArg(fn, 'count', count);
+  int(fn, 'first', first, 0, 0);
+  const n = count === undefined ? Math.max(0, total - first) : int(fn, 'count', count, undefined, 0);
   const stride = M._tb_contact_convention_stride(c);
   const p = n > 0 ? M._malloc(4 * stride * n) : 0;
   try {
@@ -214,21 +215,21 @@ export function convertContacts(world, doc, convention, first = 0, count) {
 export function addContactSensor(world, body, options = {}) {
   const fn = 'addContactSensor';
   checkOptions(fn, options, ['with', 'capacity']);
-  const cap = options.capacity === undefined ? 64 : intArg(fn, 'capacity', options.capacity);
-  const id = world._M._tb_sensor_create(world._id, intArg(fn, 'body', body), withArg(world, fn, options.with), cap);
+  const cap = int(fn, 'capacity', options.capacity, 64);
+  const id = world._M._tb_sensor_create(world._id, body, withArg(world, fn, options.with), cap);
   if (id < 0) throw fail(world, -id);
   world._sensorCapacity.set(id, cap);
   return id;
 }
 
 export function removeContactSensor(world, id) {
-  world._check(world._M._tb_sensor_destroy(world._id, intArg('removeContactSensor', 'id', id)));
+  world._check(world._M._tb_sensor_destroy(world._id, id));
   world._sensorCapacity.delete(id);
 }
 
 export function readContactSensor(world, doc, id) {
   const M = world._M, s = world._t._scratch;
-  const st = M._tb_sensor_read(world._id, intArg('readContactSensor', 'id', id), s, s + INFO_AT);
+  const st = M._tb_sensor_read(world._id, id, s, s + INFO_AT);
   const info = readInfo(world, doc);
   if (st !== 0) throw fail(world, st, info);
   const v = new Float32Array(heapBuffer(M), s, 3);
@@ -238,7 +239,6 @@ export function readContactSensor(world, doc, id) {
 export function contactSensorHistory(world, id) {
   const fn = 'contactSensorHistory';
   const M = world._M;
-  intArg(fn, 'id', id);
   const n = M._tb_sensor_history(world._id, id, 0, 0, 0, 0);
   if (n < 0) throw fail(world, -n);
   const cap = world._sensorCapacity.get(id);
@@ -259,18 +259,16 @@ export function contactSensorHistory(world, id) {
 }
 
 export function setEventCapacity(world, capacity) {
-  world._check(world._M._tb_world_set_event_capacity(world._id, intArg('setEventCapacity', 'capacity', capacity)));
+  world._check(world._M._tb_world_set_event_capacity(world._id, int('setEventCapacity', 'capacity', capacity)));
 }
 
 export function setForceThreshold(world, newtons) {
-  if (typeof newtons !== 'number') throw new TypeError(`setForceThreshold: newtons must be a number (got ${JSON.stringify(newtons)})`);
-  world._check(world._M._tb_world_set_force_threshold(world._id, newtons));
+  world._check(world._M._tb_world_set_force_threshold(world._id, real('setForceThreshold', 'newtons', newtons)));
 }
 
 export function setPairForceThreshold(world, shape0, shape1, newtons) {
   const fn = 'setPairForceThreshold';
-  if (typeof newtons !== 'number') throw new TypeError(`${fn}: newtons must be a number (got ${JSON.stringify(newtons)})`);
-  world._check(world._M._tb_pair_set_force_threshold(world._id, intArg(fn, 'shape0', shape0), intArg(fn, 'shape1', shape1), newtons));
+  world._check(world._M._tb_pair_set_force_threshold(world._id, shape0, shape1, real(fn, 'newtons', newtons)));
 }
 
 /** Events of the last solve(), copied out of engine memory. */

@@ -5,7 +5,7 @@
  * @module tribo/options
  */
 import { errorFor } from './errors.js';
-import { checkKeys, vec, num, int, boolean, enumIndex } from './check.js';
+import { checkKeys, finiteVec, real, int, boolean, enumIndex } from './check.js';
 import { engineTables, fieldSet, heapBuffer, readFieldTable } from './fields.js';
 import { combineMode } from './materials.js';
 import { presetIndex } from './presets.js';
@@ -112,8 +112,8 @@ function writeDef(tribo, d, options, keys, fn) {
     const f = table.get(path);
     if (!f) throw new Error(`${fn}: the engine has no field ${path}`);
     const buf = heapBuffer(M);
-    if (kind === 'vec3') new Float32Array(buf, d + f.offset, 3).set(vec(fn, key, v, 3));
-    else if (kind === 'num') new Float32Array(buf, d + f.offset, 1)[0] = num(fn, key, v);
+    if (kind === 'vec3') new Float32Array(buf, d + f.offset, 3).set(finiteVec(fn, key, v, 3));
+    else if (kind === 'num') new Float32Array(buf, d + f.offset, 1)[0] = real(fn, key, v, { infinite: true });
     else if (kind === 'int') new Int32Array(buf, d + f.offset, 1)[0] = int(fn, key, v);
     else if (kind === 'bool') new Int32Array(buf, d + f.offset, 1)[0] = boolean(fn, key, v) ? 1 : 0;
     else new Int32Array(buf, d + f.offset, 1)[0] = enumIndex(fn, key, enums[kind], v);
@@ -194,12 +194,12 @@ export function getOptions(world) {
 /** World.setGravity (m/s², world axes). */
 export function setGravity(world, gravity) {
   world._alive('setGravity');
-  world._check(world._M._tb_world_set_gravity(world._id, world._put(0, vec('setGravity', 'gravity', gravity, 3))));
+  world._check(world._M._tb_world_set_gravity(world._id, world._put(0, finiteVec('setGravity', 'gravity', gravity, 3))));
 }
 
 /** World.setTimestep (s, > 0) of the following steps. */
 export function setTimestep(world, timestep) {
   world._alive('setTimestep');
-  world._check(world._M._tb_world_set_timestep(world._id, num('setTimestep', 'timestep', timestep)));
+  world._check(world._M._tb_world_set_timestep(world._id, real('setTimestep', 'timestep', timestep, { min: 0, above: true })));
   world.timestep = Math.fround(timestep);
 }

@@ -3,7 +3,9 @@
  * (tb_query_filter) and hits (tb_ray_hit) read through the engine's layouts.
  * @module tribo/queries
  */
-import { checkKeys, vec, num, int, uint32 } from './check.js';
+import { checkKeys, finiteVec, real, int, uint32 } from './check.js';
+import { bodyOrNone } from './ids.js';
+import { LIMITS } from './limits.js';
 import { engineTables, heapBuffer, readStruct, writeStruct } from './fields.js';
 import { checkAs } from './filtering.js';
 import { PARAM_SHAPE_OPTIONS, shapeParams, shapeType } from './shapes.js';
@@ -20,7 +22,7 @@ function queryFilter(world, fn, o, offset) {
   const M = world._M;
   const p = world._t._scratch + 4 * offset;
   writeStruct(M, engineTables(M).layouts.queryFilter, p,
-    { skipBody: int(fn, 'skipBody', o.skipBody, -1), mask: uint32(fn, 'mask', o.mask ?? 0xffffffff) });
+    { skipBody: o.skipBody === undefined ? -1 : bodyOrNone(world, fn, 'skipBody', o.skipBody), mask: uint32(fn, 'mask', o.mask ?? 0xffffffff) });
   return p;
 }
 
@@ -29,10 +31,16 @@ function afterFilter(world, offset) {
   return world._t._scratch + 4 * offset + engineTables(world._M).layouts.queryFilter.size;
 }
 
+/* results a query may return: its scratch memory is allocated for them, so it is bounded */
 function capacity(fn, options) {
-  const cap = int(fn, 'capacity', options.capacity, 64);
-  if (cap < 0) throw new RangeError(`${fn}: capacity must be >= 0 (got ${cap})`);
-  return cap;
+  return int(fn, 'capacity', options.capacity, 64, 0, LIMITS.queryCapacity);
+}
+
+/* engine memory for a query's results; a named error instead of a NULL the engine would refuse */
+function scratch(world, fn, bytes) {
+  const p = world._M._malloc(Math.max(4, bytes));
+  if (!p) throw new RangeError(`${fn}: out of memory for the results (${bytes} bytes): lower capacity`);
+  return p;
 }
 
 /** World.rayCast: the closest hit or null. */
@@ -42,11 +50,11 @@ export function rayCast(world, origin, direction, options = {}) {
   checkKeys(fn, '', options, QUERY_OPTIONS);
   if (options.capacity !== undefined) throw new RangeError(`${fn}: capacity applies to rayCastAll only`);
   const M = world._M;
-  const o = world._put(0, vec(fn, 'origin', origin, 3));
-  const d = world._put(4, vec(fn, 'direction', direction, 3));
+  const o = world._put(0, finiteVec(fn, 'origin', origin, 3));
+  const d = world._put(4, finiteVec(fn, 'direction', direction, 3));
   const f = queryFilter(world, fn, options, FILTER_AFTER_RAY);
   const hit = afterFilter(world, FILTER_AFTER_RAY);
-  const r = M._tb_world_ray_cast(world._id, o, d, num(fn, 'maxDistance', options.maxDistance, Infinity), f, hit);
+  const r = M._tb_world_ray_cast(world._id, o, d, real(fn, 'maxDistance', options.maxDistance, { fallback: Infinity, min: 0, above: true, infinite: true }), f, hit);
   if (r < 0) checkAs(world, fn, fn, -r);
   return r === 1 ? readStruct(M, engineTables(M).layouts.rayHit, hit) : null;
 }
@@ -59,13 +67,13 @@ export function rayCastAll(world, origin, direction, options = {}) {
   const cap = capacity(fn, options);
   const M = world._M;
   const layout = engineTables(M).layouts.rayHit;
-  const o = world._put(0, vec(fn, 'origin', origin, 3));
-  const d = world._put(4, vec(fn, 'direction', direction, 3));
+  const o = world._put(0, finiteVec(fn, 'origin', origin, 3));
+  const d = world._put(4, finiteVec(fn, 'direction', direction, 3));
   const f = queryFilter(world, fn, options, FILTER_AFTER_RAY);
   const req = afterFilter(world, FILTER_AFTER_RAY);
-  const buf = M._malloc(Math.max(4, layout.size * cap));
+  const buf = scratch(world, fn, layout.size * cap);
   try {
-    const n = M._tb_world_ray_cast_all(world._id, o, d, num(fn, 'maxDistance', options.maxDistance, Infinity), f, buf, cap, req);
+    const n = M._tb_world_ray_cast_all(world._id, o, d, real(fn, 'maxDistance', options.maxDistance, { fallback: Infinity, min: 0, above: true, infinite: true }), f, buf, cap, req);
     if (n < 0) checkAs(world, fn, fn, -n);
     const hits = [];
     for (let i = 0; i < n; i++) hits.push(readStruct(M, layout, buf + layout.size * i));
@@ -86,11 +94,11 @@ export function overlap(world, shape, options = {}) {
   const cap = capacity(fn, options);
   const M = world._M;
   const params = world._put(0, shapeParams(M, `${fn}: shape`, shape));
-  const pos = world._put(4, vec(fn, 'position', options.position, 3, [0, 0, 0]));
-  const rot = world._put(8, vec(fn, 'rotation', options.rotation, 4, [0, 0, 0, 1]));
+  const pos = world._put(4, finiteVec(fn, 'position', options.position, 3, [0, 0, 0]));
+  const rot = world._put(8, finiteVec(fn, 'rotation', options.rotation, 4, [0, 0, 0, 1]));
   const f = queryFilter(world, fn, options, FILTER_AFTER_OVERLAP);
   const req = afterFilter(world, FILTER_AFTER_OVERLAP);
-  const buf = M._malloc(Math.max(4, 4 * cap));
+  const buf = scratch(world, fn, 4 * cap);
   try {
     const n = M._tb_world_overlap(world._id, shapeType(M, `${fn}: shape`, shape.type), params, pos, rot, f, buf, cap, req);
     if (n < 0) checkAs(world, fn, fn, -n);

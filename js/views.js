@@ -5,7 +5,7 @@
  * step (tb_contact_status, tb_step_stats, tb_solver_status by the engine's layouts).
  * @module tribo/views
  */
-import { checkKeys, num, int } from './check.js';
+import { checkKeys, real, int } from './check.js';
 import { ARRAYS, engineTables, fieldSet, heapBuffer, readStruct } from './fields.js';
 
 const OVERRIDE_OPTIONS = new Set(['stiffness', 'damping', 'frictionScale']);
@@ -37,7 +37,7 @@ export function contactViews(world) {
   const s = world._t._scratch;
   world._check(M._tb_world_contact_status(world._id, s));
   const views = readStruct(M, engineTables(M).layouts.contactStatus, s);
-  for (const k of ['overflowed', 'pairsOverflowed', 'readbackValid']) views[k] = views[k] !== 0;
+  for (const k of ['overflowed', 'pairsOverflowed', 'readbackValid', 'grew', 'pairsGrew']) views[k] = views[k] !== 0;
   const set = fieldSet(M, 'contact');
   for (const f of world._t.fields.contact) {
     views[f.name] = new ARRAYS[f.type](heapBuffer(M), M._tb_world_field(world._id, set, f.index), views.count * f.components);
@@ -49,7 +49,7 @@ export function contactViews(world) {
 /** Runs one engine pipeline call (step, collide, solve) `n` times; the views become stale. */
 export function run(world, fn, call, n = 1) {
   world._alive(fn);
-  if (!Number.isInteger(n) || n < 0) throw new RangeError(`${fn}: n must be an integer >= 0 (got ${n})`);
+  int(fn, 'n', n, 1, 0);
   for (let i = 0; i < n; i++) world._check(world._M[call](world._id));
   world._version++;
 }
@@ -72,7 +72,8 @@ export function setContactOverride(world, index, o = {}) {
   world._alive(fn);
   checkKeys(fn, '', o, OVERRIDE_OPTIONS);
   world._check(world._M._tb_contact_set_override(world._id, int(fn, 'index', index),
-    num(fn, 'stiffness', o.stiffness, 0), num(fn, 'damping', o.damping, 0), num(fn, 'frictionScale', o.frictionScale, 0)));
+    real(fn, 'stiffness', o.stiffness, { fallback: 0 }), real(fn, 'damping', o.damping, { fallback: 0 }),
+    real(fn, 'frictionScale', o.frictionScale, { fallback: 0 })));
 }
 
 export function stepStats(world) {

@@ -21,16 +21,29 @@ let steps = 0;
 const slots = [null, null];
 let slot = 0;
 let shared = false;
+/* stop requests of a running step: a shared flag (Int32Array, set by the client) or a 'stop' message */
+let stopFlag = null;
+let stopMessage = false;
+const stopRequested = () => stopMessage || (stopFlag !== null && Atomics.load(stopFlag, 0) === 1);
+/* without a shared flag, a step yields to the message queue this often (ms) to see a 'stop' */
+const CHUNK_MS = 10;
+const now = () => (typeof performance === 'object' ? performance.now() : Date.now());
+function yieldToMessages() {
+  if (typeof setImmediate === 'function') return new Promise((r) => setImmediate(r));
+  const ch = new MessageChannel();
+  return new Promise((r) => { ch.port1.onmessage = () => { ch.port1.close(); r(); }; ch.port2.postMessage(0); });
+}
 
 /* Results the client receives as plain arrays rather than typed-array copies. */
 const AS_ARRAY = new Set(['getState', 'getPosition', 'getRotation', 'getLinearVelocity', 'getAngularVelocity', 'bodyContacts']);
 
 const ops = {
-  async create(options) {
-    const { build, files, wasmBinary, wasmModule, ...worldOptions } = options;
+  async create(options, stop) {
+    stopFlag = stop ?? null;
+    const { build, files, wasmBinary, wasmModule, snapshot, ...worldOptions } = options;
     tribo = await init({ build, files, wasmBinary, wasmModule });
     const baseBytes = tribo.liveBytes();
-    world = tribo.createWorld(worldOptions);
+    world = snapshot === undefined ? tribo.createWorld(worldOptions) : tribo.createWorldFromSnapshot(snapshot, worldOptions);
     shared = tribo.build === 'threads' && typeof SharedArrayBuffer === 'function';
     return { build: tribo.build, threads: world.threads, shared, timestep: world.timestep, fields: tribo.fields, api: worldApi(), baseBytes };
   },
@@ -42,6 +55,11 @@ const ops = {
     return AS_ARRAY.has(name) ? Array.from(v) : detach(v);
   },
   liveBytes: () => tribo.liveBytes(),
+  /** World.restore; answers the restored timestep (s). */
+  restore(bytes) {
+    world.restore(bytes);
+    return world.timestep;
+  },
   collide() {
     world.collide();
     return makeFrame();
@@ -51,9 +69,18 @@ const ops = {
     steps += 1;
     return makeFrame();
   },
-  step(n) {
-    world.step(n);
-    steps += n;
+  /** n timesteps, one at a time so that free() or terminate() can stop them between two. */
+  async step(n) {
+    let yielded = now();
+    for (let i = 0; i < n; i++) {
+      if (stopRequested()) throw new Error(`step: stopped by free() or terminate() after ${i} of ${n} timesteps`);
+      world.step(1);
+      steps += 1;
+      if (stopFlag === null && now() - yielded > CHUNK_MS) {
+        await yieldToMessages();
+        yielded = now();
+      }
+    }
     return makeFrame();
   },
   frame: () => makeFrame(),
@@ -109,10 +136,21 @@ function makeFrame() {
   return { value: { header, layout, slot: -1, buffer }, transfer: [buffer] };
 }
 
+/* Operations run one after the other in arrival order; 'stop' is seen at once (between timesteps). */
 const port = { post: () => {} };
-portReady.then((p) => { port.post = p.post; p.on(handle); });
+let queue = Promise.resolve();
+portReady.then((p) => {
+  port.post = p.post;
+  p.on((msg) => {
+    if (msg.op === 'stop') {
+      stopMessage = true;
+      return;
+    }
+    queue = queue.then(() => answer(msg));
+  });
+});
 
-async function handle(msg) {
+async function answer(msg) {
   const { seq, op, args } = msg;
   try {
     if (!ops[op]) throw new Error(`worker: unknown operation ${op}`);
@@ -122,6 +160,6 @@ async function handle(msg) {
     if (value && value.transfer) ({ value, transfer } = value);
     port.post({ seq, ok: true, value }, transfer);
   } catch (e) {
-    port.post({ seq, ok: false, error: { name: e.name, message: e.message } });
+    port.post({ seq, ok: false, error: { name: e.name, message: e.message, reason: e.reason } });
   }
 }

@@ -18,6 +18,10 @@ import * as queries from './queries.js';
 import * as views from './views.js';
 import * as observe from './observe.js';
 import * as joints from './joints.js';
+import { ID_PARAMETERS, checkIds } from './ids.js';
+import * as snapshots from './snapshot.js';
+
+const SNAPSHOT_OPTIONS = new Set(['threads']);
 
 export { READBACK_INFO } from './presets.js';
 export { DEFAULT_MATERIAL } from './materials.js';
@@ -31,10 +35,11 @@ export class World {
   /**
    * @param {import('./index.js').Tribo} tribo
    * @param {object} [opts] see index.d.ts WorldOptions
+   * @param {Uint8Array} [bytes] a snapshot the world is made from (then opts holds `threads` only)
    */
-  constructor(tribo, opts = {}) {
-    const fn = 'createWorld';
-    checkKeys(fn, '', opts, options.WORLD_OPTIONS);
+  constructor(tribo, opts = {}, bytes = undefined) {
+    const fn = bytes === undefined ? 'createWorld' : 'createWorldFromSnapshot';
+    checkKeys(fn, '', opts, bytes === undefined ? options.WORLD_OPTIONS : SNAPSHOT_OPTIONS);
     const M = tribo._M;
     const preset = opts.preset ?? 'physx-tgs';
     presets.presetIndex(M, fn, preset);
@@ -45,11 +50,6 @@ export class World {
     if (threads > 1 && tribo._windowThread) {
       throw new RangeError(`${fn}: threads must be 1 on a page's main thread (got ${threads}); use createWorkerWorld() for threads`);
     }
-    const d = options.worldDef(tribo, preset, opts, threads, fn);
-    const id = M._tb_world_create(d);
-    if (id < 0) throw errorFor(-id, options.jsOptionNames(M.UTF8ToString(M._tb_last_error(-1)), opts));
-    this._id = id;
-    this.timestep = options.readDef(tribo, d, 'timestep')[0];
     this.threads = threads;
     this._version = 0; /* bumped by every call that may move or change the views */
     this._bodyViews = null;
@@ -57,6 +57,17 @@ export class World {
     this._shapeIds = new Map(); /* body id -> its shape ids, in creation order */
     this._hulls = new Map(); /* body id -> its hull shape ids, in creation order */
     this._sensorCapacity = new Map(); /* sensor id -> history capacity */
+    if (bytes !== undefined) {
+      const made = snapshots.createFromSnapshot(M, fn, bytes, threads);
+      this._id = made.id;
+      made.adopt(this);
+      return;
+    }
+    const d = options.worldDef(tribo, preset, opts, threads, fn);
+    const id = M._tb_world_create(d);
+    if (id < 0) throw errorFor(-id, options.jsOptionNames(M.UTF8ToString(M._tb_last_error(-1)), opts));
+    this._id = id;
+    this.timestep = options.readDef(tribo, d, 'timestep')[0];
   }
 
   _check(status) {
@@ -171,9 +182,9 @@ export class World {
   get bodies() { return views.bodyViews(this); }
   /** Contact views over engine memory (count elements each); valid until the next call that changes the world. */
   get contacts() { return views.contactViews(this); }
-  /** Grows the contact store (the count of contact points it can report). */
+  /** Reserves room in the contact store (a step grows it as needed). */
   setContactCapacity(capacity) { views.setContactCapacity(this, capacity); }
-  /** Grows the broad-phase pair capacity (see contacts.pairsOverflowed). */
+  /** Reserves room in the broad-phase pair arrays (a step grows them as needed; see contacts.pairsGrew). */
   setPairCapacity(capacity) { views.setPairCapacity(this, capacity); }
   /** Penalty-solver overrides of contact `index` (stiffness N/m, damping N·s/m, frictionScale; 0 = unset) for the next solve(). */
   setContactOverride(index, o) { views.setContactOverride(this, index, o); }
@@ -224,10 +235,27 @@ export class World {
   /** Events of the last solve(): { count, capacity, requested, overflowed, forceAvailable, step, list }. */
   get events() { this._alive('events'); return observe.readEvents(this); }
 
+  /* -- snapshots (snapshot.js) -- */
+  /** The whole state as bytes (versioned, checksummed); restore() or createWorldFromSnapshot() continue from it bitwise. */
+  snapshot() { return snapshots.snapshot(this); }
+  /** Replaces the whole state by a snapshot's (its thread count is kept); a SnapshotError names why bytes are refused, and nothing changes. */
+  restore(bytes) { snapshots.restore(this, bytes); }
+
   /** Frees the world and all its memory. The object is unusable afterwards. */
   free() {
     if (this._id < 0) return;
     this._check(this._M._tb_world_destroy(this._id));
     this._id = -1;
   }
+}
+
+/* The id check in front of every method with id parameters (ids.js ID_PARAMETERS): the world is
+ * alive and each id names a live body, shape or sensor of it, before the method runs. */
+for (const name of Object.keys(ID_PARAMETERS)) {
+  const method = World.prototype[name];
+  if (typeof method !== 'function') throw new Error(`ids.js names ${name}, which is not a World method`);
+  Object.defineProperty(World.prototype, name, {
+    value: { [name](...args) { this._alive(name); checkIds(this, name, args); return method.apply(this, args); } }[name],
+    writable: true, configurable: true, enumerable: false,
+  });
 }

@@ -16,6 +16,7 @@ import { ContactOverlay } from './contact_overlay.js';
 import { bindControls } from './controls.js';
 import { demoScene, dropDef } from './scene.js';
 import { cameraRay, pick, describePick } from './picking.js';
+import { LivePlot } from './live_plot.js';
 
 const params = new URLSearchParams(location.search);
 const intParam = (name, def, min, max) => {
@@ -36,6 +37,8 @@ const CONFIG = {
 
 const statusEl = document.getElementById('status');
 const detailEl = document.getElementById('detail');
+const pickEl = document.getElementById('pick');
+const forceBox = document.getElementById('force-plot');
 const errorEl = document.getElementById('error');
 
 // Test/debug hook: exists from the start so that a failed start is visible as window.tribo.error.
@@ -116,13 +119,49 @@ function updateStatus(frame) {
   detailEl.textContent =
     `step ${frame?.step ?? state.framesApplied}${state.paused ? ' (paused)' : ''}   ${state.stepMs.toFixed(1)} ms/step (round trip)\n` +
     `drawn: ${st.markers} points, ${st.normals} normals, ${st.arrows} arrows${st.capped ? ` (${st.capped} capped)` : ''}\n` +
-    `max |F| ${st.maxForce.toFixed(0)} N` + (api.picked ? `\n${describePick(api.picked)}` : '');
+    `max |F| ${st.maxForce.toFixed(0)} N`;
+  if (api.picked) pickEl.textContent = describePick(api.picked);
+}
+
+/* Force–time plot of the picked body: its net contact force (N, world y and magnitude) after each
+ * frame, against its weight m·g. */
+const force = { body: -1, plot: null, weight: null, pending: false, t: 0 };
+api.forceSamples = 0;
+
+async function followPicked(p) {
+  force.body = p?.hit && p.hit.body >= 0 && p.wrench ? p.hit.body : -1;
+  forceBox.hidden = force.body < 0;
+  force.plot?.destroy();
+  force.plot = null;
+  api.forceSamples = 0;
+  if (force.body < 0) return;
+  const mass = (await state.sim.getMass(force.body)).mass;
+  force.weight = mass * Math.hypot(...CONFIG.gravity);
+  force.t = 0;
+  force.plot = new LivePlot(forceBox, {
+    x: 't (s)', y: 'F (N)', reference: 'm·g', height: 150, history: 300,
+    series: [{ label: 'F_y', color: '#ffd23f' }, { label: '|F|', color: '#3fd0ff' }],
+  });
+}
+
+function sampleForce() {
+  if (force.body < 0 || !force.plot || force.pending || !state.sim) return;
+  force.pending = true;
+  const body = force.body, gen = state.generation;
+  state.sim.netContactWrench(body).then((w) => {
+    if (gen !== state.generation || body !== force.body || !force.plot) return;
+    force.t += CONFIG.timestep;
+    force.plot.push(force.t, [w.force[1], Math.hypot(w.force[0], w.force[1], w.force[2])], force.weight);
+    force.plot.redraw();
+    api.forceSamples++;
+  }).catch(() => {}).finally(() => { force.pending = false; });
 }
 
 /** Ray from the camera through (x, y) in normalized device coordinates, cast in the worker. */
 async function pickAt(x, y) {
   if (!state.sim) return null;
   api.picked = await pick(state.sim, cameraRay(renderer.camera, x, y));
+  await followPicked(api.picked);
   if (state.lastFrame) updateStatus(state.lastFrame);
   return api.picked;
 }
@@ -139,6 +178,7 @@ function applyFrame(frame) {
   api.overflowed = st.overflowed;
   api.bodyCount = state.bodyCount;
   updateStatus(frame);
+  sampleForce();
 }
 
 /** Starts `n` steps in the worker; resolves after the resulting frame is applied. */
@@ -262,6 +302,8 @@ async function reset() {
   controls.setBusy(true);
   try {
     state.generation++;
+    await followPicked(null); /* the new world's ids are not the picked body's */
+    api.picked = null;
     const old = state.sim;
     state.sim = null;
     if (state.inflight) await state.inflight;
@@ -327,6 +369,8 @@ async function main() {
     pickAt(((e.clientX - r.left) / r.width) * 2 - 1, -((e.clientY - r.top) / r.height) * 2 + 1).catch(showError);
   });
   api.paused = state.paused;
+  /* a phone keeps the scene visible: the panel starts folded */
+  if (matchMedia('(max-width: 600px)').matches) document.getElementById('panel-body').open = false;
   statusEl.textContent = 'loading the engine…';
 
   // The engine is loaded only inside the worker: this thread renders.

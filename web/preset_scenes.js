@@ -5,13 +5,7 @@
  * @module tribo/web/preset_scenes
  */
 
-const G = 9.81;
-
-/** Quaternion (x, y, z, w) for a rotation of `angle` rad about +z. */
-const aboutZ = (angle) => [0, 0, Math.sin(angle / 2), Math.cos(angle / 2)];
-
-/** Density (kg/m³) that gives a sphere of radius r the mass m (kg). */
-const sphereDensity = (m, r) => m / ((4 / 3) * Math.PI * r ** 3);
+import { G, aboutZ, sphereDensity } from './course_model.js';
 
 /**
  * @typedef {object} SceneBody
@@ -23,6 +17,7 @@ const sphereDensity = (m, r) => m / ((4 / 3) * Math.PI * r ** 3);
  * @typedef {object} Scene
  * @property {string} title
  * @property {string} quantity what the plot shows, with its unit
+ * @property {string} axis the plot's y-axis label (short)
  * @property {string} expect the value physics predicts, in words
  * @property {number} expected that value (the plot's reference line)
  * @property {SceneBody[]} bodies dynamic bodies to draw
@@ -41,7 +36,7 @@ export const SCENES = {
       const shape = { type: 'sphere', radius: 0.25, density: sphereDensity(3, 0.25) };
       const id = world.addBody({ position: [0, 0.25, 0], shapes: [shape] });
       return {
-        title: '3 kg sphere at rest on the ground', quantity: 'Σ reported normal force / (m·g)',
+        title: '3 kg sphere at rest on the ground', quantity: 'Σ reported normal force / (m·g)', axis: 'Fn / (m·g)',
         expect: '1 (the ground carries the weight)', expected: 1,
         bodies: [{ id, shape }], planes: [{ normal: [0, 1, 0], offset: 0 }], focus: id, up: [0, 1, 0], scale: 3 * G,
       };
@@ -58,7 +53,7 @@ export const SCENES = {
       const shape = { type: 'sphere', radius: 0.2, density: sphereDensity(1, 0.2), restitution: 0.6 };
       const id = world.addBody({ position: [0, 1.2, 0], shapes: [shape] });
       return {
-        title: '1 kg ball, restitution 0.6, dropped from 1 m', quantity: 'Σ reported normal force / (m·g)',
+        title: '1 kg ball, restitution 0.6, dropped from 1 m', quantity: 'Σ reported normal force / (m·g)', axis: 'Fn / (m·g)',
         expect: 'spikes at each impact; their size depends on whether the readback includes the restitution impulse', expected: 1,
         bodies: [{ id, shape }], planes: [{ normal: [0, 1, 0], offset: 0 }], focus: id, up: [0, 1, 0], scale: G,
       };
@@ -75,7 +70,7 @@ export const SCENES = {
       const id = world.addBody({ position: [n[0] * 0.1, n[1] * 0.1, 0], rotation: aboutZ(theta), shapes: [shape] });
       const t = [Math.cos(theta), Math.sin(theta), 0];
       return {
-        title: '2 kg box on a 20° incline, μ = 0.5 (sticks)', quantity: 'Σ reported force along the slope (up-slope) / (m·g)',
+        title: '2 kg box on a 20° incline, μ = 0.5 (sticks)', quantity: 'Σ reported force along the slope (up-slope) / (m·g)', axis: 'F∥ / (m·g)',
         expect: `sin 20° = ${Math.sin(theta).toFixed(3)}`, expected: Math.sin(theta),
         bodies: [{ id, shape }], planes: [{ normal: n, offset: 0 }], focus: id, up: t, scale: 2 * G,
       };
@@ -89,7 +84,7 @@ export const SCENES = {
       const shape = { type: 'box', halfExtents: [0.2, 0.2, 0.2], density: 1 / 0.064 };
       const ids = [0, 1, 2].map((k) => world.addBody({ position: [0, 0.2 + 0.4 * k, 0], shapes: [shape] }));
       return {
-        title: 'three 1 kg boxes stacked', quantity: 'Σ reported force from the ground on the bottom box / (m·g of one box)',
+        title: 'three 1 kg boxes stacked', quantity: 'Σ reported force from the ground on the bottom box / (m·g of one box)', axis: 'F / (m·g box)',
         expect: '3 (the ground carries the whole stack)', expected: 3,
         bodies: ids.map((id) => ({ id, shape })), planes: [{ normal: [0, 1, 0], offset: 0 }],
         focus: ids[0], up: [0, 1, 0], scale: G, groundOnly: true,

@@ -4,17 +4,18 @@
  * preset's statement of what its reported force contains.
  * @module tribo/web/presets_app
  */
-import uPlot from 'uplot';
 import { init } from '../js/index.js';
 import { SCENES, sceneValue } from './preset_scenes.js';
 import { SideView } from './side_view.js';
+import { LivePlot, REFERENCE_COLOR, download } from './live_plot.js';
 
 const PRESETS = ['physx-pgs', 'physx-tgs', 'newton-xpbd', 'newton-semi'];
 const COLORS = ['#60a5fa', '#34d399', '#f472b6', '#fbbf24'];
 const HISTORY = 600; /* steps kept in the plot (10 s at 60 Hz) */
 
 const params = new URLSearchParams(location.search);
-const state = (window.tribo = { ready: false, error: null, steps: 0, presets: {}, values: {}, scene: null });
+const state = (window.tribo = { ready: false, error: null, steps: 0, presets: {}, values: {}, scene: null,
+  colors: Object.fromEntries(PRESETS.map((p, k) => [p, COLORS[k]])), physicsColor: REFERENCE_COLOR });
 
 function fail(e) {
   state.error = String(e?.message ?? e);
@@ -32,7 +33,6 @@ async function main() {
 
   let lanes = [];
   let plot = null;
-  let data = null;
 
   function build() {
     for (const l of lanes) l.world?.free();
@@ -49,10 +49,9 @@ async function main() {
       try {
         lane.world = tribo.createWorld({ preset, ...(SCENES[select.value].worldOptions?.[preset] ?? {}) });
         lane.scene = SCENES[select.value].build(lane.world);
-        const info = lane.world.readbackInfo;
-        el.querySelector('.info').textContent = Object.entries(info)
-          .map(([k, v]) => `${k}: ${Array.isArray(v) ? (v.length ? v.join('; ') : 'nothing') : v}`).join('\n');
-        state.presets[preset] = { available: true, perContactForce: info.perContactForce };
+        /* the readback statement describes a step that ran: filled after the first step */
+        el.querySelector('.info').textContent = 'filled after the first step';
+        state.presets[preset] = { available: true, perContactForce: null };
       } catch (e) {
         lane.world = null;
         el.querySelector('.value').textContent = e.message; /* e.g. not available in this version */
@@ -63,57 +62,52 @@ async function main() {
     });
     const scene = lanes.find((l) => l.scene)?.scene;
     document.getElementById('title').textContent = scene ? `${scene.title}. Plot: ${scene.quantity}; physics: ${scene.expect}.` : '';
-    data = [[], [], ...PRESETS.map(() => [])];
-    const box = document.getElementById('plot');
-    box.textContent = '';
-    plot = new uPlot({
-      width: Math.min(1100, box.clientWidth || 900), height: 260,
-      /* ranges never degenerate (an empty or flat series would give uPlot a zero-width axis) */
-      scales: {
-        x: { time: false, range: (u, lo, hi) => (lo == null || !(hi > lo) ? [lo ?? 0, (lo ?? 0) + 1] : [lo, hi]) },
-        y: { range: (u, lo, hi) => (lo == null || !(hi > lo) ? [(lo ?? 0) - 1, (lo ?? 0) + 1] : [Math.min(0, lo), hi + 0.1 * (hi - lo)]) },
-      },
-      axes: [{ label: 't (s)', stroke: '#ccc' }, { label: scene?.quantity ?? '', stroke: '#ccc' }],
-      series: [{}, { label: 'physics', stroke: '#888', dash: [6, 4] },
-        ...PRESETS.map((p, k) => ({ label: p, stroke: COLORS[k], width: 2, spanGaps: false }))],
-    }, data, box);
+    plot?.destroy();
+    plot = new LivePlot(document.getElementById('plot'), {
+      x: 't (s)', y: scene?.axis ?? '', reference: 'physics', history: HISTORY,
+      series: PRESETS.map((p, k) => ({ label: p, color: COLORS[k] })),
+    });
     state.steps = 0;
   }
 
+  /** The world's readback statement (`readbackInfo`) as lines of text. */
+  const infoText = (info) => Object.entries(info)
+    .map(([k, v]) => `${k}: ${Array.isArray(v) ? (v.length ? v.join('; ') : 'nothing') : v}`).join('\n');
+
   function step() {
-    const t = (state.steps + 1) / 60;
-    data[0].push(t);
-    const ref = lanes.find((l) => l.scene)?.scene;
-    data[1].push(ref ? ref.expected : null);
-    lanes.forEach((lane, k) => {
-      let v = null;
-      if (lane.world) {
-        lane.world.step();
-        v = sceneValue(lane.scene, lane.world);
-        state.presets[lane.preset].perContactForce = !!lane.world.readbackInfo.perContactForce;
-        lane.view.draw(lane.scene, lane.world);
-        lane.el.querySelector('.value').textContent = v === null
-          ? 'per-contact force: not available for this preset'
-          : `${lane.scene.quantity} = ${v.toFixed(4)}`;
-      }
-      data[k + 2].push(v);
+    const values = lanes.map((lane) => {
+      if (!lane.world) return null;
+      lane.world.step();
+      const v = sceneValue(lane.scene, lane.world);
+      const info = lane.world.readbackInfo;
+      state.presets[lane.preset].perContactForce = !!info.perContactForce;
+      const text = infoText(info), box = lane.el.querySelector('.info');
+      if (box.textContent !== text) box.textContent = text;
+      lane.view.draw(lane.scene, lane.world);
+      lane.el.querySelector('.value').textContent = v === null
+        ? 'per-contact force: not available for this preset'
+        : `${lane.scene.quantity} = ${v.toFixed(4)}`;
       state.values[lane.preset] = v;
+      return v;
     });
-    if (data[0].length > HISTORY) for (const s of data) s.shift();
+    const ref = lanes.find((l) => l.scene)?.scene;
+    plot.push((state.steps + 1) / 60, values, ref ? ref.expected : null);
     state.steps += 1;
   }
 
   let paused = params.get('paused') === '1';
   document.getElementById('btn-pause').onclick = (e) => { paused = !paused; e.target.textContent = paused ? 'Resume' : 'Pause'; };
-  document.getElementById('btn-step').onclick = () => { step(); plot.setData(data); };
+  document.getElementById('btn-step').onclick = () => { step(); plot.redraw(); };
   document.getElementById('btn-reset').onclick = () => build();
+  document.getElementById('btn-csv').onclick = () => download(`tribo-presets-${state.scene}.csv`, plot.csv());
+  state.csv = () => plot.csv();
   select.onchange = () => build();
-  state.step = (n = 1) => { for (let i = 0; i < n; i++) step(); plot.setData(data); };
+  state.step = (n = 1) => { for (let i = 0; i < n; i++) step(); plot.redraw(); };
   state.select = (key) => { select.value = key; build(); };
   build();
   state.ready = true;
   const loop = () => {
-    if (!paused) { step(); plot.setData(data); }
+    if (!paused) { step(); plot.redraw(); }
     requestAnimationFrame(loop);
   };
   requestAnimationFrame(loop);

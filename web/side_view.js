@@ -1,6 +1,6 @@
 /**
  * A 2D side view (world x right, y up; z is dropped) of a small scene on a canvas: planes,
- * spheres, boxes and capsules as outlines, contact points and the reported contact forces as
+ * spheres, boxes, ellipsoids and hulls as outlines, contact points and the reported contact forces as
  * arrows. Enough for the preset comparison, where every scene lies in the x–y plane.
  * @module tribo/web/side_view
  */
@@ -10,6 +10,26 @@ function rotate(q, v) {
   const [x, y, z, w] = q;
   const tx = 2 * (y * v[2] - z * v[1]), ty = 2 * (z * v[0] - x * v[2]), tz = 2 * (x * v[1] - y * v[0]);
   return [v[0] + w * tx + (y * tz - z * ty), v[1] + w * ty + (z * tx - x * tz), v[2] + w * tz + (x * ty - y * tx)];
+}
+
+/** Strokes the convex outline (gift wrapping) of canvas points [x, y]. */
+function outline(pts, ctx) {
+  let start = 0;
+  pts.forEach((q, k) => { if (q[0] < pts[start][0] || (q[0] === pts[start][0] && q[1] < pts[start][1])) start = k; });
+  let cur = start;
+  for (let guard = 0; guard <= pts.length; guard++) {
+    const a = pts[cur];
+    if (guard === 0) ctx.moveTo(a[0], a[1]); else ctx.lineTo(a[0], a[1]);
+    let next = (cur + 1) % pts.length;
+    for (let k = 0; k < pts.length; k++) {
+      const b = pts[next], c = pts[k];
+      const cross = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
+      if (cross < 0 || (cross === 0 && Math.hypot(c[0] - a[0], c[1] - a[1]) > Math.hypot(b[0] - a[0], b[1] - a[1]))) next = k;
+    }
+    cur = next;
+    if (cur === start) break;
+  }
+  ctx.closePath();
 }
 
 export class SideView {
@@ -65,10 +85,32 @@ export class SideView {
           if (k === 0) ctx.moveTo(c[0], c[1]); else ctx.lineTo(c[0], c[1]);
         });
         ctx.closePath();
+      } else if (shape.type === 'ellipsoid') {
+        /* the outline in the x–y plane of an ellipsoid turned about z */
+        for (let k = 0; k <= 48; k++) {
+          const a = (k / 48) * 2 * Math.PI;
+          const r = rotate(q, [shape.radii[0] * Math.cos(a), shape.radii[1] * Math.sin(a), 0]), c = this.px([p[0] + r[0], p[1] + r[1]]);
+          if (k === 0) ctx.moveTo(c[0], c[1]); else ctx.lineTo(c[0], c[1]);
+        }
+      } else if (shape.type === 'hull') {
+        outline(shape.points.map((v) => rotate(q, v)).map((r) => this.px([p[0] + r[0], p[1] + r[1]])), ctx);
       }
       ctx.stroke();
     }
     const c = world.contacts;
+    if (scene.closestPoints) {
+      /* the two surface points of each record (closest points when apart, deepest when
+       * overlapping), joined: geometry of the collision stage, valid without a solve */
+      ctx.strokeStyle = ctx.fillStyle = '#22d3ee';
+      for (let i = 0; i < c.count; i++) {
+        const a0 = this.px([c.point0[3 * i], c.point0[3 * i + 1]]), a1 = this.px([c.point1[3 * i], c.point1[3 * i + 1]]);
+        ctx.setLineDash([4, 3]);
+        ctx.beginPath(); ctx.moveTo(a0[0], a0[1]); ctx.lineTo(a1[0], a1[1]); ctx.stroke();
+        ctx.setLineDash([]);
+        for (const a of [a0, a1]) ctx.fillRect(a[0] - 3, a[1] - 3, 6, 6);
+      }
+      return;
+    }
     if (!c.readbackValid && c.count > 0) return;
     const perContact = world.readbackInfo.perContactForce;
     for (let i = 0; i < c.count; i++) {

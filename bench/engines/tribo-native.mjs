@@ -49,9 +49,9 @@ export function compilerVersion() {
   try { return execFileSync('gcc', ['-dumpfullversion'], { encoding: 'utf8' }).trim(); } catch { return null; }
 }
 
-/** Runs one round of the given scenes; returns the parsed JSON. */
-export function runRound({ steps, scenes }) {
-  const r = spawnSync(BIN, ['--steps', String(steps), '--scenes', scenes.join(',')],
+/** Runs one round of the given scenes (the pile with `side` columns per side); returns the parsed JSON. */
+export function runRound({ steps, scenes, side = 10 }) {
+  const r = spawnSync(BIN, ['--steps', String(steps), '--scenes', scenes.join(','), '--side', String(side)],
     { cwd: ROOT, encoding: 'utf8', timeout: 20 * 60 * 1000 });
   if (r.error) throw new Unavailable(`native_bench failed to run: ${r.error.message}`);
   if (r.status !== 0) {

@@ -151,10 +151,10 @@ export async function load(params) {
             return { unavailable: `netContactWrench: ${err.message}` };
           }
         },
-        /** Threads that executed jobs in the last step (Tribo's step statistics). */
+        /** Threads that executed jobs in the last step (Tribo's step statistics); bytes Tribo holds. */
         info() {
           const st = world.stepStats;
-          return st ? { threadsUsed: st.threadsUsed } : {};
+          return { ...(st ? { threadsUsed: st.threadsUsed } : {}), liveBytes: tribo.liveBytes?.() };
         },
         free() { world.free(); },
       };

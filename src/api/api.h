@@ -18,4 +18,7 @@ void tb_shape_slot_free(tb_world* w, int32_t s);
 /* Removes every joint of body slot b (src/api/joint.c); tb_body_destroy calls it. */
 void tb_joints_forget_body(tb_world* w, int32_t body_slot);
 
+/* Everything a world owns, freed: world storage, then each layer's scratch (src/api/world.c). */
+void tb_world_destroy_storage(tb_world* w);
+
 #endif

@@ -14,6 +14,8 @@ tb_status tb_world_contact_status(tb_world_id world, tb_contact_status* out) {
   out->pair_capacity = w->pair_capacity;
   out->pairs_requested = w->pairs_requested;
   out->pairs_overflowed = w->pairs_overflowed;
+  out->grew = w->contacts.grew;
+  out->pairs_grew = w->pairs_grew;
   out->readback_valid = w->contacts.readback_valid;
   return TB_OK;
 }

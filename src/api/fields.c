@@ -38,3 +38,13 @@ int32_t tb_body_slot_alive(tb_world_id world, int32_t slot) {
   tb_world* w = tb_world_get(world);
   return w && slot >= 0 && slot < w->bodies.count && w->bodies.f.body_type[slot] >= 0;
 }
+
+int32_t tb_body_alive(tb_world_id world, tb_body_id body) {
+  tb_world* w = tb_world_get(world);
+  return w && tb_body_slot_of(w, body) >= 0;
+}
+
+int32_t tb_shape_alive(tb_world_id world, tb_shape_id shape) {
+  tb_world* w = tb_world_get(world);
+  return w && tb_shape_slot_of(w, shape) >= 0;
+}

@@ -157,6 +157,11 @@ tb_status tb_joint_destroy(tb_world_id world, tb_joint_id joint) {
   return TB_OK;
 }
 
+int32_t tb_joint_alive(tb_world_id world, tb_joint_id joint) {
+  tb_world* w = tb_world_get(world);
+  return w && tb_joint_slot_of(w, joint) >= 0;
+}
+
 tb_status tb_joint_get_def(tb_world_id world, tb_joint_id joint, tb_joint_def* out) {
   GET_WORLD("getJoint");
   int32_t slot = tb_joint_slot_checked(w, joint, "getJoint");

@@ -13,7 +13,7 @@
 #include "api.h"
 
 /* Everything a world owns, freed: world storage, then each layer's scratch. */
-static void destroy_storage(tb_world* w) {
+void tb_world_destroy_storage(tb_world* w) {
   tb_world_storage_free(w, tb_shape_data_free);
   tb_solver_destroy(w);
   tb_newton_destroy(w);
@@ -39,7 +39,7 @@ tb_world_id tb_world_create(const tb_world_def* def) {
            tb_pairs_grow(w, def->pair_capacity) && tb_contacts_grow(&w->contacts, def->contact_capacity);
   ok = ok && tb_solver_create(w);
   if (!ok) {
-    destroy_storage(w);
+    tb_world_destroy_storage(w);
     tb_world_release(w);
     return -tb_world_fail(NULL, TB_ERR_OUT_OF_MEMORY, "%s: out of memory", fn);
   }
@@ -51,7 +51,7 @@ tb_world_id tb_world_create(const tb_world_def* def) {
 tb_status tb_world_destroy(tb_world_id world) {
   tb_world* w = tb_world_get(world);
   if (!w) return tb_world_fail(NULL, TB_ERR_NOT_FOUND, "free: world %d does not exist", world);
-  destroy_storage(w);
+  tb_world_destroy_storage(w);
   tb_world_release(w);
   return TB_OK;
 }

@@ -2,15 +2,80 @@
  * applied to every candidate. All generators store the same pairs in the same order. */
 #include "broad_phase.h"
 
-#include <stdlib.h>
-
+#include "../core/sort.h"
+#include "../core/jobs.h"
 #include "filter.h"
 
-static int compare_pairs(const void* pa, const void* pb) {
-  const tb_pair* a = (const tb_pair*)pa;
-  const tb_pair* b = (const tb_pair*)pb;
-  if (a->shape0 != b->shape0) return a->shape0 < b->shape0 ? -1 : 1;
-  return (a->shape1 > b->shape1) - (a->shape1 < b->shape1);
+/* Scratch of the two linear sorts, sized by the shape and pair capacities (so it grows when they
+ * do, never in a steady state, and never inside a loop). */
+typedef struct tb_broad_scratch {
+  int32_t count_capacity; /* entries of count: slot range + 1 */
+  int32_t* count;
+  int32_t shape_capacity; /* entries of key, key_tmp, value_tmp */
+  uint32_t* key;
+  uint32_t* key_tmp;
+  int32_t* value_tmp;
+  int32_t pair_capacity; /* entries of pair_tmp and rank */
+  tb_pair* pair_tmp;
+  int32_t* rank;
+  /* parallel sweep: chunk c of the sweep order writes its pairs to region[c * region_chunk ...] */
+  int32_t chunk_capacity; /* entries of chunk_found */
+  int32_t* chunk_found;
+  int32_t region_chunk, region_capacity;
+  tb_pair* region;
+} tb_broad_scratch;
+
+static tb_broad_scratch* scratch_of(tb_world* w, int32_t shapes, int32_t pairs, int sweep_keys) {
+  tb_broad_scratch* b = w->broad_scratch;
+  if (!b) {
+    b = (tb_broad_scratch*)tb_alloc_zero(sizeof *b);
+    if (!b) return NULL;
+    w->broad_scratch = b;
+  }
+  if (b->count_capacity < shapes + 1) {
+    int32_t cap = shapes + 1;
+    if (!tb_grow((void**)&b->count, sizeof(int32_t), b->count_capacity, cap)) return NULL;
+    b->count_capacity = cap;
+  }
+  if (sweep_keys && b->shape_capacity < shapes) {
+    int32_t cap = shapes;
+    const tb_array_ref per_shape[] = {{(void**)&b->key, sizeof(uint32_t)}, {(void**)&b->key_tmp, sizeof(uint32_t)},
+                                      {(void**)&b->value_tmp, sizeof(int32_t)}};
+    if (!tb_grow_arrays(per_shape, 3, b->shape_capacity, cap)) return NULL;
+    b->shape_capacity = cap;
+  }
+  if (b->pair_capacity < pairs) {
+    int32_t cap = pairs;
+    const tb_array_ref per_pair[] = {{(void**)&b->pair_tmp, sizeof(tb_pair)}, {(void**)&b->rank, sizeof(int32_t)}};
+    if (!tb_grow_arrays(per_pair, 2, b->pair_capacity, cap)) return NULL;
+    b->pair_capacity = cap;
+  }
+  return b;
+}
+
+static void free_scratch(tb_world* w) {
+  tb_broad_scratch* b = w->broad_scratch;
+  if (!b) return;
+  const tb_array_ref per_shape[] = {{(void**)&b->key, sizeof(uint32_t)}, {(void**)&b->key_tmp, sizeof(uint32_t)},
+                                    {(void**)&b->value_tmp, sizeof(int32_t)}};
+  tb_free_arrays(per_shape, 3, b->shape_capacity);
+  tb_free(b->count, (size_t)b->count_capacity * sizeof(int32_t));
+  const tb_array_ref per_pair[] = {{(void**)&b->pair_tmp, sizeof(tb_pair)}, {(void**)&b->rank, sizeof(int32_t)}};
+  tb_free_arrays(per_pair, 2, b->pair_capacity);
+  tb_free(b->chunk_found, (size_t)b->chunk_capacity * sizeof(int32_t));
+  tb_free(b->region, (size_t)b->region_capacity * sizeof(tb_pair));
+  tb_free(b, sizeof *b);
+  w->broad_scratch = NULL;
+}
+
+/* Pairs by (shape0, shape1): two stable counting passes over slots in [0, range), the second key
+ * last. Each pair is unique, so this is the one order any correct sort gives. */
+static void sort_pairs(tb_pair* p, int32_t n, int32_t range, tb_broad_scratch* b) {
+  const ptrdiff_t stride = (ptrdiff_t)(sizeof(tb_pair) / sizeof(int32_t));
+  tb_counting_rank(&p[0].shape1, stride, n, range, b->count, b->rank);
+  for (int32_t i = 0; i < n; ++i) b->pair_tmp[b->rank[i]] = p[i];
+  tb_counting_rank(&b->pair_tmp[0].shape0, stride, n, range, b->count, b->rank);
+  for (int32_t i = 0; i < n; ++i) p[b->rank[i]] = b->pair_tmp[i];
 }
 
 /* Sweep order key: lower x, ties broken by slot so the order is a total one. */
@@ -25,26 +90,84 @@ static int aabbs_overlap(const tb_shapes* s, int32_t a, int32_t b) {
 }
 
 typedef struct pair_sink {
-  int32_t stored, found;
+  tb_pair* pairs;
+  int32_t capacity, stored, found;
 } pair_sink;
 
-/* One candidate with overlapping AABBs: the filter decides, then it is stored (up to capacity). */
-static void consider(tb_world* w, pair_sink* out, int32_t a, int32_t b) {
+/* One candidate with overlapping AABBs: the filter decides, then it is stored while there is room
+ * (tb_broad_phase grows the arrays and generates again when there was not). */
+static void consider(const tb_world* w, pair_sink* out, int32_t a, int32_t b) {
   int32_t flags = tb_filter_pair(w, a, b);
   if (!flags) return;
   ++out->found;
-  if (out->stored >= w->pair_capacity) return;
+  if (out->stored >= out->capacity) return;
   const tb_shapes* s = &w->shapes;
   /* shape0 = lower (type, slot), so each pair routine sees a fixed order */
   int swap = s->type[a] > s->type[b] || (s->type[a] == s->type[b] && a > b);
-  tb_pair* p = &w->pairs[out->stored++];
+  tb_pair* p = &out->pairs[out->stored++];
   p->shape0 = swap ? b : a;
   p->shape1 = swap ? a : b;
   p->flags = flags;
 }
 
+/* Insertion sort by before(), the cheapest for the nearly sorted order of the last step; gives up
+ * (returns 0, order permuted) after `budget` moves. */
+static int insertion_sort_bounded(const tb_shapes* s, int32_t* order, int32_t n, int64_t budget) {
+  for (int32_t i = 1; i < n; ++i) {
+    int32_t v = order[i];
+    int32_t j = i - 1;
+    while (j >= 0 && before(s, v, order[j])) {
+      order[j + 1] = order[j];
+      --j;
+    }
+    order[j + 1] = v;
+    budget -= i - 1 - j;
+    if (budget < 0) return 0;
+  }
+  return 1;
+}
+
+/* The same order by a radix sort of lower x over the live slots in slot order (stable, so ties
+ * stay by slot), for a first step or a shuffled scene: linear where insertion would be n². */
+static void radix_sweep_order(const tb_shapes* s, int32_t* order, int32_t n, tb_broad_scratch* b) {
+  int32_t k = 0;
+  for (int32_t id = 0; id < s->count; ++id)
+    if (s->type[id] >= 0) {
+      b->key[k] = tb_sort_key_f32(s->aabb_lower[id].x);
+      order[k++] = id;
+    }
+  tb_radix_sort_u32(b->key, order, b->key_tmp, b->value_tmp, n);
+}
+
+#define TB_SWEEP_CHUNK 128
+
+typedef struct sweep_ctx {
+  const tb_world* w;
+  const tb_sap_entry* e;
+  int32_t n;
+  tb_broad_scratch* b;
+} sweep_ctx;
+
+/* Entries [begin, end) of the sweep order against the entries after them, into the chunk's own
+ * region; the chunk's found count says whether the region held them all. */
+static void sweep_job(int32_t begin, int32_t end, void* vctx) {
+  const sweep_ctx* ctx = (const sweep_ctx*)vctx;
+  const tb_sap_entry* e = ctx->e;
+  int32_t c = begin / TB_SWEEP_CHUNK, n = ctx->n;
+  pair_sink out = {ctx->b->region + (size_t)c * (size_t)ctx->b->region_chunk, ctx->b->region_chunk, 0, 0};
+  for (int32_t i = begin; i < end; ++i) {
+    tb_vec3 al = e[i].lower, au = e[i].upper;
+    for (int32_t j = i + 1; j < n && e[j].lower.x <= au.x; ++j) {
+      tb_vec3 bl = e[j].lower, bu = e[j].upper;
+      if (bl.y > au.y || bu.y < al.y || bl.z > au.z || bu.z < al.z) continue;
+      consider(ctx->w, &out, e[i].slot, e[j].slot);
+    }
+  }
+  ctx->b->chunk_found[c] = out.found;
+}
+
 /* Keeps live shapes in the previous order, appends new ones, then insertion-sorts (nearly sorted
- * between steps) and sweeps along x. */
+ * between steps) and sweeps along x, in parallel chunks of the order. */
 static tb_status sweep_and_prune(tb_world* w, pair_sink* out) {
   tb_shapes* s = &w->shapes;
   if (w->sap_capacity < s->count) {
@@ -68,14 +191,10 @@ static tb_status sweep_and_prune(tb_world* w, pair_sink* out) {
     if (s->type[id] >= 0 && !present[id]) w->sap_order[n++] = id;
   w->sap_count = n;
   int32_t* order = w->sap_order;
-  for (int32_t i = 1; i < n; ++i) {
-    int32_t v = order[i];
-    int32_t j = i - 1;
-    while (j >= 0 && before(s, v, order[j])) {
-      order[j + 1] = order[j];
-      --j;
-    }
-    order[j + 1] = v;
+  if (!insertion_sort_bounded(s, order, n, 8 * (int64_t)n + 1024)) {
+    tb_broad_scratch* b = scratch_of(w, s->capacity, 0, 1);
+    if (!b) return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for the sweep sort");
+    radix_sweep_order(s, order, n, b);
   }
   tb_sap_entry* e = w->sap_entries;
   for (int32_t i = 0; i < n; ++i) {
@@ -83,13 +202,44 @@ static tb_status sweep_and_prune(tb_world* w, pair_sink* out) {
     e[i].upper = s->aabb_upper[order[i]];
     e[i].slot = order[i];
   }
-  for (int32_t i = 0; i < n; ++i) {
-    tb_vec3 al = e[i].lower, au = e[i].upper;
-    for (int32_t j = i + 1; j < n && e[j].lower.x <= au.x; ++j) {
-      tb_vec3 bl = e[j].lower, bu = e[j].upper;
-      if (bl.y > au.y || bu.y < al.y || bl.z > au.z || bu.z < al.z) continue;
-      consider(w, out, e[i].slot, e[j].slot);
+  tb_broad_scratch* b = scratch_of(w, 0, 0, 0);
+  if (!b) return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for the sweep");
+  int32_t chunks = (n + TB_SWEEP_CHUNK - 1) / TB_SWEEP_CHUNK;
+  if (b->chunk_capacity < chunks) {
+    if (!tb_grow((void**)&b->chunk_found, sizeof(int32_t), b->chunk_capacity, chunks))
+      return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for the sweep");
+    b->chunk_capacity = chunks;
+  }
+  sweep_ctx ctx = {w, e, n, b};
+  /* regions of at least twice the pair capacity in all, so they grow with it (not in a steady
+   * scene); a chunk that finds more than its region holds makes them larger and sweeps again */
+  int32_t per = chunks > 0 ? (int32_t)((2 * (int64_t)w->pair_capacity + chunks - 1) / chunks) : 0;
+  for (;;) {
+    if (b->region_chunk < per) {
+      if ((int64_t)per * chunks > INT32_MAX) return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: too many candidate pairs");
+      if (b->region_capacity < per * chunks) {
+        tb_free(b->region, (size_t)b->region_capacity * sizeof(tb_pair));
+        b->region_capacity = 0;
+        b->region = (tb_pair*)tb_alloc((size_t)per * (size_t)chunks * sizeof(tb_pair));
+        if (!b->region) return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for the sweep");
+        b->region_capacity = per * chunks;
+      }
+      b->region_chunk = per;
     }
+    if ((int64_t)b->region_chunk * chunks > b->region_capacity) b->region_chunk = b->region_capacity / chunks;
+    tb_parallel_for(n, TB_SWEEP_CHUNK, w->def.thread_count, sweep_job, &ctx);
+    int32_t most = 0;
+    for (int32_t c = 0; c < chunks; ++c) most = b->chunk_found[c] > most ? b->chunk_found[c] : most;
+    if (most <= b->region_chunk) break;
+    per = most + most / 2 + 16;
+  }
+  /* the regions in chunk order into the pair arrays (the sort after fixes the final order) */
+  for (int32_t c = 0; c < chunks; ++c) {
+    const tb_pair* src = b->region + (size_t)c * (size_t)b->region_chunk;
+    for (int32_t k = 0; k < b->chunk_found[c]; ++k) {
+      if (out->stored < out->capacity) out->pairs[out->stored++] = src[k];
+    }
+    out->found += b->chunk_found[c];
   }
   return TB_OK;
 }
@@ -98,6 +248,7 @@ void tb_broad_phase_destroy(tb_world* w) {
   const tb_array_ref arrays[] = {{(void**)&w->sap_order, sizeof(int32_t)}, {(void**)&w->sap_entries, sizeof(tb_sap_entry)}};
   tb_free_arrays(arrays, 2, w->sap_capacity);
   w->sap_capacity = w->sap_count = 0;
+  free_scratch(w);
 }
 
 static void all_pairs(tb_world* w, pair_sink* out) {
@@ -118,16 +269,18 @@ static void explicit_pairs(tb_world* w, pair_sink* out) {
   }
 }
 
-tb_status tb_broad_phase(tb_world* w) {
-  pair_sink out = {0, 0};
+static tb_status generate(tb_world* w, pair_sink* out) {
   switch (w->def.collision.broad_phase) {
-    case TB_BROAD_PHASE_ALL_PAIRS: all_pairs(w, &out); break;
-    case TB_BROAD_PHASE_EXPLICIT: explicit_pairs(w, &out); break;
-    default: {
-      tb_status st = sweep_and_prune(w, &out);
-      if (st != TB_OK) return st;
-    }
+    case TB_BROAD_PHASE_ALL_PAIRS: all_pairs(w, out); return TB_OK;
+    case TB_BROAD_PHASE_EXPLICIT: explicit_pairs(w, out); return TB_OK;
+    default: return sweep_and_prune(w, out);
   }
+}
+
+tb_status tb_broad_phase(tb_world* w) {
+  pair_sink out = {w->pairs, w->pair_capacity, 0, 0};
+  tb_status st = generate(w, &out);
+  if (st != TB_OK) return st;
   int32_t limit = w->def.collision.max_collision_pairs;
   if (limit > 0 && out.found > limit) {
     /* Genesis: an overflow of max_collision_pairs stops the step; nothing is truncated */
@@ -139,10 +292,23 @@ tb_status tb_broad_phase(tb_world* w) {
                          "collide: %d candidate pairs exceed max_collision_pairs %d (raise it; the step did not run)",
                          out.found, limit);
   }
-  /* Pairs found beyond the capacity are dropped from this frame, counted and flagged. */
-  qsort(w->pairs, (size_t)out.stored, sizeof(tb_pair), compare_pairs);
+  /* More pairs than room: grow (doubling, so a growing scene grows rarely) and generate again;
+   * the generators are deterministic, so the second pass stores exactly the pairs counted. */
+  w->pairs_grew = out.found > w->pair_capacity;
+  if (w->pairs_grew) {
+    int32_t cap = w->pair_capacity;
+    while (cap < out.found) cap = cap > INT32_MAX / 2 ? out.found : 2 * cap;
+    if (!tb_pairs_grow(w, cap))
+      return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for %d candidate pairs", cap);
+    out = (pair_sink){w->pairs, w->pair_capacity, 0, 0};
+    st = generate(w, &out);
+    if (st != TB_OK) return st;
+  }
+  tb_broad_scratch* b = scratch_of(w, w->shapes.capacity, w->pair_capacity, 0);
+  if (!b) return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for the pair sort");
+  sort_pairs(w->pairs, out.stored, w->shapes.count, b);
   w->pair_count = out.stored;
   w->pairs_requested = out.found;
-  w->pairs_overflowed = out.found > w->pair_capacity;
+  w->pairs_overflowed = 0;
   return TB_OK;
 }

@@ -5,10 +5,10 @@
 #include "../world/world.h"
 
 /* Collects the candidate pairs with overlapping AABBs of the world's generator (sweep and prune
- * over a persistent order, all pairs, or the explicit list) that pass tb_filter_pair, into
- * w->pairs ordered by (shape0, shape1) with their TB_PAIR_* flags. Pairs beyond the capacity are
- * counted in w->pairs_requested and flagged in w->pairs_overflowed. More pairs than a non-zero
- * max_collision_pairs: TB_ERR_CAPACITY, pair_count 0. */
+ * over a persistent order, swept in parallel chunks; all pairs; or the explicit list) that pass tb_filter_pair, into
+ * w->pairs ordered by (shape0, shape1) with their TB_PAIR_* flags. The pair arrays grow to hold
+ * every pair (w->pairs_grew says they did). More pairs than a non-zero max_collision_pairs:
+ * TB_ERR_CAPACITY, pair_count 0. */
 tb_status tb_broad_phase(tb_world* w);
 /* Frees the sweep order and its entries. */
 void tb_broad_phase_destroy(tb_world* w);

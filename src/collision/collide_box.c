@@ -163,14 +163,18 @@ int tb_collide_box_box(const tb_shape_geom* a, tb_transform ta, const tb_shape_g
   float fa_sep = -INFINITY, fb_sep = -INFINITY, e_sep = -INFINITY;
   int fa = 0, fb = 0, ei = -1, ej = -1;
   tb_vec3 e_axis = tb_v3(0, 0, 0);
+  /* early outs: one axis separated beyond max_separation decides the pair (no contact), as the
+   * test after the loops would, without the remaining axes */
   for (int i = 0; i < 3; ++i) {
     float s = fabsf(tb_dot(d, ax[i])) - tb_comp(ha, i) -
               (hb.x * ar[i][0] + hb.y * ar[i][1] + hb.z * ar[i][2]);
+    if (s > max_separation) return 0;
     if (s > fa_sep) { fa_sep = s; fa = i; }
   }
   for (int j = 0; j < 3; ++j) {
     float s = fabsf(tb_dot(d, bx[j])) - tb_comp(hb, j) -
               (ha.x * ar[0][j] + ha.y * ar[1][j] + ha.z * ar[2][j]);
+    if (s > max_separation) return 0;
     if (s > fb_sep) { fb_sep = s; fb = j; }
   }
   for (int i = 0; i < 3; ++i) {
@@ -183,10 +187,10 @@ int tb_collide_box_box(const tb_shape_geom* a, tb_transform ta, const tb_shape_g
       float rb = hb.x * fabsf(tb_dot(bx[0], l)) + hb.y * fabsf(tb_dot(bx[1], l)) + hb.z * fabsf(tb_dot(bx[2], l));
       float dl = tb_dot(d, l);
       float s = fabsf(dl) - ra - rb;
+      if (s > max_separation) return 0;
       if (s > e_sep) { e_sep = s; ei = i; ej = j; e_axis = dl >= 0.0f ? l : tb_neg(l); }
     }
   }
-  if (fa_sep > max_separation || fb_sep > max_separation || e_sep > max_separation) return 0;
 
   int ref_is_b = fb_sep > fa_sep + tb_np_sat_margin(fa_sep, TB_NP_REL_FACE_TOL);
   float f_sep = ref_is_b ? fb_sep : fa_sep;

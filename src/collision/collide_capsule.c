@@ -149,6 +149,42 @@ static int tb_np_segment_meets_box(tb_vec3 p0, tb_vec3 dseg, tb_vec3 h) {
   return meets;
 }
 
+/* Lower bounds on the squared distance d2 that the edge test of tb_np_capsule_box_apart computes
+ * between the segment (in the box [lo, hi]) and a box edge: per axis k the squared gap between the
+ * segment's interval and the edge's, for an edge at +h_k (pos), at -h_k (neg) or along k (along),
+ * each gap less a margin (1e-5 of the magnitudes, far above the rounding of the lerps there) so
+ * that the computed component of the difference is at least as large. Summed in the order of
+ * tb_length_sq, the bound is never above d2: an edge whose bound is not below the best so far
+ * would fail `d2 < best`, and skipping its segment-segment test gives the same result bit for bit. */
+typedef struct edge_gaps {
+  float pos[3], neg[3], along[3];
+} edge_gaps;
+
+static edge_gaps edge_gaps_of(tb_vec3 lo, tb_vec3 hi, tb_vec3 h) {
+  edge_gaps g;
+  for (int k = 0; k < 3; ++k) {
+    float slo = tb_comp(lo, k), shi = tb_comp(hi, k), hk = tb_comp(h, k);
+    float margin = 1e-5f * (fabsf(slo) + fabsf(shi) + 2.0f * hk);
+    float p = fmaxf(fmaxf(slo - hk, hk - shi) - margin, 0.0f);  /* edge coordinate +hk */
+    float n = fmaxf(fmaxf(slo + hk, -hk - shi) - margin, 0.0f); /* edge coordinate -hk */
+    float a = fmaxf(fmaxf(slo - hk, -hk - shi) - margin, 0.0f); /* edge spanning [-hk, hk] */
+    g.pos[k] = p * p;
+    g.neg[k] = n * n;
+    g.along[k] = a * a;
+  }
+  return g;
+}
+
+/* The bound for edge (m, bits) of tb_np_box_edge. */
+static float edge_bound_sq(const edge_gaps* g, int m, int bits) {
+  int j = (m + 1) % 3, l = (m + 2) % 3;
+  float c[3];
+  c[m] = g->along[m];
+  c[j] = (bits & 1) ? g->pos[j] : g->neg[j];
+  c[l] = (bits & 2) ? g->pos[l] : g->neg[l];
+  return (c[0] + c[1]) + c[2];
+}
+
 /* Capsule segment [p0, p1] (radius r) apart from the box: exact closest points of the segment ends
  * against the box and of the segment against the 12 edges, in the box frame. Returns the point
  * count, or -1 when the segment touches the box (the SAT decides). */
@@ -163,8 +199,10 @@ static int tb_np_capsule_box_apart(tb_vec3 p0, tb_vec3 p1, float r, tb_vec3 h, t
     float d2 = tb_length_sq(tb_sub(p, q));
     if (d2 < best) { best = d2; sb = p; bb = q; id = 0x300u | (uint32_t)i; }
   }
+  const edge_gaps gaps = edge_gaps_of(tb_vmin(p0, p1), tb_vmax(p0, p1), h);
   for (int m = 0; m < 3; ++m) {
     for (int bits = 0; bits < 4; ++bits) {
+      if (edge_bound_sq(&gaps, m, bits) >= best) continue; /* cannot be nearer: same result */
       tb_vec3 e0, e1;
       tb_np_box_edge(h, m, bits, &e0, &e1);
       float s, t;

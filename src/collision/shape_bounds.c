@@ -3,15 +3,26 @@
 
 #include <math.h>
 
+#include "../core/jobs.h"
 #include "narrow_phase.h"
 
-/* World poses and AABBs fattened by the motion of one step (linear and angular), the
- * speculative distance and the shape's share of the distance rule's detection distance. */
-void tb_update_shape_bounds(tb_world* w, const tb_step_context* ctx) {
+#define TB_SHAPE_CHUNK 64
+
+typedef struct bounds_ctx {
+  tb_world* w;
+  float h; /* s: one step */
+} bounds_ctx;
+
+/* World poses and AABBs of shapes [begin, end) fattened by the motion of one step (linear and
+ * angular), the speculative distance and the shape's share of the distance rule's detection
+ * distance. Each shape writes only its own slot. */
+static void bounds_job(int32_t begin, int32_t end, void* vctx) {
+  const bounds_ctx* c = (const bounds_ctx*)vctx;
+  tb_world* w = c->w;
   tb_shapes* s = &w->shapes;
   const tb_bodies* b = &w->bodies;
-  float h = ctx->dt, spec = w->def.solver.speculative_distance;
-  for (int32_t i = 0; i < s->count; ++i) {
+  float h = c->h, spec = w->def.solver.speculative_distance;
+  for (int32_t i = begin; i < end; ++i) {
     if (s->type[i] < 0) continue;
     int32_t body = s->body[i];
     tb_transform pose = tb_transform_mul(tb_body_pose(b, body), s->local[i]);
@@ -32,4 +43,9 @@ void tb_update_shape_bounds(tb_world* w, const tb_step_context* ctx) {
     s->aabb_lower[i] = tb_sub(lo, tb_v3(grow, grow, grow));
     s->aabb_upper[i] = tb_add(hi, tb_v3(grow, grow, grow));
   }
+}
+
+void tb_update_shape_bounds(tb_world* w, const tb_step_context* ctx) {
+  bounds_ctx c = {w, ctx->dt};
+  tb_parallel_for(w->shapes.count, TB_SHAPE_CHUNK, ctx->thread_count, bounds_job, &c);
 }

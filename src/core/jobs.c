@@ -1,3 +1,6 @@
+/* clock_gettime (POSIX) for the spin and wait limits of the threaded pool */
+#define _POSIX_C_SOURCE 199309L
+
 #include "jobs.h"
 
 #include "../include/tribo.h"
@@ -6,64 +9,109 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <time.h>
 
 #ifndef TB_MAX_WORKERS
 #define TB_MAX_WORKERS 16
 #endif
 
+/* A stage goes parallel only with at least this many chunks, and each thread it uses gets at
+ * least TB_CHUNKS_PER_THREAD of them: waking a thread costs more than a few small chunks. */
+#define TB_MIN_PARALLEL_CHUNKS 4
+#define TB_CHUNKS_PER_THREAD 2
+/* How long a waiting worker polls before it sleeps on the condition variable: the solver's jobs
+ * follow each other within microseconds, the serial stages and the time between steps do not. */
+#define TB_SPIN_NS 100000
+
+/* A caller that waited longer than this for chunks another thread claimed (that thread was
+ * descheduled: a loaded machine) runs the next jobs serially, for a count that doubles while
+ * waits stay slow (at most TB_MAX_BACKOFF jobs, a few steps) and resets after a fast job.
+ * Who runs a chunk never changes a result, so this only decides speed. */
+#define TB_SLOW_WAIT_NS 300000
+#define TB_MAX_BACKOFF 1024
+
+/* The job's claim state in one atomic word, so that a chunk is claimed together with the job it
+ * belongs to: [63..48] generation, [47..40] threads allowed, [39..20] chunk count, [19..0] next
+ * chunk. A worker claims chunk c by a compare-and-swap of next; the job's other fields are read
+ * after a successful claim, when the caller cannot have moved on (it waits for every chunk). */
+#define TB_CHUNK_BITS 20
+#define TB_CHUNK_MASK ((UINT64_C(1) << TB_CHUNK_BITS) - 1)
+#define STATE_GEN(s) ((uint32_t)((s) >> 48))
+#define STATE_THREADS(s) ((int32_t)(((s) >> 40) & 0xFFu))
+#define STATE_LIMIT(s) ((int32_t)(((s) >> TB_CHUNK_BITS) & TB_CHUNK_MASK))
+#define STATE_NEXT(s) ((int32_t)((s) & TB_CHUNK_MASK))
+
 typedef struct tb_job {
   tb_job_fn* fn;
   void* ctx;
-  int32_t count, chunk_size, chunk_count, max_threads;
-  atomic_int next_chunk;
+  int32_t count, chunk_size;
 } tb_job;
 
 static pthread_mutex_t s_mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t s_wake = PTHREAD_COND_INITIALIZER;
 static pthread_t s_threads[TB_MAX_WORKERS];
 static int32_t s_worker_count = 0; /* threads besides the caller */
-static atomic_int s_generation = 0;
 static tb_job s_job;
+static _Atomic uint64_t s_state = 0;
+static atomic_int s_done = 0;     /* chunks of the current job finished */
+static atomic_int s_sleepers = 0; /* workers waiting on s_wake */
+static atomic_flag s_busy = ATOMIC_FLAG_INIT; /* a caller is inside tb_parallel_for */
 static atomic_uint s_used_mask = 0;
-/* Generation each worker has finished; the caller waits for all of them before returning, so
- * s_job is never rewritten while a worker may still read it. */
-static atomic_int s_ack[TB_MAX_WORKERS + 1];
+static int32_t s_serial_left = 0, s_backoff = 0; /* read and written with s_busy held */
 
-static void run_chunks(tb_job* job, int32_t worker) {
-  int ran = 0;
-  for (;;) {
-    int c = atomic_fetch_add(&job->next_chunk, 1);
-    if (c >= job->chunk_count) break;
-    int32_t begin = c * job->chunk_size;
-    int32_t end = begin + job->chunk_size < job->count ? begin + job->chunk_size : job->count;
-    job->fn(begin, end, job->ctx);
-    ran = 1;
-  }
-  if (ran) atomic_fetch_or(&s_used_mask, 1u << worker);
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
 }
 
-/* Generation current when each worker was created: a worker that starts late must still run
- * (and acknowledge) every job issued after its creation. */
-static int s_start_generation[TB_MAX_WORKERS + 1];
+static int64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Claims and runs chunks of the job published as `state` until none is left; returns the number
+ * run. Stops as soon as the state word belongs to another job. */
+static int32_t run_chunks(uint64_t state, int32_t worker) {
+  int32_t ran = 0;
+  for (;;) {
+    if (STATE_NEXT(state) >= STATE_LIMIT(state) || worker >= STATE_THREADS(state)) break;
+    if (!atomic_compare_exchange_weak_explicit(&s_state, &state, state + 1, memory_order_acquire,
+                                               memory_order_acquire))
+      continue; /* state now holds the current word: recheck it */
+    int32_t c = STATE_NEXT(state);
+    state += 1;
+    int32_t begin = c * s_job.chunk_size;
+    int32_t end = begin + s_job.chunk_size < s_job.count ? begin + s_job.chunk_size : s_job.count;
+    s_job.fn(begin, end, s_job.ctx);
+    atomic_fetch_add_explicit(&s_done, 1, memory_order_release);
+    ++ran;
+  }
+  if (ran) atomic_fetch_or(&s_used_mask, 1u << worker);
+  return ran;
+}
 
 static void* worker_main(void* arg) {
   int32_t worker = (int32_t)(intptr_t)arg;
-  int seen = s_start_generation[worker];
+  uint32_t seen = STATE_GEN(atomic_load(&s_state));
   for (;;) {
-    /* Spin a little before sleeping: the solver issues many short jobs per step. */
-    int spins = 0;
-    while (atomic_load_explicit(&s_generation, memory_order_acquire) == seen && spins < 20000) {
-      ++spins;
-      if ((spins & 255) == 0) sched_yield();
+    uint64_t state = atomic_load_explicit(&s_state, memory_order_acquire);
+    int64_t start = STATE_GEN(state) == seen ? now_ns() : 0;
+    for (int polls = 1; STATE_GEN(state) == seen; ++polls) {
+      cpu_relax();
+      if ((polls & 63) == 0 && now_ns() - start > TB_SPIN_NS) break;
+      state = atomic_load_explicit(&s_state, memory_order_acquire);
     }
-    if (atomic_load_explicit(&s_generation, memory_order_acquire) == seen) {
+    if (STATE_GEN(state) == seen) {
       pthread_mutex_lock(&s_mutex);
-      while (atomic_load(&s_generation) == seen) pthread_cond_wait(&s_wake, &s_mutex);
+      atomic_fetch_add(&s_sleepers, 1);
+      while (STATE_GEN(state = atomic_load(&s_state)) == seen) pthread_cond_wait(&s_wake, &s_mutex);
+      atomic_fetch_sub(&s_sleepers, 1);
       pthread_mutex_unlock(&s_mutex);
     }
-    seen = atomic_load(&s_generation);
-    if (worker < s_job.max_threads) run_chunks(&s_job, worker);
-    atomic_store_explicit(&s_ack[worker], seen, memory_order_release);
+    seen = STATE_GEN(state);
+    run_chunks(state, worker);
   }
   return NULL;
 }
@@ -71,45 +119,76 @@ static void* worker_main(void* arg) {
 int32_t tb_jobs_reserve(int32_t thread_count) {
   if (thread_count > TB_MAX_WORKERS + 1) thread_count = TB_MAX_WORKERS + 1;
   while (s_worker_count < thread_count - 1) {
-    int32_t w = s_worker_count + 1;
-    s_start_generation[w] = atomic_load(&s_generation);
-    atomic_store(&s_ack[w], s_start_generation[w]);
-    if (pthread_create(&s_threads[s_worker_count], NULL, worker_main,
-                       (void*)(intptr_t)(s_worker_count + 1)) != 0)
+    if (pthread_create(&s_threads[s_worker_count], NULL, worker_main, (void*)(intptr_t)(s_worker_count + 1)) != 0)
       break;
     s_worker_count++;
   }
   return s_worker_count + 1;
 }
 
+/* Waits for the chunks other threads claimed (never for idle threads); returns 1 when the wait
+ * was slow. */
+static int wait_for_chunks(int32_t chunks) {
+  if (atomic_load_explicit(&s_done, memory_order_acquire) >= chunks) return 0;
+  int64_t start = now_ns();
+  int slow = 0;
+  for (int polls = 1; atomic_load_explicit(&s_done, memory_order_acquire) < chunks; ++polls) {
+    cpu_relax();
+    if ((polls & 255) == 0) {
+      if (!slow && now_ns() - start > TB_SLOW_WAIT_NS) slow = 1;
+      if (slow) sched_yield(); /* let the descheduled thread have the core */
+    }
+  }
+  return slow;
+}
+
+static void run_serial(int32_t count, int32_t chunk_size, tb_job_fn* fn, void* ctx) {
+  for (int32_t begin = 0; begin < count; begin += chunk_size)
+    fn(begin, begin + chunk_size < count ? begin + chunk_size : count, ctx);
+  atomic_fetch_or(&s_used_mask, 1u);
+}
+
 void tb_parallel_for(int32_t count, int32_t chunk_size, int32_t max_threads, tb_job_fn* fn, void* ctx) {
   if (count <= 0) return;
   if (chunk_size < 1) chunk_size = 1;
-  int32_t chunks = (count + chunk_size - 1) / chunk_size;
-  if (max_threads <= 1 || s_worker_count == 0 || chunks == 1) {
-    for (int32_t c = 0; c < chunks; ++c) {
-      int32_t begin = c * chunk_size;
-      fn(begin, begin + chunk_size < count ? begin + chunk_size : count, ctx);
-    }
-    atomic_fetch_or(&s_used_mask, 1u);
+  int32_t chunks = (int32_t)(((int64_t)count + chunk_size - 1) / chunk_size);
+  int32_t threads = chunks / TB_CHUNKS_PER_THREAD;
+  if (threads > max_threads) threads = max_threads;
+  if (threads > s_worker_count + 1) threads = s_worker_count + 1;
+  /* small stages, huge chunk counts and a second concurrent caller run on the calling thread */
+  if (threads <= 1 || chunks < TB_MIN_PARALLEL_CHUNKS || (uint64_t)chunks > TB_CHUNK_MASK ||
+      atomic_flag_test_and_set_explicit(&s_busy, memory_order_acquire)) {
+    run_serial(count, chunk_size, fn, ctx);
+    return;
+  }
+  if (s_serial_left > 0) { /* backing off after a slow wait */
+    --s_serial_left;
+    atomic_flag_clear_explicit(&s_busy, memory_order_release);
+    run_serial(count, chunk_size, fn, ctx);
     return;
   }
   s_job.fn = fn;
   s_job.ctx = ctx;
   s_job.count = count;
   s_job.chunk_size = chunk_size;
-  s_job.chunk_count = chunks;
-  s_job.max_threads = max_threads;
-  atomic_store(&s_job.next_chunk, 0);
-  pthread_mutex_lock(&s_mutex);
-  atomic_fetch_add_explicit(&s_generation, 1, memory_order_release);
-  pthread_cond_broadcast(&s_wake);
-  pthread_mutex_unlock(&s_mutex);
-  int gen = atomic_load(&s_generation);
-  run_chunks(&s_job, 0);
-  for (int32_t w = 1; w <= s_worker_count; ++w)
-    while (atomic_load_explicit(&s_ack[w], memory_order_acquire) != gen) {
-    }
+  atomic_store_explicit(&s_done, 0, memory_order_relaxed);
+  uint64_t old = atomic_load(&s_state);
+  uint64_t state = ((uint64_t)((STATE_GEN(old) + 1u) & 0xFFFFu) << 48) | ((uint64_t)threads << 40) |
+                   ((uint64_t)chunks << TB_CHUNK_BITS);
+  atomic_store(&s_state, state); /* publishes the job (sequentially consistent with s_sleepers) */
+  if (atomic_load(&s_sleepers) > 0) {
+    pthread_mutex_lock(&s_mutex);
+    pthread_cond_broadcast(&s_wake);
+    pthread_mutex_unlock(&s_mutex);
+  }
+  run_chunks(state, 0);
+  if (wait_for_chunks(chunks)) {
+    s_backoff = s_backoff ? (s_backoff < TB_MAX_BACKOFF ? 2 * s_backoff : TB_MAX_BACKOFF) : 16;
+    s_serial_left = s_backoff;
+  } else {
+    s_backoff = 0;
+  }
+  atomic_flag_clear_explicit(&s_busy, memory_order_release);
 }
 
 int32_t tb_jobs_threads_used(void) {

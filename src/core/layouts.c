@@ -25,7 +25,7 @@
 #define CONTACT_STATUS(X, S)                                                                          \
   X(S, count, TB_I32, 1) X(S, capacity, TB_I32, 1) X(S, requested, TB_I32, 1) X(S, overflowed, TB_I32, 1)     \
   X(S, pair_count, TB_I32, 1) X(S, pair_capacity, TB_I32, 1) X(S, pairs_requested, TB_I32, 1)              \
-  X(S, pairs_overflowed, TB_I32, 1) X(S, readback_valid, TB_I32, 1)
+  X(S, pairs_overflowed, TB_I32, 1) X(S, readback_valid, TB_I32, 1) X(S, grew, TB_I32, 1) X(S, pairs_grew, TB_I32, 1)
 #define STEP_STATS(X, S)                                                                              \
   X(S, threads_used, TB_I32, 1) X(S, color_count, TB_I32, 1) X(S, overflow_constraints, TB_I32, 1)         \
   X(S, manifold_count, TB_I32, 1) X(S, substeps, TB_I32, 1)

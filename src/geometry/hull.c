@@ -146,3 +146,102 @@ void tb_hull_mass(const tb_hull* h, float* volume, tb_vec3* center, tb_mat3* ine
   inertia->cy = tb_v3((float)I[0][1], (float)I[1][1], (float)I[2][1]);
   inertia->cz = tb_v3((float)I[0][2], (float)I[1][2], (float)I[2][2]);
 }
+
+/* ---- snapshot image ---- */
+
+typedef struct hull_image_head {
+  int32_t vertex_count, face_count, index_count, edge_count, field_res, pad;
+  uint64_t block_bytes; /* the hull's own block (without the field), as allocated by the build */
+  tb_vec3 centroid;
+  float radius, tolerance;
+} hull_image_head;
+
+static size_t hull_block_need(int64_t V, int64_t F, int64_t I) {
+  return sizeof(tb_hull) + (size_t)(V * (int64_t)sizeof(tb_vec3) + F * (int64_t)(sizeof(tb_vec3) + sizeof(float)) +
+                                    (F + 1 + I) * (int64_t)sizeof(int32_t));
+}
+
+static size_t hull_image_size(const hull_image_head* hd) {
+  return sizeof *hd + hull_block_need(hd->vertex_count, hd->face_count, hd->index_count) - sizeof(tb_hull) +
+         (size_t)hd->field_res * (size_t)hd->field_res * sizeof(int32_t);
+}
+
+size_t tb_hull_image(const tb_hull* h, void* out) {
+  hull_image_head hd;
+  memset(&hd, 0, sizeof hd);
+  hd.vertex_count = h->vertex_count;
+  hd.face_count = h->face_count;
+  hd.index_count = h->face_first[h->face_count];
+  hd.edge_count = h->edge_count;
+  hd.field_res = h->field ? h->field->res : 0;
+  hd.block_bytes = h->bytes - (h->field ? h->field->bytes : 0);
+  hd.centroid = h->centroid;
+  hd.radius = h->radius;
+  hd.tolerance = h->tolerance;
+  size_t size = hull_image_size(&hd);
+  if (!out) return size;
+  char* p = (char*)out;
+  const struct { const void* ptr; size_t n; } parts[] = {
+      {&hd, sizeof hd},
+      {h->vertices, (size_t)hd.vertex_count * sizeof(tb_vec3)},
+      {h->face_normal, (size_t)hd.face_count * sizeof(tb_vec3)},
+      {h->face_offset, (size_t)hd.face_count * sizeof(float)},
+      {h->face_first, (size_t)(hd.face_count + 1) * sizeof(int32_t)},
+      {h->face_index, (size_t)hd.index_count * sizeof(int32_t)},
+      {h->field ? h->field->vertex : NULL, (size_t)hd.field_res * (size_t)hd.field_res * sizeof(int32_t)}};
+  for (size_t i = 0; i < sizeof parts / sizeof parts[0]; ++i) {
+    if (parts[i].n) memcpy(p, parts[i].ptr, parts[i].n);
+    p += parts[i].n;
+  }
+  return size;
+}
+
+tb_hull* tb_hull_from_image(const void* image, size_t size) {
+  hull_image_head hd;
+  if (size < sizeof hd) return NULL;
+  memcpy(&hd, image, sizeof hd);
+  const int32_t most = 1 << 22;
+  if (hd.vertex_count < 4 || hd.vertex_count > most || hd.face_count < 4 || hd.face_count > most ||
+      hd.index_count < 3 * hd.face_count || hd.index_count > most || hd.field_res < 0 || hd.field_res > 4096 ||
+      hd.edge_count != hd.index_count / 2)
+    return NULL;
+  size_t need = hull_block_need(hd.vertex_count, hd.face_count, hd.index_count);
+  if (size != hull_image_size(&hd) || hd.block_bytes < need || hd.block_bytes > 4 * need + 4096) return NULL;
+  char* block = (char*)tb_alloc((size_t)hd.block_bytes);
+  if (!block) return NULL;
+  tb_hull* h = (tb_hull*)block;
+  memset(h, 0, sizeof *h);
+  char* cur = block + sizeof(tb_hull);
+  h->vertices = (tb_vec3*)cur; cur += (size_t)hd.vertex_count * sizeof(tb_vec3);
+  h->face_normal = (tb_vec3*)cur; cur += (size_t)hd.face_count * sizeof(tb_vec3);
+  h->face_offset = (float*)cur; cur += (size_t)hd.face_count * sizeof(float);
+  h->face_first = (int32_t*)cur; cur += (size_t)(hd.face_count + 1) * sizeof(int32_t);
+  h->face_index = (int32_t*)cur;
+  /* the block's arrays follow one another in the image as in memory */
+  memcpy(h->vertices, (const char*)image + sizeof hd, need - sizeof(tb_hull));
+  h->vertex_count = hd.vertex_count;
+  h->face_count = hd.face_count;
+  h->edge_count = hd.edge_count;
+  h->centroid = hd.centroid;
+  h->radius = hd.radius;
+  h->tolerance = hd.tolerance;
+  h->bytes = (size_t)hd.block_bytes;
+  int ok = h->face_first[0] == 0 && h->face_first[hd.face_count] == hd.index_count;
+  for (int32_t f = 0; f < hd.face_count && ok; ++f) ok = h->face_first[f + 1] - h->face_first[f] >= 3;
+  for (int32_t k = 0; k < hd.index_count && ok; ++k) ok = h->face_index[k] >= 0 && h->face_index[k] < hd.vertex_count;
+  if (ok && hd.field_res > 0) {
+    h->field = tb_support_field_alloc(hd.field_res);
+    if (h->field) {
+      size_t n = (size_t)hd.field_res * (size_t)hd.field_res;
+      memcpy(h->field->vertex, (const char*)image + sizeof hd + (need - sizeof(tb_hull)), n * sizeof(int32_t));
+      for (size_t k = 0; k < n && ok; ++k) ok = h->field->vertex[k] >= 0 && h->field->vertex[k] < hd.vertex_count;
+      h->bytes += h->field->bytes;
+    }
+    ok = ok && h->field;
+  }
+  if (!ok) {
+    tb_hull_free(h);
+    return NULL;
+  }
+  return h;
+}

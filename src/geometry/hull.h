@@ -46,6 +46,13 @@ typedef struct tb_hull_error {
 tb_hull* tb_hull_build(const float* points, int32_t count, int32_t field_res, tb_hull_error* err);
 void tb_hull_free(tb_hull* h);
 
+/* Snapshot image of a hull: counts, scalars, its arrays and support field, copied as built (a
+ * hull rebuilt from its vertices may number them differently). tb_hull_image writes it into out
+ * (NULL: only counts) and returns its size in bytes; tb_hull_from_image checks every count and
+ * index and returns NULL when the image is malformed or memory runs out. */
+size_t tb_hull_image(const tb_hull* h, void* out);
+tb_hull* tb_hull_from_image(const void* image, size_t size);
+
 /* Index of the vertex farthest along local direction d by an exact scan (first on ties). */
 int32_t tb_hull_support_scan(const tb_hull* h, tb_vec3 d);
 /* Index of the vertex farthest along local d: the support field when the hull has one, else the

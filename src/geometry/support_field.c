@@ -36,8 +36,7 @@ static int32_t climb(const tb_vec3* v, const int32_t* adj_first, const int32_t* 
   }
 }
 
-tb_support_field* tb_support_field_build(const tb_vec3* vertices, int32_t count, const int32_t* adj_first,
-                                         const int32_t* adj, int32_t res) {
+tb_support_field* tb_support_field_alloc(int32_t res) {
   tb_support_field* f = (tb_support_field*)tb_alloc(sizeof(tb_support_field));
   if (!f) return NULL;
   size_t n = (size_t)res * (size_t)res;
@@ -45,6 +44,13 @@ tb_support_field* tb_support_field_build(const tb_vec3* vertices, int32_t count,
   if (!f->vertex) { tb_free(f, sizeof *f); return NULL; }
   f->res = res;
   f->bytes = sizeof *f + n * sizeof(int32_t);
+  return f;
+}
+
+tb_support_field* tb_support_field_build(const tb_vec3* vertices, int32_t count, const int32_t* adj_first,
+                                         const int32_t* adj, int32_t res) {
+  tb_support_field* f = tb_support_field_alloc(res);
+  if (!f) return NULL;
   int32_t prev = 0;
   for (int32_t j = 0; j < res; ++j)
     for (int32_t i = 0; i < res; ++i) {

@@ -25,6 +25,8 @@ tb_vec3 tb_support_field_direction(int32_t res, int32_t i, int32_t j);
 tb_support_field* tb_support_field_build(const tb_vec3* vertices, int32_t count, const int32_t* adj_first,
                                          const int32_t* adj, int32_t res);
 void tb_support_field_free(tb_support_field* f);
+/* A field of res×res cells with its vertex table unfilled (snapshots fill it); NULL when out of memory. */
+tb_support_field* tb_support_field_alloc(int32_t res);
 
 /* Support vertex along d (any length > 0): the best of the vertices of the 4 cells around d.
  * *ties (may be NULL) = number of distinct vertices among those 4 cells (> 1: the support is

@@ -196,8 +196,8 @@ typedef struct tb_world_def {
   float gravity[3];                /* m/s² */
   float timestep;                  /* s, > 0 */
   int32_t body_capacity;           /* initial; grows between steps */
-  int32_t contact_capacity;        /* contact points the store holds; overflow is reported */
-  int32_t pair_capacity;           /* broad-phase candidate pairs; overflow is reported */
+  int32_t contact_capacity;        /* initial contact points of the store; it grows as needed */
+  int32_t pair_capacity;           /* initial broad-phase candidate pairs; the arrays grow as needed */
   int32_t thread_count;            /* worker threads incl. the caller; 1 = serial */
   tb_solver_params solver;
   tb_collision_params collision;
@@ -232,10 +232,47 @@ TB_API tb_status tb_world_set_preset(tb_world_id world, tb_preset preset);
 /* The world's current definition (capacities as created; solver and collision as set). */
 TB_API tb_status tb_world_get_def(tb_world_id world, tb_world_def* out);
 TB_API tb_status tb_world_set_timestep(tb_world_id world, float timestep);
-/* Grow the contact store / the broad-phase pair capacity (never shrink); between steps. After a
- * frame flagged overflowed, raise the capacity to at least the reported requested count. */
+/* Reserve room in the contact store / the broad-phase pair arrays (never shrink); between steps.
+ * Optional: collide() grows both as needed; reserving ahead avoids the growth in a step. */
 TB_API tb_status tb_world_set_contact_capacity(tb_world_id world, int32_t capacity);
 TB_API tb_status tb_world_set_pair_capacity(tb_world_id world, int32_t capacity);
+
+/* ---- Snapshots: the whole state of a world as bytes (src/api/snapshot.c) ----
+ * Everything the next step reads: definition, bodies and shapes (every stored array, with id
+ * generations and free lists; hull geometry as built, meshes and heightfields rebuilt from their
+ * vertices, indices and heights), capacities, broad-phase order, candidate pairs and manifolds,
+ * contact store, matching frames, pair lists, the PhysX friction-anchor cache, sensors and event
+ * state. Stepping a restored world gives bitwise the results of the world that was saved, in any
+ * build and thread count. Layout: a 32-byte header (magic "TRIBOSNP", version, header size,
+ * payload size, layout hash of the build's storage, FNV-1a checksum of the payload), then the
+ * payload. */
+#define TB_SNAPSHOT_VERSION 1
+#define TB_SNAPSHOT_HEADER_SIZE 32
+/* Why a snapshot is refused (tb_snapshot_check). */
+#define TB_SNAPSHOT_ERRORS(X)                                                                      \
+  X(TB_SNAPSHOT_OK, "ok")                                                                          \
+  X(TB_SNAPSHOT_TRUNCATED, "truncated")       /* shorter than its header says */                   \
+  X(TB_SNAPSHOT_BAD_MAGIC, "bad-magic")       /* not a Tribo snapshot */                           \
+  X(TB_SNAPSHOT_BAD_VERSION, "bad-version")   /* another snapshot format version */                \
+  X(TB_SNAPSHOT_FOREIGN, "foreign")           /* written by a build with another storage layout */ \
+  X(TB_SNAPSHOT_BAD_CHECKSUM, "bad-checksum") /* payload changed after it was written */           \
+  X(TB_SNAPSHOT_CORRUPT, "corrupt")           /* checksum right, content inconsistent */           \
+  X(TB_SNAPSHOT_TRAILING, "trailing-bytes")   /* longer than its header says */
+typedef enum tb_snapshot_error { TB_SNAPSHOT_ERRORS(TB_ENUM_CONSTANT) TB_SNAPSHOT_ERROR_COUNT } tb_snapshot_error;
+/* Writes the snapshot into bytes (capacity bytes; NULL = only measure) and returns its size in
+ * bytes, or -tb_status (TB_ERR_CAPACITY when capacity is too small: nothing written). */
+TB_API int32_t tb_world_snapshot(tb_world_id world, void* bytes, int32_t capacity);
+/* The header and checksum check alone: TB_SNAPSHOT_OK or the reason (the payload is checked
+ * further by restore, TB_SNAPSHOT_CORRUPT). */
+TB_API int32_t tb_snapshot_check(const void* bytes, int32_t size);
+/* Replaces the whole state of `world` by the snapshot's (its thread count is kept). On any error
+ * (TB_ERR_INVALID_ARGUMENT naming the tb_snapshot_error, TB_ERR_OUT_OF_MEMORY) the world is
+ * unchanged; tb_snapshot_last_error() gives the reason. */
+TB_API tb_status tb_world_restore(tb_world_id world, const void* bytes, int32_t size);
+/* A new world with the snapshot's state; thread_count <= 0 keeps the saved one. */
+TB_API tb_world_id tb_world_create_from_snapshot(const void* bytes, int32_t size, int32_t thread_count);
+/* tb_snapshot_error of the last failed restore / create_from_snapshot (any world). */
+TB_API int32_t tb_snapshot_last_error(void);
 
 /* Bodies. position = body origin in world (m); rotation = unit quaternion (x, y, z, w). */
 TB_API tb_body_id tb_body_create(tb_world_id world, tb_body_type type, const float position[3],
@@ -451,19 +488,28 @@ TB_API void* tb_world_field(tb_world_id world, tb_field_set set, int32_t index);
  * see tb_body_slot_alive). The body field arrays are indexed by slot = id & 0xFFFFF. */
 TB_API int32_t tb_world_body_slot_count(tb_world_id world);
 TB_API int32_t tb_body_slot_alive(tb_world_id world, int32_t slot);
+/* 1 when the id names a live body / shape of the world (slot in use and the generation
+ * matching), else 0. Neither changes the world nor its last error: bindings check ids with them
+ * before a call (tb_sensor_alive for sensors). */
+TB_API int32_t tb_body_alive(tb_world_id world, tb_body_id body);
+TB_API int32_t tb_shape_alive(tb_world_id world, tb_shape_id shape);
 
-/* Contact store status after the last collide(). requested > capacity means overflow: the store
- * holds the first `capacity` contacts in pair order and the frame is flagged invalid. */
+/* Contact store status after the last collide(). The pair arrays and the contact store grow
+ * between stages to hold every pair and point, so no frame is truncated: count == requested and
+ * pair_count == pairs_requested; grew / pairs_grew say that this collide() enlarged them. The
+ * one limit that fails a step is a non-zero max_collision_pairs (TB_ERR_CAPACITY). */
 typedef struct tb_contact_status {
-  int32_t count;          /* contacts stored (<= capacity) */
-  int32_t capacity;
+  int32_t count;          /* contacts stored (== requested) */
+  int32_t capacity;       /* contacts the store holds now */
   int32_t requested;      /* contacts found */
-  int32_t overflowed;     /* 1 when requested > capacity */
-  int32_t pair_count;     /* broad-phase candidate pairs stored */
-  int32_t pair_capacity;
+  int32_t overflowed;     /* always 0: the store grows instead of dropping contacts */
+  int32_t pair_count;     /* broad-phase candidate pairs stored (== pairs_requested) */
+  int32_t pair_capacity;  /* pairs the pair arrays hold now */
   int32_t pairs_requested;
-  int32_t pairs_overflowed;
+  int32_t pairs_overflowed; /* always 0: the pair arrays grow instead of dropping pairs */
   int32_t readback_valid; /* 1 after solve() filled impulses/forces for this contact set */
+  int32_t grew;           /* 1 when this collide() grew the contact store */
+  int32_t pairs_grew;     /* 1 when this collide() grew the pair arrays */
 } tb_contact_status;
 TB_API tb_status tb_world_contact_status(tb_world_id world, tb_contact_status* out);
 
@@ -718,6 +764,8 @@ TB_API int32_t tb_body_contacts(tb_world_id world, tb_body_id body, tb_body_id w
 typedef int32_t tb_sensor_id;
 TB_API tb_sensor_id tb_sensor_create(tb_world_id world, tb_body_id body, tb_body_id with, int32_t capacity);
 TB_API tb_status tb_sensor_destroy(tb_world_id world, tb_sensor_id sensor);
+/* 1 when the id names a live sensor of the world, else 0 (changes nothing, like tb_body_alive). */
+TB_API int32_t tb_sensor_alive(tb_world_id world, tb_sensor_id sensor);
 /* Latest sample into force[3] (N, world). TB_ERR_INVALID_STATE when the sensor has no sample yet
  * or the latest is not available (its readback flags are copied to info either way). */
 TB_API tb_status tb_sensor_read(tb_world_id world, tb_sensor_id sensor, float force[3], tb_readback_info* info);
@@ -827,6 +875,8 @@ TB_API void tb_joint_default_def_into(tb_joint_def* out);
  * rotations, lower > upper, limits out of range, negative stiffness, damping or motor force. */
 TB_API tb_joint_id tb_joint_create(tb_world_id world, const tb_joint_def* def);
 TB_API tb_status tb_joint_destroy(tb_world_id world, tb_joint_id joint);
+/* 1 when the id names a live joint of the world, else 0 (changes nothing, like tb_body_alive). */
+TB_API int32_t tb_joint_alive(tb_world_id world, tb_joint_id joint);
 /* The definition the joint was created with (body ids as given). */
 TB_API tb_status tb_joint_get_def(tb_world_id world, tb_joint_id joint, tb_joint_def* out);
 /* Joint ids of a body (as body0 or body1), in slot order. Returns the count or -tb_status; with
@@ -884,7 +934,8 @@ TB_API tb_status tb_joint_wrench(tb_world_id world, tb_joint_id joint, int32_t s
   X(TB_ENUM_EVENT_TYPE, "event_type", TB_EVENT_TYPES)                                             \
   X(TB_ENUM_JOINT_TYPE, "joint_type", TB_JOINT_TYPES)                                             \
   X(TB_ENUM_FIELD_SET, "field_set", TB_FIELD_SETS)                                                \
-  X(TB_ENUM_FIELD_TYPE, "field_type", TB_FIELD_TYPES)
+  X(TB_ENUM_FIELD_TYPE, "field_type", TB_FIELD_TYPES)                                             \
+  X(TB_ENUM_SNAPSHOT_ERROR, "snapshot_error", TB_SNAPSHOT_ERRORS)
 #define TB_ENUM_LIST_CONSTANT(c, name, list) c,
 typedef enum tb_enum { TB_ENUM_LISTS(TB_ENUM_LIST_CONSTANT) TB_ENUM_COUNT } tb_enum;
 /* Number of enums (TB_ENUM_COUNT), the snake_case name of one, its value count and the name of

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "../core/jobs.h"
 #include "../world/world.h"
 #include "distance.h"
 
@@ -24,16 +25,39 @@ static int32_t find_match(const tb_match_frame* prev, int32_t pi, const tb_manif
   return best;
 }
 
-void tb_match_contacts(tb_world* w) {
-  tb_match_data* md = &w->match;
-  const tb_match_frame* prev = &md->frame[md->current];
-  tb_match_frame* cur = tb_match_next(md);
+/* First index of keys[0, n) not below key (keys ascending). */
+static int32_t lower_bound(const uint64_t* keys, int32_t n, uint64_t key) {
+  int32_t lo = 0, hi = n;
+  while (lo < hi) {
+    int32_t mid = lo + (hi - lo) / 2;
+    if (keys[mid] < key) lo = mid + 1; else hi = mid;
+  }
+  return lo;
+}
+
+typedef struct match_ctx {
+  tb_world* w;
+  const tb_match_frame* prev;
+  tb_match_frame* cur;
+  int sticky;
+  float dmax;
+} match_ctx;
+
+/* Pairs [begin, end): each pair finds its previous manifold (the entry a merge walk from the first
+ * pair finds), matches its points and writes only its own slots. A new point gets age 0 and its
+ * persistent id later, in pair order. */
+static void match_job(int32_t begin, int32_t end, void* vctx) {
+  const match_ctx* ctx = (const match_ctx*)vctx;
+  tb_world* w = ctx->w;
+  const tb_match_frame* prev = ctx->prev;
+  tb_match_frame* cur = ctx->cur;
   const tb_shapes* s = &w->shapes;
   const tb_bodies* b = &w->bodies;
-  const int sticky = w->def.collision.matching == TB_MATCHING_STICKY;
-  const float dmax = w->def.collision.match_distance;
-  int32_t pk = 0;
-  for (int32_t i = 0; i < w->pair_count; ++i) {
+  const int sticky = ctx->sticky;
+  const float dmax = ctx->dmax;
+  /* the chunk's first pair by binary search, then a merge walk as keys ascend */
+  int32_t pk = lower_bound(prev->key, prev->pair_count, tb_pair_match_key(s, w->pairs[begin].shape0, w->pairs[begin].shape1));
+  for (int32_t i = begin; i < end; ++i) {
     int32_t s0 = w->pairs[i].shape0, s1 = w->pairs[i].shape1;
     uint64_t key = tb_pair_match_key(s, s0, s1);
     while (pk < prev->pair_count && prev->key[pk] < key) ++pk;
@@ -70,7 +94,7 @@ void tb_match_contacts(tb_world* w) {
           }
         }
       } else {
-        cur->id[k] = md->next_id++;
+        cur->id[k] = 0; /* assigned in pair order by tb_match_contacts */
         cur->age[k] = 0;
         cur->previous[k] = -1;
       }
@@ -80,6 +104,20 @@ void tb_match_contacts(tb_world* w) {
       cur->store[k] = -1;
     }
   }
+}
+
+#define TB_MATCH_CHUNK 64
+
+void tb_match_contacts(tb_world* w) {
+  tb_match_data* md = &w->match;
+  match_ctx ctx = {w, &md->frame[md->current], tb_match_next(md), w->def.collision.matching == TB_MATCHING_STICKY,
+                   w->def.collision.match_distance};
+  tb_parallel_for(w->pair_count, TB_MATCH_CHUNK, w->def.thread_count, match_job, &ctx);
+  /* persistent ids of the new points, in pair and point order (the matched ones have age >= 1) */
+  tb_match_frame* cur = ctx.cur;
+  for (int32_t i = 0; i < w->pair_count; ++i)
+    for (int32_t j = 0; j < cur->count[i]; ++j)
+      if (cur->age[4 * i + j] == 0) cur->id[4 * i + j] = md->next_id++;
   cur->pair_count = w->pair_count;
   md->current = 1 - md->current;
 }

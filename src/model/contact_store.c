@@ -4,6 +4,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "../core/jobs.h"
+
 static void put3(float* dst, int32_t n, tb_vec3 v) { memcpy(dst + 3 * n, &v, sizeof v); }
 
 /* The combined material of contact n, NaN for the parameters its rule does not define. */
@@ -29,19 +31,44 @@ static void store_material(tb_contact_fields* f, int32_t n, const tb_contact_mat
   f->adhesion[n] = mj ? m->adhesion : nan;
 }
 
-/* Public contact store: every manifold point in pair order, up to the capacity; the record of
- * the distance rule and the matching (current match frame). */
-void tb_contact_store_fill(tb_world* w) {
+tb_status tb_contact_store_reserve(tb_world* w) {
+  tb_contact_store* st = &w->contacts;
+  int32_t n = 0;
+  for (int32_t i = 0; i < w->pair_count; ++i) {
+    int32_t c = w->manifolds[i].point_count;
+    w->manifold_contact[i] = c > 0 ? n : -1;
+    n += c;
+  }
+  st->count = st->requested = n;
+  st->overflowed = 0;
+  st->readback_valid = 0;
+  st->grew = n > st->capacity;
+  if (!st->grew) return TB_OK;
+  int32_t cap = st->capacity;
+  while (cap < n) cap = cap > INT32_MAX / 2 ? n : 2 * cap;
+  if (!tb_contacts_grow(st, cap)) {
+    st->count = 0;
+    return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for %d contacts", cap);
+  }
+  return TB_OK;
+}
+
+#define TB_FILL_CHUNK 64
+
+/* Pairs [begin, end): every manifold point at its pair's index from tb_contact_store_reserve,
+ * with the record of the distance rule and the matching (current match frame). */
+static void fill_job(int32_t begin, int32_t end, void* vctx) {
+  tb_world* w = (tb_world*)vctx;
   tb_contact_store* st = &w->contacts;
   tb_contact_fields* f = &st->f;
   const tb_shapes* s = &w->shapes;
   const tb_bodies* b = &w->bodies;
   tb_match_frame* frame = &w->match.frame[w->match.current];
-  int32_t n = 0, requested = 0;
-  for (int32_t i = 0; i < w->pair_count; ++i) {
+  for (int32_t i = begin; i < end; ++i) {
     const tb_manifold* m = &w->manifolds[i];
+    if (m->point_count == 0) continue;
     const tb_distance_pair* dp = &frame->dist[i];
-    w->manifold_contact[i] = m->point_count > 0 && n < st->capacity ? n : -1;
+    int32_t n = w->manifold_contact[i];
     int32_t s0 = w->pairs[i].shape0, s1 = w->pairs[i].shape1;
     int32_t b0 = s->body[s0], b1 = s->body[s1];
     int32_t id0 = b->f.body_type[b0] == TB_BODY_STATIC ? -1 : tb_make_id(b0, b->generation[b0]);
@@ -50,8 +77,7 @@ void tb_contact_store_fill(tb_world* w) {
     tb_basis(m->normal, &t0, &t1);
     /* PhysX reports the normal from shape 1 to shape 0 */
     tb_vec3 reported = dp->rule == TB_DISTANCE_PHYSX ? tb_neg(m->normal) : m->normal;
-    for (int32_t j = 0; j < m->point_count; ++j, ++requested) {
-      if (n >= st->capacity) continue;
+    for (int32_t j = 0; j < m->point_count; ++j) {
       const tb_manifold_point* p = &m->points[j];
       int32_t k = 4 * i + j;
       frame->store[k] = n;
@@ -95,8 +121,8 @@ void tb_contact_store_fill(tb_world* w) {
       ++n;
     }
   }
-  st->count = n;
-  st->requested = requested;
-  st->overflowed = requested > st->capacity;
-  st->readback_valid = 0;
+}
+
+void tb_contact_store_fill(tb_world* w) {
+  tb_parallel_for(w->pair_count, TB_FILL_CHUNK, w->def.thread_count, fill_job, w);
 }

@@ -86,6 +86,8 @@ void tb_observe_body_sum(const tb_world* w, int32_t slot, tb_body_id with, int32
 
 void tb_observe_sensors_update(tb_world* w, tb_observe* o, int available);
 void tb_observe_sensors_free(tb_sensors* s);
+/* Every per-sensor array (slots elements each); returns their count (<= 16). */
+int tb_observe_sensor_arrays(tb_sensors* s, tb_array_ref* a);
 void tb_observe_events_update(tb_world* w, tb_observe* o, int available);
 void tb_observe_events_free(tb_observe* o);
 

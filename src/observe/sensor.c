@@ -7,7 +7,7 @@
 
 #define MAX_SENSOR_CAPACITY (1 << 20)
 
-static int sensor_arrays(tb_sensors* s, tb_array_ref* a) {
+int tb_observe_sensor_arrays(tb_sensors* s, tb_array_ref* a) {
   int n = 0;
   a[n++] = (tb_array_ref){(void**)&s->generation, sizeof(int32_t)};
   a[n++] = (tb_array_ref){(void**)&s->body, sizeof(int32_t)};
@@ -33,7 +33,7 @@ void tb_observe_sensors_free(tb_sensors* s) {
   for (int32_t i = 0; i < s->count; ++i)
     if (s->body[i] != -1) free_ring(s, i);
   tb_array_ref a[16];
-  tb_free_arrays(a, sensor_arrays(s, a), s->slots);
+  tb_free_arrays(a, tb_observe_sensor_arrays(s, a), s->slots);
   memset(s, 0, sizeof *s);
 }
 
@@ -56,7 +56,7 @@ tb_sensor_id tb_sensor_create(tb_world_id world, tb_body_id body, tb_body_id wit
     if (s->count == s->slots) {
       int32_t n = s->slots ? 2 * s->slots : 8;
       tb_array_ref a[16];
-      if (!tb_grow_arrays(a, sensor_arrays(s, a), s->slots, n))
+      if (!tb_grow_arrays(a, tb_observe_sensor_arrays(s, a), s->slots, n))
         return -tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "%s: out of memory for %d sensors", fn, n);
       for (int32_t k = s->slots; k < n; ++k) s->generation[k] = 0;
       s->slots = n;
@@ -78,6 +78,13 @@ tb_sensor_id tb_sensor_create(tb_world_id world, tb_body_id body, tb_body_id wit
   s->filled[i] = 0;
   s->history[i] = h; s->valid[i] = v; s->steps[i] = k;
   return tb_make_id(i, s->generation[i]);
+}
+
+int32_t tb_sensor_alive(tb_world_id world, tb_sensor_id sensor) {
+  tb_world* w = tb_world_get(world);
+  const tb_sensors* s = w && w->observe ? &w->observe->sensors : NULL;
+  int32_t i = tb_id_slot(sensor);
+  return s && sensor >= 0 && i < s->count && s->body[i] != -1 && s->generation[i] == tb_id_gen(sensor);
 }
 
 /* Sensor slot of a live sensor id, or -1 (error set). */

@@ -7,6 +7,11 @@
 /* The PhysX solvers' per-world data (solver_physx.c). */
 int tb_solver_create(tb_world* w);
 void tb_solver_destroy(tb_world* w);
+/* Snapshots: the state a PhysX step reads from the step before (the strong-friction anchor cache).
+ * Load fills a world made by tb_solver_create; 0 on a malformed stream or out of memory. */
+struct tb_serial;
+void tb_solver_save(const tb_world* w, struct tb_serial* s);
+int tb_solver_load(tb_world* w, struct tb_serial* s);
 
 /* Solver families; tb_solve_world() (solver.c) dispatches on def.solver.solver. */
 tb_status tb_solve_world(tb_world* w);

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "../core/jobs.h"
+#include "../core/serial.h"
 #include "solver_physx.h"
 
 static int anchor_cache_arrays(tb_anchor_cache* a, tb_array_ref* out) {
@@ -523,3 +524,29 @@ static tb_status solve_physx(tb_world* w, int tgs) {
 
 tb_status tb_solve_pgs(tb_world* w) { return solve_physx(w, 0); }
 tb_status tb_solve_tgs(tb_world* w) { return solve_physx(w, 1); }
+
+/* ---- snapshots: the anchor cache the next step reads (anchors[anchors_prev]) ---- */
+
+void tb_solver_save(const tb_world* w, tb_serial* s) {
+  const tb_anchor_cache* a = &w->solver->anchors[w->solver->anchors_prev];
+  tb_anchor_cache copy = *a;
+  tb_array_ref r[5];
+  int n = anchor_cache_arrays(&copy, r);
+  tb_put_i32(s, a->pair_count);
+  for (int i = 0; i < n; ++i) tb_put(s, *r[i].ptr, (size_t)a->pair_count * r[i].elem_size);
+}
+
+int tb_solver_load(tb_world* w, tb_serial* s) {
+  tb_solver_data* d = w->solver;
+  tb_anchor_cache* a = &d->anchors[0];
+  int32_t n = tb_get_i32(s, 0, INT32_MAX / 64);
+  tb_array_ref r[5];
+  int na = anchor_cache_arrays(a, r);
+  if (s->failed || !reserve_arrays(r, na, &a->capacity, n)) return 0;
+  for (int i = 0; i < na; ++i) tb_get(s, *r[i].ptr, (size_t)n * r[i].elem_size);
+  for (int32_t k = 0; k < n && !s->failed; ++k)
+    if (a->count[k] < 1 || a->count[k] > TB_MAX_ANCHORS || (k > 0 && a->key[k] <= a->key[k - 1])) s->failed = 1;
+  a->pair_count = n;
+  d->anchors_prev = 0;
+  return !s->failed;
+}

@@ -46,6 +46,7 @@ tb_status tb_step_collide(tb_world* w) {
   STAGE_OR_FAIL(TB_STAGE_BROAD_PHASE, reserve_matching(w));
   STAGE(TB_STAGE_NARROW_PHASE, tb_narrow_stage(w, &ctx)); /* reduction, distance rule, materials */
   STAGE(TB_STAGE_MATCHING, tb_match_contacts(w));
+  STAGE_OR_FAIL(TB_STAGE_MATCHING, tb_contact_store_reserve(w)); /* grows the store: nothing dropped */
   STAGE(TB_STAGE_CONTACT_STORE, tb_contact_store_fill(w));
   w->collided = 1;
   return TB_OK;

@@ -4,29 +4,28 @@
 
 #include "world.h"
 
-#define TB_MAX_ARRAYS 64 /* per-slot arrays of one store (fields + internal); contact fields keep growing */
 
 #define TB_STORE_REF(name, type, per_slot, doc) out[n++] = (tb_array_ref){(void**)&st->name, (per_slot) * sizeof(type)};
 
-static int body_arrays(tb_bodies* st, tb_array_ref* out) {
+int tb_body_store_arrays(tb_bodies* st, tb_array_ref* out) {
   int n = tb_body_field_arrays(&st->f, out);
   TB_BODY_ARRAYS(TB_STORE_REF)
   return n;
 }
 
-static int shape_arrays(tb_shapes* st, tb_array_ref* out) {
+int tb_shape_store_arrays(tb_shapes* st, tb_array_ref* out) {
   int n = 0;
   TB_SHAPE_ARRAYS(TB_STORE_REF)
   return n;
 }
 
-static int pair_arrays(tb_world* st, tb_array_ref* out) {
+int tb_pair_store_arrays(tb_world* st, tb_array_ref* out) {
   int n = 0;
   TB_PAIR_ARRAYS(TB_STORE_REF)
   return n;
 }
 
-static int joint_arrays(tb_joints* st, tb_array_ref* out) {
+int tb_joint_store_arrays(tb_joints* st, tb_array_ref* out) {
   int n = 0;
   TB_JOINT_ARRAYS(TB_STORE_REF)
   return n;
@@ -43,12 +42,12 @@ static int grow_store(const tb_array_ref* arrays, int n, int32_t* capacity, int3
 
 int tb_bodies_grow(tb_bodies* b, int32_t cap) {
   tb_array_ref a[TB_MAX_ARRAYS];
-  return grow_store(a, body_arrays(b, a), &b->capacity, cap);
+  return grow_store(a, tb_body_store_arrays(b, a), &b->capacity, cap);
 }
 
 int tb_shapes_grow(tb_shapes* s, int32_t cap) {
   tb_array_ref a[TB_MAX_ARRAYS];
-  return grow_store(a, shape_arrays(s, a), &s->capacity, cap);
+  return grow_store(a, tb_shape_store_arrays(s, a), &s->capacity, cap);
 }
 
 int tb_contacts_grow(tb_contact_store* c, int32_t cap) {
@@ -58,19 +57,17 @@ int tb_contacts_grow(tb_contact_store* c, int32_t cap) {
 
 int tb_pairs_grow(tb_world* w, int32_t cap) {
   tb_array_ref a[TB_MAX_ARRAYS];
-  return grow_store(a, pair_arrays(w, a), &w->pair_capacity, cap);
+  return grow_store(a, tb_pair_store_arrays(w, a), &w->pair_capacity, cap);
 }
 
 int tb_joints_grow(tb_joints* j, int32_t cap) {
   tb_array_ref a[TB_MAX_ARRAYS];
-  return grow_store(a, joint_arrays(j, a), &j->capacity, cap);
+  return grow_store(a, tb_joint_store_arrays(j, a), &j->capacity, cap);
 }
 
 /* ---- matching frames: every array of a frame, per pair (per-point arrays hold 4 values per pair) ---- */
 
-#define TB_MATCH_ARRAYS 11
-
-static int frame_arrays(tb_match_frame* f, tb_array_ref* out) {
+int tb_match_frame_arrays(tb_match_frame* f, tb_array_ref* out) {
   const size_t P = TB_MAX_MANIFOLD_POINTS;
   const tb_array_ref all[TB_MATCH_ARRAYS] = {
       {(void**)&f->key, sizeof(uint64_t)},         {(void**)&f->count, sizeof(int32_t)},
@@ -84,8 +81,8 @@ static int frame_arrays(tb_match_frame* f, tb_array_ref* out) {
 }
 
 static int both_frames(tb_match_data* m, tb_array_ref* out) {
-  int n = frame_arrays(&m->frame[0], out);
-  return n + frame_arrays(&m->frame[1], out + n);
+  int n = tb_match_frame_arrays(&m->frame[0], out);
+  return n + tb_match_frame_arrays(&m->frame[1], out + n);
 }
 
 int tb_match_reserve(tb_world* w, int32_t pairs) {
@@ -118,10 +115,10 @@ void tb_world_storage_free(tb_world* w, void (*free_data)(int32_t type, void* da
       free_data(w->shapes.type[s], w->shapes.data[s]);
       w->shapes.data[s] = NULL;
     }
-  tb_free_arrays(arrays, body_arrays(&w->bodies, arrays), w->bodies.capacity);
-  tb_free_arrays(arrays, shape_arrays(&w->shapes, arrays), w->shapes.capacity);
-  tb_free_arrays(arrays, pair_arrays(w, arrays), w->pair_capacity);
-  tb_free_arrays(arrays, joint_arrays(&w->joints, arrays), w->joints.capacity);
+  tb_free_arrays(arrays, tb_body_store_arrays(&w->bodies, arrays), w->bodies.capacity);
+  tb_free_arrays(arrays, tb_shape_store_arrays(&w->shapes, arrays), w->shapes.capacity);
+  tb_free_arrays(arrays, tb_pair_store_arrays(w, arrays), w->pair_capacity);
+  tb_free_arrays(arrays, tb_joint_store_arrays(&w->joints, arrays), w->joints.capacity);
   tb_free_arrays(arrays, tb_contact_field_arrays(&w->contacts.f, arrays), w->contacts.capacity);
   tb_match_free(&w->match);
   tb_pair_lists_free(w);

@@ -124,6 +124,7 @@ typedef struct tb_pair {
 typedef struct tb_contact_store {
   tb_contact_fields f;
   int32_t count, capacity, requested, overflowed, readback_valid;
+  int32_t grew; /* the last collide() enlarged the store to hold every point */
 } tb_contact_store;
 
 struct tb_solver_data; /* defined by the solver */
@@ -156,8 +157,10 @@ typedef struct tb_world {
   /* broad phase */
   int32_t* sap_order;        /* shape slots sorted by AABB lower x */
   int32_t sap_count, sap_capacity;
+  struct tb_broad_scratch* broad_scratch; /* sort scratch, owned by broad_phase.c */
   TB_PAIR_ARRAYS(TB_STORE_MEMBER)
   int32_t pair_count, pair_capacity, pairs_requested, pairs_overflowed;
+  int32_t pairs_grew;        /* the last broad phase enlarged the pair arrays */
 
   tb_contact_store contacts;
   int32_t collided;           /* collide() ran since the last solve() */
@@ -219,6 +222,13 @@ const char* tb_shape_type_name(int32_t type);
 
 /* ---- storage (src/world/storage.c): SoA growth and freeing, all or nothing ---- */
 
+/* Every array of a store, from its field lists (capacity elements each); return the count (at
+ * most TB_MAX_ARRAYS). Growth, freeing and snapshots all go through these. */
+#define TB_MAX_ARRAYS 64
+int tb_body_store_arrays(tb_bodies* b, tb_array_ref* out);
+int tb_shape_store_arrays(tb_shapes* s, tb_array_ref* out);
+int tb_pair_store_arrays(struct tb_world* w, tb_array_ref* out);
+int tb_joint_store_arrays(tb_joints* j, tb_array_ref* out);
 int tb_bodies_grow(tb_bodies* b, int32_t capacity);
 int tb_shapes_grow(tb_shapes* s, int32_t capacity);
 int tb_contacts_grow(tb_contact_store* c, int32_t capacity);
@@ -231,6 +241,9 @@ void tb_world_storage_free(tb_world* w, void (*free_data)(int32_t type, void* da
  * called in collide() once the broad phase has counted the pairs, before the narrow phase. */
 int tb_match_reserve(tb_world* w, int32_t pairs);
 void tb_match_free(tb_match_data* m);
+/* Every array of one matching frame (TB_MATCH_ARRAYS of them), elements per pair. */
+#define TB_MATCH_ARRAYS 11
+int tb_match_frame_arrays(tb_match_frame* f, tb_array_ref* out);
 
 /* Shape geometry view for the narrow phase. */
 static inline tb_shape_geom tb_shape_geom_of(const tb_shapes* s, int32_t slot) {

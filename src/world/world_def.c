@@ -14,8 +14,8 @@
   X(gravity, TB_F32, 3, "m/s²", "world vector")                                                 \
   X(timestep, TB_F32, 1, "s", "> 0")                                                            \
   X(body_capacity, TB_I32, 1, "1", "initial body slots; grows")                                 \
-  X(contact_capacity, TB_I32, 1, "1", "contact points the store holds; overflow is reported")   \
-  X(pair_capacity, TB_I32, 1, "1", "broad-phase candidate pairs; overflow is reported")         \
+  X(contact_capacity, TB_I32, 1, "1", "initial contact points; the store grows")               \
+  X(pair_capacity, TB_I32, 1, "1", "initial broad-phase pairs; the arrays grow")              \
   X(thread_count, TB_I32, 1, "1", "threads incl. the caller")                                   \
   X(solver.position_iterations, TB_I32, 1, "1", "position iterations / substeps")               \
   X(solver.velocity_iterations, TB_I32, 1, "1", "velocity iterations")                          \
@@ -113,8 +113,8 @@ tb_world_def tb_default_world_def(void) {
   d.gravity[1] = -9.81f;
   d.timestep = 1.0f / 60.0f;
   d.body_capacity = 64;
-  d.contact_capacity = 1 << 16;
-  d.pair_capacity = 1 << 15;
+  d.contact_capacity = 256; /* small: the store grows with the scene */
+  d.pair_capacity = 128;
   d.thread_count = 1;
   d.solver.position_iterations = 4;
   d.solver.velocity_iterations = 1;

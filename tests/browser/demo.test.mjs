@@ -38,8 +38,12 @@ const LAUNCH_ARGS = [
   '--enable-unsafe-swiftshader',
 ];
 const BACKGROUND = [0x1b, 0x1f, 0x27]; // web/renderer.js BACKGROUND
-const READY_TIMEOUT = 20_000;
-const SETTLE_TIMEOUT = 10_000;
+/* the machine may be loaded (a worker world of the threads build starts a pthread pool; Reset and a
+ * preset change start a new one): waits are generous */
+const READY_TIMEOUT = 45_000;
+const SETTLE_TIMEOUT = 30_000;
+const ACTION_TIMEOUT = 30_000; // Step, Drop
+const RESET_TIMEOUT = 60_000;
 const MIN_STEPS = 20; // frames simulated before the frozen-frame checks
 
 let browser;
@@ -58,7 +62,7 @@ function missingPrerequisites() {
 before(async () => {
   const missing = missingPrerequisites();
   assert.equal(missing.length, 0, `demo test prerequisites:\n  ${missing.join('\n  ')}`);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS, headless: true, timeout: 15_000 });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS, headless: true, timeout: 30_000 });
 });
 
 after(async () => {
@@ -66,9 +70,9 @@ after(async () => {
 });
 
 /** Opens the demo on a fresh server; collects page errors, console errors and failed requests. */
-async function openDemo(isolation) {
+async function openDemo(isolation, viewport = { width: 1000, height: 640 }) {
   const server = await startServer({ port: 0, isolation });
-  const context = await browser.newContext({ viewport: { width: 1000, height: 640 } });
+  const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   const log = { pageErrors: [], consoleErrors: [], failedRequests: [] };
   page.on('pageerror', (err) => log.pageErrors.push(err.stack || err.message || String(err)));
@@ -95,7 +99,7 @@ function describeLog(log) {
 }
 
 async function saveShot(page, name) {
-  const dir = process.env.TRIBO_TEST_SHOTS || os.tmpdir();
+  const dir = process.env.TRIBO_TEST_SHOTS || path.join(ROOT, 'build/screenshots');
   const file = path.join(dir, `tribo-demo-${name}.png`);
   try {
     fs.mkdirSync(dir, { recursive: true });
@@ -180,17 +184,17 @@ async function checkFrozenFrame(page, log, label) {
 async function checkButtons(page, log, label, frozen) {
   const read = () => page.evaluate(() => ({ ...window.tribo }));
   await page.click('#btn-step');
-  await page.waitForFunction((f) => window.tribo.frame === f + 1, frozen.frame, { timeout: 5_000 }).catch(async () => {
+  await page.waitForFunction((f) => window.tribo.frame === f + 1, frozen.frame, { timeout: ACTION_TIMEOUT }).catch(async () => {
     assert.fail(`${label}: Step did not advance exactly one frame from ${frozen.frame}: ${JSON.stringify(await read())}${describeLog(log)}`);
   });
   const stepped = await read();
   assert.equal(stepped.drawnContactMarkers, stepped.contactCount, `${label}: after Step, drawnContactMarkers !== contactCount`);
   await page.click('#btn-drop');
-  await page.waitForFunction((n) => window.tribo.bodyCount === n + 1, frozen.bodyCount, { timeout: 5_000 }).catch(async () => {
+  await page.waitForFunction((n) => window.tribo.bodyCount === n + 1, frozen.bodyCount, { timeout: ACTION_TIMEOUT }).catch(async () => {
     assert.fail(`${label}: Drop did not add a body: ${JSON.stringify(await read())}${describeLog(log)}`);
   });
   await page.click('#btn-reset');
-  await page.waitForFunction((n) => window.tribo.bodyCount === n && window.tribo.frame <= 2, frozen.bodyCount, { timeout: 10_000 }).catch(async () => {
+  await page.waitForFunction((n) => window.tribo.bodyCount === n && window.tribo.frame <= 2, frozen.bodyCount, { timeout: RESET_TIMEOUT }).catch(async () => {
     assert.fail(`${label}: Reset did not restore the initial scene (${frozen.bodyCount} bodies, frame 1): ${JSON.stringify(await read())}${describeLog(log)}`);
   });
   const after = await read();
@@ -198,11 +202,11 @@ async function checkButtons(page, log, label, frozen) {
   assert.equal(after.error, null, `${label}: error after Reset: ${after.error}`);
 }
 
-async function runDemoChecks(t, { isolation, expectBuild, name, buttons = false }) {
-  const { page, log, close, server } = await openDemo(isolation);
+async function runDemoChecks(t, { isolation, expectBuild, name, buttons = false, phone = false }) {
+  const { page, log, close, server } = await openDemo(isolation, phone ? { width: 390, height: 780 } : undefined);
   let failed = true;
   try {
-    await page.goto(server.url, { waitUntil: 'load', timeout: 15_000 });
+    await page.goto(`${server.url}pyramid.html`, { waitUntil: 'load', timeout: READY_TIMEOUT });
     await waitReady(page, log);
 
     const coi = await page.evaluate(() => globalThis.crossOriginIsolated);
@@ -217,7 +221,7 @@ async function runDemoChecks(t, { isolation, expectBuild, name, buttons = false 
     const stats = await canvasStats(page);
     assertDrawn(stats, name, { expectMarkers: true });
 
-    const status = await page.locator('#status').innerText();
+    const status = await page.locator('#status').textContent(); /* textContent: the panel may be folded (phone) */
     assert.match(status, new RegExp(`build: ${expectBuild}`), `${name}: status line does not name the build: ${status}`);
     assert.match(status, new RegExp(`contacts: ${frozen.contactCount}\\b`), `${name}: status line does not show the contact count ${frozen.contactCount}: ${status}`);
 
@@ -231,8 +235,21 @@ async function runDemoChecks(t, { isolation, expectBuild, name, buttons = false 
     assert.ok(centre.wrench && centre.wrench.force[1] > 1, `${name}: the picked body is held up by its contacts (f_y ${centre.wrench?.force[1]} N)`);
     const ground = await page.evaluate(() => window.tribo.pick(0, -0.95));
     assert.ok(ground.hit && ground.hit.body === -1 && Math.abs(ground.hit.point[1]) < 1e-3, `${name}: near the bottom edge the ground plane y = 0 is hit`);
-    assert.match(await page.locator('#detail').innerText(), /pick: shape \d+ \(static\)/, `${name}: the pick is described`);
+    assert.match(await page.locator('#pick').textContent(), /pick: shape \d+ \(static\)/, `${name}: the pick is described`);
 
+    if (buttons) {
+      // the picked body's contact force is plotted over time: its weight is carried (F_y > 0)
+      await page.evaluate(() => window.tribo.pick(0, 0));
+      const samples = await page.evaluate(async () => { for (let i = 0; i < 4; i++) await window.tribo.step(); return window.tribo.forceSamples; });
+      assert.ok(samples >= 2, `${name}: force–time plot of the picked body gets a sample per frame (got ${samples})`);
+      assert.equal(await page.locator('#force-plot').isVisible(), true, `${name}: force plot shown`);
+    }
+    if (phone) {
+      // a phone: the panel is a folded sheet at the bottom, the scene stays visible
+      const box = await page.locator('#panel').boundingBox();
+      assert.ok(box.height < 0.25 * 780, `${name}: folded panel height ${box.height} px of 780`);
+      assert.equal(await page.evaluate(() => document.getElementById('panel-body').open), false, `${name}: panel folded on a phone`);
+    }
     if (buttons) {
       // the preset selector rebuilds the same scene under another engine's contact semantics
       await page.evaluate(() => window.tribo.setPreset('newton-xpbd'));
@@ -249,7 +266,7 @@ async function runDemoChecks(t, { isolation, expectBuild, name, buttons = false 
       `overflowed=${frozen.overflowed} colours=${stats.distinctColours} nonBackground=${(100 * stats.nonBackground / stats.pixels).toFixed(0)}%`);
     if (log.consoleErrors.length) t.diagnostic(`${name}: console errors: ${log.consoleErrors.join(' | ')}`);
     if (log.failedRequests.length) t.diagnostic(`${name}: failed requests: ${log.failedRequests.join(' | ')}`);
-    if (process.env.TRIBO_TEST_SHOTS) await saveShot(page, name);
+    await saveShot(page, name);
     failed = false;
   } finally {
     if (failed) {
@@ -260,10 +277,10 @@ async function runDemoChecks(t, { isolation, expectBuild, name, buttons = false 
   }
 }
 
-test('demo, cross-origin isolated: threads build, draws, contact markers match contacts, buttons work', { timeout: 35_000 }, async (t) => {
+test('demo, cross-origin isolated: threads build, draws, contact markers match contacts, buttons work, picked body\'s force plotted', { timeout: 240_000 }, async (t) => {
   await runDemoChecks(t, { isolation: true, expectBuild: 'threads', name: 'isolated', buttons: true });
 });
 
-test('demo, not isolated (--no-isolation): simd build, draws', { timeout: 35_000 }, async (t) => {
-  await runDemoChecks(t, { isolation: false, expectBuild: 'simd', name: 'no-isolation' });
+test('demo, not isolated (--no-isolation): simd build, draws, phone layout keeps the scene visible', { timeout: 150_000 }, async (t) => {
+  await runDemoChecks(t, { isolation: false, expectBuild: 'simd', name: 'no-isolation', phone: true });
 });

@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../web/server.mjs';
+import { shot } from './harness.mjs';
 
 const CHROMIUM = process.env.TRIBO_CHROMIUM || '/usr/bin/chromium';
 const ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
@@ -63,6 +64,59 @@ test('preset comparison: each preset reports its own honest force on the same sc
     return n;
   }));
   assert.ok(inked.length >= 1 && inked.every((n) => n > 200), `side views drawn (inked pixels ${inked})`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+/* Colour distance of a pixel to a '#rrggbb' colour, summed over channels. */
+function countColours(page, colours) {
+  return page.evaluate((cols) => {
+    const rgb = cols.map((c) => [1, 3, 5].map((k) => parseInt(c.slice(k, k + 2), 16)));
+    const counts = cols.map(() => 0);
+    for (const c of document.querySelectorAll('.uplot canvas')) {
+      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      for (let i = 0; i < d.length; i += 4) {
+        if (d[i + 3] < 200) continue;
+        rgb.forEach((q, k) => { if (Math.abs(d[i] - q[0]) + Math.abs(d[i + 1] - q[1]) + Math.abs(d[i + 2] - q[2]) < 40) counts[k]++; });
+      }
+    }
+    return counts;
+  }, colours);
+}
+
+test('preset comparison: the readback statement is filled after a step; every trace, the physics line, the legend and the axis label show', { timeout: 90_000 }, async () => {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.stack || e.message));
+  await page.goto(`${server.origin}/demos/presets.html?paused=1`);
+  await page.waitForFunction(() => window.tribo && (window.tribo.ready || window.tribo.error), null, { timeout: 45_000 });
+  for (const scene of ['resting', 'stack']) {
+    await page.evaluate((s) => { window.tribo.select(s); window.tribo.step(30); }, scene);
+    const lanes = await page.evaluate(() => [...document.querySelectorAll('.lane:not(.unavailable)')]
+      .map((el) => ({ name: el.querySelector('h2').textContent, info: el.querySelector('.info').textContent })));
+    assert.ok(lanes.length >= 1);
+    for (const l of lanes) {
+      /* the statement of the step that ran: valid, and the substeps the solver used */
+      assert.match(l.info, /valid: true/, `${scene}/${l.name}: readback statement after a step says valid: ${l.info}`);
+      const sub = Number(/substeps: (\d+)/.exec(l.info)?.[1]);
+      assert.ok(sub >= 1, `${scene}/${l.name}: substeps of the step that ran (got ${sub})`);
+    }
+    const { colors, physics, presets } = await page.evaluate(() => ({ colors: window.tribo.colors, physics: window.tribo.physicsColor, presets: window.tribo.presets }));
+    const shown = Object.keys(presets).filter((p) => presets[p].available && presets[p].perContactForce);
+    const counts = await countColours(page, [...shown.map((p) => colors[p]), physics]);
+    shown.forEach((p, k) => assert.ok(counts[k] > 150, `${scene}: trace of ${p} visible (${counts[k]} pixels of ${colors[p]})`));
+    assert.ok(counts.at(-1) > 150, `${scene}: dashed physics line visible (${counts.at(-1)} pixels)`);
+    const legend = await page.evaluate(() => [...document.querySelectorAll('.u-legend .u-value')].map((e) => e.textContent));
+    assert.ok(legend.length >= 2 && legend.every((v) => v !== '--'), `${scene}: legend shows the latest values (got ${legend})`);
+    const clipped = await page.evaluate(() => [...document.querySelectorAll('.uplot .u-axis .u-label')].filter((el) => el.textContent).map((el) => {
+      const r = document.createRange();
+      r.selectNodeContents(el);
+      const t = r.getBoundingClientRect(), box = el.closest('.uplot').getBoundingClientRect();
+      return t.top < box.top - 1 || t.bottom > box.bottom + 1 || t.left < box.left - 1 || t.right > box.right + 1 ? el.textContent : null;
+    }).filter(Boolean));
+    assert.deepEqual(clipped, [], `${scene}: axis labels inside their plot`);
+    await shot(page, `presets-${scene}`);
+  }
   assert.deepEqual(errors, []);
   await page.close();
 });

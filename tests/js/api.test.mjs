@@ -19,14 +19,14 @@ for (const build of BUILDS) {
       const w = tribo.createWorld();
       const g = w.addBody({ type: 'static', shapes: [{ type: 'plane' }] });
       const cases = [
-        [() => w.addBody({ shapes: [{ type: 'sphere', radius: -1 }] }), RangeError, /addBody: shapes\[0\]: sphere radius must be > 0 \(got -1\)/],
-        [() => w.addBody({ shapes: [{ type: 'sphere', radius: NaN }] }), RangeError, /shapes\[0\]: params\[0\] must be finite \(got nan\)/],
-        [() => w.addBody({ position: [0, Infinity, 0] }), RangeError, /addBody: position\[1\] must be finite \(got inf\)/],
-        [() => w.addBody({ shapes: [{ type: 'box', halfExtents: [1, 0, 1] }] }), RangeError, /box halfExtents\[1\] must be > 0 \(got 0\)/],
-        [() => w.addBody({ shapes: [{ type: 'sphere', radius: 1, density: -2 }] }), RangeError, /sphere density must be finite and > 0 \(got -2\)/],
-        [() => w.addBody({ shapes: [{ type: 'sphere', radius: 1, density: 0 }] }), RangeError, /density must be finite and > 0 \(got 0\)/],
+        [() => w.addBody({ shapes: [{ type: 'sphere', radius: -1 }] }), RangeError, /addBody: shapes\[0\]: radius must be finite and in \[1e-6, 1e6\] \(got -1\)/],
+        [() => w.addBody({ shapes: [{ type: 'sphere', radius: NaN }] }), RangeError, /shapes\[0\]: radius must be finite and in \[1e-6, 1e6\] \(got NaN\)/],
+        [() => w.addBody({ position: [0, Infinity, 0] }), RangeError, /addBody: position\[1\] must be finite \(got Infinity\)/],
+        [() => w.addBody({ shapes: [{ type: 'box', halfExtents: [1, 0, 1] }] }), RangeError, /shapes\[0\]: halfExtents\[1\] must be finite and in \[1e-6, 1e6\] \(got 0\)/],
+        [() => w.addBody({ shapes: [{ type: 'sphere', radius: 1, density: -2 }] }), RangeError, /shapes\[0\]: density must be finite and in \[1e-6, 1e6\] \(got -2\)/],
+        [() => w.addBody({ shapes: [{ type: 'sphere', radius: 1, density: 0 }] }), RangeError, /density must be finite and in \[1e-6, 1e6\] \(got 0\)/],
         [() => w.addBody({ shapes: [{ type: 'sphere', radius: 1, friction: -0.1 }] }), RangeError, /friction must be finite and >= 0 \(got -0.1\)/],
-        [() => w.addBody({ shapes: [{ type: 'sphere', radius: 1, restitution: 1.5 }] }), RangeError, /restitution must be in \[0, 1\] \(got 1.5\)/],
+        [() => w.addBody({ shapes: [{ type: 'sphere', radius: 1, restitution: 1.5 }] }), RangeError, /restitution must be finite and in \[0, 1\] \(got 1.5\)/],
         [() => w.addBody({ shapes: [{ type: 'cone', radius: 1 }] }), RangeError, /shapes\[0\]\.type must be one of plane, sphere, capsule, box(, [a-z]+)* \(got "cone"\)/],
         [() => w.addBody({ type: 'floating' }), RangeError, /addBody: type must be 'static', 'kinematic' or 'dynamic' \(got "floating"\)/],
         [() => w.addBody({ rotation: [0, 0, 0, 2] }), RangeError, /rotation must be a unit quaternion \(got length 2\)/],
@@ -36,14 +36,14 @@ for (const build of BUILDS) {
         [() => w.addBody(null), TypeError, /addBody: expected an options object \(got null\)/],
         [() => tribo.createWorld([1]), TypeError, /createWorld: expected an options object/],
         [() => w.addBody({ position: [1, 2] }), TypeError, /position must be an array of 3 numbers \(got \[1,2\]\)/],
-        [() => w.setVelocity(123456, [0, 0, 0]), RangeError, /setVelocity: body 123456 does not exist/],
+        [() => w.setVelocity(123456, [0, 0, 0]), RangeError, /setVelocity: id: body 123456 does not exist/],
         [() => w.setVelocity(g, [1, 0, 0]), RangeError, /setVelocity: body \d+ is static and cannot move/],
-        [() => w.setMass(w.addBody(ball()), { mass: -3, inertia: [1, 1, 1] }), RangeError, /setMass: mass must be finite and > 0 \(got -3\)/],
+        [() => w.setMass(w.addBody(ball()), { mass: -3, inertia: [1, 1, 1] }), RangeError, /setMass: mass must be finite and in \[1e-30, 1e30\] \(got -3\)/],
         [() => tribo.createWorld({ timestep: 0 }), RangeError, /createWorld: timestep must be finite and > 0 \(got 0\)/],
         [() => tribo.createWorld({ substeps: 0 }), RangeError, /createWorld: substeps must be in \[1, 64\] \(got 0\)/],
         [() => w.setPose(g), TypeError, /setPose: position is required/],
         [() => w.setMass(g, { mass: 1 }), TypeError, /setMass: inertia is required/],
-        [() => w.step(2.5), RangeError, /step: n must be an integer >= 0 \(got 2.5\)/],
+        [() => w.step(2.5), RangeError, /step: n must be an integer \(got 2.5\)/],
         [() => tribo.createWorld({ threads: 99 }), RangeError, /threads must be in \[1, \d+\] in this build \(got 99\)/],
         [() => tribo.createWorld({ preset: 'mujoco' }), RangeError, /preset "mujoco" is not available/],
       ];
@@ -65,11 +65,11 @@ for (const build of BUILDS) {
       const a = w.addBody(ball());
       w.removeBody(a);
       assert.throws(() => w.getState(a), /body \d+ does not exist/);
-      assert.throws(() => w.removeBody(a), /removeBody: body \d+ does not exist/);
+      assert.throws(() => w.removeBody(a), /removeBody: id: body \d+ does not exist/);
       const b = w.addBody(ball());
       assert.equal(w.bodySlot(b), w.bodySlot(a), 'slot reused');
       assert.notEqual(b, a, 'generation differs');
-      assert.throws(() => w.getPosition(a), /getPosition: body \d+ does not exist/);
+      assert.throws(() => w.getPosition(a), /getPosition: id: body \d+ does not exist/);
       w.free();
     });
 
@@ -127,36 +127,40 @@ for (const build of BUILDS) {
       a.free(); b.free();
     });
 
-    it('contact overflow reports the true count and flags the frame; growing the capacity clears it', () => {
+    it('a contact store created too small grows in the step and flags it; a reserved one does not', () => {
       const w = tribo.createWorld({ contactCapacity: 3 });
       w.addBody({ type: 'static', shapes: [{ type: 'plane' }] });
       w.addBody({ position: [0, 0.5, 0], shapes: [{ type: 'box', halfExtents: [0.5, 0.5, 0.5] }] });
-      w.step(5);
+      w.step();
       let c = w.contacts;
       assert.equal(c.requested, 4);
-      assert.equal(c.count, 3);
-      assert.equal(c.overflowed, true);
-      assert.equal(c.normalImpulse.length, 3);
-      w.setContactCapacity(16);
+      assert.equal(c.count, 4);
+      assert.equal(c.grew, true);
+      assert.equal(c.overflowed, false);
+      assert.equal(c.normalImpulse.length, 4);
+      w.step(4);
+      assert.equal(w.contacts.grew, false);
+      w.setContactCapacity(64);
+      assert.equal(w.contacts.capacity, 64);
       w.step();
       c = w.contacts;
-      assert.equal(c.overflowed, false);
+      assert.equal(c.grew, false);
       assert.equal(c.count, 4);
       w.free();
     });
 
-    it('pair overflow reports the true candidate count; setPairCapacity clears it', () => {
+    it('pair arrays created too small grow in the step: every candidate pair is kept', () => {
       const w = tribo.createWorld({ pairCapacity: 2 });
       w.addBody({ type: 'static', shapes: [{ type: 'plane' }] });
       for (let i = 0; i < 5; i++) w.addBody({ position: [2 * i, 0.4, 0], shapes: [{ type: 'sphere', radius: 0.4 }] });
       w.step();
-      assert.equal(w.contacts.pairsOverflowed, true);
-      assert.equal(w.contacts.pairsRequested, 5);
-      assert.equal(w.contacts.pairCount, 2);
-      w.setPairCapacity(w.contacts.pairsRequested);
-      w.step();
+      assert.equal(w.contacts.pairsGrew, true);
       assert.equal(w.contacts.pairsOverflowed, false);
+      assert.equal(w.contacts.pairsRequested, 5);
+      assert.equal(w.contacts.pairCount, 5);
       assert.equal(w.contacts.count, 5);
+      w.step();
+      assert.equal(w.contacts.pairsGrew, false);
       assert.throws(() => w.setPairCapacity(0), /setPairCapacity: capacity must be >= 1 \(got 0\)/);
       w.free();
     });

@@ -95,17 +95,17 @@ for (const build of BUILDS) {
     it('rejects bad convex shapes with errors naming the field, and adds nothing', () => {
       const w = tribo.createWorld();
       const cases = [
-        [{ type: 'cylinder', radius: 0.5, halfHeight: -1 }, RangeError, /shapes\[0\]: cylinder halfHeight must be > 0 \(got -1\)/],
-        [{ type: 'cylinder', radius: 0 , halfHeight: 1 }, RangeError, /shapes\[0\]: cylinder radius must be > 0 \(got 0\)/],
+        [{ type: 'cylinder', radius: 0.5, halfHeight: -1 }, RangeError, /shapes\[0\]: halfHeight must be finite and in \[1e-6, 1e6\] \(got -1\)/],
+        [{ type: 'cylinder', radius: 0 , halfHeight: 1 }, RangeError, /shapes\[0\]: radius must be finite and in \[1e-6, 1e6\] \(got 0\)/],
         [{ type: 'cylinder', radius: 0.5 }, TypeError, /shapes\[0\]\.halfHeight is required for a cylinder/],
-        [{ type: 'ellipsoid', radii: [1, 0, 1] }, RangeError, /ellipsoid radii\[1\] must be > 0 \(got 0\)/],
+        [{ type: 'ellipsoid', radii: [1, 0, 1] }, RangeError, /radii\[1\] must be finite and in \[1e-6, 1e6\] \(got 0\)/],
         [{ type: 'ellipsoid', radii: [1, 1] }, TypeError, /radii must be an array of 3 numbers/],
         [{ type: 'hull' }, TypeError, /shapes\[0\]\.points is required for a hull/],
         [{ type: 'hull', points: [0, 0, 0, 1, 0] }, RangeError, /points length must be a multiple of 3 \(x, y, z per point\) \(got 5\)/],
         [{ type: 'hull', points: [0, 0, 0, 1, 0, 0, 0, 1, 0] }, RangeError, /point_count must be >= 4 \(got 3\)/],
         [{ type: 'hull', points: [0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0] }, RangeError, /points must not be coplanar/],
         [{ type: 'hull', points: [0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3] }, RangeError, /points must not be collinear/],
-        [{ type: 'hull', points: [0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, NaN] }, RangeError, /points\[11\] must be finite \(got nan\)/],
+        [{ type: 'hull', points: [0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, NaN] }, RangeError, /points\[11\] must be a finite coordinate within ±1000000 m \(got NaN\)/],
         [{ type: 'hull', points: [0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, '1'] }, TypeError, /points\[11\] must be a number/],
         [{ type: 'hull', points: prism(4, 1, 1), supportField: { resolution: 3 } }, RangeError, /supportField\.resolution must be -1 \(default\), 0 \(none\) or in \[8, 1024\] \(got 3\)/],
         [{ type: 'hull', points: prism(4, 1, 1), supportField: { res: 3 } }, RangeError, /unknown option res/],

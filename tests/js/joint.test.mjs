@@ -131,7 +131,7 @@ for (const build of BUILDS) {
       assert.throws(() => w.addJoint({ body1: a, motor: { speed: 1, maxForce: -2 } }), RangeError, /motor\.maxForce/);
       assert.throws(() => w.addJoint({ body1: a, anchor1: [NaN, 0, 0] }), RangeError, /anchor1\[0\] must be finite/);
       assert.throws(() => w.addJoint({ body1: a, limits: {} }), RangeError, /unknown option limits/);
-      assert.throws(() => w.addJoint({ body1: 12345 }), RangeError, /body1: body 12345 does not exist/);
+      assert.throws(() => w.addJoint({ body1: 12345 }), RangeError, /addJoint: body1: body 12345 does not exist/);
       assert.deepEqual(w.joints, [], 'nothing was added');
       const j1 = w.addJoint({ type: 'spherical', body0: a, body1: b, anchor: [0.5, 1, 0] });
       const j2 = w.addJoint({ type: 'distance', body1: b, anchor0: [1, 2, 0], length: 1 });
@@ -141,8 +141,8 @@ for (const build of BUILDS) {
       near(assert, d.anchor0[0], 0.5, 1e-6, 'anchor0 in body0 frame');
       near(assert, d.anchor1[0], -0.5, 1e-6, 'anchor1 in body1 frame');
       assert.deepEqual(w.removeBody(b), [j1, j2], 'removeBody lists the joints removed with it');
-      assert.throws(() => w.jointState(j1), RangeError, /jointState: joint \d+ does not exist/);
-      assert.throws(() => w.removeJoint(j2), RangeError, /removeJoint: joint \d+ does not exist/);
+      assert.throws(() => w.jointState(j1), RangeError, /jointState: id: joint \d+ does not exist/);
+      assert.throws(() => w.removeJoint(j2), RangeError, /removeJoint: id: joint \d+ does not exist/);
       assert.deepEqual(w.removeBody(a), []);
       w.free();
     });

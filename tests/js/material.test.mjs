@@ -196,7 +196,7 @@ for (const build of BUILDS) {
       const cases = [
         [() => w.setMaterial(s, { staticFriction: -1 }), RangeError, /setMaterial: material\.staticFriction must be finite and >= 0 \(got -1\)/],
         [() => w.setMaterial(s, { dynamicFriction: NaN }), RangeError, /material\.dynamicFriction must be finite and >= 0 \(got nan\)/],
-        [() => w.setMaterial(s, { restitution: 1.5 }), RangeError, /material\.restitution must be in \[0, 1\] \(got 1\.5\)/],
+        [() => w.setMaterial(s, { restitution: 1.5 }), RangeError, /material\.restitution must be finite and in \[0, 1\] \(got 1\.5\)/],
         [() => w.setMaterial(s, { compliant: { stiffness: -3 } }), RangeError, /material\.compliant\.stiffness must be finite and >= 0 \(got -3\)/],
         [() => w.setMaterial(s, { compliant: { damping: Infinity } }), RangeError, /material\.compliant\.damping must be finite and >= 0 \(got inf\)/],
         [() => w.setMaterial(s, { ka: -0.1 }), RangeError, /material\.ka must be finite and >= 0 \(got -0\.1\)/],
@@ -206,9 +206,9 @@ for (const build of BUILDS) {
         [() => w.setMaterial(s, { mu: 1 }), RangeError, /unknown option mu/],
         [() => w.setMaterial(s, { compliant: { k: 1 } }), RangeError, /material\.compliant: unknown option k/],
         [() => w.setMaterial(s, null), TypeError, /setMaterial: material must be an object \(got null\)/],
-        [() => w.setMaterial(987654, { ke: 1 }), RangeError, /setMaterial: shape 987654 does not exist/],
-        [() => w.getMaterial(987654), RangeError, /getMaterial: shape 987654 does not exist/],
-        [() => w.shapesOf(987654), RangeError, /shapesOf: body 987654 does not exist/],
+        [() => w.setMaterial(987654, { ke: 1 }), RangeError, /setMaterial: shapeId: shape 987654 does not exist/],
+        [() => w.getMaterial(987654), RangeError, /getMaterial: shapeId: shape 987654 does not exist/],
+        [() => w.shapesOf(987654), RangeError, /shapesOf: bodyId: body 987654 does not exist/],
         [() => w.addBody({ shapes: [{ type: 'sphere', radius: 1, material: { kd: -2 } }] }), RangeError, /addBody: shapes\[0\]\.material\.kd must be finite and >= 0 \(got -2\)/],
         [() => w.setOptions({ combineRule: 'newton' }), RangeError, /setOptions: combineRule must be one of "physx", "mean", "vbd", "kamino", "mujoco" \(got "newton"\)/],
         [() => w.setOptions({ combineRule: 'kamino', kaminoCombine: { restitution: 'least' } }), RangeError, /kaminoCombine\.restitution must be one of/],
@@ -242,7 +242,7 @@ describe('materials in a worker', () => {
       assert.equal((await sim.options).combineRule, 'mean');
       frame = await sim.collide();
       near(assert, frame.contacts.dynamicFriction[0], 0.475, 1e-6, 'mean in the worker');
-      await assert.rejects(sim.setMaterial(s, { restitution: 2 }), /setMaterial: material\.restitution must be in \[0, 1\] \(got 2\)/);
+      await assert.rejects(sim.setMaterial(s, { restitution: 2 }), /setMaterial: material\.restitution must be finite and in \[0, 1\] \(got 2\)/);
     } finally {
       await sim.free();
     }

@@ -88,7 +88,7 @@ for (const build of BUILDS) {
       const w = tribo.createWorld();
       const hf = { type: 'heightfield', rows: 3, cols: 3, cellSize: [1, 1], heights: new Float32Array(9) };
       const cases = [
-        [{ ...hf, heights: [0, 0, 0, 0, NaN, 0, 0, 0, 0] }, /shapes\[0\]: heightfield heights\[4\] must be finite \(got nan\)/],
+        [{ ...hf, heights: [0, 0, 0, 0, NaN, 0, 0, 0, 0] }, /shapes\[0\]\.heights\[4\] must be finite \(got NaN\)/],
         [{ ...hf, rows: 1, heights: [0, 0, 0] }, /heightfield rows must be in \[2, 4096\] \(got 1\)/],
         [{ ...hf, rows: 2.5 }, /rows must be an integer \(got 2.5\)/],
         [{ ...hf, heights: [1, 2, 3] }, /heights must hold rows × cols = 9 values \(got 3\)/],
@@ -98,9 +98,9 @@ for (const build of BUILDS) {
         [{ type: 'heightfield', rows: 3, cols: 3, cellSize: [1, 1] }, /heights is required for a heightfield/],
         [{ ...FLOOR, indices: [0, 2, 7] }, /mesh indices\[2\] must be in \[0, 4\) \(got 7\)/],
         [{ ...FLOOR, indices: [0, 1, 2, 0, 1] }, /indices length must be a multiple of 3 \(got 5\)/],
-        [{ ...FLOOR, indices: [0, 1.5, 2] }, /indices\[1\] must be an integer \(got 1.5\)/],
+        [{ ...FLOOR, indices: [0, 1.5, 2] }, /indices\[1\] must be an integer in \[0, 2\^31\) \(got 1.5\)/],
         [{ ...FLOOR, vertices: [0, 0, 0, 1, 0, 0, 2, 0, 0], indices: [0, 1, 2] }, /mesh triangle 0 \(indices 0, 1, 2\) is degenerate/],
-        [{ ...FLOOR, vertices: [0, 0, 0, 1, 0, Infinity, 0, 0, 1] , indices: [0, 2, 1] }, /mesh vertices\[1\] must be finite/],
+        [{ ...FLOOR, vertices: [0, 0, 0, 1, 0, Infinity, 0, 0, 1] , indices: [0, 2, 1] }, /vertices\[5\] must be finite/],
         [{ ...FLOOR, vertices: 'abc' }, /vertices must be an array of numbers/],
       ];
       for (const [shape, re] of cases) {

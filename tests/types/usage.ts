@@ -1,5 +1,5 @@
 // Type-checked (not run) by `make test-types`: the API as a TypeScript user meets it.
-import { init, createWorkerWorld, type ContactViews, type HullInfo, type JointState, type Wrench } from '../../js/index.js';
+import { init, createWorkerWorld, LIMITS, type ContactViews, type HullInfo, type JointState, type Wrench } from '../../js/index.js';
 
 async function main(): Promise<number> {
   const tribo = await init({ build: 'simd' });
@@ -103,7 +103,12 @@ async function observation(): Promise<number> {
   const valid: boolean = world.readbackInfo.valid ?? false;
   const sim = await createWorkerWorld();
   const wnet = await sim.netContactWrench(0);
-  await sim.free();
+  const hits = await sim.rayCastAll([0, 1, 0], [0, -1, 0], { capacity: LIMITS.queryCapacity });
+  const big: number = LIMITS.length.max + hits.requested;
+  const pending = sim.step(1000);
+  sim.terminate();
+  await pending.catch((e: Error) => e.message);
+  void big;
   world.free();
   return avg.force[1] + ev.count + px + h.count + (valid ? 1 : 0) + wnet.force[1];
 }

@@ -1,0 +1,19 @@
+/**
+ * Ranges of the numbers whose float32 mass properties the engine can hold: inside them a body's
+ * mass, inertia (kg·m², up to about density × length⁵) and their inverses stay normal, finite
+ * float32 numbers. Checked before the engine is called; README "Bad input" lists them.
+ * @module tribo/limits
+ */
+
+export const LIMITS = Object.freeze({
+  /** m: shape sizes (radius, halfHeight, halfExtents, radii) and hull point coordinates. */
+  length: Object.freeze({ min: 1e-6, max: 1e6 }),
+  /** kg/m³: shape density. */
+  density: Object.freeze({ min: 1e-6, max: 1e6 }),
+  /** kg: a body's mass (setMass, addBody mass, and the mass its shapes give). */
+  mass: Object.freeze({ min: 1e-30, max: 1e30 }),
+  /** kg·m²: principal moments (setMass, and the inertia its shapes give). */
+  inertia: Object.freeze({ min: 1e-30, max: 1e30 }),
+  /** Most results one query returns (rayCastAll, overlap capacity): bounds its scratch memory. */
+  queryCapacity: 1 << 16,
+});

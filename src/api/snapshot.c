@@ -1,0 +1,603 @@
+/* Snapshots: the whole state of a world as bytes, and a world restored from them.
+ *
+ * The payload lists, in order: the definition and the world's step-to-step scalars; each store
+ * (bodies, shapes, candidate pairs, contacts) through the array lists its growth uses
+ * (tb_*_store_arrays, from the field lists), so an array added to a list is saved without a change
+ * here; the owned geometry of each hull (copied as built), mesh and heightfield (their vertices,
+ * indices or heights: rebuilt, which is deterministic); the sweep order; the pair lists; both
+ * matching frames; the per-body contact totals; the PhysX anchor cache; sensors and events; the
+ * joint store with the filter's list of joined body pairs.
+ * Restore reads everything into a scratch world first and swaps it in only when every check
+ * passed, so a refused snapshot leaves the world untouched. */
+#include <string.h>
+
+#include "../core/jobs.h"
+#include "../core/serial.h"
+#include "../geometry/hull.h"
+#include "../geometry/triangle_mesh.h"
+#include "../observe/observe.h"
+#include "../solver/solver.h"
+#include "../world/world_def.h"
+#include "api.h"
+
+static const char k_magic[8] = {'T', 'R', 'I', 'B', 'O', 'S', 'N', 'P'};
+static int32_t s_last_error = TB_SNAPSHOT_OK;
+
+typedef struct snapshot_header {
+  char magic[8];
+  uint32_t version, header_size, payload_size, layout, checksum, reserved;
+} snapshot_header;
+_Static_assert(sizeof(snapshot_header) == TB_SNAPSHOT_HEADER_SIZE, "snapshot header is 32 bytes");
+
+/* ---- layout hash: names and element sizes of every stored array and struct ---- */
+
+/* Pointer arrays (owned geometry) are not in the payload, so their size is not in the hash: a
+ * snapshot of the native build reads in wasm and back when every other size agrees. */
+#define IS_POINTER_ARRAY(type) _Generic((type**)0, void***: 1, default: 0)
+#define HASH_ARRAY(name, type, per_slot, doc) \
+  h = tb_fnv1a(h, #name, sizeof #name); h = hash_size(h, IS_POINTER_ARRAY(type) ? 0 : (per_slot) * sizeof(type));
+#define HASH_FIELD(name, ctype, ftype, comps, unit, doc) \
+  h = tb_fnv1a(h, #name, sizeof #name); h = hash_size(h, (comps) * sizeof(ctype));
+#define HASH_TYPE(t) h = tb_fnv1a(h, #t, sizeof #t); h = hash_size(h, sizeof(t));
+
+static uint32_t hash_size(uint32_t h, size_t n) {
+  uint32_t v = (uint32_t)n;
+  return tb_fnv1a(h, &v, sizeof v);
+}
+
+static uint32_t layout_hash(void) {
+  uint32_t h = 2166136261u;
+  TB_BODY_FIELDS(HASH_FIELD)
+  TB_BODY_ARRAYS(HASH_ARRAY)
+  TB_SHAPE_ARRAYS(HASH_ARRAY)
+  TB_PAIR_ARRAYS(HASH_ARRAY)
+  TB_JOINT_ARRAYS(HASH_ARRAY)
+  TB_CONTACT_FIELDS(HASH_FIELD)
+  HASH_TYPE(tb_world_def) HASH_TYPE(tb_manifold) HASH_TYPE(tb_contact_material) HASH_TYPE(tb_pair)
+  HASH_TYPE(tb_distance_pair) HASH_TYPE(tb_contact_pair_params) HASH_TYPE(tb_step_stats)
+  HASH_TYPE(tb_solver_status) HASH_TYPE(tb_readback_info) HASH_TYPE(tb_sap_entry) HASH_TYPE(tb_event_contact)
+  HASH_TYPE(tb_event_pair) HASH_TYPE(tb_pair_threshold) HASH_TYPE(tb_contact_event)
+  h = hash_size(h, TB_MATCH_ARRAYS);
+  h = hash_size(h, TB_MAX_MANIFOLD_POINTS);
+  h = hash_size(h, TB_ID_GEN_MASK);
+  return h;
+}
+
+/* ---- writing ---- */
+
+/* The first `count` elements of each array of a store (pointer arrays skipped). */
+static void put_store(tb_serial* s, const tb_array_ref* a, int n, int32_t count, void** skip) {
+  for (int i = 0; i < n; ++i)
+    if (a[i].ptr != skip) tb_put(s, *a[i].ptr, (size_t)count * a[i].elem_size);
+}
+
+static void put_keys(tb_serial* s, const tb_pair_keys* l) {
+  tb_put_i32(s, l->count);
+  tb_put_i32(s, l->params != NULL);
+  tb_put(s, l->key, (size_t)l->count * sizeof(uint64_t));
+  if (l->params) tb_put(s, l->params, (size_t)l->count * sizeof(tb_contact_pair_params));
+}
+
+static void put_geometry(tb_serial* s, int32_t type, const void* data) {
+  if (type == TB_SHAPE_HULL) {
+    size_t n = tb_hull_image((const tb_hull*)data, NULL);
+    tb_put_i32(s, (int32_t)n);
+    if (s->out && s->pos + n <= s->size) tb_hull_image((const tb_hull*)data, s->out + s->pos);
+    s->pos += n;
+  } else if (type == TB_SHAPE_MESH) {
+    const tb_mesh_data* m = (const tb_mesh_data*)data;
+    tb_put_i32(s, m->vertex_count);
+    tb_put_i32(s, m->triangle_count);
+    tb_put(s, m->vertices, (size_t)m->vertex_count * sizeof(tb_vec3));
+    tb_put(s, m->indices, (size_t)m->triangle_count * 3 * sizeof(int32_t));
+  } else if (type == TB_SHAPE_HEIGHTFIELD) {
+    const tb_heightfield_data* hf = (const tb_heightfield_data*)data;
+    tb_put_i32(s, hf->rows);
+    tb_put_i32(s, hf->cols);
+    tb_put(s, &hf->cell_x, sizeof(float));
+    tb_put(s, &hf->cell_z, sizeof(float));
+    tb_put(s, hf->heights, (size_t)hf->rows * (size_t)hf->cols * sizeof(float));
+  }
+}
+
+static int has_geometry(int32_t type) {
+  return type == TB_SHAPE_HULL || type == TB_SHAPE_MESH || type == TB_SHAPE_HEIGHTFIELD;
+}
+
+static void put_observe(tb_serial* s, tb_observe* o) {
+  tb_put_i32(s, o != NULL);
+  if (!o) return;
+  tb_put_i32(s, o->solve_count);
+  tb_sensors* sn = &o->sensors;
+  tb_array_ref a[16];
+  int na = tb_observe_sensor_arrays(sn, a);
+  tb_put_i32(s, sn->count);
+  for (int i = 0; i < 6; ++i) tb_put(s, *a[i].ptr, (size_t)sn->count * a[i].elem_size); /* the int arrays */
+  for (int32_t i = 0; i < sn->count; ++i) {
+    if (sn->body[i] == -1) continue;
+    size_t cap = (size_t)sn->capacity[i];
+    tb_put(s, sn->history[i], 3 * cap * sizeof(float));
+    tb_put(s, sn->valid[i], cap * sizeof(int32_t));
+    tb_put(s, sn->steps[i], cap * sizeof(int32_t));
+  }
+  (void)na;
+  const int32_t ints[] = {o->event_capacity, o->event_count, o->event_requested, o->force_available,
+                          o->event_step, o->threshold_count, o->current, o->have_previous};
+  tb_put(s, ints, sizeof ints);
+  tb_put(s, &o->world_threshold, sizeof(float));
+  tb_put(s, o->events, (size_t)o->event_count * sizeof(tb_contact_event));
+  tb_put(s, o->thresholds, (size_t)o->threshold_count * sizeof(tb_pair_threshold));
+  for (int i = 0; i < 2; ++i) {
+    tb_put_i32(s, o->contact_count[i]);
+    tb_put(s, o->contacts[i], (size_t)o->contact_count[i] * sizeof(tb_event_contact));
+    tb_put_i32(s, o->pair_count[i]);
+    tb_put(s, o->pairs[i], (size_t)o->pair_count[i] * sizeof(tb_event_pair));
+  }
+}
+
+static void put_payload(tb_serial* s, tb_world* w) {
+  tb_array_ref a[TB_MAX_ARRAYS];
+  tb_put(s, &w->def, sizeof w->def);
+  const int32_t scalars[] = {w->collided, w->last_stage, w->overrides_pending, w->body_contact_valid};
+  tb_put(s, scalars, sizeof scalars);
+  tb_put(s, &w->stats, sizeof w->stats);
+  tb_put(s, &w->readback, sizeof w->readback);
+  tb_put(s, &w->status, sizeof w->status);
+  /* bodies and shapes */
+  tb_bodies* b = &w->bodies;
+  const int32_t bh[] = {b->count, b->capacity, b->free_head};
+  tb_put(s, bh, sizeof bh);
+  put_store(s, a, tb_body_store_arrays(b, a), b->count, NULL);
+  tb_shapes* sh = &w->shapes;
+  const int32_t shh[] = {sh->count, sh->capacity, sh->free_head};
+  tb_put(s, shh, sizeof shh);
+  put_store(s, a, tb_shape_store_arrays(sh, a), sh->count, (void**)&sh->data);
+  for (int32_t i = 0; i < sh->count; ++i)
+    if (sh->type[i] >= 0 && has_geometry(sh->type[i])) put_geometry(s, sh->type[i], sh->data[i]);
+  /* broad phase: the sweep order (insertion sort resumes from it) */
+  tb_put_i32(s, w->sap_count);
+  tb_put(s, w->sap_order, (size_t)w->sap_count * sizeof(int32_t));
+  tb_put(s, w->sap_entries, (size_t)w->sap_count * sizeof(tb_sap_entry));
+  /* candidate pairs with their manifolds, contact store */
+  const int32_t ph[] = {w->pair_capacity, w->pair_count, w->pairs_requested, w->pairs_overflowed};
+  tb_put(s, ph, sizeof ph);
+  put_store(s, a, tb_pair_store_arrays(w, a), w->pair_count, NULL);
+  tb_contact_store* c = &w->contacts;
+  const int32_t ch[] = {c->capacity, c->count, c->requested, c->overflowed, c->readback_valid};
+  tb_put(s, ch, sizeof ch);
+  put_store(s, a, tb_contact_field_arrays(&c->f, a), c->count, NULL);
+  /* pair lists */
+  put_keys(s, &w->explicit_pairs);
+  put_keys(s, &w->shape_exclusions);
+  put_keys(s, &w->body_exclusions);
+  put_keys(s, &w->contact_pairs);
+  /* matching frames */
+  const int32_t mh[] = {w->match.current, (int32_t)w->match.next_id};
+  tb_put(s, mh, sizeof mh);
+  for (int f = 0; f < 2; ++f) {
+    tb_match_frame* fr = &w->match.frame[f];
+    int32_t n = w->match.capacity ? fr->pair_count : 0;
+    tb_put_i32(s, n);
+    put_store(s, a, tb_match_frame_arrays(fr, a), n, NULL);
+  }
+  /* per-body contact totals of the Newton solvers (observation of the last solve()) */
+  int32_t nb = w->body_contact_capacity >= b->count ? b->count : 0;
+  tb_put_i32(s, nb);
+  tb_put(s, w->body_contact_wrench, 6 * (size_t)nb * sizeof(float));
+  tb_put(s, w->body_contact_generation, (size_t)nb * sizeof(int32_t));
+  tb_solver_save(w, s);
+  put_observe(s, w->observe);
+  /* joints (their solver rows are rebuilt each step) */
+  tb_joints* jt = &w->joints;
+  const int32_t jh[] = {jt->count, jt->capacity, jt->free_head, jt->live};
+  tb_put(s, jh, sizeof jh);
+  put_store(s, a, tb_joint_store_arrays(jt, a), jt->count, NULL);
+  put_keys(s, &w->joint_pairs);
+}
+
+int32_t tb_world_snapshot(tb_world_id world, void* bytes, int32_t capacity) {
+  tb_world* w = tb_world_get(world);
+  if (!w) return -tb_world_fail(NULL, TB_ERR_NOT_FOUND, "snapshot: world %d does not exist", world);
+  if (bytes && capacity < 0)
+    return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "snapshot: capacity must be >= 0 (got %d)", capacity);
+  tb_serial count = {0};
+  put_payload(&count, w);
+  size_t total = sizeof(snapshot_header) + count.pos;
+  if (total > (size_t)INT32_MAX) return -tb_world_fail(w, TB_ERR_CAPACITY, "snapshot: %zu bytes is over 2 GiB", total);
+  if (!bytes) return (int32_t)total;
+  if ((size_t)capacity < total)
+    return -tb_world_fail(w, TB_ERR_CAPACITY, "snapshot: capacity %d is below the snapshot's %zu bytes", capacity, total);
+  uint8_t* out = (uint8_t*)bytes;
+  tb_serial s = {out + sizeof(snapshot_header), NULL, count.pos, 0, 0};
+  put_payload(&s, w);
+  snapshot_header hd;
+  memset(&hd, 0, sizeof hd);
+  memcpy(hd.magic, k_magic, sizeof k_magic);
+  hd.version = TB_SNAPSHOT_VERSION;
+  hd.header_size = sizeof hd;
+  hd.payload_size = (uint32_t)count.pos;
+  hd.layout = layout_hash();
+  hd.checksum = tb_fnv1a(2166136261u, s.out, count.pos);
+  memcpy(out, &hd, sizeof hd);
+  return (int32_t)total;
+}
+
+/* ---- reading ---- */
+
+int32_t tb_snapshot_check(const void* bytes, int32_t size) {
+  snapshot_header hd;
+  if (!bytes || size < (int32_t)sizeof hd) return TB_SNAPSHOT_TRUNCATED;
+  memcpy(&hd, bytes, sizeof hd);
+  if (memcmp(hd.magic, k_magic, sizeof k_magic) != 0) return TB_SNAPSHOT_BAD_MAGIC;
+  if (hd.version != TB_SNAPSHOT_VERSION || hd.header_size != sizeof hd) return TB_SNAPSHOT_BAD_VERSION;
+  if ((uint64_t)size < (uint64_t)sizeof hd + hd.payload_size) return TB_SNAPSHOT_TRUNCATED;
+  if ((uint64_t)size > (uint64_t)sizeof hd + hd.payload_size) return TB_SNAPSHOT_TRAILING;
+  if (hd.layout != layout_hash()) return TB_SNAPSHOT_FOREIGN;
+  if (tb_fnv1a(2166136261u, (const uint8_t*)bytes + sizeof hd, hd.payload_size) != hd.checksum) return TB_SNAPSHOT_BAD_CHECKSUM;
+  return TB_SNAPSHOT_OK;
+}
+
+int32_t tb_snapshot_last_error(void) { return s_last_error; }
+
+static void get_store(tb_serial* s, const tb_array_ref* a, int n, int32_t count, void** skip) {
+  for (int i = 0; i < n; ++i)
+    if (a[i].ptr != skip) tb_get(s, *a[i].ptr, (size_t)count * a[i].elem_size);
+}
+
+/* count elements of elem bytes into a fresh array *p (capacity *cap = count). */
+static int get_array(tb_serial* s, void** p, int32_t* cap, int32_t count, size_t elem) {
+  if (s->failed || count < 0 || (size_t)count * elem > s->size - s->pos) return s->failed = 1, 0;
+  if (count > 0 && !tb_grow(p, elem, 0, count)) return 0;
+  if (cap) *cap = count;
+  return tb_get(s, *p, (size_t)count * elem);
+}
+
+static int get_keys(tb_serial* s, tb_pair_keys* l, int32_t slots) {
+  int32_t n = tb_get_i32(s, 0, INT32_MAX / 16);
+  int32_t with_params = tb_get_i32(s, 0, 1);
+  if (s->failed || (size_t)n * sizeof(uint64_t) > s->size - s->pos) return s->failed = 1, 0;
+  if (!tb_pair_keys_reserve(l, n, with_params)) return 0;
+  tb_get(s, l->key, (size_t)n * sizeof(uint64_t));
+  if (with_params) tb_get(s, l->params, (size_t)n * sizeof(tb_contact_pair_params));
+  l->count = n;
+  for (int32_t i = 0; i < n && !s->failed; ++i)
+    if ((l->key[i] & 0xFFFFFFFFu) >= (uint64_t)slots || (i > 0 && l->key[i] <= l->key[i - 1])) s->failed = 1;
+  return !s->failed;
+}
+
+static void* get_geometry(tb_serial* s, int32_t type) {
+  if (type == TB_SHAPE_HULL) {
+    int32_t n = tb_get_i32(s, 1, INT32_MAX);
+    if (s->failed || (size_t)n > s->size - s->pos) return s->failed = 1, NULL;
+    tb_hull* h = tb_hull_from_image(s->in + s->pos, (size_t)n);
+    s->pos += (size_t)n;
+    if (!h) s->failed = 1;
+    return h;
+  }
+  if (type == TB_SHAPE_MESH) {
+    int32_t nv = tb_get_i32(s, 3, TB_MESH_MAX_ELEMENTS), nt = tb_get_i32(s, 1, TB_MESH_MAX_ELEMENTS);
+    size_t vb = (size_t)nv * sizeof(tb_vec3), ib = (size_t)nt * 3 * sizeof(int32_t);
+    if (s->failed || vb + ib > s->size - s->pos) return s->failed = 1, NULL;
+    const float* v = (const float*)(const void*)(s->in + s->pos);
+    /* the stream may be unaligned: copy out before the build reads it */
+    float* vc = (float*)tb_alloc(vb);
+    int32_t* ic = (int32_t*)tb_alloc(ib);
+    tb_mesh_data* m = NULL;
+    int32_t bad;
+    if (vc && ic) {
+      memcpy(vc, v, vb);
+      memcpy(ic, s->in + s->pos + vb, ib);
+      if (tb_mesh_data_create(vc, nv, ic, nt, &m, &bad) != TB_MESH_OK) m = NULL;
+    }
+    tb_free(vc, vb);
+    tb_free(ic, ib);
+    s->pos += vb + ib;
+    if (!m) s->failed = 1;
+    return m;
+  }
+  int32_t rows = tb_get_i32(s, 2, TB_HEIGHTFIELD_MAX_SAMPLES), cols = tb_get_i32(s, 2, TB_HEIGHTFIELD_MAX_SAMPLES);
+  float cell[2] = {0, 0};
+  tb_get(s, cell, sizeof cell);
+  size_t hb = (size_t)rows * (size_t)cols * sizeof(float);
+  if (s->failed || !(cell[0] > 0.0f) || !(cell[1] > 0.0f) || !tb_is_finite(cell[0]) || !tb_is_finite(cell[1]) ||
+      hb > s->size - s->pos)
+    return s->failed = 1, NULL;
+  float* hc = (float*)tb_alloc(hb);
+  tb_heightfield_data* hf = NULL;
+  if (hc) {
+    memcpy(hc, s->in + s->pos, hb);
+    int finite = 1;
+    for (size_t i = 0; i < (size_t)rows * (size_t)cols; ++i) finite = finite && tb_is_finite(hc[i]);
+    if (finite) hf = tb_heightfield_data_create(rows, cols, hc, cell[0], cell[1]);
+    tb_free(hc, hb);
+  }
+  s->pos += hb;
+  if (!hf) s->failed = 1;
+  return hf;
+}
+
+static int get_observe(tb_serial* s, tb_world* t) {
+  if (!tb_get_i32(s, 0, 1)) return !s->failed;
+  tb_observe* o = tb_observe_get(t, "restore");
+  if (!o) return 0;
+  o->solve_count = tb_get_i32(s, INT32_MIN, INT32_MAX);
+  tb_sensors* sn = &o->sensors;
+  int32_t n = tb_get_i32(s, 0, TB_ID_INDEX_MASK);
+  if (s->failed || (size_t)n * 6 * sizeof(int32_t) > s->size - s->pos) return s->failed = 1, 0;
+  tb_array_ref a[16];
+  int na = tb_observe_sensor_arrays(sn, a);
+  if (n > 0) {
+    if (!tb_grow_arrays(a, na, 0, n)) return 0;
+    sn->slots = n;
+    for (int i = 6; i < na; ++i) memset(*a[i].ptr, 0, (size_t)n * a[i].elem_size); /* ring pointers */
+  }
+  sn->count = n;
+  get_store(s, a, 6, n, NULL);
+  for (int32_t i = 0; i < n && !s->failed; ++i) {
+    if (sn->body[i] == -1) continue;
+    int32_t cap = sn->capacity[i];
+    if (cap < 1 || cap > (1 << 20) || sn->head[i] < 0 || sn->head[i] >= cap || sn->filled[i] < 0 || sn->filled[i] > cap) {
+      sn->body[i] = -1; /* nothing allocated for it: the free below skips it */
+      return s->failed = 1, 0;
+    }
+    if (!get_array(s, (void**)&sn->history[i], NULL, 3 * cap, sizeof(float)) ||
+        !get_array(s, (void**)&sn->valid[i], NULL, cap, sizeof(int32_t)) ||
+        !get_array(s, (void**)&sn->steps[i], NULL, cap, sizeof(int32_t))) {
+      /* keep the free of this sensor's ring consistent: what was not allocated is NULL, sized cap */
+      return 0;
+    }
+  }
+  int32_t ints[8] = {0};
+  tb_get(s, ints, sizeof ints);
+  tb_get(s, &o->world_threshold, sizeof(float));
+  if (s->failed || ints[0] < 0 || ints[1] < 0 || ints[1] > ints[0] || ints[5] < 0 || ints[6] < 0 || ints[6] > 1)
+    return s->failed = 1, 0;
+  /* the event buffer holds event_capacity events, event_count of them saved */
+  if ((size_t)ints[1] * sizeof(tb_contact_event) > s->size - s->pos) return s->failed = 1, 0;
+  if (ints[0] > 0 && !tb_grow((void**)&o->events, sizeof(tb_contact_event), 0, ints[0])) return 0;
+  o->event_capacity = ints[0];
+  tb_get(s, o->events, (size_t)ints[1] * sizeof(tb_contact_event));
+  o->event_count = ints[1];
+  o->event_requested = ints[2];
+  o->force_available = ints[3];
+  o->event_step = ints[4];
+  if (!get_array(s, (void**)&o->thresholds, &o->threshold_capacity, ints[5], sizeof(tb_pair_threshold))) return 0;
+  o->threshold_count = ints[5];
+  o->current = ints[6];
+  o->have_previous = ints[7];
+  for (int i = 0; i < 2; ++i) {
+    int32_t nc = tb_get_i32(s, 0, INT32_MAX / 64);
+    if (!get_array(s, (void**)&o->contacts[i], &o->contact_capacity[i], nc, sizeof(tb_event_contact))) return 0;
+    o->contact_count[i] = nc;
+    int32_t np = tb_get_i32(s, 0, INT32_MAX / 64);
+    if (!get_array(s, (void**)&o->pairs[i], &o->pair_capacity[i], np, sizeof(tb_event_pair))) return 0;
+    o->pair_count[i] = np;
+  }
+  return !s->failed;
+}
+
+/* Links and indices that later stages follow without checks: every one in range. */
+static int consistent(const tb_world* t) {
+  const tb_bodies* b = &t->bodies;
+  const tb_shapes* sh = &t->shapes;
+  int32_t nb = b->count, ns = sh->count;
+  for (int32_t i = 0; i < nb; ++i) {
+    int32_t type = b->f.body_type[i];
+    if (type < -1 || type > TB_BODY_DYNAMIC || b->parent[i] < -1 || b->parent[i] >= nb) return 0;
+    if (b->first_shape[i] < -1 || b->first_shape[i] >= (type < 0 ? nb : ns)) return 0;
+    if (type < 0) continue;
+    int32_t steps = 0;
+    for (int32_t s = b->first_shape[i]; s >= 0; s = sh->next[s])
+      if (sh->next[s] < -1 || sh->next[s] >= ns || sh->body[s] != i || sh->type[s] < 0 || ++steps > ns) return 0;
+  }
+  int32_t steps = 0;
+  for (int32_t i = b->free_head; i >= 0; i = b->first_shape[i])
+    if (i >= nb || b->f.body_type[i] != -1 || ++steps > nb) return 0;
+  for (int32_t s = 0; s < ns; ++s) {
+    int32_t type = sh->type[s];
+    if (type < -1 || type >= TB_SHAPE_TYPE_COUNT || sh->next[s] < -1 || sh->next[s] >= ns) return 0;
+    if (type >= 0 && (sh->body[s] < 0 || sh->body[s] >= nb || b->f.body_type[sh->body[s]] < 0)) return 0;
+    if (type >= 0 && has_geometry(type) != (sh->data[s] != NULL)) return 0;
+  }
+  steps = 0;
+  for (int32_t s = sh->free_head; s >= 0; s = sh->next[s])
+    if (s >= ns || sh->type[s] != -1 || ++steps > ns) return 0;
+  /* joints: sides are live bodies or the world, the free list runs through free slots */
+  const tb_joints* jt = &t->joints;
+  int32_t live = 0;
+  for (int32_t j = 0; j < jt->count; ++j) {
+    int32_t type = jt->def[j].type, s0 = jt->slot0[j], s1 = jt->slot1[j];
+    if (type < -1 || type >= TB_JOINT_TYPE_COUNT) return 0;
+    if (type < 0) continue;
+    if (s0 < -1 || s0 >= nb || s1 < -1 || s1 >= nb || (s0 >= 0 && b->f.body_type[s0] < 0) ||
+        (s1 >= 0 && b->f.body_type[s1] < 0) || s0 == s1)
+      return 0;
+    ++live;
+  }
+  if (live != jt->live) return 0;
+  steps = 0;
+  for (int32_t j = jt->free_head; j >= 0; j = jt->next_free[j])
+    if (j >= jt->count || jt->def[j].type != -1 || ++steps > jt->count) return 0;
+  for (int32_t i = 0; i < t->sap_count; ++i)
+    if (t->sap_order[i] < 0 || t->sap_order[i] >= ns) return 0;
+  for (int32_t p = 0; p < t->pair_count; ++p) {
+    const tb_pair* pr = &t->pairs[p];
+    if (pr->shape0 < 0 || pr->shape0 >= ns || pr->shape1 < 0 || pr->shape1 >= ns) return 0;
+    if (t->manifolds[p].point_count < 0 || t->manifolds[p].point_count > TB_MAX_MANIFOLD_POINTS) return 0;
+    if (t->manifold_contact[p] < -1 || t->manifold_contact[p] >= t->contacts.count) return 0;
+  }
+  for (int f = 0; f < 2; ++f) {
+    const tb_match_frame* fr = &t->match.frame[f];
+    for (int32_t p = 0; p < fr->pair_count; ++p) {
+      if (fr->count[p] < 0 || fr->count[p] > TB_MAX_MANIFOLD_POINTS) return 0;
+      for (int j = 0; j < TB_MAX_MANIFOLD_POINTS; ++j) {
+        int32_t k = TB_MAX_MANIFOLD_POINTS * p + j;
+        if (fr->previous[k] < -1 || fr->previous[k] >= t->contacts.capacity || fr->store[k] < -1 ||
+            fr->store[k] >= t->contacts.capacity)
+          return 0;
+      }
+    }
+  }
+  return 1;
+}
+
+/* Reads the payload into t (a zeroed world): 0 on a malformed stream (s->failed) or out of memory. */
+static int get_payload(tb_serial* s, tb_world* t, int32_t thread_count) {
+  tb_array_ref a[TB_MAX_ARRAYS];
+  if (!tb_get(s, &t->def, sizeof t->def)) return 0;
+  if (thread_count > 0) t->def.thread_count = thread_count;
+  if (tb_world_def_check(&t->def, "restore") != TB_OK) return s->failed = 1, 0;
+  t->collided = tb_get_i32(s, 0, 1);
+  t->last_stage = tb_get_i32(s, -1, 64);
+  t->overrides_pending = tb_get_i32(s, 0, 1);
+  t->body_contact_valid = tb_get_i32(s, 0, 1);
+  tb_get(s, &t->stats, sizeof t->stats);
+  tb_get(s, &t->readback, sizeof t->readback);
+  tb_get(s, &t->status, sizeof t->status);
+  /* bodies */
+  tb_bodies* b = &t->bodies;
+  int32_t nb = tb_get_i32(s, 0, TB_ID_INDEX_MASK), bcap = tb_get_i32(s, 1, TB_ID_INDEX_MASK + 1);
+  b->free_head = tb_get_i32(s, -1, nb - 1);
+  if (s->failed || nb > bcap) return s->failed = 1, 0;
+  if (!tb_bodies_grow(b, bcap)) return 0;
+  b->count = nb;
+  get_store(s, a, tb_body_store_arrays(b, a), nb, NULL);
+  /* shapes, geometry */
+  tb_shapes* sh = &t->shapes;
+  int32_t ns = tb_get_i32(s, 0, TB_ID_INDEX_MASK), scap = tb_get_i32(s, 1, TB_ID_INDEX_MASK + 1);
+  sh->free_head = tb_get_i32(s, -1, ns - 1);
+  if (s->failed || ns > scap) return s->failed = 1, 0;
+  if (!tb_shapes_grow(sh, scap)) return 0;
+  get_store(s, a, tb_shape_store_arrays(sh, a), ns, (void**)&sh->data);
+  for (int32_t i = 0; i < ns; ++i) sh->data[i] = NULL;
+  sh->count = ns; /* from here on the world's free releases what was built */
+  for (int32_t i = 0; i < ns && !s->failed; ++i) {
+    if (sh->type[i] < 0 || !has_geometry(sh->type[i])) continue;
+    if (sh->type[i] >= TB_SHAPE_TYPE_COUNT) return s->failed = 1, 0;
+    sh->data[i] = get_geometry(s, sh->type[i]);
+  }
+  if (s->failed) return 0;
+  /* broad phase */
+  int32_t nsap = tb_get_i32(s, 0, ns);
+  if (s->failed) return 0;
+  const tb_array_ref sap[] = {{(void**)&t->sap_order, sizeof(int32_t)}, {(void**)&t->sap_entries, sizeof(tb_sap_entry)}};
+  if (!tb_grow_arrays(sap, 2, 0, scap)) return 0;
+  t->sap_capacity = scap;
+  t->sap_count = nsap;
+  get_store(s, sap, 2, nsap, NULL);
+  /* pairs, contacts */
+  int32_t pcap = tb_get_i32(s, 1, INT32_MAX / 2048), npair = tb_get_i32(s, 0, pcap);
+  t->pairs_requested = tb_get_i32(s, 0, INT32_MAX);
+  t->pairs_overflowed = tb_get_i32(s, 0, 1);
+  if (s->failed || !tb_pairs_grow(t, pcap)) return 0;
+  t->pair_count = npair;
+  get_store(s, a, tb_pair_store_arrays(t, a), npair, NULL);
+  tb_contact_store* c = &t->contacts;
+  int32_t ccap = tb_get_i32(s, 1, INT32_MAX / 1024), nc = tb_get_i32(s, 0, ccap);
+  c->requested = tb_get_i32(s, 0, INT32_MAX);
+  c->overflowed = tb_get_i32(s, 0, 1);
+  c->readback_valid = tb_get_i32(s, 0, 1);
+  if (s->failed || !tb_contacts_grow(c, ccap)) return 0;
+  c->count = nc;
+  get_store(s, a, tb_contact_field_arrays(&c->f, a), nc, NULL);
+  /* pair lists: shape slots, except the body exclusions */
+  if (!get_keys(s, &t->explicit_pairs, ns) || !get_keys(s, &t->shape_exclusions, ns) ||
+      !get_keys(s, &t->body_exclusions, nb) || !get_keys(s, &t->contact_pairs, ns))
+    return 0;
+  /* matching frames */
+  t->match.current = tb_get_i32(s, 0, 1);
+  t->match.next_id = (uint32_t)tb_get_i32(s, INT32_MIN, INT32_MAX);
+  int32_t fpc[2];
+  for (int f = 0; f < 2 && !s->failed; ++f) {
+    fpc[f] = tb_get_i32(s, 0, INT32_MAX / 1024);
+    if (s->failed || !tb_match_reserve(t, fpc[f])) return 0;
+    tb_match_frame* fr = &t->match.frame[f];
+    fr->pair_count = fpc[f];
+    get_store(s, a, tb_match_frame_arrays(fr, a), fpc[f], NULL);
+  }
+  /* per-body contact totals */
+  int32_t nbc = tb_get_i32(s, 0, nb);
+  if (s->failed) return 0;
+  if (nbc > 0) {
+    const tb_array_ref bc[] = {{(void**)&t->body_contact_wrench, 6 * sizeof(float)},
+                               {(void**)&t->body_contact_generation, sizeof(int32_t)}};
+    if (!tb_grow_arrays(bc, 2, 0, nbc)) return 0;
+    t->body_contact_capacity = nbc;
+    get_store(s, bc, 2, nbc, NULL);
+  }
+  if (!tb_solver_create(t) || !tb_solver_load(t, s)) return 0;
+  if (!get_observe(s, t)) return 0;
+  /* joints */
+  tb_joints* jt = &t->joints;
+  int32_t nj = tb_get_i32(s, 0, TB_ID_INDEX_MASK), jcap = tb_get_i32(s, 0, TB_ID_INDEX_MASK + 1);
+  jt->free_head = tb_get_i32(s, -1, nj - 1);
+  jt->live = tb_get_i32(s, 0, nj);
+  if (s->failed || nj > jcap) return s->failed = 1, 0;
+  if (jcap > 0 && !tb_joints_grow(jt, jcap)) return 0;
+  jt->count = nj;
+  get_store(s, a, tb_joint_store_arrays(jt, a), nj, NULL);
+  if (!get_keys(s, &t->joint_pairs, nb)) return 0;
+  if (s->failed || s->pos != s->size || !consistent(t)) return s->failed = 1, 0;
+  return 1;
+}
+
+/* Checks and reads a snapshot into the zeroed world t; TB_OK, or the status with the message
+ * recorded in w (the target) or the global error. t's storage is freed on failure. */
+static tb_status read_snapshot(tb_world* w, tb_world* t, const void* bytes, int32_t size, int32_t threads, const char* fn) {
+#define SNAPSHOT_ERROR_NAME(c, name) name,
+  static const char* const names[] = {TB_SNAPSHOT_ERRORS(SNAPSHOT_ERROR_NAME)};
+  int32_t e = tb_snapshot_check(bytes, size);
+  if (e == TB_SNAPSHOT_OK) {
+    tb_serial s = {NULL, (const uint8_t*)bytes + sizeof(snapshot_header), (size_t)size - sizeof(snapshot_header), 0, 0};
+    int ok = get_payload(&s, t, threads);
+    if (!ok) {
+      tb_world_destroy_storage(t);
+      s_last_error = s.failed ? TB_SNAPSHOT_CORRUPT : TB_SNAPSHOT_OK;
+      if (!s.failed) return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "%s: out of memory for the snapshot's world", fn);
+      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: snapshot corrupt: its content is inconsistent at byte %zu", fn,
+                           s.pos + sizeof(snapshot_header));
+    }
+    s_last_error = TB_SNAPSHOT_OK;
+    return TB_OK;
+  }
+  s_last_error = e;
+  static const char* const why[] = {
+      "", "is shorter than its header says", "has no Tribo snapshot magic", "has another format version (this build reads version 1)",
+      "was written by a build with another storage layout", "checksum does not match its payload (bytes changed)",
+      "", "is longer than its header says"};
+  return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: snapshot %s: it %s", fn, names[e], why[e]);
+}
+
+tb_status tb_world_restore(tb_world_id world, const void* bytes, int32_t size) {
+  GET_WORLD("restore");
+  tb_world t;
+  memset(&t, 0, sizeof t);
+  t.last_stage = -1;
+  tb_status st = read_snapshot(w, &t, bytes, size, w->def.thread_count, "restore");
+  if (st != TB_OK) return st;
+  /* swap: the new state keeps the world's id, scratch arena and job threads */
+  tb_world old = *w;
+  t.alive = w->alive;
+  t.generation = w->generation;
+  t.arena = w->arena;
+  memset(&old.arena, 0, sizeof old.arena);
+  *w = t;
+  tb_world_destroy_storage(&old);
+  return TB_OK;
+}
+
+tb_world_id tb_world_create_from_snapshot(const void* bytes, int32_t size, int32_t thread_count) {
+  tb_world_id id;
+  tb_world* w = tb_world_claim(&id);
+  if (!w) return -tb_world_fail(NULL, TB_ERR_CAPACITY, "fromSnapshot: at most %d worlds may exist at once", TB_MAX_WORLDS);
+  int32_t gen = w->generation;
+  tb_status st = read_snapshot(NULL, w, bytes, size, thread_count, "fromSnapshot");
+  if (st != TB_OK) {
+    tb_world_release(w);
+    return -st;
+  }
+  w->generation = gen;
+  tb_jobs_reserve(w->def.thread_count);
+  tb_world_publish(w);
+  return id;
+}

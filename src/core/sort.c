@@ -1,0 +1,41 @@
+#include "sort.h"
+
+#include <string.h>
+
+void tb_counting_rank(const int32_t* key, ptrdiff_t stride, int32_t n, int32_t range, int32_t* count, int32_t* rank) {
+  memset(count, 0, ((size_t)range + 1) * sizeof(int32_t));
+  for (int32_t i = 0; i < n; ++i) ++count[key[i * stride] + 1];
+  for (int32_t k = 0; k < range; ++k) count[k + 1] += count[k];
+  for (int32_t i = 0; i < n; ++i) rank[i] = count[key[i * stride]]++;
+}
+
+uint32_t tb_sort_key_f32(float x) {
+  float z = x + 0.0f; /* -0 + 0 = +0 in round-to-nearest: both zeros get one key */
+  uint32_t u;
+  memcpy(&u, &z, sizeof u);
+  return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+}
+
+void tb_radix_sort_u32(uint32_t* key, int32_t* value, uint32_t* key_tmp, int32_t* value_tmp, int32_t n) {
+  uint32_t *src_k = key, *dst_k = key_tmp;
+  int32_t *src_v = value, *dst_v = value_tmp;
+  for (int shift = 0; shift < 32; shift += 8) {
+    int32_t count[257] = {0};
+    for (int32_t i = 0; i < n; ++i) ++count[((src_k[i] >> shift) & 0xFFu) + 1];
+    int same = 0;
+    for (int d = 0; d < 256; ++d) same |= count[d + 1] == n;
+    if (same) continue; /* one digit value for all keys: the pass would copy */
+    for (int d = 0; d < 256; ++d) count[d + 1] += count[d];
+    for (int32_t i = 0; i < n; ++i) {
+      int32_t at = count[(src_k[i] >> shift) & 0xFFu]++;
+      dst_k[at] = src_k[i];
+      dst_v[at] = src_v[i];
+    }
+    uint32_t* tk = src_k; src_k = dst_k; dst_k = tk;
+    int32_t* tv = src_v; src_v = dst_v; dst_v = tv;
+  }
+  if (src_k != key) {
+    memcpy(key, src_k, (size_t)n * sizeof(uint32_t));
+    memcpy(value, src_v, (size_t)n * sizeof(int32_t));
+  }
+}

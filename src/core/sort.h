@@ -1,0 +1,20 @@
+/* Deterministic linear-time sorts (internal). Both are stable, so the result is a function of the
+ * input alone: equal keys keep their input order, whatever the thread count or the history. */
+#ifndef TB_SORT_H
+#define TB_SORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Stable counting sort by an integer key in [0, range): rank[i] = the sorted position of element
+ * i, whose key is key[i * stride]. count holds range + 1 entries of scratch. */
+void tb_counting_rank(const int32_t* key, ptrdiff_t stride, int32_t n, int32_t range, int32_t* count, int32_t* rank);
+
+/* An unsigned key ordered as the float x is under `<`, with -0 and +0 equal (finite x). */
+uint32_t tb_sort_key_f32(float x);
+
+/* Stable LSD radix sort of n (key, value) pairs by key, 8 bits per pass; a pass whose digit is the
+ * same for every key is skipped. key_tmp and value_tmp hold n entries of scratch. */
+void tb_radix_sort_u32(uint32_t* key, int32_t* value, uint32_t* key_tmp, int32_t* value_tmp, int32_t n);
+
+#endif

@@ -1,0 +1,109 @@
+// Browser tests of the course pages (demos/<id>.html, web/pages/<id>.js) in headless Chromium, in
+// both builds (isolated server: 'threads'; --no-isolation: 'simd'). For every page:
+//   - it loads without page or console errors and runs the expected build;
+//   - its side views are drawn (not blank) and its plot is drawn;
+//   - each slider or selector, moved through the page's own input, changes the drawing or the headline;
+//   - the page's headline number per preset equals the JS API's on the same scene, computed here in
+//     Node with the page's spec (web/course_model.js runLane), within 1 %;
+//   - the page's physics: its headline against the closed form where the model should meet it;
+//   - CSV export holds the plotted series; embed mode (?embed=1) folds the panel and takes the camera
+//     from the URL. Screenshots in build/screenshots/.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { init } from '../../js/index.js';
+import { runLane } from '../../web/course_model.js';
+import { launch, open, inked, canvasHash, shot, assertClean, MODES } from './harness.mjs';
+import { PAGES } from './course_pages.mjs';
+
+let h, tribo;
+before(async () => { h = await launch(); tribo = await init({ build: 'simd' }); });
+after(async () => { await h?.close(); });
+
+/** Fields of one CSV line (quoted fields may hold commas). */
+const csvFields = (line) => line.split(/,(?=(?:[^"]*"[^"]*")*[^"]*$)/);
+const close = (a, b, rel, abs = 1e-6) => a === b || (a != null && b != null && Math.abs(a - b) <= Math.max(abs, rel * Math.abs(b)));
+
+/** Moves a page input to `value` the way a user does (input / change events). */
+const setInput = (page, key, value) => page.evaluate(([k, v]) => {
+  const input = document.getElementById(`param-${k}`);
+  input.value = String(v);
+  input.dispatchEvent(new Event(input.tagName === 'SELECT' ? 'change' : 'input', { bubbles: true }));
+}, [key, value]);
+
+for (const def of PAGES) {
+  test(`course page ${def.id}: loads in both builds, draws, every control changes it, headline = JS API`, { timeout: 240_000 }, async (t) => {
+    const { default: spec } = await import(`../../web/pages/${def.id}.js`);
+    const steps = def.steps;
+    for (const [mode, key, build] of MODES) {
+      const { page, log, close: done } = await open(h.browser, h.servers[key], `demos/${def.id}.html?paused=1`);
+      assert.equal(await page.evaluate(() => window.course.build), build, `${mode}: build`);
+      const headline = await page.evaluate((n) => window.course.step(n), steps);
+      const ink = await inked(page, '.lane:not(.unavailable) canvas');
+      assert.ok(ink.length >= 1 && ink.every((n) => n > 150), `${def.id}/${mode}: side views drawn (inked ${ink})`);
+      const plotInk = await inked(page, '#plot canvas');
+      assert.ok(plotInk[0] > 500, `${def.id}/${mode}: plot drawn (${plotInk})`);
+
+      /* the headline on the same scene, computed with the JS API */
+      const params = await page.evaluate(() => window.course.params);
+      for (const preset of spec.presets) {
+        const lane = runLane(tribo, spec, preset, params, steps), name = lane.preset;
+        if (lane.error) { assert.equal(headline[name] ?? null, null); continue; }
+        assert.ok(close(headline[name], lane.headline(), 0.01, def.abs ?? 1e-6),
+          `${def.id}/${mode}/${name}: page headline ${headline[name]} vs JS API ${lane.headline()}`);
+        lane.free();
+      }
+      def.physics?.(headline, params, `${def.id}/${mode}`);
+      await def.check?.(page);
+
+      if (mode === 'isolated') {
+        /* every control changes the scene (drawing) or its number */
+        for (const p of spec.params) {
+          const other = def.moves?.[p.key] ?? (p.options ? p.options.map((o) => o?.value ?? o).find((v) => v !== params[p.key]) : (params[p.key] === p.max ? p.min : p.max));
+          const before = { hash: await canvasHash(page, '.lane:not(.unavailable) canvas'), head: JSON.stringify(await page.evaluate(() => window.course.headline)) };
+          await setInput(page, p.key, other);
+          await page.evaluate((n) => window.course.step(n), steps);
+          const after = { hash: await canvasHash(page, '.lane:not(.unavailable) canvas'), head: JSON.stringify(await page.evaluate(() => window.course.headline)) };
+          assert.ok(before.hash !== after.hash || before.head !== after.head, `${def.id}: moving ${p.key} to ${other} changed nothing`);
+          assert.equal(await page.evaluate((k) => window.course.params[k], p.key), other, `${def.id}: ${p.key} reached the page's params`);
+          await setInput(page, p.key, params[p.key]);
+        }
+        await page.evaluate((n) => window.course.step(n), steps);
+        const csv = (await page.evaluate(() => window.course.csv())).trim().split('\n');
+        assert.ok(csv.length >= 3, `${def.id}: CSV has a header and rows`);
+        assert.equal(csvFields(csv[0]).length, csvFields(csv[1]).length, `${def.id}: CSV rows as wide as the header`);
+        await shot(page, `course-${def.id}`);
+      }
+      assertClean(log, `${def.id}/${mode}`);
+      await done();
+    }
+    /* embed mode: compact, panel folded, camera from the URL */
+    const { page, log, close: done } = await open(h.browser, h.servers.plain, `demos/${def.id}.html?paused=1&embed=1&cx=0.5&cy=0.25&span=2`, { viewport: { width: 640, height: 480 } });
+    const e = await page.evaluate(() => ({ embed: document.body.classList.contains('embed'), panelOpen: document.getElementById('panel').open, explainOpen: document.getElementById('explain').open }));
+    assert.deepEqual(e, { embed: true, panelOpen: false, explainOpen: false }, `${def.id}: embed mode`);
+    assert.deepEqual(await page.evaluate(() => window.course.camera), { center: [0.5, 0.25], metersAcross: 2 }, `${def.id}: camera from the URL`);
+    await page.evaluate((n) => window.course.step(n), steps);
+    await shot(page, `course-${def.id}-embed`);
+    assertClean(log, `${def.id}/embed`);
+    await done();
+    t.diagnostic(`${def.id}: ok`);
+  });
+}
+
+test('gallery (demos/, the URL make demo prints): a card per demo, every link opens a page, waiting concepts say what for', { timeout: 90_000 }, async () => {
+  const { DEMOS } = await import('../../web/catalogue.js');
+  const { page, log, close: done } = await open(h.browser, h.servers.isolated, 'demos/', { global: 'gallery' });
+  const cards = await page.evaluate(() => [...document.querySelectorAll('.card')].map((c) => ({ href: c.querySelector('a')?.getAttribute('href') ?? null, text: c.textContent })));
+  assert.equal(cards.length, DEMOS.length);
+  DEMOS.forEach((d, k) => {
+    if (d.page) assert.equal(cards[k].href, `${d.page}.html`, `${d.title}: linked`);
+    else assert.ok(cards[k].href === null && /arrives with|not written yet/.test(cards[k].text), `${d.title}: no page, says why`);
+  });
+  assert.match(cards.find((c) => /Soft constraints/.test(c.text)).text, /arrives with the mujoco preset/);
+  for (const c of cards.filter((x) => x.href)) {
+    const r = await page.request.get(`${h.servers.isolated.url}${c.href}`);
+    assert.equal(r.status(), 200, `${c.href} served`);
+  }
+  await shot(page, 'gallery');
+  assertClean(log, 'gallery');
+  await done();
+});

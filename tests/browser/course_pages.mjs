@@ -1,0 +1,174 @@
+// The course pages under test and each one's physical check of its headline numbers.
+import assert from 'node:assert/strict';
+import { closedForm as inclineA } from '../../web/pages/incline.js';
+
+export const PAGES = [
+  {
+    id: 'incline', steps: 72,
+    moves: { theta: 10 },
+    /* PhysX and XPBD on a sliding box (θ 30°, μ 0.3): a = g(sin θ − μ cos θ) within 1 % */
+    physics(head, p, label) {
+      const a = inclineA(p.theta, p.mu);
+      for (const preset of ['physx-pgs', 'physx-tgs', 'newton-xpbd']) {
+        assert.ok(Math.abs(head[preset] - a) <= 0.01 * a, `${label}/${preset}: a ${head[preset]} vs g(sinθ−μcosθ) ${a}`);
+      }
+    },
+  },
+];
+
+PAGES.push({
+  id: 'bounce', steps: 45,
+  moves: { threshold: 0 },
+  /* e = 0.6 above the 2 m/s threshold: every preset with a restitution model measures e ±1 % at 4 m/s */
+  physics(head, p, label) {
+    for (const preset of ['physx-pgs', 'physx-tgs', 'newton-xpbd']) {
+      assert.ok(Math.abs(head[preset] - p.e) <= 0.01 * p.e, `${label}/${preset}: e measured ${head[preset]} vs ${p.e}`);
+    }
+  },
+});
+
+PAGES.push({
+  id: 'margins', steps: 36, abs: 1e-3,
+  /* the PhysX rule rests the sphere at its rest offset: gap = margin ±0.1 mm */
+  physics(head, p, label) {
+    assert.ok(Math.abs(head['physx-tgs'] - p.margin) <= 0.1, `${label}/physx-tgs: rests at ${head['physx-tgs']} mm, margin ${p.margin} mm`);
+  },
+});
+
+import { combined, slideDistance } from '../../web/pages/combine.js';
+PAGES.push({
+  id: 'combine', steps: 120,
+  moves: { modeA: 'min' },
+  /* each rule's μ gives the distance of the discrete slide, h·Σ(v₀ − kμgh) over the steps until it
+   * stops (≈ v₀²/(2μg) − v₀h/2): PhysX ±1.5 %; the XPBD lanes ±5 % (their friction is bounded by the
+   * normal correction, which is still small in the first steps) */
+  physics(head, p, label) {
+    const rules = { 'physx-tgs': 'physx', 'newton-xpbd (mean)': 'mean', 'vbd rule (√)': 'vbd', 'mujoco rule (max)': 'mujoco' };
+    const h = 1 / 60;
+    for (const [lane, rule] of Object.entries(rules)) {
+      const a = combined(rule, p.muA, p.muB, p.modeA, p.modeB) * 9.81 * h, n = Math.floor(2 / a);
+      const want = h * (n * 2 - (a * n * (n + 1)) / 2), tol = rule === 'physx' ? 0.015 : 0.05;
+      assert.ok(Math.abs(head[lane] - want) <= tol * want, `${label}/${lane}: slid ${head[lane]} m vs ${want} m (closed form ${slideDistance(a / 9.81 / h)})`);
+    }
+  },
+});
+
+PAGES.push({
+  id: 'iterations', steps: 90, moves: { hz: 120 },
+  /* 8 boxes, 4 iterations at 60 Hz: the PhysX solvers' ground force carries the stack's weight ±1 % */
+  physics(head, p, label) {
+    for (const preset of ['physx-pgs', 'physx-tgs']) assert.ok(Math.abs(head[preset] - 1) <= 0.01, `${label}/${preset}: ground force / weight ${head[preset]}`);
+  },
+});
+
+PAGES.push({
+  id: 'penalty', steps: 90, moves: { mass: 2 },
+  /* the penalty spring carries the weight at δ = m·g/ke ±1 % */
+  physics(head, p, label) {
+    const want = ((p.mass * 9.81) / p.ke) * 1000;
+    assert.ok(Math.abs(head['newton-semi'] - want) <= 0.01 * want, `${label}: penetration ${head['newton-semi']} mm vs m·g/ke ${want} mm`);
+  },
+});
+
+PAGES.push({
+  id: 'relaxation', steps: 120,
+  /* three boxes: without weighting (and in PhysX) the ground contacts carry 3·m·g ±1 %; with
+   * weighting the readback splits the bottom box's load, reading clearly less (≤ 0.9) */
+  physics(head, p, label) {
+    for (const lane of ['xpbd, not weighted', 'physx-tgs']) assert.ok(Math.abs(head[lane] - 1) <= 0.01, `${label}/${lane}: ${head[lane]}`);
+    assert.ok(head['xpbd, weighted'] < 0.9, `${label}/weighted: ${head['xpbd, weighted']}`);
+  },
+});
+
+PAGES.push({
+  id: 'pipeline', steps: 90, moves: { capacity: 8 },
+  /* the pile has pairs, far fewer than all n(n−1)/2 + n; a store of 8 overflows and the page says so */
+  physics(head, p, label) {
+    const all = (p.count * (p.count - 1)) / 2 + p.count;
+    for (const preset of ['physx-tgs', 'newton-xpbd']) assert.ok(head[preset] >= 5 && head[preset] < 0.25 * all, `${label}/${preset}: ${head[preset]} pairs of ${all}`);
+  },
+  async check(page) {
+    await page.evaluate(() => { window.course.set('capacity', 8); window.course.step(90); });
+    const text = await page.locator('#headline').textContent();
+    assert.match(text, /OVERFLOWED/, 'a store of 8 contacts overflows on the pile, and the page says so');
+    await page.evaluate(() => window.course.set('capacity', 256));
+  },
+});
+
+PAGES.push({
+  id: 'observation', steps: 60, moves: { hz: 120 },
+  /* the top box's average net contact force is its weight in PhysX (±1 %, whatever h); XPBD's
+   * count-weighted readback gives 2·N_A/(N_A + N_B) = 2·4/12 of it (±2 %) */
+  physics(head, p, label) {
+    for (const preset of ['physx-tgs', 'physx-pgs']) assert.ok(Math.abs(head[preset] - 1) <= 0.01, `${label}/${preset}: ${head[preset]}`);
+    assert.ok(Math.abs(head['newton-xpbd'] - 2 / 3) <= 0.02 * (2 / 3), `${label}/newton-xpbd: ${head['newton-xpbd']}`);
+  },
+  async check(page) {
+    /* the reaction about the bottom box's centre is −(m g)·offset about z, not the sign-flipped (≈ 0) torque */
+    const text = await page.locator('#headline').textContent();
+    assert.match(text, /torque \(-?0\.00, -?0\.00, -1\.96\) N·m, a sign flip would say \(-?0\.00, -?0\.00, -?0\.00\)/, text);
+  },
+});
+
+PAGES.push({
+  id: 'manifolds', steps: 90, moves: { maxPoints: 2 },
+  /* a resting face keeps exactly maxPointsPerPair (4) points in every lane; the octagonal hull says reduced */
+  physics(head, p, label) {
+    for (const [lane, n] of Object.entries(head)) assert.equal(n, p.maxPoints, `${label}/${lane}: ${n} points`);
+  },
+  async check(page) {
+    const rows = await page.locator('#headline tr').allTextContents();
+    assert.ok(rows.some((r) => /hull on plane.*reduced: points/.test(r)), `the hull's reduction is stated: ${rows}`);
+    assert.ok(rows.some((r) => /box on plane.*not reduced/.test(r)), `the box on a plane is not reduced: ${rows}`);
+  },
+});
+
+import { sphereDistance } from '../../web/pages/distance.js';
+/** Distance (m) in the x–y plane from the pentagon (radius 0.3, a vertex up) to the ellipse of radii
+ * 0.35, 0.18 centred at (x, y) turned by `angle`°, by sampling the ellipse: an independent answer for
+ * the hull–ellipsoid pair while they are apart (both are symmetric about z = 0). */
+function pentagonEllipse(x, y, angle) {
+  const P = Array.from({ length: 5 }, (_, k) => [0.3 * Math.cos((2 * Math.PI * k) / 5 + Math.PI / 2), 0.3 * Math.sin((2 * Math.PI * k) / 5 + Math.PI / 2)]);
+  const seg = (q, a, b) => {
+    const t = Math.max(0, Math.min(1, ((q[0] - a[0]) * (b[0] - a[0]) + (q[1] - a[1]) * (b[1] - a[1])) / ((b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2)));
+    return Math.hypot(q[0] - a[0] - t * (b[0] - a[0]), q[1] - a[1] - t * (b[1] - a[1]));
+  };
+  const th = (angle * Math.PI) / 180;
+  let d = Infinity;
+  for (let k = 0; k < 7200; k++) {
+    const a = (2 * Math.PI * k) / 7200, ex = 0.35 * Math.cos(a), ey = 0.18 * Math.sin(a);
+    const q = [x + ex * Math.cos(th) - ey * Math.sin(th), y + ex * Math.sin(th) + ey * Math.cos(th)];
+    for (let i = 0; i < 5; i++) d = Math.min(d, seg(q, P[i], P[(i + 1) % 5]));
+  }
+  return d;
+}
+PAGES.push({
+  id: 'distance', steps: 2, abs: 1e-6,
+  /* apart: the sphere pair meets its closed form to 1e-5 m; the hull–ellipsoid pair (GJK) the sampled
+   * distance to 1 mm */
+  physics(head, p, label) {
+    assert.ok(Math.abs(head['sphere – sphere (analytic)'] - sphereDistance(p)) <= 1e-5, `${label}: spheres ${head['sphere – sphere (analytic)']} vs ${sphereDistance(p)}`);
+    const want = pentagonEllipse(p.x, p.y, p.angle);
+    assert.ok(Math.abs(head['hull – ellipsoid (GJK / MPR / EPA)'] - want) <= 1e-3, `${label}: hull–ellipsoid ${head['hull – ellipsoid (GJK / MPR / EPA)']} vs sampled ${want}`);
+  },
+});
+
+PAGES.push({
+  id: 'filtering', steps: 90,
+  moves: { groupA: 0, contypeA: 0, conaffinityA: 0, parentA: 1, maskA: 2, triggerA: 1 },
+  /* defaults: A rests on the table (top 0.2 m + r 0.12 m) in every lane (XPBD sinks up to 2 cm under B) */
+  physics(head, p, label) {
+    for (const [lane, y] of Object.entries(head)) assert.ok(y > 0.3 && y < 0.321, `${label}/${lane}: A at ${y} m`);
+  },
+  /* each field matters to its own rules only: A falls through (ends below 0) exactly in those lanes;
+   * contype 0 alone is not enough under MuJoCo and Genesis (A's conaffinity still matches) */
+  async check(page) {
+    const falls = { groupA: [0, ['newton']], contypeA: [0, []], maskA: [2, ['physx']], triggerA: [1, ['physx']] };
+    for (const [key, [v, lanes]] of Object.entries(falls)) {
+      const head = await page.evaluate(([k, x]) => { window.course.set(k, x); return window.course.step(90); }, [key, v]);
+      const fell = Object.keys(head).filter((l) => head[l] < 0).sort();
+      assert.deepEqual(fell, lanes, `${key} = ${v}: A falls through in ${fell}`);
+      await page.evaluate(([k, d]) => window.course.set(k, d), [key, { groupA: 1, contypeA: 1, maskA: 0xffffffff, triggerA: 0 }[key]]);
+    }
+  },
+});

@@ -1,0 +1,217 @@
+/* Snapshots: stepping after a restore is bitwise stepping without one, in every preset and
+ * thread count, for a scene with every shape type (hull with a support field, mesh, heightfield),
+ * removed bodies (free lists), exclusions, sensors and events; malformed or foreign bytes are
+ * refused by name and leave the world as it was. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "include/tribo.h"
+#include "test_util.h"
+
+static const float ID_Q[4] = {0, 0, 0, 1};
+static const float ZERO[3] = {0, 0, 0};
+
+static uint32_t fnv(uint32_t h, const void* data, size_t n) {
+  const unsigned char* b = (const unsigned char*)data;
+  for (size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 16777619u;
+  return h;
+}
+
+/* Ground plane, a sloped mesh, a heightfield, and 40 bodies of every dynamic shape type; two of
+ * them removed again so both free lists are in use; a sensor, events and an exclusion. */
+static tb_world_id build(tb_preset preset, int threads) {
+  tb_world_def def = tb_default_world_def();
+  CHECK(tb_preset_apply(preset, &def) == TB_OK);
+  def.thread_count = threads;
+  tb_world_id w = tb_world_create(&def);
+  CHECK(w >= 0);
+  float plane[4] = {0, 1, 0, 0};
+  tb_body_id g = tb_body_create(w, TB_BODY_STATIC, ZERO, ID_Q);
+  tb_shape_create(w, g, TB_SHAPE_PLANE, plane, ZERO, ID_Q, 0.6f, 0.0f, 1.0f);
+  const float mv[] = {4, 0, -1, 7, 1, -1, 7, 1, 1, 4, 0, 1};
+  const int32_t mi[] = {0, 2, 1, 0, 3, 2};
+  const float mp[3] = {0, 0.01f, 0};
+  CHECK(tb_shape_create_mesh(w, g, mv, 4, mi, 2, mp, ID_Q, 0.5f, 0.0f) >= 0);
+  float heights[25];
+  for (int i = 0; i < 25; ++i) heights[i] = 0.05f * (float)((i * 7) % 5);
+  const float hp[3] = {-5, 0, 0};
+  CHECK(tb_shape_create_heightfield(w, g, 5, 5, heights, 0.5f, 0.5f, hp, ID_Q, 0.5f, 0.0f) >= 0);
+  float pts[3 * 80];
+  for (int i = 0; i < 80; ++i) { /* 80 points on a sphere: >= 64 hull vertices, so a support field */
+    float z = 1.0f - 2.0f * ((float)i + 0.5f) / 80.0f, r = sqrtf(1.0f - z * z), a = 2.39996323f * (float)i;
+    pts[3 * i] = 0.25f * r * cosf(a); pts[3 * i + 1] = 0.25f * z; pts[3 * i + 2] = 0.25f * r * sinf(a);
+  }
+  tb_body_id first = -1, removed[2];
+  for (int i = 0; i < 40; ++i) {
+    float p[3] = {-4.0f + (float)(i % 10) * 0.9f + (i / 10 == 1 ? 5.5f : 0.0f), 0.5f + (float)(i / 10) * 0.7f,
+                  (float)(i % 3) * 0.3f};
+    float q[4] = {0.1f * (float)(i % 4), 0.05f, 0.0f, 1.0f};
+    float l = sqrtf(q[0] * q[0] + q[1] * q[1] + 1.0f);
+    for (int k = 0; k < 4; ++k) q[k] /= l;
+    tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, p, q);
+    float prm[4] = {0.2f, 0.15f, 0.1f, 0};
+    int kind = i % 6;
+    if (kind == 5) CHECK(tb_shape_create_hull(w, b, pts, 80, ZERO, ID_Q, 0.6f, 0.1f, 500.0f) >= 0);
+    else {
+      const tb_shape_type types[5] = {TB_SHAPE_BOX, TB_SHAPE_SPHERE, TB_SHAPE_CAPSULE, TB_SHAPE_CYLINDER, TB_SHAPE_ELLIPSOID};
+      CHECK(tb_shape_create(w, b, types[kind], prm, ZERO, ID_Q, 0.6f, 0.1f, 500.0f) >= 0);
+    }
+    if (i == 0) first = b;
+    if (i == 7 || i == 13) removed[i == 13] = b;
+  }
+  CHECK(tb_body_destroy(w, removed[0]) == TB_OK && tb_body_destroy(w, removed[1]) == TB_OK);
+  CHECK(tb_sensor_create(w, first, TB_ANY_BODY, 16) >= 0);
+  CHECK(tb_world_set_event_capacity(w, 64) == TB_OK);
+  CHECK(tb_world_set_body_pair_excluded(w, first, first + 1, 1) == TB_OK);
+  return w;
+}
+
+/* Hash of n steps: step status, every body field and every contact field after each step. */
+static uint32_t run(tb_world_id w, int n) {
+  uint32_t h = 2166136261u;
+  for (int s = 0; s < n; ++s) {
+    tb_status st = tb_world_step(w);
+    h = fnv(h, &st, sizeof st);
+    int32_t slots = tb_world_body_slot_count(w);
+    for (int f = 0; f < tb_field_count(TB_FIELDS_BODY); ++f) {
+      const tb_field_info* fi = tb_field_get(TB_FIELDS_BODY, f);
+      h = fnv(h, tb_world_field(w, TB_FIELDS_BODY, f), 4 * (size_t)fi->components * (size_t)slots);
+    }
+    tb_contact_status cs;
+    tb_world_contact_status(w, &cs);
+    h = fnv(h, &cs, sizeof cs);
+    for (int f = 0; f < tb_field_count(TB_FIELDS_CONTACT); ++f) {
+      const tb_field_info* fi = tb_field_get(TB_FIELDS_CONTACT, f);
+      h = fnv(h, tb_world_field(w, TB_FIELDS_CONTACT, f), 4 * (size_t)fi->components * (size_t)cs.count);
+    }
+  }
+  return h;
+}
+
+static uint8_t* save(tb_world_id w, int32_t* size) {
+  *size = tb_world_snapshot(w, NULL, 0);
+  CHECK(*size > TB_SNAPSHOT_HEADER_SIZE);
+  uint8_t* b = (uint8_t*)malloc((size_t)*size);
+  CHECK(tb_world_snapshot(w, b, *size) == *size);
+  return b;
+}
+
+static int same_snapshot(tb_world_id w, const uint8_t* bytes, int32_t size) {
+  int32_t n;
+  uint8_t* now = save(w, &n);
+  int same = n == size && memcmp(now, bytes, (size_t)n) == 0;
+  free(now);
+  return same;
+}
+
+static void round_trip(tb_preset preset, int threads) {
+  tb_world_id a = build(preset, threads);
+  run(a, 40);
+  int32_t size;
+  uint8_t* snap = save(a, &size);
+  uint32_t expected = run(a, 60);
+  /* a twin world built the same way, restored */
+  tb_world_id b = build(preset, threads == 1 ? 3 : 1);
+  CHECK(tb_world_restore(b, snap, size) == TB_OK);
+  uint32_t got = run(b, 60);
+  if (got != expected) fprintf(stderr, "preset %d threads %d: restored twin %08x, expected %08x\n", preset, threads, got, expected);
+  CHECK(got == expected);
+  /* the same world rewound */
+  CHECK(tb_world_restore(a, snap, size) == TB_OK);
+  CHECK(same_snapshot(a, snap, size)); /* nothing lost or added: the same bytes again */
+  CHECK(run(a, 60) == expected);
+  /* a whole world from the bytes */
+  tb_world_id c = tb_world_create_from_snapshot(snap, size, 0);
+  CHECK(c >= 0);
+  CHECK(run(c, 60) == expected);
+  tb_world_destroy(a);
+  tb_world_destroy(b);
+  tb_world_destroy(c);
+  free(snap);
+}
+
+/* Each malformed variant is refused with its reason and the world is unchanged. */
+static void refusals(void) {
+  tb_world_id w = build(TB_PRESET_PHYSX_TGS, 1);
+  run(w, 10);
+  int32_t size;
+  uint8_t* snap = save(w, &size);
+  tb_world_id target = build(TB_PRESET_NEWTON_XPBD, 1);
+  run(target, 5);
+  int32_t tsize;
+  uint8_t* before = save(target, &tsize);
+  uint8_t* bad = (uint8_t*)malloc((size_t)size + 1);
+  struct { const char* what; int32_t size; int offset; uint8_t xor_; int32_t reason; } cases[] = {
+      {"truncated", size - 1, -1, 0, TB_SNAPSHOT_TRUNCATED},
+      {"header only", TB_SNAPSHOT_HEADER_SIZE - 1, -1, 0, TB_SNAPSHOT_TRUNCATED},
+      {"trailing byte", size + 1, -1, 0, TB_SNAPSHOT_TRAILING},
+      {"magic", size, 0, 0x20, TB_SNAPSHOT_BAD_MAGIC},
+      {"version", size, 8, 0x02, TB_SNAPSHOT_BAD_VERSION},
+      {"layout", size, 20, 0x01, TB_SNAPSHOT_FOREIGN},
+      {"payload byte", size, size / 2, 0x10, TB_SNAPSHOT_BAD_CHECKSUM},
+      {"last byte", size, size - 1, 0x80, TB_SNAPSHOT_BAD_CHECKSUM},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+    memcpy(bad, snap, (size_t)size);
+    bad[size] = 0;
+    if (cases[i].offset >= 0) bad[cases[i].offset] ^= cases[i].xor_;
+    CHECK(tb_snapshot_check(bad, cases[i].size) == cases[i].reason);
+    CHECK(tb_world_restore(target, bad, cases[i].size) == TB_ERR_INVALID_ARGUMENT);
+    CHECK(tb_snapshot_last_error() == cases[i].reason);
+    const char* msg = tb_last_error(target);
+    if (!strstr(msg, tb_enum_name(TB_ENUM_SNAPSHOT_ERROR, cases[i].reason)))
+      fprintf(stderr, "%s: message does not name the reason: %s\n", cases[i].what, msg);
+    CHECK(strstr(msg, tb_enum_name(TB_ENUM_SNAPSHOT_ERROR, cases[i].reason)) != NULL);
+    CHECK(tb_world_create_from_snapshot(bad, cases[i].size, 1) == -TB_ERR_INVALID_ARGUMENT);
+    CHECK(same_snapshot(target, before, tsize));
+  }
+  /* a checksum-valid payload whose content is inconsistent: body count over its capacity */
+  memcpy(bad, snap, (size_t)size);
+  int32_t def_size = tb_world_def_size();
+  /* find the body header (count, capacity, free_head) by its values: the free list starts at the
+   * slot removed last (body 13 of build(), slot 14) */
+  int32_t count = tb_world_body_slot_count(w), found = -1;
+  for (int32_t k = TB_SNAPSHOT_HEADER_SIZE + def_size; k + 12 <= size && found < 0; k += 4) {
+    int32_t v[3];
+    memcpy(v, snap + k, 12);
+    if (v[0] == count && v[1] >= count && v[2] == 14) found = k;
+  }
+  CHECK(found > 0);
+  if (found > 0) {
+    int32_t huge = 1 << 20;
+    memcpy(bad + found, &huge, 4); /* count 2^20 > capacity */
+    uint32_t h = fnv(2166136261u, bad + TB_SNAPSHOT_HEADER_SIZE, (size_t)size - TB_SNAPSHOT_HEADER_SIZE);
+    memcpy(bad + 24, &h, 4);
+    CHECK(tb_snapshot_check(bad, size) == TB_SNAPSHOT_OK);
+    CHECK(tb_world_restore(target, bad, size) == TB_ERR_INVALID_ARGUMENT);
+    CHECK(tb_snapshot_last_error() == TB_SNAPSHOT_CORRUPT);
+    CHECK(same_snapshot(target, before, tsize));
+  }
+  /* a world that refused every snapshot still steps like its twin */
+  tb_world_id twin = build(TB_PRESET_NEWTON_XPBD, 1);
+  run(twin, 5);
+  CHECK(run(target, 20) == run(twin, 20));
+  /* too small a buffer: nothing written */
+  memset(bad, 0xAB, (size_t)size);
+  CHECK(tb_world_snapshot(w, bad, size - 1) == -TB_ERR_CAPACITY);
+  CHECK(bad[0] == 0xAB);
+  free(bad);
+  free(before);
+  free(snap);
+  tb_world_destroy(w);
+  tb_world_destroy(target);
+  tb_world_destroy(twin);
+}
+
+int main(void) {
+  int64_t live = tb_live_bytes();
+  for (int p = 0; p < TB_PRESET_COUNT; ++p) {
+    round_trip((tb_preset)p, 1);
+    round_trip((tb_preset)p, 3);
+  }
+  refusals();
+  CHECK(tb_live_bytes() == live || (fprintf(stderr, "live bytes %lld, expected %lld\n", (long long)tb_live_bytes(), (long long)live), 0));
+  return tb_test_report("test_snapshot");
+}

@@ -1,0 +1,106 @@
+/**
+ * Course page 2, GJK, EPA and MPR: two convex shapes placed by sliders, the collision stage alone
+ * (collide()); the signed distance and the two surface points — closest points when apart,
+ * penetration depth and normal when overlapping — for a pair the general convex routines answer
+ * (hull–ellipsoid) and for one with an exact closed form (sphere–sphere).
+ * @module tribo/web/pages/distance
+ */
+import { deg, aboutZ } from '../course_model.js';
+
+/* a pentagonal prism along z (the side view shows the pentagon), radius 0.3 m */
+const PENTAGON = [];
+for (let k = 0; k < 5; k++) for (const z of [-0.2, 0.2]) PENTAGON.push([0.3 * Math.cos((2 * Math.PI * k) / 5 + Math.PI / 2), 0.3 * Math.sin((2 * Math.PI * k) / 5 + Math.PI / 2), z]);
+const RA = 0.3, RB = 0.2; /* m, the spheres */
+const FAR = 2; /* m: contact offset of each shape, so separated shapes still get a record */
+const ELLIPSOID = [0.35, 0.18, 0.18];
+
+const SWEEP_X = Array.from({ length: 41 }, (_, k) => -1 + k * 0.05);
+const minSeparation = (c) => { let d = null; for (let i = 0; i < c.count; i++) if (d === null || c.separation[i] < d) d = c.separation[i]; return d; };
+
+/** Closed-form signed distance (m) of two spheres: |c_B − c_A| − r_A − r_B. */
+export const sphereDistance = (p) => Math.hypot(p.x, p.y) - RA - RB;
+
+export default {
+  id: 'distance',
+  title: 'GJK, EPA and MPR: distance, closest points, depth and normal',
+  params: [
+    { key: 'x', label: 'shape B centre x', unit: 'm', min: -1, max: 1, step: 0.01, value: 0.7 },
+    { key: 'y', label: 'shape B centre y', unit: 'm', min: -0.6, max: 0.6, step: 0.01, value: 0.15 },
+    { key: 'angle', label: 'shape B turned about z', unit: '°', min: 0, max: 180, step: 5, value: 30 },
+  ],
+  presets: [
+    { name: 'hull – ellipsoid (GJK / MPR / EPA)', preset: 'physx-tgs', options: { gravity: [0, 0, 0] }, color: '#34d399' },
+    { name: 'sphere – sphere (analytic)', preset: 'physx-tgs', options: { gravity: [0, 0, 0] }, color: '#60a5fa' },
+  ],
+  collideOnly: true,
+  duration: 0.25,
+  view: { center: [0.2, 0], metersAcross: 2.6 },
+  build(world, p, name) {
+    const far = { contactOffset: FAR, restOffset: 0 };
+    const general = name.startsWith('hull');
+    const a = general ? { type: 'hull', points: PENTAGON.flat(), ...far } : { type: 'sphere', radius: RA, ...far };
+    const b = general ? { type: 'ellipsoid', radii: ELLIPSOID, ...far } : { type: 'sphere', radius: RB, ...far };
+    const idA = world.addBody({ position: [0, 0, 0], shapes: [a] });
+    const idB = world.addBody({ position: [p.x, p.y, 0], rotation: aboutZ(deg(p.angle)), shapes: [b] });
+    const drawA = general ? { type: 'hull', points: PENTAGON } : a;
+    return { bodies: [{ id: idA, shape: drawA }, { id: idB, shape: b }], planes: [], closestPoints: true, last: null, idB, shapeA: world.shapesOf(idA)[0], curve: null };
+  },
+  /** Signed distance of the pair (m): the smallest separation of its records; keeps the normal. */
+  sample(world, s) {
+    const c = world.contacts;
+    if (!c.count) { s.last = null; return null; }
+    let k = 0;
+    for (let i = 1; i < c.count; i++) if (c.separation[i] < c.separation[k]) k = i; /* the deepest record */
+    /* the normal points from shape0 to shape1; the narrow phase may order the pair either way */
+    const sign = c.shape0[k] === s.shapeA ? 1 : -1;
+    s.last = { d: c.separation[k], n: [0, 1, 2].map((j) => sign * c.normal[3 * k + j]), points: c.count };
+    return c.separation[k];
+  },
+  /** Signed distance against B's x (the other sliders as set), once per scene: B moved, collide() each time. */
+  sweep(lanes, p) {
+    const xs = SWEEP_X;
+    const ys = lanes.map((lane) => {
+      const s = lane.scene, w = lane.world;
+      if (!s || !w) return xs.map(() => null);
+      if (!s.curve) {
+        const q = aboutZ(deg(p.angle));
+        s.curve = xs.map((x) => { w.setPose(s.idB, [x, p.y, 0], q); w.collide(); return minSeparation(w.contacts); });
+        w.setPose(s.idB, [p.x, p.y, 0], q);
+        w.collide();
+      }
+      return s.curve;
+    });
+    return { xs, ys, ref: xs.map((x) => sphereDistance({ x, y: p.y })) };
+  },
+  reference: (p) => sphereDistance(p),
+  headline: (lane) => lane.samples.at(-1)?.[1] ?? null,
+  headlineReference: (p) => sphereDistance(p),
+  headlineLabel: 'signed distance (m)',
+  headlineReferenceLabel: 'spheres: |c_B − c_A| − r_A − r_B',
+  formula: '> 0 apart (GJK), < 0 overlapping (MPR, EPA when MPR does not converge)',
+  digits: 4,
+  note(lane) {
+    const l = lane.scene.last;
+    if (!l) return 'no record';
+    const n = l.n.map((v) => v.toFixed(3)).join(', ');
+    return `${l.d >= 0 ? `apart by ${l.d.toFixed(4)} m` : `overlapping, depth ${(-l.d).toFixed(4)} m`}, normal (${n}) from A to B, ${l.points} point${l.points > 1 ? 's' : ''}`;
+  },
+  plot: { title: 'signed distance against B\'s x at the chosen y and angle: each pair (points), the spheres\' closed form (dashed)', x: 'B x (m)', y: 'd (m)', reference: 'sphere closed form' },
+  explanation: `
+<p>Every convex shape is known to the narrow phase only through its <em>support function</em>: the point
+of the shape farthest along a direction. GJK works on the Minkowski difference A − B (whose support is
+the difference of the two supports): the distance between A and B is the distance from the origin to
+that set, and GJK walks a simplex of support points towards the origin until it cannot come closer. It
+answers with the distance and the two <em>closest points</em> (the cyan segment) while the shapes are
+apart.</p>
+<p>When they overlap, the origin lies inside A − B and the distance is zero: what the solver needs is the
+<em>penetration depth</em> and the normal along which to push them apart. MPR (Minkowski portal
+refinement) finds a portal of the difference that the ray from its interior to the origin crosses and
+refines it to the surface; EPA expands GJK's final simplex into a polytope until its nearest face is
+the boundary. Tribo runs MPR and falls back to EPA when MPR does not converge.</p>
+<p>Spheres, capsules, boxes and planes have exact routines of their own: the sphere lane shows the closed
+form <span class="formula">d = |c_B − c_A| − r_A − r_B</span>, reached to float precision; the hull–ellipsoid
+lane goes through the general routines. Each contact record's <code>point0</code>, <code>point1</code> are the
+two surface points; <code>separation</code> is d, negative when overlapping. The record does not say
+which of GJK, MPR or EPA produced it: the sign of d tells which side of zero the pair is on.</p>`,
+};
