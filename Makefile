@@ -146,6 +146,7 @@ check-includes:
 
 test: deps-browser
 	$(MAKE) check-includes
+	$(MAKE) fuzz-smoke
 	$(MAKE) all
 	$(MAKE) check-simd
 	$(MAKE) test-c
@@ -210,3 +211,26 @@ dist/tribo_compat.mjs: js/*.js dist/tribo_simd.wasm dist/tribo_simd.web.mjs dist
 # The package from `npm pack` in temporary projects (build/package/): see tests/package/.
 test-package: wasm
 	TRIBO_PREPACK_NO_BUILD=1 node --test --test-concurrency=1 tests/package/
+
+# ---------------------------------------------------------------------------------------------
+# libFuzzer over the C API (tests/fuzz/fuzz_api.c) with ASan + UBSan, clang from Debian (tools/setup.sh
+# installs it). The committed seed corpus tests/fuzz/corpus is replayed first; new inputs go to
+# build/fuzz/corpus, crashes to build/fuzz/ (add each fixed one to tests/fuzz/corpus).
+# `make fuzz-smoke` (part of `make test`) runs 60 s, `make fuzz FUZZ_SECONDS=3600` as long as asked.
+.PHONY: fuzz fuzz-smoke
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 600
+FUZZ_FLAGS := -std=c11 -Isrc -O1 -g -ffp-contract=off -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+  -fno-omit-frame-pointer
+build/fuzz/fuzz_api: tests/fuzz/fuzz_api.c $(SRC) $(HDR)
+	@mkdir -p build/fuzz/corpus
+	$(FUZZ_CC) $(FUZZ_FLAGS) tests/fuzz/fuzz_api.c $(SRC) -lm -o $@
+
+FUZZ_RUN = cd build/fuzz && ASAN_OPTIONS=detect_leaks=1 ./fuzz_api -timeout=20 -rss_limit_mb=2048 -max_len=4096 \
+  -print_final_stats=1 corpus ../../tests/fuzz/corpus
+
+fuzz-smoke: build/fuzz/fuzz_api
+	$(FUZZ_RUN) -max_total_time=60
+
+fuzz: build/fuzz/fuzz_api
+	$(FUZZ_RUN) -max_total_time=$(FUZZ_SECONDS)

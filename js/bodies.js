@@ -62,7 +62,8 @@ export function addBody(world, desc = {}) {
     if (maxImpulse !== null) world._check(M._tb_body_set_max_contact_impulse(world._id, id, maxImpulse));
     if (iterations) world._check(M._tb_body_set_solver_iterations(world._id, id, ...iterations));
   } catch (e) {
-    M._tb_body_destroy(world._id, id);
+    /* takes the creation back with its shapes: no id or slot consumed */
+    if (M._tb_body_discard(world._id, id) !== 0) M._tb_body_destroy(world._id, id);
     world._shapeIds.delete(id);
     world._hulls.delete(id);
     throw e;

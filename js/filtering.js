@@ -11,7 +11,7 @@ import { engineTables, heapBuffer, readStruct, writeStruct } from './fields.js';
 /** Descriptor keys that are shape filter fields (addBody shapes and setShapeFilter). */
 export const FILTER_KEYS = ['world', 'collisionGroup', 'contype', 'conaffinity', 'filterData', 'trigger'];
 const SHAPE_FILTER_OPTIONS = new Set(FILTER_KEYS);
-const CONTACT_PAIR_OPTIONS = new Set(['margin', 'gap', 'friction']);
+const CONTACT_PAIR_OPTIONS = new Set(['margin', 'gap', 'friction', 'condim', 'solref', 'solreffriction', 'solimp', 'adhesion']);
 /** MuJoCo's default friction of an explicit pair: sliding ×2, torsional (m), rolling ×2 (m). */
 const MUJOCO_PAIR_FRICTION = [1, 1, 0.005, 0.0001, 0.0001];
 
@@ -153,8 +153,13 @@ export function setContactPair(world, a, b, params) {
   if (params !== null) {
     checkKeys(fn, '', params, CONTACT_PAIR_OPTIONS);
     p = world._t._scratch;
+    /* MuJoCo's pair defaults; the engine validates the ranges and names the field */
     writeStruct(M, engineTables(M).layouts.contactPair, p, { margin: real(fn, 'margin', params.margin, { fallback: 0 }),
-      gap: real(fn, 'gap', params.gap, { fallback: 0 }), friction: finiteVec(fn, 'friction', params.friction, 5, MUJOCO_PAIR_FRICTION) });
+      gap: real(fn, 'gap', params.gap, { fallback: 0 }), friction: finiteVec(fn, 'friction', params.friction, 5, MUJOCO_PAIR_FRICTION),
+      condim: int(fn, 'condim', params.condim, 3), solref: finiteVec(fn, 'solref', params.solref, 2, [0.02, 1]),
+      solreffriction: finiteVec(fn, 'solreffriction', params.solreffriction, 2, [0, 0]),
+      solimp: finiteVec(fn, 'solimp', params.solimp, 5, [0.9, 0.95, 0.001, 0.5, 2]),
+      adhesion: real(fn, 'adhesion', params.adhesion, { fallback: 0 }) });
   }
   checkAs(world, fn, fn, M._tb_world_set_contact_pair(world._id, a, b, p));
 }

@@ -6,15 +6,15 @@ export type BodyType = 'static' | 'kinematic' | 'dynamic';
 /** Names of the engine enum shapeType (tribo.h), in engine order. */
 export type ShapeType = 'plane' | 'sphere' | 'capsule' | 'box' | 'cylinder' | 'ellipsoid' | 'hull' | 'heightfield' | 'mesh';
 /** Names of the engine enum preset (tribo.h), in engine order. */
-export type Preset = 'physx-pgs' | 'physx-tgs' | 'newton-xpbd' | 'newton-semi';
+export type Preset = 'physx-pgs' | 'physx-tgs' | 'newton-xpbd' | 'newton-semi' | 'mujoco' | 'kamino';
 /** Names of the engine enum solver (tribo.h), in engine order. */
-export type Solver = 'pgs' | 'tgs' | 'xpbd' | 'penalty';
+export type Solver = 'pgs' | 'tgs' | 'xpbd' | 'penalty' | 'mujoco' | 'kamino';
 /** Names of the engine enum combineRule (tribo.h), in engine order. */
 export type CombineRule = 'physx' | 'mean' | 'vbd' | 'kamino' | 'mujoco';
 /** Names of the engine enum combineMode (tribo.h), in engine order. */
 export type CombineMode = 'average' | 'min' | 'multiply' | 'max';
 /** Names of the engine enum readback (tribo.h), in engine order. */
-export type Readback = 'physx' | 'newton';
+export type Readback = 'physx' | 'newton' | 'mujoco';
 /** Names of the engine enum broadPhase (tribo.h), in engine order. */
 export type BroadPhase = 'sap' | 'all-pairs' | 'explicit';
 /** Names of the engine enum filterRule (tribo.h), in engine order. */
@@ -23,6 +23,12 @@ export type FilterRule = 'newton' | 'mujoco' | 'physx' | 'genesis';
 export type DistanceRule = 'newton' | 'mujoco' | 'physx';
 /** Names of the engine enum matching (tribo.h), in engine order. */
 export type Matching = 'latest' | 'sticky';
+/** Names of the engine enum mujocoCone (tribo.h), in engine order. */
+export type MujocoCone = 'pyramidal' | 'elliptic';
+/** Names of the engine enum mujocoAlgorithm (tribo.h), in engine order. */
+export type MujocoAlgorithm = 'pgs' | 'cg' | 'newton';
+/** Names of the engine enum mujocoIntegrator (tribo.h), in engine order. */
+export type MujocoIntegrator = 'euler' | 'implicitfast';
 /** Names of the engine enum convention (tribo.h), in engine order. */
 export type Convention = 'newton' | 'genesis' | 'physx';
 /** Names of the engine enum eventType (tribo.h), in engine order. */
@@ -263,7 +269,7 @@ export interface ContactFields {
   readonly point1: Float32Array;
 
   /**
-   * point0 in the frame of shape0's body (body origin and axes; static bodies too)
+   * point0 in the frame of shape0's body (body origin and axes); a static shape (body0 = -1): world, = point0 (newton-e3 §2)
    *
    * - Unit: m
    * - Components per element: 3 (length 3 × count)
@@ -272,7 +278,7 @@ export interface ContactFields {
   readonly localPoint0: Float32Array;
 
   /**
-   * point1 in the frame of shape1's body
+   * point1 in the frame of shape1's body; static: world
    *
    * - Unit: m
    * - Components per element: 3 (length 3 × count)
@@ -434,6 +440,24 @@ export interface ContactFields {
   readonly adhesion: Float32Array;
 
   /**
+   * MuJoCo rule: sliding along tangent0 and tangent1, torsional, rolling about tangent0 and tangent1 (geoms: slide, slide, spin, roll, roll; an explicit pair: its own five); NaN otherwise
+   *
+   * - Unit: 1, 1, m, m, m
+   * - Components per element: 5 (length 5 × count)
+   * - C field: `friction`
+   */
+  readonly friction: Float32Array;
+
+  /**
+   * MuJoCo rule: an explicit pair's solreffriction (same formats as solref); 0, 0 = unset (solref applies; always for geoms); NaN under the other rules
+   *
+   * - Unit: s, 1 or 1/s², 1/s
+   * - Components per element: 2 (length 2 × count)
+   * - C field: `solref_friction`
+   */
+  readonly solrefFriction: Float32Array;
+
+  /**
    * Newton convention: average wrench by body1 on body0 over the last step, world axes: force (N) then torque (N·m) about body0's centre of mass; filled by the XPBD solver; NaN when the solver has none (penalty, PhysX: see tb_contacts_convert for the conversion)
    *
    * - Unit: N, N·m
@@ -495,4 +519,22 @@ export interface ContactFields {
    * - C field: `friction_anchor_impulse`
    */
   readonly frictionAnchorImpulse: Float32Array;
+
+  /**
+   * MuJoCo readback (mj_contactForce): contact-frame force on body1 by body0 over the last step: normal, along tangent0, tangent1 (N), torsion about normal, rolling about tangent0, tangent1 (N·m); normal net of adhesion (fn - adhesion); components beyond condim are 0; NaN for the other solvers
+   *
+   * - Unit: N, N·m
+   * - Components per element: 6 (length 6 × count)
+   * - C field: `mujoco_force`
+   */
+  readonly mujocoForce: Float32Array;
+
+  /**
+   * MuJoCo readback: first solver row of the contact (efc_address); -1 when the contact has no row (excluded, inactive) or the solver is not the MuJoCo one
+   *
+   * - Unit: index
+   * - Components per element: 1 (length count)
+   * - C field: `efc_address`
+   */
+  readonly efcAddress: Int32Array;
 }

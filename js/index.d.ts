@@ -110,6 +110,16 @@ export interface AxisOptions {
    * shape pair within this distance; sticky anchors are kept while within it. Default `0.01`.
    */
   matchDistance?: number;
+  /**
+   * Newton distance rule only: keep a candidate when d <= gap0 + gap1 + min(|Δv|·h,
+   * `maxSpeculativeExtension`), Δv = relative velocity of the two bodies (m/s), h = timestep (s).
+   * Default `false` (newton-e3 §2: kept when d <= gap0 + gap1).
+   */
+  speculativeWidening?: boolean;
+  /** m, finite and >= 0: cap of the speculative widening (Newton's max_speculative_extension). Default `0.1`. */
+  maxSpeculativeExtension?: number;
+  /** m, finite and >= 0: Newton distance rule only: a constant distance added to gap0 + gap1. Default `0`. */
+  constantGap?: number;
   /* -- filtering -- */
   /**
    * Genesis `max_collision_pairs`, integer >= 0 (0 = unlimited). Default `0`. A step whose
@@ -147,6 +157,46 @@ export interface AxisOptions {
   ka?: number;
   /** `'newton-semi'`: Huber δ of the slip norm, m/s, > 0. Default `1`. */
   frictionSmoothing?: number;
+  /** `'mujoco'`: friction cone, independent of the solver. Default `'pyramidal'`. */
+  cone?: Engine.MujocoCone;
+  /** `'mujoco'`: constraint solver. Default `'newton'`. */
+  mujocoSolver?: Engine.MujocoAlgorithm;
+  /** `'mujoco'`: `'implicitfast'` is implicit in joint damping; without joints the same as `'euler'`. Default `'euler'`. */
+  integrator?: Engine.MujocoIntegrator;
+  /** `'mujoco'`: most solver iterations per step, integer in [1, 1000]. Default `100`. */
+  mujocoIterations?: number;
+  /** `'mujoco'`: stop when the scaled cost improvement or gradient (cost / trace(M), 1/s²) is below, >= 0. Default `1e-8`. */
+  tolerance?: number;
+  /** `'mujoco'`: most line-search iterations (CG, Newton), integer in [1, 100]. Default `50`. */
+  lsIterations?: number;
+  /** `'mujoco'`: line-search slope tolerance as a fraction of `tolerance`, > 0. Default `0.01`. */
+  lsTolerance?: number;
+  /** `'mujoco'`: friction-to-normal impedance ratio (friction R = normal R / impratio), > 0. Default `1`. */
+  impratio?: number;
+  /** `'mujoco'`: raise a positive solref time constant to at least 2·timestep. Default `true`. */
+  refsafe?: boolean;
+  /** `'mujoco'`: start each solve from the previous step's accelerations of the same bodies when they cost less than the unconstrained ones (MuJoCo's warmstart flag). Default `true`. */
+  warmstart?: boolean;
+  /** `'kamino'`: PADMM iterations at most per step, integer in [1, 10000]; running out is not convergence. Default `200`. */
+  maxIterations?: number;
+  /** `'kamino'`: tolerance on the primal residual r_p = ‖x − y‖∞, N·s (impulse), > 0. Default `1e-6`. */
+  primalTolerance?: number;
+  /** `'kamino'`: tolerance on the dual residual r_d = ‖η(x − x_prev) + ρ(y − y_prev)‖∞, m/s (velocity), > 0. Default `1e-6`. */
+  dualTolerance?: number;
+  /** `'kamino'`: tolerance on the complementarity residual r_c = max_c |λ_c·v_c|, J, > 0. Default `1e-6`. */
+  complementarityTolerance?: number;
+  /** `'kamino'`: proximal regularisation η of the preconditioned Delassus problem (dimensionless), > 0. Default `1e-5`. */
+  eta?: number;
+  /** `'kamino'`: fixed ADMM penalty ρ of the preconditioned problem (dimensionless), > 0. Default `1`. */
+  rho?: number;
+  /** `'kamino'`: factor in [0, 1] on the previous step's matched impulses that start the iterations (with `kaminoWarmStart`). Default `0.9`. */
+  warmStartScale?: number;
+  /** `'kamino'`: share γ in [0, 1] of a penetration removed per step (Baumgarte bias γ·d/h). Default `0.01`. */
+  stabilization?: number;
+  /** `'kamino'`: m, >= 0: a contact distance within ±deadZone counts as touching. Default `1e-6`. */
+  deadZone?: number;
+  /** `'kamino'`: start from the previous step's matched impulses and keep this step's for the next. Default `true`. */
+  kaminoWarmStart?: boolean;
 }
 /** Body types. */
 export type BodyType = Engine.BodyType;
@@ -286,7 +336,7 @@ export interface WorldOptions extends AxisOptions {
   biasCoefficient?: number;
   /** m/s, finite and > 0: cap on the push-out speed from penetration. Default `3`. */
   maxDepenetrationVelocity?: number;
-  /** m, finite and >= 0: contacts are kept (speculatively) up to this separation. Default `0.02`. */
+  /** m, finite and >= 0: PhysX distance rule: contacts are kept (speculatively) up to this separation beyond the contact offsets (Newton rule: `constantGap`). Default `0.02`. */
   speculativeDistance?: number;
   /**
    * Initial contact points the store holds, integer >= 1. The store grows in a step that finds
@@ -347,6 +397,16 @@ export interface ContactPairParams {
   gap?: number;
   /** MuJoCo order: sliding ×2 (1), torsional (m), rolling ×2 (m); each >= 0. Default `[1, 1, 0.005, 0.0001, 0.0001]`. */
   friction?: readonly [number, number, number, number, number];
+  /** Contact dimensionality 1, 3, 4 or 6. Default `3`. */
+  condim?: number;
+  /** (timeconst s, dampratio 1) when the first is > 0, else direct (−stiffness 1/s², −damping 1/s); finite. Default `[0.02, 1]`. */
+  solref?: readonly [number, number];
+  /** Same formats, for the elliptic friction rows; `[0, 0]` = unset (solref applies). Default `[0, 0]`. */
+  solreffriction?: readonly [number, number];
+  /** dmin, dmax in (0, 1), width (m) >= 0, midpoint in [0, 1], power >= 1. Default `[0.9, 0.95, 0.001, 0.5, 2]`. */
+  solimp?: readonly [number, number, number, number, number];
+  /** N, finite and >= 0: the reported net normal force is fn − adhesion. Default `0`. */
+  adhesion?: number;
 }
 
 /** Filter of a query: shapes of `skipBody` are ignored, and shapes whose `contype` has no bit of `mask`. */
@@ -753,12 +813,25 @@ export interface SolverStatus {
   positionIterations: number;
   /** Velocity iterations used: the largest over the islands, at least 1. */
   velocityIterations: number;
-  /** Fixed-iteration solvers never claim convergence: always `false` for PGS / TGS. */
-  converged: boolean;
+  /** Whether the solver has a convergence test (a tolerance): `true` for `'mujoco'` (its `tolerance`);
+   * `false` for PGS, TGS and XPBD (fixed iteration counts) and penalty (does not iterate). */
+  convergenceDefined: boolean;
+  /** `true` / `false` when `convergenceDefined`; `null` (not defined, never `false`) otherwise. */
+  converged: boolean | null;
   /** m/s: largest normal velocity error of a contact row after the last iteration. */
   residualVelocity: number;
-  /** m: deepest penetration left after the step. */
+  /** m: deepest penetration left after the step (NaN where the solver does not compute it). */
   residualPenetration: number;
+  /** `'mujoco'`: last scaled cost decrease (cost / trace of the mass matrix, 1/s²); NaN for the other solvers. */
+  improvement: number;
+  /** `'mujoco'` CG / Newton: scaled norm of the cost gradient (1/s²); NaN for PGS and the other solvers. */
+  gradient: number;
+  /** `'kamino'`: N·s (impulse), primal residual ‖x − y‖∞ of the last iteration (PADMM iterations used: positionIterations); NaN for the other solvers. */
+  residualPrimal: number;
+  /** `'kamino'`: m/s (velocity), dual residual ‖η(x − x_prev) + ρ(y − y_prev)‖∞; NaN for the other solvers. */
+  residualDual: number;
+  /** `'kamino'`: J (N·s × m/s), complementarity residual max over contacts |λ_c·v_c|; NaN for the other solvers. */
+  residualComplementarity: number;
 }
 
 /** Statistics of the last step. */
@@ -1304,6 +1377,8 @@ export class World {
   setContactOverride(index: number, override: ContactOverride): void;
   /** Status of the last solve: iterations used and residuals. */
   readonly solverStatus: SolverStatus;
+  /** Clears the solver's history across steps (`'kamino'`: the warm-start cache); the next step starts cold. */
+  resetSolver(): void;
   /** PhysX maxContactImpulse of a body (N·s per contact point and step, > 0; `Infinity` = none). @throws {RangeError} not > 0 */
   setMaxContactImpulse(id: number, maxImpulse: number): void;
   /** PhysX solver iteration requests of a body (-1 = the world's). @throws {RangeError} out of range */
@@ -1462,6 +1537,8 @@ export class WorkerWorld {
   setContactOverride(index: number, override: ContactOverride): Promise<void>;
   /** Status of the last solve: iterations used and residuals. */
   readonly solverStatus: Promise<SolverStatus>;
+  /** Clears the solver's history across steps (`'kamino'`: the warm-start cache). */
+  resetSolver(): Promise<void>;
   /** PhysX maxContactImpulse of a body (N·s per contact point and step). */
   setMaxContactImpulse(id: number, maxImpulse: number): Promise<void>;
   /** PhysX solver iteration requests of a body (-1 = the world's). */

@@ -13,7 +13,8 @@ import { presetIndex } from './presets.js';
 /**
  * World options stored in the engine's world definition: JS name -> [C field path, kind].
  * Kinds: 'num', 'int', 'bool', 'vec3', 'kaminoCombine', or the name of an engine enum
- * (engineTables().enums: solver, combineRule, readback, broadPhase, filterRule, distanceRule, matching).
+ * (engineTables().enums: solver, combineRule, readback, broadPhase, filterRule, distanceRule, matching,
+ * mujocoCone, mujocoAlgorithm, mujocoIntegrator).
  */
 export const DEF_OPTIONS = {
   gravity: ['gravity', 'vec3'],
@@ -37,6 +38,10 @@ export const DEF_OPTIONS = {
   matching: ['collision.matching', 'matching'],
   maxPointsPerPair: ['collision.max_points_per_pair', 'int'],
   matchDistance: ['collision.match_distance', 'num'],
+  /* Newton speculative contacts (m) */
+  speculativeWidening: ['collision.speculative_widening', 'bool'],
+  maxSpeculativeExtension: ['collision.max_speculative_extension', 'num'],
+  constantGap: ['collision.constant_gap', 'num'],
   /* -- filtering -- */
   maxCollisionPairs: ['collision.max_collision_pairs', 'int'],
   /* Newton XPBD */
@@ -57,6 +62,28 @@ export const DEF_OPTIONS = {
   frictionEveryIteration: ['solver.friction_every_iteration', 'bool'],
   externalForcesEveryIteration: ['solver.external_forces_every_iteration', 'bool'],
   biasCoefficient: ['solver.bias_coefficient', 'num'],
+  /* MuJoCo soft constraints */
+  cone: ['solver.mujoco.cone', 'mujocoCone'],
+  mujocoSolver: ['solver.mujoco.algorithm', 'mujocoAlgorithm'],
+  integrator: ['solver.mujoco.integrator', 'mujocoIntegrator'],
+  mujocoIterations: ['solver.mujoco.iterations', 'int'],
+  tolerance: ['solver.mujoco.tolerance', 'num'],
+  lsIterations: ['solver.mujoco.ls_iterations', 'int'],
+  lsTolerance: ['solver.mujoco.ls_tolerance', 'num'],
+  impratio: ['solver.mujoco.impratio', 'num'],
+  refsafe: ['solver.mujoco.refsafe', 'bool'],
+  warmstart: ['solver.mujoco.warmstart', 'bool'],
+  /* Kamino PADMM */
+  maxIterations: ['solver.kamino.max_iterations', 'int'],
+  primalTolerance: ['solver.kamino.primal_tolerance', 'num'],
+  dualTolerance: ['solver.kamino.dual_tolerance', 'num'],
+  complementarityTolerance: ['solver.kamino.complementarity_tolerance', 'num'],
+  eta: ['solver.kamino.eta', 'num'],
+  rho: ['solver.kamino.rho', 'num'],
+  warmStartScale: ['solver.kamino.warm_start_scale', 'num'],
+  stabilization: ['solver.kamino.stabilization', 'num'],
+  deadZone: ['solver.kamino.dead_zone', 'num'],
+  kaminoWarmStart: ['solver.kamino.warm_start', 'bool'],
 };
 /** Options that may change between steps (solver and collision axes). */
 const RUNTIME_OPTIONS = new Set(Object.keys(DEF_OPTIONS).filter((k) => /^(solver|collision)\./.test(DEF_OPTIONS[k][0])));
@@ -71,7 +98,8 @@ export function jsOptionNames(message, options = {}) {
   /* longest C path first, so a path is never replaced inside a longer one */
   const entries = Object.entries(DEF_OPTIONS).sort(([a, [ca]], [b, [cb]]) => (b in options) - (a in options) || cb.length - ca.length);
   for (const [js, [c]] of entries) {
-    if (!c.includes('.') || done.has(c)) continue;
+    /* dotted paths and snake_case fields (contact_capacity); single words such as gravity are already JS */
+    if (!/[._]/.test(c) || done.has(c)) continue;
     done.add(c);
     message = message.split(c).join(js);
   }

@@ -67,4 +67,32 @@ export const READBACK_INFO = Object.freeze({
     perContactForce: false,
     perBodyForce: 'netContactWrench(id) (no `with` filter): average contact force (N) and torque about the centre of mass (N·m) over the step',
   }),
+  mujoco: Object.freeze({
+    preset: 'mujoco',
+    normalImpulse: 'N·s per contact over the step: h times the net normal force fn − adhesion of the soft-constraint ' +
+      'solution (pyramidal: the sum of the edge forces); negative only with adhesion; on body1 along +normal',
+    tangentImpulse: 'N·s per contact along tangent0 / tangent1: h times the friction forces (pyramidal: μᵢ(λ₊ − λ₋))',
+    force: 'N: (fn·normal + f1·tangent0 + f2·tangent1), on body1 by body0 at the contact point (the midpoint), world ' +
+      'axes; mujocoForce: the contact-frame force [normal, tangent0, tangent1 (N), torsion, roll0, roll1 (N·m)] as ' +
+      'mj_contactForce gives it, components beyond condim 0; efcAddress: first solver row, -1 when the contact has none',
+    excludes: ['torsional and rolling torques are in mujocoForce only, not in force or the conversions',
+      'no restitution (MuJoCo has none: bounce comes from solref / solimp)'],
+    perContactForce: true,
+  }),
+  kamino: Object.freeze({
+    preset: 'kamino',
+    normalImpulse: 'N·s per contact over the step: the normal component of the PADMM solution λ (the cone-projected ' +
+      'slack y of the last iteration, unscaled), on body1 along +normal; with restitution (e·pre-step normal velocity) ' +
+      'and the Baumgarte push-out γ·penetration/h in it',
+    tangentImpulse: 'N·s per contact along tangent0 / tangent1 on body1: the friction components of λ, inside the Coulomb ' +
+      'cone |λt| <= μ·λn (μ = average of the two shapes)',
+    force: 'N: λ / timestep on body1 by body0 at the contact, world axes (the solver applies it at point0 on body0 and ' +
+      'point1 on body1); wrench (Newton\'s Kamino conversion): by body1 on body0, force then torque (N·m) ' +
+      '(point0 − C0) × f0 about body0\'s centre of mass C0 after the step; zero torque for a static body0. If the ' +
+      'solve stopped on its iteration budget (solverStatus.converged false) the impulses are not converged: ' +
+      'see residualPrimal / residualDual / residualComplementarity',
+    excludes: ['torsional and rolling friction (no such rows)'],
+    perContactForce: true,
+    perBodyForce: 'netContactWrench(id): sum of the body\'s contact impulses / timestep, about its centre of mass',
+  }),
 });

@@ -76,6 +76,12 @@ export function setContactOverride(world, index, o = {}) {
     real(fn, 'frictionScale', o.frictionScale, { fallback: 0 })));
 }
 
+/** World.resetSolver: forgets the solver's history across steps (Kamino: the warm-start cache). */
+export function resetSolver(world) {
+  world._alive('resetSolver');
+  world._check(world._M._tb_world_solver_reset(world._id));
+}
+
 export function stepStats(world) {
   world._alive('stepStats');
   const M = world._M;
@@ -89,5 +95,7 @@ export function solverStatus(world) {
   const { layouts, enums } = engineTables(M);
   world._check(M._tb_world_solver_status(world._id, world._t._scratch));
   const v = readStruct(M, layouts.solverStatus, world._t._scratch);
-  return { ...v, solver: enums.solver[v.solver], converged: v.converged !== 0 };
+  /* converged: -1 (TB_CONVERGED_UNDEFINED) for a solver without a tolerance → null, never false */
+  return { ...v, solver: enums.solver[v.solver], convergenceDefined: v.converged >= 0,
+    converged: v.converged < 0 ? null : v.converged !== 0 };
 }

@@ -190,8 +190,10 @@ export class World {
   setContactOverride(index, o) { views.setContactOverride(this, index, o); }
   /** Statistics of the last step: threads used, constraint colours, manifolds, substeps. */
   get stepStats() { return views.stepStats(this); }
-  /** Status of the last solve(): solver, iterations used, converged, residuals (m/s, m). */
+  /** Status of the last solve(): solver, iterations used, converged (null where the solver has no tolerance), residuals (m/s, m). */
   get solverStatus() { return views.solverStatus(this); }
+  /** Clears the solver's history across steps (Kamino: the warm-start cache); the next step starts cold. */
+  resetSolver() { views.resetSolver(this); }
 
   /* -- options and presets (options.js, presets.js) -- */
   /** Sets gravity (m/s², world axes). */

@@ -27,6 +27,11 @@ import { G, aboutZ, sphereDensity } from './course_model.js';
  * @property {number} scale divisor of the plotted force (N), e.g. m·g
  */
 
+/** Penalty substeps of the light bodies below: explicit viscous friction is stable only when
+ * (h/substeps)·Σkf/m <= 2 (the default 8 is refused for a 1 kg box with 8 contacts: 16.7), and
+ * the modes that turn a box need about 4× more (docs/presets.md). */
+const SEMI_SUBSTEPS = 128;
+
 export const SCENES = {
   /** A 3 kg sphere resting on the ground: the reported normal force should equal m·g. */
   resting: {
@@ -47,7 +52,7 @@ export const SCENES = {
     label: 'bouncing ball (restitution)',
     /* XPBD's restitution pass is off by default (as in Newton): turned on, so that the ball bounces
      * in every lane and the difference left is what the readback contains */
-    worldOptions: { 'newton-xpbd': { restitution: true } },
+    worldOptions: { 'newton-xpbd': { restitution: true }, 'newton-semi': { penaltySubsteps: SEMI_SUBSTEPS } },
     build(world) {
       world.addBody({ type: 'static', shapes: [{ type: 'plane', normal: [0, 1, 0], offset: 0, restitution: 0.6 }] });
       const shape = { type: 'sphere', radius: 0.2, density: sphereDensity(1, 0.2), restitution: 0.6 };
@@ -62,6 +67,7 @@ export const SCENES = {
   /** A box on a 20° incline with μ = 0.5: it sticks (tan 20° < 0.5); friction carries m·g·sin θ. */
   incline: {
     label: 'box on a 20° incline (friction)',
+    worldOptions: { 'newton-semi': { penaltySubsteps: SEMI_SUBSTEPS } },
     build(world) {
       const theta = (20 * Math.PI) / 180;
       const n = [-Math.sin(theta), Math.cos(theta), 0];
@@ -79,6 +85,7 @@ export const SCENES = {
   /** Three 1 kg boxes stacked: the bottom box's reported contacts carry the weight of all three. */
   stack: {
     label: 'stack of three boxes',
+    worldOptions: { 'newton-semi': { penaltySubsteps: SEMI_SUBSTEPS } },
     build(world) {
       world.addBody({ type: 'static', shapes: [{ type: 'plane', normal: [0, 1, 0], offset: 0 }] });
       const shape = { type: 'box', halfExtents: [0.2, 0.2, 0.2], density: 1 / 0.064 };

@@ -11,12 +11,20 @@
   tb_world* w = tb_world_get(world);                                                       \
   if (!w) return tb_world_fail(NULL, TB_ERR_NOT_FOUND, "%s: world %d does not exist", fn, world)
 
+/* Checks that a new shape (type, params, owned data, density, pose in the body frame) has mass
+ * properties float32 holds and that the dynamic body slot's combined ones stay usable; fails
+ * naming fn and the shape type. */
+tb_status tb_body_check_new_shape(tb_world* w, int32_t slot, int32_t type, const float params[4], const void* data,
+                                  float density, tb_transform local, const char* fn);
 /* Recomputes mass, centre and inertia of a body from its shapes (unless set explicitly). */
 void tb_body_update_mass(tb_world* w, int32_t slot);
-/* Frees shape slot s (owned geometry, pair lists) onto the free list; the caller unlinks it. */
+/* Frees shape slot s (owned geometry, pair lists) onto the free list, or retires it when its
+ * generations are used up; the caller unlinks it. */
 void tb_shape_slot_free(tb_world* w, int32_t s);
 /* Removes every joint of body slot b (src/api/joint.c); tb_body_destroy calls it. */
 void tb_joints_forget_body(tb_world* w, int32_t body_slot);
+/* The same without the free list and the generation (tb_body_discard restores both itself). */
+void tb_shape_slot_clear(tb_world* w, int32_t s);
 
 /* Everything a world owns, freed: world storage, then each layer's scratch (src/api/world.c). */
 void tb_world_destroy_storage(tb_world* w);

@@ -5,13 +5,57 @@
 #include "../geometry/mass.h"
 #include "api.h"
 
+/* Mass properties of a body's shapes (density), combined about their centre of mass. */
+static tb_mass_props shapes_mass(const tb_world* w, int32_t slot) {
+  tb_mass_props total = {0.0f, {0, 0, 0}, tb_mat3_zero()};
+  for (int32_t s = w->bodies.first_shape[slot]; s >= 0; s = w->shapes.next[s])
+    total = tb_mass_combine(total, tb_shape_mass_data(w->shapes.type[s], w->shapes.params + 4 * s, w->shapes.data[s],
+                                                      w->shapes.density[s], w->shapes.local[s]));
+  return total;
+}
+
+static int finite_positive(float v) { return tb_is_finite(v) && v > 0.0f && tb_is_finite(1.0f / v); }
+
+/* Mass properties the solvers can use: mass and the inertia diagonal finite and > 0 with finite
+ * inverses, every inertia entry finite and the inverse inertia finite and non-zero. */
+static int mass_props_usable(const tb_mass_props* m) {
+  if (!finite_positive(m->mass)) return 0;
+  const float* e = &m->inertia.cx.x;
+  for (int i = 0; i < 9; ++i)
+    if (!tb_is_finite(e[i])) return 0;
+  if (!finite_positive(m->inertia.cx.x) || !finite_positive(m->inertia.cy.y) || !finite_positive(m->inertia.cz.z)) return 0;
+  tb_mat3 inv = tb_mat3_inverse(m->inertia);
+  const float* v = &inv.cx.x;
+  for (int i = 0; i < 9; ++i)
+    if (!tb_is_finite(v[i])) return 0;
+  return inv.cx.x > 0.0f && inv.cy.y > 0.0f && inv.cz.z > 0.0f;
+}
+
+tb_status tb_body_check_new_shape(tb_world* w, int32_t slot, int32_t type, const float params[4], const void* data,
+                                  float density, tb_transform local, const char* fn) {
+  if (type == TB_SHAPE_PLANE || type == TB_SHAPE_HEIGHTFIELD || type == TB_SHAPE_MESH) return TB_OK; /* no mass */
+  const char* tn = tb_shape_type_name(type);
+  tb_mass_props own = tb_shape_mass_data(type, params, data, density, local);
+  if (!mass_props_usable(&own))
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT,
+                         "%s: %s mass properties do not fit float32 (mass %g kg, inertia %g, %g, %g kg·m²): its size or density "
+                         "is too large or too small", fn, tn, (double)own.mass, (double)own.inertia.cx.x, (double)own.inertia.cy.y,
+                         (double)own.inertia.cz.z);
+  const tb_bodies* b = &w->bodies;
+  if (b->f.body_type[slot] != TB_BODY_DYNAMIC || b->mass_explicit[slot]) return TB_OK;
+  tb_mass_props total = tb_mass_combine(shapes_mass(w, slot), own);
+  if (!mass_props_usable(&total))
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT,
+                         "%s: with this %s the body's mass properties do not fit float32 (mass %g kg, inertia %g, %g, %g kg·m² "
+                         "about the centre of mass): the shapes are too far apart or too different in size", fn, tn,
+                         (double)total.mass, (double)total.inertia.cx.x, (double)total.inertia.cy.y, (double)total.inertia.cz.z);
+  return TB_OK;
+}
+
 void tb_body_update_mass(tb_world* w, int32_t slot) {
   tb_bodies* b = &w->bodies;
   if (b->mass_explicit[slot]) return;
-  tb_mass_props total = {0.0f, {0, 0, 0}, tb_mat3_zero()};
-  for (int32_t s = b->first_shape[slot]; s >= 0; s = w->shapes.next[s])
-    total = tb_mass_combine(total, tb_shape_mass_data(w->shapes.type[s], w->shapes.params + 4 * s, w->shapes.data[s],
-                                                      w->shapes.density[s], w->shapes.local[s]));
+  tb_mass_props total = shapes_mass(w, slot);
   int dynamic = b->f.body_type[slot] == TB_BODY_DYNAMIC;
   if (!dynamic || total.mass <= 0.0f) {
     /* A dynamic body without massive shapes gets 1 kg and unit inertia so that it still moves. */
@@ -34,17 +78,20 @@ tb_body_id tb_body_create(tb_world_id world, tb_body_type type, const float posi
     return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: type must be static (0), kinematic (1) or dynamic (2) (got %d)", fn, (int)type);
   if (!tb_check_finite(w, fn, "position", position, 3) || !tb_check_quat(w, fn, "rotation", rotation)) return -TB_ERR_INVALID_ARGUMENT;
   tb_bodies* b = &w->bodies;
-  int32_t slot;
-  if (b->free_head >= 0) {
+  int32_t slot, fresh = b->free_head < 0;
+  if (!fresh) {
     slot = b->free_head;
     b->free_head = b->first_shape[slot];
   } else {
-    if (b->count >= TB_ID_INDEX_MASK)
-      return -tb_world_fail(w, TB_ERR_CAPACITY, "%s: at most %d bodies", fn, TB_ID_INDEX_MASK);
+    if (b->count >= TB_MAX_BODIES)
+      return -tb_world_fail(w, TB_ERR_CAPACITY, "%s: at most %d body slots (each retired after 2048 ids)", fn, TB_MAX_BODIES);
     if (b->count == b->capacity && !tb_bodies_grow(b, b->capacity * 2))
       return -tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "%s: out of memory for %d bodies", fn, b->capacity * 2);
     slot = b->count++;
   }
+  w->undo_body = slot; /* tb_body_discard can take this creation back */
+  w->undo_body_fresh = fresh;
+  w->undo_shape_count = w->shapes.count;
   float* t = b->f.transform + 7 * slot;
   memcpy(t, position, 3 * sizeof(float));
   tb_quat q = tb_quat_normalize((tb_quat){rotation[0], rotation[1], rotation[2], rotation[3]});
@@ -80,10 +127,52 @@ tb_status tb_body_destroy(tb_world_id world, tb_body_id body) {
   tb_pair_lists_forget_body(w, slot); /* filtering: exclusions and parent links */
   tb_joints_forget_body(w, slot);     /* joints: tb_body_destroy_with_joints lists them */
   b->f.body_type[slot] = -1;
-  b->generation[slot] = (b->generation[slot] + 1) & TB_ID_GEN_MASK;
-  b->first_shape[slot] = b->free_head;
-  b->free_head = slot;
+  b->first_shape[slot] = -1;
+  if (tb_slot_release(&b->generation[slot])) {
+    b->first_shape[slot] = b->free_head;
+    b->free_head = slot;
+  }
+  tb_undo_forget(w);
   w->collided = 0; /* the manifolds may name the removed body: solve() needs a new collide() */
+  return TB_OK;
+}
+
+tb_status tb_body_discard(tb_world_id world, tb_body_id body) {
+  const char* fn = "discardBody";
+  GET_WORLD(fn);
+  int32_t slot = tb_body_slot_checked(w, body, fn);
+  if (slot < 0) return TB_ERR_NOT_FOUND;
+  if (w->undo_body != slot)
+    return tb_world_fail(w, TB_ERR_INVALID_STATE,
+                         "%s: body %d is not the last body created, or a body, shape or sensor was created or removed, or "
+                         "collide() ran since; remove it with removeBody", fn, body);
+  tb_bodies* b = &w->bodies;
+  tb_shapes* sh = &w->shapes;
+  /* its shapes, newest first: slots from the free list go back to its head in the order they
+   * left it; fresh slots (>= the count before) are dropped with the count */
+  while (b->first_shape[slot] >= 0) {
+    int32_t* link = &b->first_shape[slot];
+    while (sh->next[*link] >= 0) link = &sh->next[*link];
+    int32_t s = *link;
+    *link = -1;
+    tb_shape_slot_clear(w, s);
+    if (s < w->undo_shape_count) {
+      sh->next[s] = sh->free_head;
+      sh->free_head = s;
+    }
+  }
+  sh->count = w->undo_shape_count;
+  tb_pair_lists_forget_body(w, slot);
+  b->f.body_type[slot] = -1;
+  b->first_shape[slot] = -1;
+  if (w->undo_body_fresh) {
+    b->count = slot; /* it was the top slot */
+  } else {
+    b->first_shape[slot] = b->free_head;
+    b->free_head = slot;
+  }
+  tb_undo_forget(w);
+  w->collided = 0;
   return TB_OK;
 }
 
@@ -172,13 +261,14 @@ tb_status tb_body_set_mass(tb_world_id world, tb_body_id body, float mass, const
   if (slot < 0) return TB_ERR_NOT_FOUND;
   if (w->bodies.f.body_type[slot] != TB_BODY_DYNAMIC)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setMass: body %d is not dynamic", body);
-  if (!tb_is_finite(mass) || mass <= 0.0f)
-    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setMass: mass must be finite and > 0 (got %g)", (double)mass);
+  /* float32 must hold the value and its inverse: (1.2e-38, 3.4e38) with 1/x finite */
+  if (!finite_positive(mass))
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setMass: mass must be finite and > 0 (got %g) with a finite inverse (kg, at least 3e-39)", (double)mass);
   if (!tb_check_finite(w, "setMass", "center", center, 3) || !tb_check_finite(w, "setMass", "inertia", inertia, 3))
     return TB_ERR_INVALID_ARGUMENT;
   for (int i = 0; i < 3; ++i)
-    if (inertia[i] <= 0.0f)
-      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setMass: inertia[%d] must be > 0 (got %g)", i, (double)inertia[i]);
+    if (!finite_positive(inertia[i]))
+      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setMass: inertia[%d] must be > 0 (got %g) with a finite inverse (kg·m², at least 3e-39)", i, (double)inertia[i]);
   tb_bodies* b = &w->bodies;
   b->mass_explicit[slot] = 1;
   b->mass[slot] = mass;

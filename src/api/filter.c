@@ -2,6 +2,7 @@
  * lists (exclusions, explicit candidates, MuJoCo explicit pairs). The rules are collision/filter.c. */
 #include <string.h>
 
+#include "../model/material.h"
 #include "api.h"
 
 void tb_default_shape_filter(tb_shape_filter* out) {
@@ -112,6 +113,8 @@ tb_status tb_world_set_explicit_pairs(tb_world_id world, const int32_t* shape_id
   const char* fn = "setExplicitPairs";
   GET_WORLD(fn);
   if (pair_count < 0) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: pair_count must be >= 0 (got %d)", fn, pair_count);
+  if (pair_count > TB_MAX_CAPACITY)
+    return tb_world_fail(w, TB_ERR_CAPACITY, "%s: pair_count must be at most %d (got %d)", fn, TB_MAX_CAPACITY, pair_count);
   if (pair_count > 0 && !shape_ids) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: shape_ids must not be NULL", fn);
   /* validate everything first: a failed call leaves the list unchanged */
   for (int32_t i = 0; i < pair_count; ++i) {
@@ -155,6 +158,17 @@ tb_status tb_world_set_body_pair_excluded(tb_world_id world, tb_body_id a, tb_bo
   return st;
 }
 
+void tb_contact_pair_default_into(tb_contact_pair_params* out) {
+  if (!out) return;
+  memset(out, 0, sizeof *out);
+  const float fr[5] = {1.0f, 1.0f, 0.005f, 0.0001f, 0.0001f}, imp[5] = {0.9f, 0.95f, 0.001f, 0.5f, 2.0f};
+  memcpy(out->friction, fr, sizeof fr);
+  out->condim = 3;
+  out->solref[0] = 0.02f;
+  out->solref[1] = 1.0f;
+  memcpy(out->solimp, imp, sizeof imp);
+}
+
 tb_status tb_world_set_contact_pair(tb_world_id world, tb_shape_id a, tb_shape_id b, const tb_contact_pair_params* params) {
   const char* fn = "setContactPair";
   GET_WORLD(fn);
@@ -170,6 +184,14 @@ tb_status tb_world_set_contact_pair(tb_world_id world, tb_shape_id a, tb_shape_i
       if (!tb_is_finite(params->friction[i]) || params->friction[i] < 0.0f)
         return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: friction[%d] must be finite and >= 0 (got %g)", fn, i,
                              (double)params->friction[i]);
+    st = tb_mujoco_contact_params_check(w, fn, "", params->condim, params->solref, params->solimp);
+    if (st != TB_OK) return st;
+    for (int i = 0; i < 2; ++i)
+      if (!tb_is_finite(params->solreffriction[i]))
+        return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solreffriction[%d] must be finite (got %g)", fn, i,
+                             (double)params->solreffriction[i]);
+    if (!tb_is_finite(params->adhesion) || params->adhesion < 0.0f)
+      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: adhesion must be finite and >= 0 (got %g)", fn, (double)params->adhesion);
   }
   st = tb_pair_keys_set(w, &w->contact_pairs, tb_slot_pair_key(sa, sb), params != NULL, params, fn);
   if (st == TB_OK) w->collided = 0;

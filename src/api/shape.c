@@ -9,15 +9,23 @@
 #include "../model/material.h"
 #include "api.h"
 
-void tb_shape_slot_free(tb_world* w, int32_t s) {
+void tb_shape_slot_clear(tb_world* w, int32_t s) {
   tb_shapes* sh = &w->shapes;
   tb_pair_lists_forget_shape(w, s); /* filtering: the slot leaves the pair lists */
   tb_shape_data_free(sh->type[s], sh->data[s]);
   sh->data[s] = NULL;
   sh->type[s] = -1;
-  sh->generation[s] = (sh->generation[s] + 1) & TB_ID_GEN_MASK;
-  sh->next[s] = sh->free_head;
-  sh->free_head = s;
+  sh->next[s] = -1;
+}
+
+void tb_shape_slot_free(tb_world* w, int32_t s) {
+  tb_shapes* sh = &w->shapes;
+  tb_shape_slot_clear(w, s);
+  if (tb_slot_release(&sh->generation[s])) {
+    sh->next[s] = sh->free_head;
+    sh->free_head = s;
+  }
+  tb_undo_forget(w);
 }
 
 /* ---- shapes ---- */
@@ -26,23 +34,28 @@ void tb_shape_slot_free(tb_world* w, int32_t s) {
 static tb_shape_id insert_shape(tb_world* w, int32_t bslot, tb_shape_type type, const float params[4], void* data,
                                 const float local_position[3], const float local_rotation[4], float friction,
                                 float restitution, float density) {
-  const char* fn = "addShape";
+  const char* fn = type == TB_SHAPE_HULL ? "addHull" : "addShape";
   tb_shapes* sh = &w->shapes;
+  tb_transform local = {tb_v3(local_position[0], local_position[1], local_position[2]),
+                        tb_quat_normalize((tb_quat){local_rotation[0], local_rotation[1], local_rotation[2], local_rotation[3]})};
+  tb_status st = tb_body_check_new_shape(w, bslot, type, params, data, density, local, fn);
+  if (st != TB_OK) return tb_shape_data_free(type, data), -st;
   int32_t s;
   if (sh->free_head >= 0) {
     s = sh->free_head;
     sh->free_head = sh->next[s];
   } else {
-    if (sh->count >= TB_ID_INDEX_MASK) return tb_shape_data_free(type, data), -tb_world_fail(w, TB_ERR_CAPACITY, "%s: at most %d shapes", fn, TB_ID_INDEX_MASK);
+    if (sh->count >= TB_MAX_BODIES)
+      return tb_shape_data_free(type, data), -tb_world_fail(w, TB_ERR_CAPACITY, "%s: at most %d shape slots (each retired after 2048 ids)", fn, TB_MAX_BODIES);
     if (sh->count == sh->capacity && !tb_shapes_grow(sh, sh->capacity * 2))
       return tb_shape_data_free(type, data), -tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "%s: out of memory for %d shapes", fn, sh->capacity * 2);
     s = sh->count++;
   }
+  if (w->undo_body != bslot) tb_undo_forget(w); /* a shape on another body: no discard */
   sh->body[s] = bslot;
   sh->type[s] = type;
   memcpy(sh->params + 4 * s, params, 4 * sizeof(float));
-  sh->local[s].p = tb_v3(local_position[0], local_position[1], local_position[2]);
-  sh->local[s].q = tb_quat_normalize((tb_quat){local_rotation[0], local_rotation[1], local_rotation[2], local_rotation[3]});
+  sh->local[s] = local;
   sh->friction[s] = friction;
   sh->restitution[s] = restitution;
   sh->density[s] = density;

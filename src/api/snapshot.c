@@ -114,7 +114,7 @@ static void put_observe(tb_serial* s, tb_observe* o) {
   tb_put_i32(s, sn->count);
   for (int i = 0; i < 6; ++i) tb_put(s, *a[i].ptr, (size_t)sn->count * a[i].elem_size); /* the int arrays */
   for (int32_t i = 0; i < sn->count; ++i) {
-    if (sn->body[i] == -1) continue;
+    if (sn->body[i] < 0) continue; /* free (-1) or retired (-2) */
     size_t cap = (size_t)sn->capacity[i];
     tb_put(s, sn->history[i], 3 * cap * sizeof(float));
     tb_put(s, sn->valid[i], cap * sizeof(int32_t));
@@ -200,6 +200,13 @@ int32_t tb_world_snapshot(tb_world_id world, void* bytes, int32_t capacity) {
   if (!w) return -tb_world_fail(NULL, TB_ERR_NOT_FOUND, "snapshot: world %d does not exist", world);
   if (bytes && capacity < 0)
     return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "snapshot: capacity must be >= 0 (got %d)", capacity);
+  /* The MuJoCo and Kamino warm starts (per-slot accelerations, the last solution) are not in the
+   * payload yet: refuse rather than write a snapshot that would not continue bitwise. */
+  const tb_solver_params* sp = &w->def.solver;
+  if ((sp->solver == TB_SOLVER_MUJOCO && sp->mujoco.warmstart) || (sp->solver == TB_SOLVER_KAMINO && sp->kamino.warm_start))
+    return -tb_world_fail(w, TB_ERR_INVALID_STATE,
+                          "snapshot: the %s solver's warm start is not saved in snapshots yet; turn it off (solver.%s) to take one",
+                          tb_enum_name(TB_ENUM_SOLVER, sp->solver), sp->solver == TB_SOLVER_MUJOCO ? "mujoco.warmstart" : "kamino.warm_start");
   tb_serial count = {0};
   put_payload(&count, w);
   size_t total = sizeof(snapshot_header) + count.pos;
@@ -334,7 +341,7 @@ static int get_observe(tb_serial* s, tb_world* t) {
   sn->count = n;
   get_store(s, a, 6, n, NULL);
   for (int32_t i = 0; i < n && !s->failed; ++i) {
-    if (sn->body[i] == -1) continue;
+    if (sn->body[i] < 0) continue; /* free (-1) or retired (-2) */
     int32_t cap = sn->capacity[i];
     if (cap < 1 || cap > (1 << 20) || sn->head[i] < 0 || sn->head[i] >= cap || sn->filled[i] < 0 || sn->filled[i] > cap) {
       sn->body[i] = -1; /* nothing allocated for it: the free below skips it */
@@ -582,6 +589,7 @@ tb_status tb_world_restore(tb_world_id world, const void* bytes, int32_t size) {
   t.arena = w->arena;
   memset(&old.arena, 0, sizeof old.arena);
   *w = t;
+  tb_undo_forget(w); /* the restored slots are not the last creation's */
   tb_world_destroy_storage(&old);
   return TB_OK;
 }
@@ -597,6 +605,7 @@ tb_world_id tb_world_create_from_snapshot(const void* bytes, int32_t size, int32
     return -st;
   }
   w->generation = gen;
+  tb_undo_forget(w);
   tb_jobs_reserve(w->def.thread_count);
   tb_world_publish(w);
   return id;

@@ -6,6 +6,7 @@
 #include "../collision/narrow_phase.h"
 #include "../core/jobs.h"
 #include "../observe/observe.h"
+#include "../solver/mujoco.h"
 #include "../solver/newton.h"
 #include "../solver/solver.h"
 #include "../step/step.h"
@@ -17,6 +18,8 @@ void tb_world_destroy_storage(tb_world* w) {
   tb_world_storage_free(w, tb_shape_data_free);
   tb_solver_destroy(w);
   tb_newton_destroy(w);
+  tb_mujoco_destroy(w);
+  tb_kamino_destroy(w);
   tb_broad_phase_destroy(w);
   tb_observe_destroy(w); /* observation: sensors and events */
 }
@@ -108,6 +111,8 @@ tb_status tb_world_set_contact_capacity(tb_world_id world, int32_t capacity) {
   GET_WORLD("setContactCapacity");
   if (capacity < 1)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setContactCapacity: capacity must be >= 1 (got %d)", capacity);
+  if (capacity > TB_MAX_CAPACITY)
+    return tb_world_fail(w, TB_ERR_CAPACITY, "setContactCapacity: capacity must be at most %d (got %d)", TB_MAX_CAPACITY, capacity);
   if (capacity <= w->contacts.capacity) return TB_OK;
   if (!tb_contacts_grow(&w->contacts, capacity))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "setContactCapacity: out of memory for %d contacts", capacity);
@@ -121,6 +126,8 @@ tb_status tb_world_set_pair_capacity(tb_world_id world, int32_t capacity) {
   GET_WORLD("setPairCapacity");
   if (capacity < 1)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setPairCapacity: capacity must be >= 1 (got %d)", capacity);
+  if (capacity > TB_MAX_CAPACITY)
+    return tb_world_fail(w, TB_ERR_CAPACITY, "setPairCapacity: capacity must be at most %d (got %d)", TB_MAX_CAPACITY, capacity);
   if (capacity <= w->pair_capacity) return TB_OK;
   if (!tb_pairs_grow(w, capacity))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "setPairCapacity: out of memory for %d pairs", capacity);
@@ -133,6 +140,12 @@ tb_status tb_world_solver_status(tb_world_id world, tb_solver_status* out) {
   GET_WORLD("solverStatus");
   if (!out) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "solverStatus: out must not be NULL");
   *out = w->status;
+  return TB_OK;
+}
+
+tb_status tb_world_solver_reset(tb_world_id world) {
+  GET_WORLD("resetSolver");
+  tb_kamino_reset(w);
   return TB_OK;
 }
 

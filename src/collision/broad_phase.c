@@ -296,6 +296,9 @@ tb_status tb_broad_phase(tb_world* w) {
    * the generators are deterministic, so the second pass stores exactly the pairs counted. */
   w->pairs_grew = out.found > w->pair_capacity;
   if (w->pairs_grew) {
+    if (out.found > TB_MAX_CAPACITY)
+      return tb_world_fail(w, TB_ERR_CAPACITY, "collide: %d candidate pairs exceed the most a world holds, %d (the step did not run)",
+                           out.found, TB_MAX_CAPACITY);
     int32_t cap = w->pair_capacity;
     while (cap < out.found) cap = cap > INT32_MAX / 2 ? out.found : 2 * cap;
     if (!tb_pairs_grow(w, cap))

@@ -31,12 +31,12 @@ int tb_contact_reduce_select(const tb_manifold_point* cand, int count, tb_vec3 n
       float d2 = tb_length_sq(d);
       if (d2 > best) { best = d2; b = i; }
     }
-    sel[n++] = b;
+    if (b >= 0) sel[n++] = b; /* none when every distance is NaN (overflowed coordinates) */
   }
   /* 3: largest triangle with a and b */
   int c = -1;
   float sign = 1.0f;
-  if (n < max_points) {
+  if (n < max_points && b >= 0) {
     tb_vec3 pb = mid_point(&cand[b]);
     float best = -1.0f;
     for (int i = 0; i < count; ++i) {
@@ -44,10 +44,10 @@ int tb_contact_reduce_select(const tb_manifold_point* cand, int count, tb_vec3 n
       float ar = area2(pa, pb, mid_point(&cand[i]), normal);
       if (fabsf(ar) > best) { best = fabsf(ar); c = i; sign = ar < 0.0f ? -1.0f : 1.0f; }
     }
-    sel[n++] = c;
+    if (c >= 0) sel[n++] = c;
   }
   /* 4: the most area added outside triangle (a, b, c) */
-  if (n < max_points) {
+  if (n < max_points && c >= 0) {
     tb_vec3 pb = mid_point(&cand[b]), pc = mid_point(&cand[c]);
     float best = 0.0f;
     int d = -1;

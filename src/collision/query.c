@@ -442,6 +442,8 @@ int32_t tb_world_ray_cast_all(tb_world_id world, const float origin[3], const fl
   tb_world* w = tb_world_get(world);
   if (!w) return -tb_world_fail(NULL, TB_ERR_NOT_FOUND, "%s: world %d does not exist", fn, world);
   if (capacity < 0) return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: capacity must be >= 0 (got %d)", fn, capacity);
+  if (capacity > TB_MAX_CAPACITY)
+    return -tb_world_fail(w, TB_ERR_CAPACITY, "%s: capacity must be at most %d (got %d)", fn, TB_MAX_CAPACITY, capacity);
   if ((capacity > 0 && !hits) || !requested)
     return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: hits and requested must not be NULL", fn);
   all_ctx c = {hits, capacity, 0, 0};
@@ -503,6 +505,8 @@ int32_t tb_world_overlap(tb_world_id world, tb_shape_type type, const float para
   if (!params || !position || !rotation || !requested || (capacity > 0 && !shape_ids))
     return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: params, position, rotation, shape_ids and requested must not be NULL", fn);
   if (capacity < 0) return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: capacity must be >= 0 (got %d)", fn, capacity);
+  if (capacity > TB_MAX_CAPACITY)
+    return -tb_world_fail(w, TB_ERR_CAPACITY, "%s: capacity must be at most %d (got %d)", fn, TB_MAX_CAPACITY, capacity);
   if (!check_vec(w, fn, "params", params, 4) || !check_vec(w, fn, "position", position, 3) ||
       !check_vec(w, fn, "rotation", rotation, 4))
     return -TB_ERR_INVALID_ARGUMENT;

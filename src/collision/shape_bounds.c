@@ -37,6 +37,7 @@ static void bounds_job(int32_t begin, int32_t end, void* vctx) {
     float grow = spec + h * (ext * sqrtf(av[0] * av[0] + av[1] * av[1] + av[2] * av[2]));
     /* each side's share of the distance rule's detection distance */
     grow += w->def.collision.distance_rule == TB_DISTANCE_PHYSX ? s->contact_offset[i] : s->margin[i] + s->gap[i];
+    if (w->def.collision.distance_rule == TB_DISTANCE_NEWTON) grow += w->def.collision.constant_gap;
     tb_vec3 d = tb_v3(v[0] * h, v[1] * h, v[2] * h);
     lo = tb_add(lo, tb_vmin(d, tb_v3(0, 0, 0)));
     hi = tb_add(hi, tb_vmax(d, tb_v3(0, 0, 0)));

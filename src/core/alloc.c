@@ -29,6 +29,11 @@ void* tb_alloc(size_t size) {
   return p;
 }
 
+void* tb_alloc_array(size_t count, size_t elem_size) {
+  size_t bytes;
+  return tb_size_mul(count, elem_size, &bytes) ? tb_alloc(bytes) : NULL;
+}
+
 void* tb_alloc_zero(size_t size) {
   void* p = tb_alloc(size);
   if (p) memset(p, 0, size);
@@ -44,12 +49,16 @@ void tb_free(void* ptr, size_t size) {
 
 int tb_grow_arrays(const tb_array_ref* arrays, int count, int32_t old_count, int32_t new_count) {
   if (new_count <= old_count) return 1;
+  if (old_count < 0 || count > 64) return 0;
   void* fresh[64];
-  if (count > 64) return 0;
+  /* every product is checked before anything is allocated; the smaller old sizes then fit too */
+  size_t bytes[64];
+  for (int i = 0; i < count; ++i)
+    if (!tb_size_mul(arrays[i].elem_size, (size_t)new_count, &bytes[i])) return 0;
   for (int i = 0; i < count; ++i) {
-    fresh[i] = tb_alloc_zero(arrays[i].elem_size * (size_t)new_count);
+    fresh[i] = tb_alloc_zero(bytes[i]);
     if (!fresh[i]) {
-      for (int k = 0; k < i; ++k) tb_free(fresh[k], arrays[k].elem_size * (size_t)new_count);
+      for (int k = 0; k < i; ++k) tb_free(fresh[k], bytes[k]);
       return 0;
     }
   }
@@ -72,6 +81,15 @@ void tb_free_arrays(const tb_array_ref* arrays, int count, int32_t element_count
   }
 }
 
+int tb_grow_capacity(const tb_array_ref* arrays, int count, int32_t* cap, int32_t n) {
+  if (n <= *cap) return 1;
+  int32_t c = *cap > 0 ? *cap : 16;
+  while (c < n) c *= 2;
+  if (!tb_grow_arrays(arrays, count, *cap, c)) return 0;
+  *cap = c;
+  return 1;
+}
+
 int tb_grow(void** ptr, size_t elem_size, int32_t old_count, int32_t new_count) {
   tb_array_ref a = {ptr, elem_size};
   return tb_grow_arrays(&a, 1, old_count, new_count);
@@ -81,7 +99,10 @@ int tb_arena_reserve(tb_arena* a, size_t bytes) {
   a->used = 0;
   if (bytes <= a->capacity) return 1;
   size_t cap = a->capacity ? a->capacity : 4096;
-  while (cap < bytes) cap *= 2;
+  while (cap < bytes) {
+    if (cap > SIZE_MAX / 2) return 0; /* no doubling reaches it: out of address space */
+    cap *= 2;
+  }
   uint8_t* d = (uint8_t*)tb_alloc(cap);
   if (!d) return 0;
   if (a->data) tb_free(a->data, a->capacity);
@@ -92,7 +113,7 @@ int tb_arena_reserve(tb_arena* a, size_t bytes) {
 
 void* tb_arena_push(tb_arena* a, size_t bytes) {
   size_t start = (a->used + 15u) & ~(size_t)15u;
-  if (start + bytes > a->capacity) return NULL;
+  if (start > a->capacity || bytes > a->capacity - start) return NULL;
   a->used = start + bytes;
   if (a->used > a->high_water) a->high_water = a->used;
   return a->data + start;

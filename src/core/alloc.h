@@ -6,6 +6,18 @@
 #include <stdint.h>
 
 void* tb_alloc(size_t size);                 /* NULL on failure; never zero-filled */
+/* count * elem_size bytes, or NULL when the product overflows size_t (wasm32: 4 GiB) or memory
+ * runs out: every array allocation goes through this (or tb_size_mul), never a bare product. */
+void* tb_alloc_array(size_t count, size_t elem_size);
+/* *out = a * b; 0 (and *out = SIZE_MAX) when the product does not fit in size_t. */
+static inline int tb_size_mul(size_t a, size_t b, size_t* out) {
+  if (b != 0 && a > SIZE_MAX / b) {
+    *out = SIZE_MAX;
+    return 0;
+  }
+  *out = a * b;
+  return 1;
+}
 void* tb_alloc_zero(size_t size);
 void tb_free(void* ptr, size_t size);        /* size must be the size given to tb_alloc */
 /* Grows *ptr (old_count elements of elem_size) to new_count, copying the old contents. */
@@ -20,6 +32,9 @@ typedef struct tb_array_ref {
  * on failure nothing changes and 0 is returned. */
 int tb_grow_arrays(const tb_array_ref* arrays, int count, int32_t old_count, int32_t new_count);
 void tb_free_arrays(const tb_array_ref* arrays, int count, int32_t element_count);
+/* Grows a group of arrays sharing the capacity *cap to at least n elements, doubling from 16
+ * (solver scratch, grown at the start of a solve); all or nothing, 0 on out of memory. */
+int tb_grow_capacity(const tb_array_ref* arrays, int count, int32_t* cap, int32_t n);
 
 /* Bump allocator for per-step scratch. Sized between steps (tb_arena_reserve); inside a step
  * tb_arena_push never allocates: it returns NULL when the reservation is too small, which the

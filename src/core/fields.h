@@ -61,8 +61,9 @@
   X(point0, float, TB_F32, 3, "m", "world; on the surface of shape0")                              \
   X(point1, float, TB_F32, 3, "m", "world; on the surface of shape1")                              \
   X(local_point0, float, TB_F32, 3, "m",                                                          \
-    "point0 in the frame of shape0's body (body origin and axes; static bodies too)")            \
-  X(local_point1, float, TB_F32, 3, "m", "point1 in the frame of shape1's body")                  \
+    "point0 in the frame of shape0's body (body origin and axes); a static shape (body0 = -1): "   \
+    "world, = point0 (newton-e3 §2)")                                                            \
+  X(local_point1, float, TB_F32, 3, "m", "point1 in the frame of shape1's body; static: world")  \
   X(reported_normal, float, TB_F32, 3, "1",                                                       \
     "world unit normal in the rule's reporting convention: physx from shape1 to shape0 "        \
     "(= -normal); newton and mujoco from shape0 to shape1 (= normal)")                          \
@@ -101,6 +102,12 @@
     "MuJoCo rule: impedance dmin, dmax, width, midpoint, power; NaN under the other rules")       \
   X(adhesion, float, TB_F32, 1, "N",                                                              \
     "MuJoCo rule: adhesion force (the reported net normal force is fn - adhesion); NaN otherwise") \
+  X(friction, float, TB_F32, 5, "1, 1, m, m, m",                                                  \
+    "MuJoCo rule: sliding along tangent0 and tangent1, torsional, rolling about tangent0 and "   \
+    "tangent1 (geoms: slide, slide, spin, roll, roll; an explicit pair: its own five); NaN otherwise") \
+  X(solref_friction, float, TB_F32, 2, "s, 1 or 1/s², 1/s",                                       \
+    "MuJoCo rule: an explicit pair's solreffriction (same formats as solref); 0, 0 = unset (solref " \
+    "applies; always for geoms); NaN under the other rules")                                     \
   /* Newton readback and penalty overrides */                                                     \
   X(wrench, float, TB_F32, 6, "N, N·m",                                                           \
     "Newton convention: average wrench by body1 on body0 over the last step, world axes: force "  \
@@ -118,7 +125,16 @@
   X(friction_anchor_impulse, float, TB_F32, 3, "N·s",                                             \
     "PhysX readback: friction impulse of the anchor at this point over the last step, world "    \
     "axes, on body1 (opposite on body0), applied at point; zero when anchor = -1 (a PhysX point " \
-    "that is no anchor); NaN for the other solvers")
+    "that is no anchor); NaN for the other solvers")                                            \
+  /* MuJoCo readback */                                                                           \
+  X(mujoco_force, float, TB_F32, 6, "N, N·m",                                                     \
+    "MuJoCo readback (mj_contactForce): contact-frame force on body1 by body0 over the last step: " \
+    "normal, along tangent0, tangent1 (N), torsion about normal, rolling about tangent0, tangent1 " \
+    "(N·m); normal net of adhesion (fn - adhesion); components beyond condim are 0; NaN for the " \
+    "other solvers")                                                                            \
+  X(efc_address, int32_t, TB_I32, 1, "index",                                                     \
+    "MuJoCo readback: first solver row of the contact (efc_address); -1 when the contact has no " \
+    "row (excluded, inactive) or the solver is not the MuJoCo one")
 
 #define TB_FIELD_ENUM_BODY(name, ctype, ftype, comps, unit, doc) TB_BODY_FIELD_##name,
 #define TB_FIELD_ENUM_CONTACT(name, ctype, ftype, comps, unit, doc) TB_CONTACT_FIELD_##name,

@@ -21,7 +21,9 @@
 #define SHAPE_FILTER(X, S)                                                                            \
   X(S, world, TB_I32, 1) X(S, collision_group, TB_I32, 1) X(S, contype, TB_U32, 1) X(S, conaffinity, TB_U32, 1) \
   X(S, filter_data, TB_U32, 4) X(S, trigger, TB_I32, 1)
-#define CONTACT_PAIR(X, S) X(S, margin, TB_F32, 1) X(S, gap, TB_F32, 1) X(S, friction, TB_F32, 5)
+#define CONTACT_PAIR(X, S)                                                                            \
+  X(S, margin, TB_F32, 1) X(S, gap, TB_F32, 1) X(S, friction, TB_F32, 5) X(S, condim, TB_I32, 1)          \
+  X(S, solref, TB_F32, 2) X(S, solreffriction, TB_F32, 2) X(S, solimp, TB_F32, 5) X(S, adhesion, TB_F32, 1)
 #define CONTACT_STATUS(X, S)                                                                          \
   X(S, count, TB_I32, 1) X(S, capacity, TB_I32, 1) X(S, requested, TB_I32, 1) X(S, overflowed, TB_I32, 1)     \
   X(S, pair_count, TB_I32, 1) X(S, pair_capacity, TB_I32, 1) X(S, pairs_requested, TB_I32, 1)              \
@@ -35,7 +37,9 @@
   X(S, substeps, TB_I32, 1) X(S, scale, TB_F32, 1) X(S, per_body_force, TB_I32, 1)
 #define SOLVER_STATUS(X, S)                                                                           \
   X(S, solver, TB_I32, 1) X(S, position_iterations, TB_I32, 1) X(S, velocity_iterations, TB_I32, 1)        \
-  X(S, converged, TB_I32, 1) X(S, residual_velocity, TB_F32, 1) X(S, residual_penetration, TB_F32, 1)
+  X(S, converged, TB_I32, 1) X(S, residual_velocity, TB_F32, 1) X(S, residual_penetration, TB_F32, 1)     \
+  X(S, improvement, TB_F32, 1) X(S, gradient, TB_F32, 1) X(S, residual_primal, TB_F32, 1)                 \
+  X(S, residual_dual, TB_F32, 1) X(S, residual_complementarity, TB_F32, 1)
 #define HULL_INFO(X, S)                                                                               \
   X(S, vertex_count, TB_I32, 1) X(S, face_count, TB_I32, 1) X(S, edge_count, TB_I32, 1)                    \
   X(S, support_field_resolution, TB_I32, 1) X(S, support_field_bytes, TB_I64, 1) X(S, total_bytes, TB_I64, 1) \

@@ -128,7 +128,21 @@ static inline tb_mat3 tb_mat3_rotate_diag(tb_quat q, tb_vec3 d) {
 static inline tb_mat3 tb_mat3_inverse(tb_mat3 m) {
   tb_vec3 c0 = tb_cross(m.cy, m.cz), c1 = tb_cross(m.cz, m.cx), c2 = tb_cross(m.cx, m.cy);
   float det = tb_dot(m.cx, c0);
-  if (fabsf(det) < 1e-30f) return tb_mat3_zero();
+  if (!(fabsf(det) >= 1e-30f && fabsf(det) <= 3.4e38f)) {
+    /* det out of float32's comfortable range (a 10 µm body's inertia ~1e-19 kg·m² has det ~1e-57):
+     * invert m / k, k the largest |entry|, whose det is O(1), then divide by k; zero when singular */
+    const float* e = &m.cx.x;
+    float k = 0.0f;
+    for (int i = 0; i < 9; ++i) k = fmaxf(k, fabsf(e[i]));
+    if (!(k > 0.0f) || !(k <= 3.4e38f)) return tb_mat3_zero();
+    tb_mat3 n = {tb_scale(m.cx, 1.0f / k), tb_scale(m.cy, 1.0f / k), tb_scale(m.cz, 1.0f / k)};
+    c0 = tb_cross(n.cy, n.cz); c1 = tb_cross(n.cz, n.cx); c2 = tb_cross(n.cx, n.cy);
+    det = tb_dot(n.cx, c0);
+    if (!(fabsf(det) >= 1e-30f)) return tb_mat3_zero();
+    float s = 1.0f / (det * k);
+    tb_mat3 inv = {tb_scale(c0, s), tb_scale(c1, s), tb_scale(c2, s)};
+    return tb_mat3_transpose(inv);
+  }
   float s = 1.0f / det;
   tb_mat3 inv = {tb_scale(c0, s), tb_scale(c1, s), tb_scale(c2, s)};
   return tb_mat3_transpose(inv);

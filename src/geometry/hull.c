@@ -106,7 +106,13 @@ int32_t tb_hull_support_scan(const tb_hull* h, tb_vec3 d) {
 }
 
 int32_t tb_hull_support(const tb_hull* h, tb_vec3 d) {
-  if (h->field) return tb_support_field_lookup(h->field, h->vertices, d, NULL);
+  if (h->field) {
+    int32_t ties = 1;
+    int32_t v = tb_support_field_lookup(h->field, h->vertices, d, &ties);
+    /* an ambiguous direction (a face or edge perpendicular to d): the exact scan's answer, so that
+     * GJK / MPR see the same vertex as without the field, whichever cells hold the tie */
+    if (ties <= 1) return v;
+  }
   return tb_hull_support_scan(h, d);
 }
 

@@ -55,8 +55,8 @@ tb_hull* tb_hull_from_image(const void* image, size_t size);
 
 /* Index of the vertex farthest along local direction d by an exact scan (first on ties). */
 int32_t tb_hull_support_scan(const tb_hull* h, tb_vec3 d);
-/* Index of the vertex farthest along local d: the support field when the hull has one, else the
- * scan. */
+/* Index of the vertex farthest along local d: the support field when the hull has one and its
+ * answer is unambiguous (ties = 1), else the scan (first on ties). */
 int32_t tb_hull_support(const tb_hull* h, tb_vec3 d);
 
 /* Volume (m³), centre of mass (local, m) and inertia about the centre for unit density

@@ -88,17 +88,24 @@ int32_t tb_support_field_lookup(const tb_support_field* f, const tb_vec3* vertic
   int32_t i1 = i0 + 1 == res ? 0 : i0 + 1, j1 = j0 + 1 > res - 1 ? res - 1 : j0 + 1;
   const int32_t cand[4] = {f->vertex[j0 * res + i0], f->vertex[j0 * res + i1], f->vertex[j1 * res + i0],
                            f->vertex[j1 * res + i1]};
-  int32_t best = cand[0], distinct = 1;
-  float bd = tb_dot(vertices[best], d);
+  int32_t best = cand[0];
+  float bd = tb_dot(vertices[best], d), dots[4] = {bd, 0, 0, 0};
   for (int k = 1; k < 4; ++k) {
-    int seen = 0;
-    for (int m = 0; m < k; ++m) seen |= cand[m] == cand[k];
-    if (seen) continue;
-    ++distinct;
-    float x = tb_dot(vertices[cand[k]], d);
+    float x = dots[k] = tb_dot(vertices[cand[k]], d);
     if (x > bd || (x == bd && cand[k] < best)) { bd = x; best = cand[k]; }
   }
-  if (ties) *ties = distinct;
+  if (ties) {
+    /* genesis: the distinct vertices tied at the maximum, within float rounding of the dots
+     * (relative 1e-6 of |v|·|d|) */
+    float tol = 1e-6f * len * tb_length(vertices[best]);
+    int32_t n = 0;
+    for (int k = 0; k < 4; ++k) {
+      int seen = 0;
+      for (int m = 0; m < k; ++m) seen |= cand[m] == cand[k];
+      n += !seen && dots[k] >= bd - tol;
+    }
+    *ties = n;
+  }
   return best;
 }
 

@@ -29,8 +29,8 @@ void tb_support_field_free(tb_support_field* f);
 tb_support_field* tb_support_field_alloc(int32_t res);
 
 /* Support vertex along d (any length > 0): the best of the vertices of the 4 cells around d.
- * *ties (may be NULL) = number of distinct vertices among those 4 cells (> 1: the support is
- * ambiguous there: an edge or face is nearly perpendicular to d). */
+ * *ties (may be NULL) = number of distinct vertices among those 4 cells tied at the maximum
+ * along d (genesis; > 1: the support is ambiguous there: an edge or face is perpendicular to d). */
 int32_t tb_support_field_lookup(const tb_support_field* f, const tb_vec3* vertices, tb_vec3 d, int32_t* ties);
 
 /* Angular size of a cell (rad): the largest angle between a direction and the nearest of its 4

@@ -4,7 +4,8 @@
  *   - SI units: m, kg, s, N, N·s, rad, rad/s. Right-handed world frame; gravity is a world vector.
  *   - Rotations are unit quaternions stored (x, y, z, w).
  *   - Objects are referred to by integer ids, never by pointers. A body or shape id packs an
- *     index (low 20 bits) and a generation (next 11 bits); a removed id is rejected afterwards.
+ *     index (low 20 bits) and a generation (next 11 bits); a removed id is rejected afterwards and
+ *     never handed out again (a slot whose 2048 generations are used up is retired).
  *   - Functions that can fail return a tb_status (or a negative tb_status in place of an id).
  *     tb_world_last_error() then holds a message naming the bad field and value. A failed call
  *     leaves the world unchanged.
@@ -71,14 +72,18 @@ typedef enum tb_shape_type { TB_SHAPE_TYPES(TB_ENUM_CONSTANT) TB_SHAPE_TYPE_COUN
   X(TB_PRESET_PHYSX_PGS, "physx-pgs")                                                              \
   X(TB_PRESET_PHYSX_TGS, "physx-tgs")                                                              \
   X(TB_PRESET_NEWTON_XPBD, "newton-xpbd")                                                          \
-  X(TB_PRESET_NEWTON_SEMI, "newton-semi")
+  X(TB_PRESET_NEWTON_SEMI, "newton-semi")                                                          \
+  X(TB_PRESET_MUJOCO, "mujoco")                                                                    \
+  X(TB_PRESET_KAMINO, "kamino")
 typedef enum tb_preset { TB_PRESETS(TB_ENUM_CONSTANT) TB_PRESET_COUNT } tb_preset;
 
 #define TB_SOLVER_TYPES(X)                                                                         \
   X(TB_SOLVER_PGS, "pgs")         /* PhysX projected Gauss-Seidel: position iterations, then velocity iterations */ \
   X(TB_SOLVER_TGS, "tgs")         /* PhysX temporal Gauss-Seidel: internal steps h/N */          \
   X(TB_SOLVER_XPBD, "xpbd")       /* Newton XPBD: position corrections, velocities from positions */ \
-  X(TB_SOLVER_PENALTY, "penalty") /* Newton semi-implicit Euler with penalty contact forces */
+  X(TB_SOLVER_PENALTY, "penalty") /* Newton semi-implicit Euler with penalty contact forces */    \
+  X(TB_SOLVER_MUJOCO, "mujoco")   /* MuJoCo soft constraints: PGS, CG or Newton over regularised contact rows */ \
+  X(TB_SOLVER_KAMINO, "kamino")   /* Newton Kamino: PADMM on the contact rows' Delassus problem, then Euler */
 typedef enum tb_solver_type { TB_SOLVER_TYPES(TB_ENUM_CONSTANT) TB_SOLVER_TYPE_COUNT } tb_solver_type;
 
 /* How two shapes' materials combine into a contact's parameters. */
@@ -110,7 +115,8 @@ typedef struct tb_combine_params {
 /* Convention of the per-contact force readback. */
 #define TB_READBACKS(X)                                                                            \
   X(TB_READBACK_PHYSX, "physx")   /* normal impulse per point, friction impulse per anchor */      \
-  X(TB_READBACK_NEWTON, "newton") /* wrench by body1 on body0 at body0's centre of mass, world axes */
+  X(TB_READBACK_NEWTON, "newton") /* wrench by body1 on body0 at body0's centre of mass, world axes */ \
+  X(TB_READBACK_MUJOCO, "mujoco") /* contact-frame force [normal, tangent0, tangent1, torsion, roll0, roll1] on body1 */
 typedef enum tb_readback { TB_READBACKS(TB_ENUM_CONSTANT) TB_READBACK_COUNT } tb_readback;
 
 #define TB_BROAD_PHASE_TYPES(X)                                                                    \
@@ -150,6 +156,13 @@ typedef struct tb_collision_params {
    * pair when their body-local points are this close; with TB_MATCHING_STICKY a matched contact
    * keeps its previous body-local points while the new points stay this close to them. */
   float match_distance;
+  /* -- collision section: Newton speculative contacts (TB_DISTANCE_NEWTON only) -- */
+  int32_t speculative_widening;    /* 0/1: keep a candidate when d <= gap0 + gap1 + min(|Δv|·h,
+                                      max_speculative_extension), Δv = relative velocity of the two
+                                      bodies (m/s), h = timestep; default 0 (the seed: d <= gap0 + gap1) */
+  float max_speculative_extension; /* m, finite, >= 0: cap of that widening; default 0.1 (Newton) */
+  float constant_gap;              /* m, finite, >= 0: a constant distance added to gap0 + gap1 (not
+                                      velocity-dependent); default 0 */
 } tb_collision_params;
 
 /* ---- Newton XPBD / penalty parameters (the `newton-xpbd` and `newton-semi` presets). ---- */
@@ -170,13 +183,55 @@ typedef struct tb_newton_params {
                                    * velocities updated with every correction (Newton 1.6). Default 0 */
 } tb_newton_params;
 
+/* ---- MuJoCo soft-constraint parameters (the `mujoco` preset; seed mujoco §4, §6). ---- */
+#define TB_MUJOCO_CONES(X) X(TB_MUJOCO_PYRAMIDAL, "pyramidal") X(TB_MUJOCO_ELLIPTIC, "elliptic")
+typedef enum tb_mujoco_cone { TB_MUJOCO_CONES(TB_ENUM_CONSTANT) TB_MUJOCO_CONE_COUNT } tb_mujoco_cone;
+#define TB_MUJOCO_ALGORITHMS(X)                                                                    \
+  X(TB_MUJOCO_PGS, "pgs")      /* dual projected Gauss-Seidel on the forces */                     \
+  X(TB_MUJOCO_CG, "cg")        /* primal conjugate gradient (Polak-Ribiere, M-preconditioned) on the accelerations */ \
+  X(TB_MUJOCO_NEWTON, "newton") /* primal Newton with an exact line search on the accelerations */
+typedef enum tb_mujoco_algorithm { TB_MUJOCO_ALGORITHMS(TB_ENUM_CONSTANT) TB_MUJOCO_ALGORITHM_COUNT } tb_mujoco_algorithm;
+#define TB_MUJOCO_INTEGRATORS(X)                                                                   \
+  X(TB_MUJOCO_EULER, "euler")               /* v += h·a, then x += h·v */                          \
+  X(TB_MUJOCO_IMPLICITFAST, "implicitfast") /* implicit in joint damping; without joints the same as Euler */
+typedef enum tb_mujoco_integrator { TB_MUJOCO_INTEGRATORS(TB_ENUM_CONSTANT) TB_MUJOCO_INTEGRATOR_COUNT } tb_mujoco_integrator;
+typedef struct tb_mujoco_params {
+  int32_t cone;          /* tb_mujoco_cone; default pyramidal */
+  int32_t algorithm;     /* tb_mujoco_algorithm; default Newton */
+  int32_t integrator;    /* tb_mujoco_integrator; default Euler */
+  int32_t iterations;    /* most solver iterations per step, [1, 1000]; default 100 */
+  float tolerance;       /* 1, >= 0: stop when the scaled cost improvement or gradient is below; default 1e-8 */
+  int32_t ls_iterations; /* most line-search iterations (CG, Newton), [1, 100]; default 50 */
+  float ls_tolerance;    /* 1, > 0: line search stops at a scaled slope below tolerance·ls_tolerance; default 0.01 */
+  float impratio;        /* 1, > 0: ratio of friction to normal impedance (friction R = normal R / impratio); default 1 */
+  int32_t refsafe;       /* 0/1: a positive solref timeconst is raised to at least 2·timestep; default 1 */
+  int32_t warmstart;     /* 0/1: start from the previous step's accelerations when they cost less than
+                            the unconstrained ones (MuJoCo's warmstart flag); default 1 */
+} tb_mujoco_params;
+
+/* ---- Kamino PADMM parameters (the `kamino` preset; Newton Kamino PADMMSolverConfig defaults). ---- */
+typedef struct tb_kamino_params {
+  int32_t max_iterations;          /* PADMM iterations at most per step, [1, 10000]. Default 200 */
+  float primal_tolerance;          /* N·s, > 0: on r_p = ||λ − proj_K(λ)||∞ of the ADMM split (x − y). Default 1e-6 */
+  float dual_tolerance;            /* m/s, > 0: on r_d = ||η(x − x_prev) + ρ(y − y_prev)||∞. Default 1e-6 */
+  float complementarity_tolerance; /* J, > 0: on r_c = max over contacts |λ_c · v_c|. Default 1e-6 */
+  float eta;                       /* proximal regularisation η of the preconditioned Delassus problem, > 0. Default 1e-5 */
+  float rho;                       /* ADMM penalty ρ (fixed) of the preconditioned problem, > 0. Default 1 */
+  float warm_start_scale;          /* [0, 1]: factor on the previous step's matched impulses. Default 0.9 */
+  float stabilization;             /* [0, 1]: share γ of a penetration removed per step (Baumgarte). Default 0.01 */
+  float dead_zone;                 /* m, >= 0: |distance| below it counts as touching. Default 1e-6 */
+  int32_t warm_start;              /* 0/1: start from the previous step's matched impulses (and keep
+                                      this step's for the next). Default 1 */
+} tb_kamino_params;
+
 /* Solver choices and parameters. */
 typedef struct tb_solver_params {
   int32_t position_iterations;     /* substeps per step: internal step h/N (>= 1) */
   int32_t velocity_iterations;     /* relaxation passes per substep without bias (>= 0) */
   float bounce_threshold_velocity; /* m/s: restitution only when closing faster than this */
   float max_depenetration_velocity;/* m/s: cap on the push-out speed from penetration */
-  float speculative_distance;      /* m: contacts are kept up to this separation */
+  float speculative_distance;      /* m: PhysX rule: contacts are kept up to this separation beyond the
+                                      contact offsets (Newton rule: collision.constant_gap) */
   int32_t solver;                  /* tb_solver_type */
   int32_t combine_rule;            /* tb_combine_rule */
   int32_t readback;                /* tb_readback */
@@ -190,6 +245,10 @@ typedef struct tb_solver_params {
   tb_newton_params newton;         /* Newton XPBD / penalty parameters (see tb_newton_params) */
   /* -- solver section: observation -- */
   tb_combine_params combine;       /* configuration of the combine rule (materials) */
+  /* -- solver section: MuJoCo soft constraints -- */
+  tb_mujoco_params mujoco;         /* the `mujoco` preset's solver (see tb_mujoco_params) */
+  /* -- solver section: Kamino PADMM -- */
+  tb_kamino_params kamino;         /* Kamino PADMM parameters (see tb_kamino_params) */
 } tb_solver_params;
 
 typedef struct tb_world_def {
@@ -202,6 +261,15 @@ typedef struct tb_world_def {
   tb_solver_params solver;
   tb_collision_params collision;
 } tb_world_def;
+
+/* Largest capacity of every store and buffer counted in elements: body_capacity (and bodies, shapes,
+ * sensors in a world) at most TB_MAX_BODIES; contact_capacity, pair_capacity, the event capacity,
+ * query and history capacities and pair lists at most TB_MAX_CAPACITY. A larger value fails with
+ * TB_ERR_CAPACITY and a message naming the field and the bound, so no size computed from it can
+ * overflow (in wasm32 size_t is 32 bits); memory that runs out below it fails with
+ * TB_ERR_OUT_OF_MEMORY. Either way the world is unchanged. */
+#define TB_MAX_BODIES ((1 << 20) - 1)
+#define TB_MAX_CAPACITY (1 << 24)
 
 typedef int32_t tb_world_id; /* >= 0: registry slot and generation packed, so a destroyed world's id stays invalid */
 typedef int32_t tb_body_id;  /* >= 0; static "no body" in contacts is -1 */
@@ -278,6 +346,12 @@ TB_API int32_t tb_snapshot_last_error(void);
 TB_API tb_body_id tb_body_create(tb_world_id world, tb_body_type type, const float position[3],
                                  const float rotation[4]);
 TB_API tb_status tb_body_destroy(tb_world_id world, tb_body_id body);
+/* Takes back the creation of `body` with the shapes created on it since, when it is the last body
+ * created and no body, shape or sensor was created elsewhere or removed and no collide() ran
+ * since (the rollback of a composite creation, such as the JS addBody whose third shape is
+ * rejected): slots and generations return, so the ids handed out afterwards equal those of a
+ * world that never saw the creation. Otherwise TB_ERR_INVALID_STATE and nothing changes. */
+TB_API tb_status tb_body_discard(tb_world_id world, tb_body_id body);
 TB_API tb_status tb_body_set_pose(tb_world_id world, tb_body_id body, const float position[3],
                                   const float rotation[4]);
 /* Linear velocity of the centre of mass (m/s) and angular velocity (rad/s), world frame. */
@@ -540,18 +614,39 @@ typedef struct tb_readback_info {
 } tb_readback_info;
 TB_API tb_status tb_world_readback_info(tb_world_id world, tb_readback_info* out);
 
+/* tb_solver_status.converged of a solver without a convergence test (no tolerance): not defined,
+ * never 0 (which would claim "ran and did not converge"). */
+#define TB_CONVERGED_UNDEFINED (-1)
 /* Solver status of the last solve(): iterations used and residuals where the solver defines
  * them (NaN where it does not). */
 typedef struct tb_solver_status {
   int32_t solver;               /* tb_solver_type */
   int32_t position_iterations;  /* used (max over islands) */
   int32_t velocity_iterations;  /* used */
-  int32_t converged;            /* 1 when a tolerance was met; 0 for fixed-iteration solvers */
+  int32_t converged;            /* 1 a tolerance was met, 0 it was not; TB_CONVERGED_UNDEFINED (-1) when
+                                   the solver has no tolerance: PGS, TGS and XPBD run fixed iteration
+                                   counts (physx-e3 §5.3, newton-e3 §4), penalty does not iterate;
+                                   MuJoCo and Kamino have one */
   float residual_velocity;      /* m/s: largest normal velocity error after the last iteration, or NaN */
   float residual_penetration;   /* m: deepest penetration left after the step, or NaN */
   /* -- status section: more -- */
+  /* MuJoCo solver: iterations = position_iterations; improvement = last scaled cost decrease
+   * (cost / trace of the mass matrix, 1/s²); gradient = scaled norm of the cost gradient (CG, Newton;
+   * NaN for PGS); converged = 1 when one of them fell below the tolerance within the iterations. NaN
+   * for the other solvers. */
+  float improvement;
+  float gradient;
+  /* Kamino PADMM (NaN for the other solvers): the residuals of the last iteration, infinity norms over
+   * the world's contact rows; position_iterations = PADMM iterations used; converged = 1 when all three
+   * met their tolerances (checked after the second iteration on), 0 when the budget ran out */
+  float residual_primal;          /* N·s: impulse, ||x − y||∞ (solution minus its cone projection) */
+  float residual_dual;            /* m/s: velocity, ||η(x − x_prev) + ρ(y − y_prev)||∞ */
+  float residual_complementarity; /* J = N·s·m/s: max over contacts |λ_c · v_c| */
 } tb_solver_status;
 TB_API tb_status tb_world_solver_status(tb_world_id world, tb_solver_status* out);
+/* Clears the solver's history across steps (Kamino: the cached contact solution of the warm start),
+ * as Newton's solver reset(); the next step starts cold. */
+TB_API tb_status tb_world_solver_reset(tb_world_id world);
 
 /* ---- Filtering, sleep, broad-phase pair lists, queries ---- */
 
@@ -606,15 +701,28 @@ TB_API tb_status tb_world_set_body_pair_excluded(tb_world_id world, tb_body_id a
 
 /* MuJoCo explicit `pair`: the two shapes are a candidate under TB_FILTER_MUJOCO whatever their
  * contype/conaffinity, parent/child relation or body exclusion, and carry their own parameters,
- * which replace the per-shape ones: margin and gap under TB_DISTANCE_MUJOCO; friction (sliding,
- * torsional, rolling) under TB_COMBINE_RULE_MUJOCO. The broad phase still needs overlapping AABBs (fattened
- * by the shapes' own margins and gaps and the speculative distance). */
+ * which replace the per-shape ones (mujoco §5: no geom mixing): margin and gap under
+ * TB_DISTANCE_MUJOCO; friction, condim, solref, solreffriction, solimp and adhesion under
+ * TB_COMBINE_RULE_MUJOCO (the contact fields friction, condim, solref, solref_friction, solimp,
+ * adhesion report them). The broad phase still needs overlapping AABBs (fattened by the shapes'
+ * own margins and gaps and the speculative distance). */
 typedef struct tb_contact_pair_params {
   float margin;      /* m: contacts act when dist < margin (replaces m0 + m1); finite */
   float gap;         /* m: >= 0; detected (no force) when margin <= dist < margin + gap */
   float friction[5]; /* >= 0, MuJoCo order: sliding along tangent0 and tangent1 (1), torsional
                         (spin, m), rolling about tangent0 and tangent1 (m) */
+  int32_t condim;    /* 1, 3, 4 or 6 (MuJoCo default 3) */
+  float solref[2];   /* finite: (timeconst s, dampratio 1) when solref[0] > 0, else direct
+                        (-stiffness 1/s², -damping 1/s); MuJoCo default (0.02, 1) */
+  float solreffriction[2]; /* finite, same formats, for the elliptic friction rows; (0, 0) = unset
+                              (MuJoCo default: solref applies) */
+  float solimp[5];   /* dmin, dmax in (0, 1), width m >= 0, midpoint in [0, 1], power >= 1; MuJoCo
+                        default (0.9, 0.95, 0.001, 0.5, 2) */
+  float adhesion;    /* N, finite and >= 0: the reported net normal force is fn − adhesion; default 0 */
 } tb_contact_pair_params;
+/* MuJoCo's pair defaults: margin 0, gap 0, friction (1, 1, 0.005, 0.0001, 0.0001), condim 3,
+ * solref (0.02, 1), solreffriction (0, 0), solimp (0.9, 0.95, 0.001, 0.5, 2), adhesion 0. */
+TB_API void tb_contact_pair_default_into(tb_contact_pair_params* out);
 /* params NULL removes the pair. */
 TB_API tb_status tb_world_set_contact_pair(tb_world_id world, tb_shape_id a, tb_shape_id b,
                                            const tb_contact_pair_params* params);
@@ -930,6 +1038,9 @@ TB_API tb_status tb_joint_wrench(tb_world_id world, tb_joint_id joint, int32_t s
   X(TB_ENUM_FILTER_RULE, "filter_rule", TB_FILTER_RULES)                                          \
   X(TB_ENUM_DISTANCE_RULE, "distance_rule", TB_DISTANCE_RULES)                                    \
   X(TB_ENUM_MATCHING, "matching", TB_MATCHINGS)                                                   \
+  X(TB_ENUM_MUJOCO_CONE, "mujoco_cone", TB_MUJOCO_CONES)                                          \
+  X(TB_ENUM_MUJOCO_ALGORITHM, "mujoco_algorithm", TB_MUJOCO_ALGORITHMS)                           \
+  X(TB_ENUM_MUJOCO_INTEGRATOR, "mujoco_integrator", TB_MUJOCO_INTEGRATORS)                        \
   X(TB_ENUM_CONVENTION, "convention", TB_CONTACT_CONVENTIONS)                                     \
   X(TB_ENUM_EVENT_TYPE, "event_type", TB_EVENT_TYPES)                                             \
   X(TB_ENUM_JOINT_TYPE, "joint_type", TB_JOINT_TYPES)                                             \
@@ -950,6 +1061,8 @@ TB_API const char* tb_enum_name(tb_enum e, int32_t value);
 #define TB_ID_INDEX_MASK ((1 << TB_ID_INDEX_BITS) - 1)
 #define TB_CONSTANTS(X)                                                                            \
   X(id_index_mask, TB_ID_INDEX_MASK) /* body slot = id & mask (index into the body fields) */     \
+  X(max_bodies, TB_MAX_BODIES)       /* largest body_capacity, most bodies / shapes per world */  \
+  X(max_capacity, TB_MAX_CAPACITY)   /* largest contact / pair / event / query capacity */        \
   X(any_body, TB_ANY_BODY)                                                                         \
   X(observe_exclude_self, TB_OBSERVE_EXCLUDE_SELF)                                                 \
   X(material_disable_friction, TB_MATERIAL_DISABLE_FRICTION)                                       \

@@ -62,7 +62,11 @@ static void match_job(int32_t begin, int32_t end, void* vctx) {
     uint64_t key = tb_pair_match_key(s, s0, s1);
     while (pk < prev->pair_count && prev->key[pk] < key) ++pk;
     int32_t pi = pk < prev->pair_count && prev->key[pk] == key ? pk : -1;
+    /* body-local points; a static shape's (body -1 in the record) are world points (newton-e3 §2) */
     tb_transform x0 = tb_body_pose(b, s->body[s0]), x1 = tb_body_pose(b, s->body[s1]);
+    const tb_transform world = {tb_v3(0, 0, 0), tb_quat_identity()};
+    if (b->f.body_type[s->body[s0]] == TB_BODY_STATIC) x0 = world;
+    if (b->f.body_type[s->body[s1]] == TB_BODY_STATIC) x1 = world;
     tb_manifold* m = &w->manifolds[i];
     const tb_distance_pair* dp = &cur->dist[i];
     int claimed[TB_MAX_MANIFOLD_POINTS] = {0};

@@ -29,6 +29,8 @@ static void store_material(tb_contact_fields* f, int32_t n, const tb_contact_mat
   for (int i = 0; i < 2; ++i) f->solref[2 * n + i] = mj ? m->solref[i] : nan;
   for (int i = 0; i < 5; ++i) f->solimp[5 * n + i] = mj ? m->solimp[i] : nan;
   f->adhesion[n] = mj ? m->adhesion : nan;
+  for (int i = 0; i < 5; ++i) f->friction[5 * n + i] = mj ? m->friction[i] : nan;
+  for (int i = 0; i < 2; ++i) f->solref_friction[2 * n + i] = mj ? m->solref_friction[i] : nan;
 }
 
 tb_status tb_contact_store_reserve(tb_world* w) {
@@ -101,6 +103,10 @@ static void fill_job(int32_t begin, int32_t end, void* vctx) {
       f->readback_scale[n] = NAN;
       f->anchor[n] = -1;
       for (int q = 0; q < 3; ++q) f->friction_anchor_impulse[3 * n + q] = NAN;
+      for (int q = 0; q < 6; ++q) f->mujoco_force[6 * n + q] = NAN;
+      f->efc_address[n] = -1;
+      for (int q = 0; q < 6; ++q) f->mujoco_force[6 * n + q] = NAN;
+      f->efc_address[n] = -1;
       /* -- fill section: distance rule and record -- */
       f->distance_rule[n] = dp->rule;
       f->distance[n] = p->separation;

@@ -1,10 +1,13 @@
 /* Per-preset distance rules (newton-e3 §2, mujoco §1-3, physx-e3 §2). */
 #include "distance.h"
 
+#include <math.h>
+
 #include "../world/world.h"
 
-tb_distance_pair tb_distance_pair_of(const tb_world* w, int32_t s0, int32_t s1, float speculative) {
+tb_distance_pair tb_distance_pair_of(const tb_world* w, int32_t s0, int32_t s1, float motion) {
   const tb_shapes* s = &w->shapes;
+  const tb_collision_params* cp = &w->def.collision;
   tb_distance_pair p;
   p.rule = w->def.collision.distance_rule;
   p.speculative = 0.0f;
@@ -12,21 +15,23 @@ tb_distance_pair tb_distance_pair_of(const tb_world* w, int32_t s0, int32_t s1, 
     case TB_DISTANCE_PHYSX:
       p.margin = s->rest_offset[s0] + s->rest_offset[s1];
       p.gap = s->contact_offset[s0] + s->contact_offset[s1];
-      p.detect = p.gap + speculative;
+      p.detect = p.gap + w->def.solver.speculative_distance + motion;
       break;
     case TB_DISTANCE_NEWTON:
-      /* margins on both sides, then the gaps, widened by Newton's speculative gap (velocity x
-       * step, plus the world's speculative distance) so that fast bodies are caught in time */
+      /* margins on both sides, then the gaps (newton-e3 §2: kept when d <= gap0 + gap1); the
+       * optional speculative widening by the relative motion of one step, capped, and the
+       * optional constant distance */
       p.margin = s->margin[s0] + s->margin[s1];
       p.gap = s->gap[s0] + s->gap[s1];
-      p.speculative = speculative;
-      p.detect = p.margin + p.gap + speculative;
+      p.speculative = cp->constant_gap +
+                      (cp->speculative_widening ? fminf(motion, cp->max_speculative_extension) : 0.0f);
+      p.detect = p.margin + p.gap + p.speculative;
       break;
     default: { /* mujoco: margins on both sides, then the gaps, exactly */
       /* filtering: an explicit pair's own margin and gap replace the sums */
-      const tb_contact_pair_params* cp = tb_filter_contact_pair(w, s0, s1);
-      p.margin = cp ? cp->margin : s->margin[s0] + s->margin[s1];
-      p.gap = cp ? cp->gap : s->gap[s0] + s->gap[s1];
+      const tb_contact_pair_params* pair = tb_filter_contact_pair(w, s0, s1);
+      p.margin = pair ? pair->margin : s->margin[s0] + s->margin[s1];
+      p.gap = pair ? pair->gap : s->gap[s0] + s->gap[s1];
       p.detect = p.margin + p.gap;
       break;
     }

@@ -16,10 +16,10 @@ typedef struct tb_distance_point {
   float distance;   /* m: separation - margin, what the solver drives to >= 0 */
 } tb_distance_point;
 
-/* The pair's summed values; speculative (m) is the world's speculative distance plus the relative
- * motion of one step, added to PhysX's generation distance only (Newton and MuJoCo keep exactly
- * their thresholds). */
-tb_distance_pair tb_distance_pair_of(const struct tb_world* w, int32_t s0, int32_t s1, float speculative);
+/* The pair's summed values; motion (m) is the relative motion of the two bodies over one step
+ * (|Δv|·h): PhysX adds it and solver.speculative_distance to its generation distance; Newton adds
+ * it (capped) only with collision.speculative_widening; MuJoCo keeps exactly its thresholds. */
+tb_distance_pair tb_distance_pair_of(const struct tb_world* w, int32_t s0, int32_t s1, float motion);
 
 /* The rule on one point of surface separation s (m):
  *   newton: d = s - margin; kept when d <= gap; active when d < 0.

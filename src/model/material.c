@@ -105,6 +105,10 @@ static void combine_mujoco(const tb_material* m0, const tb_material* m1, tb_cont
   out->static_friction = out->dynamic_friction = fmaxf(fr[0], TB_MJ_MINMU);
   out->torsional_friction = fmaxf(fr[1], TB_MJ_MINMU);
   out->rolling_friction = fmaxf(fr[2], TB_MJ_MINMU);
+  const float five[5] = {out->dynamic_friction, out->dynamic_friction, out->torsional_friction, out->rolling_friction,
+                         out->rolling_friction};
+  memcpy(out->friction, five, sizeof five);
+  out->solref_friction[0] = out->solref_friction[1] = 0.0f; /* geoms have none: 0 = unset (solref applies) */
   out->defined = TB_CONTACT_PARAM_FRICTION | TB_CONTACT_PARAM_SPIN | TB_CONTACT_PARAM_MUJOCO;
 }
 
@@ -156,13 +160,20 @@ void tb_combine_material_pair(int32_t rule, const tb_combine_params* params, con
 void tb_combine_materials(const tb_world* w, int32_t s0, int32_t s1, tb_contact_material* out) {
   const tb_shapes* s = &w->shapes;
   tb_combine_material_pair(w->def.solver.combine_rule, &w->def.solver.combine, &s->material[s0], &s->material[s1], out);
-  /* a MuJoCo explicit `pair` carries its own friction, which replaces the geoms' combination */
+  /* a MuJoCo explicit `pair` carries its own parameters (mujoco §5), which replace the geoms'
+   * combination: five friction numbers, condim, solref, solreffriction, solimp, adhesion */
   if (w->def.solver.combine_rule == TB_COMBINE_RULE_MUJOCO) {
     const tb_contact_pair_params* cp = tb_filter_contact_pair(w, s0, s1);
     if (cp) {
+      memcpy(out->friction, cp->friction, sizeof out->friction);
       out->static_friction = out->dynamic_friction = cp->friction[0];
       out->torsional_friction = cp->friction[2];
       out->rolling_friction = cp->friction[3];
+      out->condim = cp->condim;
+      memcpy(out->solref, cp->solref, sizeof out->solref);
+      memcpy(out->solref_friction, cp->solreffriction, sizeof out->solref_friction);
+      memcpy(out->solimp, cp->solimp, sizeof out->solimp);
+      out->adhesion = cp->adhesion;
     }
   }
   /* penalty parameters unset on both shapes (ke = 0): the world's Newton parameters */
@@ -228,6 +239,25 @@ void tb_material_default_into(float friction, float restitution, tb_material* ou
   out->adhesion = 0.0f;
 }
 
+tb_status tb_mujoco_contact_params_check(tb_world* w, const char* fn, const char* prefix, int32_t condim, const float solref[2],
+                                 const float solimp[5]) {
+  if (condim != 1 && condim != 3 && condim != 4 && condim != 6)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: %scondim must be 1, 3, 4 or 6 (got %d)", fn, prefix, condim);
+  for (int i = 0; i < 2; ++i)
+    if (!tb_is_finite(solref[i]))
+      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: %ssolref[%d] must be finite (got %g)", fn, prefix, i, (double)solref[i]);
+  /* solimp: dmin, dmax in (0, 1), width >= 0, midpoint in [0, 1], power >= 1 */
+  const float lo[5] = {0.0f, 0.0f, 0.0f, 0.0f, 1.0f}, hi[5] = {1.0f, 1.0f, INFINITY, 1.0f, INFINITY};
+  const int open_lo[5] = {1, 1, 0, 0, 0}, open_hi[5] = {1, 1, 0, 0, 0};
+  const char* range[5] = {"in (0, 1)", "in (0, 1)", "finite and >= 0", "in [0, 1]", "finite and >= 1"};
+  for (int i = 0; i < 5; ++i) {
+    float v = solimp[i];
+    if (!tb_is_finite(v) || v < lo[i] || v > hi[i] || (open_lo[i] && v == lo[i]) || (open_hi[i] && v == hi[i]))
+      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: %ssolimp[%d] must be %s (got %g)", fn, prefix, i, range[i], (double)v);
+  }
+  return TB_OK;
+}
+
 /* Every field checked in declaration order; the first bad one is named with its value. */
 static tb_status check_material(tb_world* w, const char* fn, const tb_material* m) {
   const struct { const char* name; float v; float hi; } f[] = {
@@ -261,20 +291,8 @@ static tb_status check_material(tb_world* w, const char* fn, const tb_material* 
     if (e[i].v < 0 || e[i].v >= TB_COMBINE_MODE_COUNT)
       return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT,
                            "%s: %s must be 0 (average), 1 (min), 2 (multiply) or 3 (max) (got %d)", fn, e[i].name, e[i].v);
-  if (m->condim != 1 && m->condim != 3 && m->condim != 4 && m->condim != 6)
-    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: condim must be 1, 3, 4 or 6 (got %d)", fn, m->condim);
-  for (int i = 0; i < 2; ++i)
-    if (!tb_is_finite(m->solref[i]))
-      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solref[%d] must be finite (got %g)", fn, i, (double)m->solref[i]);
-  /* solimp: dmin, dmax in (0, 1), width >= 0, midpoint in [0, 1], power >= 1 */
-  const float lo[5] = {0.0f, 0.0f, 0.0f, 0.0f, 1.0f}, hi[5] = {1.0f, 1.0f, INFINITY, 1.0f, INFINITY};
-  const int open_lo[5] = {1, 1, 0, 0, 0}, open_hi[5] = {1, 1, 0, 0, 0};
-  const char* range[5] = {"in (0, 1)", "in (0, 1)", "finite and >= 0", "in [0, 1]", "finite and >= 1"};
-  for (int i = 0; i < 5; ++i) {
-    float v = m->solimp[i];
-    if (!tb_is_finite(v) || v < lo[i] || v > hi[i] || (open_lo[i] && v == lo[i]) || (open_hi[i] && v == hi[i]))
-      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solimp[%d] must be %s (got %g)", fn, i, range[i], (double)v);
-  }
+  tb_status st = tb_mujoco_contact_params_check(w, fn, "", m->condim, m->solref, m->solimp);
+  if (st != TB_OK) return st;
   if (m->flags & ~TB_MATERIAL_FLAGS_ALL)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: flags has unknown bits 0x%x (known: 0x%x)", fn,
                          (unsigned)(m->flags & ~TB_MATERIAL_FLAGS_ALL), (unsigned)TB_MATERIAL_FLAGS_ALL);

@@ -8,6 +8,11 @@
 
 struct tb_world;
 
+/* Checks MuJoCo condim (1, 3, 4, 6), solref (finite) and solimp (dmin, dmax in (0, 1), width >= 0,
+ * midpoint in [0, 1], power >= 1); an error names `prefix` + the field and its value. */
+tb_status tb_mujoco_contact_params_check(struct tb_world* w, const char* fn, const char* prefix, int32_t condim,
+                                 const float solref[2], const float solimp[5]);
+
 /* The combined material of the contact between shape slots s0 and s1 (rule of the world). */
 void tb_combine_materials(const struct tb_world* w, int32_t s0, int32_t s1, tb_contact_material* out);
 

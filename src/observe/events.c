@@ -185,12 +185,13 @@ void tb_observe_events_update(tb_world* w, tb_observe* o, int available) {
 tb_status tb_world_set_event_capacity(tb_world_id world, int32_t capacity) {
   const char* fn = "setEventCapacity";
   GET_EV_WORLD(fn);
-  if (capacity < 0 || capacity > (1 << 24))
-    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: capacity must be in [0, %d] (got %d)", fn, 1 << 24, capacity);
+  if (capacity < 0 || capacity > TB_MAX_CAPACITY)
+    return tb_world_fail(w, capacity < 0 ? TB_ERR_INVALID_ARGUMENT : TB_ERR_CAPACITY, "%s: capacity must be in [0, %d] (got %d)", fn,
+                         TB_MAX_CAPACITY, capacity);
   tb_observe* o = tb_observe_get(w, fn);
   if (!o) return TB_ERR_OUT_OF_MEMORY;
   if (capacity == o->event_capacity) return TB_OK;
-  tb_contact_event* e = capacity ? (tb_contact_event*)tb_alloc((size_t)capacity * sizeof *e) : NULL;
+  tb_contact_event* e = capacity ? (tb_contact_event*)tb_alloc_array((size_t)capacity, sizeof *e) : NULL;
   if (capacity && !e) return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "%s: out of memory for %d events", fn, capacity);
   int32_t keep = o->event_count < capacity ? o->event_count : capacity;
   if (keep) memcpy(e, o->events, (size_t)keep * sizeof *e);

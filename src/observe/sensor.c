@@ -31,7 +31,7 @@ static void free_ring(tb_sensors* s, int32_t i) {
 
 void tb_observe_sensors_free(tb_sensors* s) {
   for (int32_t i = 0; i < s->count; ++i)
-    if (s->body[i] != -1) free_ring(s, i);
+    if (s->body[i] >= 0) free_ring(s, i);
   tb_array_ref a[16];
   tb_free_arrays(a, tb_observe_sensor_arrays(s, a), s->slots);
   memset(s, 0, sizeof *s);
@@ -50,7 +50,7 @@ tb_sensor_id tb_sensor_create(tb_world_id world, tb_body_id body, tb_body_id wit
   if (!o) return -TB_ERR_OUT_OF_MEMORY;
   tb_sensors* s = &o->sensors;
   int32_t i = 0;
-  while (i < s->count && s->body[i] != -1) ++i; /* first free slot */
+  while (i < s->count && s->body[i] != -1) ++i; /* first free slot (-2: retired) */
   if (i == s->count) {
     if (s->count >= TB_ID_INDEX_MASK) return -tb_world_fail(w, TB_ERR_CAPACITY, "%s: at most %d sensors", fn, TB_ID_INDEX_MASK);
     if (s->count == s->slots) {
@@ -63,14 +63,15 @@ tb_sensor_id tb_sensor_create(tb_world_id world, tb_body_id body, tb_body_id wit
     }
   }
   size_t cap = (size_t)capacity;
-  float* h = (float*)tb_alloc(3 * cap * sizeof(float));
-  int32_t* v = (int32_t*)tb_alloc(cap * sizeof(int32_t));
-  int32_t* k = (int32_t*)tb_alloc(cap * sizeof(int32_t));
+  float* h = (float*)tb_alloc_array(3 * cap, sizeof(float)); /* cap <= MAX_SENSOR_CAPACITY */
+  int32_t* v = (int32_t*)tb_alloc_array(cap, sizeof(int32_t));
+  int32_t* k = (int32_t*)tb_alloc_array(cap, sizeof(int32_t));
   if (!h || !v || !k) {
     tb_free(h, 3 * cap * sizeof(float)); tb_free(v, cap * sizeof(int32_t)); tb_free(k, cap * sizeof(int32_t));
     return -tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "%s: out of memory for a history of %d samples", fn, capacity);
   }
   if (i == s->count) s->count++;
+  tb_undo_forget(w); /* the sensor names the body: it can no longer be discarded */
   s->body[i] = body;
   s->with[i] = with;
   s->capacity[i] = capacity;
@@ -91,7 +92,7 @@ int32_t tb_sensor_alive(tb_world_id world, tb_sensor_id sensor) {
 static int32_t sensor_slot(tb_world* w, tb_sensor_id id, const char* fn) {
   const tb_sensors* s = w->observe ? &w->observe->sensors : NULL;
   int32_t i = tb_id_slot(id);
-  if (!s || id < 0 || i >= s->count || s->body[i] == -1 || s->generation[i] != tb_id_gen(id)) {
+  if (!s || id < 0 || i >= s->count || s->body[i] < 0 || s->generation[i] != tb_id_gen(id)) {
     tb_world_fail(w, TB_ERR_NOT_FOUND, "%s: sensor %d does not exist (never created or removed)", fn, id);
     return -1;
   }
@@ -106,15 +107,14 @@ tb_status tb_sensor_destroy(tb_world_id world, tb_sensor_id sensor) {
   if (i < 0) return TB_ERR_NOT_FOUND;
   tb_sensors* s = &w->observe->sensors;
   free_ring(s, i);
-  s->body[i] = -1;
-  s->generation[i] = (s->generation[i] + 1) & TB_ID_GEN_MASK;
+  s->body[i] = tb_slot_release(&s->generation[i]) ? -1 : -2; /* -2: retired, never reused */
   return TB_OK;
 }
 
 void tb_observe_sensors_update(tb_world* w, tb_observe* o, int available) {
   tb_sensors* s = &o->sensors;
   for (int32_t i = 0; i < s->count; ++i) {
-    if (s->body[i] == -1) continue;
+    if (s->body[i] < 0) continue;
     const tb_bodies* b = &w->bodies;
     int32_t slot = tb_id_slot(s->body[i]);
     int alive = slot < b->count && b->f.body_type[slot] >= 0 && b->generation[slot] == tb_id_gen(s->body[i]);

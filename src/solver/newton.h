@@ -37,7 +37,9 @@ typedef struct tb_newton_contact {
   tb_vec3 ca, cb;          /* core anchors (Newton contact_point0/1): the surface points moved into
                             * the shape by its thickness, same frames as la, lb; a sphere's or
                             * capsule's core point stays on its centre or segment as it rotates */
-  float ta, tb;            /* m: thickness of shape0 / shape1 (sphere and capsule radius, else 0) */
+  float ta, tb;            /* m: thickness of shape0 / shape1 (newton-e3 §2): sphere or capsule radius
+                            * (else 0) plus the shape's margin (Newton rule; other rules: half the
+                            * record's margin sum each), so d = nᵀ(c1 − c0) − (ta + tb) */
   tb_vec3 n;               /* world unit normal from shape0 to shape1 */
   float mu, mu_torsional, mu_rolling, restitution; /* combined material (1, m, m, 1) */
   float ke, kd, kf, ka;    /* penalty parameters after fallback and overrides */
@@ -67,6 +69,8 @@ typedef struct tb_newton_data {
 
 void tb_newton_destroy(tb_world* w);
 
+/* Grows a group of arrays sharing one capacity to at least n elements (doubling); 0 when out of memory. */
+int tb_newton_grow(const tb_array_ref* arrays, int count, int32_t* cap, int32_t n);
 /* Grows the scratch and fills bodies (state at the start of the step) and contact rows. */
 tb_status tb_newton_setup(tb_world* w, const char* fn);
 /* Rigid-body predictor (Newton integrate_bodies) over h with force f (N) and torque t (N·m,

@@ -2,6 +2,7 @@
  * totals they publish in the world (body_contact_wrench, read by observe/). */
 #include <string.h>
 
+#include "../model/distance.h"
 #include "../model/material.h"
 #include "newton.h"
 
@@ -26,16 +27,6 @@ void tb_newton_destroy(tb_world* w) {
   w->body_contact_capacity = 0;
 }
 
-/* Grows a group of arrays sharing one capacity to at least n elements (doubling). */
-static int grow(const tb_array_ref* arrays, int count, int32_t* cap, int32_t n) {
-  if (n <= *cap) return 1;
-  int32_t c = *cap > 0 ? *cap : 16;
-  while (c < n) c *= 2;
-  if (!tb_grow_arrays(arrays, count, *cap, c)) return 0;
-  *cap = c;
-  return 1;
-}
-
 tb_mat3 tb_newton_inv_inertia_world(const tb_newton_data* d, int32_t k) {
   if (k < 0 || !d->bodies[k].dynamic) return tb_mat3_zero();
   tb_mat3 r = tb_mat3_from_quat(d->bodies[k].q);
@@ -51,9 +42,8 @@ float tb_newton_separation(const tb_newton_data* d, const tb_newton_contact* c) 
   return tb_dot(c->n, tb_sub(tb_newton_anchor(d, c->b, c->cb), tb_newton_anchor(d, c->a, c->ca))) - (c->ta + c->tb);
 }
 
-/* Thickness (m) of a shape in a Newton contact record: the radius a sphere or capsule adds
- * around its core (centre or segment); 0 for the other shapes. */
-static float shape_thickness(const tb_shapes* s, int32_t slot) {
+/* Radius (m) a sphere or capsule adds around its core (centre or segment); 0 for the other shapes. */
+static float shape_radius(const tb_shapes* s, int32_t slot) {
   int32_t t = s->type[slot];
   return t == TB_SHAPE_SPHERE || t == TB_SHAPE_CAPSULE ? s->params[4 * slot] : 0.0f;
 }
@@ -89,8 +79,9 @@ tb_status tb_newton_setup(tb_world* w, const char* fn) {
   const tb_array_ref sa = {(void**)&d->body_of_slot, sizeof(int32_t)};
   const tb_array_ref wa[] = {{(void**)&w->body_contact_wrench, 6 * sizeof(float)},
                              {(void**)&w->body_contact_generation, sizeof(int32_t)}};
-  if (!grow(ba, 4, &d->body_capacity, nb) || !grow(ca, 3, &d->contact_capacity, nc) ||
-      !grow(&sa, 1, &d->slot_capacity, bodies->count) || !grow(wa, 2, &w->body_contact_capacity, bodies->count))
+  if (!tb_grow_capacity(ba, 4, &d->body_capacity, nb) || !tb_grow_capacity(ca, 3, &d->contact_capacity, nc) ||
+      !tb_grow_capacity(&sa, 1, &d->slot_capacity, bodies->count) ||
+      !tb_grow_capacity(wa, 2, &w->body_contact_capacity, bodies->count))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "%s: out of memory for %d bodies and %d contacts", fn, nb, nc);
 
   nb = 0;
@@ -130,6 +121,7 @@ tb_status tb_newton_setup(tb_world* w, const char* fn) {
     int32_t s0 = w->pairs[m].shape0, s1 = w->pairs[m].shape1;
     int32_t a = d->body_of_slot[shapes->body[s0]], b = d->body_of_slot[shapes->body[s1]];
     const tb_contact_material* mat = &w->manifold_material[m];
+    const float margin = tb_distance_pair_of(w, s0, s1, 0.0f).margin; /* m: the record's margin sum */
     for (int32_t j = 0; j < mf->point_count; ++j) {
       const tb_manifold_point* mp = &mf->points[j];
       if (!mp->active) continue;
@@ -145,10 +137,14 @@ tb_status tb_newton_setup(tb_world* w, const char* fn) {
       /* surface points carried by the bodies: the separation follows their motion */
       c->la = a >= 0 ? tb_inv_rotate(d->bodies[a].q, tb_sub(mp->point0, d->bodies[a].x)) : mp->point0;
       c->lb = b >= 0 ? tb_inv_rotate(d->bodies[b].q, tb_sub(mp->point1, d->bodies[b].x)) : mp->point1;
-      /* core anchors: shape0's interior is along −n, shape1's along +n */
-      c->ta = shape_thickness(shapes, s0);
-      c->tb = shape_thickness(shapes, s1);
-      tb_vec3 core0 = tb_mul_add(mp->point0, -c->ta, mf->normal), core1 = tb_mul_add(mp->point1, c->tb, mf->normal);
+      /* core anchors: shape0's interior is along −n, shape1's along +n (by the radius) */
+      float r0 = shape_radius(shapes, s0), r1 = shape_radius(shapes, s1);
+      tb_vec3 core0 = tb_mul_add(mp->point0, -r0, mf->normal), core1 = tb_mul_add(mp->point1, r1, mf->normal);
+      /* thickness (newton-e3 §2: effective radius plus margin): the record's margin sum, split
+       * per shape under the Newton rule, else half each (MuJoCo margin, PhysX rest offsets) */
+      c->ta = r0 + 0.5f * margin;
+      c->tb = r1 + 0.5f * margin;
+      if (w->def.collision.distance_rule == TB_DISTANCE_NEWTON) { c->ta = r0 + shapes->margin[s0]; c->tb = r1 + shapes->margin[s1]; }
       c->ca = a >= 0 ? tb_inv_rotate(d->bodies[a].q, tb_sub(core0, d->bodies[a].x)) : core0;
       c->cb = b >= 0 ? tb_inv_rotate(d->bodies[b].q, tb_sub(core1, d->bodies[b].x)) : core1;
       c->mu = mat->dynamic_friction;
@@ -194,7 +190,7 @@ void tb_newton_predict(tb_world* w, tb_newton_body* b, tb_vec3 f, tb_vec3 t, flo
 void tb_newton_finish(tb_world* w, float h) {
   tb_newton_data* d = w->newton;
   tb_bodies* bodies = &w->bodies;
-  memset(w->body_contact_wrench, 0, 6 * (size_t)bodies->count * sizeof(float));
+  if (bodies->count > 0) memset(w->body_contact_wrench, 0, 6 * (size_t)bodies->count * sizeof(float)); /* NULL while empty */
   for (int32_t i = 0; i < bodies->count; ++i) w->body_contact_generation[i] = bodies->generation[i];
   float inv_h = 1.0f / h;
   for (int32_t k = 0; k < d->body_count; ++k) {

@@ -19,5 +19,11 @@ tb_status tb_solve_pgs(tb_world* w);                /* PhysX PGS (solver_physx.c
 tb_status tb_solve_tgs(tb_world* w);                /* PhysX TGS (solver_physx.c) */
 tb_status tb_solve_xpbd(tb_world* w);               /* solver_xpbd.c */
 tb_status tb_solve_penalty(tb_world* w);            /* solver_penalty.c */
+tb_status tb_solve_mujoco(tb_world* w);             /* solver_mujoco.c */
+tb_status tb_solve_kamino(tb_world* w);             /* solver_kamino.c */
+
+/* Kamino PADMM scratch (solver_kamino.c); reset forgets the warm-start cache. */
+void tb_kamino_reset(tb_world* w);
+void tb_kamino_destroy(tb_world* w);
 
 #endif

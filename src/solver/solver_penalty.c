@@ -14,6 +14,7 @@
  * force ke·d > 0 pulls the bodies together (adhesion). Then semi-implicit Euler
  * (tb_newton_predict with the contact force and torque). No iteration, no per-contact readback:
  * the per-contact fields are NaN and the per-body totals (time averages) are the readback. */
+#include <math.h>
 #include <string.h>
 
 #include "newton.h"
@@ -58,12 +59,44 @@ static tb_vec3 penalty_force(const tb_newton_data* d, const tb_newton_contact* c
   return tb_mul_add(f0, an, n);
 }
 
+/* Explicit viscous friction is stable only when hs·Σkf/m <= 2 for each dynamic body (Σ over its
+ * penetrating rows: the slip mode of its translation, v <- v·(1 − hs·Σkf/m)); above, the box
+ * chatters with a slip that changes sign every substep and drifts. Refused before the step with the
+ * body, the number and the substeps that would do; a stricter rotational mode is not checked. */
+static tb_status check_friction_stability(tb_world* w, tb_newton_data* d, float hs) {
+  /* Σkf per body in dlin.x (scratch: the substeps zero dlin before using it) */
+  for (int32_t k = 0; k < d->body_count; ++k) d->bodies[k].dlin.x = 0.0f;
+  for (int32_t i = 0; i < d->contact_count; ++i) {
+    const tb_newton_contact* c = &d->contacts[i];
+    if (!(c->mu > 0.0f) || tb_newton_separation(d, c) >= 0.0f) continue;
+    if (c->a >= 0) d->bodies[c->a].dlin.x += c->kf;
+    if (c->b >= 0) d->bodies[c->b].dlin.x += c->kf;
+  }
+  for (int32_t k = 0; k < d->body_count; ++k) {
+    const tb_newton_body* b = &d->bodies[k];
+    if (!b->dynamic) continue;
+    float kf = b->dlin.x;
+    float rate = hs * kf * b->inv_mass;
+    if (rate > 2.0f) {
+      int32_t need = (int32_t)ceilf(w->def.timestep * kf * b->inv_mass / 2.0f);
+      return tb_world_fail(w, TB_ERR_INVALID_STATE,
+                           "solve: penalty friction unstable for body %d: substep %g s x sum kf %g N·s/m / mass %g kg = %.3g > 2 "
+                           "(explicit viscous friction); raise solver.newton.substeps (JS penaltySubsteps) to >= %d or lower kf; "
+                           "the step was not taken",
+                           tb_make_id(b->slot, w->bodies.generation[b->slot]), (double)hs, (double)kf,
+                           (double)(1.0f / b->inv_mass), (double)rate, (int)need);
+    }
+  }
+  return TB_OK;
+}
+
 tb_status tb_solve_penalty(tb_world* w) {
   tb_status st = tb_newton_setup(w, "solve");
   if (st != TB_OK) return st;
   tb_newton_data* d = w->newton;
   const tb_newton_params* p = &w->def.solver.newton;
   float h = w->def.timestep, hs = h / (float)p->substeps;
+  if ((st = check_friction_stability(w, d, hs)) != TB_OK) return st;
 
   int joints = tb_newton_joints_begin(w);
   for (int32_t sub = 0; sub < p->substeps; ++sub) {
@@ -117,7 +150,7 @@ tb_status tb_solve_penalty(tb_world* w) {
   w->status.solver = TB_SOLVER_PENALTY;
   w->status.position_iterations = 0;
   w->status.velocity_iterations = 0;
-  w->status.converged = 0;
+  w->status.converged = TB_CONVERGED_UNDEFINED; /* no tolerance */
   w->status.residual_velocity = NAN;
   w->status.residual_penetration = tb_newton_max_penetration(d);
   w->stats.substeps = p->substeps;

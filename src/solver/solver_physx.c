@@ -496,7 +496,7 @@ static void readback(tb_physx_ctx* ctx, const tb_physx_plan* plan) {
   status->solver = tgs ? TB_SOLVER_TGS : TB_SOLVER_PGS;
   status->position_iterations = plan->dyn_pos > 0 ? plan->dyn_pos : sp->position_iterations;
   status->velocity_iterations = plan->dyn_vel > 0 ? plan->dyn_vel : (sp->velocity_iterations > 1 ? sp->velocity_iterations : 1);
-  status->converged = 0;
+  status->converged = TB_CONVERGED_UNDEFINED; /* fixed iteration counts, no tolerance (physx-e3 §5.3) */
   status->residual_velocity = residual_v;
   status->residual_penetration = residual_p;
 

@@ -249,13 +249,15 @@ static void prepare_lane_points(const tb_physx_ctx* ctx, tb_contact_wide* c, int
     float vn = tb_dot(tb_add(dv, ln->dg), n); /* approach speed after this step's external forces */
     if (ln->compliant) {
       /* implicit spring (seed §3.2): a = h(d + h·k), x = 1/(1 + a·w); Δp = x·a·(target − vn)
-       * − x·p with target −k·s/(d + h·k); damping suppressed when separated and not expected
-       * to close within the step */
+       * − x·p with target −k·s/(d + h·k); an acceleration spring (k 1/s², d 1/s) has
+       * x = 1/(1 + a) and its velocity change is converted through the effective mass 1/w;
+       * damping suppressed when separated and not expected to close within the step */
       float damping = mp->separation > 0.0f && mp->separation + vn * ctx->h > 0.0f ? 0.0f : mat->damping;
       float a_sp = hi * (damping + hi * mat->stiffness);
       if (a_sp <= 0.0f) continue;
-      float xk = 1.0f / (1.0f + a_sp * wn);
-      p->vel_mul[l] = xk * a_sp;
+      int accel = (mat->flags & TB_CONTACT_MATERIAL_ACCELERATION_SPRING) != 0;
+      float xk = 1.0f / (1.0f + a_sp * (accel ? 1.0f : wn));
+      p->vel_mul[l] = xk * a_sp * (accel ? 1.0f / wn : 1.0f);
       p->compliant_rate[l] = mat->stiffness / (damping + hi * mat->stiffness);
       /* TGS: each internal step's spring impulse starts from zero, so the accumulated impulse
        * of earlier internal steps does not decay */

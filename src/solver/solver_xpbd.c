@@ -427,7 +427,7 @@ tb_status tb_solve_xpbd(tb_world* w) {
   w->status.solver = TB_SOLVER_XPBD;
   w->status.position_iterations = p->iterations;
   w->status.velocity_iterations = p->restitution ? p->restitution_iterations * TB_XPBD_REST_SWEEPS : 0;
-  w->status.converged = 0;
+  w->status.converged = TB_CONVERGED_UNDEFINED; /* no tolerance */
   w->status.residual_velocity = NAN;
   w->status.residual_penetration = tb_newton_max_penetration(d);
   w->stats.substeps = 1;

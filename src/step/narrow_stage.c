@@ -15,8 +15,7 @@
 
 typedef struct narrow_ctx {
   tb_world* w;
-  float speculative; /* m: solver.speculative_distance */
-  float h;           /* s: one step, ctx->dt */
+  float h; /* s: one step, ctx->dt */
 } narrow_ctx;
 
 /* Per pair: the narrow-phase manifold searched up to the distance rule's detection distance
@@ -34,8 +33,7 @@ static void narrow_job(int32_t begin, int32_t end, void* vctx) {
     const float* va = b->f.linear_velocity + 3 * s->body[a];
     const float* vc = b->f.linear_velocity + 3 * s->body[c];
     tb_vec3 dv = tb_v3(vc[0] - va[0], vc[1] - va[1], vc[2] - va[2]);
-    float speculative = ctx->speculative + tb_length(dv) * ctx->h;
-    tb_distance_pair dp = tb_distance_pair_of(w, a, c, speculative);
+    tb_distance_pair dp = tb_distance_pair_of(w, a, c, tb_length(dv) * ctx->h);
     tb_manifold* m = &w->manifolds[i];
     tb_collide(&ga, s->world_pose[a], &gc, s->world_pose[c], dp.detect, m);
     /* the configured bound on points per pair (points_found keeps the count before) */
@@ -48,6 +46,6 @@ static void narrow_job(int32_t begin, int32_t end, void* vctx) {
 }
 
 void tb_narrow_stage(tb_world* w, const tb_step_context* step) {
-  narrow_ctx ctx = {w, w->def.solver.speculative_distance, step->dt};
+  narrow_ctx ctx = {w, step->dt};
   tb_parallel_for(w->pair_count, TB_NARROW_CHUNK, step->thread_count, narrow_job, &ctx);
 }

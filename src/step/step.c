@@ -40,6 +40,8 @@ static tb_status reserve_matching(tb_world* w) {
 tb_status tb_step_collide(tb_world* w) {
   const tb_step_context ctx = tb_step_context_of(w);
   w->last_stage = TB_STAGE_NONE;
+  w->collided = 0;     /* until every stage ran: a failed collide() leaves no contacts to solve */
+  tb_undo_forget(w);   /* contacts and matching frames may now name the last created body */
   STAGE_OR_FAIL(TB_STAGE_NONE, reserve_collide(w));
   STAGE(TB_STAGE_AABB_UPDATE, tb_update_shape_bounds(w, &ctx));
   STAGE_OR_FAIL(TB_STAGE_BROAD_PHASE, tb_broad_phase(w)); /* filtering of each candidate inside */

@@ -5,7 +5,16 @@
 
 #include "world.h"
 
+/* Fails naming fn and the parameter when a pointer argument is NULL. */
+static inline int tb_check_ptr(tb_world* w, const char* fn, const char* field, const void* p) {
+  if (p) return 1;
+  tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: %s must not be NULL", fn, field);
+  return 0;
+}
+
+/* v[0..n) finite (v must not be NULL). */
 static inline int tb_check_finite(tb_world* w, const char* fn, const char* field, const float* v, int n) {
+  if (!tb_check_ptr(w, fn, field, v)) return 0;
   for (int i = 0; i < n; ++i)
     if (!tb_is_finite(v[i])) {
       tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: %s[%d] must be finite (got %g)", fn, field, i, (double)v[i]);

@@ -54,8 +54,9 @@ typedef struct tb_distance_pair {
   float margin;     /* newton m0 + m1, mujoco m1 + m2, physx rest offsets r0 + r1 */
   float gap;        /* newton / mujoco gaps g0 + g1, physx contact offsets co0 + co1 */
   float detect;     /* surface separation up to which points are kept (see tb_distance_keep) */
-  float speculative;/* newton: the speculative gap (m) added to gap0 + gap1: speculative distance plus
-                       the relative motion of one step; 0 for the other rules */
+  float speculative;/* newton: the distance (m) added to gap0 + gap1: collision.constant_gap plus, with
+                       collision.speculative_widening, min(relative motion of one step,
+                       collision.max_speculative_extension); 0 for the other rules */
 } tb_distance_pair;
 
 /* One frame's manifold points, per pair (i) and point (4 * i + j), in pair order. */
@@ -111,8 +112,11 @@ typedef struct tb_contact_material {
   float torsional_friction;/* m: Newton torsional coefficient (μ_t · length) */
   float rolling_friction;  /* m: Newton rolling coefficient */
   float ke, kd, kf, ka;    /* Newton penalty: N/m, N·s/m, N·s/m, m (adhesion range) */
-  int32_t condim;          /* MuJoCo: 1, 3, 4 or 6 (friction 5-vector = slide, slide, torsional,
-                              rolling, rolling, each >= 1e-5) */
+  int32_t condim;          /* MuJoCo: 1, 3, 4 or 6 */
+  float friction[5];       /* MuJoCo: slide along tangent0, tangent1 (1), torsional (m), rolling about
+                              tangent0, tangent1 (m); geoms: (slide, slide, spin, roll, roll), each
+                              >= 1e-5; an explicit pair: its own five */
+  float solref_friction[2];/* MuJoCo: solreffriction of an explicit pair; (0, 0) = unset (solref) */
   float solref[2];         /* MuJoCo: (timeconst s, dampratio) or direct (-stiffness, -damping) */
   float solimp[5];         /* MuJoCo: dmin, dmax, width (m), midpoint, power */
   float adhesion;          /* MuJoCo: N */

@@ -25,10 +25,11 @@ void tb_pair_keys_free(tb_pair_keys* l) {
 int tb_pair_keys_reserve(tb_pair_keys* l, int32_t count, int with_params) {
   if (count <= l->capacity) return 1;
   with_params = with_params || l->params != NULL;
+  if (count > TB_MAX_CAPACITY) return 0;
   int32_t cap = l->capacity ? l->capacity : 8;
-  while (cap < count) cap *= 2;
-  uint64_t* k = (uint64_t*)tb_alloc((size_t)cap * sizeof(uint64_t));
-  tb_contact_pair_params* p = with_params ? (tb_contact_pair_params*)tb_alloc((size_t)cap * sizeof *p) : NULL;
+  while (cap < count) cap *= 2; /* <= 2 * TB_MAX_CAPACITY: no int32 overflow */
+  uint64_t* k = (uint64_t*)tb_alloc_array((size_t)cap, sizeof(uint64_t));
+  tb_contact_pair_params* p = with_params ? (tb_contact_pair_params*)tb_alloc_array((size_t)cap, sizeof *p) : NULL;
   if (!k || (with_params && !p)) {
     tb_free(k, (size_t)cap * sizeof(uint64_t));
     tb_free(p, (size_t)cap * sizeof *p);
@@ -79,7 +80,7 @@ static int compare_keys(const void* pa, const void* pb) {
 }
 
 void tb_pair_keys_sort_unique(tb_pair_keys* l) {
-  qsort(l->key, (size_t)l->count, sizeof(uint64_t), compare_keys);
+  if (l->count > 1) qsort(l->key, (size_t)l->count, sizeof(uint64_t), compare_keys); /* key is NULL while empty */
   int32_t n = 0; /* duplicates collapse */
   for (int32_t i = 0; i < l->count; ++i)
     if (n == 0 || l->key[n - 1] != l->key[i]) l->key[n++] = l->key[i];

@@ -9,20 +9,24 @@
 static tb_world s_worlds[TB_MAX_WORLDS];
 static char s_global_error[TB_ERROR_LEN];
 
+static int32_t world_id(int32_t slot, int32_t gen) { return (gen << TB_WORLD_SLOT_BITS) | slot; }
+
 tb_world* tb_world_get(tb_world_id id) {
-  int32_t slot = tb_id_slot(id);
-  if (id < 0 || slot >= TB_MAX_WORLDS || !s_worlds[slot].alive || s_worlds[slot].generation != tb_id_gen(id)) return NULL;
+  if (id < 0) return NULL;
+  int32_t slot = tb_world_id_slot(id), gen = id >> TB_WORLD_SLOT_BITS;
+  if (!s_worlds[slot].alive || s_worlds[slot].generation != gen) return NULL;
   return &s_worlds[slot];
 }
 
 tb_world* tb_world_claim(tb_world_id* id) {
   for (int32_t i = 0; i < TB_MAX_WORLDS; ++i)
-    if (!s_worlds[i].alive) {
+    if (!s_worlds[i].alive && s_worlds[i].generation <= TB_WORLD_GEN_MAX) {
       tb_world* w = &s_worlds[i];
       int32_t gen = w->generation;
       memset(w, 0, sizeof *w);
       w->generation = gen;
-      *id = tb_make_id(i, gen);
+      w->undo_body = -1;
+      *id = world_id(i, gen);
       return w;
     }
   return NULL;
@@ -33,7 +37,7 @@ void tb_world_publish(tb_world* w) { w->alive = 1; }
 void tb_world_release(tb_world* w) {
   int32_t gen = w->generation;
   memset(w, 0, sizeof *w);
-  w->generation = (gen + 1) & TB_ID_GEN_MASK; /* the released id no longer resolves */
+  w->generation = gen + 1; /* the released id no longer resolves; past TB_WORLD_GEN_MAX the slot is retired */
 }
 
 tb_status tb_world_fail(tb_world* w, tb_status status, const char* fmt, ...) {

@@ -15,12 +15,29 @@
 #define TB_ID_INDEX_BITS 20
 #define TB_ID_INDEX_MASK ((1 << TB_ID_INDEX_BITS) - 1)
 #define TB_ID_GEN_MASK 0x7FF
-#define TB_MAX_WORLDS 64
+#define TB_MAX_WORLDS 64 /* 1 << TB_WORLD_SLOT_BITS */
 #define TB_ERROR_LEN 256
 
 static inline int32_t tb_make_id(int32_t slot, int32_t gen) { return (int32_t)(((gen & TB_ID_GEN_MASK) << TB_ID_INDEX_BITS) | slot); }
 static inline int32_t tb_id_slot(int32_t id) { return id & TB_ID_INDEX_MASK; }
 static inline int32_t tb_id_gen(int32_t id) { return (id >> TB_ID_INDEX_BITS) & TB_ID_GEN_MASK; }
+
+/* Ids stay int32 (bindings pass them as plain numbers and read the index mask from the constant
+ * table), so a slot has 2048 generations. A freed slot advances its generation; one that has used
+ * its last generation is retired instead and never handed out again, so an id, once removed, is
+ * never valid again: a world hands out 2^31 body (shape, sensor) ids before TB_ERR_CAPACITY.
+ * Returns 1 when the slot goes back to its free list. */
+static inline int tb_slot_release(int32_t* generation) {
+  if (*generation >= TB_ID_GEN_MASK) return 0; /* retired */
+  ++*generation;
+  return 1;
+}
+
+/* World ids: 64 registry slots need 6 bits, the other 25 are the generation (2^31 worlds per
+ * module before a slot is retired). */
+#define TB_WORLD_SLOT_BITS 6
+#define TB_WORLD_GEN_MAX ((1 << (31 - TB_WORLD_SLOT_BITS)) - 1)
+static inline int32_t tb_world_id_slot(int32_t id) { return id & ((1 << TB_WORLD_SLOT_BITS) - 1); }
 
 /* X(name, type, per_slot, doc): the body arrays beside the public fields (core/fields.h). */
 #define TB_BODY_ARRAYS(X)                                                                           \
@@ -186,6 +203,7 @@ typedef struct tb_world {
   struct tb_observe* observe;  /* sensors and events (src/observe); NULL until first used */
   /* Newton XPBD / penalty (src/solver/newton_*.c) */
   struct tb_newton_data* newton;  /* solver scratch, grown at the start of solve() */
+  struct tb_mujoco_data* mujoco;  /* MuJoCo solver scratch and warm start (src/solver/solver_mujoco.c) */
   /* published by the Newton solvers for observe/: per-body contact totals of the last solve() */
   float* body_contact_wrench;     /* per body slot, 6: average contact force (N) then torque (N·m)
                                    * about the body's centre of mass, world axes, over the last solve() */
@@ -194,8 +212,18 @@ typedef struct tb_world {
   int32_t body_contact_capacity;  /* body slots body_contact_wrench / _generation hold */
   int32_t body_contact_valid;     /* 1 when the last solve() was a Newton solver and filled it */
   int32_t overrides_pending;      /* 1 after tb_contact_set_override() since the last solve() */
+  /* Kamino PADMM (src/solver/solver_kamino.c) */
+  struct tb_kamino_data* kamino;  /* solver scratch and warm-start cache, grown at the start of solve() */
+  /* The last body creation, for tb_body_discard: its slot (-1: none, or something else was
+   * created, removed, referenced or collided since), whether the slot was fresh (else popped from
+   * the free list), and the shape slot count before it. */
+  int32_t undo_body, undo_body_fresh, undo_shape_count;
   char error[TB_ERROR_LEN];
 } tb_world;
+
+/* Something changed the slot stores or referenced the last created body: tb_body_discard no
+ * longer applies. */
+static inline void tb_undo_forget(tb_world* w) { w->undo_body = -1; }
 
 /* ---- registry (src/world/registry.c) ---- */
 

@@ -42,13 +42,36 @@
   X(solver.friction_every_iteration, TB_I32, 1, "0/1", "PGS friction in every position iteration") \
   X(solver.external_forces_every_iteration, TB_I32, 1, "0/1", "TGS gravity per internal step")  \
   X(solver.bias_coefficient, TB_F32, 1, "1", "PGS/TGS share of the penetration removed per step") \
+  X(solver.mujoco.cone, TB_I32, 1, "enum", "MuJoCo tb_mujoco_cone")                             \
+  X(solver.mujoco.algorithm, TB_I32, 1, "enum", "MuJoCo tb_mujoco_algorithm")                   \
+  X(solver.mujoco.integrator, TB_I32, 1, "enum", "MuJoCo tb_mujoco_integrator")                 \
+  X(solver.mujoco.iterations, TB_I32, 1, "1", "MuJoCo most solver iterations")                  \
+  X(solver.mujoco.tolerance, TB_F32, 1, "1", "MuJoCo tolerance on the scaled improvement / gradient") \
+  X(solver.mujoco.ls_iterations, TB_I32, 1, "1", "MuJoCo most line-search iterations")          \
+  X(solver.mujoco.ls_tolerance, TB_F32, 1, "1", "MuJoCo line-search tolerance factor")         \
+  X(solver.mujoco.impratio, TB_F32, 1, "1", "MuJoCo friction-to-normal impedance ratio")        \
+  X(solver.mujoco.refsafe, TB_I32, 1, "0/1", "MuJoCo timeconst >= 2 timestep")                   \
+  X(solver.mujoco.warmstart, TB_I32, 1, "0/1", "MuJoCo warm start from the last accelerations")    \
   /* -- def fields section: solver -- */                                                        \
+  X(solver.kamino.max_iterations, TB_I32, 1, "1", "Kamino PADMM iterations at most")            \
+  X(solver.kamino.primal_tolerance, TB_F32, 1, "N·s", "Kamino r_p tolerance")                   \
+  X(solver.kamino.dual_tolerance, TB_F32, 1, "m/s", "Kamino r_d tolerance")                     \
+  X(solver.kamino.complementarity_tolerance, TB_F32, 1, "J", "Kamino r_c tolerance")            \
+  X(solver.kamino.eta, TB_F32, 1, "1", "Kamino proximal regularisation (preconditioned)")       \
+  X(solver.kamino.rho, TB_F32, 1, "1", "Kamino ADMM penalty (preconditioned)")                  \
+  X(solver.kamino.warm_start_scale, TB_F32, 1, "1", "Kamino warm-start factor")                 \
+  X(solver.kamino.stabilization, TB_F32, 1, "1", "Kamino share of a penetration removed per step") \
+  X(solver.kamino.dead_zone, TB_F32, 1, "m", "Kamino distance dead zone")                       \
+  X(solver.kamino.warm_start, TB_I32, 1, "0/1", "Kamino warm start from the matched impulses")    \
   X(collision.broad_phase, TB_I32, 1, "enum", "tb_broad_phase_type")                            \
   X(collision.filter_rule, TB_I32, 1, "enum", "tb_filter_rule")                                 \
   X(collision.distance_rule, TB_I32, 1, "enum", "tb_distance_rule")                             \
   X(collision.matching, TB_I32, 1, "enum", "tb_matching")                                       \
   X(collision.max_points_per_pair, TB_I32, 1, "1", "contact reduction bound")                   \
   X(collision.match_distance, TB_F32, 1, "m", "matching and sticky distance")                   \
+  X(collision.speculative_widening, TB_I32, 1, "0/1", "Newton: widen by relative speed x step, capped") \
+  X(collision.max_speculative_extension, TB_F32, 1, "m", "Newton: cap of the speculative widening") \
+  X(collision.constant_gap, TB_F32, 1, "m", "Newton: constant distance added to the gaps")       \
   /* -- def fields section: collision -- */                                                      \
   X(collision.max_collision_pairs, TB_I32, 1, "1", "most candidate pairs after filtering; 0 = unlimited")
 
@@ -107,6 +130,84 @@ tb_status tb_newton_params_check(tb_world* w, const char* fn, const tb_newton_pa
   return TB_OK;
 }
 
+tb_mujoco_params tb_mujoco_params_default(void) {
+  tb_mujoco_params p;
+  memset(&p, 0, sizeof p);
+  p.cone = TB_MUJOCO_PYRAMIDAL; /* mjOption defaults */
+  p.algorithm = TB_MUJOCO_NEWTON;
+  p.integrator = TB_MUJOCO_EULER;
+  p.iterations = 100;
+  p.tolerance = 1e-8f;
+  p.ls_iterations = 50;
+  p.ls_tolerance = 0.01f;
+  p.impratio = 1.0f;
+  p.refsafe = 1;
+  p.warmstart = 1; /* mjDSBL_WARMSTART off */
+  return p;
+}
+
+tb_status tb_mujoco_params_check(tb_world* w, const char* fn, const tb_mujoco_params* p) {
+  const struct { const char* name; int32_t v, lo, hi; } ints[] = {
+      {"cone", p->cone, 0, TB_MUJOCO_CONE_COUNT - 1},
+      {"algorithm", p->algorithm, 0, TB_MUJOCO_ALGORITHM_COUNT - 1},
+      {"integrator", p->integrator, 0, TB_MUJOCO_INTEGRATOR_COUNT - 1},
+      {"iterations", p->iterations, 1, 1000},
+      {"ls_iterations", p->ls_iterations, 1, 100},
+      {"refsafe", p->refsafe, 0, 1},
+      {"warmstart", p->warmstart, 0, 1},
+  };
+  for (size_t i = 0; i < sizeof ints / sizeof ints[0]; ++i)
+    if (ints[i].v < ints[i].lo || ints[i].v > ints[i].hi)
+      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.mujoco.%s must be in [%d, %d] (got %d)", fn, ints[i].name,
+                           ints[i].lo, ints[i].hi, ints[i].v);
+  const struct { const char* name; float v; int strict; } f[] = {
+      {"tolerance", p->tolerance, 0}, {"ls_tolerance", p->ls_tolerance, 1}, {"impratio", p->impratio, 1}};
+  for (size_t i = 0; i < sizeof f / sizeof f[0]; ++i)
+    if (!tb_is_finite(f[i].v) || f[i].v < 0.0f || (f[i].strict && f[i].v == 0.0f))
+      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.mujoco.%s must be %s (got %g)", fn, f[i].name,
+                           f[i].strict ? "finite and > 0" : "finite and >= 0", (double)f[i].v);
+  return TB_OK;
+}
+
+tb_kamino_params tb_kamino_params_default(void) {
+  tb_kamino_params p;
+  memset(&p, 0, sizeof p);
+  p.max_iterations = 200;          /* Kamino PADMMSolverConfig defaults */
+  p.primal_tolerance = 1e-6f;
+  p.dual_tolerance = 1e-6f;
+  p.complementarity_tolerance = 1e-6f;
+  p.eta = 1e-5f;
+  p.rho = 1.0f;
+  p.warm_start_scale = 0.9f;
+  p.stabilization = 0.01f;         /* Kamino ConstraintStabilizationConfig gamma, delta */
+  p.dead_zone = 1e-6f;
+  p.warm_start = 1;
+  return p;
+}
+
+tb_status tb_kamino_params_check(tb_world* w, const char* fn, const tb_kamino_params* p) {
+  if (p->max_iterations < 1 || p->max_iterations > 10000)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.kamino.max_iterations must be in [1, 10000] (got %d)", fn,
+                         p->max_iterations);
+  if (p->warm_start != 0 && p->warm_start != 1)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.kamino.warm_start must be 0 or 1 (got %d)", fn, p->warm_start);
+  /* kind 0: > 0; 1: in [0, 1]; 2: >= 0 */
+  const struct { const char* name; float v; int kind; } f[] = {
+      {"primal_tolerance", p->primal_tolerance, 0}, {"dual_tolerance", p->dual_tolerance, 0},
+      {"complementarity_tolerance", p->complementarity_tolerance, 0}, {"eta", p->eta, 0}, {"rho", p->rho, 0},
+      {"warm_start_scale", p->warm_start_scale, 1}, {"stabilization", p->stabilization, 1}, {"dead_zone", p->dead_zone, 2},
+  };
+  static const char* rule[] = {"finite and > 0", "in [0, 1]", "finite and >= 0"};
+  for (size_t i = 0; i < sizeof f / sizeof f[0]; ++i) {
+    float v = f[i].v;
+    int bad = !tb_is_finite(v) || v < 0.0f || (f[i].kind == 0 && v == 0.0f) || (f[i].kind == 1 && v > 1.0f);
+    if (bad)
+      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.kamino.%s must be %s (got %g)", fn, f[i].name, rule[f[i].kind],
+                           (double)v);
+  }
+  return TB_OK;
+}
+
 tb_world_def tb_default_world_def(void) {
   tb_world_def d;
   memset(&d, 0, sizeof d);
@@ -124,9 +225,12 @@ tb_world_def tb_default_world_def(void) {
   d.solver.bias_coefficient = 0.8f; /* PhysX PGS / TGS */
   d.collision.max_points_per_pair = TB_MAX_POINTS_PER_PAIR;
   d.collision.match_distance = 0.01f; /* m */
+  d.collision.max_speculative_extension = 0.1f; /* m, Newton SpeculativeContactConfig default */
   d.solver.combine.kamino_restitution = TB_COMBINE_MIN; /* Kamino: friction average, restitution min */
   /* Newton XPBD / penalty parameters, valid for every preset so the solver axis can switch */
   d.solver.newton = tb_newton_params_default();
+  d.solver.mujoco = tb_mujoco_params_default();
+  d.solver.kamino = tb_kamino_params_default();
   tb_preset_apply(TB_PRESET_PHYSX_TGS, &d);
   return d;
 }
@@ -167,6 +271,41 @@ tb_status tb_preset_apply(tb_preset preset, tb_world_def* def) {
       c->matching = TB_MATCHING_LATEST;
       /* -- preset section: Newton -- */
       s->newton = tb_newton_params_default();
+      /* newton-e3 §2: kept when d <= gap0 + gap1; speculative widening is opt-in */
+      c->speculative_widening = 0;
+      c->max_speculative_extension = 0.1f;
+      c->constant_gap = 0.0f;
+      break;
+    case TB_PRESET_MUJOCO:
+      /* -- preset section: MuJoCo -- */
+      s->solver = TB_SOLVER_MUJOCO;
+      s->combine_rule = TB_COMBINE_RULE_MUJOCO;
+      s->readback = TB_READBACK_MUJOCO;
+      c->filter_rule = TB_FILTER_MUJOCO;
+      c->distance_rule = TB_DISTANCE_MUJOCO;
+      c->broad_phase = TB_BROAD_PHASE_SAP;
+      c->matching = TB_MATCHING_LATEST;
+      s->mujoco = tb_mujoco_params_default();
+      break;
+    case TB_PRESET_KAMINO:
+      s->solver = TB_SOLVER_KAMINO;
+      s->combine_rule = TB_COMBINE_RULE_KAMINO;
+      s->readback = TB_READBACK_NEWTON;
+      c->filter_rule = TB_FILTER_NEWTON;
+      c->distance_rule = TB_DISTANCE_NEWTON;
+      c->broad_phase = TB_BROAD_PHASE_SAP;
+      c->matching = TB_MATCHING_LATEST;
+      /* -- preset section: Kamino -- */
+      /* Kamino MaterialManagerConfig: friction average, restitution min; PADMMSolverConfig defaults */
+      s->combine.kamino_friction = TB_COMBINE_AVERAGE;
+      s->combine.kamino_restitution = TB_COMBINE_MIN;
+      s->kamino = tb_kamino_params_default();
+      /* Newton distance rule with the detection the preset was built on: the gaps widened by the
+       * relative motion of one step (capped) and a constant 0.02 m, so a resting contact is found
+       * before it penetrates (the newton presets keep d <= gap0 + gap1 exactly) */
+      c->speculative_widening = 1;
+      c->max_speculative_extension = 0.1f;
+      c->constant_gap = 0.02f;
       break;
     default:
       return tb_world_fail(NULL, TB_ERR_INVALID_ARGUMENT, "presetApply: preset must be in [0, %d) (got %d)",
@@ -181,6 +320,7 @@ int32_t tb_world_def_size(void) { return (int32_t)sizeof(tb_world_def); }
 /* ---- checks: each names the field and the value ---- */
 
 tb_status tb_collision_params_check(tb_world* w, const char* fn, const tb_collision_params* c) {
+  if (!c) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: params must not be NULL", fn);
   tb_status st;
   if ((st = tb_check_enum(w, fn, "collision.broad_phase", c->broad_phase, TB_BROAD_PHASE_COUNT)) ||
       (st = tb_check_enum(w, fn, "collision.filter_rule", c->filter_rule, TB_FILTER_RULE_COUNT)) ||
@@ -197,10 +337,19 @@ tb_status tb_collision_params_check(tb_world* w, const char* fn, const tb_collis
   if (!tb_is_finite(c->match_distance) || c->match_distance < 0.0f)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: collision.match_distance must be finite and >= 0 (got %g)", fn,
                          (double)c->match_distance);
+  if (c->speculative_widening != 0 && c->speculative_widening != 1)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: collision.speculative_widening must be 0 or 1 (got %d)", fn,
+                         c->speculative_widening);
+  const struct { const char* name; float v; } f[] = {{"max_speculative_extension", c->max_speculative_extension},
+                                                     {"constant_gap", c->constant_gap}};
+  for (size_t i = 0; i < sizeof f / sizeof f[0]; ++i)
+    if (!tb_is_finite(f[i].v) || f[i].v < 0.0f)
+      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: collision.%s must be finite and >= 0 (got %g)", fn, f[i].name, (double)f[i].v);
   return TB_OK;
 }
 
 tb_status tb_solver_params_check(tb_world* w, const char* fn, const tb_solver_params* p) {
+  if (!p) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: params must not be NULL", fn);
   tb_status st;
   if ((st = tb_check_enum(w, fn, "solver.solver", p->solver, TB_SOLVER_TYPE_COUNT)) ||
       (st = tb_check_enum(w, fn, "solver.combine_rule", p->combine_rule, TB_COMBINE_RULE_COUNT)) ||
@@ -211,6 +360,8 @@ tb_status tb_solver_params_check(tb_world* w, const char* fn, const tb_solver_pa
       (st = tb_check_enum(w, fn, "solver.combine.kamino_restitution", p->combine.kamino_restitution, TB_COMBINE_MODE_COUNT)))
     return st;
   if ((st = tb_newton_params_check(w, fn, &p->newton)) != TB_OK) return st;
+  if ((st = tb_mujoco_params_check(w, fn, &p->mujoco)) != TB_OK) return st;
+  if ((st = tb_kamino_params_check(w, fn, &p->kamino)) != TB_OK) return st;
   if (p->friction_every_iteration != 0 && p->friction_every_iteration != 1)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.friction_every_iteration must be 0 or 1 (got %d)", fn, p->friction_every_iteration);
   if (p->external_forces_every_iteration != 0 && p->external_forces_every_iteration != 1)
@@ -243,6 +394,14 @@ tb_status tb_world_def_check(const tb_world_def* def, const char* fn) {
   if (def->contact_capacity < 1 || def->pair_capacity < 1 || def->body_capacity < 1)
     return tb_world_fail(NULL, TB_ERR_INVALID_ARGUMENT, "%s: body/contact/pair capacities must be >= 1 (got %d, %d, %d)", fn,
                          def->body_capacity, def->contact_capacity, def->pair_capacity);
+  const struct { const char* name; int32_t v, max; } caps[] = {
+      {"body_capacity", def->body_capacity, TB_MAX_BODIES},
+      {"contact_capacity", def->contact_capacity, TB_MAX_CAPACITY},
+      {"pair_capacity", def->pair_capacity, TB_MAX_CAPACITY},
+  };
+  for (size_t i = 0; i < sizeof caps / sizeof caps[0]; ++i)
+    if (caps[i].v > caps[i].max)
+      return tb_world_fail(NULL, TB_ERR_CAPACITY, "%s: %s must be at most %d (got %d)", fn, caps[i].name, caps[i].max, caps[i].v);
   if (def->thread_count < 1 || def->thread_count > tb_max_threads())
     return tb_world_fail(NULL, TB_ERR_INVALID_ARGUMENT, "%s: threads must be in [1, %d] in this build (got %d)", fn,
                          tb_max_threads(), def->thread_count);

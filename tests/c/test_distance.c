@@ -35,9 +35,12 @@ static tb_status set_matching(tb_world_id w, int32_t matching, float match_dista
   return tb_world_set_collision(w, &d.collision);
 }
 
+static float s_constant_gap = 0.0f; /* m: collision.constant_gap of the worlds made next */
+
 static tb_world_id make_world(int32_t rule, float speculative) {
   tb_world_def def = tb_default_world_def();
   def.collision.distance_rule = rule;
+  def.collision.constant_gap = s_constant_gap;
   def.solver.speculative_distance = speculative;
   tb_world_id w = tb_world_create(&def);
   CHECK(w >= 0);
@@ -108,16 +111,21 @@ static void test_newton(void) {
   /* spelled out: 0.05 -> d = 0.02 kept, 0.07 -> d = 0.04 dropped, 0.02 -> d = -0.01 active */
   CHECK(rows[0].kept == 1 && rows[0].active == 0 && rows[1].kept == 0 && rows[2].active == 1);
   check_rule(TB_DISTANCE_NEWTON, 0.0f, plane, sphere, rows, 7, m, g);
-  /* Newton's speculative gap (0.02 here, bodies at rest) widens the candidate test to
-   * d <= gap0 + gap1 + 0.02: 0.07 -> d = 0.04 kept, 0.085 -> d = 0.055 dropped */
+  /* the world's speculative distance (PhysX) leaves Newton's test alone; collision.constant_gap
+   * (0.02 here) widens it to d <= gap0 + gap1 + 0.02: 0.07 -> d = 0.04 kept, 0.085 -> d = 0.055
+   * dropped */
   const float s2[] = {0.07f, 0.079f, 0.085f};
   row rows2[3];
   for (int i = 0; i < 3; ++i) {
     float d = s2[i] - m;
-    rows2[i] = (row){s2[i], d <= g + 0.02f, d < 0.0f, 0, d};
+    rows2[i] = (row){s2[i], d <= g, d < 0.0f, 0, d};
   }
-  CHECK(rows2[0].kept == 1 && rows2[2].kept == 0);
   check_rule(TB_DISTANCE_NEWTON, 0.02f, plane, sphere, rows2, 3, m, g);
+  for (int i = 0; i < 3; ++i) rows2[i].kept = rows2[i].distance <= g + 0.02f;
+  CHECK(rows2[0].kept == 1 && rows2[2].kept == 0);
+  s_constant_gap = 0.02f;
+  check_rule(TB_DISTANCE_NEWTON, 0.0f, plane, sphere, rows2, 3, m, g);
+  s_constant_gap = 0.0f;
 }
 
 /* MuJoCo: m = 0.01 + 0.02, g = 0.02 + 0.01: detected when dist < 0.06, active when dist < 0.03. */
@@ -211,6 +219,10 @@ static void test_record_fields(void) {
     tb_body_get_state(w, id1, s1);
     tb_transform x0 = {{s0[0], s0[1], s0[2]}, {s0[3], s0[4], s0[5], s0[6]}};
     tb_transform x1 = {{s1[0], s1[1], s1[2]}, {s1[3], s1[4], s1[5], s1[6]}};
+    /* a static shape's points are world points (newton-e3 §2) */
+    const tb_transform world = {{0, 0, 0}, {0, 0, 0, 1}};
+    if (b0 < 0) x0 = world;
+    if (b1 < 0) x1 = world;
     CHECK_VEC_NEAR(wp0, tb_transform_point(x0, l0), 1e-5);
     CHECK_VEC_NEAR(wp1, tb_transform_point(x1, l1), 1e-5);
     CHECK_VEC_NEAR(tb_scale(tb_add(wp0, wp1), 0.5f), get3(CF_F(w, point), k), 1e-6);

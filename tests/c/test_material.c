@@ -578,7 +578,10 @@ static void test_mujoco_pair_friction(void) {
   tb_shape_id ball = tb_shape_create(w, b, TB_SHAPE_SPHERE, sphere, ZERO, ID_Q, 0.6f, 0.0f, 1000.0f);
   CHECK(tb_world_collide(w) == TB_OK);
   CHECK_NEAR(0.6, contact_value(w, "dynamic_friction", 0), 1e-7); /* geoms: elementwise max */
-  tb_contact_pair_params cp = {0.0f, 0.0f, {0.15f, 0.15f, 0.002f, 0.0003f, 0.0003f}};
+  tb_contact_pair_params cp;
+  tb_contact_pair_default_into(&cp);
+  const float pf[5] = {0.15f, 0.15f, 0.002f, 0.0003f, 0.0003f};
+  memcpy(cp.friction, pf, sizeof pf);
   CHECK(tb_world_set_contact_pair(w, ground, ball, &cp) == TB_OK);
   CHECK(tb_world_collide(w) == TB_OK);
   CHECK_NEAR(0.15, contact_value(w, "dynamic_friction", 0), 1e-7);

@@ -9,6 +9,7 @@
 #include "include/tribo.h"
 #include "model/material.h"
 #include "world/world.h"
+#include "compliant_model.h"
 #include "test_util.h"
 
 static const float ID_Q[4] = {0, 0, 0, 1};
@@ -81,7 +82,7 @@ static void test_resting_sphere(tb_preset preset) {
   tb_solver_status st;
   tb_world_solver_status(w, &st);
   CHECK(st.solver == (preset == TB_PRESET_PHYSX_PGS ? TB_SOLVER_PGS : TB_SOLVER_TGS));
-  CHECK(st.position_iterations == 4 && st.velocity_iterations == 1 && st.converged == 0);
+  CHECK(st.position_iterations == 4 && st.velocity_iterations == 1 && st.converged == TB_CONVERGED_UNDEFINED);
   CHECK(st.residual_velocity >= 0.0f && st.residual_velocity < 1e-3f);
   CHECK(st.residual_penetration >= 0.0f && st.residual_penetration < 1e-3f);
   tb_world_destroy(w);
@@ -538,8 +539,10 @@ static void test_damping(tb_preset preset) {
 }
 
 /* A compliant contact settles at the spring's static deflection m·g/k (k, not N·k: TGS applies
- * the spring once per internal step). Tolerance 3%: within a TGS step the damping also sees the
- * velocity of gravity applied at the step's start. */
+ * the spring once per internal step). PGS reaches it exactly; TGS with gravity once per step rests
+ * 2 % shallower at the start of a step (the body sinks and comes back within the step, so the
+ * static balance holds for the mean over the internal steps): the 1-D model of
+ * compliant_model.h gives that separation. Tolerance: float rounding, 2e-6 m. */
 static void test_compliant(tb_preset preset) {
   tb_world_id w = make_world(preset, -G);
   ground(w, 0.5f, 0.0f);
@@ -557,9 +560,9 @@ static void test_compliant(tb_preset preset) {
     tb_world_solve(w);
   }
   tb_world_collide(w);
-  double expect = -2.0 * G / k;
+  double expect = preset == TB_PRESET_PHYSX_TGS ? tb_test_tgs_spring_rest(G, H, 4, k, d, 2.0, 0) : -2.0 * G / k;
   printf("%s compliant: separation %.6f m (expected %.6f)\n", preset_name(preset), ww->contacts.f.separation[0], expect);
-  CHECK_NEAR(expect, ww->contacts.f.separation[0], 0.03 * fabs(expect));
+  CHECK_NEAR(expect, ww->contacts.f.separation[0], 2e-6);
   tb_world_destroy(w);
 }
 

@@ -20,7 +20,7 @@ static void test_world_generation(void) {
   CHECK(tb_world_destroy(a) == TB_OK);
   tb_world_id b = tb_world_create(&def);
   CHECK(b >= 0);
-  CHECK(tb_id_slot(b) == tb_id_slot(a) && b != a);
+  CHECK(tb_world_id_slot(b) == tb_world_id_slot(a) && b != a);
   const float g[3] = {0, -1, 0};
   CHECK(tb_world_set_gravity(a, g) == TB_ERR_NOT_FOUND);
   CHECK(strstr(tb_last_error(a), "does not exist") != NULL);

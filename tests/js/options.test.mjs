@@ -52,7 +52,7 @@ for (const build of BUILDS) {
       assert.equal(w.options.broadPhase, 'sap');
       assert.equal(w.options.filterRule, 'physx');
       assert.throws(() => w.setPreset('bullet'), { name: 'RangeError', message: /setPreset: preset "bullet" is not available in this version \(available: / });
-      assert.throws(() => tribo.createWorld({ solver: 'rk4' }), { message: /createWorld: solver must be one of "pgs", "tgs", "xpbd", "penalty" \(got "rk4"\)/ });
+      assert.throws(() => tribo.createWorld({ solver: 'rk4' }), { message: /createWorld: solver must be one of "pgs", "tgs", "xpbd", "penalty", "mujoco", "kamino" \(got "rk4"\)/ });
       w.free();
     });
   });

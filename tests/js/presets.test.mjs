@@ -51,7 +51,7 @@ for (const build of BUILDS) {
       const e = 0.6;
       const result = {};
       for (const preset of ['physx-pgs', 'physx-tgs', 'newton-xpbd']) {
-        const { w, ball } = dropBall(tribo, preset, e, 1.0, preset === 'newton-xpbd' ? { restitution: true } : { bounceThreshold: 0.5 });
+        const { w, ball } = dropBall(tribo, preset, e, 1.0, preset === 'newton-xpbd' ? { restitution: true, speculativeWidening: true } : { bounceThreshold: 0.5 });
         let vBefore = 0, reported = 0, steps = 0, touching = false, vAfter = 0;
         for (let i = 0; i < 120; i++) {
           const v0 = w.getLinearVelocity(ball)[1];

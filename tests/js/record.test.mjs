@@ -126,9 +126,10 @@ for (const build of BUILDS) {
         const tx = 2 * (y * v[2] - z * v[1]), ty = 2 * (z * v[0] - x * v[2]), tz = 2 * (x * v[1] - y * v[0]);
         return [v[0] + s * tx + (y * tz - z * ty), v[1] + s * ty + (z * tx - x * tz), v[2] + s * tz + (x * ty - y * tx)];
       };
-      const pose = (id, pos, rq) => (id < 0 ? { p: pos, q: rq } : { p: Array.from(w.getPosition(id)), q: Array.from(w.getRotation(id)) });
+      // a static shape's (body -1) points are world points (newton-e3 §2), the static pose aside
+      const pose = (id) => (id < 0 ? { p: [0, 0, 0], q: [0, 0, 0, 1] } : { p: Array.from(w.getPosition(id)), q: Array.from(w.getRotation(id)) });
       for (let i = 0; i < c.count; i++) {
-        const x0 = pose(c.body0[i], [1, -0.2, 2], q), x1 = pose(c.body1[i], [1, -0.2, 2], q);
+        const x0 = pose(c.body0[i]), x1 = pose(c.body1[i]);
         const l0 = c.localPoint0.subarray(3 * i, 3 * i + 3), l1 = c.localPoint1.subarray(3 * i, 3 * i + 3);
         const w0 = rot(x0.q, l0).map((v, k) => v + x0.p[k]), w1 = rot(x1.q, l1).map((v, k) => v + x1.p[k]);
         for (let k = 0; k < 3; k++) {

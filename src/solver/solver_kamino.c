@@ -1,0 +1,470 @@
+/* Newton Kamino rigid contact solver, PADMM (the `kamino` preset; seed newton-e3 §6 "Kamino").
+ *
+ * One step of length h, maximal coordinates (each dynamic body a 6-DOF unknown):
+ *   free velocities u_f = u + h·(g, −I⁻¹ ω × Iω) (body damping as the other Newton solvers);
+ *   rows: three per active contact in its frame (normal n from shape0 to shape1, tangent0,
+ *     tangent1), J u = relative velocity of shape1's surface point over shape0's; the free row
+ *     velocity v_f = J u_f + bias, bias on the normal row = γ·min(0, d/h) + max(0, d/h) (d the
+ *     contact distance with a dead zone δ; γ = 0 when e >= 1) plus e·(J u)_n (restitution e,
+ *     Newton's impact model with the pre-step velocity);
+ *   the dual problem: find λ in the Coulomb cones K (|λ_t| <= μ λ_n) with v = Dλ + v_f + s in the
+ *     dual cones and λ ⊥ v, D = J M⁻¹ Jᵀ the Delassus operator (1/kg), s the De Saxcé correction
+ *     (0, 0, μ|v_t|) in (t0, t1, n) order; scaled by the diagonal preconditioner P (one value per
+ *     contact, 1/√max D_ii clamped to [1/50, 50]) to D̃ = P D P;
+ *   PADMM with fixed penalty ρ and proximal term η, per iteration:
+ *     x = (D̃ + (η + ρ)I)⁻¹ (−ṽ_f − s(z_prev) + η x_prev + ρ y_prev + z_prev)  (conjugate gradients,
+ *         matrix-free: J, M⁻¹, Jᵀ, started from x_prev),
+ *     y = proj_K(x − z_prev/ρ),   z = z_prev + ρ(y − x),
+ *     residuals (infinity norms, unscaled to physical units): r_p = |P(x − y)| (N·s),
+ *     r_d = |P⁻¹(η(x − x_prev) + ρ(y − y_prev))| (m/s), r_c = max_c |x_c · z_c| (J);
+ *     after an iteration beyond the first, stop converged when all three are within their
+ *     tolerances; stop unconverged when the iteration budget is spent;
+ *   solution λ = P y (N·s), post-step row velocity v = (z − s(z))/P;
+ *   Euler: u = u_f + M⁻¹ Jᵀ λ, then the poses advance by h·u (kinematic bodies by their own velocity).
+ * Warm start (Newton's "containers" mode): each contact matched to the previous step's (contact
+ * store matchIndex and matchKey) starts from 0.9 × its impulse in x and y and from its velocity
+ * (plus the De Saxcé term) in z; the cache is kept as world vectors, so a turned tangent basis
+ * does not misplace friction; tb_world_solver_reset() clears it (tb_kamino_reset).
+ * Serial in a fixed order: identical results for any thread count. */
+#include <math.h>
+#include <string.h>
+
+#include "newton.h"
+#include "solver.h"
+
+#define TB_KAMINO_P_MIN (1.0f / 50.0f) /* preconditioner clamp (Kamino precondition_scalar) */
+#define TB_KAMINO_P_MAX 50.0f
+#define TB_KAMINO_CG_MAX 50            /* conjugate-gradient iterations per x-update at most */
+
+/* One contact of the dual problem: rows 0 normal, 1 tangent0, 2 tangent1. Variables are in the
+ * preconditioned space (physical impulse = p·x, physical velocity = z/p). */
+typedef struct tb_kamino_contact {
+  int32_t row;            /* index into d->contacts of newton.h (body ids, store, material) */
+  tb_vec3 e[3];           /* world frame: n, tangent0, tangent1 (tb_basis of n, as the store) */
+  tb_vec3 ra, rb;         /* m: point0 − COM of body0, point1 − COM of body1, world (static: unused) */
+  float p;                /* preconditioner, √kg */
+  float mu;               /* combined friction */
+  float vf[3];            /* free row velocity incl. bias, preconditioned (p·m/s) */
+  float x[3], y[3], z[3]; /* this iteration's primal, slack, dual */
+  float xp[3], yp[3], zp[3];
+  double r[3], d[3], q[3]; /* conjugate-gradient residual, direction, operator applied to d */
+} tb_kamino_contact;
+
+/* Warm-start cache of the last solve(), indexed by its contact-store index. */
+typedef struct tb_kamino_cache {
+  uint32_t* key;          /* match key of the contact (0 = none) */
+  tb_vec3* impulse;       /* N·s on body1, world */
+  tb_vec3* velocity;      /* m/s: post-step row velocity as a world vector (frame components) */
+  int32_t count, capacity;
+} tb_kamino_cache;
+
+typedef struct tb_kamino_data {
+  tb_kamino_contact* contacts;
+  int32_t contact_capacity, contact_count;
+  tb_mat3* inv_inertia;   /* per solver body: world axes, 1/(kg·m²) */
+  int32_t body_capacity;
+  tb_kamino_cache cache;
+} tb_kamino_data;
+
+static void cache_free(tb_kamino_cache* c) {
+  tb_free(c->key, (size_t)c->capacity * sizeof(uint32_t));
+  tb_free(c->impulse, (size_t)c->capacity * sizeof(tb_vec3));
+  tb_free(c->velocity, (size_t)c->capacity * sizeof(tb_vec3));
+  memset(c, 0, sizeof *c);
+}
+
+void tb_kamino_destroy(tb_world* w) {
+  tb_kamino_data* d = w->kamino;
+  if (!d) return;
+  tb_free(d->contacts, (size_t)d->contact_capacity * sizeof(tb_kamino_contact));
+  tb_free(d->inv_inertia, (size_t)d->body_capacity * sizeof(tb_mat3));
+  cache_free(&d->cache);
+  tb_free(d, sizeof *d);
+  w->kamino = NULL;
+}
+
+/* ---- cone projections in (n, t0, t1) order (Kamino project_to_coulomb_cone / _dual_cone) ---- */
+
+/* Nearest point of the cone |t| <= μ n. The polar test comes first so that μ = 0 maps a point
+ * with n < 0 to the origin. */
+static void project_cone(const float in[3], float mu, float out[3]) {
+  float xn = in[0], xt = sqrtf(in[1] * in[1] + in[2] * in[2]);
+  if (mu * xt <= -xn) { out[0] = out[1] = out[2] = 0.0f; return; }
+  if (xt <= mu * xn) { out[0] = in[0]; out[1] = in[1]; out[2] = in[2]; return; }
+  float yn = (mu * xt + xn) / (mu * mu + 1.0f), s = mu * yn / xt;
+  out[0] = yn; out[1] = s * in[1]; out[2] = s * in[2];
+}
+
+/* ---- the Delassus operator, matrix-free ---- */
+
+static tb_vec3 row_velocity(const tb_newton_data* nd, const tb_newton_contact* c, const tb_kamino_contact* k) {
+  tb_vec3 v = tb_v3(0, 0, 0);
+  if (c->b >= 0) v = tb_add(nd->bodies[c->b].v, tb_cross(nd->bodies[c->b].w, k->rb));
+  if (c->a >= 0) v = tb_sub(v, tb_add(nd->bodies[c->a].v, tb_cross(nd->bodies[c->a].w, k->ra)));
+  return v;
+}
+
+/* World impulse on body1 of a contact's preconditioned row values. */
+static tb_vec3 row_impulse(const tb_kamino_contact* k, const float* x) {
+  return tb_scale(tb_add(tb_add(tb_scale(k->e[0], x[0]), tb_scale(k->e[1], x[1])), tb_scale(k->e[2], x[2])), k->p);
+}
+
+/* q = (D̃ + σI) d over all contacts (double inputs), through the bodies' dlin / dang. */
+static void apply_operator(tb_newton_data* nd, tb_kamino_data* kd, float sigma) {
+  for (int32_t i = 0; i < nd->body_count; ++i) nd->bodies[i].dlin = nd->bodies[i].dang = tb_v3(0, 0, 0);
+  for (int32_t i = 0; i < kd->contact_count; ++i) {
+    tb_kamino_contact* k = &kd->contacts[i];
+    const tb_newton_contact* c = &nd->contacts[k->row];
+    float dx[3] = {(float)k->d[0], (float)k->d[1], (float)k->d[2]};
+    tb_vec3 imp = row_impulse(k, dx);
+    if (c->b >= 0) {
+      nd->bodies[c->b].dlin = tb_add(nd->bodies[c->b].dlin, imp);
+      nd->bodies[c->b].dang = tb_add(nd->bodies[c->b].dang, tb_cross(k->rb, imp));
+    }
+    if (c->a >= 0) {
+      nd->bodies[c->a].dlin = tb_sub(nd->bodies[c->a].dlin, imp);
+      nd->bodies[c->a].dang = tb_sub(nd->bodies[c->a].dang, tb_cross(k->ra, imp));
+    }
+  }
+  /* velocity changes: M⁻¹ (kept in dlin / dang) */
+  for (int32_t i = 0; i < nd->body_count; ++i) {
+    tb_newton_body* b = &nd->bodies[i];
+    b->dlin = tb_scale(b->dlin, b->inv_mass);
+    b->dang = tb_mat3_mul_v(kd->inv_inertia[i], b->dang);
+  }
+  for (int32_t i = 0; i < kd->contact_count; ++i) {
+    tb_kamino_contact* k = &kd->contacts[i];
+    const tb_newton_contact* c = &nd->contacts[k->row];
+    tb_vec3 v = tb_v3(0, 0, 0);
+    if (c->b >= 0) v = tb_add(nd->bodies[c->b].dlin, tb_cross(nd->bodies[c->b].dang, k->rb));
+    if (c->a >= 0) v = tb_sub(v, tb_add(nd->bodies[c->a].dlin, tb_cross(nd->bodies[c->a].dang, k->ra)));
+    for (int j = 0; j < 3; ++j) k->q[j] = (double)(k->p * tb_dot(k->e[j], v)) + (double)sigma * k->d[j];
+  }
+}
+
+/* Solves (D̃ + σI) x = rhs by conjugate gradients from x (in k->x), rhs in k->r on entry.
+ * Stops when every row's residual, unscaled to m/s, is below tol. */
+static void solve_linear(tb_newton_data* nd, tb_kamino_data* kd, float sigma, double tol) {
+  /* r = rhs − A x */
+  for (int32_t i = 0; i < kd->contact_count; ++i) {
+    tb_kamino_contact* k = &kd->contacts[i];
+    for (int j = 0; j < 3; ++j) k->d[j] = k->x[j];
+  }
+  apply_operator(nd, kd, sigma);
+  double rr = 0.0;
+  for (int32_t i = 0; i < kd->contact_count; ++i) {
+    tb_kamino_contact* k = &kd->contacts[i];
+    for (int j = 0; j < 3; ++j) {
+      k->r[j] -= k->q[j];
+      k->d[j] = k->r[j];
+      rr += k->r[j] * k->r[j];
+    }
+  }
+  double xs[3];
+  for (int it = 0; it < TB_KAMINO_CG_MAX; ++it) {
+    double worst = 0.0;
+    for (int32_t i = 0; i < kd->contact_count; ++i)
+      for (int j = 0; j < 3; ++j) {
+        double e = fabs(kd->contacts[i].r[j]) / kd->contacts[i].p;
+        if (e > worst) worst = e;
+      }
+    if (worst <= tol || rr == 0.0) break;
+    apply_operator(nd, kd, sigma);
+    double dq = 0.0;
+    for (int32_t i = 0; i < kd->contact_count; ++i)
+      for (int j = 0; j < 3; ++j) dq += kd->contacts[i].d[j] * kd->contacts[i].q[j];
+    if (dq <= 0.0) break;
+    double alpha = rr / dq, rr1 = 0.0;
+    for (int32_t i = 0; i < kd->contact_count; ++i) {
+      tb_kamino_contact* k = &kd->contacts[i];
+      for (int j = 0; j < 3; ++j) {
+        xs[j] = (double)k->x[j] + alpha * k->d[j];
+        k->x[j] = (float)xs[j];
+        k->r[j] -= alpha * k->q[j];
+        rr1 += k->r[j] * k->r[j];
+      }
+    }
+    double beta = rr1 / rr;
+    rr = rr1;
+    for (int32_t i = 0; i < kd->contact_count; ++i)
+      for (int j = 0; j < 3; ++j) kd->contacts[i].d[j] = kd->contacts[i].r[j] + beta * kd->contacts[i].d[j];
+  }
+}
+
+/* ---- setup ---- */
+
+/* Inverse effective mass (1/kg) of a unit impulse along e at the two points. */
+static float delassus_diag(const tb_newton_data* nd, const tb_kamino_data* kd, const tb_newton_contact* c,
+                           const tb_kamino_contact* k, tb_vec3 e) {
+  float s = 0.0f;
+  if (c->a >= 0) {
+    tb_vec3 x = tb_cross(k->ra, e);
+    s += nd->bodies[c->a].inv_mass + tb_dot(x, tb_mat3_mul_v(kd->inv_inertia[c->a], x));
+  }
+  if (c->b >= 0) {
+    tb_vec3 x = tb_cross(k->rb, e);
+    s += nd->bodies[c->b].inv_mass + tb_dot(x, tb_mat3_mul_v(kd->inv_inertia[c->b], x));
+  }
+  return s;
+}
+
+/* Builds the dual problem from the Newton rows; bodies hold the free velocities on return. */
+static tb_status setup(tb_world* w, tb_kamino_data* kd) {
+  tb_newton_data* nd = w->newton;
+  const tb_kamino_params* kp = &w->def.solver.kamino;
+  float h = w->def.timestep, inv_h = 1.0f / h;
+  const tb_array_ref ca = {(void**)&kd->contacts, sizeof(tb_kamino_contact)};
+  const tb_array_ref ba = {(void**)&kd->inv_inertia, sizeof(tb_mat3)};
+  if (!tb_grow_capacity(&ca, 1, &kd->contact_capacity, nd->contact_count) || !tb_grow_capacity(&ba, 1, &kd->body_capacity, nd->body_count))
+    return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for %d contacts", nd->contact_count);
+  for (int32_t i = 0; i < nd->body_count; ++i) kd->inv_inertia[i] = tb_newton_inv_inertia_world(nd, i);
+
+  /* rows at the pre-step velocities (for restitution), then the free velocities */
+  kd->contact_count = 0;
+  for (int32_t i = 0; i < nd->contact_count; ++i) {
+    tb_newton_contact* c = &nd->contacts[i];
+    tb_kamino_contact* k = &kd->contacts[kd->contact_count];
+    memset(k, 0, sizeof *k);
+    k->row = i;
+    k->e[0] = c->n;
+    tb_basis(c->n, &k->e[1], &k->e[2]);
+    const tb_manifold_point* mp = &w->manifolds[c->pair].points[c->point];
+    if (c->a >= 0) k->ra = tb_sub(mp->point0, nd->bodies[c->a].x);
+    if (c->b >= 0) k->rb = tb_sub(mp->point1, nd->bodies[c->b].x);
+    float dmax = 0.0f;
+    for (int j = 0; j < 3; ++j) {
+      float dj = delassus_diag(nd, kd, c, k, k->e[j]);
+      if (dj > dmax) dmax = dj;
+    }
+    if (dmax <= 0.0f) continue; /* both sides immovable: no row */
+    k->p = tb_clampf(1.0f / sqrtf(dmax + 1.1920929e-7f), TB_KAMINO_P_MIN, TB_KAMINO_P_MAX);
+    k->mu = c->mu;
+    /* normal bias: distance with a dead zone δ, Baumgarte share γ of a penetration (none at e >= 1),
+     * a speculative gap closed in one step; restitution e·(pre-step normal velocity) */
+    float dist = mp->separation;
+    float pen = dist > 0.0f ? fmaxf(0.0f, dist - kp->dead_zone) : -fmaxf(0.0f, -dist - kp->dead_zone);
+    float xi = pen * inv_h;
+    float gate = c->restitution >= 1.0f ? 0.0f : 1.0f;
+    k->vf[0] = gate * (kp->stabilization * fminf(0.0f, xi) + fmaxf(0.0f, xi)) +
+               c->restitution * tb_dot(k->e[0], row_velocity(nd, c, k));
+    kd->contact_count++;
+  }
+  tb_vec3 g = tb_v3(w->def.gravity[0], w->def.gravity[1], w->def.gravity[2]);
+  for (int32_t i = 0; i < nd->body_count; ++i) {
+    tb_newton_body* b = &nd->bodies[i];
+    if (!b->dynamic) continue;
+    /* free velocity: gravity and the gyroscopic torque −ω × Iω (body axes), then body damping */
+    float lin_c = w->bodies.linear_damping[b->slot], ang_c = w->bodies.angular_damping[b->slot];
+    tb_vec3 wb = tb_inv_rotate(b->q, b->w);
+    tb_vec3 tau = tb_neg(tb_cross(wb, tb_mat3_mul_v(b->inertia, wb)));
+    b->w = tb_scale(tb_rotate(b->q, tb_mul_add(wb, h, tb_mat3_mul_v(b->inv_inertia, tau))), 1.0f - ang_c * h);
+    b->v = tb_scale(tb_mul_add(b->v, h, g), 1.0f - lin_c * h);
+  }
+  for (int32_t i = 0; i < kd->contact_count; ++i) {
+    tb_kamino_contact* k = &kd->contacts[i];
+    tb_vec3 v = row_velocity(nd, &nd->contacts[k->row], k);
+    for (int j = 0; j < 3; ++j) k->vf[j] = k->p * (k->vf[j] + tb_dot(k->e[j], v));
+  }
+  return TB_OK;
+}
+
+/* Warm start from the cache of the last solve(): x = y = scale·λ/p, z = p·v + De Saxcé. */
+static void warm_start(tb_world* w, tb_kamino_data* kd, float scale) {
+  const tb_newton_data* nd = w->newton;
+  const tb_contact_fields* f = &w->contacts.f;
+  const tb_kamino_cache* cache = &kd->cache;
+  for (int32_t i = 0; i < kd->contact_count; ++i) {
+    tb_kamino_contact* k = &kd->contacts[i];
+    int32_t s = nd->contacts[k->row].store;
+    if (s < 0) continue;
+    int32_t m = f->match_index[s];
+    if (m < 0 || m >= cache->count || cache->key[m] != f->match_key[s] || cache->key[m] == 0) continue;
+    for (int j = 0; j < 3; ++j) {
+      k->xp[j] = k->yp[j] = scale * tb_dot(k->e[j], cache->impulse[m]) / k->p;
+      k->zp[j] = k->p * tb_dot(k->e[j], cache->velocity[m]);
+    }
+    k->zp[0] += k->mu * sqrtf(k->zp[1] * k->zp[1] + k->zp[2] * k->zp[2]);
+  }
+}
+
+/* Keeps this solve's solution by contact-store index for the next step's warm start. */
+static void store_cache(tb_world* w, tb_kamino_data* kd) {
+  const tb_newton_data* nd = w->newton;
+  tb_kamino_cache* c = &kd->cache;
+  int32_t n = w->contacts.count;
+  const tb_array_ref a[] = {{(void**)&c->key, sizeof(uint32_t)}, {(void**)&c->impulse, sizeof(tb_vec3)},
+                            {(void**)&c->velocity, sizeof(tb_vec3)}};
+  if (!tb_grow_capacity(a, 3, &c->capacity, n)) { c->count = 0; return; } /* no warm start next step */
+  if (n > 0) memset(c->key, 0, (size_t)n * sizeof(uint32_t));
+  c->count = n;
+  for (int32_t i = 0; i < kd->contact_count; ++i) {
+    const tb_kamino_contact* k = &kd->contacts[i];
+    int32_t s = nd->contacts[k->row].store;
+    if (s < 0) continue;
+    float sz[3] = {k->mu * sqrtf(k->z[1] * k->z[1] + k->z[2] * k->z[2]), 0.0f, 0.0f};
+    float v[3];
+    for (int j = 0; j < 3; ++j) v[j] = (k->z[j] - sz[j]) / k->p;
+    c->key[s] = w->contacts.f.match_key[s];
+    c->impulse[s] = row_impulse(k, k->y);
+    c->velocity[s] = tb_add(tb_add(tb_scale(k->e[0], v[0]), tb_scale(k->e[1], v[1])), tb_scale(k->e[2], v[2]));
+  }
+}
+
+/* ---- PADMM ---- */
+
+typedef struct tb_kamino_residuals { float p, d, c; } tb_kamino_residuals;
+
+static int padmm(tb_world* w, tb_kamino_data* kd, tb_kamino_residuals* res) {
+  tb_newton_data* nd = w->newton;
+  const tb_kamino_params* kp = &w->def.solver.kamino;
+  float eta = kp->eta, rho = kp->rho, sigma = eta + rho, inv_rho = 1.0f / rho;
+  /* the inner solve is a hundredth of the dual tolerance (m/s) */
+  double lin_tol = 0.01 * (double)kp->dual_tolerance;
+  int it = 0;
+  res->p = res->d = res->c = 0.0f;
+  if (kd->contact_count == 0) return 0;
+  while (it < kp->max_iterations) {
+    for (int32_t i = 0; i < kd->contact_count; ++i) {
+      tb_kamino_contact* k = &kd->contacts[i];
+      float s = k->mu * sqrtf(k->zp[1] * k->zp[1] + k->zp[2] * k->zp[2]); /* De Saxcé, normal row */
+      for (int j = 0; j < 3; ++j) {
+        k->r[j] = (double)(-k->vf[j] + eta * k->xp[j] + rho * k->yp[j] + k->zp[j]) - (j == 0 ? (double)s : 0.0);
+        k->x[j] = k->xp[j];
+      }
+    }
+    solve_linear(nd, kd, sigma, lin_tol);
+    float rp = 0.0f, rd = 0.0f, rc = 0.0f;
+    for (int32_t i = 0; i < kd->contact_count; ++i) {
+      tb_kamino_contact* k = &kd->contacts[i];
+      float arg[3];
+      for (int j = 0; j < 3; ++j) arg[j] = k->x[j] - inv_rho * k->zp[j];
+      project_cone(arg, k->mu, k->y);
+      float xz = 0.0f;
+      for (int j = 0; j < 3; ++j) {
+        k->z[j] = k->zp[j] + rho * (k->y[j] - k->x[j]);
+        rp = fmaxf(rp, fabsf(k->p * (k->x[j] - k->y[j])));
+        rd = fmaxf(rd, fabsf((eta * (k->x[j] - k->xp[j]) + rho * (k->y[j] - k->yp[j])) / k->p));
+        xz += k->x[j] * k->z[j];
+      }
+      rc = fmaxf(rc, fabsf(xz));
+    }
+    ++it;
+    res->p = rp; res->d = rd; res->c = rc;
+    int done = it > 1 && rp <= kp->primal_tolerance && rd <= kp->dual_tolerance && rc <= kp->complementarity_tolerance;
+    for (int32_t i = 0; i < kd->contact_count; ++i) {
+      tb_kamino_contact* k = &kd->contacts[i];
+      memcpy(k->xp, k->x, sizeof k->x);
+      memcpy(k->yp, k->y, sizeof k->y);
+      memcpy(k->zp, k->z, sizeof k->z);
+    }
+    if (done) return it;
+  }
+  return -it; /* budget spent */
+}
+
+tb_status tb_solve_kamino(tb_world* w) {
+  tb_status st = tb_newton_setup(w, "solve");
+  if (st != TB_OK) return st;
+  if (!w->kamino) {
+    w->kamino = (tb_kamino_data*)tb_alloc_zero(sizeof(tb_kamino_data));
+    if (!w->kamino) return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for the solver");
+  }
+  tb_kamino_data* kd = w->kamino;
+  tb_newton_data* nd = w->newton;
+  const tb_kamino_params* kp = &w->def.solver.kamino;
+  float h = w->def.timestep, inv_h = 1.0f / h;
+  if ((st = setup(w, kd)) != TB_OK) return st;
+  if (kp->warm_start) warm_start(w, kd, kp->warm_start_scale);
+  tb_kamino_residuals res;
+  int used = padmm(w, kd, &res);
+  int converged = used > 0 || kd->contact_count == 0; /* no rows: nothing to solve */
+  if (used < 0) used = -used;
+  if (kp->warm_start) store_cache(w, kd);
+  else kd->cache.count = 0;
+
+  /* Euler: the impulses change the free velocities, then the poses advance with them */
+  for (int32_t i = 0; i < nd->body_count; ++i) nd->bodies[i].dlin = nd->bodies[i].dang = tb_v3(0, 0, 0);
+  for (int32_t i = 0; i < kd->contact_count; ++i) {
+    const tb_kamino_contact* k = &kd->contacts[i];
+    const tb_newton_contact* c = &nd->contacts[k->row];
+    tb_vec3 imp = row_impulse(k, k->y); /* N·s on body1 */
+    if (c->b >= 0) {
+      tb_newton_body* b = &nd->bodies[c->b];
+      b->dlin = tb_add(b->dlin, imp);
+      b->dang = tb_add(b->dang, tb_cross(k->rb, imp));
+    }
+    if (c->a >= 0) {
+      tb_newton_body* a = &nd->bodies[c->a];
+      a->dlin = tb_sub(a->dlin, imp);
+      a->dang = tb_sub(a->dang, tb_cross(k->ra, imp));
+    }
+  }
+  for (int32_t i = 0; i < nd->body_count; ++i) {
+    tb_newton_body* b = &nd->bodies[i];
+    b->sum_f = b->dlin;
+    b->sum_t = b->dang;
+    if (b->dynamic) {
+      b->v = tb_mul_add(b->v, b->inv_mass, b->dlin);
+      b->w = tb_add(b->w, tb_mat3_mul_v(kd->inv_inertia[i], b->dang));
+    }
+    b->x = tb_mul_add(b->x, h, b->v);
+    b->q = tb_quat_integrate(b->q, b->w, h);
+  }
+
+  /* readback: impulses in Tribo's convention; the wrench as Newton's Kamino conversion writes
+   * it, by body1 on body0 at body0's centre of mass after the step (static body0: no torque) */
+  tb_contact_fields* f = &w->contacts.f;
+  memset(f->wrench, 0, 6 * (size_t)w->contacts.count * sizeof(float));
+  for (int32_t k = 0; k < w->contacts.count; ++k) f->readback_scale[k] = NAN;
+  for (int32_t i = 0; i < kd->contact_count; ++i) {
+    const tb_kamino_contact* k = &kd->contacts[i];
+    const tb_newton_contact* c = &nd->contacts[k->row];
+    int32_t s = c->store;
+    if (s < 0) continue;
+    tb_vec3 imp = row_impulse(k, k->y);
+    f->normal_impulse[s] = k->p * k->y[0];
+    f->tangent_impulse[2 * s] = k->p * k->y[1];
+    f->tangent_impulse[2 * s + 1] = k->p * k->y[2];
+    tb_vec3 f1 = tb_scale(imp, inv_h), f0 = tb_neg(f1);
+    memcpy(f->force + 3 * s, &f1, sizeof f1);
+    tb_vec3 t0 = tb_v3(0, 0, 0);
+    if (c->a >= 0) {
+      tb_vec3 p0 = tb_v3(f->point0[3 * s], f->point0[3 * s + 1], f->point0[3 * s + 2]);
+      t0 = tb_cross(tb_sub(p0, nd->bodies[c->a].x), f0);
+    }
+    float* wr = f->wrench + 6 * s;
+    wr[0] = f0.x; wr[1] = f0.y; wr[2] = f0.z;
+    wr[3] = t0.x; wr[4] = t0.y; wr[5] = t0.z;
+  }
+  w->contacts.readback_valid = 1;
+  memset(&w->readback, 0, sizeof w->readback);
+  w->readback.convention = TB_READBACK_NEWTON;
+  w->readback.valid = 1;
+  w->readback.per_contact_force = 1;
+  w->readback.includes_friction = 1;
+  w->readback.includes_restitution = 1;
+  w->readback.includes_torsional = 0;
+  w->readback.substeps = 1;
+  w->readback.scale = 1.0f;
+  w->readback.per_body_force = 1;
+
+  memset(&w->status, 0, sizeof w->status);
+  w->status.solver = TB_SOLVER_KAMINO;
+  w->status.position_iterations = used;
+  w->status.velocity_iterations = 0;
+  w->status.converged = converged;
+  w->status.residual_velocity = NAN; /* PADMM reports r_d instead */
+  w->status.residual_penetration = tb_newton_max_penetration(nd);
+  w->status.residual_primal = res.p;
+  w->status.residual_dual = res.d;
+  w->status.residual_complementarity = res.c;
+  w->stats.substeps = 1;
+  tb_newton_finish(w, h);
+  return TB_OK;
+}
+
+/* ---- public calls ---- */
+
+void tb_kamino_reset(tb_world* w) {
+  if (w->kamino) w->kamino->cache.count = 0;
+}

@@ -1,0 +1,333 @@
+/* libFuzzer harness over the public C API: the input bytes are a program of calls (every shape type,
+ * NaN/Inf/huge/tiny values, stale and foreign ids, queries, presets and option changes, capacity
+ * changes, NULL pointers, an allocation that fails after n more allocations). Asserts, besides
+ * the sanitizers: every body state is finite after every accepted step, a failed step leaves the
+ * body state as it was, and live bytes return to their start once the worlds are destroyed.
+ * Build and run: make fuzz-smoke (60 s), make fuzz FUZZ_SECONDS=... */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "include/tribo.h"
+
+typedef struct reader {
+  const uint8_t* p;
+  size_t n;
+} reader;
+
+static uint8_t u8(reader* r) {
+  if (!r->n) return 0;
+  --r->n;
+  return *r->p++;
+}
+static int32_t i32(reader* r) {
+  uint32_t v = 0;
+  for (int i = 0; i < 4; ++i) v = v << 8 | u8(r);
+  return (int32_t)v;
+}
+
+/* Floats from a table of hostile and ordinary values, or raw bits. */
+static float f32(reader* r) {
+  static const float table[] = {0.0f, 1.0f, -1.0f, 0.5f, 0.25f, 2.0f, 10.0f, -0.3f, 1e-3f, 1e-30f, 1e-40f, 1e30f,
+                                3.4e38f, -3.4e38f, 1e6f, 1e12f, NAN, INFINITY, -INFINITY, 0.01f, 100.0f, 1000.0f};
+  uint8_t k = u8(r);
+  if (k < 200) return table[k % (sizeof table / sizeof table[0])];
+  uint32_t bits = (uint32_t)i32(r);
+  float f;
+  memcpy(&f, &bits, 4);
+  return f;
+}
+/* Mostly sane sizes so that scenes form; hostile values from f32 otherwise. */
+static float size_of(reader* r) {
+  uint8_t k = u8(r);
+  return k < 192 ? 0.05f + (float)k / 128.0f : f32(r);
+}
+static void vec(reader* r, float* v, int n, int sane) {
+  for (int i = 0; i < n; ++i) v[i] = sane ? (float)((int)u8(r) - 128) / 32.0f : f32(r);
+}
+static void quat(reader* r, float q[4]) {
+  if (u8(r) < 224) {
+    float a = (float)u8(r) / 40.0f;
+    q[0] = sinf(a / 2); q[1] = 0; q[2] = 0; q[3] = cosf(a / 2);
+  } else {
+    vec(r, q, 4, 0);
+  }
+}
+
+/* Allocation hook: fails the allocation `s_fail_in` allocations from now (0 = never). */
+static long s_fail_in = 0;
+static void* fuzz_alloc(size_t size, void* user) {
+  (void)user;
+  if (s_fail_in > 0 && --s_fail_in == 0) return NULL;
+  return malloc(size);
+}
+static void fuzz_free(void* p, size_t size, void* user) { (void)size; (void)user; free(p); }
+
+#define MAX_IDS 64
+typedef struct scene {
+  tb_world_id world;
+  int32_t bodies[MAX_IDS], shapes[MAX_IDS], sensors[8]; /* every id issued, removed ones kept: stale ids */
+  int nb, ns, nsensor;
+} scene;
+
+static int32_t pick(reader* r, const int32_t* ids, int n) {
+  uint8_t k = u8(r);
+  if (n > 0 && k < 224) return ids[k % n];
+  return k < 240 ? (int32_t)k - 232 : i32(r); /* small, negative or arbitrary ids */
+}
+
+static void remember(int32_t* ids, int* n, int32_t id) {
+  if (id >= 0 && *n < MAX_IDS) ids[(*n)++] = id;
+}
+
+static void check(int ok, const char* what, tb_world_id w) {
+  if (ok) return;
+  fprintf(stderr, "fuzz_api: %s (%s)\n", what, tb_last_error(w));
+  abort();
+}
+
+/* Body state of every live slot: transform, linear and angular velocity (13 floats per slot). */
+static size_t body_state(tb_world_id w, float* out, size_t max) {
+  int32_t slots = tb_world_body_slot_count(w);
+  size_t n = 0;
+  for (int32_t i = 0; i < slots && n + 13 <= max; ++i) {
+    if (!tb_body_slot_alive(w, i)) continue;
+    const float* t = (const float*)tb_world_field(w, TB_FIELDS_BODY, 0);
+    const float* lv = (const float*)tb_world_field(w, TB_FIELDS_BODY, 1);
+    const float* av = (const float*)tb_world_field(w, TB_FIELDS_BODY, 2);
+    memcpy(out + n, t + 7 * i, 7 * sizeof(float));
+    memcpy(out + n + 7, lv + 3 * i, 3 * sizeof(float));
+    memcpy(out + n + 10, av + 3 * i, 3 * sizeof(float));
+    n += 13;
+  }
+  return n;
+}
+
+static float s_before[13 * 1024], s_after[13 * 1024];
+
+static void step_op(scene* s, int kind) {
+  size_t n = body_state(s->world, s_before, sizeof s_before / sizeof s_before[0]);
+  tb_status st = kind == 0 ? tb_world_step(s->world) : kind == 1 ? tb_world_collide(s->world) : tb_world_solve(s->world);
+  size_t m = body_state(s->world, s_after, sizeof s_after / sizeof s_after[0]);
+  check(n == m, "a step changed the live body count", s->world);
+  if (st == TB_OK) {
+    for (size_t i = 0; i < m; ++i) check(isfinite(s_after[i]), "an accepted step left a non-finite body state", s->world);
+  } else {
+    check(memcmp(s_before, s_after, n * sizeof(float)) == 0, "a failed step changed the body state", s->world);
+  }
+}
+
+static void add_shape(scene* s, reader* r) {
+  tb_world_id w = s->world;
+  int32_t body = pick(r, s->bodies, s->nb);
+  float lp[3], lq[4], params[4];
+  vec(r, lp, 3, u8(r) < 240);
+  quat(r, lq);
+  float friction = u8(r) < 240 ? 0.5f : f32(r), restitution = u8(r) < 240 ? 0.1f : f32(r);
+  float density = u8(r) < 240 ? 500.0f : f32(r);
+  int type = u8(r) % 9;
+  int32_t id = -1;
+  switch (type) {
+    case TB_SHAPE_PLANE: params[0] = 0; params[1] = 1; params[2] = 0; params[3] = u8(r) < 240 ? 0.0f : f32(r);
+      id = tb_shape_create(w, body, TB_SHAPE_PLANE, params, lp, lq, friction, restitution, density); break;
+    case TB_SHAPE_HULL: {
+      float pts[3 * 40];
+      int count = 4 + u8(r) % 36;
+      for (int i = 0; i < count; ++i) {
+        if (u8(r) < 250) {
+          float t = 2.399963f * (float)i, z = 1.0f - 2.0f * ((float)i + 0.5f) / (float)count, rr = sqrtf(fmaxf(0, 1 - z * z));
+          float sc = 0.3f + (float)(i % 3) * 0.05f;
+          pts[3 * i] = sc * rr * cosf(t); pts[3 * i + 1] = sc * z; pts[3 * i + 2] = sc * rr * sinf(t);
+        } else {
+          vec(r, pts + 3 * i, 3, 0);
+        }
+      }
+      int res = u8(r) % 4 == 0 ? 8 + u8(r) % 24 : -1;
+      id = tb_shape_create_hull_ex(w, body, pts, count, res, lp, lq, friction, restitution, density);
+      break;
+    }
+    case TB_SHAPE_HEIGHTFIELD: {
+      float h[36];
+      int rows = 2 + u8(r) % 5, cols = 2 + u8(r) % 5;
+      for (int i = 0; i < rows * cols; ++i) h[i] = u8(r) < 250 ? (float)(u8(r) % 8) * 0.05f : f32(r);
+      id = tb_shape_create_heightfield(w, body, rows, cols, h, size_of(r), size_of(r), lp, lq, friction, restitution);
+      break;
+    }
+    case TB_SHAPE_MESH: {
+      float v[3 * 8];
+      int32_t idx[3 * 6];
+      int nv = 3 + u8(r) % 6, nt = 1 + u8(r) % 6;
+      for (int i = 0; i < nv; ++i) {
+        if (u8(r) < 250) {
+          v[3 * i] = (float)(i % 3) * 2.0f - 2.0f; v[3 * i + 1] = (float)(u8(r) % 4) * 0.1f; v[3 * i + 2] = (float)(i / 3) * 2.0f - 2.0f;
+        } else {
+          vec(r, v + 3 * i, 3, 0);
+        }
+      }
+      for (int i = 0; i < 3 * nt; ++i) idx[i] = u8(r) < 250 ? (int32_t)(u8(r) % nv) : i32(r);
+      id = tb_shape_create_mesh(w, body, v, nv, idx, nt, lp, lq, friction, restitution);
+      break;
+    }
+    default: /* sphere, capsule, box, cylinder, ellipsoid */
+      for (int i = 0; i < 4; ++i) params[i] = size_of(r);
+      id = tb_shape_create(w, body, (tb_shape_type)type, params, lp, lq, friction, restitution, density);
+  }
+  remember(s->shapes, &s->ns, id);
+}
+
+static void set_options(scene* s, reader* r) {
+  tb_world_def d;
+  check(tb_world_get_def(s->world, &d) == TB_OK, "getDef failed", s->world);
+  switch (u8(r) % 12) {
+    case 0: d.solver.position_iterations = u8(r) < 240 ? 1 + u8(r) % 16 : i32(r); break;
+    case 1: d.solver.velocity_iterations = u8(r) < 240 ? u8(r) % 8 : i32(r); break;
+    case 2: d.solver.newton.substeps = u8(r) < 240 ? 1 + u8(r) % 32 : i32(r); break;
+    case 3: d.solver.newton.ke = f32(r); break;
+    case 4: d.solver.newton.kd = f32(r); break;
+    case 5: d.solver.newton.iterations = u8(r) < 240 ? 1 + u8(r) % 8 : i32(r); break;
+    case 6: d.solver.speculative_distance = f32(r); break;
+    case 7: d.solver.max_depenetration_velocity = f32(r); break;
+    case 8: d.collision.broad_phase = u8(r) % 4; break;
+    case 9: d.collision.max_collision_pairs = u8(r) < 200 ? u8(r) % 8 : i32(r); break;
+    case 10: d.solver.combine_rule = u8(r) % 6; break;
+    default: d.collision.filter_rule = u8(r) % 5; d.collision.distance_rule = u8(r) % 4; break;
+  }
+  if (u8(r) & 1) tb_world_set_solver(s->world, &d.solver);
+  else tb_world_set_collision(s->world, &d.collision);
+}
+
+static void query(scene* s, reader* r) {
+  tb_world_id w = s->world;
+  float o[3], dir[3], prm[4], q[4];
+  vec(r, o, 3, u8(r) < 240);
+  vec(r, dir, 3, u8(r) < 240);
+  tb_query_filter f = {pick(r, s->bodies, s->nb), (uint32_t)i32(r)};
+  const tb_query_filter* fp = u8(r) & 1 ? &f : NULL;
+  float maxd = u8(r) < 200 ? 20.0f : f32(r);
+  tb_ray_hit hits[8];
+  int32_t requested, ids[8];
+  switch (u8(r) % 3) {
+    case 0: tb_world_ray_cast(w, o, dir, maxd, fp, hits); break;
+    case 1: tb_world_ray_cast_all(w, o, dir, maxd, fp, hits, (int32_t)(u8(r) % 9), &requested); break;
+    default:
+      for (int i = 0; i < 4; ++i) prm[i] = size_of(r);
+      quat(r, q);
+      tb_world_overlap(w, (tb_shape_type)(u8(r) % 9), prm, o, q, fp, ids, (int32_t)(u8(r) % 9), &requested);
+  }
+}
+
+static void observe(scene* s, reader* r) {
+  tb_world_id w = s->world;
+  float out[6 * 64], force[3];
+  int32_t idx[16], valid[8], steps[8];
+  tb_wrench wr;
+  tb_readback_info info;
+  switch (u8(r) % 8) {
+    case 0: {
+      tb_sensor_id id = tb_sensor_create(w, pick(r, s->bodies, s->nb), u8(r) & 1 ? TB_ANY_BODY : pick(r, s->bodies, s->nb),
+                                         u8(r) < 240 ? 1 + u8(r) % 8 : i32(r));
+      if (id >= 0 && s->nsensor < 8) s->sensors[s->nsensor++] = id;
+      break;
+    }
+    case 1: tb_sensor_read(w, pick(r, s->sensors, s->nsensor), force, &info); break;
+    case 2: tb_sensor_history(w, pick(r, s->sensors, s->nsensor), out, valid, steps, (int32_t)(u8(r) % 9)); break;
+    case 3: tb_world_set_event_capacity(w, u8(r) < 240 ? u8(r) % 32 : i32(r)); break;
+    case 4: tb_body_contact_wrench(w, pick(r, s->bodies, s->nb), TB_ANY_BODY, u8(r) & 1, &wr, &info); break;
+    case 5: tb_body_contacts(w, pick(r, s->bodies, s->nb), TB_ANY_BODY, u8(r) & 1, idx, (int32_t)(u8(r) % 17)); break;
+    case 6: {
+      int32_t slots = tb_world_body_slot_count(w);
+      if (slots <= 64) tb_world_body_contact_wrenches(w, 0, out, slots, &info);
+      break;
+    }
+    default: tb_contact_wrench(w, (int32_t)(u8(r) % 8), u8(r) & 1, NULL, &wr, &info); break;
+  }
+  tb_event_status es;
+  if (tb_world_event_status(w, &es) == TB_OK && es.count > 0) {
+    const tb_contact_event* e = tb_world_events(w);
+    volatile float sink = e[es.count - 1].normal_force;
+    (void)sink;
+  }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  reader rd = {data, size}, *r = &rd;
+  tb_set_allocator(fuzz_alloc, fuzz_free, NULL);
+  s_fail_in = 0;
+  int64_t start = tb_live_bytes();
+  /* legal ones stay small (a legal 1 << 24 pairs is 3 GB); the bound + 1 and beyond must be refused */
+  static const int32_t caps[] = {1, 4, 64, 512, 4096, (1 << 24) + 1, 1 << 30, INT32_MAX, -1, 0};
+  tb_world_def def = tb_default_world_def();
+  tb_preset_apply((tb_preset)(u8(r) % TB_PRESET_COUNT), &def);
+  def.body_capacity = 8;
+  def.contact_capacity = 256;
+  def.pair_capacity = 256;
+  if (u8(r) >= 240) def.contact_capacity = caps[u8(r) % 10];
+  if (u8(r) >= 240) def.pair_capacity = caps[u8(r) % 10];
+  if (u8(r) >= 240) def.timestep = f32(r);
+  scene s;
+  memset(&s, 0, sizeof s);
+  s.world = tb_world_create(&def);
+  if (s.world < 0) {
+    check(tb_live_bytes() == start, "a failed createWorld leaked", -1);
+    return 0;
+  }
+  for (int op = 0; op < 200 && rd.n > 0; ++op) {
+    tb_world_id w = s.world;
+    float a[4], b[4];
+    switch (u8(r) % 20) {
+      case 0: case 1: {
+        int type = u8(r) % 4; /* 3: an unknown type */
+        vec(r, a, 3, u8(r) < 240);
+        quat(r, b);
+        remember(s.bodies, &s.nb, tb_body_create(w, (tb_body_type)(type == 3 ? 7 : type), a, b));
+        break;
+      }
+      case 2: case 3: add_shape(&s, r); break;
+      case 4: tb_body_destroy(w, pick(r, s.bodies, s.nb)); break;
+      case 5: tb_shape_destroy(w, pick(r, s.shapes, s.ns)); break;
+      case 6: vec(r, a, 3, u8(r) < 200); quat(r, b); tb_body_set_pose(w, pick(r, s.bodies, s.nb), a, b); break;
+      case 7: vec(r, a, 3, u8(r) < 200); vec(r, b, 3, u8(r) < 200); tb_body_set_velocity(w, pick(r, s.bodies, s.nb), a, b); break;
+      case 8: vec(r, a, 3, u8(r) < 240); vec(r, b, 3, 0); tb_body_set_mass(w, pick(r, s.bodies, s.nb), f32(r), a, b); break;
+      case 9: case 10: case 11: step_op(&s, u8(r) % 4 == 0 ? 1 + u8(r) % 2 : 0); break;
+      case 12: tb_world_set_preset(w, (tb_preset)(u8(r) % (TB_PRESET_COUNT + 1))); break;
+      case 13: set_options(&s, r); break;
+      case 14: query(&s, r); break;
+      case 15: observe(&s, r); break;
+      case 16: s_fail_in = 1 + u8(r) % 16; break; /* one allocation soon fails */
+      case 17: {
+        int k = u8(r) % 5;
+        if (k == 0) tb_world_set_contact_capacity(w, caps[u8(r) % 10]);
+        else if (k == 1) tb_world_set_pair_capacity(w, caps[u8(r) % 10]);
+        else if (k == 2) tb_body_set_damping(w, pick(r, s.bodies, s.nb), f32(r), f32(r));
+        else if (k == 3) tb_body_set_sleeping(w, pick(r, s.bodies, s.nb), u8(r) % 3);
+        else tb_body_discard(w, pick(r, s.bodies, s.nb));
+        break;
+      }
+      case 18: { /* filtering and pair lists */
+        int32_t x = pick(r, s.shapes, s.ns), y = pick(r, s.shapes, s.ns);
+        int k = u8(r) % 4;
+        if (k == 0) tb_world_set_shape_pair_excluded(w, x, y, u8(r) % 3);
+        else if (k == 1) tb_world_set_body_pair_excluded(w, pick(r, s.bodies, s.nb), pick(r, s.bodies, s.nb), u8(r) % 2);
+        else if (k == 2) { int32_t ids[2] = {x, y}; tb_world_set_explicit_pairs(w, ids, u8(r) % 2); }
+        else tb_body_set_parent(w, pick(r, s.bodies, s.nb), pick(r, s.bodies, s.nb));
+        break;
+      }
+      default: { /* NULL pointers where the API takes them */
+        int k = u8(r) % 6;
+        if (k == 0) tb_world_set_gravity(w, NULL);
+        else if (k == 1) tb_world_set_solver(w, NULL);
+        else if (k == 2) tb_body_create(w, TB_BODY_DYNAMIC, NULL, NULL);
+        else if (k == 3) tb_body_set_pose(w, pick(r, s.bodies, s.nb), NULL, NULL);
+        else if (k == 4) tb_shape_create(w, pick(r, s.bodies, s.nb), TB_SHAPE_SPHERE, NULL, NULL, NULL, 0.5f, 0, 1);
+        else { vec(r, a, 3, 0); tb_world_set_gravity(w, a); }
+        break;
+      }
+    }
+  }
+  s_fail_in = 0;
+  check(tb_world_destroy(s.world) == TB_OK, "destroy failed", s.world);
+  check(tb_live_bytes() == start, "live bytes did not return to the start after destroy", -1);
+  return 0;
+}

@@ -1,0 +1,89 @@
+// Seed conformance through the JS API: MuJoCo explicit pair parameters, Newton speculative
+// options, solverStatus.converged where no solver defines it, the penalty friction refusal.
+import { describe, it, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { BUILDS, engine } from './helpers.mjs';
+
+for (const build of BUILDS) {
+  describe(`seed conformance (${build} build)`, () => {
+    let tribo;
+    before(async () => { tribo = await engine(build); });
+
+    it('an explicit pair carries five friction numbers, condim, solref, solreffriction, solimp, adhesion', () => {
+      const w = tribo.createWorld({ combineRule: 'mujoco', filterRule: 'mujoco', distanceRule: 'mujoco' });
+      const g = w.addBody({ type: 'static', shapes: [{ type: 'plane', normal: [0, 1, 0] }] });
+      const b = w.addBody({ position: [0, 0.099, 0], shapes: [{ type: 'box', halfExtents: [0.1, 0.1, 0.1] }] });
+      const [sg, sb] = [w.shapeIds(g)[0], w.shapeIds(b)[0]];
+      const friction = [0.3, 0.7, 0.01, 0.002, 0.003];
+      w.setContactPair(sg, sb, { friction, condim: 6, solref: [0.05, 0.8], solreffriction: [0.03, 1.2],
+        solimp: [0.8, 0.9, 0.002, 0.4, 3], adhesion: 2 });
+      w.collide();
+      const c = w.contacts;
+      assert.equal(c.count, 4);
+      for (let i = 0; i < 5; i++) assert.ok(Math.abs(c.friction[i] - friction[i]) < 1e-7, `friction[${i}]`);
+      assert.equal(c.condim[0], 6);
+      assert.ok(Math.abs(c.solrefFriction[0] - 0.03) < 1e-7 && Math.abs(c.solrefFriction[1] - 1.2) < 1e-6);
+      assert.ok(Math.abs(c.solref[0] - 0.05) < 1e-7 && Math.abs(c.solimp[4] - 3) < 1e-7 && c.adhesion[0] === 2);
+      // validation names the field; the previous pair stays
+      assert.throws(() => w.setContactPair(sg, sb, { condim: 2 }), /setContactPair: condim must be 1, 3, 4 or 6 \(got 2\)/);
+      assert.throws(() => w.setContactPair(sg, sb, { condim: 3.5 }), /setContactPair: condim must be an integer/);
+      assert.throws(() => w.setContactPair(sg, sb, { solimp: [1.5, 0.95, 0.001, 0.5, 2] }), /setContactPair: solimp\[0\] must be in \(0, 1\) \(got 1.5\)/);
+      assert.throws(() => w.setContactPair(sg, sb, { adhesion: -1 }), /setContactPair: adhesion must be finite and >= 0/);
+      assert.throws(() => w.setContactPair(sg, sb, { solreffriction: [0, 0, 0] }), /solreffriction/);
+      assert.throws(() => w.setContactPair(sg, sb, { sol: 1 }), /sol/);
+      w.collide();
+      assert.equal(w.contacts.condim[0], 6);
+      w.free();
+    });
+
+    it('Newton presets keep a contact only when d <= gap0 + gap1 unless widening is on', () => {
+      const count = (options, gap, speed) => {
+        const w = tribo.createWorld({ preset: 'newton-xpbd', ...options });
+        w.addBody({ type: 'static', shapes: [{ type: 'plane', normal: [0, 1, 0] }] });
+        w.addBody({ position: [0, 0.1 + gap, 0], linearVelocity: [0, -speed, 0], shapes: [{ type: 'sphere', radius: 0.1 }] });
+        w.collide();
+        const n = w.contacts.count;
+        w.free();
+        return n;
+      };
+      assert.equal(count({}, 0.005, 0), 0);
+      assert.equal(count({}, 0.04, 3), 0);
+      assert.equal(count({ speculativeWidening: true }, 0.04, 3), 1); // |Δv|·h = 0.05 m
+      assert.equal(count({ speculativeWidening: true, maxSpeculativeExtension: 0.03 }, 0.04, 3), 0);
+      assert.equal(count({ constantGap: 0.02 }, 0.015, 0), 1);
+      assert.throws(() => tribo.createWorld({ constantGap: -1 }), /constantGap must be finite and >= 0/);
+      assert.throws(() => tribo.createWorld({ speculativeWidening: 1 }), TypeError);
+    });
+
+    it('solverStatus.converged is null where the solver has no tolerance', () => {
+      for (const preset of ['physx-pgs', 'physx-tgs', 'newton-xpbd', 'newton-semi']) {
+        const w = tribo.createWorld({ preset });
+        w.addBody({ type: 'static', shapes: [{ type: 'plane', normal: [0, 1, 0] }] });
+        w.addBody({ position: [0, 0.5, 0], shapes: [{ type: 'sphere', radius: 0.5 }] });
+        w.step();
+        const st = w.solverStatus;
+        assert.equal(st.convergenceDefined, false, preset);
+        assert.equal(st.converged, null, preset);
+        w.free();
+      }
+    });
+
+    it('penalty: unstable explicit viscous friction is refused before the step', () => {
+      // 1 kg box, 4 contacts: (h/8)·4kf/m = 8.3 > 2 at the defaults; 64 substeps: 1.04
+      const make = (penaltySubsteps) => {
+        const w = tribo.createWorld({ preset: 'newton-semi', penaltySubsteps });
+        w.addBody({ type: 'static', shapes: [{ type: 'plane', normal: [0, 1, 0] }] });
+        const b = w.addBody({ position: [0, 0.099, 0], shapes: [{ type: 'box', halfExtents: [0.1, 0.1, 0.1], density: 125 }] });
+        return { w, b };
+      };
+      const { w, b } = make(8);
+      const before = w.getPosition(b, new Float64Array(3))[1];
+      assert.throws(() => w.step(), /penalty friction unstable .* > 2 .*penaltySubsteps\) to >= 34/);
+      assert.equal(w.getPosition(b, new Float64Array(3))[1], before, 'the world is unchanged');
+      w.free();
+      const ok = make(64);
+      ok.w.step(10);
+      ok.w.free();
+    });
+  });
+}
