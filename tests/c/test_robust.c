@@ -254,7 +254,10 @@ static uint64_t oom_script(void) {
   RETRY(w, tb_world_set_event_capacity(w, 64));
   RETRY(w, tb_world_set_force_threshold(w, 1.0f));
   RETRY(w, tb_world_set_body_pair_excluded(w, bodies[0], bodies[1], 1));
-  tb_contact_pair_params cp = {0.01f, 0.0f, {0.5f, 0.5f, 0.005f, 0.0001f, 0.0001f}};
+  tb_contact_pair_params cp;
+  tb_contact_pair_default_into(&cp);
+  cp.margin = 0.01f;
+  cp.friction[0] = cp.friction[1] = 0.5f;
   tb_shape_id sh[2];
   tb_body_get_shapes(w, bodies[2], &sh[0], 1);
   tb_body_get_shapes(w, bodies[3], &sh[1], 1);
