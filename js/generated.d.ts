@@ -33,6 +33,8 @@ export type MujocoIntegrator = 'euler' | 'implicitfast';
 export type Convention = 'newton' | 'genesis' | 'physx';
 /** Names of the engine enum eventType (tribo.h), in engine order. */
 export type EventType = 'begin' | 'persist' | 'end' | 'forceAbove' | 'forceBelow';
+/** Names of the engine enum jointType (tribo.h), in engine order. */
+export type JointType = 'revolute' | 'prismatic' | 'spherical' | 'fixed' | 'distance';
 /** Names of the engine enum snapshotError (tribo.h), in engine order. */
 export type SnapshotError = 'ok' | 'truncated' | 'bad-magic' | 'bad-version' | 'foreign' | 'bad-checksum' | 'corrupt' | 'trailing-bytes';
 

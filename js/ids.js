@@ -29,11 +29,12 @@ function live(world, fn, field, v, kind, call, none) {
 export const bodyId = (world, fn, field, v) => live(world, fn, field, v, 'body', '_tb_body_alive');
 export const shapeId = (world, fn, field, v) => live(world, fn, field, v, 'shape', '_tb_shape_alive');
 export const sensorId = (world, fn, field, v) => live(world, fn, field, v, 'contact sensor', '_tb_sensor_alive');
+export const jointId = (world, fn, field, v) => live(world, fn, field, v, 'joint', '_tb_joint_alive');
 /** A body id or -1 (none: no parent, no skipped body). */
 export const bodyOrNone = (world, fn, field, v) => (v === -1 ? v : live(world, fn, field, v, 'body', '_tb_body_alive', -1));
 
 /* 'value': an id whose slot is wanted even after removal (bodySlot) */
-const KINDS = { body: bodyId, shape: shapeId, sensor: sensorId, bodyOrNone, value: (world, fn, field, v) => idValue(fn, field, v) };
+const KINDS = { body: bodyId, shape: shapeId, sensor: sensorId, joint: jointId, bodyOrNone, value: (world, fn, field, v) => idValue(fn, field, v) };
 
 /** Positional id parameters of the World methods: name -> [[argument index, parameter name, kind]]. */
 export const ID_PARAMETERS = Object.freeze(Object.fromEntries([
@@ -49,6 +50,8 @@ export const ID_PARAMETERS = Object.freeze(Object.fromEntries([
   ['setContactPair', [[0, 'a', 'shape'], [1, 'b', 'shape']]],
   ['setPairForceThreshold', [[0, 'shape0', 'shape'], [1, 'shape1', 'shape']]],
   ...['removeContactSensor', 'readContactSensor', 'contactSensorHistory'].map((m) => [m, [[0, 'id', 'sensor']]]),
+  ...['removeJoint', 'getJoint', 'jointState', 'jointWrench'].map((m) => [m, [[0, 'id', 'joint']]]),
+  ['jointsOf', [[0, 'body', 'body']]],
 ].map(([m, p]) => [m, Object.freeze(p)])));
 
 /** Runs the checks of method `fn`'s id parameters on `args` (in process: liveness included). */

@@ -897,6 +897,94 @@ export interface ObservedWrench extends Wrench {
   readonly readback: ReadbackInfo;
 }
 
+/** Joint types: the engine's names (tb_joint_type). See docs/joints.md. */
+export type JointType = Engine.JointType;
+
+/**
+ * A joint: frame1 on `body1` (the child) tied to frame0 on `body0` (the parent); the frame's x axis
+ * is the joint axis. Give the frames as one world `anchor` / `axis` (converted into both bodies'
+ * frames at their current poses) or per body: `anchor0`, `anchor1` (m, body frame; world for the
+ * world side), `axis0`, `axis1` (body frame, nonzero, default x) or `rotation0`, `rotation1`.
+ */
+export interface JointDesc {
+  /** Default 'revolute'. */
+  type?: JointType;
+  /** Parent body id; -1, 'world' or absent = the world. Not the same body as body1. */
+  body0?: number | 'world';
+  /** Child body id; -1 / 'world' = the world (not both sides). */
+  body1?: number | 'world';
+  /** World point (m), both frames' origin at the current poses. */
+  anchor?: Vec3;
+  /** World axis (nonzero; normalised), both frames' x axis at the current poses. */
+  axis?: Vec3;
+  anchor0?: Vec3;
+  anchor1?: Vec3;
+  axis0?: Vec3;
+  axis1?: Vec3;
+  /** Unit quaternion (x, y, z, w): the frame's rotation in its body's frame (instead of axis0). */
+  rotation0?: Quat;
+  rotation1?: Quat;
+  /** Contacts between the two bodies (default false: their shape pairs are filtered out). */
+  collideConnected?: boolean;
+  /**
+   * Limit on the joint coordinate: revolute θ (rad, in [−π, π]), prismatic s (m), distance length
+   * (m, >= 0); spherical: `cone` (rad, (0, π]) on the swing of the x axis and lower/upper on the twist.
+   */
+  limit?: { lower?: number; upper?: number; cone?: number };
+  /** Revolute / prismatic motor: target speed (rad/s or m/s of body1 relative to body0) with a bound (N·m or N, >= 0). */
+  motor?: { speed?: number; maxForce: number };
+  /** Distance joint rest length, m (default 1). */
+  length?: number;
+  /** Distance joint spring: stiffness N/m (> 0), damping N·s/m (>= 0). */
+  spring?: { stiffness: number; damping?: number };
+  /** N, > 0: the joint breaks when its readback force exceeds it (default Infinity). */
+  breakForce?: number;
+  /** N·m, > 0: the same for the readback torque. */
+  breakTorque?: number;
+}
+
+/** A joint's definition as stored (body-frame anchors, rotations and their x axes). */
+export interface JointInfo {
+  type: JointType;
+  body0: number;
+  body1: number;
+  anchor0: number[];
+  anchor1: number[];
+  rotation0: number[];
+  rotation1: number[];
+  axis0: number[];
+  axis1: number[];
+  collideConnected: boolean;
+  length: number;
+  breakForce: number;
+  breakTorque: number;
+  limit?: { lower: number; upper: number; cone: number };
+  motor?: { speed: number; maxForce: number };
+  spring?: { stiffness: number; damping: number };
+}
+
+/**
+ * A joint after the last step. `wrench` is the reaction in the solver's `convention` (average
+ * over the step, N and N·m, world axes): `'physx'` (PGS / TGS, PxConstraint::getForce) the force
+ * the constraint applied to body0, torque about frame0's origin at the start of the step, motor
+ * excluded; `'newton'` (XPBD / penalty, body_parent_f) the total wrench from body0 through the
+ * joint on body1 about body1's centre of mass at the end of the step, motor included.
+ */
+export interface JointState {
+  type: JointType;
+  convention: 'physx' | 'newton';
+  /** False before the first step, when nothing on the joint can move, and once broken. */
+  valid: boolean;
+  broken: boolean;
+  /** Revolute θ (rad), prismatic s (m), distance length (m), spherical twist (rad), fixed 0; at the current poses. */
+  position: number;
+  /** θ̇ (rad/s), ṡ (m/s) or the length's rate (m/s); 0 for spherical and fixed. */
+  speed: number;
+  /** Motor force (N) or torque (N·m) on body1 along / about the axis, average over the step. */
+  motorForce: number;
+  wrench: Wrench;
+}
+
 /** Moves a wrench to `to` (m, world): τ_to = τ + (point − to) × f. @throws {RangeError} non-finite input */
 export function wrenchShift(wrench: WrenchInput, to: Vec3): Wrench;
 /**
@@ -1106,8 +1194,33 @@ export class World {
    *   `addBody: shapes[1].halfExtents is required for a box`
    */
   addBody(desc?: BodyDesc): number;
-  /** Removes a body and its shapes; its id is rejected afterwards. @throws {RangeError} unknown id */
-  removeBody(id: number): void;
+  /**
+   * Removes a body, its shapes and its joints; its id is rejected afterwards. Returns the ids of
+   * the joints removed with it. @throws {RangeError} unknown id
+   */
+  removeBody(id: number): number[];
+  /**
+   * Adds a joint and returns its id; on any error nothing is added. See docs/joints.md.
+   * @throws {RangeError | TypeError} e.g. `addJoint: axis must have a nonzero finite length`,
+   *   `addJoint: body 3 is joined to itself`, `addJoint: limit.lower must be <= limit.upper`
+   */
+  addJoint(desc: JointDesc): number;
+  /** Removes a joint; its id is rejected afterwards. @throws {RangeError} unknown id */
+  removeJoint(id: number): void;
+  /** A joint's definition. @throws {RangeError} unknown id */
+  getJoint(id: number): JointInfo;
+  /** A joint after the last step. @throws {RangeError} unknown id */
+  jointState(id: number): JointState;
+  /**
+   * The joint's reaction on side 0 (body0) or 1 (body1), N and N·m, world axes, about `point`
+   * (m, world; default: that body's centre of mass, a world or static side's frame origin).
+   * @throws {Error} when the state is not valid (never zeros)
+   */
+  jointWrench(id: number, side: 0 | 1, point?: Vec3): Wrench;
+  /** Joint ids of a body (as body0 or body1). */
+  jointsOf(body: number): number[];
+  /** Every joint id of the world. */
+  readonly joints: number[];
   /** Shape ids of a body in creation order (the order of `addBody`'s `shapes`). @throws {RangeError} unknown id */
   shapesOf(bodyId: number): number[];
   /**
@@ -1363,8 +1476,22 @@ export class WorkerWorld {
 
   /** See {@link World.addBody}. Resolves with the body id. */
   addBody(desc?: BodyDesc): Promise<number>;
-  /** See {@link World.removeBody}. */
-  removeBody(id: number): Promise<void>;
+  /** See {@link World.removeBody}. Resolves with the ids of the joints removed with it. */
+  removeBody(id: number): Promise<number[]>;
+  /** See {@link World.addJoint}. Resolves with the joint id. */
+  addJoint(desc: JointDesc): Promise<number>;
+  /** See {@link World.removeJoint}. */
+  removeJoint(id: number): Promise<void>;
+  /** See {@link World.getJoint}. */
+  getJoint(id: number): Promise<JointInfo>;
+  /** See {@link World.jointState}. */
+  jointState(id: number): Promise<JointState>;
+  /** See {@link World.jointWrench}. */
+  jointWrench(id: number, side: 0 | 1, point?: Vec3): Promise<Wrench>;
+  /** See {@link World.jointsOf}. */
+  jointsOf(body: number): Promise<number[]>;
+  /** See {@link World.joints}. */
+  readonly joints: Promise<number[]>;
   /** See {@link World.setPose}. */
   setPose(id: number, position: Vec3, rotation?: Quat): Promise<void>;
   /** See {@link World.setVelocity}. */

@@ -2,7 +2,7 @@
  * In-process World: the engine world's handle and lifecycle, and the public methods, each one
  * line delegating to the module that does the job:
  *   options.js (definition, options, gravity, timestep), presets.js, bodies.js, shapes.js,
- *   materials.js, filtering.js, queries.js, views.js (views, stepping, statuses), observe.js.
+ *   materials.js, filtering.js, queries.js, views.js (views, stepping, statuses), observe.js, joints.js.
  * @module tribo/world
  */
 import { errorFor } from './errors.js';
@@ -17,6 +17,7 @@ import * as filtering from './filtering.js';
 import * as queries from './queries.js';
 import * as views from './views.js';
 import * as observe from './observe.js';
+import * as joints from './joints.js';
 import { ID_PARAMETERS, checkIds } from './ids.js';
 import * as snapshots from './snapshot.js';
 
@@ -87,8 +88,8 @@ export class World {
   /* -- bodies (bodies.js) -- */
   /** Adds a body with its shapes; returns its id. On any error nothing is added. */
   addBody(desc) { return bodies.addBody(this, desc); }
-  /** Removes a body and its shapes; its id is rejected afterwards. */
-  removeBody(id) { bodies.removeBody(this, id); }
+  /** Removes a body, its shapes and its joints; its id is rejected afterwards. Returns the ids of the joints removed with it. */
+  removeBody(id) { return joints.removeBody(this, id, () => bodies.removeBody(this, id)); }
   /** Sets body origin position (m, world) and rotation (unit quaternion x, y, z, w). */
   setPose(id, position, rotation) { bodies.setPose(this, id, position, rotation); }
   /** Sets linear velocity of the centre of mass (m/s) and angular velocity (rad/s), world axes. */
@@ -113,6 +114,22 @@ export class World {
   setMaxContactImpulse(id, maxImpulse) { bodies.setMaxContactImpulse(this, id, maxImpulse); }
   /** PhysX solver iteration requests of a body: position in [1, 255], velocity in [0, 255]; -1 = the world's. */
   setSolverIterations(id, position, velocity) { bodies.setSolverIterations(this, id, position, velocity); }
+
+  /* -- joints (joints.js, docs/joints.md) -- */
+  /** Adds a joint ({ type, body0, body1, anchor/axis (world) or anchor0/anchor1/axis0/axis1 (body frames), limit, motor, spring, ... }); returns its id. */
+  addJoint(desc) { return joints.addJoint(this, desc); }
+  /** Removes a joint; its id is rejected afterwards. */
+  removeJoint(id) { joints.removeJoint(this, id); }
+  /** A joint's definition (body-frame anchors, rotations and axes). */
+  getJoint(id) { return joints.getJoint(this, id); }
+  /** A joint after the last step: { type, convention, valid, broken, position, speed, motorForce, wrench (the preset's readback) }. */
+  jointState(id) { return joints.jointState(this, id); }
+  /** The joint's reaction on side 0 (body0) or 1 (body1), N and N·m about `point` (default: that body's centre of mass). */
+  jointWrench(id, side, point) { return joints.jointWrench(this, id, side, point); }
+  /** Joint ids of a body (as body0 or body1). */
+  jointsOf(body) { return joints.jointsOf(this, body); }
+  /** Every joint id of the world. */
+  get joints() { return joints.joints(this); }
 
   /* -- shapes and materials (shapes.js, materials.js) -- */
   /** Shape ids of a body from the engine, in creation order (the order of `addBody`'s `shapes`). */

@@ -21,6 +21,8 @@ void tb_body_update_mass(tb_world* w, int32_t slot);
 /* Frees shape slot s (owned geometry, pair lists) onto the free list, or retires it when its
  * generations are used up; the caller unlinks it. */
 void tb_shape_slot_free(tb_world* w, int32_t s);
+/* Removes every joint of body slot b (src/api/joint.c); tb_body_destroy calls it. */
+void tb_joints_forget_body(tb_world* w, int32_t body_slot);
 /* The same without the free list and the generation (tb_body_discard restores both itself). */
 void tb_shape_slot_clear(tb_world* w, int32_t s);
 

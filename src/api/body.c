@@ -125,6 +125,7 @@ tb_status tb_body_destroy(tb_world_id world, tb_body_id body) {
     s = next;
   }
   tb_pair_lists_forget_body(w, slot); /* filtering: exclusions and parent links */
+  tb_joints_forget_body(w, slot);     /* joints: tb_body_destroy_with_joints lists them */
   b->f.body_type[slot] = -1;
   b->first_shape[slot] = -1;
   if (tb_slot_release(&b->generation[slot])) {

@@ -5,7 +5,8 @@
  * (tb_*_store_arrays, from the field lists), so an array added to a list is saved without a change
  * here; the owned geometry of each hull (copied as built), mesh and heightfield (their vertices,
  * indices or heights: rebuilt, which is deterministic); the sweep order; the pair lists; both
- * matching frames; the per-body contact totals; the PhysX anchor cache; sensors and events.
+ * matching frames; the per-body contact totals; the PhysX anchor cache; sensors and events; the
+ * joint store with the filter's list of joined body pairs.
  * Restore reads everything into a scratch world first and swaps it in only when every check
  * passed, so a refused snapshot leaves the world untouched. */
 #include <string.h>
@@ -50,6 +51,7 @@ static uint32_t layout_hash(void) {
   TB_BODY_ARRAYS(HASH_ARRAY)
   TB_SHAPE_ARRAYS(HASH_ARRAY)
   TB_PAIR_ARRAYS(HASH_ARRAY)
+  TB_JOINT_ARRAYS(HASH_ARRAY)
   TB_CONTACT_FIELDS(HASH_FIELD)
   HASH_TYPE(tb_world_def) HASH_TYPE(tb_manifold) HASH_TYPE(tb_contact_material) HASH_TYPE(tb_pair)
   HASH_TYPE(tb_distance_pair) HASH_TYPE(tb_contact_pair_params) HASH_TYPE(tb_step_stats)
@@ -185,6 +187,12 @@ static void put_payload(tb_serial* s, tb_world* w) {
   tb_put(s, w->body_contact_generation, (size_t)nb * sizeof(int32_t));
   tb_solver_save(w, s);
   put_observe(s, w->observe);
+  /* joints (their solver rows are rebuilt each step) */
+  tb_joints* jt = &w->joints;
+  const int32_t jh[] = {jt->count, jt->capacity, jt->free_head, jt->live};
+  tb_put(s, jh, sizeof jh);
+  put_store(s, a, tb_joint_store_arrays(jt, a), jt->count, NULL);
+  put_keys(s, &w->joint_pairs);
 }
 
 int32_t tb_world_snapshot(tb_world_id world, void* bytes, int32_t capacity) {
@@ -401,6 +409,22 @@ static int consistent(const tb_world* t) {
   steps = 0;
   for (int32_t s = sh->free_head; s >= 0; s = sh->next[s])
     if (s >= ns || sh->type[s] != -1 || ++steps > ns) return 0;
+  /* joints: sides are live bodies or the world, the free list runs through free slots */
+  const tb_joints* jt = &t->joints;
+  int32_t live = 0;
+  for (int32_t j = 0; j < jt->count; ++j) {
+    int32_t type = jt->def[j].type, s0 = jt->slot0[j], s1 = jt->slot1[j];
+    if (type < -1 || type >= TB_JOINT_TYPE_COUNT) return 0;
+    if (type < 0) continue;
+    if (s0 < -1 || s0 >= nb || s1 < -1 || s1 >= nb || (s0 >= 0 && b->f.body_type[s0] < 0) ||
+        (s1 >= 0 && b->f.body_type[s1] < 0) || s0 == s1)
+      return 0;
+    ++live;
+  }
+  if (live != jt->live) return 0;
+  steps = 0;
+  for (int32_t j = jt->free_head; j >= 0; j = jt->next_free[j])
+    if (j >= jt->count || jt->def[j].type != -1 || ++steps > jt->count) return 0;
   for (int32_t i = 0; i < t->sap_count; ++i)
     if (t->sap_order[i] < 0 || t->sap_order[i] >= ns) return 0;
   for (int32_t p = 0; p < t->pair_count; ++p) {
@@ -510,6 +534,16 @@ static int get_payload(tb_serial* s, tb_world* t, int32_t thread_count) {
   }
   if (!tb_solver_create(t) || !tb_solver_load(t, s)) return 0;
   if (!get_observe(s, t)) return 0;
+  /* joints */
+  tb_joints* jt = &t->joints;
+  int32_t nj = tb_get_i32(s, 0, TB_ID_INDEX_MASK), jcap = tb_get_i32(s, 0, TB_ID_INDEX_MASK + 1);
+  jt->free_head = tb_get_i32(s, -1, nj - 1);
+  jt->live = tb_get_i32(s, 0, nj);
+  if (s->failed || nj > jcap) return s->failed = 1, 0;
+  if (jcap > 0 && !tb_joints_grow(jt, jcap)) return 0;
+  jt->count = nj;
+  get_store(s, a, tb_joint_store_arrays(jt, a), nj, NULL);
+  if (!get_keys(s, &t->joint_pairs, nb)) return 0;
   if (s->failed || s->pos != s->size || !consistent(t)) return s->failed = 1, 0;
   return 1;
 }

@@ -37,6 +37,7 @@ tb_world_id tb_world_create(const tb_world_def* def) {
   w->last_stage = -1; /* TB_STAGE_NONE: no stage has run */
   w->bodies.free_head = -1;
   w->shapes.free_head = -1;
+  w->joints.free_head = -1;
   int ok = tb_bodies_grow(&w->bodies, def->body_capacity) && tb_shapes_grow(&w->shapes, def->body_capacity) &&
            tb_pairs_grow(w, def->pair_capacity) && tb_contacts_grow(&w->contacts, def->contact_capacity);
   ok = ok && tb_solver_create(w);

@@ -35,6 +35,8 @@ int32_t tb_filter_pair(const tb_world* w, int32_t a, int32_t b) {
   const tb_bodies* bd = &w->bodies;
   int32_t ba = s->body[a], bb = s->body[b];
   if (ba == bb) return 0;
+  /* bodies joined without collide_connected never collide, in every rule */
+  if (w->joint_pairs.count > 0 && tb_pair_keys_find(&w->joint_pairs, tb_slot_pair_key(ba, bb)) >= 0) return 0;
   /* a pair needs one awake dynamic body: sleeping bodies act as static */
   const int32_t* type = bd->f.body_type;
   int awake_a = type[ba] == TB_BODY_DYNAMIC && !bd->sleeping[ba];

@@ -52,6 +52,17 @@
   X(S, count, TB_I32, 1) X(S, capacity, TB_I32, 1) X(S, requested, TB_I32, 1) X(S, overflowed, TB_I32, 1)     \
   X(S, force_available, TB_I32, 1) X(S, step, TB_I32, 1)
 
+#define JOINT_DEF(X, S)                                                                               \
+  X(S, type, TB_I32, 1) X(S, body0, TB_I32, 1) X(S, body1, TB_I32, 1) X(S, position0, TB_F32, 3)             \
+  X(S, rotation0, TB_F32, 4) X(S, position1, TB_F32, 3) X(S, rotation1, TB_F32, 4)                          \
+  X(S, collide_connected, TB_I32, 1) X(S, enable_limit, TB_I32, 1) X(S, lower, TB_F32, 1) X(S, upper, TB_F32, 1) \
+  X(S, cone_angle, TB_F32, 1) X(S, enable_motor, TB_I32, 1) X(S, motor_speed, TB_F32, 1)                    \
+  X(S, max_motor_force, TB_F32, 1) X(S, length, TB_F32, 1) X(S, stiffness, TB_F32, 1) X(S, damping, TB_F32, 1) \
+  X(S, break_force, TB_F32, 1) X(S, break_torque, TB_F32, 1)
+#define JOINT_STATE(X, S)                                                                             \
+  X(S, type, TB_I32, 1) X(S, convention, TB_I32, 1) X(S, valid, TB_I32, 1) X(S, broken, TB_I32, 1)         \
+  X(S, position, TB_F32, 1) X(S, speed, TB_F32, 1) X(S, motor_force, TB_F32, 1) X(S, wrench, TB_F32, 9)
+
 /* set, struct, member list */
 #define TB_LAYOUTS(X)                                                                              \
   X(TB_FIELDS_MATERIAL, tb_material, MATERIAL)                                                    \
@@ -66,7 +77,9 @@
   X(TB_FIELDS_HULL_INFO, tb_hull_info, HULL_INFO)                                                 \
   X(TB_FIELDS_WRENCH, tb_wrench, WRENCH)                                                          \
   X(TB_FIELDS_CONTACT_EVENT, tb_contact_event, CONTACT_EVENT)                                     \
-  X(TB_FIELDS_EVENT_STATUS, tb_event_status, EVENT_STATUS)
+  X(TB_FIELDS_EVENT_STATUS, tb_event_status, EVENT_STATUS)                                        \
+  X(TB_FIELDS_JOINT_DEF, tb_joint_def, JOINT_DEF)                                                 \
+  X(TB_FIELDS_JOINT_STATE, tb_joint_state, JOINT_STATE)
 
 #define WORD_BYTES(type) ((type) == TB_I64 ? 8 : 4)
 

@@ -536,7 +536,9 @@ TB_API tb_status tb_world_step(tb_world_id world);
   X(TB_FIELDS_HULL_INFO, "hull_info")             /* tb_hull_info */                              \
   X(TB_FIELDS_WRENCH, "wrench")                   /* tb_wrench */                                 \
   X(TB_FIELDS_CONTACT_EVENT, "contact_event")     /* tb_contact_event */                          \
-  X(TB_FIELDS_EVENT_STATUS, "event_status")       /* tb_event_status */
+  X(TB_FIELDS_EVENT_STATUS, "event_status")       /* tb_event_status */                           \
+  X(TB_FIELDS_JOINT_DEF, "joint_def")             /* tb_joint_def */                              \
+  X(TB_FIELDS_JOINT_STATE, "joint_state")         /* tb_joint_state */
 typedef enum tb_field_set { TB_FIELD_SETS(TB_ENUM_CONSTANT) TB_FIELD_SET_COUNT } tb_field_set;
 #define TB_FIELD_TYPES(X) X(TB_F32, "f32") X(TB_I32, "i32") X(TB_U32, "u32") X(TB_I64, "i64")
 typedef enum tb_field_type { TB_FIELD_TYPES(TB_ENUM_CONSTANT) TB_FIELD_TYPE_COUNT } tb_field_type;
@@ -921,6 +923,108 @@ TB_API tb_status tb_world_event_status(tb_world_id world, tb_event_status* out);
 /* The events of the last solve(), `count` of them; valid until the next step or event call. */
 TB_API const tb_contact_event* tb_world_events(tb_world_id world);
 
+/* ---- Joints (src/api/joint.c; solved by every solver family, docs/joints.md) ----
+ *
+ * A joint ties frame1 (on body1, the child) to frame0 (on body0, the parent). A frame is a
+ * position (m) and a rotation (unit quaternion x, y, z, w) in its body's frame (the body origin,
+ * not the centre of mass); body0 or body1 may be -1, the world, whose frame is then in world
+ * coordinates (either body may also be static). The frame's x axis is the joint axis: the hinge
+ * axis of a revolute joint, the slide axis of a prismatic joint, the twist axis of a spherical
+ * joint's limits. Coordinates of a joint: revolute angle θ (rad) of frame1's y axis from frame0's
+ * y axis about frame0's x axis, in (−π, π]; prismatic slide s (m) of frame1's origin from
+ * frame0's along frame0's x axis; distance: |p1 − p0| (m) between the two frame origins.
+ *   REVOLUTE   origins coincide, x axes parallel; limit lower <= θ <= upper; motor on θ̇.
+ *   PRISMATIC  frame1's origin on frame0's x axis, rotations equal; limit on s; motor on ṡ.
+ *   SPHERICAL  origins coincide; limit: cone (swing of frame1's x axis from frame0's x axis <=
+ *              cone_angle) and twist (lower <= twist about x <= upper).
+ *   FIXED      origins coincide, rotations equal.
+ *   DISTANCE   rigid at `length` when stiffness = 0 and the limit is off; with the limit on and
+ *              stiffness = 0 free between lower and upper (a rope); with stiffness > 0 a spring
+ *              (stiffness N/m, damping N·s/m) towards `length`, hard between lower and upper when the
+ *              limit is on. */
+#define TB_JOINT_TYPES(X)                                                                          \
+  X(TB_JOINT_REVOLUTE, "revolute")                                                                 \
+  X(TB_JOINT_PRISMATIC, "prismatic")                                                               \
+  X(TB_JOINT_SPHERICAL, "spherical")                                                               \
+  X(TB_JOINT_FIXED, "fixed")                                                                       \
+  X(TB_JOINT_DISTANCE, "distance")
+typedef enum tb_joint_type { TB_JOINT_TYPES(TB_ENUM_CONSTANT) TB_JOINT_TYPE_COUNT } tb_joint_type;
+typedef int32_t tb_joint_id; /* >= 0: slot and generation packed, like body ids */
+#define TB_WORLD_BODY (-1)   /* body0 / body1 of a joint anchored in the world */
+
+typedef struct tb_joint_def {
+  int32_t type;                 /* tb_joint_type */
+  tb_body_id body0, body1;      /* parent, child; -1 = the world; not the same body */
+  float position0[3];           /* m: frame0's origin in body0's frame (world when body0 = -1) */
+  float rotation0[4];           /* unit quaternion x, y, z, w: frame0 in body0's frame */
+  float position1[3];           /* m: frame1's origin in body1's frame */
+  float rotation1[4];           /* unit quaternion: frame1 in body1's frame */
+  int32_t collide_connected;    /* 0/1: contacts between body0 and body1 (default 0: their pairs are filtered out) */
+  int32_t enable_limit;         /* 0/1 */
+  float lower, upper;           /* limit: revolute θ (rad, in [−π, π]), prismatic s (m), spherical twist (rad,
+                                 * in [−π, π]), distance length (m, >= 0); lower <= upper */
+  float cone_angle;             /* rad, in (0, π]: spherical limit on the swing of frame1's x axis */
+  int32_t enable_motor;         /* 0/1: revolute and prismatic */
+  float motor_speed;            /* target θ̇ (rad/s) or ṡ (m/s) of body1 relative to body0 */
+  float max_motor_force;        /* >= 0: N·m (revolute) or N (prismatic); the motor's bound */
+  float length;                 /* m, >= 0: distance joint rest length */
+  float stiffness;              /* N/m, >= 0: distance joint spring; 0 = rigid (or rope with the limit) */
+  float damping;                /* N·s/m, >= 0: distance joint spring damping */
+  float break_force;            /* N, > 0: the joint breaks when |readback force| exceeds it; INFINITY = never */
+  float break_torque;           /* N·m, > 0: the same for |readback torque| */
+} tb_joint_def;
+
+/* Defaults: revolute, world to nothing (body0 = body1 = -1: set them), identity frames, no
+ * collision between the joined bodies, no limit (lower = −π, upper = π, cone π), no motor,
+ * length 1, stiffness and damping 0, break force and torque INFINITY. */
+TB_API void tb_joint_default_def_into(tb_joint_def* out);
+/* Creates a joint between steps; returns its id >= 0 or -tb_status. Errors name the field: bodies
+ * that do not exist, a body joined to itself, both bodies the world, NaN/Inf numbers, non-unit
+ * rotations, lower > upper, limits out of range, negative stiffness, damping or motor force. */
+TB_API tb_joint_id tb_joint_create(tb_world_id world, const tb_joint_def* def);
+TB_API tb_status tb_joint_destroy(tb_world_id world, tb_joint_id joint);
+/* 1 when the id names a live joint of the world, else 0 (changes nothing, like tb_body_alive). */
+TB_API int32_t tb_joint_alive(tb_world_id world, tb_joint_id joint);
+/* The definition the joint was created with (body ids as given). */
+TB_API tb_status tb_joint_get_def(tb_world_id world, tb_joint_id joint, tb_joint_def* out);
+/* Joint ids of a body (as body0 or body1), in slot order. Returns the count or -tb_status; with
+ * out = NULL and capacity 0 it only counts. tb_body_destroy() removes these joints. */
+TB_API int32_t tb_body_get_joints(tb_world_id world, tb_body_id body, tb_joint_id* out, int32_t capacity);
+/* Every live joint id of the world in slot order; same count/capacity rules as tb_body_get_joints. */
+TB_API int32_t tb_world_joints(tb_world_id world, tb_joint_id* out, int32_t capacity);
+/* Removes a body like tb_body_destroy() and writes the ids of the joints removed with it
+ * (up to capacity; out may be NULL). Returns the number of joints removed (>= 0) or -tb_status. */
+TB_API int32_t tb_body_destroy_with_joints(tb_world_id world, tb_body_id body, tb_joint_id* out, int32_t capacity);
+
+/* Joint state after the last solve(). The wrench is the joint reaction in the convention of the
+ * world's solver (`convention`, a tb_readback):
+ *   PHYSX  (PGS / TGS, PxConstraint::getForce): force (N) and torque (N·m) that the joint's
+ *          constraint rows applied to body0 over the step (average), world axes, torque about
+ *          wrench.point = frame0's origin at the start of the step; limit rows included, the
+ *          motor row excluded (its force is motor_force).
+ *   NEWTON (XPBD / penalty, State.body_parent_f): total wrench from body0 through the joint on
+ *          body1, world axes, about wrench.point = body1's centre of mass at the end of the step,
+ *          motor included.
+ * With a world or static body on the reported side the point is that side's frame origin.
+ * `valid` is 0 before the first solve() after the joint was created, and for a broken joint. */
+typedef struct tb_joint_state {
+  int32_t type;          /* tb_joint_type */
+  int32_t convention;    /* tb_readback of the wrench */
+  int32_t valid;         /* 1 when the wrench and motor_force are from the last solve() */
+  int32_t broken;        /* 1 once the break force or torque was exceeded: no longer solved */
+  float position;        /* revolute θ (rad), prismatic s (m), distance length (m), else 0; at the current poses */
+  float speed;           /* θ̇ (rad/s), ṡ (m/s), d|p1 − p0|/dt (m/s), else 0 */
+  float motor_force;     /* N·m or N, average over the step, on body1 about / along the axis */
+  tb_wrench wrench;      /* the reaction, see above */
+} tb_joint_state;
+TB_API tb_status tb_joint_get_state(tb_world_id world, tb_joint_id joint, tb_joint_state* out);
+/* The joint reaction on one side, whatever the solver's convention: side 0 = on body0, 1 = on
+ * body1, about `point` (m, world) or, when NULL, that body's centre of mass at the end of the step
+ * (a world or static side: its frame origin). Converted from the readback with
+ * tb_wrench_shift / tb_wrench_reaction. TB_ERR_INVALID_STATE when the state is not valid. */
+TB_API tb_status tb_joint_wrench(tb_world_id world, tb_joint_id joint, int32_t side, const float point[3],
+                                 tb_wrench* out);
+
 /* ---- Enum name tables: the X-lists above, for C messages and bindings ---- */
 #define TB_ENUM_LISTS(X)                                                                           \
   X(TB_ENUM_BODY_TYPE, "body_type", TB_BODY_TYPES)                                                \
@@ -939,6 +1043,7 @@ TB_API const tb_contact_event* tb_world_events(tb_world_id world);
   X(TB_ENUM_MUJOCO_INTEGRATOR, "mujoco_integrator", TB_MUJOCO_INTEGRATORS)                        \
   X(TB_ENUM_CONVENTION, "convention", TB_CONTACT_CONVENTIONS)                                     \
   X(TB_ENUM_EVENT_TYPE, "event_type", TB_EVENT_TYPES)                                             \
+  X(TB_ENUM_JOINT_TYPE, "joint_type", TB_JOINT_TYPES)                                             \
   X(TB_ENUM_FIELD_SET, "field_set", TB_FIELD_SETS)                                                \
   X(TB_ENUM_FIELD_TYPE, "field_type", TB_FIELD_TYPES)                                             \
   X(TB_ENUM_SNAPSHOT_ERROR, "snapshot_error", TB_SNAPSHOT_ERRORS)
@@ -965,7 +1070,8 @@ TB_API const char* tb_enum_name(tb_enum e, int32_t value);
   X(material_compliant_acceleration_spring, TB_MATERIAL_COMPLIANT_ACCELERATION_SPRING)             \
   X(max_points_per_pair, TB_MAX_POINTS_PER_PAIR)                                                   \
   X(heightfield_max_samples, TB_HEIGHTFIELD_MAX_SAMPLES)                                           \
-  X(mesh_max_elements, TB_MESH_MAX_ELEMENTS)
+  X(mesh_max_elements, TB_MESH_MAX_ELEMENTS)                                                      \
+  X(world_body, TB_WORLD_BODY)
 /* Constant `index` (< tb_constant_count()): its snake_case name (NULL out of range) and value. */
 TB_API int32_t tb_constant_count(void);
 TB_API const char* tb_constant_name(int32_t index);

@@ -93,4 +93,12 @@ float tb_newton_separation(const tb_newton_data* d, const tb_newton_contact* c);
 /* Deepest penetration (m, >= 0) over the contact rows at the current poses. */
 float tb_newton_max_penetration(const tb_newton_data* d);
 
+/* Joints (joint_newton.c): clears the joints' step accumulators, 1 when any joint exists; XPBD
+ * corrections of one iteration into the bodies' dlin/dang (cleared first); penalty forces of one
+ * substep added to dlin/dang; the body_parent_f readback into the joint store. */
+int tb_newton_joints_begin(tb_world* w);
+void tb_newton_joints_xpbd(tb_world* w, tb_newton_data* d, float h);
+void tb_newton_joints_penalty(tb_world* w, tb_newton_data* d, float hs);
+void tb_newton_joints_readback(tb_world* w, const tb_newton_data* d, float h);
+
 #endif

@@ -101,6 +101,7 @@ tb_status tb_solve_penalty(tb_world* w) {
   float h = w->def.timestep, hs = h / (float)p->substeps;
   if ((st = check_friction_stability(w, d, hs)) != TB_OK) return st;
 
+  int joints = tb_newton_joints_begin(w);
   for (int32_t sub = 0; sub < p->substeps; ++sub) {
     for (int32_t k = 0; k < d->body_count; ++k) d->bodies[k].dlin = d->bodies[k].dang = tb_v3(0, 0, 0);
     for (int32_t i = 0; i < d->contact_count; ++i) {
@@ -121,10 +122,12 @@ tb_status tb_solve_penalty(tb_world* w) {
       /* step totals as impulses: the average force over the step is the sum / h */
       b->sum_f = tb_mul_add(b->sum_f, hs, b->dlin);
       b->sum_t = tb_mul_add(b->sum_t, hs, b->dang);
-      tb_newton_predict(w, b, b->dlin, b->dang, hs);
     }
+    if (joints) tb_newton_joints_penalty(w, d, hs); /* joint forces: not part of the contact totals */
+    for (int32_t k = 0; k < d->body_count; ++k) tb_newton_predict(w, &d->bodies[k], d->bodies[k].dlin, d->bodies[k].dang, hs);
   }
 
+  if (joints) tb_newton_joints_readback(w, d, h);
   /* no per-contact force in this solver: NaN, never zeros */
   tb_contact_fields* f = &w->contacts.f;
   for (int32_t k = 0; k < w->contacts.count; ++k) {

@@ -57,6 +57,7 @@ void tb_solver_destroy(tb_world* w) {
   tb_free(d->manifold_wide, (size_t)d->manifold_capacity * sizeof(int32_t));
   tb_free(d->bits, (size_t)d->bits_capacity * sizeof(uint64_t));
   tb_free(d->wides, (size_t)d->wide_capacity * sizeof(tb_contact_wide));
+  tb_physx_joints_destroy(d);
   for (int i = 0; i < 2; ++i) {
     tb_array_ref r[5];
     tb_free_arrays(r, anchor_cache_arrays(&d->anchors[i], r), d->anchors[i].capacity);
@@ -315,6 +316,10 @@ static void build_islands(tb_world* w, tb_solver_data* d, tb_physx_plan* plan) {
     ++nc;
   }
   plan->constraints = nc;
+  /* joints link the islands of the dynamic bodies they join (solved in joint_physx.c) */
+  for (int32_t j = 0, a, b; j < w->joints.count; ++j)
+    if (tb_physx_joint_bodies(w, d, j, &a, &b) && a >= 0 && b >= 0 && d->sims[a].inv_mass > 0.0f && d->sims[b].inv_mass > 0.0f)
+      link(d->parent, a, b);
   for (int32_t k = 0; k < nb; ++k) {
     d->sims[k].island = find_root(d->parent, k);
     d->sims[k].position_iterations = 0;
@@ -418,7 +423,7 @@ static tb_status prepare(tb_world* w, int tgs, tb_physx_ctx* ctx, tb_physx_plan*
   int32_t threads = w->def.thread_count;
   tb_parallel_for(plan->bodies, TB_BODY_CHUNK, threads, pre_integrate_job, ctx);
   tb_parallel_for(plan->wide_count, TB_WIDE_CHUNK, threads, tb_physx_prepare_rows_job, ctx);
-  return TB_OK;
+  return tb_physx_joints_prepare(ctx);
 }
 
 /* Iterate: the position iterations with bias (TGS: each an internal step of h/N, with gravity
@@ -430,6 +435,7 @@ static void iterate(tb_physx_ctx* ctx, const tb_physx_plan* plan) {
     ctx->iteration = k;
     ctx->velocity_phase = 0;
     if (ctx->ext_every) tb_parallel_for(nb, TB_BODY_CHUNK, threads, tgs_gravity_job, ctx);
+    tb_physx_joints_solve(ctx);
     for_each_color(ctx);
     if (ctx->tgs) tb_parallel_for(nb, TB_BODY_CHUNK, threads, tgs_integrate_job, ctx);
   }
@@ -437,6 +443,7 @@ static void iterate(tb_physx_ctx* ctx, const tb_physx_plan* plan) {
   for (int32_t k = 0; k < plan->max_vel; ++k) {
     ctx->iteration = k;
     ctx->velocity_phase = 1;
+    tb_physx_joints_solve(ctx);
     for_each_color(ctx);
   }
 }
@@ -458,6 +465,7 @@ static void readback(tb_physx_ctx* ctx, const tb_physx_plan* plan) {
   int tgs = ctx->tgs;
   float residual_v, residual_p;
   tb_physx_readback_contacts(ctx, &residual_v, &residual_p);
+  tb_physx_joints_readback(ctx);
 
   for (int32_t k = 0; k < plan->bodies; ++k) {
     const tb_body_sim* sim = &d->sims[k];

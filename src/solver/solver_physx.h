@@ -43,6 +43,7 @@ typedef struct tb_solver_data {
   int32_t color_start[TB_GRAPH_COLORS + 2]; /* wide ranges per colour; the last is the overflow */
   tb_anchor_cache anchors[2]; /* the last step's (read) and this step's (written), swapped */
   int32_t anchors_prev;
+  struct tb_physx_joints* joints; /* joint rows of the step (joint_physx.c), NULL until a joint exists */
 } tb_solver_data;
 
 /* What the jobs of one step share. */
@@ -70,5 +71,14 @@ void tb_physx_prepare_rows_job(int32_t begin, int32_t end, void* vctx);
  * cache (solver_physx_readback.c); returns the largest velocity (m/s) and penetration (m)
  * residuals of the rows. */
 void tb_physx_readback_contacts(const tb_physx_ctx* ctx, float* residual_v, float* residual_p);
+
+/* Joints (joint_physx.c): 1 when joint slot s is solved this step, with the solver bodies of its
+ * sides in a, b (-1 none); its rows from the start poses; one serial pass over them per iteration
+ * (ctx->iteration, ctx->velocity_phase); their readback into the joint store. */
+int tb_physx_joint_bodies(const tb_world* w, const tb_solver_data* d, int32_t s, int32_t* a, int32_t* b);
+tb_status tb_physx_joints_prepare(tb_physx_ctx* ctx);
+void tb_physx_joints_solve(tb_physx_ctx* ctx);
+void tb_physx_joints_readback(tb_physx_ctx* ctx);
+void tb_physx_joints_destroy(tb_solver_data* d);
 
 #endif

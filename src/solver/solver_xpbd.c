@@ -348,7 +348,14 @@ tb_status tb_solve_xpbd(tb_world* w) {
     b->v_pred = b->v;
     b->w_pred = b->w;
   }
-  for (int32_t it = 0; it < p->iterations; ++it) iterate(d, h, p->relaxation, p->contact_weighting);
+  int joints = tb_newton_joints_begin(w);
+  for (int32_t it = 0; it < p->iterations; ++it) {
+    iterate(d, h, p->relaxation, p->contact_weighting);
+    if (!joints) continue;
+    tb_newton_joints_xpbd(w, d, h); /* after the contacts, from the corrected poses */
+    apply_deltas(d, h, 0);
+  }
+  if (joints) tb_newton_joints_readback(w, d, h);
 
   /* kinematic bodies keep their prescribed velocity; optionally velocities from positions */
   float inv_h = 1.0f / h;

@@ -109,6 +109,7 @@ void tb_pair_lists_free(tb_world* w) {
   tb_pair_keys_free(&w->shape_exclusions);
   tb_pair_keys_free(&w->body_exclusions);
   tb_pair_keys_free(&w->contact_pairs);
+  tb_pair_keys_free(&w->joint_pairs);
 }
 
 const tb_contact_pair_params* tb_filter_contact_pair(const tb_world* w, int32_t a, int32_t b) {

@@ -69,6 +69,19 @@ int32_t tb_shape_slot_of(const tb_world* w, tb_shape_id id) {
   return slot;
 }
 
+int32_t tb_joint_slot_of(const tb_world* w, tb_joint_id id) {
+  const tb_joints* j = &w->joints;
+  int32_t slot = tb_id_slot(id);
+  if (id < 0 || slot >= j->count || j->def[slot].type < 0 || j->generation[slot] != tb_id_gen(id)) return -1;
+  return slot;
+}
+
+int32_t tb_joint_slot_checked(tb_world* w, tb_joint_id id, const char* fn) {
+  int32_t slot = tb_joint_slot_of(w, id);
+  if (slot < 0) tb_world_fail(w, TB_ERR_NOT_FOUND, "%s: joint %d does not exist (never created or removed)", fn, id);
+  return slot;
+}
+
 int32_t tb_body_slot_checked(tb_world* w, tb_body_id id, const char* fn) {
   int32_t slot = tb_body_slot_of(w, id);
   if (slot < 0) tb_world_fail(w, TB_ERR_NOT_FOUND, "%s: body %d does not exist (never created or removed)", fn, id);

@@ -25,6 +25,12 @@ int tb_pair_store_arrays(tb_world* st, tb_array_ref* out) {
   return n;
 }
 
+int tb_joint_store_arrays(tb_joints* st, tb_array_ref* out) {
+  int n = 0;
+  TB_JOINT_ARRAYS(TB_STORE_REF)
+  return n;
+}
+
 #undef TB_STORE_REF
 
 /* Grows the n arrays of one store from *capacity to cap elements (never shrinks). */
@@ -52,6 +58,11 @@ int tb_contacts_grow(tb_contact_store* c, int32_t cap) {
 int tb_pairs_grow(tb_world* w, int32_t cap) {
   tb_array_ref a[TB_MAX_ARRAYS];
   return grow_store(a, tb_pair_store_arrays(w, a), &w->pair_capacity, cap);
+}
+
+int tb_joints_grow(tb_joints* j, int32_t cap) {
+  tb_array_ref a[TB_MAX_ARRAYS];
+  return grow_store(a, tb_joint_store_arrays(j, a), &j->capacity, cap);
 }
 
 /* ---- matching frames: every array of a frame, per pair (per-point arrays hold 4 values per pair) ---- */
@@ -107,6 +118,7 @@ void tb_world_storage_free(tb_world* w, void (*free_data)(int32_t type, void* da
   tb_free_arrays(arrays, tb_body_store_arrays(&w->bodies, arrays), w->bodies.capacity);
   tb_free_arrays(arrays, tb_shape_store_arrays(&w->shapes, arrays), w->shapes.capacity);
   tb_free_arrays(arrays, tb_pair_store_arrays(w, arrays), w->pair_capacity);
+  tb_free_arrays(arrays, tb_joint_store_arrays(&w->joints, arrays), w->joints.capacity);
   tb_free_arrays(arrays, tb_contact_field_arrays(&w->contacts.f, arrays), w->contacts.capacity);
   tb_match_free(&w->match);
   tb_pair_lists_free(w);

@@ -85,6 +85,17 @@ static inline int32_t tb_world_id_slot(int32_t id) { return id & ((1 << TB_WORLD
   /* materials (tb_shape_set_material) */                                                          \
   X(material, tb_material, 1, "contact material")
 
+/* X(name, type, per_slot, doc): every joint array (src/api/joint.c creates, the solvers read). */
+#define TB_JOINT_ARRAYS(X)                                                                          \
+  X(generation, int32_t, 1, "id generation of the slot")                                           \
+  X(def, tb_joint_def, 1, "as created (body ids as given); def.type = -1 marks a free slot")       \
+  X(slot0, int32_t, 1, "body0's slot, -1 the world")                                              \
+  X(slot1, int32_t, 1, "body1's slot, -1 the world")                                              \
+  X(next_free, int32_t, 1, "free slot list, -1 end")                                               \
+  /* readback of the last solve() (src/solver/joint_*.c) */                                       \
+  X(state, tb_joint_state, 1, "wrench, motor force, validity, broken flag")                        \
+  X(impulse, float, 6, "solver scratch: linear (N·s) and angular (N·m·s) impulse of the step")
+
 #define TB_STORE_MEMBER(name, type, per_slot, doc) type* name;
 
 typedef struct tb_bodies {
@@ -99,6 +110,12 @@ typedef struct tb_shapes {
   TB_SHAPE_ARRAYS(TB_STORE_MEMBER)
   int32_t count, capacity, free_head;
 } tb_shapes;
+
+typedef struct tb_joints {
+  TB_JOINT_ARRAYS(TB_STORE_MEMBER)
+  int32_t count, capacity, free_head; /* count: highest live slot + 1 */
+  int32_t live;                       /* joints alive */
+} tb_joints;
 
 /* A candidate pair and its manifold. shape0 has the lower (type, slot). */
 enum {
@@ -152,6 +169,7 @@ typedef struct tb_world {
   tb_world_def def;
   tb_bodies bodies;
   tb_shapes shapes;
+  tb_joints joints;
 
   /* broad phase */
   int32_t* sap_order;        /* shape slots sorted by AABB lower x */
@@ -177,6 +195,7 @@ typedef struct tb_world {
   tb_pair_keys shape_exclusions; /* shape slots: Newton excluded pairs */
   tb_pair_keys body_exclusions;  /* body slots: MuJoCo `exclude` */
   tb_pair_keys contact_pairs;    /* shape slots: MuJoCo explicit `pair`s with their parameters */
+  tb_pair_keys joint_pairs;      /* body slots joined by a joint without collide_connected: filtered out */
   tb_sap_entry* sap_entries;     /* sap_capacity entries: the AABBs in sweep order */
   /* -- world section: distances and matching -- */
   tb_match_data match;        /* contacts of the last two collide() calls, for matching */
@@ -222,9 +241,11 @@ tb_status tb_world_fail(tb_world* w, tb_status status, const char* fmt, ...);
 /* The one slot check of each store: slot of a live id, else -1 (no message). */
 int32_t tb_body_slot_of(const tb_world* w, tb_body_id id);
 int32_t tb_shape_slot_of(const tb_world* w, tb_shape_id id);
+int32_t tb_joint_slot_of(const tb_world* w, tb_joint_id id);
 /* The same, failing with TB_ERR_NOT_FOUND and "<fn>: body <id> does not exist ..." */
 int32_t tb_body_slot_checked(tb_world* w, tb_body_id id, const char* fn); /* slot or -1 */
 int32_t tb_shape_slot_checked(tb_world* w, tb_shape_id id, const char* fn); /* slot or -1 */
+int32_t tb_joint_slot_checked(tb_world* w, tb_joint_id id, const char* fn); /* slot or -1 */
 const char* tb_shape_type_name(int32_t type);
 
 /* ---- storage (src/world/storage.c): SoA growth and freeing, all or nothing ---- */
@@ -235,10 +256,12 @@ const char* tb_shape_type_name(int32_t type);
 int tb_body_store_arrays(tb_bodies* b, tb_array_ref* out);
 int tb_shape_store_arrays(tb_shapes* s, tb_array_ref* out);
 int tb_pair_store_arrays(struct tb_world* w, tb_array_ref* out);
+int tb_joint_store_arrays(tb_joints* j, tb_array_ref* out);
 int tb_bodies_grow(tb_bodies* b, int32_t capacity);
 int tb_shapes_grow(tb_shapes* s, int32_t capacity);
 int tb_contacts_grow(tb_contact_store* c, int32_t capacity);
 int tb_pairs_grow(tb_world* w, int32_t capacity);
+int tb_joints_grow(tb_joints* j, int32_t capacity);
 /* Frees every array of the world's stores (bodies, shapes and their owned geometry through
  * free_data, pairs, contacts, pair lists, matching frames, solver backup). */
 void tb_world_storage_free(tb_world* w, void (*free_data)(int32_t type, void* data));

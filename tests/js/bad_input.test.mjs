@@ -28,8 +28,11 @@ function scene(tribo) {
   const sensor = w.addContactSensor(box, { capacity: 8 });
   const removedSensor = w.addContactSensor(ball, { capacity: 8 });
   w.removeContactSensor(removedSensor);
+  const joint = w.addJoint({ type: 'distance', body0: box, body1: ball, anchor0: [0, 0.5, 0], length: 2 });
+  const removedJoint = w.addJoint({ type: 'spherical', body1: ball, anchor: [2, 3, 0] });
+  w.removeJoint(removedJoint);
   w.step(5);
-  const s = { ground, box, ball, removed, removedShape, sensor, removedSensor,
+  const s = { ground, box, ball, removed, removedShape, sensor, removedSensor, joint, removedJoint,
     boxShape: w.shapesOf(box)[0], ballShape: w.shapesOf(ball)[0], groundShape: w.shapesOf(ground)[0] };
   return { w, s };
 }
@@ -108,11 +111,19 @@ const ID_CALLS = [
   ['setPairForceThreshold', 'shape0', (w, s, x) => w.setPairForceThreshold(x, s.groundShape, 5)],
   ['setPairForceThreshold', 'shape1', (w, s, x) => w.setPairForceThreshold(s.boxShape, x, 5)],
   ['addBody', 'parent', (w, s, x) => w.addBody({ parent: x, shapes: [{ type: 'sphere', radius: 0.1 }] }), true],
+  ['addJoint', 'body0', (w, s, x) => w.addJoint({ body0: x, body1: s.ball }), true],
+  ['addJoint', 'body1', (w, s, x) => w.addJoint({ body0: s.box, body1: x }), true],
+  ['jointsOf', 'body', (w, s, x) => w.jointsOf(x)],
+  ['removeJoint', 'id', (w, s, x) => w.removeJoint(x), false, 'joint'],
+  ['getJoint', 'id', (w, s, x) => w.getJoint(x), false, 'joint'],
+  ['jointState', 'id', (w, s, x) => w.jointState(x), false, 'joint'],
+  ['jointWrench', 'id', (w, s, x) => w.jointWrench(x, 1), false, 'joint'],
 ];
 
 /** Which live id of the scene a parameter takes, to build `id + 2**32` and the removed id. */
 function liveAndRemoved(s, name, param, kind) {
   if (kind === 'sensor') return [s.sensor, s.removedSensor];
+  if (kind === 'joint') return [s.joint, s.removedJoint];
   if (/shape|^a$|^b$|pairs/.test(param) || /Material|ShapeFilter/.test(name)) return [s.boxShape, s.removedShape];
   return [s.box, s.removed];
 }
@@ -148,6 +159,7 @@ const INTEGER_CALLS = [
   ['convertContacts', 'first', (w) => w.convertContacts('newton', 2 ** 32)],
   ['convertContacts', 'count', (w) => w.convertContacts('newton', 0, 2 ** 32 + 1)],
   ['hullInfo', 'index', (w, s) => w.hullInfo(s.box, 2 ** 32)],
+  ['jointWrench', 'side', (w, s) => w.jointWrench(s.joint, 2 ** 32 + 1)],
   ['step', 'n', (w) => w.step(1.5)],
   ['step', 'n', (w) => w.step(-1)],
 ];
@@ -196,6 +208,15 @@ const REAL_CALLS = [
   ['rayCast', 'maxDistance', (w) => w.rayCast([0, 5, 0], [0, -1, 0], { maxDistance: NaN })],
   ['rayCast', 'origin[0]', (w) => w.rayCast([1e39, 5, 0], [0, -1, 0])],
   ['overlap', 'radius', (w) => w.overlap({ type: 'sphere', radius: 1e30 })],
+  ['addJoint', 'anchor0[1]', (w, s) => w.addJoint({ body1: s.ball, anchor0: [0, 1e39, 0] })],
+  ['addJoint', 'axis[2]', (w, s) => w.addJoint({ body1: s.ball, axis: [0, 0, NaN] })],
+  ['addJoint', 'axis', (w, s) => w.addJoint({ body1: s.ball, axis: [0, 0, 0] })],
+  ['addJoint', 'limit.lower', (w, s) => w.addJoint({ body1: s.ball, limit: { lower: NaN } })],
+  ['addJoint', 'limit.lower', (w, s) => w.addJoint({ body1: s.ball, limit: { lower: 1, upper: -1 } })],
+  ['addJoint', 'motor.maxForce', (w, s) => w.addJoint({ body1: s.ball, motor: { speed: 1, maxForce: -1 } })],
+  ['addJoint', 'spring.stiffness', (w, s) => w.addJoint({ type: 'distance', body1: s.ball, spring: { stiffness: 1e39 } })],
+  ['addJoint', 'breakForce', (w, s) => w.addJoint({ body1: s.ball, breakForce: 0 })],
+  ['jointWrench', 'point[0]', (w, s) => w.jointWrench(s.joint, 1, [1e39, 0, 0])],
   ['overlap', 'position[1]', (w) => w.overlap({ type: 'sphere', radius: 1 }, { position: [0, NaN, 0] })],
 ];
 
@@ -208,7 +229,7 @@ const CAPACITY_CALLS = [
 
 /** Methods whose parameters all appear above, or that take none a caller could get wrong. */
 const WITHOUT_BAD_VALUES = new Set(['collide', 'solve', 'free', 'bodies', 'contacts', 'stepStats', 'solverStatus',
-  'options', 'readbackInfo', 'events', 'netContactWrenches', 'setPreset', 'snapshot', 'resetSolver']);
+  'options', 'readbackInfo', 'events', 'netContactWrenches', 'setPreset', 'snapshot', 'resetSolver', 'joints']);
 
 /** Asserts a TypeError or RangeError whose message names `fn` and `param`. */
 function assertNamedError(call, fn, param, what) {

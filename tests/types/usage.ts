@@ -1,5 +1,5 @@
 // Type-checked (not run) by `make test-types`: the API as a TypeScript user meets it.
-import { init, createWorkerWorld, LIMITS, type ContactViews, type HullInfo } from '../../js/index.js';
+import { init, createWorkerWorld, LIMITS, type ContactViews, type HullInfo, type JointState, type Wrench } from '../../js/index.js';
 
 async function main(): Promise<number> {
   const tribo = await init({ build: 'simd' });
@@ -17,7 +17,12 @@ async function main(): Promise<number> {
     { type: 'heightfield', rows: 2, cols: 2, heights: new Float32Array(4), cellSize: [1, 1] },
     { type: 'mesh', vertices: [0, 0, 0, 1, 0, 0, 0, 0, 1], indices: [0, 2, 1], friction: 0.7 },
   ] });
+  const hinge: number = world.addJoint({ type: 'revolute', body1: id, anchor: [0, 2, 0], axis: [0, 0, 1],
+    limit: { lower: -1, upper: 1 }, motor: { speed: 1, maxForce: 5 } });
   world.step(10);
+  const js: JointState = world.jointState(hinge);
+  const reaction: Wrench = world.jointWrench(hinge, 1);
+  const removed: number[] = world.removeBody(id);
   const c: ContactViews = world.contacts;
   const fy: number = c.force[3 * 0 + 1];
   const out = world.getPosition(id, new Float32Array(3));
@@ -26,7 +31,7 @@ async function main(): Promise<number> {
   const n: number = frame.contacts.count + frame.bodies.transform.length;
   await sim.free();
   world.free();
-  return fy + out[1] + n;
+  return fy + out[1] + n + js.position + reaction.force[1] + removed.length;
 }
 void main;
 

@@ -1,0 +1,686 @@
+/* Joints in every preset: pendulum period against the closed forms, the reaction at the bottom,
+ * hinge limits, prismatic motors, a hanging chain, fixed-joint reactions, collision between
+ * joined bodies, break force, bad input, removal with the body, determinism across threads. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "include/tribo.h"
+#include "test_util.h"
+
+static const float ID_Q[4] = {0, 0, 0, 1};
+static const float ZERO[3] = {0, 0, 0};
+static const double G = 9.81;
+static const double PI = 3.14159265358979323846;
+/* frame rotation taking the x axis (the joint axis) to +z: −90° about y */
+static const float X_TO_Z[4] = {0, -0.70710678f, 0, 0.70710678f};
+
+static const tb_preset PRESETS[4] = {TB_PRESET_PHYSX_PGS, TB_PRESET_PHYSX_TGS, TB_PRESET_NEWTON_XPBD, TB_PRESET_NEWTON_SEMI};
+static const char* NAMES[4] = {"physx-pgs", "physx-tgs", "newton-xpbd", "newton-semi"};
+
+static tb_world_id make_world(tb_preset preset, float dt, int threads) {
+  tb_world_def def = tb_default_world_def();
+  tb_preset_apply(preset, &def);
+  def.gravity[1] = (float)-G;
+  def.timestep = dt;
+  def.thread_count = threads;
+  tb_world_id w = tb_world_create(&def);
+  CHECK(w >= 0);
+  return w;
+}
+
+/* A sphere of mass m (kg) and radius r (m) with its solid-sphere inertia. */
+static tb_body_id ball(tb_world_id w, const float pos[3], float r, float m) {
+  float sp[4] = {r, 0, 0, 0};
+  tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, pos, ID_Q);
+  CHECK(b >= 0);
+  tb_shape_create(w, b, TB_SHAPE_SPHERE, sp, ZERO, ID_Q, 0.5f, 0.0f, 1000.0f);
+  float i = 0.4f * m * r * r, inertia[3] = {i, i, i};
+  CHECK(tb_body_set_mass(w, b, m, ZERO, inertia) == TB_OK);
+  return b;
+}
+
+static tb_body_id box(tb_world_id w, const float pos[3], const float half[3], float m) {
+  float p[4] = {half[0], half[1], half[2], 0};
+  tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, pos, ID_Q);
+  CHECK(b >= 0);
+  tb_shape_create(w, b, TB_SHAPE_BOX, p, ZERO, ID_Q, 0.5f, 0.0f, 1000.0f);
+  float sx = 4 * half[0] * half[0], sy = 4 * half[1] * half[1], sz = 4 * half[2] * half[2];
+  float inertia[3] = {m * (sy + sz) / 12, m * (sx + sz) / 12, m * (sx + sy) / 12};
+  CHECK(tb_body_set_mass(w, b, m, ZERO, inertia) == TB_OK);
+  return b;
+}
+
+/* A joint of `type` from the world point `anchor` to `body` with frame1's origin at `local`
+ * (m, body frame); both frames unrotated (x axis = world x at rest). */
+static tb_joint_def world_joint(tb_joint_type type, tb_body_id body, const float anchor[3], const float local[3]) {
+  tb_joint_def jd;
+  tb_joint_default_def_into(&jd);
+  jd.type = type;
+  jd.body1 = body;
+  memcpy(jd.position0, anchor, 3 * sizeof(float));
+  memcpy(jd.position1, local, 3 * sizeof(float));
+  return jd;
+}
+
+static void get_state(tb_world_id w, tb_body_id b, float out[13]) { CHECK(tb_body_get_state(w, b, out) == TB_OK); }
+
+/* Complete elliptic integral of the first kind K(k) by the arithmetic-geometric mean. */
+static double elliptic_k(double k) {
+  double a = 1.0, b = sqrt(1.0 - k * k);
+  for (int i = 0; i < 30; ++i) {
+    double an = 0.5 * (a + b);
+    b = sqrt(a * b);
+    a = an;
+  }
+  return PI / (2.0 * a);
+}
+
+typedef struct pendulum_result {
+  double period;       /* s, mean over the measured half periods */
+  double bottom_force; /* N, |joint force on the bob| at the step ending nearest the bottom (first pass) */
+  double bottom_speed; /* m/s, the bob's speed then */
+  double bottom_vertical; /* N, the force's vertical component then */
+} pendulum_result;
+
+/* The pendulum's bob: m = 1 kg, a sphere of radius 5 cm with its inertia set to I = 0.1 kg·m² about
+ * its centre (a physical pendulum, so that PGS/TGS rows are not dominated by a tiny inertia). */
+static const double BOB_M = 1.0, BOB_I = 0.1, ROD = 1.0;
+
+/* A revolute joint from the world (frame on the hinge line, axis +z). */
+static tb_joint_def hinge_def(tb_body_id body, const float pivot[3], const float local[3]) {
+  tb_joint_def jd;
+  tb_joint_default_def_into(&jd);
+  jd.type = TB_JOINT_REVOLUTE;
+  jd.body1 = body;
+  memcpy(jd.position0, pivot, 3 * sizeof(float));
+  memcpy(jd.rotation0, X_TO_Z, sizeof X_TO_Z);
+  memcpy(jd.position1, local, 3 * sizeof(float));
+  memcpy(jd.rotation1, X_TO_Z, sizeof X_TO_Z);
+  return jd;
+}
+
+/* The pendulum's bob at pos: BOB_M with its inertia BOB_I about its centre. */
+static tb_body_id pendulum_bob(tb_world_id w, const float pos[3]) {
+  tb_body_id bob = ball(w, pos, 0.05f, (float)BOB_M);
+  float in[3] = {(float)BOB_I, (float)BOB_I, (float)BOB_I};
+  CHECK(tb_body_set_mass(w, bob, (float)BOB_M, ZERO, in) == TB_OK);
+  return bob;
+}
+
+/* The preset's world for the joint tests: PhysX at 1/60 s; Newton XPBD at 1/240 s (one
+ * iteration pair per step, as Newton runs its substeps); Newton penalty at 1/60 s with 16
+ * substeps (the attachment springs need hs·√(ke/m) well below 2). */
+static tb_world_id joint_world(int p, int threads) {
+  tb_world_id w = make_world(PRESETS[p], p == 2 ? 1.0f / 240.0f : 1.0f / 60.0f, threads);
+  if (p == 3) {
+    tb_world_def def;
+    tb_world_get_def(w, &def);
+    def.solver.newton.substeps = 16;
+    CHECK(tb_world_set_solver(w, &def.solver) == TB_OK);
+  }
+  return w;
+}
+
+/* Bob on a joint (revolute about z, or spherical) at the pivot (0, 2, 0), length 1 m, released at
+ * rest from θ0; runs `halves` half periods measured by the zero crossings of the angle. */
+static pendulum_result pendulum(int p, tb_joint_type type, double theta0, int halves) {
+  tb_world_id w = joint_world(p, 1);
+  tb_world_def def;
+  tb_world_get_def(w, &def);
+  const float dt = def.timestep;
+  float pivot[3] = {0, 2, 0};
+  float pos[3] = {pivot[0] + (float)(ROD * sin(theta0)), pivot[1] - (float)(ROD * cos(theta0)), 0};
+  tb_body_id bob = pendulum_bob(w, pos);
+  float local[3] = {pivot[0] - pos[0], pivot[1] - pos[1], 0};
+  tb_joint_def jd = hinge_def(bob, pivot, local);
+  jd.type = type;
+  tb_joint_id j = tb_joint_create(w, &jd);
+  CHECK(j >= 0);
+  pendulum_result res = {0, 0, 0, 0};
+  double prev_angle = theta0, t = 0.0, first = -1.0, last = -1.0, best = 1e9;
+  int crossings = 0, first_pass = 1;
+  for (int step = 0; step < 20000 && crossings <= halves; ++step) {
+    if (tb_world_step(w) != TB_OK) break;
+    t += dt;
+    float s[13];
+    get_state(w, bob, s);
+    double angle = atan2(s[0] - pivot[0], pivot[1] - s[1]);
+    if (first_pass && fabs(angle) < best) {
+      best = fabs(angle);
+      tb_wrench wr;
+      CHECK(tb_joint_wrench(w, j, 1, NULL, &wr) == TB_OK);
+      res.bottom_force = sqrt(wr.force[0] * wr.force[0] + wr.force[1] * wr.force[1] + wr.force[2] * wr.force[2]);
+      res.bottom_vertical = wr.force[1];
+      res.bottom_speed = sqrt(s[7] * s[7] + s[8] * s[8] + s[9] * s[9]);
+    }
+    if ((angle < 0) != (prev_angle < 0)) {
+      double tc = t - dt * angle / (angle - prev_angle); /* linear interpolation of the crossing */
+      if (crossings == 0) first = tc;
+      last = tc;
+      ++crossings;
+      first_pass = 0;
+    }
+    prev_angle = angle;
+  }
+  CHECK(crossings > halves);
+  res.period = crossings > 1 ? 2.0 * (last - first) / (double)(crossings - 1) : NAN;
+  tb_world_destroy(w);
+  return res;
+}
+
+/* Equivalent length of the physical pendulum, L + I/(m·L), with the bob's inertia scaled by
+ * `inertia_scale` (1 but for XPBD, see test_pendulum). */
+static double pendulum_length(double inertia_scale) { return ROD + inertia_scale * BOB_I / (BOB_M * ROD); }
+
+/* Period of a pendulum released from 0.1 rad and from 1.5 rad against the closed forms
+ * T = 2π√(L_eq/g)(1 + θ0²/16) and T = 4√(L_eq/g)·K(sin(θ0/2)), and the reaction at the bottom
+ * against m·g + m·v²/L with the speed measured there, revolute and spherical.
+ * Tolerances, from what each solver does: the small-amplitude period is 0.2% everywhere (measured
+ * <= 0.04%). At 1.5 rad the period depends on the amplitude, so the energy a solver loses per swing
+ * shortens it: PGS/TGS (1/60 s) lose about 1% of the bottom speed and their first period is 1.3% /
+ * 1.0% short (tolerance 2%), XPBD (1/240 s) loses 2% (tolerance 3%), the penalty springs almost
+ * nothing (0.1%, tolerance 0.5%). XPBD applies Newton's joint relaxations, 0.7 to the linear and
+ * 0.4 to the angular part of each correction, so the bob turns as if its inertia were
+ * 0.7/0.4 = 1.75 times larger: its closed form uses L + 1.75·I/(mL) (the period is 3.4% longer
+ * than the physical pendulum's, and it matches to 0.04%). The bottom reaction: TGS 0.2%, XPBD 0.6%,
+ * penalty 0.03% (tolerance 1.5%); PGS linearises its rows at the start of the step and recovers
+ * only part of the centripetal impulse: 4.4% low (tolerance 6%). */
+static void test_pendulum(void) {
+  const double small = 0.1, large = 1.5;
+  const double tol_large[4] = {0.02, 0.02, 0.03, 0.005}, tol_speed[4] = {0.015, 0.015, 0.03, 0.002};
+  const double tol_force[4] = {0.06, 0.015, 0.015, 0.015};
+  for (int p = 0; p < 4; ++p) {
+    double lq = pendulum_length(p == 2 ? 0.7 / 0.4 : 1.0);
+    double t_small = 2 * PI * sqrt(lq / G) * (1 + small * small / 16);
+    double t_large = 4 * sqrt(lq / G) * elliptic_k(sin(large / 2));
+    double v_bottom = sqrt(2 * G * ROD * (1 - cos(large)) / lq) * ROD; /* energy: ½ m L_eq L ω² = m g L (1 − cos θ0) */
+    for (int t = 0; t < 2; ++t) {
+      tb_joint_type type = t ? TB_JOINT_SPHERICAL : TB_JOINT_REVOLUTE;
+      pendulum_result a = pendulum(p, type, small, 2);
+      pendulum_result b = pendulum(p, type, large, 2);
+      printf("  %s %s: T(0.1) %.4f s (closed form %.4f), T(1.5) %.4f s (%.4f), bottom %.3f N (m·g + m·v²/L %.3f), v %.3f m/s (%.3f)\n",
+             NAMES[p], t ? "spherical" : "revolute", a.period, t_small, b.period, t_large, b.bottom_force,
+             BOB_M * G + BOB_M * b.bottom_speed * b.bottom_speed / ROD, b.bottom_speed, v_bottom);
+      CHECK_NEAR(t_small, a.period, 0.002 * t_small);
+      CHECK_NEAR(t_large, b.period, tol_large[p] * t_large);
+      CHECK_NEAR(v_bottom, b.bottom_speed, tol_speed[p] * v_bottom);
+      double expect = BOB_M * G + BOB_M * b.bottom_speed * b.bottom_speed / ROD;
+      CHECK_NEAR(expect, b.bottom_force, tol_force[p] * expect);
+      CHECK(b.bottom_vertical > 0.99 * b.bottom_force); /* up along the rod at the bottom */
+    }
+  }
+}
+
+/* A 1 m × 0.05 m × 0.5 m, 5 kg door panel on a horizontal hinge along z at its left edge falls
+ * from horizontal until its lower limit, −0.5 rad, and rests there: the angle within 0.01 rad
+ * (penalty: the limit is a 1e4 N·m/rad spring, deflection 2e-4 rad) and the joint's torque on
+ * the door about the hinge equal to the weight's moment m·g·(L/2)·cos(0.5) within 2%. */
+static void test_hinge_limit(void) {
+  for (int p = 0; p < 4; ++p) {
+    tb_world_id w = joint_world(p, 1);
+    const float half[3] = {0.5f, 0.025f, 0.25f}, m = 5.0f;
+    float pos[3] = {0.5f, 2, 0}, pivot[3] = {0, 2, 0}, local[3] = {-0.5f, 0, 0};
+    tb_body_id door = box(w, pos, half, m);
+    tb_joint_def jd = hinge_def(door, pivot, local);
+    jd.enable_limit = 1;
+    jd.lower = -0.5f;
+    jd.upper = 0.5f;
+    tb_joint_id j = tb_joint_create(w, &jd);
+    CHECK(j >= 0);
+    for (int s = 0; s < 480; ++s) CHECK(tb_world_step(w) == TB_OK);
+    tb_joint_state st;
+    CHECK(tb_joint_get_state(w, j, &st) == TB_OK);
+    CHECK_NEAR(-0.5, st.position, 0.01);
+    CHECK_NEAR(0.0, st.speed, 0.01);
+    tb_wrench wr;
+    CHECK(tb_joint_wrench(w, j, 1, pivot, &wr) == TB_OK);
+    double moment = m * G * 0.5 * cos(0.5);
+    CHECK_NEAR(moment, wr.torque[2], 0.02 * moment);
+    CHECK_NEAR(m * G, wr.force[1], 0.02 * m * G);
+    tb_world_destroy(w);
+  }
+}
+
+/* A 2 kg slider on a prismatic joint along x, held against gravity by the joint, driven by a
+ * motor with target 1.5 m/s and at most 10 N: it accelerates at F/m = 5 m/s² (the motor at its
+ * bound), reaches 1.5 m/s after 0.3 s, and then needs no force. */
+static void test_prismatic_motor(void) {
+  for (int p = 0; p < 4; ++p) {
+    tb_world_id w = joint_world(p, 1);
+    tb_world_def def;
+    tb_world_get_def(w, &def);
+    const float half[3] = {0.1f, 0.1f, 0.1f}, m = 2.0f, fmax = 10.0f, target = 1.5f;
+    float pos[3] = {0, 1, 0};
+    tb_body_id slider = box(w, pos, half, m);
+    tb_joint_def jd = world_joint(TB_JOINT_PRISMATIC, slider, pos, ZERO);
+    jd.enable_motor = 1;
+    jd.motor_speed = target;
+    jd.max_motor_force = fmax;
+    tb_joint_id j = tb_joint_create(w, &jd);
+    CHECK(j >= 0);
+    int steps_0p1 = (int)(0.1f / def.timestep + 0.5f), steps_1 = (int)(1.0f / def.timestep + 0.5f);
+    tb_joint_state st;
+    float most = 0.0f;
+    for (int s = 0; s < steps_1; ++s) {
+      CHECK(tb_world_step(w) == TB_OK);
+      CHECK(tb_joint_get_state(w, j, &st) == TB_OK);
+      if (fabsf(st.motor_force) > most) most = fabsf(st.motor_force);
+      if (s + 1 == steps_0p1) {
+        CHECK_NEAR(fmax / m * 0.1, st.speed, 0.02 * fmax / m * 0.1); /* still accelerating at the bound */
+        CHECK_NEAR(fmax, st.motor_force, 0.01 * fmax);
+      }
+    }
+    CHECK(most <= fmax * 1.0001f);
+    CHECK_NEAR(target, st.speed, 0.01 * target);
+    CHECK_NEAR(0.0, st.motor_force, 0.05 * fmax);
+    float s13[13];
+    get_state(w, slider, s13);
+    CHECK_NEAR(1.0, s13[1], 0.002); /* the joint holds it up */
+    tb_wrench wr;
+    CHECK(tb_joint_wrench(w, j, 1, NULL, &wr) == TB_OK);
+    CHECK_NEAR(m * G, wr.force[1], 0.01 * m * G); /* the joint carries the weight, the motor is apart */
+    tb_world_destroy(w);
+  }
+}
+
+/* Ten 0.5 kg links of 0.2 m hanging straight from the world on revolute joints: each joint
+ * carries the weight of the links below it, the top one the whole chain, 10·m·g (1%), after 1 s
+ * (XPBD: 10 s; Newton's relaxed Jacobi corrections, two iterations per step, take that long to
+ * carry the load down the chain: the top joint reports 90% of it after 1 s). The chain stretches
+ * (bottom link 3.7 cm low in PGS, 1 cm in TGS and XPBD, 2.7 cm with the penalty springs: Σ of the
+ * loads / ke); the bottom link stays within 5 cm of its rigid position. */
+static void test_chain(void) {
+  for (int p = 0; p < 4; ++p) {
+    tb_world_id w = joint_world(p, 1);
+    const float half[3] = {0.02f, 0.1f, 0.02f}, m = 0.5f;
+    tb_joint_id joints[10];
+    tb_body_id prev = TB_WORLD_BODY;
+    for (int k = 0; k < 10; ++k) {
+      float pos[3] = {0, 3.0f - 0.1f - 0.2f * (float)k, 0};
+      tb_body_id link = box(w, pos, half, m);
+      float top_world[3] = {0, 3.0f - 0.2f * (float)k, 0}, top_local[3] = {0, 0.1f, 0}, bottom_prev[3] = {0, -0.1f, 0};
+      tb_joint_def jd = hinge_def(link, prev == TB_WORLD_BODY ? top_world : bottom_prev, top_local);
+      jd.body0 = prev;
+      joints[k] = tb_joint_create(w, &jd);
+      CHECK(joints[k] >= 0);
+      prev = link;
+    }
+    int steps = p == 2 ? 2400 : 240; /* XPBD: 10 s, see above */
+    for (int s = 0; s < steps; ++s) CHECK(tb_world_step(w) == TB_OK);
+    double sum_top = 0.0;
+    for (int k = 0; k < 10; ++k) {
+      tb_wrench wr;
+      CHECK(tb_joint_wrench(w, joints[k], 1, NULL, &wr) == TB_OK);
+      double below = (10 - k) * m * G;
+      CHECK_NEAR(below, wr.force[1], 0.01 * below);
+      if (k == 0) sum_top = wr.force[1];
+    }
+    float last[13];
+    get_state(w, prev, last);
+    printf("  %s chain: top joint %.3f N, hanging weight %.3f N, bottom link at %.4f m (rigid: 1.1 m)\n", NAMES[p], sum_top, 10 * m * G, last[1]);
+    CHECK_NEAR(1.1, last[1], 0.05);
+    tb_world_destroy(w);
+  }
+}
+
+/* A 1 m, 4 kg cantilever welded to the world at its left end: the fixed joint's reaction on the
+ * beam about the weld is the supported weight m·g up and the moment m·g·(L/2) about +z (1%; the
+ * penalty springs sag by m·g/ke = 4 mm and turn by m·g·L/2/ke = 2e-3 rad, within it); on the
+ * world the opposite, about the same point. */
+static void test_fixed(void) {
+  for (int p = 0; p < 4; ++p) {
+    tb_world_id w = joint_world(p, 1);
+    const float half[3] = {0.5f, 0.05f, 0.05f}, m = 4.0f;
+    float pos[3] = {0.5f, 2, 0}, weld[3] = {0, 2, 0}, local[3] = {-0.5f, 0, 0};
+    tb_body_id beam = box(w, pos, half, m);
+    tb_joint_def jd = world_joint(TB_JOINT_FIXED, beam, weld, local);
+    tb_joint_id j = tb_joint_create(w, &jd);
+    CHECK(j >= 0);
+    for (int s = 0; s < 240; ++s) CHECK(tb_world_step(w) == TB_OK);
+    tb_wrench on_beam, on_world;
+    CHECK(tb_joint_wrench(w, j, 1, weld, &on_beam) == TB_OK);
+    CHECK(tb_joint_wrench(w, j, 0, weld, &on_world) == TB_OK);
+    double weight = m * G, moment = m * G * 0.5;
+    CHECK_NEAR(weight, on_beam.force[1], 0.01 * weight);
+    CHECK_NEAR(moment, on_beam.torque[2], 0.01 * moment);
+    CHECK_NEAR(0.0, on_beam.force[0], 0.01 * weight);
+    CHECK_NEAR(-weight, on_world.force[1], 0.01 * weight);
+    CHECK_NEAR(-moment, on_world.torque[2], 0.01 * moment);
+    tb_world_destroy(w);
+  }
+}
+
+/* A 1 kg bob on a distance joint with a spring (k = 400 N/m, c = 20 N·s/m, rest length 0.5 m)
+ * settles at 0.5 + m·g/k = 0.5245 m (0.5 mm); a rope (limit up to 0.8 m, no spring) holds it at
+ * 0.8 m (2 mm). XPBD: Newton's compliant correction starts each iteration from λ = 0, so the
+ * spring acts once per iteration, relaxed by 0.7: the stiffness is 2·0.7·k, the extension
+ * m·g/(1.4·k) = 1.75 cm. */
+static void test_distance(void) {
+  for (int p = 0; p < 4; ++p) {
+    for (int rope = 0; rope < 2; ++rope) {
+      tb_world_id w = joint_world(p, 1);
+      float pos[3] = {0, 1.5f, 0}, anchor[3] = {0, 2, 0};
+      tb_body_id bob = ball(w, pos, 0.05f, 1.0f);
+      tb_joint_def jd = world_joint(TB_JOINT_DISTANCE, bob, anchor, ZERO);
+      jd.length = 0.5f;
+      if (rope) {
+        jd.enable_limit = 1;
+        jd.lower = 0.0f;
+        jd.upper = 0.8f;
+      } else {
+        jd.stiffness = 400.0f;
+        jd.damping = 20.0f;
+      }
+      tb_joint_id j = tb_joint_create(w, &jd);
+      CHECK(j >= 0);
+      for (int s = 0; s < 600; ++s) CHECK(tb_world_step(w) == TB_OK);
+      tb_joint_state st;
+      CHECK(tb_joint_get_state(w, j, &st) == TB_OK);
+      double spring = p == 2 ? G / (400.0 * 2 * 0.7) : G / 400.0;
+      CHECK_NEAR(rope ? 0.8 : 0.5 + spring, st.position, rope ? 0.002 : 0.0005);
+      tb_world_destroy(w);
+    }
+  }
+}
+
+/* A spherical joint whose cone (0.5 rad) opens along +x holds a 1 kg bob hanging from it at the
+ * cone's edge: its arm 0.5 rad below the horizontal (0.01 rad), not hanging straight down. */
+static void test_cone(void) {
+  for (int p = 0; p < 4; ++p) {
+    tb_world_id w = joint_world(p, 1);
+    float pivot[3] = {0, 2, 0}, pos[3] = {1, 2, 0}, arm[3] = {-1, 0, 0}; /* frames' x axes along the arm, +x */
+    tb_body_id bob = pendulum_bob(w, pos);
+    tb_joint_def jd = world_joint(TB_JOINT_SPHERICAL, bob, pivot, arm);
+    jd.enable_limit = 1;
+    jd.cone_angle = 0.5f;
+    tb_joint_id j = tb_joint_create(w, &jd);
+    CHECK(j >= 0);
+    for (int s = 0; s < (p == 2 ? 1920 : 480); ++s) CHECK(tb_world_step(w) == TB_OK);
+    float st[13];
+    get_state(w, bob, st);
+    double below = atan2(pivot[1] - st[1], st[0] - pivot[0]);
+    CHECK_NEAR(0.5, below, 0.01);
+    tb_world_destroy(w);
+  }
+}
+
+/* A kinematic carrier moving at 1 m/s along x tows a 1 kg bob hanging 1 m below it on a
+ * spherical joint: over 4 s the rod keeps its length (1%) and the bob, swinging about the
+ * carrier with amplitude v/ω ≈ 0.33 m, stays within 0.4 m of it (it is towed 4 m). */
+static void test_kinematic(void) {
+  for (int p = 0; p < 4; ++p) {
+    tb_world_id w = joint_world(p, 1);
+    float cpos[3] = {0, 2, 0}, bpos[3] = {0, 1, 0}, v[3] = {1, 0, 0}, down[3] = {0, -1, 0};
+    tb_body_id carrier = tb_body_create(w, TB_BODY_KINEMATIC, cpos, ID_Q);
+    CHECK(tb_body_set_velocity(w, carrier, v, ZERO) == TB_OK);
+    tb_body_id bob = pendulum_bob(w, bpos);
+    tb_joint_def jd = world_joint(TB_JOINT_SPHERICAL, bob, down, ZERO);
+    jd.body0 = carrier;
+    CHECK(tb_joint_create(w, &jd) >= 0);
+    tb_world_def def;
+    tb_world_get_def(w, &def);
+    int steps = (int)(4.0f / def.timestep + 0.5f);
+    double worst_length = 0.0, worst_lag = 0.0;
+    for (int s = 0; s < steps; ++s) {
+      CHECK(tb_world_step(w) == TB_OK);
+      float c[13], b[13];
+      get_state(w, carrier, c);
+      get_state(w, bob, b);
+      double len = sqrt((c[0] - b[0]) * (c[0] - b[0]) + (c[1] - b[1]) * (c[1] - b[1]) + (c[2] - b[2]) * (c[2] - b[2]));
+      if (fabs(len - 1.0) > worst_length) worst_length = fabs(len - 1.0);
+      if (fabs(c[0] - b[0]) > worst_lag) worst_lag = fabs(c[0] - b[0]);
+    }
+    float c[13];
+    get_state(w, carrier, c);
+    CHECK_NEAR(4.0, c[0], 0.01);
+    CHECK(worst_length < 0.01);
+    CHECK(worst_lag < 0.4);
+    tb_world_destroy(w);
+  }
+}
+
+/* Two overlapping boxes joined by a spherical joint: no contacts between them by default,
+ * contacts with collide_connected = 1; removing the joint lets them collide again. */
+static void test_collide_connected(void) {
+  tb_world_id w = make_world(TB_PRESET_PHYSX_TGS, 1.0f / 60.0f, 1);
+  const float half[3] = {0.5f, 0.5f, 0.5f};
+  float pa[3] = {0, 1, 0}, pb[3] = {0.8f, 1, 0};
+  tb_body_id a = box(w, pa, half, 1), b = box(w, pb, half, 1);
+  tb_joint_def jd;
+  tb_joint_default_def_into(&jd);
+  jd.type = TB_JOINT_SPHERICAL;
+  jd.body0 = a;
+  jd.body1 = b;
+  jd.position0[0] = 0.4f;
+  jd.position1[0] = -0.4f;
+  tb_joint_id j = tb_joint_create(w, &jd);
+  CHECK(j >= 0);
+  CHECK(tb_world_collide(w) == TB_OK);
+  CHECK(tb_body_contacts(w, a, b, 0, NULL, 0) == 0);
+  CHECK(tb_joint_destroy(w, j) == TB_OK);
+  CHECK(tb_world_collide(w) == TB_OK);
+  CHECK(tb_body_contacts(w, a, b, 0, NULL, 0) > 0);
+  jd.collide_connected = 1;
+  j = tb_joint_create(w, &jd);
+  CHECK(j >= 0);
+  CHECK(tb_world_collide(w) == TB_OK);
+  CHECK(tb_body_contacts(w, a, b, 0, NULL, 0) > 0);
+  tb_world_destroy(w);
+}
+
+/* A 1 kg bob hanging on a joint that breaks above 5 N: broken after the first step (it carries
+ * 9.81 N), then no longer solved: the bob falls freely. */
+static void test_break(void) {
+  for (int p = 0; p < 4; ++p) {
+    tb_world_id w = joint_world(p, 1);
+    float pos[3] = {0, 1, 0}, anchor[3] = {0, 2, 0}, up[3] = {0, 1, 0};
+    tb_body_id bob = ball(w, pos, 0.05f, 1.0f);
+    tb_joint_def jd = world_joint(TB_JOINT_SPHERICAL, bob, anchor, up);
+    jd.break_force = 5.0f;
+    tb_joint_id j = tb_joint_create(w, &jd);
+    CHECK(tb_world_step(w) == TB_OK);
+    tb_joint_state st;
+    CHECK(tb_joint_get_state(w, j, &st) == TB_OK);
+    CHECK(st.broken == 1 && st.valid == 1);
+    float before[13], after[13];
+    get_state(w, bob, before);
+    CHECK(tb_world_step(w) == TB_OK);
+    get_state(w, bob, after);
+    tb_world_def def;
+    tb_world_get_def(w, &def);
+    CHECK_NEAR(-G * def.timestep, after[8] - before[8], 1e-3);
+    CHECK(tb_joint_get_state(w, j, &st) == TB_OK);
+    CHECK(st.valid == 0);
+    tb_wrench wr;
+    CHECK(tb_joint_wrench(w, j, 1, NULL, &wr) == TB_ERR_INVALID_STATE);
+    tb_world_destroy(w);
+  }
+}
+
+static int has(const char* msg, const char* part) { return strstr(msg, part) != NULL; }
+
+/* Named errors, the world unchanged; stale ids; removing a body removes its joints and says so. */
+static void test_validation(void) {
+  tb_world_id w = make_world(TB_PRESET_PHYSX_TGS, 1.0f / 60.0f, 1);
+  float pos[3] = {0, 1, 0};
+  tb_body_id a = ball(w, pos, 0.1f, 1), b = ball(w, pos, 0.1f, 1);
+  tb_joint_def jd;
+  tb_joint_default_def_into(&jd);
+  jd.body0 = a;
+  jd.body1 = a;
+  CHECK(tb_joint_create(w, &jd) == -TB_ERR_INVALID_ARGUMENT && has(tb_last_error(w), "joined to itself"));
+  jd.body1 = TB_WORLD_BODY;
+  jd.body0 = TB_WORLD_BODY;
+  CHECK(tb_joint_create(w, &jd) == -TB_ERR_INVALID_ARGUMENT && has(tb_last_error(w), "both the world"));
+  jd.body0 = a;
+  jd.body1 = b;
+  jd.rotation0[3] = 0.0f; /* a zero-length frame rotation: the frame has no axes */
+  CHECK(tb_joint_create(w, &jd) == -TB_ERR_INVALID_ARGUMENT && has(tb_last_error(w), "rotation0"));
+  jd.rotation0[3] = 1.0f;
+  jd.enable_limit = 1;
+  jd.lower = 0.5f;
+  jd.upper = -0.5f;
+  CHECK(tb_joint_create(w, &jd) == -TB_ERR_INVALID_ARGUMENT && has(tb_last_error(w), "lower must be <= upper"));
+  jd.lower = -4.0f;
+  jd.upper = 0.0f;
+  CHECK(tb_joint_create(w, &jd) == -TB_ERR_INVALID_ARGUMENT && has(tb_last_error(w), "lower"));
+  jd.enable_limit = 0;
+  jd.position1[1] = NAN;
+  CHECK(tb_joint_create(w, &jd) == -TB_ERR_INVALID_ARGUMENT && has(tb_last_error(w), "position1[1]"));
+  jd.position1[1] = 0.0f;
+  jd.max_motor_force = -1.0f;
+  CHECK(tb_joint_create(w, &jd) == -TB_ERR_INVALID_ARGUMENT && has(tb_last_error(w), "maxMotorForce"));
+  jd.max_motor_force = 0.0f;
+  jd.type = 17;
+  CHECK(tb_joint_create(w, &jd) == -TB_ERR_INVALID_ARGUMENT && has(tb_last_error(w), "type"));
+  jd.type = TB_JOINT_FIXED;
+  jd.body1 = b + (1 << 20); /* b's slot with another generation: stale */
+  CHECK(tb_joint_create(w, &jd) == -TB_ERR_NOT_FOUND && has(tb_last_error(w), "body1"));
+  jd.body1 = b;
+  tb_body_id c = ball(w, pos, 0.1f, 1);
+  CHECK(w >= 0);
+  tb_joint_id j1 = tb_joint_create(w, &jd);
+  jd.body0 = c;
+  tb_joint_id j2 = tb_joint_create(w, &jd);
+  jd.body0 = TB_WORLD_BODY;
+  jd.body1 = c;
+  tb_joint_id j3 = tb_joint_create(w, &jd);
+  CHECK(j1 >= 0 && j2 >= 0 && j3 >= 0);
+  tb_joint_id ids[4];
+  CHECK(tb_body_get_joints(w, b, ids, 4) == 2 && ids[0] == j1 && ids[1] == j2);
+  CHECK(tb_body_destroy_with_joints(w, b, ids, 4) == 2 && ids[0] == j1 && ids[1] == j2);
+  tb_joint_def out;
+  CHECK(tb_joint_get_def(w, j1, &out) == TB_ERR_NOT_FOUND && has(tb_last_error(w), "does not exist"));
+  CHECK(tb_joint_destroy(w, j2) == TB_ERR_NOT_FOUND);
+  CHECK(tb_joint_get_def(w, j3, &out) == TB_OK && out.body1 == c && out.type == TB_JOINT_FIXED);
+  /* a removed joint's slot is reused with a new generation: the old id stays stale */
+  CHECK(tb_joint_destroy(w, j3) == TB_OK);
+  tb_joint_id j4 = tb_joint_create(w, &jd);
+  CHECK(j4 >= 0 && j4 != j3 && tb_joint_get_def(w, j3, &out) == TB_ERR_NOT_FOUND);
+  tb_body_destroy(w, c); /* tb_body_destroy removes them too */
+  CHECK(tb_joint_get_def(w, j4, &out) == TB_ERR_NOT_FOUND);
+  tb_world_destroy(w);
+}
+
+/* The mujoco and kamino presets do not solve joints yet: a step with a joint fails naming it and
+ * leaves the world as it was; without joints (or after removing them) they step. */
+static void test_unsupported_presets(void) {
+  const tb_preset unsupported[2] = {TB_PRESET_MUJOCO, TB_PRESET_KAMINO};
+  for (int i = 0; i < 2; ++i) {
+    tb_world_id w = make_world(unsupported[i], 1.0f / 60.0f, 1);
+    float pos[3] = {0, 1, 0}, anchor[3] = {0, 2, 0}, up[3] = {0, 1, 0};
+    tb_body_id bob = ball(w, pos, 0.05f, 1.0f);
+    tb_joint_def jd = world_joint(TB_JOINT_SPHERICAL, bob, anchor, up);
+    tb_joint_id j = tb_joint_create(w, &jd);
+    float before[13], after[13];
+    get_state(w, bob, before);
+    CHECK(tb_world_step(w) == TB_ERR_INVALID_STATE && strstr(tb_last_error(w), "does not solve joints") != NULL);
+    get_state(w, bob, after);
+    CHECK(memcmp(before, after, sizeof before) == 0);
+    CHECK(tb_joint_destroy(w, j) == TB_OK);
+    CHECK(tb_world_step(w) == TB_OK);
+    tb_world_destroy(w);
+  }
+}
+
+/* A snapshot keeps the joints: a chain saved after 30 steps and restored into a new world steps
+ * bitwise like the original; the joint ids, readback and the joined-pair filter survive. */
+static void test_snapshot(void) {
+  for (int p = 0; p < 4; ++p) {
+    tb_world_id w = joint_world(p, 1);
+    tb_body_id prev = TB_WORLD_BODY, links[4];
+    tb_joint_id joints[4];
+    for (int k = 0; k < 4; ++k) {
+      float pos[3] = {0.3f + 0.2f * (float)k, 2.0f, 0}, half[3] = {0.1f, 0.05f, 0.05f};
+      links[k] = box(w, pos, half, 2.0f);
+      float top[3] = {0.2f, 2.0f, 0}, left[3] = {-0.1f, 0, 0}, right[3] = {0.1f, 0, 0};
+      tb_joint_def jd = world_joint(TB_JOINT_SPHERICAL, links[k], prev == TB_WORLD_BODY ? top : right, left);
+      jd.body0 = prev;
+      joints[k] = tb_joint_create(w, &jd);
+      prev = links[k];
+    }
+    for (int s = 0; s < 30; ++s) CHECK(tb_world_step(w) == TB_OK);
+    int32_t size = tb_world_snapshot(w, NULL, 0);
+    CHECK(size > 0);
+    void* bytes = malloc((size_t)size);
+    CHECK(tb_world_snapshot(w, bytes, size) == size);
+    tb_world_id r = tb_world_create_from_snapshot(bytes, size, 1);
+    CHECK(r >= 0);
+    free(bytes);
+    tb_joint_state a, b;
+    CHECK(tb_joint_get_state(w, joints[3], &a) == TB_OK && tb_joint_get_state(r, joints[3], &b) == TB_OK);
+    CHECK(memcmp(&a, &b, sizeof a) == 0);
+    for (int s = 0; s < 30; ++s) CHECK(tb_world_step(w) == TB_OK && tb_world_step(r) == TB_OK);
+    for (int k = 0; k < 4; ++k) {
+      float sa[13], sb[13];
+      get_state(w, links[k], sa);
+      get_state(r, links[k], sb);
+      CHECK(memcmp(sa, sb, sizeof sa) == 0);
+    }
+    CHECK(tb_joint_get_state(r, joints[0], &b) == TB_OK && b.valid == 1);
+    CHECK(tb_body_contacts(r, links[0], links[1], 0, NULL, 0) == 0); /* still filtered */
+    tb_world_destroy(w);
+    tb_world_destroy(r);
+  }
+}
+
+/* A chain that also falls onto boxes on the ground: bitwise the same for 1 and 3 threads. */
+static void chain_pile(int p, int threads, float* out) {
+  tb_world_id w = joint_world(p, threads);
+  float plane[4] = {0, 1, 0, 0};
+  tb_body_id g = tb_body_create(w, TB_BODY_STATIC, ZERO, ID_Q);
+  tb_shape_create(w, g, TB_SHAPE_PLANE, plane, ZERO, ID_Q, 0.5f, 0.0f, 1.0f);
+  /* 2 kg links along x, their joint line: the penalty springs' explicit damping needs
+   * hs·kd·(1/m0 + 1/m1 + r²/I0 + r²/I1) well below 2 at each of a link's two joints */
+  const float half[3] = {0.1f, 0.05f, 0.05f}, cube[3] = {0.1f, 0.1f, 0.1f};
+  for (int k = 0; k < 12; ++k) {
+    float pos[3] = {0.25f * (float)(k % 4) - 0.4f, 0.1f + 0.2f * (float)(k / 4), 0.05f * (float)k};
+    box(w, pos, cube, 8.0f); /* the penalty friction needs hs·Σkf/m < 2 */
+  }
+  tb_body_id prev = TB_WORLD_BODY, links[10];
+  for (int k = 0; k < 10; ++k) {
+    float pos[3] = {0.3f + 0.2f * (float)k, 2.5f, 0};
+    links[k] = box(w, pos, half, 2.0f);
+    float top_world[3] = {0.2f, 2.5f, 0}, left[3] = {-0.1f, 0, 0}, right[3] = {0.1f, 0, 0};
+    tb_joint_def jd;
+    tb_joint_default_def_into(&jd);
+    jd.type = TB_JOINT_SPHERICAL;
+    jd.body0 = prev;
+    jd.body1 = links[k];
+    memcpy(jd.position0, prev == TB_WORLD_BODY ? top_world : right, 3 * sizeof(float));
+    memcpy(jd.position1, left, sizeof left);
+    CHECK(tb_joint_create(w, &jd) >= 0);
+    prev = links[k];
+  }
+  for (int s = 0; s < 90; ++s) CHECK(tb_world_step(w) == TB_OK);
+  for (int k = 0; k < 10; ++k) get_state(w, links[k], out + 13 * k);
+  tb_world_destroy(w);
+}
+
+static void test_threads(void) {
+  if (tb_max_threads() < 3) return;
+  for (int p = 0; p < 4; ++p) {
+    float one[130], three[130];
+    chain_pile(p, 1, one);
+    chain_pile(p, 3, three);
+    CHECK(memcmp(one, three, sizeof one) == 0);
+  }
+}
+
+int main(void) {
+  test_pendulum();
+  test_hinge_limit();
+  test_prismatic_motor();
+  test_chain();
+  test_fixed();
+  test_distance();
+  test_cone();
+  test_kinematic();
+  test_collide_connected();
+  test_break();
+  test_validation();
+  test_snapshot();
+  test_unsupported_presets();
+  test_threads();
+  return tb_test_report("test_joint");
+}
