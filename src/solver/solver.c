@@ -11,18 +11,18 @@ static int32_t active_joints(const tb_world* w) {
   return n;
 }
 
-tb_status tb_solve_world(tb_world* w) {
+tb_status tb_solve_world(tb_world* w, const tb_step_context* step) {
   int32_t s = w->def.solver.solver;
   if ((s == TB_SOLVER_MUJOCO || s == TB_SOLVER_KAMINO) && active_joints(w) > 0)
     return tb_world_fail(w, TB_ERR_INVALID_STATE, "solve: the %s solver does not solve joints yet (%d joints); use a physx or newton preset",
                          tb_enum_name(TB_ENUM_SOLVER, s), active_joints(w));
   switch (w->def.solver.solver) {
-    case TB_SOLVER_PGS: return tb_solve_pgs(w);
-    case TB_SOLVER_TGS: return tb_solve_tgs(w);
-    case TB_SOLVER_XPBD: return tb_solve_xpbd(w);
-    case TB_SOLVER_PENALTY: return tb_solve_penalty(w);
-    case TB_SOLVER_MUJOCO: return tb_solve_mujoco(w);
-    case TB_SOLVER_KAMINO: return tb_solve_kamino(w);
+    case TB_SOLVER_PGS: return tb_solve_pgs(w, step);
+    case TB_SOLVER_TGS: return tb_solve_tgs(w, step);
+    case TB_SOLVER_XPBD: return tb_solve_xpbd(w, step);
+    case TB_SOLVER_PENALTY: return tb_solve_penalty(w, step);
+    case TB_SOLVER_MUJOCO: return tb_solve_mujoco(w, step);
+    case TB_SOLVER_KAMINO: return tb_solve_kamino(w, step);
     default: return tb_world_fail(w, TB_ERR_INVALID_STATE, "solve: unknown solver %d", w->def.solver.solver);
   }
 }

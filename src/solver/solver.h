@@ -13,14 +13,15 @@ struct tb_serial;
 void tb_solver_save(const tb_world* w, struct tb_serial* s);
 int tb_solver_load(tb_world* w, struct tb_serial* s);
 
-/* Solver families; tb_solve_world() (solver.c) dispatches on def.solver.solver. */
-tb_status tb_solve_world(tb_world* w);
-tb_status tb_solve_pgs(tb_world* w);                /* PhysX PGS (solver_physx.c) */
-tb_status tb_solve_tgs(tb_world* w);                /* PhysX TGS (solver_physx.c) */
-tb_status tb_solve_xpbd(tb_world* w);               /* solver_xpbd.c */
-tb_status tb_solve_penalty(tb_world* w);            /* solver_penalty.c */
-tb_status tb_solve_mujoco(tb_world* w);             /* solver_mujoco.c */
-tb_status tb_solve_kamino(tb_world* w);             /* solver_kamino.c */
+/* Solver families; tb_solve_world() (solver.c) dispatches on def.solver.solver. Each reads the
+ * step's constants (dt, h, 1/h, threads) from the step context, read-only. */
+tb_status tb_solve_world(tb_world* w, const tb_step_context* step);
+tb_status tb_solve_pgs(tb_world* w, const tb_step_context* step);     /* PhysX PGS (solver_physx.c) */
+tb_status tb_solve_tgs(tb_world* w, const tb_step_context* step);     /* PhysX TGS (solver_physx.c) */
+tb_status tb_solve_xpbd(tb_world* w, const tb_step_context* step);    /* solver_xpbd.c */
+tb_status tb_solve_penalty(tb_world* w, const tb_step_context* step); /* solver_penalty.c */
+tb_status tb_solve_mujoco(tb_world* w, const tb_step_context* step);  /* solver_mujoco.c */
+tb_status tb_solve_kamino(tb_world* w, const tb_step_context* step);  /* solver_kamino.c */
 
 /* Kamino PADMM scratch (solver_kamino.c); reset forgets the warm-start cache. */
 void tb_kamino_reset(tb_world* w);

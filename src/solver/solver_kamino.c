@@ -209,10 +209,10 @@ static float delassus_diag(const tb_newton_data* nd, const tb_kamino_data* kd, c
 }
 
 /* Builds the dual problem from the Newton rows; bodies hold the free velocities on return. */
-static tb_status setup(tb_world* w, tb_kamino_data* kd) {
+static tb_status setup(tb_world* w, const tb_step_context* step, tb_kamino_data* kd) {
   tb_newton_data* nd = w->newton;
   const tb_kamino_params* kp = &w->def.solver.kamino;
-  float h = w->def.timestep, inv_h = 1.0f / h;
+  float h = step->dt, inv_h = step->inv_h;
   const tb_array_ref ca = {(void**)&kd->contacts, sizeof(tb_kamino_contact)};
   const tb_array_ref ba = {(void**)&kd->inv_inertia, sizeof(tb_mat3)};
   if (!tb_grow_capacity(&ca, 1, &kd->contact_capacity, nd->contact_count) || !tb_grow_capacity(&ba, 1, &kd->body_capacity, nd->body_count))
@@ -371,7 +371,7 @@ static int padmm(tb_world* w, tb_kamino_data* kd, tb_kamino_residuals* res) {
   return -it; /* budget spent */
 }
 
-tb_status tb_solve_kamino(tb_world* w) {
+tb_status tb_solve_kamino(tb_world* w, const tb_step_context* step) {
   tb_status st = tb_newton_setup(w, "solve");
   if (st != TB_OK) return st;
   if (!w->kamino) {
@@ -381,8 +381,8 @@ tb_status tb_solve_kamino(tb_world* w) {
   tb_kamino_data* kd = w->kamino;
   tb_newton_data* nd = w->newton;
   const tb_kamino_params* kp = &w->def.solver.kamino;
-  float h = w->def.timestep, inv_h = 1.0f / h;
-  if ((st = setup(w, kd)) != TB_OK) return st;
+  float h = step->dt, inv_h = step->inv_h;
+  if ((st = setup(w, step, kd)) != TB_OK) return st;
   if (kp->warm_start && !reserve_cache(w, kd)) return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for the warm-start cache");
   if (kp->warm_start) warm_start(w, kd, kp->warm_start_scale);
   tb_kamino_residuals res;

@@ -176,7 +176,7 @@ static void frame_jac(const double frame[3][3], int j, const double p[3], const 
   }
 }
 
-static tb_status setup(tb_world* w) {
+static tb_status setup(tb_world* w, const tb_step_context* step) {
   if (!w->mujoco) {
     w->mujoco = (tb_mujoco_data*)tb_alloc_zero(sizeof(tb_mujoco_data));
     if (!w->mujoco) return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for the MuJoCo solver");
@@ -287,7 +287,7 @@ static tb_status setup(tb_world* w) {
 
   /* contacts and rows */
   nc = 0, nr = 0;
-  double h = w->def.timestep;
+  double h = step->dt;
   for (int32_t m = 0; m < w->pair_count; ++m) {
     const tb_manifold* mf = &w->manifolds[m];
     if (mf->point_count == 0) continue;
@@ -913,13 +913,13 @@ static solve_result solve_pgs(tb_mujoco_data* d, const tb_mujoco_params* p) {
 
 /* ---- the step ---- */
 
-tb_status tb_solve_mujoco(tb_world* w) {
-  tb_status st = setup(w);
+tb_status tb_solve_mujoco(tb_world* w, const tb_step_context* step) {
+  tb_status st = setup(w, step);
   if (st != TB_OK) return st;
   tb_mujoco_data* d = w->mujoco;
   const tb_mujoco_params* p = &w->def.solver.mujoco;
   tb_bodies* bodies = &w->bodies;
-  const double h = w->def.timestep;
+  const double h = step->dt;
   int32_t n = 6 * d->body_count;
   if (p->algorithm == TB_MUJOCO_NEWTON) {
     int64_t need = skyline_profile(d);

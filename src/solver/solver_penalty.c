@@ -65,7 +65,8 @@ static tb_vec3 penalty_force(const tb_newton_data* d, const tb_newton_contact* c
  * penetrating rows: the slip mode of its translation, v <- v·(1 − hs·Σkf/m)); above, the box
  * chatters with a slip that changes sign every substep and drifts. Refused before the step with the
  * body, the number and the substeps that would do; a stricter rotational mode is not checked. */
-static tb_status check_friction_stability(tb_world* w, tb_newton_data* d, float hs) {
+static tb_status check_friction_stability(tb_world* w, tb_newton_data* d, const tb_step_context* step) {
+  const float hs = step->h;
   /* Σkf per body in dlin.x (scratch: the substeps zero dlin before using it) */
   for (int32_t k = 0; k < d->body_count; ++k) d->bodies[k].dlin.x = 0.0f;
   for (int32_t i = 0; i < d->contact_count; ++i) {
@@ -80,7 +81,7 @@ static tb_status check_friction_stability(tb_world* w, tb_newton_data* d, float 
     float kf = b->dlin.x;
     float rate = hs * kf * b->inv_mass;
     if (rate > 2.0f) {
-      float need_f = ceilf(w->def.timestep * kf * b->inv_mass / 2.0f); /* may exceed int32: say so */
+      float need_f = ceilf(step->dt * kf * b->inv_mass / 2.0f); /* may exceed int32: say so */
       int32_t need = need_f < 2147483647.0f ? (int32_t)need_f : INT32_MAX;
       return tb_world_fail(w, TB_ERR_INVALID_STATE,
                            "solve: penalty friction unstable for body %d: substep %g s x sum kf %g N·s/m / mass %g kg = %.3g > 2 "
@@ -93,13 +94,13 @@ static tb_status check_friction_stability(tb_world* w, tb_newton_data* d, float 
   return TB_OK;
 }
 
-tb_status tb_solve_penalty(tb_world* w) {
+tb_status tb_solve_penalty(tb_world* w, const tb_step_context* step) {
   tb_status st = tb_newton_setup(w, "solve");
   if (st != TB_OK) return st;
   tb_newton_data* d = w->newton;
   const tb_newton_params* p = &w->def.solver.newton;
-  float h = w->def.timestep, hs = h / (float)p->substeps;
-  if ((st = check_friction_stability(w, d, hs)) != TB_OK) return st;
+  float h = step->dt, hs = step->h;
+  if ((st = check_friction_stability(w, d, step)) != TB_OK) return st;
 
   int joints = tb_newton_joints_begin(w);
   for (int32_t sub = 0; sub < p->substeps; ++sub) {

@@ -235,7 +235,7 @@ static void for_each_color(tb_physx_ctx* ctx) {
     int32_t begin = d->color_start[c], end = d->color_start[c + 1];
     if (end <= begin) continue;
     ctx->wide_base = begin;
-    int32_t threads = c == TB_OVERFLOW_COLOR ? 1 : ctx->w->def.thread_count;
+    int32_t threads = c == TB_OVERFLOW_COLOR ? 1 : ctx->step->thread_count;
     tb_parallel_for(end - begin, TB_WIDE_CHUNK, threads, solve_job, ctx);
   }
 }
@@ -404,7 +404,7 @@ static tb_status build_wides(tb_world* w, tb_solver_data* d, tb_physx_plan* plan
 
 /* Prepare: solver bodies, islands, colours and wides, then gravity and damping on the velocities
  * and the lanes' rows from the manifolds (masses, bias rates, anchors, restitution, springs). */
-static tb_status prepare(tb_world* w, int tgs, tb_physx_ctx* ctx, tb_physx_plan* plan) {
+static tb_status prepare(tb_world* w, const tb_step_context* step, int tgs, tb_physx_ctx* ctx, tb_physx_plan* plan) {
   tb_solver_data* d = w->solver;
   const tb_solver_params* sp = &w->def.solver;
   tb_status st = prepare_bodies(w, d, plan);
@@ -416,11 +416,12 @@ static tb_status prepare(tb_world* w, int tgs, tb_physx_ctx* ctx, tb_physx_plan*
   memset(ctx, 0, sizeof *ctx);
   ctx->w = w;
   ctx->d = d;
-  ctx->h = w->def.timestep;
+  ctx->step = step;
+  ctx->h = step->dt;
   ctx->tgs = tgs;
   ctx->ext_every = tgs && sp->external_forces_every_iteration;
   ctx->gravity = tb_v3(w->def.gravity[0], w->def.gravity[1], w->def.gravity[2]);
-  int32_t threads = w->def.thread_count;
+  int32_t threads = step->thread_count;
   tb_parallel_for(plan->bodies, TB_BODY_CHUNK, threads, pre_integrate_job, ctx);
   tb_parallel_for(plan->wide_count, TB_WIDE_CHUNK, threads, tb_physx_prepare_rows_job, ctx);
   return tb_physx_joints_prepare(ctx);
@@ -430,7 +431,7 @@ static tb_status prepare(tb_world* w, int tgs, tb_physx_ctx* ctx, tb_physx_plan*
  * a·h/N when so set and the poses advanced after it), PGS saves the motion velocities (m/s,
  * rad/s), then the velocity iterations without bias and without pose advance. */
 static void iterate(tb_physx_ctx* ctx, const tb_physx_plan* plan) {
-  int32_t threads = ctx->w->def.thread_count, nb = plan->bodies;
+  int32_t threads = ctx->step->thread_count, nb = plan->bodies;
   for (int32_t k = 0; k < plan->max_pos; ++k) {
     ctx->iteration = k;
     ctx->velocity_phase = 0;
@@ -451,7 +452,7 @@ static void iterate(tb_physx_ctx* ctx, const tb_physx_plan* plan) {
 /* Integrate: PGS advances the solver bodies' poses by h with the motion velocities (TGS advanced
  * them in each internal step); the body fields still hold the step's start poses. */
 static void integrate(tb_physx_ctx* ctx, const tb_physx_plan* plan) {
-  if (!ctx->tgs) tb_parallel_for(plan->bodies, TB_BODY_CHUNK, ctx->w->def.thread_count, pgs_integrate_job, ctx);
+  if (!ctx->tgs) tb_parallel_for(plan->bodies, TB_BODY_CHUNK, ctx->step->thread_count, pgs_integrate_job, ctx);
 }
 
 /* Readback: impulses into the contact store (N·s, at the start poses), then the poses (m) and
@@ -510,11 +511,11 @@ static void readback(tb_physx_ctx* ctx, const tb_physx_plan* plan) {
   w->collided = 0;
 }
 
-static tb_status solve_physx(tb_world* w, int tgs) {
+static tb_status solve_physx(tb_world* w, const tb_step_context* step, int tgs) {
   tb_physx_ctx ctx;
   tb_physx_plan plan;
   memset(&plan, 0, sizeof plan);
-  tb_status st = prepare(w, tgs, &ctx, &plan);
+  tb_status st = prepare(w, step, tgs, &ctx, &plan);
   if (st != TB_OK) return st;
   iterate(&ctx, &plan);
   integrate(&ctx, &plan);
@@ -522,8 +523,8 @@ static tb_status solve_physx(tb_world* w, int tgs) {
   return TB_OK;
 }
 
-tb_status tb_solve_pgs(tb_world* w) { return solve_physx(w, 0); }
-tb_status tb_solve_tgs(tb_world* w) { return solve_physx(w, 1); }
+tb_status tb_solve_pgs(tb_world* w, const tb_step_context* step) { return solve_physx(w, step, 0); }
+tb_status tb_solve_tgs(tb_world* w, const tb_step_context* step) { return solve_physx(w, step, 1); }
 
 /* ---- snapshots: the anchor cache the next step reads (anchors[anchors_prev]) ---- */
 

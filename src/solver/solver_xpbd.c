@@ -335,12 +335,12 @@ static void restitution_pass(tb_world* w, tb_newton_data* d, float h, int32_t ou
   }
 }
 
-tb_status tb_solve_xpbd(tb_world* w) {
+tb_status tb_solve_xpbd(tb_world* w, const tb_step_context* step) {
   tb_status st = tb_newton_setup(w, "solve");
   if (st != TB_OK) return st;
   tb_newton_data* d = w->newton;
   const tb_newton_params* p = &w->def.solver.newton;
-  float h = w->def.timestep;
+  float h = step->dt;
 
   for (int32_t k = 0; k < d->body_count; ++k) {
     tb_newton_body* b = &d->bodies[k];
@@ -358,7 +358,7 @@ tb_status tb_solve_xpbd(tb_world* w) {
   if (joints) tb_newton_joints_readback(w, d, h);
 
   /* kinematic bodies keep their prescribed velocity; optionally velocities from positions */
-  float inv_h = 1.0f / h;
+  float inv_h = step->inv_h;
   for (int32_t k = 0; k < d->body_count; ++k) {
     tb_newton_body* b = &d->bodies[k];
     if (!b->dynamic) {
