@@ -1,4 +1,5 @@
-/* Material combine rules, per-shape materials (public API) and the compliant-contact spring. */
+/* Material combine rules, material defaults and checks (the per-shape setters: src/api/material.c)
+ * and the compliant-contact spring. */
 #include "material.h"
 
 
@@ -258,8 +259,7 @@ tb_status tb_mujoco_contact_params_check(tb_world* w, const char* fn, const char
   return TB_OK;
 }
 
-/* Every field checked in declaration order; the first bad one is named with its value. */
-static tb_status check_material(tb_world* w, const char* fn, const tb_material* m) {
+tb_status tb_material_check(tb_world* w, const char* fn, const tb_material* m) {
   const struct { const char* name; float v; float hi; } f[] = {
       {"static_friction", m->static_friction, INFINITY},
       {"dynamic_friction", m->dynamic_friction, INFINITY},
@@ -298,32 +298,3 @@ static tb_status check_material(tb_world* w, const char* fn, const tb_material* 
                          (unsigned)(m->flags & ~TB_MATERIAL_FLAGS_ALL), (unsigned)TB_MATERIAL_FLAGS_ALL);
   return TB_OK;
 }
-
-tb_status tb_shape_set_material(tb_world_id world, tb_shape_id shape, const tb_material* material) {
-  const char* fn = "setMaterial";
-  tb_world* w = tb_world_get(world);
-  if (!w) return tb_world_fail(NULL, TB_ERR_NOT_FOUND, "%s: world %d does not exist", fn, world);
-  int32_t s = tb_shape_slot_checked(w, shape, fn);
-  if (s < 0) return TB_ERR_NOT_FOUND;
-  if (!material) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: material must not be NULL", fn);
-  tb_status st = check_material(w, fn, material);
-  if (st != TB_OK) return st;
-  tb_shapes* sh = &w->shapes;
-  sh->material[s] = *material;
-  /* the plain per-shape coefficients follow the material (μ of the mean rules, restitution) */
-  sh->friction[s] = material->dynamic_friction;
-  sh->restitution[s] = material->restitution;
-  return TB_OK;
-}
-
-tb_status tb_shape_get_material(tb_world_id world, tb_shape_id shape, tb_material* out) {
-  const char* fn = "getMaterial";
-  tb_world* w = tb_world_get(world);
-  if (!w) return tb_world_fail(NULL, TB_ERR_NOT_FOUND, "%s: world %d does not exist", fn, world);
-  int32_t s = tb_shape_slot_checked(w, shape, fn);
-  if (s < 0) return TB_ERR_NOT_FOUND;
-  if (!out) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: out must not be NULL", fn);
-  *out = w->shapes.material[s];
-  return TB_OK;
-}
-
