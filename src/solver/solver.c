@@ -3,6 +3,8 @@
  * solver_penalty.c; MuJoCo soft constraints: solver_mujoco.c; Kamino PADMM: solver_kamino.c. */
 #include "solver.h"
 
+#include <string.h>
+
 /* Joints unbroken in the world: the MuJoCo and Kamino solvers do not solve joints yet, and a
  * step that would leave them unsolved fails instead (named, nothing changed). */
 static int32_t active_joints(const tb_world* w) {
@@ -25,4 +27,26 @@ tb_status tb_solve_world(tb_world* w, const tb_step_context* step) {
     case TB_SOLVER_KAMINO: return tb_solve_kamino(w, step);
     default: return tb_world_fail(w, TB_ERR_INVALID_STATE, "solve: unknown solver %d", w->def.solver.solver);
   }
+}
+
+void tb_solver_status_set(tb_world* w, int32_t solver, int32_t position_iterations, int32_t velocity_iterations,
+                          int32_t converged, float residual_velocity, float residual_penetration) {
+  tb_solver_status* s = &w->status;
+  memset(s, 0, sizeof *s);
+  s->solver = solver;
+  s->position_iterations = position_iterations;
+  s->velocity_iterations = velocity_iterations;
+  s->converged = converged;
+  s->residual_velocity = residual_velocity;
+  s->residual_penetration = residual_penetration;
+}
+
+void tb_solver_stats_serial(tb_world* w) {
+  w->stats.threads_used = 1;
+  w->stats.color_count = 0;
+  w->stats.overflow_constraints = 0;
+  int32_t manifolds = 0;
+  for (int32_t m = 0; m < w->pair_count; ++m) manifolds += w->manifolds[m].point_count > 0;
+  w->stats.manifold_count = manifolds;
+  w->collided = 0;
 }

@@ -23,6 +23,14 @@ tb_status tb_solve_penalty(tb_world* w, const tb_step_context* step); /* solver_
 tb_status tb_solve_mujoco(tb_world* w, const tb_step_context* step);  /* solver_mujoco.c */
 tb_status tb_solve_kamino(tb_world* w, const tb_step_context* step);  /* solver_kamino.c */
 
+/* Resets the solver status of the step (w->status) to these values, the rest zero. */
+void tb_solver_status_set(tb_world* w, int32_t solver, int32_t position_iterations, int32_t velocity_iterations,
+                          int32_t converged, float residual_velocity, float residual_penetration);
+
+/* The statistics of a solver that runs on the calling thread without colours: one thread, no
+ * colours or overflow, the manifolds with points; the contacts are consumed (collided = 0). */
+void tb_solver_stats_serial(tb_world* w);
+
 /* Kamino PADMM scratch (solver_kamino.c); reset forgets the warm-start cache. */
 void tb_kamino_reset(tb_world* w);
 void tb_kamino_destroy(tb_world* w);

@@ -29,6 +29,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "../model/contact_store.h"
 #include "newton.h"
 #include "solver.h"
 
@@ -446,25 +447,9 @@ tb_status tb_solve_kamino(tb_world* w, const tb_step_context* step) {
     wr[0] = f0.x; wr[1] = f0.y; wr[2] = f0.z;
     wr[3] = t0.x; wr[4] = t0.y; wr[5] = t0.z;
   }
-  w->contacts.readback_valid = 1;
-  memset(&w->readback, 0, sizeof w->readback);
-  w->readback.convention = TB_READBACK_NEWTON;
-  w->readback.valid = 1;
-  w->readback.per_contact_force = 1;
-  w->readback.includes_friction = 1;
-  w->readback.includes_restitution = 1;
-  w->readback.includes_torsional = 0;
-  w->readback.substeps = 1;
-  w->readback.scale = 1.0f;
-  w->readback.per_body_force = 1;
+  tb_readback_set(w, TB_READBACK_NEWTON, TB_RB_PER_CONTACT | TB_RB_FRICTION | TB_RB_RESTITUTION | TB_RB_PER_BODY, 1, 1.0f);
 
-  memset(&w->status, 0, sizeof w->status);
-  w->status.solver = TB_SOLVER_KAMINO;
-  w->status.position_iterations = used;
-  w->status.velocity_iterations = 0;
-  w->status.converged = converged;
-  w->status.residual_velocity = NAN; /* PADMM reports r_d instead */
-  w->status.residual_penetration = tb_newton_max_penetration(nd);
+  tb_solver_status_set(w, TB_SOLVER_KAMINO, used, 0, converged, NAN, tb_newton_max_penetration(nd)); /* PADMM reports r_d instead */
   w->status.residual_primal = res.p;
   w->status.residual_dual = res.d;
   w->status.residual_complementarity = res.c;

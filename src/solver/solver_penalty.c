@@ -19,6 +19,7 @@
 
 #include <stdint.h>
 
+#include "../model/contact_store.h"
 #include "newton.h"
 #include "solver.h"
 
@@ -138,25 +139,9 @@ tb_status tb_solve_penalty(tb_world* w, const tb_step_context* step) {
     for (int i = 0; i < 6; ++i) f->wrench[6 * k + i] = NAN;
     f->readback_scale[k] = NAN;
   }
-  w->contacts.readback_valid = 1;
-  memset(&w->readback, 0, sizeof w->readback);
-  w->readback.convention = TB_READBACK_NEWTON;
-  w->readback.valid = 1;
-  w->readback.per_contact_force = 0;
-  w->readback.includes_friction = 1; /* of the per-body totals */
-  w->readback.includes_restitution = 0;
-  w->readback.includes_torsional = 0;
-  w->readback.substeps = p->substeps;
-  w->readback.scale = 1.0f;
-  w->readback.per_body_force = 1;
+  tb_readback_set(w, TB_READBACK_NEWTON, TB_RB_FRICTION | TB_RB_PER_BODY, p->substeps, 1.0f); /* friction of the per-body totals */
 
-  memset(&w->status, 0, sizeof w->status);
-  w->status.solver = TB_SOLVER_PENALTY;
-  w->status.position_iterations = 0;
-  w->status.velocity_iterations = 0;
-  w->status.converged = TB_CONVERGED_UNDEFINED; /* no tolerance */
-  w->status.residual_velocity = NAN;
-  w->status.residual_penetration = tb_newton_max_penetration(d);
+  tb_solver_status_set(w, TB_SOLVER_PENALTY, 0, 0, TB_CONVERGED_UNDEFINED, NAN, tb_newton_max_penetration(d)); /* no tolerance */
   w->stats.substeps = p->substeps;
   tb_newton_finish(w, h);
   return TB_OK;

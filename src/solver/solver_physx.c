@@ -27,6 +27,7 @@
 
 #include "../core/jobs.h"
 #include "../core/serial.h"
+#include "../model/contact_store.h"
 #include "solver_physx.h"
 
 static int anchor_cache_arrays(tb_anchor_cache* a, tb_array_ref* out) {
@@ -472,34 +473,14 @@ static void readback(tb_physx_ctx* ctx, const tb_physx_plan* plan) {
     const tb_body_sim* sim = &d->sims[k];
     const tb_body_state* st = &d->states[k];
     int32_t i = sim->slot;
-    tb_vec3 center = tb_add(sim->center, st->dp);
-    tb_vec3 origin = tb_sub(center, tb_rotate(sim->q, bodies->local_center[i]));
-    float* t = bodies->f.transform + 7 * i;
-    t[0] = origin.x; t[1] = origin.y; t[2] = origin.z;
-    t[3] = sim->q.x; t[4] = sim->q.y; t[5] = sim->q.z; t[6] = sim->q.w;
-    memcpy(bodies->f.linear_velocity + 3 * i, &st->v, sizeof st->v);
-    memcpy(bodies->f.angular_velocity + 3 * i, &st->w, sizeof st->w);
+    tb_body_write_state(bodies, i, tb_add(sim->center, st->dp), sim->q, st->v, st->w);
   }
 
-  tb_readback_info* rb = &w->readback;
-  memset(rb, 0, sizeof *rb);
-  rb->convention = TB_READBACK_PHYSX;
-  rb->valid = 1;
-  rb->per_contact_force = 1;
-  rb->includes_friction = 1;
-  rb->includes_restitution = 1;
-  rb->includes_torsional = 0;
-  rb->substeps = tgs ? plan->max_pos : 1;
-  rb->scale = 1.0f;
-
-  tb_solver_status* status = &w->status;
-  memset(status, 0, sizeof *status);
-  status->solver = tgs ? TB_SOLVER_TGS : TB_SOLVER_PGS;
-  status->position_iterations = plan->dyn_pos > 0 ? plan->dyn_pos : sp->position_iterations;
-  status->velocity_iterations = plan->dyn_vel > 0 ? plan->dyn_vel : (sp->velocity_iterations > 1 ? sp->velocity_iterations : 1);
-  status->converged = TB_CONVERGED_UNDEFINED; /* fixed iteration counts, no tolerance (physx-e3 §5.3) */
-  status->residual_velocity = residual_v;
-  status->residual_penetration = residual_p;
+  tb_readback_set(w, TB_READBACK_PHYSX, TB_RB_PER_CONTACT | TB_RB_FRICTION | TB_RB_RESTITUTION, tgs ? plan->max_pos : 1, 1.0f);
+  /* fixed iteration counts, no tolerance (physx-e3 §5.3) */
+  tb_solver_status_set(w, tgs ? TB_SOLVER_TGS : TB_SOLVER_PGS, plan->dyn_pos > 0 ? plan->dyn_pos : sp->position_iterations,
+                       plan->dyn_vel > 0 ? plan->dyn_vel : (sp->velocity_iterations > 1 ? sp->velocity_iterations : 1),
+                       TB_CONVERGED_UNDEFINED, residual_v, residual_p);
 
   int32_t colors = 0;
   for (int32_t c = 0; c < TB_GRAPH_COLORS; ++c) colors += plan->per_color[c] > 0;
