@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "../world/world.h"
+#include "../world/check.h"
 
 float tb_combine_scalar(float a, float b, int32_t mode) {
   switch (mode) {
@@ -260,28 +260,23 @@ tb_status tb_mujoco_contact_params_check(tb_world* w, const char* fn, const char
 }
 
 tb_status tb_material_check(tb_world* w, const char* fn, const tb_material* m) {
-  const struct { const char* name; float v; float hi; } f[] = {
-      {"static_friction", m->static_friction, INFINITY},
-      {"dynamic_friction", m->dynamic_friction, INFINITY},
-      {"restitution", m->restitution, 1.0f},
-      {"compliant_stiffness", m->compliant_stiffness, INFINITY},
-      {"compliant_damping", m->compliant_damping, INFINITY},
-      {"torsional_friction", m->torsional_friction, INFINITY},
-      {"rolling_friction", m->rolling_friction, INFINITY},
-      {"ke", m->ke, INFINITY},
-      {"kd", m->kd, INFINITY},
-      {"kf", m->kf, INFINITY},
-      {"ka", m->ka, INFINITY},
-      {"solmix", m->solmix, INFINITY},
-      {"adhesion", m->adhesion, INFINITY},
+  const tb_float_field f[] = {
+      {"static_friction", m->static_friction, TB_FLOAT_NONNEG},
+      {"dynamic_friction", m->dynamic_friction, TB_FLOAT_NONNEG},
+      {"restitution", m->restitution, TB_FLOAT_UNIT},
+      {"compliant_stiffness", m->compliant_stiffness, TB_FLOAT_NONNEG},
+      {"compliant_damping", m->compliant_damping, TB_FLOAT_NONNEG},
+      {"torsional_friction", m->torsional_friction, TB_FLOAT_NONNEG},
+      {"rolling_friction", m->rolling_friction, TB_FLOAT_NONNEG},
+      {"ke", m->ke, TB_FLOAT_NONNEG},
+      {"kd", m->kd, TB_FLOAT_NONNEG},
+      {"kf", m->kf, TB_FLOAT_NONNEG},
+      {"ka", m->ka, TB_FLOAT_NONNEG},
+      {"solmix", m->solmix, TB_FLOAT_NONNEG},
+      {"adhesion", m->adhesion, TB_FLOAT_NONNEG},
   };
-  for (size_t i = 0; i < sizeof f / sizeof f[0]; ++i) {
-    if (!tb_is_finite(f[i].v) || f[i].v < 0.0f || f[i].v > f[i].hi) {
-      if (f[i].hi == 1.0f)
-        return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: %s must be in [0, 1] (got %g)", fn, f[i].name, (double)f[i].v);
-      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: %s must be finite and >= 0 (got %g)", fn, f[i].name, (double)f[i].v);
-    }
-  }
+  tb_status st = tb_check_floats(w, fn, "", TB_FIELDS_OF(f));
+  if (st != TB_OK) return st;
   const struct { const char* name; int32_t v; } e[] = {
       {"friction_combine", m->friction_combine},
       {"restitution_combine", m->restitution_combine},
@@ -291,7 +286,7 @@ tb_status tb_material_check(tb_world* w, const char* fn, const tb_material* m) {
     if (e[i].v < 0 || e[i].v >= TB_COMBINE_MODE_COUNT)
       return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT,
                            "%s: %s must be 0 (average), 1 (min), 2 (multiply) or 3 (max) (got %d)", fn, e[i].name, e[i].v);
-  tb_status st = tb_mujoco_contact_params_check(w, fn, "", m->condim, m->solref, m->solimp);
+  st = tb_mujoco_contact_params_check(w, fn, "", m->condim, m->solref, m->solimp);
   if (st != TB_OK) return st;
   if (m->flags & ~TB_MATERIAL_FLAGS_ALL)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: flags has unknown bits 0x%x (known: 0x%x)", fn,
