@@ -9,15 +9,15 @@
 
 int tb_observe_sensor_arrays(tb_sensors* s, tb_array_ref* a) {
   int n = 0;
-  a[n++] = (tb_array_ref){(void**)&s->generation, sizeof(int32_t)};
-  a[n++] = (tb_array_ref){(void**)&s->body, sizeof(int32_t)};
-  a[n++] = (tb_array_ref){(void**)&s->with, sizeof(int32_t)};
-  a[n++] = (tb_array_ref){(void**)&s->capacity, sizeof(int32_t)};
-  a[n++] = (tb_array_ref){(void**)&s->head, sizeof(int32_t)};
-  a[n++] = (tb_array_ref){(void**)&s->filled, sizeof(int32_t)};
-  a[n++] = (tb_array_ref){(void**)&s->history, sizeof(float*)};
-  a[n++] = (tb_array_ref){(void**)&s->valid, sizeof(int32_t*)};
-  a[n++] = (tb_array_ref){(void**)&s->steps, sizeof(int32_t*)};
+  TB_ARRAY_REF(a, n, s, generation, sizeof(int32_t));
+  TB_ARRAY_REF(a, n, s, body, sizeof(int32_t));
+  TB_ARRAY_REF(a, n, s, with, sizeof(int32_t));
+  TB_ARRAY_REF(a, n, s, capacity, sizeof(int32_t));
+  TB_ARRAY_REF(a, n, s, head, sizeof(int32_t));
+  TB_ARRAY_REF(a, n, s, filled, sizeof(int32_t));
+  TB_ARRAY_REF(a, n, s, history, sizeof(float*));
+  TB_ARRAY_REF(a, n, s, valid, sizeof(int32_t*));
+  TB_ARRAY_REF(a, n, s, steps, sizeof(int32_t*));
   return n;
 }
 
