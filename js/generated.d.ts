@@ -30,7 +30,7 @@ export type MujocoAlgorithm = 'pgs' | 'cg' | 'newton';
 /** Names of the engine enum mujocoIntegrator (tribo.h), in engine order. */
 export type MujocoIntegrator = 'euler' | 'implicitfast';
 /** Names of the engine enum convention (tribo.h), in engine order. */
-export type Convention = 'newton' | 'genesis' | 'physx';
+export type Convention = 'newton' | 'genesis' | 'physx' | 'newton-mujoco-adapter';
 /** Names of the engine enum eventType (tribo.h), in engine order. */
 export type EventType = 'begin' | 'persist' | 'end' | 'forceAbove' | 'forceBelow';
 /** Names of the engine enum jointType (tribo.h), in engine order. */
