@@ -35,6 +35,8 @@
 #define TB_KAMINO_P_MIN (1.0f / 50.0f) /* preconditioner clamp (Kamino precondition_scalar) */
 #define TB_KAMINO_P_MAX 50.0f
 #define TB_KAMINO_CG_MAX 50            /* conjugate-gradient iterations per x-update at most */
+#define TB_KAMINO_RESTART 0.999f       /* Kamino restart_tolerance: restart when r_a >= 0.999 r_a_prev */
+#define TB_KAMINO_A0 1.0f              /* Kamino a_0: acceleration parameter at the start and after a restart */
 
 /* One contact of the dual problem: rows 0 normal, 1 tangent0, 2 tangent1. Variables are in the
  * preconditioned space (physical impulse = p·x, physical velocity = z/p). */
@@ -47,6 +49,7 @@ typedef struct tb_kamino_contact {
   float vf[3];            /* free row velocity incl. bias, preconditioned (p·m/s) */
   float x[3], y[3], z[3]; /* this iteration's primal, slack, dual */
   float xp[3], yp[3], zp[3];
+  float yh[3], zh[3];      /* Nesterov points the next iteration starts from (slack, dual) */
   double r[3], d[3], q[3]; /* conjugate-gradient residual, direction, operator applied to d */
 } tb_kamino_contact;
 
@@ -332,27 +335,37 @@ static int padmm(tb_world* w, tb_kamino_data* kd, tb_kamino_residuals* res) {
   int it = 0;
   res->p = res->d = res->c = 0.0f;
   if (kd->contact_count == 0) return 0;
+  /* Nesterov state: a (a_p of the last iteration) and the combined residual r_a of the last one */
+  float a_p = TB_KAMINO_A0, ra_p = INFINITY;
+  for (int32_t i = 0; i < kd->contact_count; ++i) {
+    tb_kamino_contact* k = &kd->contacts[i];
+    memcpy(k->yh, k->yp, sizeof k->yh);
+    memcpy(k->zh, k->zp, sizeof k->zh);
+  }
   while (it < kp->max_iterations) {
     for (int32_t i = 0; i < kd->contact_count; ++i) {
       tb_kamino_contact* k = &kd->contacts[i];
-      float s = k->mu * sqrtf(k->zp[1] * k->zp[1] + k->zp[2] * k->zp[2]); /* De Saxcé, normal row */
+      float s = k->mu * sqrtf(k->zh[1] * k->zh[1] + k->zh[2] * k->zh[2]); /* De Saxcé, normal row */
       for (int j = 0; j < 3; ++j) {
-        k->r[j] = (double)(-k->vf[j] + eta * k->xp[j] + rho * k->yp[j] + k->zp[j]) - (j == 0 ? (double)s : 0.0);
+        k->r[j] = (double)(-k->vf[j] + eta * k->xp[j] + rho * k->yh[j] + k->zh[j]) - (j == 0 ? (double)s : 0.0);
         k->x[j] = k->xp[j];
       }
     }
     solve_linear(nd, kd, sigma, lin_tol);
     float rp = 0.0f, rd = 0.0f, rc = 0.0f;
+    double dy2 = 0.0, dz2 = 0.0; /* squared 2-norms of the slack and dual steps (unscaled) */
     for (int32_t i = 0; i < kd->contact_count; ++i) {
       tb_kamino_contact* k = &kd->contacts[i];
       float arg[3];
-      for (int j = 0; j < 3; ++j) arg[j] = k->x[j] - inv_rho * k->zp[j];
+      for (int j = 0; j < 3; ++j) arg[j] = k->x[j] - inv_rho * k->zh[j];
       project_cone(arg, k->mu, k->y);
       float xz = 0.0f;
       for (int j = 0; j < 3; ++j) {
-        k->z[j] = k->zp[j] + rho * (k->y[j] - k->x[j]);
+        k->z[j] = k->zh[j] + rho * (k->y[j] - k->x[j]);
         rp = fmaxf(rp, fabsf(k->p * (k->x[j] - k->y[j])));
-        rd = fmaxf(rd, fabsf((eta * (k->x[j] - k->xp[j]) + rho * (k->y[j] - k->yp[j])) / k->p));
+        rd = fmaxf(rd, fabsf((eta * (k->x[j] - k->xp[j]) + rho * (k->y[j] - k->yh[j])) / k->p));
+        double dy = (double)k->p * (k->y[j] - k->yh[j]), dz = (double)(k->z[j] - k->zh[j]) / k->p;
+        dy2 += dy * dy, dz2 += dz * dz;
         xz += k->x[j] * k->z[j];
       }
       rc = fmaxf(rc, fabsf(xz));
@@ -360,8 +373,27 @@ static int padmm(tb_world* w, tb_kamino_data* kd, tb_kamino_residuals* res) {
     ++it;
     res->p = rp; res->d = rd; res->c = rc;
     int done = it > 1 && rp <= kp->primal_tolerance && rd <= kp->dual_tolerance && rc <= kp->complementarity_tolerance;
+    /* acceleration (Kamino PADMM, O'Donoghue-Candès restart): while the combined residual
+     * r_a = ρ‖Δy‖ + ‖Δz‖/ρ falls by the restart factor, extrapolate the slack and dual by
+     * (a_p − 1)/a with a = (1 + √(1 + 4a_p²))/2; otherwise restart from the previous iterate with a = a₀ */
+    float ra = (float)(rho * sqrt(dy2) + sqrt(dz2) / rho), a, factor;
+    int restart = !(ra < TB_KAMINO_RESTART * ra_p);
+    if (!restart) {
+      a = 0.5f * (1.0f + sqrtf(1.0f + 4.0f * a_p * a_p));
+      factor = (a_p - 1.0f) / a;
+    } else {
+      a = TB_KAMINO_A0;
+      factor = 0.0f;
+      ra = ra_p / TB_KAMINO_RESTART;
+    }
+    ra_p = ra;
+    a_p = a;
     for (int32_t i = 0; i < kd->contact_count; ++i) {
       tb_kamino_contact* k = &kd->contacts[i];
+      for (int j = 0; j < 3; ++j) {
+        k->yh[j] = restart ? k->yp[j] : k->y[j] + factor * (k->y[j] - k->yp[j]);
+        k->zh[j] = restart ? k->zp[j] : k->z[j] + factor * (k->z[j] - k->zp[j]);
+      }
       memcpy(k->xp, k->x, sizeof k->x);
       memcpy(k->yp, k->y, sizeof k->y);
       memcpy(k->zp, k->z, sizeof k->z);
