@@ -309,12 +309,12 @@ TB_API tb_status tb_world_set_pair_capacity(tb_world_id world, int32_t capacity)
  * Everything the next step reads: definition, bodies and shapes (every stored array, with id
  * generations and free lists; hull geometry as built, meshes and heightfields rebuilt from their
  * vertices, indices and heights), capacities, broad-phase order, candidate pairs and manifolds,
- * contact store, matching frames, pair lists, the PhysX friction-anchor cache, sensors and event
- * state. Stepping a restored world gives bitwise the results of the world that was saved, in any
+ * contact store, matching frames, pair lists, the PhysX friction-anchor cache, the MuJoCo and Kamino
+ * warm starts, sensors and event state. Stepping a restored world gives bitwise the results of the world that was saved, in any
  * build and thread count. Layout: a 32-byte header (magic "TRIBOSNP", version, header size,
  * payload size, layout hash of the build's storage, FNV-1a checksum of the payload), then the
  * payload. */
-#define TB_SNAPSHOT_VERSION 1
+#define TB_SNAPSHOT_VERSION 2 /* 2: the MuJoCo and Kamino warm starts */
 #define TB_SNAPSHOT_HEADER_SIZE 32
 /* Why a snapshot is refused (tb_snapshot_check). */
 #define TB_SNAPSHOT_ERRORS(X)                                                                      \

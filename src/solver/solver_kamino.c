@@ -29,6 +29,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "../core/serial.h"
 #include "newton.h"
 #include "solver.h"
 
@@ -509,4 +510,35 @@ tb_status tb_solve_kamino(tb_world* w) {
 
 void tb_kamino_reset(tb_world* w) {
   if (w->kamino) w->kamino->cache.count = 0;
+}
+
+/* ---- snapshots: the warm-start cache (last solution per contact-store index) ---- */
+
+void tb_kamino_save(const tb_world* w, tb_serial* s) {
+  int32_t n = w->kamino ? w->kamino->cache.count : 0;
+  tb_put_i32(s, n);
+  if (n == 0) return;
+  const tb_kamino_cache* c = &w->kamino->cache;
+  tb_put(s, c->key, (size_t)n * sizeof(uint32_t));
+  tb_put(s, c->impulse, (size_t)n * sizeof(tb_vec3));
+  tb_put(s, c->velocity, (size_t)n * sizeof(tb_vec3));
+}
+
+int tb_kamino_load(tb_world* w, tb_serial* s) {
+  int32_t n = tb_get_i32(s, 0, INT32_MAX / 64);
+  if (s->failed) return 0;
+  if (n == 0) return 1;
+  if ((size_t)n * (sizeof(uint32_t) + 2 * sizeof(tb_vec3)) > s->size - s->pos) return s->failed = 1, 0;
+  tb_kamino_data* d = w->kamino ? w->kamino : (tb_kamino_data*)tb_alloc_zero(sizeof(tb_kamino_data));
+  if (!d) return 0;
+  w->kamino = d; /* the world's destroy frees it from here on */
+  tb_kamino_cache* c = &d->cache;
+  const tb_array_ref a[] = {{(void**)&c->key, sizeof(uint32_t)}, {(void**)&c->impulse, sizeof(tb_vec3)},
+                            {(void**)&c->velocity, sizeof(tb_vec3)}};
+  if (!tb_grow_capacity(a, 3, &c->capacity, n)) return 0;
+  tb_get(s, c->key, (size_t)n * sizeof(uint32_t));
+  tb_get(s, c->impulse, (size_t)n * sizeof(tb_vec3));
+  tb_get(s, c->velocity, (size_t)n * sizeof(tb_vec3));
+  c->count = n;
+  return !s->failed;
 }
