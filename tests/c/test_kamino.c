@@ -295,6 +295,29 @@ static void test_params(void) {
   CHECK(strstr(tb_last_error(-1), "solver.kamino.max_iterations") != NULL);
 }
 
+/* The preset's detection is the Newton rule d <= gap0 + gap1 without speculative widening (opt-in,
+ * newton-e3 §2), with Newton's default gap 0.1 m per shape: a pair is kept up to d = 0.2 m, at any
+ * relative speed. */
+static void test_gap(void) {
+  tb_world_def def = tb_default_world_def();
+  CHECK(tb_preset_apply(TB_PRESET_KAMINO, &def) == TB_OK);
+  CHECK(def.collision.speculative_widening == 0 && def.collision.constant_gap == 0.2f);
+  const float d[3] = {0.19f, 0.21f, 0.25f}, speed[3] = {0.0f, 0.0f, -30.0f};
+  for (int i = 0; i < 3; ++i) {
+    tb_world_id w = make_world(0, 1);
+    const float up[3] = {0, 1, 0};
+    add_ground(w, up, 0.5f);
+    float p[3] = {0, 0.5f + d[i], 0}, v[3] = {0, speed[i], 0};
+    tb_body_id b = add_cube(w, p, ID_Q, 1.0f, 0.5f);
+    CHECK(tb_body_set_velocity(w, b, v, ZERO) == TB_OK);
+    CHECK(tb_world_collide(w) == TB_OK);
+    tb_contact_status cs;
+    tb_world_contact_status(w, &cs);
+    CHECK((cs.count > 0) == (d[i] < 0.2f)); /* widening (30 m/s · h, capped at 0.1 m) would keep the third */
+    tb_world_destroy(w);
+  }
+}
+
 /* Settled steps of a pyramid of `rows` rows of unit cubes (μ 0.6) that met all three tolerances,
  * and the mean iterations of those steps; every step's status agrees with its residuals. */
 static int pyramid(int rows, int settle, int steps, double* mean_iterations) {
@@ -341,6 +364,7 @@ static void test_pyramid(void) {
 
 int main(void) {
   test_params();
+  test_gap();
   test_resting_box();
   test_budget();
   test_slope();
