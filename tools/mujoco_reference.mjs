@@ -24,13 +24,16 @@ const vec = (a) => a.join(' ');
 
 /* one free body on the plane z = 0; geom and plane share the contact parameters, so MuJoCo's
  * combination (max friction, condim max, solmix mean) gives exactly them */
-function model({ geom, gravity = [0, 0, -9.81], cone, contact }) {
+function model({ geom, gravity = [0, 0, -9.81], cone, contact, pair }) {
   const p = `friction="${vec(contact.friction)}" condim="${contact.condim}" solref="${vec(contact.solref)}" ` +
-    `solimp="${vec(contact.solimp)}" margin="0" gap="0"`;
+    `solimp="${vec(contact.solimp)}" margin="0" gap="0"` + (pair ? ' contype="0" conaffinity="0"' : '');
+  /* an explicit pair: the only source of contacts (the geoms' own collision is off), its own parameters */
+  const pairXml = pair ? `<contact><pair geom1="floor" geom2="body" condim="${pair.condim}" friction="${vec(pair.friction)}" ` +
+    `solref="${vec(pair.solref)}" solreffriction="${vec(pair.solreffriction)}" solimp="${vec(pair.solimp)}" margin="0" gap="0"/></contact>` : '';
   const xml = `<mujoco><option timestep="${H}" gravity="${vec(gravity)}" cone="${cone}" solver="Newton" ` +
     `integrator="Euler" iterations="100" tolerance="1e-8" impratio="1"/>
-    <worldbody><geom type="plane" size="10 10 0.1" ${p}/>
-    <body pos="0 0 ${geom.z}"><freejoint/><geom ${geom.xml} density="1000" ${p}/></body></worldbody></mujoco>`;
+    <worldbody><geom name="floor" type="plane" size="10 10 0.1" ${p}/>
+    <body pos="0 0 ${geom.z}"><freejoint/><geom name="body" ${geom.xml} density="1000" ${p}/></body></worldbody>${pairXml}</mujoco>`;
   mj.FS.writeFile('/ref/m.xml', xml);
   const m = mj.MjModel.loadFromXML('/ref/m.xml');
   return { m, d: new mj.MjData(m) };
@@ -67,26 +70,26 @@ function resting(name, geom, contact, cone, steps) {
 }
 
 /* box on a slope: gravity tilted by θ about the horizontal axis; position and speed down-slope */
-function slope(name, tan, mu, cone, steps) {
+function slope(name, tan, mu, cone, steps, pair) {
   const th = Math.atan(tan), contact = { ...DEFAULT, friction: [mu, 0.005, 0.0001], condim: 3 };
-  const { m, d } = model({ geom: BOX, cone, contact, gravity: [9.81 * Math.sin(th), 0, -9.81 * Math.cos(th)] });
+  const { m, d } = model({ geom: BOX, cone, contact, pair, gravity: [9.81 * Math.sin(th), 0, -9.81 * Math.cos(th)] });
   for (let s = 0; s < steps; s++) mj.mj_step(m, d);
-  const r = { name, kind: 'slope', cone, contact, tan, steps, x: d.qpos[0], vx: d.qvel[0] };
+  const r = { name, kind: 'slope', cone, contact, ...(pair ? { pair } : {}), tan, steps, x: d.qpos[0], vx: d.qvel[0] };
   m.delete(); d.delete();
   return r;
 }
 
 /* condim 4: a sphere spinning about the normal; spin rate sampled every `every` steps */
-function spin(name, cone, steps, every) {
-  const contact = { ...DEFAULT, friction: [1, 0.02, 0.0001], condim: 4 };
-  const { m, d } = model({ geom: SPHERE, cone, contact });
+function spin(name, cone, steps, every, pair) {
+  const contact = pair ? { ...DEFAULT, friction: [1, 0.005, 0.0001], condim: 3 } : { ...DEFAULT, friction: [1, 0.02, 0.0001], condim: 4 };
+  const { m, d } = model({ geom: SPHERE, cone, contact, pair });
   d.qvel[5] = 10; // rad/s about the normal (body z = world z)
   const omega = [];
   for (let s = 1; s <= steps; s++) {
     mj.mj_step(m, d);
     if (s % every === 0) omega.push(d.qvel[5]);
   }
-  const r = { name, kind: 'spin', cone, contact, omega0: 10, steps, every, omega };
+  const r = { name, kind: 'spin', cone, contact, ...(pair ? { pair } : {}), omega0: 10, steps, every, omega };
   m.delete(); d.delete();
   return r;
 }
@@ -102,6 +105,14 @@ for (const cone of ['pyramidal', 'elliptic']) {
   scenes.push(slope(`slope-stick-${cone}`, 0.4, 0.5, cone, 500));
   scenes.push(slope(`slope-slip-${cone}`, 0.6, 0.5, cone, 500));
   scenes.push(spin(`spin-condim4-${cone}`, cone, 150, 10));
+  /* explicit pairs over geoms that say otherwise (μ 1, condim 3, default solref / solimp) */
+  const pairSlide = { condim: 3, friction: [0.5, 0.5, 0.005, 0.0001, 0.0001], solref: [0.02, 1],
+    solreffriction: [0.01, 1], solimp: [0.85, 0.95, 0.002, 0.5, 2] };
+  scenes.push(slope(`pair-slope-stick-${cone}`, 0.4, 1, cone, 500, pairSlide));
+  scenes.push(slope(`pair-slope-slip-${cone}`, 0.6, 1, cone, 500, pairSlide));
+  scenes.push(slope(`pair-condim1-${cone}`, 0.1, 1, cone, 250, { ...pairSlide, condim: 1 }));
+  scenes.push(spin(`pair-spin-condim4-${cone}`, cone, 150, 10,
+    { condim: 4, friction: [1, 1, 0.03, 0.0001, 0.0001], solref: [0.02, 1], solreffriction: [0, 0], solimp: [0.9, 0.95, 0.001, 0.5, 2] }));
 }
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, JSON.stringify({
