@@ -521,7 +521,7 @@ export interface ContactFields {
   readonly frictionAnchorImpulse: Float32Array;
 
   /**
-   * MuJoCo readback (mj_contactForce): contact-frame force on body1 by body0 over the last step: normal, along tangent0, tangent1 (N), torsion about normal, rolling about tangent0, tangent1 (N·m); normal net of adhesion (fn - adhesion); components beyond condim are 0; NaN for the other solvers
+   * MuJoCo readback (mj_contactForce): contact-frame force on body1 by body0 over the last step: normal, along tangent0, tangent1 (N), torsion about normal, rolling about tangent0, tangent1 (N·m); normal net of adhesion (fn - adhesion); components beyond condim are 0; NaN for the other solvers. The torques (about point) are carried by tb_contacts_convert (newton, newton-mujoco-adapter), not by force, tb_contact_wrench or the per-body totals
    *
    * - Unit: N, N·m
    * - Components per element: 6 (length 6 × count)
