@@ -70,6 +70,13 @@ typedef struct tb_kamino_data {
   tb_kamino_cache cache;
 } tb_kamino_data;
 
+/* The cache's arrays, for tb_grow_capacity. */
+static void cache_arrays(tb_kamino_cache* c, tb_array_ref a[3]) {
+  a[0] = (tb_array_ref){(void**)&c->key, sizeof(uint32_t)};
+  a[1] = (tb_array_ref){(void**)&c->impulse, sizeof(tb_vec3)};
+  a[2] = (tb_array_ref){(void**)&c->velocity, sizeof(tb_vec3)};
+}
+
 static void cache_free(tb_kamino_cache* c) {
   tb_free(c->key, (size_t)c->capacity * sizeof(uint32_t));
   tb_free(c->impulse, (size_t)c->capacity * sizeof(tb_vec3));
@@ -295,8 +302,8 @@ static void warm_start(tb_world* w, tb_kamino_data* kd, float scale) {
  * memory fails whole instead of dropping next step's warm start). */
 static int reserve_cache(tb_world* w, tb_kamino_data* kd) {
   tb_kamino_cache* c = &kd->cache;
-  const tb_array_ref a[] = {{(void**)&c->key, sizeof(uint32_t)}, {(void**)&c->impulse, sizeof(tb_vec3)},
-                            {(void**)&c->velocity, sizeof(tb_vec3)}};
+  tb_array_ref a[3];
+  cache_arrays(c, a);
   return tb_grow_capacity(a, 3, &c->capacity, w->contacts.count);
 }
 
@@ -305,8 +312,8 @@ static void store_cache(tb_world* w, tb_kamino_data* kd) {
   const tb_newton_data* nd = w->newton;
   tb_kamino_cache* c = &kd->cache;
   int32_t n = w->contacts.count;
-  const tb_array_ref a[] = {{(void**)&c->key, sizeof(uint32_t)}, {(void**)&c->impulse, sizeof(tb_vec3)},
-                            {(void**)&c->velocity, sizeof(tb_vec3)}};
+  tb_array_ref a[3];
+  cache_arrays(c, a);
   if (!tb_grow_capacity(a, 3, &c->capacity, n)) { c->count = 0; return; } /* no warm start next step */
   if (n > 0) memset(c->key, 0, (size_t)n * sizeof(uint32_t));
   c->count = n;
@@ -533,8 +540,8 @@ int tb_kamino_load(tb_world* w, tb_serial* s) {
   if (!d) return 0;
   w->kamino = d; /* the world's destroy frees it from here on */
   tb_kamino_cache* c = &d->cache;
-  const tb_array_ref a[] = {{(void**)&c->key, sizeof(uint32_t)}, {(void**)&c->impulse, sizeof(tb_vec3)},
-                            {(void**)&c->velocity, sizeof(tb_vec3)}};
+  tb_array_ref a[3];
+  cache_arrays(c, a);
   if (!tb_grow_capacity(a, 3, &c->capacity, n)) return 0;
   tb_get(s, c->key, (size_t)n * sizeof(uint32_t));
   tb_get(s, c->impulse, (size_t)n * sizeof(tb_vec3));
