@@ -30,7 +30,7 @@ export type MujocoAlgorithm = 'pgs' | 'cg' | 'newton';
 /** Names of the engine enum mujocoIntegrator (tribo.h), in engine order. */
 export type MujocoIntegrator = 'euler' | 'implicitfast';
 /** Names of the engine enum convention (tribo.h), in engine order. */
-export type Convention = 'newton' | 'genesis' | 'physx';
+export type Convention = 'newton' | 'genesis' | 'physx' | 'newton-mujoco-adapter';
 /** Names of the engine enum eventType (tribo.h), in engine order. */
 export type EventType = 'begin' | 'persist' | 'end' | 'forceAbove' | 'forceBelow';
 /** Names of the engine enum jointType (tribo.h), in engine order. */
@@ -521,7 +521,7 @@ export interface ContactFields {
   readonly frictionAnchorImpulse: Float32Array;
 
   /**
-   * MuJoCo readback (mj_contactForce): contact-frame force on body1 by body0 over the last step: normal, along tangent0, tangent1 (N), torsion about normal, rolling about tangent0, tangent1 (N·m); normal net of adhesion (fn - adhesion); components beyond condim are 0; NaN for the other solvers
+   * MuJoCo readback (mj_contactForce): contact-frame force on body1 by body0 over the last step: normal, along tangent0, tangent1 (N), torsion about normal, rolling about tangent0, tangent1 (N·m); normal net of adhesion (fn - adhesion); components beyond condim are 0; NaN for the other solvers. The torques (about point) are carried by tb_contacts_convert (newton, newton-mujoco-adapter), not by force, tb_contact_wrench or the per-body totals
    *
    * - Unit: N, N·m
    * - Components per element: 6 (length 6 × count)

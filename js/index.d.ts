@@ -861,9 +861,11 @@ export interface ReadbackInfo {
   readonly excludes: readonly string[];
   /** True when `force` is reported per contact point (from the engine after a solve; the preset's expectation in READBACK_INFO). */
   readonly perContactForce: boolean;
+  /** mujoco preset: what each convertContacts convention holds ('newton' corrected, 'newton-mujoco-adapter' as Newton's adapter). */
+  readonly conventions?: { readonly [convention: string]: string };
   /* -- observation: the engine's flags (tb_world_readback_info); absent in READBACK_INFO -- */
   /** Convention of the solver that filled the readback. */
-  readonly convention?: 'physx' | 'newton';
+  readonly convention?: 'physx' | 'newton' | 'mujoco';
   /** True after solve() filled this contact set; false after collide() alone or an overflow. */
   readonly valid?: boolean;
   /** True when the tangent (friction) impulses are part of the readback. */
@@ -1020,7 +1022,12 @@ export interface NetContactWrenches {
 export type ConvertedContacts =
   | { readonly convention: 'newton'; readonly count: number; readonly readback: ReadbackInfo;
       /** N: by body1 on body0, world axes. */ readonly force: Float32Array;
-      /** N·m: about body0's centre of mass (a static body0: its origin), world axes. */ readonly torque: Float32Array }
+      /** N·m: about body0's centre of mass (a static body0: its origin), world axes; after a MuJoCo solve it
+       * includes the torsional and rolling torques: τ_C0 = τ_P + (P − C0) × f0. */ readonly torque: Float32Array }
+  | { readonly convention: 'newton-mujoco-adapter'; readonly count: number; readonly readback: ReadbackInfo;
+      /** N: on body0 (the MuJoCo contact force negated), world axes. */ readonly force: Float32Array;
+      /** N·m: the contact's torsional and rolling torques on body0, world axes, about the contact point (Newton's
+       * MuJoCo adapter leaves them there; not about body0's centre of mass). */ readonly torque: Float32Array }
   | { readonly convention: 'genesis'; readonly count: number; readonly readback: ReadbackInfo;
       /** N on shape0 at the contact point, world. */ readonly forceA: Float32Array;
       /** N on shape1 = −forceA. */ readonly forceB: Float32Array }
@@ -1352,7 +1359,7 @@ export class World {
   /** Wrench of one contact on side 0 (shape0) or 1 (shape1) about `point` (default: that body's centre of mass). */
   contactWrench(index: number, side: 0 | 1, point?: Vec3): ObservedWrench;
   /** Contacts [first, first + count) in another engine's convention. */
-  convertContacts(convention: 'newton' | 'genesis' | 'physx', first?: number, count?: number): ConvertedContacts;
+  convertContacts(convention: 'newton' | 'genesis' | 'physx' | 'newton-mujoco-adapter', first?: number, count?: number): ConvertedContacts;
   /** Adds a contact sensor on a body; returns its id. */
   addContactSensor(body: number, options?: ContactSensorOptions): number;
   removeContactSensor(id: number): void;
@@ -1517,7 +1524,7 @@ export class WorkerWorld {
   netContactWrenches(options?: { excludeSelf?: boolean }): Promise<NetContactWrenches>;
   bodyContacts(body: number, options?: ContactFilter): Promise<number[]>;
   contactWrench(index: number, side: 0 | 1, point?: Vec3): Promise<ObservedWrench>;
-  convertContacts(convention: 'newton' | 'genesis' | 'physx', first?: number, count?: number): Promise<ConvertedContacts>;
+  convertContacts(convention: 'newton' | 'genesis' | 'physx' | 'newton-mujoco-adapter', first?: number, count?: number): Promise<ConvertedContacts>;
   addContactSensor(body: number, options?: ContactSensorOptions): Promise<number>;
   removeContactSensor(id: number): Promise<void>;
   readContactSensor(id: number): Promise<{ readonly force: number[]; readonly readback: ReadbackInfo }>;

@@ -12,6 +12,7 @@ import { engineTables, heapBuffer, readStruct } from './fields.js';
 /* the arrays tb_contacts_convert writes per contact, per convention (tribo.h) */
 const CONVENTION_FIELDS = {
   newton: [['force', 3], ['torque', 3]],
+  'newton-mujoco-adapter': [['force', 3], ['torque', 3]],
   genesis: [['forceA', 3], ['forceB', 3]],
   physx: [['normal', 3], ['impulse', 3], ['frictionImpulse', 3]],
 };

@@ -75,9 +75,18 @@ export const READBACK_INFO = Object.freeze({
     force: 'N: (fn·normal + f1·tangent0 + f2·tangent1), on body1 by body0 at the contact point (the midpoint), world ' +
       'axes; mujocoForce: the contact-frame force [normal, tangent0, tangent1 (N), torsion, roll0, roll1 (N·m)] as ' +
       'mj_contactForce gives it, components beyond condim 0; efcAddress: first solver row, -1 when the contact has none',
-    excludes: ['torsional and rolling torques are in mujocoForce only, not in force or the conversions',
+    excludes: ['torsional and rolling torques are in mujocoForce and in convertContacts (\'newton\', ' +
+      '\'newton-mujoco-adapter\'), not in force, contactWrench or the per-body totals (r × f of force only)',
       'no restitution (MuJoCo has none: bounce comes from solref / solimp)'],
     perContactForce: true,
+    conventions: Object.freeze({
+      newton: 'corrected: by body1 on body0, force f0 = −force, torque about body0\'s centre of mass C0 (after the step; ' +
+        'a static body0: its origin): τ_C0 = τ_P + (P − C0) × f0, τ_P the contact\'s torsional and rolling torques on ' +
+        'body0 at the contact point P',
+      'newton-mujoco-adapter': 'reproduces Newton\'s MuJoCo adapter (newton-e3, fixed versions): the contact force and ' +
+        'torque negated into contacts.force, the torque left at the contact point (τ_P only), not moved to body0\'s ' +
+        'centre of mass; its torque is not a COM wrench: use \'newton\' for that',
+    }),
   }),
   kamino: Object.freeze({
     preset: 'kamino',

@@ -4,10 +4,12 @@
 //
 // URL parameters (optional): rows (pyramid rows, default 7), drops (initial falling bodies,
 // default 10), substeps (default 4), seed (default 7), paused=1 (start paused), preset
-// (physx-pgs, physx-tgs (default), newton-xpbd, newton-semi; also the panel's selector).
+// (physx-pgs, physx-tgs (default), newton-xpbd, newton-semi, mujoco, kamino; also the panel's
+// selector, under which the panel states what the preset's reported force contains).
 //
 // For tests, window.tribo = { build, ready, frame, contactCount, drawnContactMarkers, bodyCount,
-// overflowed, error, pause(), resume(), step(), reset(), drop(), lastFrame(), pick(x, y), picked }
+// overflowed, error, pause(), resume(), step(), reset(), drop(), lastFrame(), pick(x, y), picked,
+// readbackInfo }
 // is kept up to date every frame. A click picks the shape under the cursor (web/picking.js).
 
 import { createWorkerWorld } from '../js/index.js';
@@ -23,7 +25,7 @@ const intParam = (name, def, min, max) => {
   const v = Number.parseInt(params.get(name) ?? '', 10);
   return Number.isFinite(v) ? Math.min(max, Math.max(min, v)) : def;
 };
-const PRESETS = ['physx-pgs', 'physx-tgs', 'newton-xpbd', 'newton-semi'];
+const PRESETS = ['physx-pgs', 'physx-tgs', 'newton-xpbd', 'newton-semi', 'mujoco', 'kamino'];
 const CONFIG = {
   preset: PRESETS.includes(params.get('preset')) ? params.get('preset') : 'physx-tgs',
   rows: intParam('rows', 7, 1, 12),
@@ -166,6 +168,20 @@ async function pickAt(x, y) {
   return api.picked;
 }
 
+/** The world's own statement of what its reported force contains (readbackInfo), fetched once per
+ * world after its first step, as lines of text under the preset selector. */
+function showReadback() {
+  if (!state.sim || state.readbackFor === state.generation) return;
+  const generation = (state.readbackFor = state.generation);
+  state.sim.readbackInfo.then((info) => {
+    if (generation !== state.generation) return;
+    api.readbackInfo = info;
+    const line = ([k, v]) => `${k}: ${Array.isArray(v) ? (v.length ? v.join('; ') : 'nothing')
+      : v && typeof v === 'object' ? Object.entries(v).map(([c, t]) => `${c}: ${t}`).join(' | ') : v}`;
+    document.getElementById('readback-info').textContent = Object.entries(info).map(line).join('\n');
+  }).catch(() => { /* the world was freed meanwhile (reset): the next world fetches its own */ });
+}
+
 /** Applies a completed frame: body poses, contact overlay, status, and the window.tribo counters. */
 function applyFrame(frame) {
   state.framesApplied++;
@@ -178,6 +194,7 @@ function applyFrame(frame) {
   api.overflowed = st.overflowed;
   api.bodyCount = state.bodyCount;
   updateStatus(frame);
+  showReadback();
   sampleForce();
 }
 

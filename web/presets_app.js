@@ -72,7 +72,8 @@ async function main() {
 
   /** The world's readback statement (`readbackInfo`) as lines of text. */
   const infoText = (info) => Object.entries(info)
-    .map(([k, v]) => `${k}: ${Array.isArray(v) ? (v.length ? v.join('; ') : 'nothing') : v}`).join('\n');
+    .map(([k, v]) => `${k}: ${Array.isArray(v) ? (v.length ? v.join('; ') : 'nothing')
+      : v && typeof v === 'object' ? Object.entries(v).map(([c, t]) => `${c}: ${t}`).join(' | ') : v}`).join('\n');
 
   function step() {
     const values = lanes.map((lane) => {

@@ -5,8 +5,8 @@
  * (tb_*_store_arrays, from the field lists), so an array added to a list is saved without a change
  * here; the owned geometry of each hull (copied as built), mesh and heightfield (their vertices,
  * indices or heights: rebuilt, which is deterministic); the sweep order; the pair lists; both
- * matching frames; the per-body contact totals; the PhysX anchor cache; sensors and events; the
- * joint store with the filter's list of joined body pairs.
+ * matching frames; the per-body contact totals; the PhysX anchor cache; the MuJoCo and Kamino warm
+ * starts; sensors and events; the joint store with the filter's list of joined body pairs.
  * Restore reads everything into a scratch world first and swaps it in only when every check
  * passed, so a refused snapshot leaves the world untouched. */
 #include <string.h>
@@ -186,6 +186,8 @@ static void put_payload(tb_serial* s, tb_world* w) {
   tb_put(s, w->body_contact_wrench, 6 * (size_t)nb * sizeof(float));
   tb_put(s, w->body_contact_generation, (size_t)nb * sizeof(int32_t));
   tb_solver_save(w, s);
+  tb_mujoco_save(w, s);
+  tb_kamino_save(w, s);
   put_observe(s, w->observe);
   /* joints (their solver rows are rebuilt each step) */
   tb_joints* jt = &w->joints;
@@ -200,13 +202,6 @@ int32_t tb_world_snapshot(tb_world_id world, void* bytes, int32_t capacity) {
   if (!w) return -tb_world_fail(NULL, TB_ERR_NOT_FOUND, "snapshot: world %d does not exist", world);
   if (bytes && capacity < 0)
     return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "snapshot: capacity must be >= 0 (got %d)", capacity);
-  /* The MuJoCo and Kamino warm starts (per-slot accelerations, the last solution) are not in the
-   * payload yet: refuse rather than write a snapshot that would not continue bitwise. */
-  const tb_solver_params* sp = &w->def.solver;
-  if ((sp->solver == TB_SOLVER_MUJOCO && sp->mujoco.warmstart) || (sp->solver == TB_SOLVER_KAMINO && sp->kamino.warm_start))
-    return -tb_world_fail(w, TB_ERR_INVALID_STATE,
-                          "snapshot: the %s solver's warm start is not saved in snapshots yet; turn it off (solver.%s) to take one",
-                          tb_enum_name(TB_ENUM_SOLVER, sp->solver), sp->solver == TB_SOLVER_MUJOCO ? "mujoco.warmstart" : "kamino.warm_start");
   tb_serial count = {0};
   put_payload(&count, w);
   size_t total = sizeof(snapshot_header) + count.pos;
@@ -532,7 +527,7 @@ static int get_payload(tb_serial* s, tb_world* t, int32_t thread_count) {
     t->body_contact_capacity = nbc;
     get_store(s, bc, 2, nbc, NULL);
   }
-  if (!tb_solver_create(t) || !tb_solver_load(t, s)) return 0;
+  if (!tb_solver_create(t) || !tb_solver_load(t, s) || !tb_mujoco_load(t, s) || !tb_kamino_load(t, s)) return 0;
   if (!get_observe(s, t)) return 0;
   /* joints */
   tb_joints* jt = &t->joints;
@@ -569,7 +564,7 @@ static tb_status read_snapshot(tb_world* w, tb_world* t, const void* bytes, int3
   }
   s_last_error = e;
   static const char* const why[] = {
-      "", "is shorter than its header says", "has no Tribo snapshot magic", "has another format version (this build reads version 1)",
+      "", "is shorter than its header says", "has no Tribo snapshot magic", "has another format version (this build reads version 2)",
       "was written by a build with another storage layout", "checksum does not match its payload (bytes changed)",
       "", "is longer than its header says"};
   return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: snapshot %s: it %s", fn, names[e], why[e]);

@@ -131,7 +131,8 @@
     "MuJoCo readback (mj_contactForce): contact-frame force on body1 by body0 over the last step: " \
     "normal, along tangent0, tangent1 (N), torsion about normal, rolling about tangent0, tangent1 " \
     "(N·m); normal net of adhesion (fn - adhesion); components beyond condim are 0; NaN for the " \
-    "other solvers")                                                                            \
+    "other solvers. The torques (about point) are carried by tb_contacts_convert (newton, "       \
+    "newton-mujoco-adapter), not by force, tb_contact_wrench or the per-body totals")            \
   X(efc_address, int32_t, TB_I32, 1, "index",                                                     \
     "MuJoCo readback: first solver row of the contact (efc_address); -1 when the contact has no " \
     "row (excluded, inactive) or the solver is not the MuJoCo one")

@@ -309,12 +309,12 @@ TB_API tb_status tb_world_set_pair_capacity(tb_world_id world, int32_t capacity)
  * Everything the next step reads: definition, bodies and shapes (every stored array, with id
  * generations and free lists; hull geometry as built, meshes and heightfields rebuilt from their
  * vertices, indices and heights), capacities, broad-phase order, candidate pairs and manifolds,
- * contact store, matching frames, pair lists, the PhysX friction-anchor cache, sensors and event
- * state. Stepping a restored world gives bitwise the results of the world that was saved, in any
+ * contact store, matching frames, pair lists, the PhysX friction-anchor cache, the MuJoCo and Kamino
+ * warm starts, sensors and event state. Stepping a restored world gives bitwise the results of the world that was saved, in any
  * build and thread count. Layout: a 32-byte header (magic "TRIBOSNP", version, header size,
  * payload size, layout hash of the build's storage, FNV-1a checksum of the payload), then the
  * payload. */
-#define TB_SNAPSHOT_VERSION 1
+#define TB_SNAPSHOT_VERSION 2 /* 2: the MuJoCo and Kamino warm starts */
 #define TB_SNAPSHOT_HEADER_SIZE 32
 /* Why a snapshot is refused (tb_snapshot_check). */
 #define TB_SNAPSHOT_ERRORS(X)                                                                      \
@@ -820,14 +820,21 @@ TB_API tb_status tb_contact_wrench(tb_world_id world, int32_t contact, int32_t s
 
 /* Conventions of other engines, converted from the contact store for contacts [first, first+count):
  *   NEWTON:  6 floats per contact: force (N) then torque (N·m) of the wrench by body1 on body0
- *            about body0's centre of mass (a static body0: its origin), world axes.
+ *            about body0's centre of mass (a static body0: its origin), world axes; under the
+ *            MuJoCo readback the torque includes the contact's torsional and rolling torques τ_P:
+ *            τ_C0 = τ_P + (P − C0) × f0 (newton-e3, corrected adapter torque).
+ *   NEWTON_MUJOCO_ADAPTER: 6 floats per contact, only after a MuJoCo solve: what Newton's MuJoCo
+ *            adapter writes into contacts.force: the contact force and torque negated (on body0,
+ *            world axes) with the torque left at the contact point P (torsion and rolling only),
+ *            not moved to body0's centre of mass (newton-e3 "MuJoCo adapter" torque gap).
  *   GENESIS: 6 floats per contact: force_a (N, on shape0) then force_b (N, on shape1) = −force_a,
  *            world axes, applied at `point`.
  *   PHYSX:   9 floats per contact: normal (unit, world, from shape1 towards shape0, PhysX's
  *            direction), impulse = normal_impulse · that normal (N·s on shape0 over the step), friction
  *            impulse (N·s on shape0, world, over the step) whose anchor is `point`. */
 #define TB_CONTACT_CONVENTIONS(X)                                                                  \
-  X(TB_CONVENTION_NEWTON, "newton") X(TB_CONVENTION_GENESIS, "genesis") X(TB_CONVENTION_PHYSX, "physx")
+  X(TB_CONVENTION_NEWTON, "newton") X(TB_CONVENTION_GENESIS, "genesis") X(TB_CONVENTION_PHYSX, "physx")      \
+  X(TB_CONVENTION_NEWTON_MUJOCO_ADAPTER, "newton-mujoco-adapter")
 typedef enum tb_contact_convention { TB_CONTACT_CONVENTIONS(TB_ENUM_CONSTANT) TB_CONVENTION_COUNT } tb_contact_convention;
 /* Floats per contact written by tb_contacts_convert for a convention (0 for an unknown one). */
 TB_API int32_t tb_contact_convention_stride(tb_contact_convention convention);

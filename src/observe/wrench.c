@@ -133,9 +133,22 @@ tb_status tb_observe_contact_wrench(tb_world* w, const char* fn, int32_t contact
   return TB_OK;
 }
 
+/* Torque (N·m, world) about the contact point of contact k on side `side` that is not r × f: the
+ * MuJoCo readback's torsion and rolling (mujoco_force[3..5] about normal, tangent0, tangent1, on
+ * body1); zero for the other readbacks. */
+static tb_vec3 contact_point_torque(const tb_world* w, int32_t k, int side) {
+  if (w->readback.convention != TB_READBACK_MUJOCO) return tb_v3(0, 0, 0);
+  const tb_contact_fields* c = &w->contacts.f;
+  const float* m = c->mujoco_force + 6 * k;
+  tb_vec3 t = tb_add(tb_add(tb_scale(v3(c->normal + 3 * k), m[3]), tb_scale(v3(c->tangent0 + 3 * k), m[4])),
+                     tb_scale(v3(c->tangent1 + 3 * k), m[5]));
+  return side ? t : tb_scale(t, -1.0f);
+}
+
 int32_t tb_contact_convention_stride(tb_contact_convention convention) {
   switch (convention) {
     case TB_CONVENTION_NEWTON: return 6;
+    case TB_CONVENTION_NEWTON_MUJOCO_ADAPTER: return 6;
     case TB_CONVENTION_GENESIS: return 6;
     case TB_CONVENTION_PHYSX: return 9;
     default: return 0;
@@ -150,6 +163,10 @@ tb_status tb_observe_contacts_convert(tb_world* w, const char* fn, tb_contact_co
   if (st != TB_OK) return st;
   if (!out && count > 0) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: out must not be NULL", fn);
   if ((st = tb_observe_readback(w, fn, info)) != TB_OK) return st;
+  if (convention == TB_CONVENTION_NEWTON_MUJOCO_ADAPTER && w->readback.convention != TB_READBACK_MUJOCO)
+    return tb_world_fail(w, TB_ERR_INVALID_STATE,
+                         "%s: convention 'newton-mujoco-adapter' reproduces Newton's MuJoCo adapter and needs the "
+                         "mujoco solver's readback (this readback is '%s')", fn, tb_enum_name(TB_ENUM_READBACK, w->readback.convention));
   const tb_contact_fields* c = &w->contacts.f;
   for (int32_t i = 0; i < count; ++i) {
     int32_t k = first + i;
@@ -161,9 +178,13 @@ tb_status tb_observe_contacts_convert(tb_world* w, const char* fn, tb_contact_co
         if (slot < 0) return tb_world_fail(w, TB_ERR_NOT_FOUND, "%s: the body of shape0 of contact %d was removed since the step", fn, k);
         tb_vec3 c0 = tb_observe_body_center(w, slot);
         put3(o, f0);
-        put3(o + 3, shift_torque(f0, tb_v3(0, 0, 0), v3(c->point + 3 * k), c0));
+        put3(o + 3, shift_torque(f0, contact_point_torque(w, k, 0), v3(c->point + 3 * k), c0));
         break;
       }
+      case TB_CONVENTION_NEWTON_MUJOCO_ADAPTER: /* negated, the torque not moved off the point */
+        put3(o, f0);
+        put3(o + 3, contact_point_torque(w, k, 0));
+        break;
       case TB_CONVENTION_GENESIS:
         put3(o, f0);
         put3(o + 3, tb_scale(f0, -1.0f));

@@ -35,4 +35,13 @@ void tb_solver_stats_serial(tb_world* w);
 void tb_kamino_reset(tb_world* w);
 void tb_kamino_destroy(tb_world* w);
 
+/* Snapshots of the warm starts the next MuJoCo / Kamino step reads: MuJoCo's last accelerations
+ * per body slot with their generations (solver_mujoco.c), Kamino's last solution per contact-store
+ * index with its match keys (solver_kamino.c). Load fills a world whose solver data is empty; 0 on
+ * a malformed stream or out of memory. */
+void tb_mujoco_save(const tb_world* w, struct tb_serial* s);
+int tb_mujoco_load(tb_world* w, struct tb_serial* s);
+void tb_kamino_save(const tb_world* w, struct tb_serial* s);
+int tb_kamino_load(tb_world* w, struct tb_serial* s);
+
 #endif

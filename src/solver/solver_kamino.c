@@ -29,6 +29,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "../core/serial.h"
 #include "../model/contact_store.h"
 #include "newton.h"
 #include "solver.h"
@@ -36,6 +37,8 @@
 #define TB_KAMINO_P_MIN (1.0f / 50.0f) /* preconditioner clamp (Kamino precondition_scalar) */
 #define TB_KAMINO_P_MAX 50.0f
 #define TB_KAMINO_CG_MAX 50            /* conjugate-gradient iterations per x-update at most */
+#define TB_KAMINO_RESTART 0.999f       /* Kamino restart_tolerance: restart when r_a >= 0.999 r_a_prev */
+#define TB_KAMINO_A0 1.0f              /* Kamino a_0: acceleration parameter at the start and after a restart */
 
 /* One contact of the dual problem: rows 0 normal, 1 tangent0, 2 tangent1. Variables are in the
  * preconditioned space (physical impulse = p·x, physical velocity = z/p). */
@@ -48,6 +51,7 @@ typedef struct tb_kamino_contact {
   float vf[3];            /* free row velocity incl. bias, preconditioned (p·m/s) */
   float x[3], y[3], z[3]; /* this iteration's primal, slack, dual */
   float xp[3], yp[3], zp[3];
+  float yh[3], zh[3];      /* Nesterov points the next iteration starts from (slack, dual) */
   double r[3], d[3], q[3]; /* conjugate-gradient residual, direction, operator applied to d */
 } tb_kamino_contact;
 
@@ -66,6 +70,13 @@ typedef struct tb_kamino_data {
   int32_t body_capacity;
   tb_kamino_cache cache;
 } tb_kamino_data;
+
+/* The cache's arrays, for tb_grow_capacity. */
+static void cache_arrays(tb_kamino_cache* c, tb_array_ref a[3]) {
+  a[0] = (tb_array_ref){(void**)&c->key, sizeof(uint32_t)};
+  a[1] = (tb_array_ref){(void**)&c->impulse, sizeof(tb_vec3)};
+  a[2] = (tb_array_ref){(void**)&c->velocity, sizeof(tb_vec3)};
+}
 
 static void cache_free(tb_kamino_cache* c) {
   tb_free(c->key, (size_t)c->capacity * sizeof(uint32_t));
@@ -292,8 +303,8 @@ static void warm_start(tb_world* w, tb_kamino_data* kd, float scale) {
  * memory fails whole instead of dropping next step's warm start). */
 static int reserve_cache(tb_world* w, tb_kamino_data* kd) {
   tb_kamino_cache* c = &kd->cache;
-  const tb_array_ref a[] = {{(void**)&c->key, sizeof(uint32_t)}, {(void**)&c->impulse, sizeof(tb_vec3)},
-                            {(void**)&c->velocity, sizeof(tb_vec3)}};
+  tb_array_ref a[3];
+  cache_arrays(c, a);
   return tb_grow_capacity(a, 3, &c->capacity, w->contacts.count);
 }
 
@@ -302,8 +313,8 @@ static void store_cache(tb_world* w, tb_kamino_data* kd) {
   const tb_newton_data* nd = w->newton;
   tb_kamino_cache* c = &kd->cache;
   int32_t n = w->contacts.count;
-  const tb_array_ref a[] = {{(void**)&c->key, sizeof(uint32_t)}, {(void**)&c->impulse, sizeof(tb_vec3)},
-                            {(void**)&c->velocity, sizeof(tb_vec3)}};
+  tb_array_ref a[3];
+  cache_arrays(c, a);
   if (!tb_grow_capacity(a, 3, &c->capacity, n)) { c->count = 0; return; } /* no warm start next step */
   if (n > 0) memset(c->key, 0, (size_t)n * sizeof(uint32_t));
   c->count = n;
@@ -333,27 +344,37 @@ static int padmm(tb_world* w, tb_kamino_data* kd, tb_kamino_residuals* res) {
   int it = 0;
   res->p = res->d = res->c = 0.0f;
   if (kd->contact_count == 0) return 0;
+  /* Nesterov state: a (a_p of the last iteration) and the combined residual r_a of the last one */
+  float a_p = TB_KAMINO_A0, ra_p = INFINITY;
+  for (int32_t i = 0; i < kd->contact_count; ++i) {
+    tb_kamino_contact* k = &kd->contacts[i];
+    memcpy(k->yh, k->yp, sizeof k->yh);
+    memcpy(k->zh, k->zp, sizeof k->zh);
+  }
   while (it < kp->max_iterations) {
     for (int32_t i = 0; i < kd->contact_count; ++i) {
       tb_kamino_contact* k = &kd->contacts[i];
-      float s = k->mu * sqrtf(k->zp[1] * k->zp[1] + k->zp[2] * k->zp[2]); /* De Saxcé, normal row */
+      float s = k->mu * sqrtf(k->zh[1] * k->zh[1] + k->zh[2] * k->zh[2]); /* De Saxcé, normal row */
       for (int j = 0; j < 3; ++j) {
-        k->r[j] = (double)(-k->vf[j] + eta * k->xp[j] + rho * k->yp[j] + k->zp[j]) - (j == 0 ? (double)s : 0.0);
+        k->r[j] = (double)(-k->vf[j] + eta * k->xp[j] + rho * k->yh[j] + k->zh[j]) - (j == 0 ? (double)s : 0.0);
         k->x[j] = k->xp[j];
       }
     }
     solve_linear(nd, kd, sigma, lin_tol);
     float rp = 0.0f, rd = 0.0f, rc = 0.0f;
+    double dy2 = 0.0, dz2 = 0.0; /* squared 2-norms of the slack and dual steps (unscaled) */
     for (int32_t i = 0; i < kd->contact_count; ++i) {
       tb_kamino_contact* k = &kd->contacts[i];
       float arg[3];
-      for (int j = 0; j < 3; ++j) arg[j] = k->x[j] - inv_rho * k->zp[j];
+      for (int j = 0; j < 3; ++j) arg[j] = k->x[j] - inv_rho * k->zh[j];
       project_cone(arg, k->mu, k->y);
       float xz = 0.0f;
       for (int j = 0; j < 3; ++j) {
-        k->z[j] = k->zp[j] + rho * (k->y[j] - k->x[j]);
+        k->z[j] = k->zh[j] + rho * (k->y[j] - k->x[j]);
         rp = fmaxf(rp, fabsf(k->p * (k->x[j] - k->y[j])));
-        rd = fmaxf(rd, fabsf((eta * (k->x[j] - k->xp[j]) + rho * (k->y[j] - k->yp[j])) / k->p));
+        rd = fmaxf(rd, fabsf((eta * (k->x[j] - k->xp[j]) + rho * (k->y[j] - k->yh[j])) / k->p));
+        double dy = (double)k->p * (k->y[j] - k->yh[j]), dz = (double)(k->z[j] - k->zh[j]) / k->p;
+        dy2 += dy * dy, dz2 += dz * dz;
         xz += k->x[j] * k->z[j];
       }
       rc = fmaxf(rc, fabsf(xz));
@@ -361,8 +382,27 @@ static int padmm(tb_world* w, tb_kamino_data* kd, tb_kamino_residuals* res) {
     ++it;
     res->p = rp; res->d = rd; res->c = rc;
     int done = it > 1 && rp <= kp->primal_tolerance && rd <= kp->dual_tolerance && rc <= kp->complementarity_tolerance;
+    /* acceleration (Kamino PADMM, O'Donoghue-Candès restart): while the combined residual
+     * r_a = ρ‖Δy‖ + ‖Δz‖/ρ falls by the restart factor, extrapolate the slack and dual by
+     * (a_p − 1)/a with a = (1 + √(1 + 4a_p²))/2; otherwise restart from the previous iterate with a = a₀ */
+    float ra = (float)(rho * sqrt(dy2) + sqrt(dz2) / rho), a, factor;
+    int restart = !(ra < TB_KAMINO_RESTART * ra_p);
+    if (!restart) {
+      a = 0.5f * (1.0f + sqrtf(1.0f + 4.0f * a_p * a_p));
+      factor = (a_p - 1.0f) / a;
+    } else {
+      a = TB_KAMINO_A0;
+      factor = 0.0f;
+      ra = ra_p / TB_KAMINO_RESTART;
+    }
+    ra_p = ra;
+    a_p = a;
     for (int32_t i = 0; i < kd->contact_count; ++i) {
       tb_kamino_contact* k = &kd->contacts[i];
+      for (int j = 0; j < 3; ++j) {
+        k->yh[j] = restart ? k->yp[j] : k->y[j] + factor * (k->y[j] - k->yp[j]);
+        k->zh[j] = restart ? k->zp[j] : k->z[j] + factor * (k->z[j] - k->zp[j]);
+      }
       memcpy(k->xp, k->x, sizeof k->x);
       memcpy(k->yp, k->y, sizeof k->y);
       memcpy(k->zp, k->z, sizeof k->z);
@@ -462,4 +502,35 @@ tb_status tb_solve_kamino(tb_world* w, const tb_step_context* step) {
 
 void tb_kamino_reset(tb_world* w) {
   if (w->kamino) w->kamino->cache.count = 0;
+}
+
+/* ---- snapshots: the warm-start cache (last solution per contact-store index) ---- */
+
+void tb_kamino_save(const tb_world* w, tb_serial* s) {
+  int32_t n = w->kamino ? w->kamino->cache.count : 0;
+  tb_put_i32(s, n);
+  if (n == 0) return;
+  const tb_kamino_cache* c = &w->kamino->cache;
+  tb_put(s, c->key, (size_t)n * sizeof(uint32_t));
+  tb_put(s, c->impulse, (size_t)n * sizeof(tb_vec3));
+  tb_put(s, c->velocity, (size_t)n * sizeof(tb_vec3));
+}
+
+int tb_kamino_load(tb_world* w, tb_serial* s) {
+  int32_t n = tb_get_i32(s, 0, INT32_MAX / 64);
+  if (s->failed) return 0;
+  if (n == 0) return 1;
+  if ((size_t)n * (sizeof(uint32_t) + 2 * sizeof(tb_vec3)) > s->size - s->pos) return s->failed = 1, 0;
+  tb_kamino_data* d = w->kamino ? w->kamino : (tb_kamino_data*)tb_alloc_zero(sizeof(tb_kamino_data));
+  if (!d) return 0;
+  w->kamino = d; /* the world's destroy frees it from here on */
+  tb_kamino_cache* c = &d->cache;
+  tb_array_ref a[3];
+  cache_arrays(c, a);
+  if (!tb_grow_capacity(a, 3, &c->capacity, n)) return 0;
+  tb_get(s, c->key, (size_t)n * sizeof(uint32_t));
+  tb_get(s, c->impulse, (size_t)n * sizeof(tb_vec3));
+  tb_get(s, c->velocity, (size_t)n * sizeof(tb_vec3));
+  c->count = n;
+  return !s->failed;
 }

@@ -21,6 +21,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "../core/serial.h"
 #include "../model/contact_store.h"
 #include "../model/material.h"
 #include "mujoco.h"
@@ -177,6 +178,15 @@ static void frame_jac(const double frame[3][3], int j, const double p[3], const 
   }
 }
 
+/* The per-body-slot arrays (island scratch and the warm start), for tb_grow_capacity. */
+static void slot_arrays(tb_mujoco_data* d, tb_array_ref sa[5]) {
+  sa[0] = (tb_array_ref){(void**)&d->dof_of_slot, sizeof(int32_t)};
+  sa[1] = (tb_array_ref){(void**)&d->parent, sizeof(int32_t)};
+  sa[2] = (tb_array_ref){(void**)&d->order_key, sizeof(int32_t)};
+  sa[3] = (tb_array_ref){(void**)&d->warm, 6 * sizeof(double)};
+  sa[4] = (tb_array_ref){(void**)&d->warm_gen, sizeof(int32_t)};
+}
+
 static tb_status setup(tb_world* w, const tb_step_context* step) {
   if (!w->mujoco) {
     w->mujoco = (tb_mujoco_data*)tb_alloc_zero(sizeof(tb_mujoco_data));
@@ -209,9 +219,8 @@ static tb_status setup(tb_world* w, const tb_step_context* step) {
                              {(void**)&d->search, sizeof(double)}, {(void**)&d->mv, sizeof(double)},
                              {(void**)&d->gradold, sizeof(double)}, {(void**)&d->mgradold, sizeof(double)},
                              {(void**)&d->first, sizeof(int32_t)}};
-  const tb_array_ref sa[] = {{(void**)&d->dof_of_slot, sizeof(int32_t)}, {(void**)&d->parent, sizeof(int32_t)},
-                             {(void**)&d->order_key, sizeof(int32_t)}, {(void**)&d->warm, 6 * sizeof(double)},
-                             {(void**)&d->warm_gen, sizeof(int32_t)}};
+  tb_array_ref sa[5];
+  slot_arrays(d, sa);
   if (!tb_grow_capacity(&ba, 1, &d->body_capacity, nb) || !tb_grow_capacity(&ca, 1, &d->con_capacity, nc) ||
       !tb_grow_capacity(ra, 6, &d->row_capacity, nr) || !tb_grow_capacity(da, 11, &d->dof_capacity, 6 * nb) ||
       !tb_grow_capacity(sa, 5, &d->slot_capacity, bodies->count))
@@ -1041,4 +1050,34 @@ tb_status tb_solve_mujoco(tb_world* w, const tb_step_context* step) {
   w->stats.substeps = 1;
   tb_solver_stats_serial(w);
   return TB_OK;
+}
+
+/* ---- snapshots: the warm start (accelerations per body slot and their generations) ---- */
+
+void tb_mujoco_save(const tb_world* w, tb_serial* s) {
+  const tb_mujoco_data* d = w->mujoco;
+  int32_t n = d ? (d->slot_capacity < w->bodies.count ? d->slot_capacity : w->bodies.count) : 0;
+  tb_put_i32(s, n);
+  if (n == 0) return;
+  tb_put(s, d->warm, 6 * (size_t)n * sizeof(double));
+  tb_put(s, d->warm_gen, (size_t)n * sizeof(int32_t));
+}
+
+int tb_mujoco_load(tb_world* w, tb_serial* s) {
+  int32_t n = tb_get_i32(s, 0, w->bodies.count);
+  if (s->failed) return 0;
+  if (n == 0) return 1;
+  if ((size_t)n * (6 * sizeof(double) + sizeof(int32_t)) > s->size - s->pos) return s->failed = 1, 0;
+  tb_mujoco_data* d = w->mujoco ? w->mujoco : (tb_mujoco_data*)tb_alloc_zero(sizeof(tb_mujoco_data));
+  if (!d) return 0;
+  w->mujoco = d; /* the world's destroy frees it from here on */
+  tb_array_ref sa[5];
+  slot_arrays(d, sa);
+  if (!tb_grow_capacity(sa, 5, &d->slot_capacity, n)) return 0;
+  tb_get(s, d->warm, 6 * (size_t)n * sizeof(double));
+  tb_get(s, d->warm_gen, (size_t)n * sizeof(int32_t));
+  for (int32_t i = n; i < d->slot_capacity; ++i) d->warm_gen[i] = -1;
+  for (int32_t i = 0; i < n && !s->failed; ++i)
+    if (d->warm_gen[i] < -1) s->failed = 1;
+  return !s->failed;
 }

@@ -282,12 +282,13 @@ tb_status tb_preset_apply(tb_preset preset, tb_world_def* def) {
       s->combine.kamino_friction = TB_COMBINE_AVERAGE;
       s->combine.kamino_restitution = TB_COMBINE_MIN;
       s->kamino = tb_kamino_params_default();
-      /* Newton distance rule with the detection the preset was built on: the gaps widened by the
-       * relative motion of one step (capped) and a constant 0.02 m, so a resting contact is found
-       * before it penetrates (the newton presets keep d <= gap0 + gap1 exactly) */
-      c->speculative_widening = 1;
+      /* Newton distance rule as the Newton presets: kept when d <= gap0 + gap1, speculative
+       * widening opt-in (newton-e3 §2); the gaps are Newton's default builder.rigid_gap, 0.1 m per
+       * shape, as one constant 0.2 m per pair (Tribo's shapes default to gap 0), so a resting
+       * contact pushed out to d > 0 stays in the solve */
+      c->speculative_widening = 0;
       c->max_speculative_extension = 0.1f;
-      c->constant_gap = 0.02f;
+      c->constant_gap = 0.2f;
       break;
     default:
       return tb_world_fail(NULL, TB_ERR_INVALID_ARGUMENT, "presetApply: preset must be in [0, %d) (got %d)",

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { engine, axisAngle, BUILDS } from './helpers.mjs';
 import { SnapshotError } from '../../js/index.js';
 
-const PRESETS = ['physx-pgs', 'physx-tgs', 'newton-xpbd', 'newton-semi'];
+const PRESETS = ['physx-pgs', 'physx-tgs', 'newton-xpbd', 'newton-semi', 'mujoco', 'kamino'];
 const HULL = 41; // ground, 40 pile bodies, then the hull body
 
 /** A pile, a hull (support field: 80 vertices), a sloped mesh, a heightfield and a sensor. */
