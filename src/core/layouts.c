@@ -62,6 +62,12 @@
 #define JOINT_STATE(X, S)                                                                             \
   X(S, type, TB_I32, 1) X(S, convention, TB_I32, 1) X(S, valid, TB_I32, 1) X(S, broken, TB_I32, 1)         \
   X(S, position, TB_F32, 1) X(S, speed, TB_F32, 1) X(S, motor_force, TB_F32, 1) X(S, wrench, TB_F32, 9)
+#define PAIR_DISTANCE(X, S)                                                                           \
+  X(S, distance, TB_F32, 1) X(S, normal, TB_F32, 3) X(S, point_a, TB_F32, 3) X(S, point_b, TB_F32, 3)       \
+  X(S, method, TB_I32, 1) X(S, refined, TB_I32, 1)
+#define SUPPORT_QUERY(X, S)                                                                           \
+  X(S, field_vertex, TB_I32, 1) X(S, scan_vertex, TB_I32, 1) X(S, ties, TB_I32, 1) X(S, used_vertex, TB_I32, 1) \
+  X(S, field_point, TB_F32, 3) X(S, scan_point, TB_F32, 3) X(S, error, TB_F32, 1)
 
 /* set, struct, member list */
 #define TB_LAYOUTS(X)                                                                              \
@@ -79,7 +85,9 @@
   X(TB_FIELDS_CONTACT_EVENT, tb_contact_event, CONTACT_EVENT)                                     \
   X(TB_FIELDS_EVENT_STATUS, tb_event_status, EVENT_STATUS)                                        \
   X(TB_FIELDS_JOINT_DEF, tb_joint_def, JOINT_DEF)                                                 \
-  X(TB_FIELDS_JOINT_STATE, tb_joint_state, JOINT_STATE)
+  X(TB_FIELDS_JOINT_STATE, tb_joint_state, JOINT_STATE)                                           \
+  X(TB_FIELDS_PAIR_DISTANCE, tb_pair_distance, PAIR_DISTANCE)                                     \
+  X(TB_FIELDS_SUPPORT_QUERY, tb_support_query, SUPPORT_QUERY)
 
 #define WORD_BYTES(type) ((type) == TB_I64 ? 8 : 4)
 
