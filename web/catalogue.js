@@ -18,7 +18,7 @@ export const DEMOS = [
   { n: 9, page: 'iterations', title: 'PGS vs TGS and iterations', text: 'A stack with iteration, box and step-rate sliders: the ground force against n·m·g, the top box\'s sag.' },
   { n: 10, page: 'relaxation', title: 'XPBD relaxation and count weighting', text: 'A resting stack: ground-contact readback against n·m·g with and without count weighting; p = ω(−d)/(h·w).' },
   { n: 11, page: 'penalty', title: 'Penalty contact', text: 'A sphere resting on springs: penetration against m·g/ke, the damping ratio, the explicit step\'s stability limit.' },
-  { n: 12, title: 'Soft constraints (MuJoCo)', text: 'solref / solimp, penetration and force over time, pyramidal vs elliptic cones, condim.', arrives: 'arrives with the mujoco preset' },
+  { n: 12, page: 'soft', title: 'Soft constraints (MuJoCo)', text: 'solref / solimp sliders: a sphere\'s penetration and force over time against the soft-constraint equation; a box on a slope under the pyramidal and elliptic cones, condim 1/3/4/6.' },
   { n: 13, page: 'observation', title: 'Force observation', text: 'Impulse against average force as h changes, a body\'s net contact wrench, the reaction about the other body\'s centre.' },
   { n: 14, title: 'Islands and sleeping', text: 'Islands coloured, a body waking its island.', arrives: 'arrives with islands and automatic sleeping' },
 ];

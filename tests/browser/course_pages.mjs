@@ -172,3 +172,28 @@ PAGES.push({
     }
   },
 });
+
+import { softODE, restingDepth } from '../../web/pages/soft.js';
+PAGES.push({
+  id: 'soft', steps: 300, abs: 1e-4,
+  moves: { quantity: 'force', condim: 1 },
+  /* the sphere's single row follows the soft-constraint equation: its penetration after 0.6 s equals
+   * the equation's (±1 %) and the resting depth g(1 − I)/(I²K) = −r (±1 %) */
+  physics(head, p, label) {
+    const lane = 'sphere, condim 1', want = softODE(p)[p.quantity][300];
+    assert.ok(Math.abs(head[lane] - want) <= 0.01 * Math.abs(want), `${label}: sphere ${head[lane]} vs equation ${want}`);
+    if (p.quantity === 'depth') assert.ok(Math.abs(head[lane] - restingDepth(p)) <= 0.01 * restingDepth(p), `${label}: resting depth`);
+  },
+  async check(page) {
+    /* condim 1 removes friction: the box slides at g sin θ in both cones, and the page says so */
+    await page.evaluate(() => { window.course.set('condim', 1); window.course.step(300); });
+    const rows = await page.locator('#headline tr').allTextContents();
+    for (const cone of ['pyramidal', 'elliptic']) {
+      const row = rows.find((r) => r.includes(`slope, ${cone}`));
+      const a = Number(/slides, a = ([\d.]+)/.exec(row)?.[1]);
+      const want = 9.81 * Math.sin((28 * Math.PI) / 180);
+      assert.ok(Math.abs(a - want) <= 0.02 * want, `${cone}, condim 1: a ${a} vs g sin θ ${want} (${row})`);
+    }
+    await page.evaluate(() => window.course.set('condim', 3));
+  },
+});
