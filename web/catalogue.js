@@ -8,7 +8,7 @@ export const DEMOS = [
   { page: 'pyramid', title: 'Box pyramid: contacts and forces', text: 'A pyramid of boxes with drops, contact points, normals and force arrows in 3D; pick a body to plot its contact force over time.' },
   { page: 'presets', title: 'One scene, four presets', text: 'The same scene under PhysX PGS/TGS, Newton XPBD and penalty, with what each engine\'s reported force contains.' },
   { n: 1, page: 'pipeline', title: 'Collision pipeline', text: 'A pile forming: bounding boxes, candidate pairs, contacts found and stored per preset; the overflow flag when the store\'s capacity is lowered.' },
-  { n: 2, page: 'distance', title: 'GJK, EPA and MPR', text: 'Two convex pairs placed by sliders: signed distance and closest points when apart, depth and normal when overlapping.' },
+  { n: 2, page: 'distance', title: 'GJK, EPA and MPR', text: 'Two convex pairs, B dragged or placed by sliders: signed distance and closest points when apart, depth and normal when overlapping, which of GJK, MPR, EPA answered; a hull\'s support field against the exact scan.' },
   { n: 3, page: 'manifolds', title: 'Multi-point manifolds', text: 'A box and an octagonal hull on a plane and on a mesh: the points kept against maxPointsPerPair, and the reduced flag.' },
   { n: 4, page: 'filtering', title: 'Filtering rules', text: 'Ball A on a table under the Newton, MuJoCo, PhysX and Genesis rules: A\'s filter fields in the panel, each rule\'s truth table.' },
   { n: 5, page: 'margins', title: 'Margins, gaps and offsets', text: 'A sphere dropped under each distance rule: where its contact is detected, becomes active, and where the sphere rests.' },

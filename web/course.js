@@ -73,7 +73,7 @@ function controls(box, spec, params, onChange) {
       show();
       input.oninput = () => { show(); onChange(p.key, Number(input.value)); };
     }
-    inputs[p.key] = { input, out, show: () => out && (out.textContent = `${params[p.key]} ${p.unit ?? ''}`.trim()) };
+    inputs[p.key] = { input, out, show: () => out && (out.textContent = `${Number(input.value)} ${p.unit ?? ''}`.trim()) };
     box.append(el('label', { class: 'param', for: id }, el('span', { class: 'name' }, p.label), input, ...(out ? [out] : [])));
   }
   return inputs;
@@ -112,7 +112,9 @@ export async function mountCourse(spec) {
         const value = el('div', { class: 'value' }, lane.error ?? '');
         const section = el('section', { class: `lane${lane.error ? ' unavailable' : ''}` }, name, canvas, value);
         dom.lanes.append(section);
-        return { view: new SideView(canvas, { newtonsPerMeter: spec.newtonsPerMeter ?? 40, ...view }), value, section };
+        const sv = new SideView(canvas, { newtonsPerMeter: spec.newtonsPerMeter ?? 40, ...view });
+        if (spec.drag && !lane.error) dragging(canvas, sv, spec.drag);
+        return { view: sv, value, section };
       });
       state.lanes = lanes.map((l) => ({ preset: l.preset, available: !l.error, reason: l.error }));
       plot?.destroy();
@@ -151,6 +153,30 @@ export async function mountCourse(spec) {
       if (!spec.sweep) plot.push(t, values, spec.reference?.(state.params, t) ?? null);
     };
 
+    /* spec.drag = { keys: [xKey, yKey], apply(lane, params) }: dragging on a side view moves those
+     * two params to the pointer (m); apply() moves the lane's world without rebuilding it */
+    const dragging = (canvas, sv, { keys }) => {
+      let on = false;
+      const move = (e) => {
+        if (!on) return;
+        const r = canvas.getBoundingClientRect();
+        const m = sv.meters(((e.clientX - r.left) * canvas.width) / r.width, ((e.clientY - r.top) * canvas.height) / r.height);
+        const next = { ...state.params };
+        keys.forEach((k, i) => {
+          const p = spec.params.find((q) => q.key === k);
+          next[k] = Math.min(p.max, Math.max(p.min, Math.round(m[i] / p.step) * p.step));
+        });
+        state.params = next;
+        for (const k of keys) { inputs[k].input.value = String(next[k]); inputs[k].show(); }
+        for (const l of lanes) { l.params = next; if (l.world) spec.drag.apply(l, next); }
+        step(); draw();
+      };
+      canvas.style.touchAction = 'none';
+      canvas.style.cursor = 'grab';
+      canvas.addEventListener('pointerdown', (e) => { on = true; canvas.setPointerCapture?.(e.pointerId); move(e); });
+      canvas.addEventListener('pointermove', move);
+      canvas.addEventListener('pointerup', () => { on = false; });
+    };
     const inputs = controls(dom.sliders, spec, state.params, (key, v) => { state.params = { ...state.params, [key]: v }; rebuild(); });
     let paused = q.get('paused') === '1';
     const pauseBtn = document.getElementById('btn-pause');

@@ -144,12 +144,33 @@ function pentagonEllipse(x, y, angle) {
 }
 PAGES.push({
   id: 'distance', steps: 2, abs: 1e-6,
+  moves: { res: 8 },
   /* apart: the sphere pair meets its closed form to 1e-5 m; the hull–ellipsoid pair (GJK) the sampled
    * distance to 1 mm */
   physics(head, p, label) {
     assert.ok(Math.abs(head['sphere – sphere (analytic)'] - sphereDistance(p)) <= 1e-5, `${label}: spheres ${head['sphere – sphere (analytic)']} vs ${sphereDistance(p)}`);
     const want = pentagonEllipse(p.x, p.y, p.angle);
     assert.ok(Math.abs(head['hull – ellipsoid (GJK / MPR / EPA)'] - want) <= 1e-3, `${label}: hull–ellipsoid ${head['hull – ellipsoid (GJK / MPR / EPA)']} vs sampled ${want}`);
+    /* a coarse field misses the exact support a little (> 0), by at most 2·R·(cell angle) */
+    const e = head['support field: mean lookup error (mm)'];
+    assert.ok(e > 0 && e <= 2 * 400 * ((2 * Math.PI) / p.res), `${label}: mean lookup error ${e} mm at res ${p.res}`);
+  },
+  async check(page) {
+    const rowOf = async (lane) => (await page.locator('#headline tr').allTextContents()).find((r) => r.includes(lane));
+    const hull = 'hull – ellipsoid (GJK / MPR / EPA)';
+    assert.match(await rowOf(hull), /answered by GJK/, 'apart: GJK answered');
+    assert.match(await rowOf('sphere – sphere'), /answered by ANALYTIC/, 'spheres: the exact routine answered');
+    /* drag B onto A on the hull lane's canvas: the pair overlaps and MPR or EPA answers */
+    const box = await page.locator('.lane canvas').first().boundingBox();
+    const at = (x, y) => [box.x + box.width * (0.5 + (x - 0.2) / 2.6), box.y + box.height * 0.5 - (y * box.width) / 2.6];
+    await page.mouse.move(...at(0.7, 0.15));
+    await page.mouse.down();
+    await page.mouse.move(...at(0.45, 0.05), { steps: 4 });
+    await page.mouse.up();
+    const p = await page.evaluate(() => window.course.params);
+    assert.ok(Math.abs(p.x - 0.45) < 0.03 && Math.abs(p.y - 0.05) < 0.03, `dragged B to (${p.x}, ${p.y})`);
+    assert.match(await rowOf(hull), /answered by (MPR|EPA).*overlapping/, await rowOf(hull));
+    await page.evaluate(() => { window.course.set('x', 0.7); window.course.set('y', 0.15); });
   },
 });
 

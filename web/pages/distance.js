@@ -1,5 +1,5 @@
 /**
- * Course page 2, GJK, EPA and MPR: two convex shapes placed by sliders, the collision stage alone
+ * Course page 2, GJK, EPA and MPR: two convex shapes placed by sliders or by dragging B, the collision stage alone
  * (collide()); the signed distance and the two surface points — closest points when apart,
  * penetration depth and normal when overlapping — for a pair the general convex routines answer
  * (hull–ellipsoid) and for one with an exact closed form (sphere–sphere).
@@ -56,6 +56,16 @@ export default {
     { name: SUPPORT, preset: 'physx-tgs', options: { gravity: [0, 0, 0] }, color: '#fbbf24' },
   ],
   collideOnly: true,
+  /* drag on a side view to move shape B (its centre to the pointer) */
+  drag: {
+    keys: ['x', 'y'],
+    apply(lane, p) {
+      const s = lane.scene;
+      if (s.idB === undefined) return;
+      lane.world.setPose(s.idB, [p.x, p.y, 0], aboutZ(deg(p.angle)));
+      s.curve = null;
+    },
+  },
   duration: 0.25,
   view: { center: [0.2, 0], metersAcross: 2.6 },
   build(world, p, name) {
