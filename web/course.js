@@ -48,10 +48,10 @@ function skeleton(spec, embed, panelOpen) {
   const main = el('main', {},
     el('div', { id: 'lanes' }),
     el('section', { class: 'plotbox' }, el('div', { id: 'plot-title', class: 'plot-title' }), el('div', { id: 'plot' })),
-    el('section', { id: 'headline' }));
+    el('section', { id: 'headline' }), el('section', { id: 'table' }));
   const error = el('div', { id: 'error', hidden: '' });
   document.body.append(header, panel, main, explain, error);
-  return { panel, sliders, lanes: main.querySelector('#lanes'), plot: main.querySelector('#plot'), headline: main.querySelector('#headline'), error };
+  return { panel, sliders, lanes: main.querySelector('#lanes'), plot: main.querySelector('#plot'), headline: main.querySelector('#headline'), table: main.querySelector('#table'), error };
 }
 
 /** One slider or selector per spec param, calling onChange(key, value). */
@@ -123,6 +123,9 @@ export async function mountCourse(spec) {
         series: lanes.map((l, k) => ({ label: l.preset, color: colorOf(l, k) })),
       });
       document.getElementById('plot-title').textContent = spec.plot.title ?? '';
+      /* spec.table(params): HTML of an editable table whose <select data-key> cells set params;
+       * spec.tableDraw(root, lanes, params) fills its result cells at each redraw */
+      if (spec.table) dom.table.innerHTML = spec.table(state.params);
       draw();
     };
     const draw = () => {
@@ -137,6 +140,7 @@ export async function mountCourse(spec) {
       });
       dom.headline.innerHTML = `<table><tr><th></th><th>${spec.headlineLabel}</th><th></th></tr>${rows.join('')}` +
         `<tr class="ref"><td>${spec.headlineReferenceLabel ?? 'closed form'}</td><td>${fmt(state.reference, spec.digits)}</td><td>${spec.formula ?? ''}</td></tr></table>`;
+      spec.tableDraw?.(dom.table, lanes, state.params);
       if (spec.sweep) {
         const s = spec.sweep(lanes, state.params);
         plot.set(s.xs, s.ys, s.ref);
@@ -177,6 +181,10 @@ export async function mountCourse(spec) {
       canvas.addEventListener('pointermove', move);
       canvas.addEventListener('pointerup', () => { on = false; });
     };
+    dom.table.addEventListener('change', (e) => {
+      const key = e.target?.dataset?.key;
+      if (key) state.set(key, e.target.value);
+    });
     const inputs = controls(dom.sliders, spec, state.params, (key, v) => { state.params = { ...state.params, [key]: v }; rebuild(); });
     let paused = q.get('paused') === '1';
     const pauseBtn = document.getElementById('btn-pause');

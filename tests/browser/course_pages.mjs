@@ -191,6 +191,16 @@ PAGES.push({
       assert.deepEqual(fell, lanes, `${key} = ${v}: A falls through in ${fell}`);
       await page.evaluate(([k, d]) => window.course.set(k, d), [key, { groupA: 1, contypeA: 1, maskA: 0xffffffff, triggerA: 0 }[key]]);
     }
+    /* the truth table is editable and drives the scene: B's collisionGroup 0 in the table's cell
+     * filters B–A under Newton only, and the lanes see it */
+    await page.selectOption('#table-groupB', '0');
+    assert.equal(await page.evaluate(() => window.course.params.groupB), 0, 'the table cell set the param');
+    await page.evaluate(() => window.course.step(90));
+    const cell = (rule, pair) => page.locator(`[id="truth-${rule}-${pair}"]`).textContent();
+    assert.equal(await cell('newton', 'B-A'), '✗ filtered · saw ✗');
+    assert.equal(await cell('mujoco', 'B-A'), '✓ may collide · saw ✓');
+    assert.equal(await cell('physx', 'B-A'), '✓ may collide · saw ✓');
+    await page.selectOption('#table-groupB', '1');
   },
 });
 
