@@ -35,7 +35,7 @@ PAGES.push({
   },
 });
 
-import { combined, slideDistance } from '../../web/pages/combine.js';
+import { combined, combinedOthers, slideDistance } from '../../web/pages/combine.js';
 PAGES.push({
   id: 'combine', steps: 120,
   moves: { modeA: 'min' },
@@ -51,6 +51,21 @@ PAGES.push({
       assert.ok(Math.abs(head[lane] - want) <= tol * want, `${label}/${lane}: slid ${head[lane]} m vs ${want} m (closed form ${slideDistance(a / 9.81 / h)})`);
     }
   },
+  /* the other combined parameters the contacts carry equal each rule's formula (the table's cells) */
+  async check(page) {
+    const rows = await page.locator('#others tr').allTextContents();
+    const cells = Object.fromEntries(rows.slice(1).map((r) => [r.split(/\d|\(|—/)[0].trim(), r]));
+    const find = (lane) => rows.find((r) => r.startsWith(lane));
+    assert.match(find('physx-tgs'), /^physx-tgs0\.300 \(rule 0\.300\)/, 'PhysX restitution: average of 0.1 and 0.5');
+    assert.match(find('newton-xpbd (mean)'), /0\.300 \(rule 0\.300\)30\.000 \(rule 30\.000\)/, 'Newton: e and kd means');
+    assert.match(find('kamino rule'), /0\.100 \(rule 0\.100\)/, 'Kamino: e min');
+    /* solmix 3 against 1: w = 0.75, timeconst 0.75·0.05 + 0.25·0.02 = 0.0425 s */
+    assert.match(find('mujoco rule'), /\(0\.043, 1\.000\) \(rule \(0\.043, 1\.000\)\)/, `MuJoCo solref mixed by solmix: ${find('mujoco rule')}`);
+    await page.evaluate(() => { window.course.set('priorityA', 1); window.course.step(10); });
+    assert.match((await page.locator('#others tr').allTextContents()).find((r) => r.startsWith('mujoco rule')), /\(0\.050, 1\.000\) \(rule \(0\.050, 1\.000\)\)/, 'a higher priority gives its whole solref');
+    await page.evaluate(() => window.course.set('priorityA', 0));
+    void cells; void combinedOthers;
+  },
 });
 
 PAGES.push({
@@ -62,7 +77,18 @@ PAGES.push({
 });
 
 PAGES.push({
-  id: 'penalty', steps: 90, moves: { mass: 2 },
+  id: 'penalty', steps: 90, moves: { mass: 2, kf: 10 },
+  /* the explicit friction limit is shown, not hidden: kf 1000 N·s/m at 4 substeps is refused by name
+   * (h_s·kf/m = 4.17 > 2) in the sliding lane, which says so; 32 substeps run it */
+  async check(page) {
+    const row = async () => (await page.locator('#headline tr').allTextContents()).find((r) => r.startsWith('newton-semi, sliding'));
+    await page.evaluate(() => { window.course.set('kf', 1000); window.course.step(10); });
+    assert.match(await row(), /penalty friction unstable for body \d+: .*= 4\.17 > 2.*the step was not taken/, await row());
+    await page.evaluate(() => { window.course.set('substeps', 32); window.course.step(10); });
+    assert.doesNotMatch(await row(), /unstable/, 'at 32 substeps the same kf runs');
+    assert.match(await row(), /Huber law/);
+    await page.evaluate(() => { window.course.set('substeps', 4); window.course.set('kf', 100); });
+  },
   /* the penalty spring carries the weight at δ = m·g/ke ±1 % */
   physics(head, p, label) {
     const want = ((p.mass * 9.81) / p.ke) * 1000;
@@ -107,6 +133,14 @@ PAGES.push({
     /* the reaction about the bottom box's centre is −(m g)·offset about z, not the sign-flipped (≈ 0) torque */
     const text = await page.locator('#headline').textContent();
     assert.match(text, /torque \(-?0\.00, -?0\.00, -1\.96\) N·m, a sign flip would say \(-?0\.00, -?0\.00, -?0\.00\)/, text);
+    /* dropped from 0.2 m: the four corners' begin events come after the fall (solve step > 10 at 60 Hz),
+     * and the contact sensor carries the weight m·g = 19.62 N (PhysX, ±1 %) once it rests */
+    const head = await page.evaluate(() => { window.course.set('drop', 0.2); window.course.set('plotted', 'sensor'); return window.course.step(60); });
+    for (const lane of ['physx-tgs', 'physx-pgs']) assert.ok(Math.abs(head[lane] - 19.62) <= 0.01 * 19.62, `sensor ${lane}: ${head[lane]} N`);
+    const row = (await page.locator('#events tr').allTextContents()).find((r) => r.startsWith('physx-tgs'));
+    const begins = [...row.matchAll(/begin @(\d+)/g)].map((m) => Number(m[1]));
+    assert.ok(begins.length === 4 && begins.every((k) => k > 10), `touch-down events after the fall: ${row}`);
+    await page.evaluate(() => { window.course.set('drop', 0); window.course.set('plotted', 'net'); });
   },
 });
 
