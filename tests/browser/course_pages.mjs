@@ -87,7 +87,10 @@ PAGES.push({
     await page.evaluate(() => { window.course.set('substeps', 32); window.course.step(10); });
     assert.doesNotMatch(await row(), /unstable/, 'at 32 substeps the same kf runs');
     assert.match(await row(), /Huber law/);
-    await page.evaluate(() => { window.course.set('substeps', 4); window.course.set('kf', 100); });
+    await page.evaluate(() => { window.course.set('substeps', 4); window.course.set('kf', 100); window.course.step(20); });
+    /* sliding at about 2 m/s: the step's average friction force is the Huber law's, bounded regime (±3 %) */
+    const m = /slip ([\d.]+) m\/s: friction ([\d.]+) N; Huber law ([\d.]+) N, bounded/.exec(await row());
+    assert.ok(m && Number(m[1]) > 1 && Math.abs(Number(m[2]) - Number(m[3])) <= 0.03 * Number(m[3]), `friction against the Huber law: ${await row()}`);
   },
   /* the penalty spring carries the weight at δ = m·g/ke ±1 % */
   physics(head, p, label) {

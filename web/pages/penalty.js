@@ -17,7 +17,7 @@ const DELTA = 1; /* m/s, the Huber norm's knee */
  */
 export function huber(v, kf, muFn) {
   const a = Math.abs(v), s = a < DELTA ? 0.5 * a * a : a - 0.5 * DELTA;
-  if (a === 0) return { f: 0, regime: 'at rest' };
+  if (a < 1e-4) return { f: kf * a, regime: 'at rest (slip < 0.1 mm/s)' };
   const viscous = kf * s < muFn;
   return { f: (a / s) * Math.min(kf * s, muFn), regime: viscous ? 'viscous (kf·v: never sticks)' : `bounded: μ·fₙ·v/s = ${(a / s).toFixed(2)}·μ·fₙ` };
 }
