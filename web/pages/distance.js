@@ -121,7 +121,7 @@ export default {
   headlineReference: (p) => sphereDistance(p),
   headlineLabel: 'signed distance (m)',
   headlineReferenceLabel: 'spheres: |c_B − c_A| − r_A − r_B',
-  formula: '> 0 apart (GJK), < 0 overlapping (MPR, EPA when MPR does not converge)',
+  formula: '> 0 apart (GJK), < 0 overlapping (MPR, or EPA: see the text)',
   digits: 4,
   note(lane) {
     const st = lane.scene.stats;
@@ -147,7 +147,8 @@ apart.</p>
 <em>penetration depth</em> and the normal along which to push them apart. MPR (Minkowski portal
 refinement) finds a portal of the difference that the ray from its interior to the origin crosses and
 refines it to the surface; EPA expands GJK's final simplex into a polytope until its nearest face is
-the boundary. Tribo runs MPR and falls back to EPA when MPR does not converge.</p>
+the boundary. Tribo runs MPR and falls back to GJK + EPA when MPR does not converge, when its portal is not the
+minimal one along the shapes' axes, or when the overlap is shallow (the portal normal is arbitrary near zero depth).</p>
 <p>Spheres, capsules, boxes and planes have exact routines of their own: the sphere lane shows the closed
 form <span class="formula">d = |c_B − c_A| − r_A − r_B</span>, reached to float precision; the hull–ellipsoid
 lane goes through the general routines. Each contact record's <code>point0</code>, <code>point1</code> are the
