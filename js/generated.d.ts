@@ -35,6 +35,8 @@ export type Convention = 'newton' | 'genesis' | 'physx' | 'newton-mujoco-adapter
 export type EventType = 'begin' | 'persist' | 'end' | 'forceAbove' | 'forceBelow';
 /** Names of the engine enum jointType (tribo.h), in engine order. */
 export type JointType = 'revolute' | 'prismatic' | 'spherical' | 'fixed' | 'distance';
+/** Names of the engine enum pairMethod (tribo.h), in engine order. */
+export type PairMethod = 'analytic' | 'gjk' | 'mpr' | 'epa';
 /** Names of the engine enum snapshotError (tribo.h), in engine order. */
 export type SnapshotError = 'ok' | 'truncated' | 'bad-magic' | 'bad-version' | 'foreign' | 'bad-checksum' | 'corrupt' | 'trailing-bytes';
 

@@ -459,6 +459,53 @@ export interface OverlapOptions extends QueryFilter {
   capacity?: number;
 }
 
+/** Options of {@link World.shapeDistance}. */
+export interface ShapeDistanceOptions {
+  /** m, in [0, LIMITS.length.max]: farther apart than this, the answer is null. Default `LIMITS.length.max`. */
+  maxDistance?: number;
+}
+
+/**
+ * The routine that answered a {@link World.shapeDistance}: `'analytic'` the exact routine of a
+ * sphere/capsule/box pair, `'gjk'` apart, `'mpr'` overlapping and MPR's portal converged and was
+ * minimal, `'epa'` overlapping otherwise (MPR did not converge or was not minimal, or the overlap
+ * is shallow).
+ */
+export type PairMethod = 'analytic' | 'gjk' | 'mpr' | 'epa';
+
+/** Result of {@link World.shapeDistance}: the pair as the narrow phase finds its first (deepest) point. */
+export interface ShapeDistance {
+  /** m, signed: dot(pointB − pointA, normal); > 0 the gap between the surfaces (closest points), < 0 minus the penetration depth. Margins and offsets are not applied. */
+  distance: number;
+  /** World unit vector from shape a towards shape b. */
+  normal: [number, number, number];
+  /** World point on a's surface, m. */
+  pointA: [number, number, number];
+  /** World point on b's surface, m. */
+  pointB: [number, number, number];
+  method: PairMethod;
+  /** true: shallow or touching, so the normal or points were re-found by GJK with b moved out along the normal (as the narrow phase does). */
+  refined: boolean;
+}
+
+/** Result of {@link World.shapeSupport}: a hull's support vertex along a direction, by its support field and by the exact scan. */
+export interface ShapeSupport {
+  /** Vertex index of the support field's 4-cell lookup; -1 when the hull has no field. */
+  fieldVertex: number;
+  /** Vertex index of the exact scan (the first on ties). */
+  scanVertex: number;
+  /** Distinct vertices of the 4 cells tied at the maximum (> 1: the engine uses the scan there); 0 without a field. */
+  ties: number;
+  /** The vertex the narrow phase uses: the field's unless tied, else the scan's. */
+  usedVertex: number;
+  /** World point of the lookup's vertex, m (the scan's without a field). */
+  fieldPoint: [number, number, number];
+  /** World point of the scan's vertex, m. */
+  scanPoint: [number, number, number];
+  /** m, >= 0: dot(scanPoint − fieldPoint, unit direction): how much less far the lookup's vertex reaches. */
+  error: number;
+}
+
 /** Result of {@link World.overlap}. */
 export interface OverlapResult {
   /** Ids of overlapping shapes (penetrating or touching), ascending slot order; at most `capacity`. */
@@ -1348,6 +1395,17 @@ export class World {
   rayCastAll(origin: Vec3, direction: Vec3, options?: RayCastOptions): RayCastAllResult;
   /** Shapes overlapping a query shape at a world pose (through the narrow phase). */
   overlap(shape: QueryShape, options?: OverlapOptions): OverlapResult;
+  /**
+   * Signed distance of two convex shapes (sphere, capsule, box, cylinder, ellipsoid, hull) at the
+   * current body poses, with the routine that answered; null when farther apart than maxDistance.
+   * @throws RangeError for a plane, mesh or heightfield, or a == b.
+   */
+  shapeDistance(a: number, b: number, options?: ShapeDistanceOptions): ShapeDistance | null;
+  /**
+   * A hull shape's support vertex along a world direction (any length > 0) at its current pose.
+   * @throws RangeError when the shape is not a hull or the direction is zero.
+   */
+  shapeSupport(shape: number, direction: Vec3): ShapeSupport;
 
   /* -- observation (docs/observation.md); calls that read forces throw an Error whose `readback` property holds the flags when the readback is not available -- */
   /** Net contact wrench on a body over the last step about its centre of mass (force N, torque N·m, world). */
@@ -1590,6 +1648,8 @@ export class WorkerWorld {
   rayCast(origin: Vec3, direction: Vec3, options?: RayCastOptions): Promise<RayHit | null>;
   rayCastAll(origin: Vec3, direction: Vec3, options?: RayCastOptions): Promise<RayCastAllResult>;
   overlap(shape: QueryShape, options?: OverlapOptions): Promise<OverlapResult>;
+  shapeDistance(a: number, b: number, options?: ShapeDistanceOptions): Promise<ShapeDistance | null>;
+  shapeSupport(shape: number, direction: Vec3): Promise<ShapeSupport>;
 
   snapshot(): Promise<Uint8Array>;
   /** World.restore in the worker. @throws {SnapshotError} */

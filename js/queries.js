@@ -109,3 +109,32 @@ export function overlap(world, shape, options = {}) {
     M._free(buf);
   }
 }
+
+const DISTANCE_OPTIONS = new Set(['maxDistance']);
+
+/** World.shapeDistance: signed distance of two convex shapes and the routine that answered, or null. */
+export function shapeDistance(world, a, b, options = {}) {
+  const fn = 'shapeDistance';
+  world._alive(fn);
+  checkKeys(fn, '', options, DISTANCE_OPTIONS);
+  const M = world._M;
+  const max = real(fn, 'maxDistance', options.maxDistance, { fallback: LIMITS.length.max, min: 0, max: LIMITS.length.max });
+  const { layouts, enums } = engineTables(M);
+  const out = world._t._scratch;
+  const r = M._tb_world_shape_distance(world._id, a, b, max, out);
+  if (r < 0) checkAs(world, fn, fn, -r);
+  if (r === 0) return null;
+  const d = readStruct(M, layouts.pairDistance, out);
+  return { ...d, method: enums.pairMethod[d.method], refined: d.refined === 1 };
+}
+
+/** World.shapeSupport: a hull's support vertex along a world direction, support field against exact scan. */
+export function shapeSupport(world, shape, direction) {
+  const fn = 'shapeSupport';
+  world._alive(fn);
+  const M = world._M;
+  const d = world._put(0, finiteVec(fn, 'direction', direction, 3));
+  const out = world._t._scratch + 16;
+  checkAs(world, fn, fn, M._tb_shape_support(world._id, shape, d, out));
+  return readStruct(M, engineTables(M).layouts.supportQuery, out);
+}

@@ -170,6 +170,10 @@ export class World {
   rayCastAll(origin, direction, opts) { return queries.rayCastAll(this, origin, direction, opts); }
   /** Shapes overlapping (separation <= 0) a query shape at options.position / rotation: { shapes, requested, overflowed }. */
   overlap(shape, opts) { return queries.overlap(this, shape, opts); }
+  /** Signed distance of two convex shapes at the current poses, with the routine that answered (GJK, MPR, EPA, analytic), or null beyond options.maxDistance. */
+  shapeDistance(a, b, opts) { return queries.shapeDistance(this, a, b, opts); }
+  /** A hull shape's support vertex along a world direction: support field lookup against the exact scan. */
+  shapeSupport(shape, direction) { return queries.shapeSupport(this, shape, direction); }
 
   /* -- stepping and views (views.js) -- */
   /** Advances the world by n timesteps (collide + solve each). */

@@ -48,10 +48,10 @@ function skeleton(spec, embed, panelOpen) {
   const main = el('main', {},
     el('div', { id: 'lanes' }),
     el('section', { class: 'plotbox' }, el('div', { id: 'plot-title', class: 'plot-title' }), el('div', { id: 'plot' })),
-    el('section', { id: 'headline' }));
+    el('section', { id: 'headline' }), el('section', { id: 'table' }));
   const error = el('div', { id: 'error', hidden: '' });
   document.body.append(header, panel, main, explain, error);
-  return { panel, sliders, lanes: main.querySelector('#lanes'), plot: main.querySelector('#plot'), headline: main.querySelector('#headline'), error };
+  return { panel, sliders, lanes: main.querySelector('#lanes'), plot: main.querySelector('#plot'), headline: main.querySelector('#headline'), table: main.querySelector('#table'), error };
 }
 
 /** One slider or selector per spec param, calling onChange(key, value). */
@@ -73,7 +73,7 @@ function controls(box, spec, params, onChange) {
       show();
       input.oninput = () => { show(); onChange(p.key, Number(input.value)); };
     }
-    inputs[p.key] = { input, out, show: () => out && (out.textContent = `${params[p.key]} ${p.unit ?? ''}`.trim()) };
+    inputs[p.key] = { input, out, show: () => out && (out.textContent = `${Number(input.value)} ${p.unit ?? ''}`.trim()) };
     box.append(el('label', { class: 'param', for: id }, el('span', { class: 'name' }, p.label), input, ...(out ? [out] : [])));
   }
   return inputs;
@@ -112,7 +112,9 @@ export async function mountCourse(spec) {
         const value = el('div', { class: 'value' }, lane.error ?? '');
         const section = el('section', { class: `lane${lane.error ? ' unavailable' : ''}` }, name, canvas, value);
         dom.lanes.append(section);
-        return { view: new SideView(canvas, { newtonsPerMeter: spec.newtonsPerMeter ?? 40, ...view }), value, section };
+        const sv = new SideView(canvas, { newtonsPerMeter: spec.newtonsPerMeter ?? 40, ...view });
+        if (spec.drag && !lane.error) dragging(canvas, sv, spec.drag);
+        return { view: sv, value, section };
       });
       state.lanes = lanes.map((l) => ({ preset: l.preset, available: !l.error, reason: l.error }));
       plot?.destroy();
@@ -121,6 +123,9 @@ export async function mountCourse(spec) {
         series: lanes.map((l, k) => ({ label: l.preset, color: colorOf(l, k) })),
       });
       document.getElementById('plot-title').textContent = spec.plot.title ?? '';
+      /* spec.table(params): HTML of an editable table whose <select data-key> cells set params;
+       * spec.tableDraw(root, lanes, params) fills its result cells at each redraw */
+      if (spec.table) dom.table.innerHTML = spec.table(state.params);
       draw();
     };
     const draw = () => {
@@ -135,6 +140,7 @@ export async function mountCourse(spec) {
       });
       dom.headline.innerHTML = `<table><tr><th></th><th>${spec.headlineLabel}</th><th></th></tr>${rows.join('')}` +
         `<tr class="ref"><td>${spec.headlineReferenceLabel ?? 'closed form'}</td><td>${fmt(state.reference, spec.digits)}</td><td>${spec.formula ?? ''}</td></tr></table>`;
+      spec.tableDraw?.(dom.table, lanes, state.params);
       if (spec.sweep) {
         const s = spec.sweep(lanes, state.params);
         plot.set(s.xs, s.ys, s.ref);
@@ -151,6 +157,34 @@ export async function mountCourse(spec) {
       if (!spec.sweep) plot.push(t, values, spec.reference?.(state.params, t) ?? null);
     };
 
+    /* spec.drag = { keys: [xKey, yKey], apply(lane, params) }: dragging on a side view moves those
+     * two params to the pointer (m); apply() moves the lane's world without rebuilding it */
+    const dragging = (canvas, sv, { keys }) => {
+      let on = false;
+      const move = (e) => {
+        if (!on) return;
+        const r = canvas.getBoundingClientRect();
+        const m = sv.meters(((e.clientX - r.left) * canvas.width) / r.width, ((e.clientY - r.top) * canvas.height) / r.height);
+        const next = { ...state.params };
+        keys.forEach((k, i) => {
+          const p = spec.params.find((q) => q.key === k);
+          next[k] = Math.min(p.max, Math.max(p.min, Math.round(m[i] / p.step) * p.step));
+        });
+        state.params = next;
+        for (const k of keys) { inputs[k].input.value = String(next[k]); inputs[k].show(); }
+        for (const l of lanes) { l.params = next; if (l.world) spec.drag.apply(l, next); }
+        step(); draw();
+      };
+      canvas.style.touchAction = 'none';
+      canvas.style.cursor = 'grab';
+      canvas.addEventListener('pointerdown', (e) => { on = true; canvas.setPointerCapture?.(e.pointerId); move(e); });
+      canvas.addEventListener('pointermove', move);
+      canvas.addEventListener('pointerup', () => { on = false; });
+    };
+    dom.table.addEventListener('change', (e) => {
+      const key = e.target?.dataset?.key;
+      if (key) state.set(key, e.target.value);
+    });
     const inputs = controls(dom.sliders, spec, state.params, (key, v) => { state.params = { ...state.params, [key]: v }; rebuild(); });
     let paused = q.get('paused') === '1';
     const pauseBtn = document.getElementById('btn-pause');

@@ -47,6 +47,12 @@ export class SideView {
   }
 
   /** Canvas pixel of a world point (x, y). */
+  /** World point (m, x–y) under canvas pixel (u, v) of the canvas's own resolution. */
+  meters(u, v) {
+    const s = this.canvas.width / this.metersAcross;
+    return [this.center[0] + (u - this.canvas.width / 2) / s, this.center[1] - (v - this.canvas.height / 2) / s];
+  }
+
   px(p) {
     const s = this.canvas.width / this.metersAcross;
     return [this.canvas.width / 2 + (p[0] - this.center[0]) * s, this.canvas.height / 2 - (p[1] - this.center[1]) * s];

@@ -140,9 +140,12 @@ static int mpr_is_minimal(const tb_convex* a, const tb_convex* b, tb_vec3 n, flo
   return 1;
 }
 
-/* The first contact point of a and b: returns 0 when they are farther apart than max_separation. */
+/* The first contact point of a and b: returns 0 when they are farther apart than max_separation.
+ * *answered (may be NULL): the tb_pair_method whose result was kept; *refined (may be NULL): 1 when
+ * the shallow or touching step below replaced the normal or points. */
 static int first_contact(const tb_convex* a, const tb_convex* b, float max_separation, int32_t method,
-                         tb_manifold_point* pt, tb_vec3* normal) {
+                         tb_manifold_point* pt, tb_vec3* normal, int32_t* answered, int32_t* refined) {
+  int32_t by = TB_PAIR_GJK, redone = 0;
   tb_convex_result r;
   tb_gjk(a, b, &r);
   float ra = tb_convex_radius(a), rb = tb_convex_radius(b);
@@ -166,6 +169,7 @@ static int first_contact(const tb_convex* a, const tb_convex* b, float max_separ
       m = r;
       tb_epa(a, b, &m);
     }
+    by = done ? TB_PAIR_MPR : TB_PAIR_EPA;
     n = m.normal; pa = m.point_a; pb = m.point_b;
     core_gap = -m.distance;
   }
@@ -180,7 +184,7 @@ static int first_contact(const tb_convex* a, const tb_convex* b, float max_separ
     tb_gjk(a, &bi, &q);
     if (q.overlap) {
       tb_epa(a, &bi, &q);
-      if (q.distance > 0.0f) n = q.normal;
+      if (q.distance > 0.0f) { n = q.normal; redone = 1; }
     }
   }
   if (core_gap < 0.0f ? -core_gap < shallow : core_gap < 0.05f * shallow) {
@@ -194,8 +198,11 @@ static int first_contact(const tb_convex* a, const tb_convex* b, float max_separ
     tb_gjk(a, &bt, &g);
     if (!g.overlap && g.distance > 0.0f && tb_dot(g.normal, n) > 0.0f) {
       n = g.normal; pa = g.point_a; pb = tb_sub(g.point_b, t);
+      redone = 1;
     }
   }
+  if (answered) *answered = by;
+  if (refined) *refined = redone;
   tb_vec3 p0 = tb_add(pa, tb_scale(n, ra)), p1 = tb_sub(pb, tb_scale(n, rb));
   tb_np_point(pt, p0, p1, n, 0);
   pt->active = 1;
@@ -405,7 +412,7 @@ static int perturb_contacts(const tb_convex* a, const tb_convex* b, const tb_man
     bp.pose.p = tb_add(c, tb_rotate(q, tb_sub(b->pose.p, c)));
     tb_manifold_point pt;
     tb_vec3 nk;
-    if (!first_contact(a, &bp, max_separation + 1.0f, method, &pt, &nk)) continue;
+    if (!first_contact(a, &bp, max_separation + 1.0f, method, &pt, &nk, NULL, NULL)) continue;
     if (tb_dot(nk, n) < TB_PERTURB_NORMAL_COS) continue;
     tb_vec3 p1 = tb_add(c, tb_inv_rotate(q, tb_sub(pt.point1, c)));
     float sep = tb_dot(tb_sub(p1, first->point0), n);
@@ -468,7 +475,7 @@ static int collide_convex_ordered(const tb_convex* a, const tb_convex* b, float 
   }
   tb_manifold_point first;
   tb_vec3 n;
-  if (!first_contact(a, b, max_separation, opt->penetration, &first, &n)) return 0;
+  if (!first_contact(a, b, max_separation, opt->penetration, &first, &n, NULL, NULL)) return 0;
   tb_manifold_point cand[TB_CLIP_MAX + TB_PERTURB_COUNT + 1];
   int count = 0;
   tb_vec3 normal = n;
@@ -490,6 +497,34 @@ static int collide_convex_ordered(const tb_convex* a, const tb_convex* b, float 
   out->normal = normal;
   out->point_count = reduce(cand, count, normal, out);
   return out->point_count;
+}
+
+int tb_convex_query(const tb_convex* a, const tb_convex* b, float max_separation, tb_manifold_point* pt,
+                    tb_vec3* normal, int32_t* method, int32_t* refined) {
+  int swap = convex_swap(a, b);
+  const tb_convex* x = swap ? b : a;
+  const tb_convex* y = swap ? a : b;
+  *refined = 0;
+  if (is_analytic(x->type) && is_analytic(y->type)) {
+    tb_manifold m;
+    if (collide_convex_ordered(x, y, max_separation, &(tb_convex_options){TB_PENETRATION_MPR, TB_MULTI_SINGLE, 1}, &m) == 0)
+      return 0;
+    int k = 0;
+    for (int i = 1; i < m.point_count; ++i)
+      if (m.points[i].separation < m.points[k].separation) k = i;
+    *pt = m.points[k];
+    *normal = m.normal;
+    *method = TB_PAIR_ANALYTIC;
+  } else if (!first_contact(x, y, max_separation, TB_PENETRATION_MPR, pt, normal, method, refined)) {
+    return 0;
+  }
+  if (swap) { /* the result seen from a: normal from a to b, point0 on a */
+    tb_vec3 t = pt->point0;
+    pt->point0 = pt->point1;
+    pt->point1 = t;
+    *normal = tb_neg(*normal);
+  }
+  return 1;
 }
 
 int tb_collide_convex(const tb_convex* a, const tb_convex* b, float max_separation, tb_manifold* out) {

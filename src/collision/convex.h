@@ -86,6 +86,14 @@ tb_convex_options tb_convex_default_options(void);
 int tb_collide_convex_ex(const tb_convex* a, const tb_convex* b, float max_separation,
                          const tb_convex_options* opt, tb_manifold* out);
 
+/* The query behind tb_world_shape_distance: the deepest (or closest) point pair of a and b up to
+ * max_separation (m) apart, seen from a (normal from a towards b, point0 on a), found as the
+ * narrow phase finds its first point (canonical order, MPR with GJK/EPA refinement, the analytic
+ * routine for sphere/capsule/box pairs); *method = tb_pair_method that answered, *refined = 1
+ * when the shallow/touching step re-found the normal or points by GJK. Returns 0 when farther. */
+int tb_convex_query(const tb_convex* a, const tb_convex* b, float max_separation, tb_manifold_point* pt,
+                    tb_vec3* normal, int32_t* method, int32_t* refined);
+
 /* Posed convex of a shape geometry (hull data from g->data). */
 tb_convex tb_convex_from_geom(const tb_shape_geom* g, tb_transform t);
 

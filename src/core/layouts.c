@@ -163,6 +163,21 @@
   X(S, motor_force, TB_F32, 1, "N·m or N", "average over the step, on body1 about / along the axis")      \
   X(S, wrench, TB_F32, 9, "N, N·m, m",                                                                    \
     "reaction force (world), torque about point (world), point (world): PhysX on body0 about frame0's origin, Newton on body1 about its centre of mass")
+#define PAIR_DISTANCE(X, S)                                                                           \
+  X(S, distance, TB_F32, 1, "m", "signed: dot(point_b - point_a, normal); > 0 the gap, < 0 minus the penetration depth; no margins") \
+  X(S, normal, TB_F32, 3, "1", "world unit vector from shape a towards shape b")                          \
+  X(S, point_a, TB_F32, 3, "m", "world point on a's surface")                                             \
+  X(S, point_b, TB_F32, 3, "m", "world point on b's surface")                                             \
+  X(S, method, TB_I32, 1, "enum", "tb_pair_method that answered")                                         \
+  X(S, refined, TB_I32, 1, "0/1", "1 when shallow or touching: normal and points re-found by GJK with b moved out")
+#define SUPPORT_QUERY(X, S)                                                                           \
+  X(S, field_vertex, TB_I32, 1, "index", "hull vertex of the 4-cell support-field lookup; -1 without a field") \
+  X(S, scan_vertex, TB_I32, 1, "index", "hull vertex of the exact scan (the first on ties)")              \
+  X(S, ties, TB_I32, 1, "1", "distinct vertices of the 4 cells tied at the maximum; 0 without a field")   \
+  X(S, used_vertex, TB_I32, 1, "index", "the vertex the narrow phase uses (field unless tied, else scan)") \
+  X(S, field_point, TB_F32, 3, "m", "world point of the lookup's vertex (the scan's without a field)")    \
+  X(S, scan_point, TB_F32, 3, "m", "world point of the scan's vertex")                                    \
+  X(S, error, TB_F32, 1, "m", "dot(scan_point - field_point, unit direction) >= 0: how much less far the lookup reaches")
 
 /* set, struct, member list */
 #define TB_LAYOUTS(X)                                                                              \
@@ -180,7 +195,9 @@
   X(TB_FIELDS_CONTACT_EVENT, tb_contact_event, CONTACT_EVENT)                                     \
   X(TB_FIELDS_EVENT_STATUS, tb_event_status, EVENT_STATUS)                                        \
   X(TB_FIELDS_JOINT_DEF, tb_joint_def, JOINT_DEF)                                                 \
-  X(TB_FIELDS_JOINT_STATE, tb_joint_state, JOINT_STATE)
+  X(TB_FIELDS_JOINT_STATE, tb_joint_state, JOINT_STATE)                                           \
+  X(TB_FIELDS_PAIR_DISTANCE, tb_pair_distance, PAIR_DISTANCE)                                     \
+  X(TB_FIELDS_SUPPORT_QUERY, tb_support_query, SUPPORT_QUERY)
 
 #define WORD_BYTES(type) ((type) == TB_I64 ? 8 : 4)
 

@@ -538,7 +538,9 @@ TB_API tb_status tb_world_step(tb_world_id world);
   X(TB_FIELDS_CONTACT_EVENT, "contact_event")     /* tb_contact_event */                          \
   X(TB_FIELDS_EVENT_STATUS, "event_status")       /* tb_event_status */                           \
   X(TB_FIELDS_JOINT_DEF, "joint_def")             /* tb_joint_def */                              \
-  X(TB_FIELDS_JOINT_STATE, "joint_state")         /* tb_joint_state */
+  X(TB_FIELDS_JOINT_STATE, "joint_state")         /* tb_joint_state */                            \
+  X(TB_FIELDS_PAIR_DISTANCE, "pair_distance")     /* tb_pair_distance */                          \
+  X(TB_FIELDS_SUPPORT_QUERY, "support_query")     /* tb_support_query */
 typedef enum tb_field_set { TB_FIELD_SETS(TB_ENUM_CONSTANT) TB_FIELD_SET_COUNT } tb_field_set;
 #define TB_FIELD_TYPES(X) X(TB_F32, "f32") X(TB_I32, "i32") X(TB_U32, "u32") X(TB_I64, "i64")
 typedef enum tb_field_type { TB_FIELD_TYPES(TB_ENUM_CONSTANT) TB_FIELD_TYPE_COUNT } tb_field_type;
@@ -767,6 +769,47 @@ TB_API int32_t tb_world_overlap(tb_world_id world, tb_shape_type type, const flo
                                 const float position[3], const float rotation[4],
                                 const tb_query_filter* filter, tb_shape_id* shape_ids, int32_t capacity,
                                 int32_t* requested);
+
+/* The routine that answered a pair query (tb_world_shape_distance): the exact routine of a
+ * sphere/capsule/box pair, GJK (apart), MPR (overlapping, the portal converged and was minimal)
+ * or EPA (overlapping otherwise: MPR did not converge, was not minimal, or the overlap is shallow). */
+#define TB_PAIR_METHODS(X) X(TB_PAIR_ANALYTIC, "analytic") X(TB_PAIR_GJK, "gjk") X(TB_PAIR_MPR, "mpr") X(TB_PAIR_EPA, "epa")
+typedef enum tb_pair_method { TB_PAIR_METHODS(TB_ENUM_CONSTANT) TB_PAIR_METHOD_COUNT } tb_pair_method;
+
+/* Distance of two convex shapes, as the narrow phase finds a pair's first (deepest) point. */
+typedef struct tb_pair_distance {
+  float distance;   /* m, signed: dot(point_b − point_a, normal); > 0 the gap between the surfaces
+                       (closest points), < 0 minus the penetration depth. Margins and offsets are
+                       not applied. */
+  float normal[3];  /* world unit vector from shape a towards shape b */
+  float point_a[3]; /* world (m): on a's surface */
+  float point_b[3]; /* world (m): on b's surface */
+  int32_t method;   /* tb_pair_method that answered */
+  int32_t refined;  /* 1: shallow or touching, so the normal or points were re-found by GJK with b
+                       moved out along the normal (the narrow phase does the same) */
+} tb_pair_distance;
+/* Signed distance of convex shapes a and b (sphere, capsule, box, cylinder, ellipsoid, hull) at
+ * the current body poses, up to max_distance (m, >= 0) apart. Returns 1 (written to *out), 0 when
+ * farther apart than max_distance, or -tb_status (planes, meshes and heightfields: invalid
+ * argument; a == b: invalid argument). */
+TB_API int32_t tb_world_shape_distance(tb_world_id world, tb_shape_id a, tb_shape_id b, float max_distance,
+                                       tb_pair_distance* out);
+
+/* A hull's support vertex along one direction, by its support field and by the exact scan. */
+typedef struct tb_support_query {
+  int32_t field_vertex;   /* vertex of the 4-cell field lookup; -1 when the hull has no field */
+  int32_t scan_vertex;    /* vertex of the exact scan (the first on ties) */
+  int32_t ties;           /* distinct vertices of the 4 cells tied at the maximum (> 1: the engine
+                             uses the scan there); 0 without a field */
+  int32_t used_vertex;    /* the vertex the narrow phase uses (field unless tied, else scan) */
+  float field_point[3];   /* world (m): the lookup's vertex (the scan's without a field) */
+  float scan_point[3];    /* world (m): the scan's vertex */
+  float error;            /* m, >= 0: dot(scan_point − field_point, unit direction), how much less
+                             far the lookup's vertex reaches along the direction */
+} tb_support_query;
+/* Support of hull shape `shape` along world direction (any length > 0) at its current pose. */
+TB_API tb_status tb_shape_support(tb_world_id world, tb_shape_id shape, const float direction[3],
+                                  tb_support_query* out);
 
 /* ---- Newton penalty: per-contact overrides (the Newton parameters are solver.newton, set with
  * tb_world_set_solver) ---- */
@@ -1051,6 +1094,7 @@ TB_API tb_status tb_joint_wrench(tb_world_id world, tb_joint_id joint, int32_t s
   X(TB_ENUM_CONVENTION, "convention", TB_CONTACT_CONVENTIONS)                                     \
   X(TB_ENUM_EVENT_TYPE, "event_type", TB_EVENT_TYPES)                                             \
   X(TB_ENUM_JOINT_TYPE, "joint_type", TB_JOINT_TYPES)                                             \
+  X(TB_ENUM_PAIR_METHOD, "pair_method", TB_PAIR_METHODS)                                          \
   X(TB_ENUM_FIELD_SET, "field_set", TB_FIELD_SETS)                                                \
   X(TB_ENUM_FIELD_TYPE, "field_type", TB_FIELD_TYPES)                                             \
   X(TB_ENUM_SNAPSHOT_ERROR, "snapshot_error", TB_SNAPSHOT_ERRORS)

@@ -2,7 +2,8 @@
 // both builds (isolated server: 'threads'; --no-isolation: 'simd'). For every page:
 //   - it loads without page or console errors and runs the expected build;
 //   - its side views are drawn (not blank) and its plot is drawn;
-//   - each slider or selector, moved through the page's own input, changes the drawing or the headline;
+//   - each slider or selector, moved through the page's own input, changes the drawing or the headline
+//     (a control marked `table` may instead change the page's table of values);
 //   - the page's headline number per preset equals the JS API's on the same scene, computed here in
 //     Node with the page's spec (web/course_model.js runLane), within 1 %;
 //   - the page's physics: its headline against the closed form where the model should meet it;
@@ -59,11 +60,13 @@ for (const def of PAGES) {
         /* every control changes the scene (drawing) or its number */
         for (const p of spec.params) {
           const other = def.moves?.[p.key] ?? (p.options ? p.options.map((o) => o?.value ?? o).find((v) => v !== params[p.key]) : (params[p.key] === p.max ? p.min : p.max));
-          const before = { hash: await canvasHash(page, '.lane:not(.unavailable) canvas'), head: JSON.stringify(await page.evaluate(() => window.course.headline)) };
+          const looks = async () => ({ hash: await canvasHash(page, '.lane:not(.unavailable) canvas'), head: JSON.stringify(await page.evaluate(() => window.course.headline)), table: await page.locator('#table').textContent() });
+          const before = await looks();
           await setInput(page, p.key, other);
           await page.evaluate((n) => window.course.step(n), steps);
-          const after = { hash: await canvasHash(page, '.lane:not(.unavailable) canvas'), head: JSON.stringify(await page.evaluate(() => window.course.headline)) };
-          assert.ok(before.hash !== after.hash || before.head !== after.head, `${def.id}: moving ${p.key} to ${other} changed nothing`);
+          const after = await looks();
+          /* a control changes the drawing, the headline, or (a table control) the page's table of values */
+          assert.ok(before.hash !== after.hash || before.head !== after.head || (p.table && before.table !== after.table), `${def.id}: moving ${p.key} to ${other} changed nothing`);
           assert.equal(await page.evaluate((k) => window.course.params[k], p.key), other, `${def.id}: ${p.key} reached the page's params`);
           await setInput(page, p.key, params[p.key]);
         }
@@ -98,7 +101,7 @@ test('gallery (demos/, the URL make demo prints): a card per demo, every link op
     if (d.page) assert.equal(cards[k].href, `${d.page}.html`, `${d.title}: linked`);
     else assert.ok(cards[k].href === null && /arrives with|not written yet/.test(cards[k].text), `${d.title}: no page, says why`);
   });
-  assert.match(cards.find((c) => /Soft constraints/.test(c.text)).text, /arrives with the mujoco preset/);
+  assert.equal(cards.find((c) => /Soft constraints/.test(c.text)).href, 'soft.html', 'the mujoco preset has landed: its page is linked');
   for (const c of cards.filter((x) => x.href)) {
     const r = await page.request.get(`${h.servers.isolated.url}${c.href}`);
     assert.equal(r.status(), 200, `${c.href} served`);

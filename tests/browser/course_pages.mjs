@@ -35,7 +35,7 @@ PAGES.push({
   },
 });
 
-import { combined, slideDistance } from '../../web/pages/combine.js';
+import { combined, combinedOthers, slideDistance } from '../../web/pages/combine.js';
 PAGES.push({
   id: 'combine', steps: 120,
   moves: { modeA: 'min' },
@@ -51,6 +51,21 @@ PAGES.push({
       assert.ok(Math.abs(head[lane] - want) <= tol * want, `${label}/${lane}: slid ${head[lane]} m vs ${want} m (closed form ${slideDistance(a / 9.81 / h)})`);
     }
   },
+  /* the other combined parameters the contacts carry equal each rule's formula (the table's cells) */
+  async check(page) {
+    const rows = await page.locator('#others tr').allTextContents();
+    const cells = Object.fromEntries(rows.slice(1).map((r) => [r.split(/\d|\(|—/)[0].trim(), r]));
+    const find = (lane) => rows.find((r) => r.startsWith(lane));
+    assert.match(find('physx-tgs'), /^physx-tgs0\.300 \(rule 0\.300\)/, 'PhysX restitution: average of 0.1 and 0.5');
+    assert.match(find('newton-xpbd (mean)'), /0\.300 \(rule 0\.300\)30\.000 \(rule 30\.000\)/, 'Newton: e and kd means');
+    assert.match(find('kamino rule'), /0\.100 \(rule 0\.100\)/, 'Kamino: e min');
+    /* solmix 3 against 1: w = 0.75, timeconst 0.75·0.05 + 0.25·0.02 = 0.0425 s */
+    assert.match(find('mujoco rule'), /\(0\.043, 1\.000\) \(rule \(0\.043, 1\.000\)\)/, `MuJoCo solref mixed by solmix: ${find('mujoco rule')}`);
+    await page.evaluate(() => { window.course.set('priorityA', 1); window.course.step(10); });
+    assert.match((await page.locator('#others tr').allTextContents()).find((r) => r.startsWith('mujoco rule')), /\(0\.050, 1\.000\) \(rule \(0\.050, 1\.000\)\)/, 'a higher priority gives its whole solref');
+    await page.evaluate(() => window.course.set('priorityA', 0));
+    void cells; void combinedOthers;
+  },
 });
 
 PAGES.push({
@@ -62,7 +77,21 @@ PAGES.push({
 });
 
 PAGES.push({
-  id: 'penalty', steps: 90, moves: { mass: 2 },
+  id: 'penalty', steps: 90, moves: { mass: 2, kf: 10 },
+  /* the explicit friction limit is shown, not hidden: kf 1000 N·s/m at 4 substeps is refused by name
+   * (h_s·kf/m = 4.17 > 2) in the sliding lane, which says so; 32 substeps run it */
+  async check(page) {
+    const row = async () => (await page.locator('#headline tr').allTextContents()).find((r) => r.startsWith('newton-semi, sliding'));
+    await page.evaluate(() => { window.course.set('kf', 1000); window.course.step(10); });
+    assert.match(await row(), /penalty friction unstable for body \d+: .*= 4\.17 > 2.*the step was not taken/, await row());
+    await page.evaluate(() => { window.course.set('substeps', 32); window.course.step(10); });
+    assert.doesNotMatch(await row(), /unstable/, 'at 32 substeps the same kf runs');
+    assert.match(await row(), /Huber law/);
+    await page.evaluate(() => { window.course.set('substeps', 4); window.course.set('kf', 100); window.course.step(20); });
+    /* sliding at about 2 m/s: the step's average friction force is the Huber law's, bounded regime (±3 %) */
+    const m = /slip ([\d.]+) m\/s: friction ([\d.]+) N; Huber law ([\d.]+) N, bounded/.exec(await row());
+    assert.ok(m && Number(m[1]) > 1 && Math.abs(Number(m[2]) - Number(m[3])) <= 0.03 * Number(m[3]), `friction against the Huber law: ${await row()}`);
+  },
   /* the penalty spring carries the weight at δ = m·g/ke ±1 % */
   physics(head, p, label) {
     const want = ((p.mass * 9.81) / p.ke) * 1000;
@@ -107,6 +136,14 @@ PAGES.push({
     /* the reaction about the bottom box's centre is −(m g)·offset about z, not the sign-flipped (≈ 0) torque */
     const text = await page.locator('#headline').textContent();
     assert.match(text, /torque \(-?0\.00, -?0\.00, -1\.96\) N·m, a sign flip would say \(-?0\.00, -?0\.00, -?0\.00\)/, text);
+    /* dropped from 0.2 m: the four corners' begin events come after the fall (solve step > 10 at 60 Hz),
+     * and the contact sensor carries the weight m·g = 19.62 N (PhysX, ±1 %) once it rests */
+    const head = await page.evaluate(() => { window.course.set('drop', 0.2); window.course.set('plotted', 'sensor'); return window.course.step(60); });
+    for (const lane of ['physx-tgs', 'physx-pgs']) assert.ok(Math.abs(head[lane] - 19.62) <= 0.01 * 19.62, `sensor ${lane}: ${head[lane]} N`);
+    const row = (await page.locator('#events tr').allTextContents()).find((r) => r.startsWith('physx-tgs'));
+    const begins = [...row.matchAll(/begin @(\d+)/g)].map((m) => Number(m[1]));
+    assert.ok(begins.length === 4 && begins.every((k) => k > 10), `touch-down events after the fall: ${row}`);
+    await page.evaluate(() => { window.course.set('drop', 0); window.course.set('plotted', 'net'); });
   },
 });
 
@@ -144,12 +181,33 @@ function pentagonEllipse(x, y, angle) {
 }
 PAGES.push({
   id: 'distance', steps: 2, abs: 1e-6,
+  moves: { res: 8 },
   /* apart: the sphere pair meets its closed form to 1e-5 m; the hull–ellipsoid pair (GJK) the sampled
    * distance to 1 mm */
   physics(head, p, label) {
     assert.ok(Math.abs(head['sphere – sphere (analytic)'] - sphereDistance(p)) <= 1e-5, `${label}: spheres ${head['sphere – sphere (analytic)']} vs ${sphereDistance(p)}`);
     const want = pentagonEllipse(p.x, p.y, p.angle);
     assert.ok(Math.abs(head['hull – ellipsoid (GJK / MPR / EPA)'] - want) <= 1e-3, `${label}: hull–ellipsoid ${head['hull – ellipsoid (GJK / MPR / EPA)']} vs sampled ${want}`);
+    /* a coarse field misses the exact support a little (> 0), by at most 2·R·(cell angle) */
+    const e = head['support field: mean lookup error (mm)'];
+    assert.ok(e > 0 && e <= 2 * 400 * ((2 * Math.PI) / p.res), `${label}: mean lookup error ${e} mm at res ${p.res}`);
+  },
+  async check(page) {
+    const rowOf = async (lane) => (await page.locator('#headline tr').allTextContents()).find((r) => r.includes(lane));
+    const hull = 'hull – ellipsoid (GJK / MPR / EPA)';
+    assert.match(await rowOf(hull), /answered by GJK/, 'apart: GJK answered');
+    assert.match(await rowOf('sphere – sphere'), /answered by ANALYTIC/, 'spheres: the exact routine answered');
+    /* drag B onto A on the hull lane's canvas: the pair overlaps and MPR or EPA answers */
+    const box = await page.locator('.lane canvas').first().boundingBox();
+    const at = (x, y) => [box.x + box.width * (0.5 + (x - 0.2) / 2.6), box.y + box.height * 0.5 - (y * box.width) / 2.6];
+    await page.mouse.move(...at(0.7, 0.15));
+    await page.mouse.down();
+    await page.mouse.move(...at(0.45, 0.05), { steps: 4 });
+    await page.mouse.up();
+    const p = await page.evaluate(() => window.course.params);
+    assert.ok(Math.abs(p.x - 0.45) < 0.03 && Math.abs(p.y - 0.05) < 0.03, `dragged B to (${p.x}, ${p.y})`);
+    assert.match(await rowOf(hull), /answered by (MPR|EPA).*overlapping/, await rowOf(hull));
+    await page.evaluate(() => { window.course.set('x', 0.7); window.course.set('y', 0.15); });
   },
 });
 
@@ -170,5 +228,40 @@ PAGES.push({
       assert.deepEqual(fell, lanes, `${key} = ${v}: A falls through in ${fell}`);
       await page.evaluate(([k, d]) => window.course.set(k, d), [key, { groupA: 1, contypeA: 1, maskA: 0xffffffff, triggerA: 0 }[key]]);
     }
+    /* the truth table is editable and drives the scene: B's collisionGroup 0 in the table's cell
+     * filters B–A under Newton only, and the lanes see it */
+    await page.selectOption('#table-groupB', '0');
+    assert.equal(await page.evaluate(() => window.course.params.groupB), 0, 'the table cell set the param');
+    await page.evaluate(() => window.course.step(90));
+    const cell = (rule, pair) => page.locator(`[id="truth-${rule}-${pair}"]`).textContent();
+    assert.equal(await cell('newton', 'B-A'), '✗ filtered · saw ✗');
+    assert.equal(await cell('mujoco', 'B-A'), '✓ may collide · saw ✓');
+    assert.equal(await cell('physx', 'B-A'), '✓ may collide · saw ✓');
+    await page.selectOption('#table-groupB', '1');
+  },
+});
+
+import { softODE, restingDepth } from '../../web/pages/soft.js';
+PAGES.push({
+  id: 'soft', steps: 300, abs: 1e-4,
+  moves: { quantity: 'force', condim: 1 },
+  /* the sphere's single row follows the soft-constraint equation: its penetration after 0.6 s equals
+   * the equation's (±1 %) and the resting depth g(1 − I)/(I²K) = −r (±1 %) */
+  physics(head, p, label) {
+    const lane = 'sphere, condim 1', want = softODE(p)[p.quantity][300];
+    assert.ok(Math.abs(head[lane] - want) <= 0.01 * Math.abs(want), `${label}: sphere ${head[lane]} vs equation ${want}`);
+    if (p.quantity === 'depth') assert.ok(Math.abs(head[lane] - restingDepth(p)) <= 0.01 * restingDepth(p), `${label}: resting depth`);
+  },
+  async check(page) {
+    /* condim 1 removes friction: the box slides at g sin θ in both cones, and the page says so */
+    await page.evaluate(() => { window.course.set('condim', 1); window.course.step(300); });
+    const rows = await page.locator('#headline tr').allTextContents();
+    for (const cone of ['pyramidal', 'elliptic']) {
+      const row = rows.find((r) => r.includes(`slope, ${cone}`));
+      const a = Number(/slides, a = ([\d.]+)/.exec(row)?.[1]);
+      const want = 9.81 * Math.sin((28 * Math.PI) / 180);
+      assert.ok(Math.abs(a - want) <= 0.02 * want, `${cone}, condim 1: a ${a} vs g sin θ ${want} (${row})`);
+    }
+    await page.evaluate(() => window.course.set('condim', 3));
   },
 });

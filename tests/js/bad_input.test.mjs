@@ -99,6 +99,9 @@ const ID_CALLS = [
   ['rayCast', 'skipBody', (w, s, x) => w.rayCast([0, 5, 0], [0, -1, 0], { skipBody: x }), true],
   ['rayCastAll', 'skipBody', (w, s, x) => w.rayCastAll([0, 5, 0], [0, -1, 0], { skipBody: x }), true],
   ['overlap', 'skipBody', (w, s, x) => w.overlap({ type: 'sphere', radius: 1 }, { skipBody: x }), true],
+  ['shapeDistance', 'a', (w, s, x) => w.shapeDistance(x, s.ballShape)],
+  ['shapeDistance', 'b', (w, s, x) => w.shapeDistance(s.boxShape, x)],
+  ['shapeSupport', 'shape', (w, s, x) => w.shapeSupport(x, [1, 0, 0])],
   ['netContactWrench', 'body', (w, s, x) => w.netContactWrench(x)],
   ['netContactWrench', 'with', (w, s, x) => w.netContactWrench(s.box, { with: x }), true],
   ['bodyContacts', 'body', (w, s, x) => w.bodyContacts(x)],
@@ -218,6 +221,9 @@ const REAL_CALLS = [
   ['addJoint', 'breakForce', (w, s) => w.addJoint({ body1: s.ball, breakForce: 0 })],
   ['jointWrench', 'point[0]', (w, s) => w.jointWrench(s.joint, 1, [1e39, 0, 0])],
   ['overlap', 'position[1]', (w) => w.overlap({ type: 'sphere', radius: 1 }, { position: [0, NaN, 0] })],
+  ['shapeDistance', 'maxDistance', (w, s) => w.shapeDistance(s.boxShape, s.ballShape, { maxDistance: NaN })],
+  ['shapeDistance', 'maxDistance', (w, s) => w.shapeDistance(s.boxShape, s.ballShape, { maxDistance: -1 })],
+  ['shapeSupport', 'direction[1]', (w, s) => w.shapeSupport(s.boxShape, [0, NaN, 0])],
 ];
 
 /** Query capacities beyond LIMITS.queryCapacity: a named RangeError, and engine memory does not grow. */
