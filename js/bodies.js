@@ -26,7 +26,7 @@ export function addBody(world, desc = {}) {
   const type = desc.type ?? 'dynamic';
   const typeIndex = engineTables(M).enums.bodyType.indexOf(type);
   if (typeIndex < 0) throw new RangeError(`${fn}: type must be 'static', 'kinematic' or 'dynamic' (got ${show(type)})`);
-  const position = finiteVec(fn, 'position', desc.position, 3, [0, 0, 0]);
+  const position = positionVec(fn, desc.position, [0, 0, 0]);
   const rotation = finiteVec(fn, 'rotation', desc.rotation, 4, [0, 0, 0, 1]);
   const shapes = desc.shapes ?? [];
   if (!Array.isArray(shapes)) throw new TypeError(`${fn}: shapes must be an array (got ${show(shapes)})`);
@@ -107,8 +107,17 @@ export function removeBody(world, id) {
   world._version++;
 }
 
+/* A body position (m): finite and within ±LIMITS.position on every axis. */
+function positionVec(fn, v, fallback) {
+  v = finiteVec(fn, 'position', v, 3, fallback);
+  for (let i = 0; i < 3; i++) {
+    if (Math.abs(v[i]) > LIMITS.position) throw new RangeError(`${fn}: position[${i}] must be within ±${LIMITS.position} m (got ${v[i]})`);
+  }
+  return v;
+}
+
 export function setPose(world, id, position, rotation = [0, 0, 0, 1]) {
-  const p = world._put(0, finiteVec('setPose', 'position', position, 3));
+  const p = world._put(0, positionVec('setPose', position));
   const q = world._put(4, finiteVec('setPose', 'rotation', rotation, 4));
   world._check(world._M._tb_body_set_pose(world._id, id, p, q));
 }

@@ -1148,6 +1148,8 @@ export const DEFAULT_MATERIAL: Readonly<{ friction: 0.5; restitution: 0; density
 export const LIMITS: Readonly<{
   /** m: radius, halfHeight, halfExtents, radii, and the magnitude of hull point coordinates. */
   length: Readonly<{ min: 1e-6; max: 1e6 }>;
+  /** m: largest |coordinate| of a body position (world frame, each axis) in addBody and setPose. */
+  position: 1e6;
   /** kg/m³: shape density. */
   density: Readonly<{ min: 1e-6; max: 1e6 }>;
   /** kg: setMass, addBody `mass`, and the mass a dynamic body's shapes give. */

@@ -8,6 +8,8 @@
 export const LIMITS = Object.freeze({
   /** m: shape sizes (radius, halfHeight, halfExtents, radii) and hull point coordinates. */
   length: Object.freeze({ min: 1e-6, max: 1e6 }),
+  /** m: largest |coordinate| of a body position on each axis (addBody, setPose; C TB_MAX_COORDINATE). */
+  position: 1e6,
   /** kg/m³: shape density. */
   density: Object.freeze({ min: 1e-6, max: 1e6 }),
   /** kg: a body's mass (setMass, addBody mass, and the mass its shapes give). */

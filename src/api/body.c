@@ -76,7 +76,7 @@ tb_body_id tb_body_create(tb_world_id world, tb_body_type type, const float posi
   const char* fn = "addBody";
   if (type != TB_BODY_STATIC && type != TB_BODY_KINEMATIC && type != TB_BODY_DYNAMIC)
     return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: type must be static (0), kinematic (1) or dynamic (2) (got %d)", fn, (int)type);
-  if (!tb_check_finite(w, fn, "position", position, 3) || !tb_check_quat(w, fn, "rotation", rotation)) return -TB_ERR_INVALID_ARGUMENT;
+  if (!tb_check_position(w, fn, position) || !tb_check_quat(w, fn, "rotation", rotation)) return -TB_ERR_INVALID_ARGUMENT;
   tb_bodies* b = &w->bodies;
   int32_t slot, fresh = b->free_head < 0;
   if (!fresh) {
@@ -180,7 +180,7 @@ tb_status tb_body_set_pose(tb_world_id world, tb_body_id body, const float posit
   GET_WORLD("setPose");
   int32_t slot = tb_body_slot_checked(w, body, "setPose");
   if (slot < 0) return TB_ERR_NOT_FOUND;
-  if (!tb_check_finite(w, "setPose", "position", position, 3) || !tb_check_quat(w, "setPose", "rotation", rotation))
+  if (!tb_check_position(w, "setPose", position) || !tb_check_quat(w, "setPose", "rotation", rotation))
     return TB_ERR_INVALID_ARGUMENT;
   float* t = w->bodies.f.transform + 7 * slot;
   memcpy(t, position, 3 * sizeof(float));

@@ -271,6 +271,14 @@ typedef struct tb_world_def {
 #define TB_MAX_BODIES ((1 << 20) - 1)
 #define TB_MAX_CAPACITY (1 << 24)
 
+/* Largest |coordinate| (m) of a body position on each axis (tb_body_create, tb_body_set_pose):
+ * with shape sizes up to 1e6 m too, bounds, offsets and their products (up to ~1e13 m²) stay far
+ * inside float32, and mass properties about the origin stay finite. A position outside, or not
+ * finite, fails with TB_ERR_INVALID_ARGUMENT naming the component. float32 spacing at 1e6 m is
+ * 0.0625 m: keep scenes well inside it for accurate contacts. */
+#define TB_MAX_COORDINATE_INT 1000000
+#define TB_MAX_COORDINATE 1e6f
+
 typedef int32_t tb_world_id; /* >= 0: registry slot and generation packed, so a destroyed world's id stays invalid */
 typedef int32_t tb_body_id;  /* >= 0; static "no body" in contacts is -1 */
 typedef int32_t tb_shape_id; /* >= 0 */
@@ -1114,6 +1122,7 @@ TB_API const char* tb_enum_name(tb_enum e, int32_t value);
   X(id_index_mask, TB_ID_INDEX_MASK) /* body slot = id & mask (index into the body fields) */     \
   X(max_bodies, TB_MAX_BODIES)       /* largest body_capacity, most bodies / shapes per world */  \
   X(max_capacity, TB_MAX_CAPACITY)   /* largest contact / pair / event / query capacity */        \
+  X(max_coordinate, TB_MAX_COORDINATE_INT) /* m: largest |body position| on each axis */          \
   X(any_body, TB_ANY_BODY)                                                                         \
   X(observe_exclude_self, TB_OBSERVE_EXCLUDE_SELF)                                                 \
   X(material_disable_friction, TB_MATERIAL_DISABLE_FRICTION)                                       \

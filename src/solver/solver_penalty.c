@@ -95,6 +95,46 @@ static tb_status check_friction_stability(tb_world* w, tb_newton_data* d, const 
   return TB_OK;
 }
 
+/* Explicit normal springs (semi-implicit Euler on the translation of each dynamic body, Σ over
+ * every row of the body: they may open during the step): with a = hs·Σkd/m and b = hs²·Σke/m the
+ * update (v, x) is stable when b + 2a <= 4 (its determinant is 1 − a, its trace 2 − a − b). Above,
+ * the body rings with a growing amplitude and leaves the float range. Refused before the step
+ * with the body, the number and the substeps that would do. Rotational modes are not checked. */
+static tb_status check_spring_stability(tb_world* w, tb_newton_data* d, const tb_step_context* step) {
+  const float hs = step->h;
+  /* Σke per body in dlin.x, Σkd in dlin.y (scratch: the substeps zero dlin before using it) */
+  for (int32_t k = 0; k < d->body_count; ++k) d->bodies[k].dlin = tb_v3(0, 0, 0);
+  for (int32_t i = 0; i < d->contact_count; ++i) {
+    const tb_newton_contact* c = &d->contacts[i];
+    const int32_t sides[2] = {c->a, c->b};
+    for (int s = 0; s < 2; ++s) {
+      if (sides[s] < 0) continue;
+      d->bodies[sides[s]].dlin.x += c->ke;
+      d->bodies[sides[s]].dlin.y += c->kd;
+    }
+  }
+  for (int32_t k = 0; k < d->body_count; ++k) {
+    const tb_newton_body* b = &d->bodies[k];
+    if (!b->dynamic) continue;
+    float ke = b->dlin.x, kd = b->dlin.y;
+    float rate = hs * hs * ke * b->inv_mass + 2.0f * hs * kd * b->inv_mass;
+    if (rate > 4.0f) {
+      /* largest stable substep: the positive root of ke·x² + 2kd·x − 4m = 0 (s) */
+      float m = 1.0f / b->inv_mass;
+      float x = (-kd + sqrtf(kd * kd + 4.0f * ke * m)) / ke;
+      float need_f = ceilf(step->dt / x);
+      int32_t need = need_f < 2147483647.0f ? (int32_t)need_f : INT32_MAX;
+      return tb_world_fail(w, TB_ERR_INVALID_STATE,
+                           "solve: penalty normal spring unstable for body %d: hs²·Σke/m + 2hs·Σkd/m (hs %g s, Σke %g N/m, Σkd %g N·s/m, "
+                           "m %g kg) = %.4g > 4; raise solver.newton.substeps (JS penaltySubsteps) to >= %d or lower ke, kd; "
+                           "step not taken",
+                           tb_make_id(b->slot, w->bodies.generation[b->slot]), (double)hs, (double)ke, (double)kd, (double)m,
+                           (double)rate, (int)need);
+    }
+  }
+  return TB_OK;
+}
+
 tb_status tb_solve_penalty(tb_world* w, const tb_step_context* step) {
   tb_status st = tb_newton_setup(w, "solve");
   if (st != TB_OK) return st;
@@ -102,6 +142,7 @@ tb_status tb_solve_penalty(tb_world* w, const tb_step_context* step) {
   const tb_newton_params* p = &w->def.solver.newton;
   float h = step->dt, hs = step->h;
   if ((st = check_friction_stability(w, d, step)) != TB_OK) return st;
+  if ((st = check_spring_stability(w, d, step)) != TB_OK) return st;
 
   int joints = tb_newton_joints_begin(w);
   for (int32_t sub = 0; sub < p->substeps; ++sub) {

@@ -23,6 +23,18 @@ static inline int tb_check_finite(tb_world* w, const char* fn, const char* field
   return 1;
 }
 
+/* A body position: finite and within ±TB_MAX_COORDINATE m on every axis. */
+static inline int tb_check_position(tb_world* w, const char* fn, const float* p) {
+  if (!tb_check_finite(w, fn, "position", p, 3)) return 0;
+  for (int i = 0; i < 3; ++i)
+    if (fabsf(p[i]) > TB_MAX_COORDINATE) {
+      tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: position[%d] must be within ±%g m (got %g)", fn, i,
+                    (double)TB_MAX_COORDINATE, (double)p[i]);
+      return 0;
+    }
+  return 1;
+}
+
 static inline int tb_check_quat(tb_world* w, const char* fn, const char* field, const float* q) {
   if (!tb_check_finite(w, fn, field, q, 4)) return 0;
   float l = sqrtf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);

@@ -8,10 +8,24 @@
  *
  *   long_run [steps] [bodies]   (default 5000, 1000; `make test-long`, LONG_STEPS=n)
  *
- * Status: fails. 300 steps: physx-pgs / -tgs reach 0.32 / 0.35 m below the floor (step ~130,
- * when the falling upper layers land), newton-xpbd 0.81 m (step 157), newton-semi loses a body
- * through the floor at step 115 (no refusal before stepping yet). Runtime natively: about 9 s of
- * CPU per 300 steps for the four presets (so about 2.5 min for 5000), more on a loaded machine. */
+ * Status: fails (the buildPile walls are correct; 300 steps, natively):
+ * - newton-xpbd: boxes at the bottom reach 0.5-0.9 m below the floor and stay there (190 bodies
+ *   > 5 cm deep at step 250, a box centre at y = -0.43 m). The kernel is Newton's (solve_body_
+ *   contact_positions / apply_body_deltas: Jacobi rows, each body's correction divided by its
+ *   active row count N, 2 iterations, velocities updated by every correction). Its stack is a
+ *   soft spring: carrying the weight W of the column above at rest needs a floor penetration of
+ *   about W·h²·N / (m·ω·iterations·rows) ~ 28 layers · g·h² · N/(ω·iterations·4 rows) ≈ 0.5 m for
+ *   N ≈ 20 rows, 4 floor rows, ω = 0.8, h = 1/60 s: the algorithm at its defaults, not a bug
+ *   found in it. Collide-per-substep at h/4 gives 0.075 m; Newton-style substeps on one collide
+ *   (gap 0.1 m) give 0.08 m at 4 substeps but diverge at 8 (every correction of a penetration d
+ *   becomes a velocity d/hs). Neither is in the engine.
+ * - physx-pgs / -tgs: 0.32 / 0.35 m below the floor (step ~130, when the upper layers land).
+ * - newton-semi: the default ke = 2500 N/m holds a 190 kg sphere m·g/ke = 0.75 m deep, below its
+ *   0.45 m centre: the pile sinks through the floor. The springs are stable (b + 2a << 4), so
+ *   the explicit-spring refusal does not apply; a "too soft for the weight" refusal was tried
+ *   and refused resting scenes (a body on a corner or a tilted support), so it is not in.
+ * Runtime natively: about 9 s of CPU per 300 steps for the four presets (so about 2.5 min for
+ * 5000), more on a loaded machine. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>

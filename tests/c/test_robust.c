@@ -375,6 +375,23 @@ static void test_mass_bounds(void) {
   tb_world_destroy(w);
 }
 
+/* Positions: finite and within ±TB_MAX_COORDINATE (1e6 m) on every axis, where a shape of the
+ * largest size (1e6 m) still gives finite bounds and products; 3e38 m is refused by name. */
+static void test_position_bound(void) {
+  tb_world_id w = new_world(TB_PRESET_PHYSX_TGS);
+  const float huge[3] = {3e38f, 0, 0}, beyond[3] = {0, 0, -2e6f}, edge[3] = {1e6f, -1e6f, 1e6f};
+  CHECK_ERROR(w, tb_body_create(w, TB_BODY_DYNAMIC, huge, ID_Q), TB_ERR_INVALID_ARGUMENT, "addBody: position[0] must be within");
+  CHECK_ERROR(w, tb_body_create(w, TB_BODY_STATIC, beyond, ID_Q), TB_ERR_INVALID_ARGUMENT, "addBody: position[2] must be within");
+  tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, edge, ID_Q);
+  CHECK(b >= 0);
+  CHECK_ERROR(w, tb_body_set_pose(w, b, beyond, ID_Q), TB_ERR_INVALID_ARGUMENT, "setPose: position[2] must be within");
+  float st[13];
+  CHECK(tb_body_get_state(w, b, st) == TB_OK);
+  CHECK(st[0] == 1e6f && st[1] == -1e6f && st[2] == 1e6f); /* unchanged by the refused call */
+  CHECK(TB_MAX_COORDINATE == 1e6f);
+  tb_world_destroy(w);
+}
+
 /* ---- ids: a removed id never comes back; a rejected call consumes nothing ---- */
 
 static void test_id_generations(void) {
@@ -478,6 +495,7 @@ int main(void) {
   test_allocation_failure();
   test_guard_every_body_type();
   test_mass_bounds();
+  test_position_bound();
   test_id_generations();
   test_rejected_calls_consume_nothing();
   return tb_test_report("test_robust");

@@ -27,13 +27,15 @@ export function near(assert, actual, expected, tol, what) {
 
 /**
  * A pile of n bodies (spheres, boxes, capsules in turn) dropped on a ground plane inside four
- * walls, placed on a grid from a fixed formula so every run builds the same world.
+ * walls, placed on a grid from a fixed formula so every run builds the same world. A plane's
+ * solid side is n·x <= offset, so each wall has the inward normal −n and offset −half: solid
+ * beyond |x| or |z| = half (m), free inside.
  */
 export function buildPile(world, n, { spacing = 1.2, layer = 6 } = {}) {
   world.addBody({ type: 'static', shapes: [{ type: 'plane', normal: [0, 1, 0], offset: 0 }] });
   const half = (layer * spacing) / 2 + 0.5;
   for (const [nx, nz] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
-    world.addBody({ type: 'static', shapes: [{ type: 'plane', normal: [nx, 0, nz], offset: half }] });
+    world.addBody({ type: 'static', shapes: [{ type: 'plane', normal: [-nx, 0, -nz], offset: -half }] });
   }
   const ids = [];
   for (let i = 0; i < n; i++) {

@@ -1,7 +1,7 @@
 // Physical facts, asserted on both WebAssembly builds.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { BUILDS, engine, sphereDensity, axisAngle, near } from './helpers.mjs';
+import { BUILDS, engine, sphereDensity, axisAngle, near, buildPile } from './helpers.mjs';
 
 const G = 9.81;
 
@@ -28,6 +28,19 @@ for (const build of BUILDS) {
       assert.equal(c.body0[0], -1, 'static body reported as -1');
       assert.equal(c.body1[0], ball);
       assert.ok(ground >= 0);
+      w.free();
+    });
+
+    it("the pile scene's walls are solid outside only: its first body (a sphere 0.45 m, 0.85 m from two walls) rests on the floor alone", () => {
+      const w = tribo.createWorld({ timestep: 1 / 60 });
+      const [ball] = buildPile(w, 1);
+      const start = w.getPosition(ball);
+      w.step(120);
+      assert.equal(w.contacts.count, 1, 'one contact: the floor, no wall');
+      const p = w.getPosition(ball);
+      near(assert, p[1], 0.45, 0.01, 'rest height y (m) = radius');
+      near(assert, p[0], start[0], 1e-3, 'x (m) unchanged: no wall pushes');
+      near(assert, p[2], start[2], 1e-3, 'z (m) unchanged: no wall pushes');
       w.free();
     });
 

@@ -85,5 +85,28 @@ for (const build of BUILDS) {
       ok.w.step(10);
       ok.w.free();
     });
+
+    it('penalty: an unstable normal spring is refused before the step', () => {
+      // 1 kg box 0.1 mm deep, 4 rows of ke 1e6 N/m at hs = 1/480 s: hs²·Σke/m + 2·hs·Σkd/m = 17.4 + 1.67 > 4
+      const make = (penaltySubsteps) => {
+        const w = tribo.createWorld({ preset: 'newton-semi', ke: 1e6, kd: 100, kf: 0, penaltySubsteps });
+        w.addBody({ type: 'static', shapes: [{ type: 'plane', normal: [0, 1, 0] }] });
+        const b = w.addBody({ position: [0, 0.0999, 0], shapes: [{ type: 'box', halfExtents: [0.1, 0.1, 0.1], density: 125 }] });
+        return { w, b };
+      };
+      const { w, b } = make(8);
+      const before = w.getPosition(b, new Float64Array(3))[1];
+      assert.throws(() => w.step(), /penalty normal spring unstable for body \d+: .* = 19\.\d+ > 4.*penaltySubsteps\) to >= 19/);
+      assert.equal(w.getPosition(b, new Float64Array(3))[1], before, 'the world is unchanged');
+      w.free();
+      // the bound is sharp: 18 substeps give 3.43 + 0.74 = 4.17 > 4, 19 give 3.08 + 0.70 = 3.78
+      const at18 = make(18);
+      assert.throws(() => at18.w.step(), /= 4\.1\d+ > 4/);
+      at18.w.free();
+      const at19 = make(19);
+      at19.w.step();
+      assert.ok(Number.isFinite(at19.w.getPosition(at19.b)[1]), 'the step at 19 substeps is taken');
+      at19.w.free();
+    });
   });
 }
