@@ -39,8 +39,8 @@ int32_t tb_filter_pair(const tb_world* w, int32_t a, int32_t b) {
   if (w->joint_pairs.count > 0 && tb_pair_keys_find(&w->joint_pairs, tb_slot_pair_key(ba, bb)) >= 0) return 0;
   /* a pair needs one awake dynamic body: sleeping bodies act as static */
   const int32_t* type = bd->f.body_type;
-  int awake_a = type[ba] == TB_BODY_DYNAMIC && !bd->sleeping[ba];
-  int awake_b = type[bb] == TB_BODY_DYNAMIC && !bd->sleeping[bb];
+  int awake_a = type[ba] == TB_BODY_DYNAMIC && !bd->f.asleep[ba];
+  int awake_b = type[bb] == TB_BODY_DYNAMIC && !bd->f.asleep[bb];
   if (!awake_a && !awake_b) return 0;
   if (s->type[a] == TB_SHAPE_PLANE && s->type[b] == TB_SHAPE_PLANE) return 0;
   const tb_shape_filter* fa = &s->filter[a];

@@ -30,7 +30,9 @@
   X(S, pairs_overflowed, TB_I32, 1) X(S, readback_valid, TB_I32, 1) X(S, grew, TB_I32, 1) X(S, pairs_grew, TB_I32, 1)
 #define STEP_STATS(X, S)                                                                              \
   X(S, threads_used, TB_I32, 1) X(S, color_count, TB_I32, 1) X(S, overflow_constraints, TB_I32, 1)         \
-  X(S, manifold_count, TB_I32, 1) X(S, substeps, TB_I32, 1)
+  X(S, manifold_count, TB_I32, 1) X(S, substeps, TB_I32, 1)                                       \
+  X(S, island_count, TB_I32, 1) X(S, sleeping_islands, TB_I32, 1) X(S, sleeping_bodies, TB_I32, 1)  \
+  X(S, skipped_shapes, TB_I32, 1) X(S, sleeping_pairs, TB_I32, 1) X(S, sleeping_contacts, TB_I32, 1)
 #define READBACK_INFO(X, S)                                                                           \
   X(S, convention, TB_I32, 1) X(S, valid, TB_I32, 1) X(S, per_contact_force, TB_I32, 1)                    \
   X(S, includes_friction, TB_I32, 1) X(S, includes_restitution, TB_I32, 1) X(S, includes_torsional, TB_I32, 1) \
