@@ -284,6 +284,7 @@ tb_status tb_shape_destroy(tb_world_id world, tb_shape_id shape) {
   int32_t bslot = sh->body[s];
   int32_t* link = &w->bodies.first_shape[bslot];
   while (*link != s) link = &sh->next[*link];
+  tb_island_remove_shape(w, s); /* islands resting on it wake, its body's too */
   *link = sh->next[s];
   tb_shape_slot_free(w, s);
   tb_body_update_mass(w, bslot);

@@ -63,7 +63,8 @@
   X(S, break_force, TB_F32, 1) X(S, break_torque, TB_F32, 1)
 #define JOINT_STATE(X, S)                                                                             \
   X(S, type, TB_I32, 1) X(S, convention, TB_I32, 1) X(S, valid, TB_I32, 1) X(S, broken, TB_I32, 1)         \
-  X(S, position, TB_F32, 1) X(S, speed, TB_F32, 1) X(S, motor_force, TB_F32, 1) X(S, wrench, TB_F32, 9)
+  X(S, position, TB_F32, 1) X(S, speed, TB_F32, 1) X(S, motor_force, TB_F32, 1) X(S, wrench, TB_F32, 9) \
+  X(S, sleeping, TB_I32, 1)
 
 /* set, struct, member list */
 #define TB_LAYOUTS(X)                                                                              \

@@ -336,7 +336,7 @@ TB_API tb_status tb_world_set_pair_capacity(tb_world_id world, int32_t capacity)
  * build and thread count. Layout: a 32-byte header (magic "TRIBOSNP", version, header size,
  * payload size, layout hash of the build's storage, FNV-1a checksum of the payload), then the
  * payload. */
-#define TB_SNAPSHOT_VERSION 1
+#define TB_SNAPSHOT_VERSION 2
 #define TB_SNAPSHOT_HEADER_SIZE 32
 /* Why a snapshot is refused (tb_snapshot_check). */
 #define TB_SNAPSHOT_ERRORS(X)                                                                      \
@@ -1057,6 +1057,8 @@ typedef struct tb_joint_state {
   float speed;           /* θ̇ (rad/s), ṡ (m/s), d|p1 − p0|/dt (m/s), else 0 */
   float motor_force;     /* N·m or N, average over the step, on body1 about / along the axis */
   tb_wrench wrench;      /* the reaction, see above */
+  int32_t sleeping;      /* 1: both sides rest (asleep, static or kinematic) and one sleeps: the
+                            readback is the one of the step before it fell asleep, kept */
 } tb_joint_state;
 TB_API tb_status tb_joint_get_state(tb_world_id world, tb_joint_id joint, tb_joint_state* out);
 /* The joint reaction on one side, whatever the solver's convention: side 0 = on body0, 1 = on

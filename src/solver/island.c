@@ -12,14 +12,16 @@
  * the solve). Everything runs serially in slot and key order: the same islands for any thread
  * count.
  *
- * Sleep (solver.sleep.mode), decided after the solve from the step's final velocities:
+ * Sleep (solver.sleep.mode), decided after the solve from the step's motion velocities (the pose
+ * change over the step, as PhysX uses its motion velocity):
  *   genesis: a body is ready after `steps` consecutive steps with
  *            max(|v_x|, |v_y|, |v_z|, r·|ω_x|, r·|ω_y|, r·|ω_z|) < velocity_threshold (m/s),
  *            r the body's sweep radius (dof_length: 1 for translation, r for rotation);
  *   physx:   the wake counter (s) runs down by the timestep; while it is below half its reset
- *            value (or below one timestep) the mass-normalised kinetic energy
- *            E = ½(|v|² + ω_bᵀ I ω_b / m) (m²/s²) is compared with energy_threshold, and E above
- *            it sets the counter to min(E / threshold, 2) · ½ · reset; ready at zero.
+ *            value (or below one timestep) the velocities are accumulated and their
+ *            mass-normalised kinetic energy E = ½(|Σv|² + Σω_bᵀ I Σω_b / m) (m²/s²) is compared
+ *            with energy_threshold: E at or above it sets the counter to
+ *            min(E / threshold, 2) · ½ · reset (and clears the sums); ready at zero.
  * An island whose bodies are all ready sleeps at once: velocities zeroed, bounds refreshed at
  * rest, and its records against static, kinematic or sleeping sides kept (flagged) for the
  * contact store. A body touching a moving kinematic body is never ready.
@@ -79,6 +81,7 @@ void tb_island_add_body(tb_world* w, int32_t slot) {
   b->island_dirty[slot] = 0;
   b->sleep_steps[slot] = 0;
   b->wake_counter[slot] = w->def.solver.sleep.wake_counter;
+  memset(b->sleep_velocity + 6 * slot, 0, 6 * sizeof(float));
 }
 
 /* Island b joins island a (a keeps its id). */
@@ -216,6 +219,7 @@ static void wake_island(tb_world* w, int32_t id) {
   for (int32_t i = id; i >= 0; i = b->island_next[i]) {
     b->sleep_steps[i] = 0;
     b->wake_counter[i] = w->def.solver.sleep.wake_counter;
+    memset(b->sleep_velocity + 6 * i, 0, 6 * sizeof(float));
   }
   drop_awake_records(w);
 }
@@ -256,21 +260,30 @@ void tb_island_set_sleeping(tb_world* w, int32_t slot, int asleep) {
   else if (!asleep && b->f.asleep[id]) wake_island(w, id);
 }
 
+void tb_island_remove_shape(tb_world* w, int32_t shape) {
+  if (!auto_sleep(w)) return;
+  tb_bodies* b = &w->bodies;
+  const tb_shapes* sh = &w->shapes;
+  int32_t id = tb_make_id(shape, sh->generation[shape]);
+  tb_contact_store* c = &w->sleep_contacts;
+  for (int32_t i = 0; i < c->count; ++i) {
+    if (c->f.shape0[i] != id && c->f.shape1[i] != id) continue;
+    /* the sleeping body on the other side (static records name no body: go through the shape) */
+    int32_t other = sh->body[tb_id_slot(c->f.shape0[i] == id ? c->f.shape1[i] : c->f.shape0[i])];
+    int32_t mine = sh->body[shape];
+    int32_t sleeper = dynamic(b, other) && b->f.asleep[other] ? other : dynamic(b, mine) && b->f.asleep[mine] ? mine : -1;
+    if (sleeper < 0 || b->island[sleeper] < 0) continue;
+    wake_island(w, b->island[sleeper]);
+    i = -1; /* the kept list changed */
+  }
+}
+
 void tb_island_remove_body(tb_world* w, int32_t slot) {
   tb_bodies* b = &w->bodies;
   if (auto_sleep(w)) {
-    int32_t id = tb_make_id(slot, b->generation[slot]);
     if (b->island[slot] >= 0 && b->f.asleep[slot]) wake_island(w, b->island[slot]);
-    /* sleeping islands resting on it (kept records name it) wake */
-    tb_contact_store* c = &w->sleep_contacts;
-    for (int32_t i = 0; i < c->count; ++i) {
-      if (c->f.body0[i] != id && c->f.body1[i] != id) continue;
-      int32_t other = body_slot_of_id(c->f.body0[i] == id ? c->f.body1[i] : c->f.body0[i]);
-      if (other >= 0 && b->island[other] >= 0 && b->f.asleep[other]) {
-        wake_island(w, b->island[other]);
-        i = -1; /* the kept list changed */
-      }
-    }
+    /* sleeping islands resting on it (kept records name its shapes) wake */
+    for (int32_t s = b->first_shape[slot]; s >= 0; s = w->shapes.next[s]) tb_island_remove_shape(w, s);
   }
   detach(b, slot);
   b->f.asleep[slot] = 0;
@@ -456,6 +469,35 @@ int tb_islands_update(tb_world* w) {
   return 1;
 }
 
+/* ---- joints of sleeping islands ---- */
+
+static int joint_rests(const tb_world* w, int32_t j) {
+  const tb_bodies* b = &w->bodies;
+  int32_t s0 = w->joints.slot0[j], s1 = w->joints.slot1[j];
+  int rest0 = s0 < 0 || !awake_dynamic(b, s0), rest1 = s1 < 0 || !awake_dynamic(b, s1);
+  int asleep = (s0 >= 0 && dynamic(b, s0) && b->f.asleep[s0]) || (s1 >= 0 && dynamic(b, s1) && b->f.asleep[s1]);
+  return rest0 && rest1 && asleep;
+}
+
+void tb_islands_keep_joints(tb_world* w, int after) {
+  tb_joints* jt = &w->joints;
+  for (int32_t j = 0; j < jt->count; ++j) {
+    if (jt->def[j].type < 0) continue;
+    tb_joint_state* st = &jt->state[j];
+    if (!after) {
+      jt->kept[j] = st->valid && !st->broken && joint_rests(w, j);
+      jt->kept_motor_force[j] = st->motor_force;
+    } else if (jt->kept[j]) {
+      /* the solvers skip it (no awake side) and leave its wrench: valid again, flagged */
+      st->valid = 1;
+      st->motor_force = jt->kept_motor_force[j];
+      st->sleeping = 1;
+    } else {
+      st->sleeping = 0;
+    }
+  }
+}
+
 /* ---- the sleep rule ---- */
 
 /* Genesis dof_length of the rotational DOFs: the largest distance (m) from the centre of mass
@@ -491,32 +533,65 @@ static float sweep_radius(const tb_world* w, int32_t body) {
   return r;
 }
 
-static int genesis_ready(tb_world* w, int32_t i) {
+/* The step's motion velocity of body i (PhysX's motionVelocity): the centre of mass's
+ * displacement over the step (m/s) and the rotation vector of its orientation change (rad/s),
+ * world axes, from the pose saved before the solve (w->backup). The PGS solvers integrate the
+ * poses with the velocities of the position iterations and leave other velocities after the
+ * velocity iterations; what the body did is what decides whether it rests. */
+static void motion_velocity(const tb_world* w, int32_t i, tb_vec3* v, tb_vec3* omega) {
   const tb_bodies* b = &w->bodies;
-  const float* v = b->f.linear_velocity + 3 * i;
-  const float* a = b->f.angular_velocity + 3 * i;
+  const float* t0 = w->backup + 13 * i;
+  const float* t1 = b->f.transform + 7 * i;
+  tb_quat q0 = {t0[3], t0[4], t0[5], t0[6]}, q1 = {t1[3], t1[4], t1[5], t1[6]};
+  tb_vec3 c0 = tb_add(tb_v3(t0[0], t0[1], t0[2]), tb_rotate(q0, b->local_center[i]));
+  tb_vec3 c1 = tb_add(tb_v3(t1[0], t1[1], t1[2]), tb_rotate(q1, b->local_center[i]));
+  float inv_dt = 1.0f / w->def.timestep;
+  *v = tb_scale(tb_sub(c1, c0), inv_dt);
+  tb_quat dq = tb_quat_mul(q1, tb_quat_conj(q0));
+  if (dq.w < 0.0f) { dq.x = -dq.x; dq.y = -dq.y; dq.z = -dq.z; dq.w = -dq.w; }
+  tb_vec3 axis = tb_v3(dq.x, dq.y, dq.z);
+  float s = tb_length(axis);
+  float angle = 2.0f * atan2f(s, dq.w);
+  *omega = s > 0.0f ? tb_scale(axis, angle / s * inv_dt) : tb_v3(0, 0, 0);
+}
+
+static int genesis_ready(tb_world* w, int32_t i) {
+  tb_vec3 lv, av;
+  motion_velocity(w, i, &lv, &av);
+  const float v[3] = {lv.x, lv.y, lv.z}, a[3] = {av.x, av.y, av.z};
   float r = sweep_radius(w, i), m = 0.0f;
   for (int k = 0; k < 3; ++k) m = fmaxf(m, fmaxf(fabsf(v[k]), r * fabsf(a[k])));
   return m < w->def.solver.sleep.velocity_threshold;
 }
 
-/* PhysX updateWakeCounter (cluster factor 1: no interaction count). */
+/* PhysX BodySim::updateWakeCounter with a cluster factor of 1 (the interaction count is not
+ * kept): while the counter is below half its reset value (or below one step) the step's velocity
+ * (angular in body axes) is added to the body's accumulators, and the accumulated mass-normalised
+ * energy ½(|Σv|² + Σω_bᵀ I Σω_b / m) at or above the threshold resets the counter to
+ * min(E / threshold, 2) · ½ · reset and clears them; otherwise the counter runs down by dt. */
 static void physx_counter(tb_world* w, int32_t i, float dt) {
   tb_bodies* b = &w->bodies;
   const tb_sleep_params* p = &w->def.solver.sleep;
-  float wc = b->wake_counter[i] - dt;
-  if (wc < 0.0f) wc = 0.0f;
+  float wc = b->wake_counter[i];
+  float* acc = b->sleep_velocity + 6 * i;
   if (wc < 0.5f * p->wake_counter || wc < dt) {
-    const float* v = b->f.linear_velocity + 3 * i;
-    const float* av = b->f.angular_velocity + 3 * i;
+    tb_vec3 lv, av;
+    motion_velocity(w, i, &lv, &av);
+    const float v[3] = {lv.x, lv.y, lv.z};
     tb_quat q = {b->f.transform[7 * i + 3], b->f.transform[7 * i + 4], b->f.transform[7 * i + 5], b->f.transform[7 * i + 6]};
-    tb_mat3 r = tb_mat3_from_quat(q);
-    tb_vec3 wb = tb_mat3_mul_v(tb_mat3_transpose(r), tb_v3(av[0], av[1], av[2])); /* body axes */
+    tb_vec3 wb = tb_inv_rotate(q, av); /* body axes */
+    for (int k = 0; k < 3; ++k) acc[k] += v[k];
+    acc[3] += wb.x; acc[4] += wb.y; acc[5] += wb.z;
     float inv_m = b->inv_mass[i] > 0.0f ? b->inv_mass[i] : 1.0f;
-    float e = 0.5f * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + tb_dot(wb, tb_mat3_mul_v(b->inertia_local[i], wb)) * inv_m);
-    if (e >= p->energy_threshold) wc = fminf(e / p->energy_threshold, 2.0f) * 0.5f * p->wake_counter;
+    tb_vec3 lin = tb_v3(acc[0], acc[1], acc[2]), ang = tb_v3(acc[3], acc[4], acc[5]);
+    float e = 0.5f * (tb_dot(ang, tb_mat3_mul_v(b->inertia_local[i], ang)) * inv_m + tb_dot(lin, lin));
+    if (e >= p->energy_threshold) {
+      memset(acc, 0, 6 * sizeof(float));
+      b->wake_counter[i] = fminf(e / p->energy_threshold, 2.0f) * 0.5f * p->wake_counter;
+      return;
+    }
   }
-  b->wake_counter[i] = wc;
+  b->wake_counter[i] = fmaxf(wc - dt, 0.0f);
 }
 
 void tb_islands_sleep(tb_world* w) {
@@ -538,6 +613,7 @@ void tb_islands_sleep(tb_world* w) {
     if (body < 0 || !awake_dynamic(b, body)) continue;
     b->sleep_steps[body] = 0;
     b->wake_counter[body] = w->def.solver.sleep.wake_counter;
+    memset(b->sleep_velocity + 6 * body, 0, 6 * sizeof(float));
   }
   split_graph g = {0};
   int32_t need = w->def.solver.sleep.steps;

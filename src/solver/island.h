@@ -9,6 +9,8 @@ void tb_island_add_body(tb_world* w, int32_t slot);
 /* A body about to be removed (any type): its island loses it, islands it touches wake
  * (automatic sleep on) and kept sleeping records that name it are dropped. */
 void tb_island_remove_body(tb_world* w, int32_t slot);
+/* A shape about to be removed: sleeping islands whose kept records name it wake. */
+void tb_island_remove_shape(tb_world* w, int32_t shape);
 /* The body's island wakes (automatic sleep on; nothing otherwise): pose, velocity, mass or shapes set. */
 void tb_island_touch_body(tb_world* w, int32_t slot);
 /* tb_body_set_sleeping: under automatic sleep the whole island, otherwise the body alone (it
@@ -22,6 +24,9 @@ int32_t tb_islands_wake_touched(tb_world* w);
  * a lost link marks its island for a split (done lazily: before it sleeps, or when the PhysX
  * solvers need exact islands for differing iteration requests). 0 when out of memory. */
 int tb_islands_update(tb_world* w);
+/* solve(), around the solver (after = 0 before it, 1 after): the readback of a joint whose
+ * sides all rest with one asleep is kept and flagged instead of being invalidated. */
+void tb_islands_keep_joints(tb_world* w, int after);
 /* solve(), after the solver: the sleep rule per body, whole islands put to sleep. */
 void tb_islands_sleep(tb_world* w);
 /* Step statistics of islands and sleep (w->stats). */

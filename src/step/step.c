@@ -70,8 +70,10 @@ static tb_status solve_fresh(tb_world* w, const tb_step_context* ctx) {
   if (!tb_islands_update(w)) return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for the islands");
   int32_t all = w->contacts.count;
   w->contacts.count = w->fresh_contacts < all ? w->fresh_contacts : all;
+  tb_islands_keep_joints(w, 0);
   tb_status st = tb_solve_guarded(w, ctx);
   w->contacts.count = all;
+  tb_islands_keep_joints(w, 1);
   if (st != TB_OK) return st;
   tb_islands_sleep(w); /* the sleep rule on the step's final velocities */
   tb_islands_stats(w);
@@ -82,5 +84,6 @@ tb_status tb_step_solve(tb_world* w) {
   const tb_step_context ctx = tb_step_context_of(w);
   STAGE_OR_FAIL(TB_STAGE_SOLVE, solve_fresh(w, &ctx)); /* islands, rows, iterations, integration, readback, sleep */
   STAGE(TB_STAGE_OBSERVERS, tb_observe_after_solve(w));
+  w->sleep_log_count = 0; /* reported as events (when on) */
   return TB_OK;
 }

@@ -62,6 +62,7 @@ static inline int32_t tb_world_id_slot(int32_t id) { return id & ((1 << TB_WORLD
   X(island_dirty, int32_t, 1, "at an island id's slot: 1 after a link was lost (split pending)")   \
   X(sleep_steps, int32_t, 1, "Genesis: consecutive steps below the velocity threshold")           \
   X(wake_counter, float, 1, "s, PhysX: time left before the body may sleep")                       \
+  X(sleep_velocity, float, 6, "PhysX: accumulated v (m/s) then body-axes ω (rad/s) of the sleep check") \
   /* PhysX per-body solver settings (tb_body_set_max_contact_impulse / _solver_iterations) */      \
   X(max_contact_impulse, float, 1, "N·s per contact point and step; INFINITY = none")              \
   X(position_iterations, int32_t, 1, "requested, -1 = the world's")                                \
@@ -101,7 +102,9 @@ static inline int32_t tb_world_id_slot(int32_t id) { return id & ((1 << TB_WORLD
   X(next_free, int32_t, 1, "free slot list, -1 end")                                               \
   /* readback of the last solve() (src/solver/joint_*.c) */                                       \
   X(state, tb_joint_state, 1, "wrench, motor force, validity, broken flag")                        \
-  X(impulse, float, 6, "solver scratch: linear (N·s) and angular (N·m·s) impulse of the step")
+  X(impulse, float, 6, "solver scratch: linear (N·s) and angular (N·m·s) impulse of the step")   \
+  X(kept, int32_t, 1, "scratch of solve(): 1 when the state is kept (both sides rest, one sleeps)") \
+  X(kept_motor_force, float, 1, "scratch of solve(): the kept state's motor force")
 
 #define TB_STORE_MEMBER(name, type, per_slot, doc) type* name;
 

@@ -293,7 +293,7 @@ tb_status tb_preset_apply(tb_preset preset, tb_world_def* def) {
       s->external_forces_every_iteration = 0;
       /* every PxRigidDynamic sleeps: sleepThreshold and wake counter at their defaults */
       s->sleep = tb_sleep_params_default();
-      s->sleep.mode = TB_SLEEP_OFF; /* turned on with the sleep tests */
+      s->sleep.mode = TB_SLEEP_PHYSX;
       break;
     case TB_PRESET_NEWTON_XPBD:
     case TB_PRESET_NEWTON_SEMI:
