@@ -32,9 +32,11 @@ export type MujocoIntegrator = 'euler' | 'implicitfast';
 /** Names of the engine enum convention (tribo.h), in engine order. */
 export type Convention = 'newton' | 'genesis' | 'physx';
 /** Names of the engine enum eventType (tribo.h), in engine order. */
-export type EventType = 'begin' | 'persist' | 'end' | 'forceAbove' | 'forceBelow';
+export type EventType = 'begin' | 'persist' | 'end' | 'forceAbove' | 'forceBelow' | 'sleep' | 'wake';
 /** Names of the engine enum jointType (tribo.h), in engine order. */
 export type JointType = 'revolute' | 'prismatic' | 'spherical' | 'fixed' | 'distance';
+/** Names of the engine enum sleepMode (tribo.h), in engine order. */
+export type SleepMode = 'off' | 'genesis' | 'physx';
 /** Names of the engine enum snapshotError (tribo.h), in engine order. */
 export type SnapshotError = 'ok' | 'truncated' | 'bad-magic' | 'bad-version' | 'foreign' | 'bad-checksum' | 'corrupt' | 'trailing-bytes';
 
@@ -75,6 +77,15 @@ export interface BodyFields {
    * - C field: `body_type`
    */
   readonly bodyType: Int32Array;
+
+  /**
+   * 1: asleep (with its island under automatic sleep): not integrated, velocities zero
+   *
+   * - Unit: 0/1
+   * - Components per element: 1 (length slotCount)
+   * - C field: `asleep`
+   */
+  readonly asleep: Int32Array;
 }
 
 /** The contact fields (engine field set 'contact'); each view holds components × count values. */
@@ -537,4 +548,13 @@ export interface ContactFields {
    * - C field: `efc_address`
    */
   readonly efcAddress: Int32Array;
+
+  /**
+   * 1: both bodies sleep (or one sleeps and the other is static or kinematic): the record and its readback are those of the step before the island fell asleep, kept, not recomputed; such records follow the fresh ones at the end of the store
+   *
+   * - Unit: 0/1
+   * - Components per element: 1 (length count)
+   * - C field: `sleeping`
+   */
+  readonly sleeping: Int32Array;
 }
