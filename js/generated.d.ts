@@ -6,7 +6,7 @@ export type BodyType = 'static' | 'kinematic' | 'dynamic';
 /** Names of the engine enum shapeType (tribo.h), in engine order. */
 export type ShapeType = 'plane' | 'sphere' | 'capsule' | 'box' | 'cylinder' | 'ellipsoid' | 'hull' | 'heightfield' | 'mesh';
 /** Names of the engine enum preset (tribo.h), in engine order. */
-export type Preset = 'physx-pgs' | 'physx-tgs' | 'newton-xpbd' | 'newton-semi' | 'mujoco' | 'kamino';
+export type Preset = 'physx-pgs' | 'physx-tgs' | 'newton-xpbd' | 'newton-semi' | 'mujoco' | 'kamino' | 'genesis';
 /** Names of the engine enum solver (tribo.h), in engine order. */
 export type Solver = 'pgs' | 'tgs' | 'xpbd' | 'penalty' | 'mujoco' | 'kamino';
 /** Names of the engine enum combineRule (tribo.h), in engine order. */

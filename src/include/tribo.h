@@ -74,7 +74,8 @@ typedef enum tb_shape_type { TB_SHAPE_TYPES(TB_ENUM_CONSTANT) TB_SHAPE_TYPE_COUN
   X(TB_PRESET_NEWTON_XPBD, "newton-xpbd")                                                          \
   X(TB_PRESET_NEWTON_SEMI, "newton-semi")                                                          \
   X(TB_PRESET_MUJOCO, "mujoco")                                                                    \
-  X(TB_PRESET_KAMINO, "kamino")
+  X(TB_PRESET_KAMINO, "kamino")                                                                    \
+  X(TB_PRESET_GENESIS, "genesis") /* Genesis rules, MuJoCo-style solver, hibernation on */
 typedef enum tb_preset { TB_PRESETS(TB_ENUM_CONSTANT) TB_PRESET_COUNT } tb_preset;
 
 #define TB_SOLVER_TYPES(X)                                                                         \

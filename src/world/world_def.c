@@ -345,6 +345,32 @@ tb_status tb_preset_apply(tb_preset preset, tb_world_def* def) {
       c->constant_gap = 0.02f;
       s->sleep = tb_sleep_params_default(); /* off unless enabled */
       break;
+    case TB_PRESET_GENESIS:
+      /* -- preset section: Genesis -- */
+      /* Genesis collision (seed genesis): sweep and prune, adjacency plus contype/conaffinity
+       * filtering, MuJoCo's margin/gap distances and material mix (Genesis keeps MuJoCo's model),
+       * support fields on hulls (the default resolution 180 of every hull) */
+      s->solver = TB_SOLVER_MUJOCO;
+      s->combine_rule = TB_COMBINE_RULE_MUJOCO;
+      s->readback = TB_READBACK_MUJOCO; /* per point; force_a / force_b through the genesis convention */
+      c->filter_rule = TB_FILTER_GENESIS;
+      c->distance_rule = TB_DISTANCE_MUJOCO;
+      c->broad_phase = TB_BROAD_PHASE_SAP;
+      c->matching = TB_MATCHING_LATEST;
+      /* Genesis RigidOptions: Newton constraint solver, 50 iterations, tolerance 1e-8, 50 line-search
+       * iterations at 0.01, approximate implicitfast integration (implicitfast here), pyramidal cones */
+      s->mujoco = tb_mujoco_params_default();
+      s->mujoco.algorithm = TB_MUJOCO_NEWTON;
+      s->mujoco.iterations = 50;
+      s->mujoco.tolerance = 1e-8f;
+      s->mujoco.ls_iterations = 50;
+      s->mujoco.ls_tolerance = 0.01f;
+      s->mujoco.integrator = TB_MUJOCO_IMPLICITFAST;
+      s->mujoco.cone = TB_MUJOCO_PYRAMIDAL;
+      /* use_hibernation on with hibernation_thresh_vel 2e-3 m/s (without MuJoCo compatibility), 10 steps */
+      s->sleep = tb_sleep_params_default();
+      s->sleep.mode = TB_SLEEP_GENESIS;
+      break;
     default:
       return tb_world_fail(NULL, TB_ERR_INVALID_ARGUMENT, "presetApply: preset must be in [0, %d) (got %d)",
                            TB_PRESET_COUNT, (int)preset);

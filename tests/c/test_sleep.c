@@ -348,7 +348,56 @@ static void test_threads_and_snapshot(tb_preset preset, int mode) {
   if (restored >= 0) tb_world_destroy(restored);
 }
 
+/* The genesis preset: its axes, and a 0.5 m box (125 kg) dropped 2 cm onto the ground. Read back
+ * as force_a / force_b per point (Genesis get_contacts), the box's contacts carry its weight:
+ * Σ force_b (on the box, shape1) = m·g up and force_a = −force_b, within 1% (the soft contact at
+ * rest balances gravity up to the solver tolerance). Hibernation: the box sleeps within the 2 cm
+ * fall (4 steps), the soft contact's settling (at most 60 steps here) and the rule's 10 steps, and
+ * the kept records still give m·g. */
+static void test_genesis_preset(void) {
+  tb_world_def def = tb_default_world_def();
+  CHECK(tb_preset_apply(TB_PRESET_GENESIS, &def) == TB_OK);
+  CHECK(def.solver.solver == TB_SOLVER_MUJOCO && def.collision.filter_rule == TB_FILTER_GENESIS);
+  CHECK(def.collision.distance_rule == TB_DISTANCE_MUJOCO && def.solver.combine_rule == TB_COMBINE_RULE_MUJOCO);
+  CHECK(def.solver.sleep.mode == TB_SLEEP_GENESIS && def.solver.sleep.steps == 10);
+  CHECK_NEAR(2e-3, def.solver.sleep.velocity_threshold, 1e-9);
+  tb_world_id w = tb_world_create(&def);
+  CHECK(w >= 0);
+  ground(w);
+  tb_body_id box = add_box(w, 0, 0.27f, 0, 0.25f);
+  const double weight = 125.0 * G;
+  int asleep_at = -1;
+  for (int s = 1; s <= 80 && asleep_at < 0; ++s) {
+    CHECK(tb_world_step(w) == TB_OK);
+    if (tb_body_is_sleeping(w, box) == 1) asleep_at = s;
+  }
+  printf("  genesis preset: the box sleeps at step %d\n", asleep_at);
+  CHECK(asleep_at > 10 && asleep_at <= 4 + 60 + 10);
+  for (int pass = 0; pass < 2; ++pass) { /* the step it fell asleep, then a step of kept records */
+    tb_contact_status cs;
+    CHECK(tb_world_contact_status(w, &cs) == TB_OK);
+    CHECK(cs.count >= 1 && cs.count <= 8);
+    float out[8 * 6];
+    CHECK(tb_contacts_convert(w, TB_CONVENTION_GENESIS, 0, cs.count, out, NULL) == TB_OK);
+    double fa = 0.0, fb = 0.0, off = 0.0;
+    for (int32_t k = 0; k < cs.count; ++k) {
+      fa += out[6 * k + 1];
+      fb += out[6 * k + 4];
+      for (int q = 0; q < 3; ++q) off = fmax(off, fabs((double)out[6 * k + q] + out[6 * k + 3 + q]));
+    }
+    printf("  genesis preset%s: Σ force_b %.3f N, Σ force_a %.3f N (m·g %.3f N)\n", pass ? " (asleep, kept)" : "", fb, fa, weight);
+    CHECK_NEAR(weight, fb, 0.01 * weight);
+    CHECK_NEAR(-weight, fa, 0.01 * weight);
+    CHECK(off == 0.0);
+    CHECK(tb_world_step(w) == TB_OK);
+  }
+  tb_step_stats st = stats(w);
+  CHECK(st.sleeping_bodies == 1 && st.manifold_count == 0);
+  tb_world_destroy(w);
+}
+
 int main(void) {
+  test_genesis_preset();
   test_rest_count(TB_SLEEP_GENESIS);
   test_rest_count(TB_SLEEP_PHYSX);
   test_stacks(TB_PRESET_PHYSX_TGS, TB_SLEEP_GENESIS);

@@ -82,6 +82,29 @@ for (const build of BUILDS) {
       w.free();
     });
 
+    it('genesis preset: hibernation on, force_a / force_b per point carry the weight, also once asleep', () => {
+      const w = tribo.createWorld({ preset: 'genesis' });
+      const o = w.options;
+      assert.deepEqual([o.sleep, o.solver, o.filterRule, o.distanceRule, o.combineRule, o.mujocoSolver, o.mujocoIterations],
+        ['genesis', 'mujoco', 'genesis', 'mujoco', 'mujoco', 'newton', 50]);
+      w.addBody({ type: 'static', shapes: [{ type: 'plane' }] });
+      const box = w.addBody({ position: [0, 0.27, 0], shapes: [{ type: 'box', halfExtents: [0.25, 0.25, 0.25] }] });
+      const weight = 125 * 9.81;
+      let steps = 0;
+      while (!w.isSleeping(box) && steps < 80) { w.step(); steps++; }
+      assert.ok(w.isSleeping(box) && steps > 10, `asleep after ${steps} steps (the rule needs 10 at rest)`);
+      for (let pass = 0; pass < 2; pass++) {
+        const g = w.convertContacts('genesis');
+        let fa = 0, fb = 0;
+        for (let k = 0; k < g.count; k++) { fa += g.forceA[3 * k + 1]; fb += g.forceB[3 * k + 1]; }
+        near(assert, fb, weight, 0.01 * weight, 'Σ force_b on the box (N)');
+        near(assert, fa, -weight, 0.01 * weight, 'Σ force_a on the ground (N)');
+        w.step(); // the second pass reads the kept records of the sleeping pair
+        assert.equal(w.contacts.sleeping[0], 1);
+      }
+      w.free();
+    });
+
     it('Genesis rule: a ball dropped on one of two stacks wakes that island in the step it touches', () => {
       const w = tribo.createWorld({ sleep: 'genesis' });
       w.addBody({ type: 'static', shapes: [{ type: 'plane' }] });
