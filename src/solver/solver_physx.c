@@ -484,7 +484,9 @@ static void readback(tb_physx_ctx* ctx, const tb_physx_plan* plan) {
   rb->includes_friction = 1;
   rb->includes_restitution = 1;
   rb->includes_torsional = 0;
-  rb->substeps = tgs ? plan->max_pos : 1;
+  /* no awake body (a sleeping scene): the internal steps the world's request would run */
+  int32_t internal = plan->max_pos > 0 ? plan->max_pos : sp->position_iterations;
+  rb->substeps = tgs ? internal : 1;
   rb->scale = 1.0f;
 
   tb_solver_status* status = &w->status;
@@ -502,7 +504,7 @@ static void readback(tb_physx_ctx* ctx, const tb_physx_plan* plan) {
   w->stats.color_count = colors;
   w->stats.overflow_constraints = plan->per_color[TB_OVERFLOW_COLOR];
   w->stats.manifold_count = plan->constraints;
-  w->stats.substeps = tgs ? plan->max_pos : 1;
+  w->stats.substeps = tgs ? internal : 1;
   w->collided = 0;
 }
 

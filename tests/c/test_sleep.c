@@ -163,6 +163,7 @@ static void test_stacks(tb_preset preset, int mode) {
   st = stats(w);
   CHECK(st.skipped_shapes == N);
   CHECK(st.manifold_count == 0);
+  CHECK(st.substeps == (preset == TB_PRESET_PHYSX_TGS ? 4 : 1)); /* nothing awake: the world's internal steps */
   CHECK(st.sleeping_pairs == 2 * STACKS + STACKS); /* box-box twice and box-ground once per stack */
   tb_contact_status cs;
   CHECK(tb_world_contact_status(w, &cs) == TB_OK);
