@@ -159,7 +159,7 @@ test: deps-browser
 
 demo: deps
 	$(MAKE) all
-	node web/server.mjs
+	node web/server.mjs --open
 
 bench: deps
 	$(MAKE) all

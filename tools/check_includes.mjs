@@ -6,7 +6,9 @@ import { fileURLToPath } from 'node:url';
 
 // The one table: the folders each src/ folder may include (its own folder is always allowed).
 // Order of the layers: core < geometry < collision < model < solver < observe; world/ holds the
-// types every layer may use; only step/ and api/ reach across.
+// types every layer may use; only step/ and api/ reach across. model/ does not call collision/
+// (the step hands it the manifolds), and observe/ reads the contact store and the published
+// per-body totals in world/, never solver internals.
 const BASE = ['include', 'core', 'world'];
 export const ALLOWED = {
   include: ['include'],
@@ -14,9 +16,9 @@ export const ALLOWED = {
   world: ['include', 'core'],
   geometry: [...BASE],
   collision: [...BASE, 'geometry'],
-  model: [...BASE, 'geometry', 'collision'],
+  model: [...BASE, 'geometry'],
   solver: [...BASE, 'geometry', 'collision', 'model'],
-  observe: [...BASE, 'geometry', 'collision', 'model', 'solver'],
+  observe: [...BASE, 'geometry', 'model'],
   step: [...BASE, 'geometry', 'collision', 'model', 'solver', 'observe'],
   api: [...BASE, 'geometry', 'collision', 'model', 'solver', 'observe', 'step'],
 };

@@ -25,6 +25,7 @@ import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { spawn } from 'node:child_process';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = path.resolve(HERE, '..');
@@ -178,17 +179,42 @@ export function startServer(options = {}) {
   });
 }
 
+/**
+ * Opens `url` in the desktop's default browser: xdg-open on Linux with a display, open on macOS,
+ * start on Windows. Without a desktop (a server, CI, ssh) it says to open the URL by hand; a
+ * failing opener never stops the server.
+ */
+function openInBrowser(url) {
+  const desktop = process.platform !== 'linux' || process.env.DISPLAY || process.env.WAYLAND_DISPLAY;
+  const cmd = process.platform === 'darwin' ? ['open', [url]]
+    : process.platform === 'win32' ? ['cmd', ['/c', 'start', '', url]]
+    : ['xdg-open', [url]];
+  if (!desktop) {
+    console.log(`no desktop display here: open ${url} in a browser`);
+    return;
+  }
+  try {
+    const child = spawn(cmd[0], cmd[1], { stdio: 'ignore', detached: true });
+    child.on('error', () => console.log(`could not start ${cmd[0]}: open ${url} in a browser`));
+    child.unref();
+  } catch {
+    console.log(`could not start ${cmd[0]}: open ${url} in a browser`);
+  }
+}
+
 function parseArgs(argv) {
-  const out = { isolation: !(process.env.TRIBO_NO_COOP && process.env.TRIBO_NO_COOP !== '0'), port: undefined, verbose: false };
+  const out = { isolation: !(process.env.TRIBO_NO_COOP && process.env.TRIBO_NO_COOP !== '0'), port: undefined, verbose: false, open: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--no-isolation' || a === '--no-coop') out.isolation = false;
     else if (a === '--isolation') out.isolation = true;
     else if (a === '--verbose' || a === '-v') out.verbose = true;
+    else if (a === '--open') out.open = true;
     else if (a === '--port' || a === '-p') out.port = Number(argv[++i]);
     else if (a.startsWith('--port=')) out.port = Number(a.slice(7));
     else if (a === '--help' || a === '-h') {
-      console.log('usage: node web/server.mjs [--port N] [--no-isolation] [--verbose]\n' +
+      console.log('usage: node web/server.mjs [--port N] [--no-isolation] [--verbose] [--open]\n' +
+        '  --open: also open the gallery in the desktop\'s browser (when there is a desktop)\n' +
         '  env PORT (default 8080, 0 = any free port), HOST (default 127.0.0.1), TRIBO_NO_COOP=1');
       process.exit(0);
     } else {
@@ -208,6 +234,7 @@ if (isMain) {
       console.log(srv.isolation
         ? 'cross-origin isolated (COOP/COEP): the threaded build is used'
         : 'not isolated (--no-isolation): the single-threaded SIMD build is used');
+      if (args.open) openInBrowser(srv.url);
       const stop = () => srv.close().then(() => process.exit(0));
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);

@@ -10,6 +10,10 @@
 #define GET_WORLD(fn)                                                                      \
   tb_world* w = tb_world_get(world);                                                       \
   if (!w) return tb_world_fail(NULL, TB_ERR_NOT_FOUND, "%s: world %d does not exist", fn, world)
+/* The same for calls that return a count or an id: the status negated. */
+#define GET_WORLD_NEG(fn)                                                                  \
+  tb_world* w = tb_world_get(world);                                                       \
+  if (!w) return -tb_world_fail(NULL, TB_ERR_NOT_FOUND, "%s: world %d does not exist", fn, world)
 
 /* Checks that a new shape (type, params, owned data, density, pose in the body frame) has mass
  * properties float32 holds and that the dynamic body slot's combined ones stay usable; fails

@@ -1,5 +1,6 @@
-/* World queries: ray casts (closest hit, all hits) and shape overlap. Shapes are posed from the
- * current body poses, so queries need no collide() and never change the world. */
+/* World queries: a ray against every shape and a shape's overlaps (the public calls are
+ * src/api/query.c). Shapes are posed from the current body poses, so queries need no collide()
+ * and never change the world. */
 #include <math.h>
 #include <string.h>
 
@@ -7,6 +8,7 @@
 #include "../geometry/triangle_mesh.h"
 #include "../world/world.h"
 #include "narrow_phase.h"
+#include "query.h"
 
 /* A hit in the shape's local frame: t along the unit local direction, local outward normal. */
 typedef struct local_hit {
@@ -351,11 +353,8 @@ static tb_status check_filter(tb_world* w, const char* fn, const tb_query_filter
   return TB_OK;
 }
 
-/* Validated ray: unit direction; then every hit is passed to visit(). */
-typedef void (*hit_visitor)(void* ctx, const tb_ray_hit* hit);
-
-static tb_status ray_query(tb_world* w, const char* fn, const float origin[3], const float direction[3], float max_distance,
-                           const tb_query_filter* filter, hit_visitor visit, void* ctx) {
+tb_status tb_query_ray(tb_world* w, const char* fn, const float origin[3], const float direction[3], float max_distance,
+                      const tb_query_filter* filter, tb_ray_visitor visit, void* ctx) {
   if (!origin || !direction) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: origin and direction must not be NULL", fn);
   if (!check_vec(w, fn, "origin", origin, 3) || !check_vec(w, fn, "direction", direction, 3)) return TB_ERR_INVALID_ARGUMENT;
   tb_vec3 dir = tb_v3(direction[0], direction[1], direction[2]);
@@ -393,64 +392,6 @@ static tb_status ray_query(tb_world* w, const char* fn, const float origin[3], c
     visit(ctx, &hit);
   }
   return TB_OK;
-}
-
-typedef struct closest_ctx {
-  tb_ray_hit best;
-  int found;
-} closest_ctx;
-
-static void keep_closest(void* vctx, const tb_ray_hit* hit) {
-  closest_ctx* c = (closest_ctx*)vctx;
-  if (!c->found || hit->distance < c->best.distance) { c->best = *hit; c->found = 1; } /* slot order breaks ties */
-}
-
-int32_t tb_world_ray_cast(tb_world_id world, const float origin[3], const float direction[3], float max_distance,
-                          const tb_query_filter* filter, tb_ray_hit* hit) {
-  tb_world* w = tb_world_get(world);
-  if (!w) return -tb_world_fail(NULL, TB_ERR_NOT_FOUND, "rayCast: world %d does not exist", world);
-  if (!hit) return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "rayCast: hit must not be NULL");
-  closest_ctx c;
-  c.found = 0;
-  tb_status st = ray_query(w, "rayCast", origin, direction, max_distance, filter, keep_closest, &c);
-  if (st != TB_OK) return -st;
-  if (c.found) *hit = c.best;
-  return c.found;
-}
-
-typedef struct all_ctx {
-  tb_ray_hit* hits;
-  int32_t capacity, stored, found;
-} all_ctx;
-
-/* Keeps the nearest `capacity` hits sorted by distance; equal distances keep slot order. */
-static void keep_sorted(void* vctx, const tb_ray_hit* hit) {
-  all_ctx* c = (all_ctx*)vctx;
-  ++c->found;
-  int32_t at = c->stored;
-  while (at > 0 && c->hits[at - 1].distance > hit->distance) --at;
-  if (at >= c->capacity) return;
-  int32_t last = c->stored < c->capacity ? c->stored : c->capacity - 1;
-  for (int32_t i = last; i > at; --i) c->hits[i] = c->hits[i - 1];
-  c->hits[at] = *hit;
-  if (c->stored < c->capacity) ++c->stored;
-}
-
-int32_t tb_world_ray_cast_all(tb_world_id world, const float origin[3], const float direction[3], float max_distance,
-                              const tb_query_filter* filter, tb_ray_hit* hits, int32_t capacity, int32_t* requested) {
-  const char* fn = "rayCastAll";
-  tb_world* w = tb_world_get(world);
-  if (!w) return -tb_world_fail(NULL, TB_ERR_NOT_FOUND, "%s: world %d does not exist", fn, world);
-  if (capacity < 0) return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: capacity must be >= 0 (got %d)", fn, capacity);
-  if (capacity > TB_MAX_CAPACITY)
-    return -tb_world_fail(w, TB_ERR_CAPACITY, "%s: capacity must be at most %d (got %d)", fn, TB_MAX_CAPACITY, capacity);
-  if ((capacity > 0 && !hits) || !requested)
-    return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: hits and requested must not be NULL", fn);
-  all_ctx c = {hits, capacity, 0, 0};
-  tb_status st = ray_query(w, fn, origin, direction, max_distance, filter, keep_sorted, &c);
-  if (st != TB_OK) return -st;
-  *requested = c.found;
-  return c.stored;
 }
 
 /* Parameters of a query shape, checked as for shapes in the world. */
@@ -496,28 +437,20 @@ static int boxes_overlap(tb_vec3 al, tb_vec3 au, tb_vec3 bl, tb_vec3 bu) {
   return !(bl.x > au.x || bu.x < al.x || bl.y > au.y || bu.y < al.y || bl.z > au.z || bu.z < al.z);
 }
 
-int32_t tb_world_overlap(tb_world_id world, tb_shape_type type, const float params[4], const float position[3],
+int32_t tb_query_overlap(tb_world* w, const char* fn, int32_t type, const float params[4], const float position[3],
                          const float rotation[4], const tb_query_filter* filter, tb_shape_id* shape_ids, int32_t capacity,
                          int32_t* requested) {
-  const char* fn = "overlap";
-  tb_world* w = tb_world_get(world);
-  if (!w) return -tb_world_fail(NULL, TB_ERR_NOT_FOUND, "%s: world %d does not exist", fn, world);
-  if (!params || !position || !rotation || !requested || (capacity > 0 && !shape_ids))
-    return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: params, position, rotation, shape_ids and requested must not be NULL", fn);
-  if (capacity < 0) return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: capacity must be >= 0 (got %d)", fn, capacity);
-  if (capacity > TB_MAX_CAPACITY)
-    return -tb_world_fail(w, TB_ERR_CAPACITY, "%s: capacity must be at most %d (got %d)", fn, TB_MAX_CAPACITY, capacity);
   if (!check_vec(w, fn, "params", params, 4) || !check_vec(w, fn, "position", position, 3) ||
       !check_vec(w, fn, "rotation", rotation, 4))
     return -TB_ERR_INVALID_ARGUMENT;
   float ql = sqrtf(rotation[0] * rotation[0] + rotation[1] * rotation[1] + rotation[2] * rotation[2] + rotation[3] * rotation[3]);
   if (fabsf(ql - 1.0f) > 1e-3f)
     return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: rotation must be a unit quaternion (got length %g)", fn, (double)ql);
-  tb_status st = check_query_shape(w, fn, (int32_t)type, params);
+  tb_status st = check_query_shape(w, fn, type, params);
   if (st == TB_OK) st = check_filter(w, fn, filter);
   if (st != TB_OK) return -st;
   tb_shape_geom q;
-  q.type = (int32_t)type;
+  q.type = type;
   q.data = NULL;
   memcpy(q.params, params, sizeof q.params);
   tb_transform qx = {tb_v3(position[0], position[1], position[2]),

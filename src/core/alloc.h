@@ -28,6 +28,9 @@ typedef struct tb_array_ref {
   void** ptr;
   size_t elem_size;
 } tb_array_ref;
+/* Appends array member `name` of *p (elem_size bytes per element) as refs[count++]: the one way a
+ * store's X-list (world/storage.c, core/fields.c) or array list (observe/sensor.c) becomes refs. */
+#define TB_ARRAY_REF(refs, count, p, name, elem_size) ((refs)[(count)++] = (tb_array_ref){(void**)&(p)->name, (elem_size)})
 /* Grows every array from old_count to new_count elements, keeping the contents, all or nothing:
  * on failure nothing changes and 0 is returned. */
 int tb_grow_arrays(const tb_array_ref* arrays, int count, int32_t old_count, int32_t new_count);

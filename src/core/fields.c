@@ -17,7 +17,7 @@ const tb_field_info* tb_store_field_get(tb_field_set set, int32_t index) {
   return set == TB_FIELDS_BODY ? &s_body_info[index] : &s_contact_info[index];
 }
 
-#define REF(name, ctype, ftype, comps, unit, doc) out[n++] = (tb_array_ref){(void**)&f->name, sizeof(ctype) * (comps)};
+#define REF(name, ctype, ftype, comps, unit, doc) TB_ARRAY_REF(out, n, f, name, sizeof(ctype) * (comps));
 int tb_body_field_arrays(tb_body_fields* f, tb_array_ref* out) {
   int n = 0;
   TB_BODY_FIELDS(REF)

@@ -8,28 +8,17 @@
 
 #include "../core/alloc.h"
 
-static int qh_grow_faces(qh* q) {
-  if (q->nf < q->capf) return 1;
-  int32_t cap = q->capf * 2;
-  qh_face* nf = (qh_face*)tb_alloc((size_t)cap * sizeof(qh_face));
-  int32_t* ns = (int32_t*)tb_alloc((size_t)cap * sizeof(int32_t));
-  if (!nf || !ns) {
-    if (nf) tb_free(nf, (size_t)cap * sizeof(qh_face));
-    if (ns) tb_free(ns, (size_t)cap * sizeof(int32_t));
-    q->oom = 1;
-    return 0;
-  }
-  memcpy(nf, q->f, (size_t)q->nf * sizeof(qh_face));
-  tb_free(q->f, (size_t)q->capf * sizeof(qh_face));
-  tb_free(q->stack, (size_t)q->capf * sizeof(int32_t));
-  q->f = nf;
-  q->stack = ns;
-  q->capf = cap;
-  return 1;
+/* Room for n elements in a group of arrays sharing the capacity *cap (doubling, contents kept);
+ * 0 and q->oom when out of memory. */
+static int qh_grow(qh* q, const tb_array_ref* arrays, int count, int32_t* cap, int32_t n) {
+  if (tb_grow_capacity(arrays, count, cap, n)) return 1;
+  q->oom = 1;
+  return 0;
 }
 
 static int32_t qh_add_face(qh* q, int32_t a, int32_t b, int32_t c) {
-  if (!qh_grow_faces(q)) return -1;
+  const tb_array_ref faces[] = {{(void**)&q->f, sizeof(qh_face)}, {(void**)&q->stack, sizeof(int32_t)}};
+  if (!qh_grow(q, faces, 2, &q->capf, q->nf + 1)) return -1;
   qh_face* f = &q->f[q->nf];
   f->v[0] = a; f->v[1] = b; f->v[2] = c;
   f->nb[0] = f->nb[1] = f->nb[2] = -1;
@@ -46,22 +35,8 @@ static int32_t qh_add_face(qh* q, int32_t a, int32_t b, int32_t c) {
 }
 
 static int qh_push_horizon(qh* q, int32_t f, int32_t e) {
-  if (q->nh == q->caph) {
-    int32_t cap = q->caph * 2;
-    int32_t* a = (int32_t*)tb_alloc((size_t)cap * sizeof(int32_t));
-    int32_t* b = (int32_t*)tb_alloc((size_t)cap * sizeof(int32_t));
-    if (!a || !b) {
-      if (a) tb_free(a, (size_t)cap * sizeof(int32_t));
-      if (b) tb_free(b, (size_t)cap * sizeof(int32_t));
-      q->oom = 1;
-      return 0;
-    }
-    memcpy(a, q->hor_f, (size_t)q->nh * sizeof(int32_t));
-    memcpy(b, q->hor_e, (size_t)q->nh * sizeof(int32_t));
-    tb_free(q->hor_f, (size_t)q->caph * sizeof(int32_t));
-    tb_free(q->hor_e, (size_t)q->caph * sizeof(int32_t));
-    q->hor_f = a; q->hor_e = b; q->caph = cap;
-  }
+  const tb_array_ref horizon[] = {{(void**)&q->hor_f, sizeof(int32_t)}, {(void**)&q->hor_e, sizeof(int32_t)}};
+  if (!qh_grow(q, horizon, 2, &q->caph, q->nh + 1)) return 0;
   q->hor_f[q->nh] = f;
   q->hor_e[q->nh] = e;
   ++q->nh;

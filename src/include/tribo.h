@@ -567,8 +567,8 @@ typedef enum tb_field_set { TB_FIELD_SETS(TB_ENUM_CONSTANT) TB_FIELD_SET_COUNT }
 typedef enum tb_field_type { TB_FIELD_TYPES(TB_ENUM_CONSTANT) TB_FIELD_TYPE_COUNT } tb_field_type;
 typedef struct tb_field_info {
   const char* name;       /* snake_case */
-  const char* unit;       /* "m", "N·s", "1", "id", ...; "" for struct layouts (see the struct) */
-  const char* doc;        /* frame, sign, reference point; "" for struct layouts */
+  const char* unit;       /* "m", "N·s", "1", "id", "0/1", ...; one per component group when they differ */
+  const char* doc;        /* meaning with frame, sign, reference point */
   int32_t type;           /* tb_field_type */
   int32_t components;     /* values per element */
   int32_t offset;         /* byte offset in the struct; -1 for the SoA sets (body, contact) */

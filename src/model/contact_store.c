@@ -135,3 +135,18 @@ static void fill_job(int32_t begin, int32_t end, void* vctx) {
 void tb_contact_store_fill(tb_world* w) {
   tb_parallel_for(w->pair_count, TB_FILL_CHUNK, w->def.thread_count, fill_job, w);
 }
+
+void tb_readback_set(tb_world* w, int32_t convention, int32_t flags, int32_t substeps, float scale) {
+  tb_readback_info* rb = &w->readback;
+  w->contacts.readback_valid = 1;
+  memset(rb, 0, sizeof *rb);
+  rb->convention = convention;
+  rb->valid = 1;
+  rb->per_contact_force = (flags & TB_RB_PER_CONTACT) != 0;
+  rb->includes_friction = (flags & TB_RB_FRICTION) != 0;
+  rb->includes_restitution = (flags & TB_RB_RESTITUTION) != 0;
+  rb->includes_torsional = (flags & TB_RB_TORSIONAL) != 0;
+  rb->substeps = substeps;
+  rb->scale = scale;
+  rb->per_body_force = (flags & TB_RB_PER_BODY) != 0;
+}

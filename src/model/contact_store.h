@@ -14,4 +14,16 @@ tb_status tb_contact_store_reserve(tb_world* w);
  * solve() fills them. */
 void tb_contact_store_fill(tb_world* w);
 
+/* What a solver's readback put in the store (tb_readback_info flags). */
+enum {
+  TB_RB_PER_CONTACT = 1 << 0,  /* per_contact_force */
+  TB_RB_FRICTION = 1 << 1,     /* includes_friction */
+  TB_RB_RESTITUTION = 1 << 2,  /* includes_restitution */
+  TB_RB_TORSIONAL = 1 << 3,    /* includes_torsional */
+  TB_RB_PER_BODY = 1 << 4,     /* per_body_force */
+};
+/* Marks the store's readback filled by a solver of `convention` (tb_readback): flags TB_RB_*,
+ * impulses summed over `substeps`, contact-count weighting `scale` already applied (1 = none). */
+void tb_readback_set(tb_world* w, int32_t convention, int32_t flags, int32_t substeps, float scale);
+
 #endif

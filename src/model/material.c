@@ -1,11 +1,12 @@
-/* Material combine rules, per-shape materials (public API) and the compliant-contact spring. */
+/* Material combine rules, material defaults and checks (the per-shape setters: src/api/material.c)
+ * and the compliant-contact spring. */
 #include "material.h"
 
 
 #include <math.h>
 #include <string.h>
 
-#include "../world/world.h"
+#include "../world/check.h"
 
 float tb_combine_scalar(float a, float b, int32_t mode) {
   switch (mode) {
@@ -258,30 +259,24 @@ tb_status tb_mujoco_contact_params_check(tb_world* w, const char* fn, const char
   return TB_OK;
 }
 
-/* Every field checked in declaration order; the first bad one is named with its value. */
-static tb_status check_material(tb_world* w, const char* fn, const tb_material* m) {
-  const struct { const char* name; float v; float hi; } f[] = {
-      {"static_friction", m->static_friction, INFINITY},
-      {"dynamic_friction", m->dynamic_friction, INFINITY},
-      {"restitution", m->restitution, 1.0f},
-      {"compliant_stiffness", m->compliant_stiffness, INFINITY},
-      {"compliant_damping", m->compliant_damping, INFINITY},
-      {"torsional_friction", m->torsional_friction, INFINITY},
-      {"rolling_friction", m->rolling_friction, INFINITY},
-      {"ke", m->ke, INFINITY},
-      {"kd", m->kd, INFINITY},
-      {"kf", m->kf, INFINITY},
-      {"ka", m->ka, INFINITY},
-      {"solmix", m->solmix, INFINITY},
-      {"adhesion", m->adhesion, INFINITY},
+tb_status tb_material_check(tb_world* w, const char* fn, const tb_material* m) {
+  const tb_float_field f[] = {
+      {"static_friction", m->static_friction, TB_FLOAT_NONNEG},
+      {"dynamic_friction", m->dynamic_friction, TB_FLOAT_NONNEG},
+      {"restitution", m->restitution, TB_FLOAT_UNIT},
+      {"compliant_stiffness", m->compliant_stiffness, TB_FLOAT_NONNEG},
+      {"compliant_damping", m->compliant_damping, TB_FLOAT_NONNEG},
+      {"torsional_friction", m->torsional_friction, TB_FLOAT_NONNEG},
+      {"rolling_friction", m->rolling_friction, TB_FLOAT_NONNEG},
+      {"ke", m->ke, TB_FLOAT_NONNEG},
+      {"kd", m->kd, TB_FLOAT_NONNEG},
+      {"kf", m->kf, TB_FLOAT_NONNEG},
+      {"ka", m->ka, TB_FLOAT_NONNEG},
+      {"solmix", m->solmix, TB_FLOAT_NONNEG},
+      {"adhesion", m->adhesion, TB_FLOAT_NONNEG},
   };
-  for (size_t i = 0; i < sizeof f / sizeof f[0]; ++i) {
-    if (!tb_is_finite(f[i].v) || f[i].v < 0.0f || f[i].v > f[i].hi) {
-      if (f[i].hi == 1.0f)
-        return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: %s must be in [0, 1] (got %g)", fn, f[i].name, (double)f[i].v);
-      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: %s must be finite and >= 0 (got %g)", fn, f[i].name, (double)f[i].v);
-    }
-  }
+  tb_status st = tb_check_floats(w, fn, "", TB_FIELDS_OF(f));
+  if (st != TB_OK) return st;
   const struct { const char* name; int32_t v; } e[] = {
       {"friction_combine", m->friction_combine},
       {"restitution_combine", m->restitution_combine},
@@ -291,39 +286,10 @@ static tb_status check_material(tb_world* w, const char* fn, const tb_material* 
     if (e[i].v < 0 || e[i].v >= TB_COMBINE_MODE_COUNT)
       return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT,
                            "%s: %s must be 0 (average), 1 (min), 2 (multiply) or 3 (max) (got %d)", fn, e[i].name, e[i].v);
-  tb_status st = tb_mujoco_contact_params_check(w, fn, "", m->condim, m->solref, m->solimp);
+  st = tb_mujoco_contact_params_check(w, fn, "", m->condim, m->solref, m->solimp);
   if (st != TB_OK) return st;
   if (m->flags & ~TB_MATERIAL_FLAGS_ALL)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: flags has unknown bits 0x%x (known: 0x%x)", fn,
                          (unsigned)(m->flags & ~TB_MATERIAL_FLAGS_ALL), (unsigned)TB_MATERIAL_FLAGS_ALL);
   return TB_OK;
 }
-
-tb_status tb_shape_set_material(tb_world_id world, tb_shape_id shape, const tb_material* material) {
-  const char* fn = "setMaterial";
-  tb_world* w = tb_world_get(world);
-  if (!w) return tb_world_fail(NULL, TB_ERR_NOT_FOUND, "%s: world %d does not exist", fn, world);
-  int32_t s = tb_shape_slot_checked(w, shape, fn);
-  if (s < 0) return TB_ERR_NOT_FOUND;
-  if (!material) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: material must not be NULL", fn);
-  tb_status st = check_material(w, fn, material);
-  if (st != TB_OK) return st;
-  tb_shapes* sh = &w->shapes;
-  sh->material[s] = *material;
-  /* the plain per-shape coefficients follow the material (μ of the mean rules, restitution) */
-  sh->friction[s] = material->dynamic_friction;
-  sh->restitution[s] = material->restitution;
-  return TB_OK;
-}
-
-tb_status tb_shape_get_material(tb_world_id world, tb_shape_id shape, tb_material* out) {
-  const char* fn = "getMaterial";
-  tb_world* w = tb_world_get(world);
-  if (!w) return tb_world_fail(NULL, TB_ERR_NOT_FOUND, "%s: world %d does not exist", fn, world);
-  int32_t s = tb_shape_slot_checked(w, shape, fn);
-  if (s < 0) return TB_ERR_NOT_FOUND;
-  if (!out) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: out must not be NULL", fn);
-  *out = w->shapes.material[s];
-  return TB_OK;
-}
-

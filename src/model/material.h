@@ -13,6 +13,10 @@ struct tb_world;
 tb_status tb_mujoco_contact_params_check(struct tb_world* w, const char* fn, const char* prefix, int32_t condim,
                                  const float solref[2], const float solimp[5]);
 
+/* Checks every field of a material in declaration order; the first bad one is named with its
+ * value, in an error naming fn. */
+tb_status tb_material_check(struct tb_world* w, const char* fn, const tb_material* m);
+
 /* The combined material of the contact between shape slots s0 and s1 (rule of the world). */
 void tb_combine_materials(const struct tb_world* w, int32_t s0, int32_t s1, tb_contact_material* out);
 

@@ -55,10 +55,7 @@ static tb_status check_query(tb_world* w, const char* fn, tb_body_id body, tb_bo
   return TB_OK;
 }
 
-int32_t tb_body_contacts(tb_world_id world, tb_body_id body, tb_body_id with, int32_t flags, int32_t* out, int32_t max) {
-  const char* fn = "bodyContacts";
-  tb_world* w = tb_world_get(world);
-  if (!w) return -tb_world_fail(NULL, TB_ERR_NOT_FOUND, "%s: world %d does not exist", fn, world);
+int32_t tb_observe_body_contacts(tb_world* w, const char* fn, tb_body_id body, tb_body_id with, int32_t flags, int32_t* out, int32_t max) {
   int32_t slot;
   tb_status st = check_query(w, fn, body, with, flags, &slot);
   if (st != TB_OK) return -st;
@@ -88,11 +85,7 @@ static int published_body_wrench(const tb_world* w, int32_t slot, float out[6]) 
   return 1;
 }
 
-tb_status tb_body_contact_wrench(tb_world_id world, tb_body_id body, tb_body_id with, int32_t flags, tb_wrench* out,
-                                 tb_readback_info* info) {
-  const char* fn = "bodyContactWrench";
-  tb_world* w = tb_world_get(world);
-  if (!w) return tb_world_fail(NULL, TB_ERR_NOT_FOUND, "%s: world %d does not exist", fn, world);
+tb_status tb_observe_body_contact_wrench(tb_world* w, const char* fn, tb_body_id body, tb_body_id with, int32_t flags, tb_wrench* out, tb_readback_info* info) {
   if (!out) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: out must not be NULL", fn);
   int32_t slot;
   tb_status st = check_query(w, fn, body, with, flags, &slot);
@@ -116,10 +109,7 @@ tb_status tb_body_contact_wrench(tb_world_id world, tb_body_id body, tb_body_id 
   return TB_OK;
 }
 
-tb_status tb_world_body_contact_wrenches(tb_world_id world, int32_t flags, float* out, int32_t slots, tb_readback_info* info) {
-  const char* fn = "netContactWrenches";
-  tb_world* w = tb_world_get(world);
-  if (!w) return tb_world_fail(NULL, TB_ERR_NOT_FOUND, "%s: world %d does not exist", fn, world);
+tb_status tb_observe_body_contact_wrenches(tb_world* w, const char* fn, int32_t flags, float* out, int32_t slots, tb_readback_info* info) {
   if (slots != w->bodies.count)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: slots must equal the body slot count %d (got %d)", fn, w->bodies.count, slots);
   if (!out && slots > 0) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: out must not be NULL", fn);

@@ -195,15 +195,9 @@ void tb_observe_events_update(tb_world* w, tb_observe* o, int available) {
   o->have_previous = 1;
 }
 
-/* ---- public calls ---- */
+/* ---- the calls of src/api/event.c ---- */
 
-#define GET_EV_WORLD(fn)                                                                   \
-  tb_world* w = tb_world_get(world);                                                       \
-  if (!w) return tb_world_fail(NULL, TB_ERR_NOT_FOUND, "%s: world %d does not exist", fn, world)
-
-tb_status tb_world_set_event_capacity(tb_world_id world, int32_t capacity) {
-  const char* fn = "setEventCapacity";
-  GET_EV_WORLD(fn);
+tb_status tb_observe_set_event_capacity(tb_world* w, const char* fn, int32_t capacity) {
   if (capacity < 0 || capacity > TB_MAX_CAPACITY)
     return tb_world_fail(w, capacity < 0 ? TB_ERR_INVALID_ARGUMENT : TB_ERR_CAPACITY, "%s: capacity must be in [0, %d] (got %d)", fn,
                          TB_MAX_CAPACITY, capacity);
@@ -221,9 +215,7 @@ tb_status tb_world_set_event_capacity(tb_world_id world, int32_t capacity) {
   return TB_OK;
 }
 
-tb_status tb_world_set_force_threshold(tb_world_id world, float newtons) {
-  const char* fn = "setForceThreshold";
-  GET_EV_WORLD(fn);
+tb_status tb_observe_set_force_threshold(tb_world* w, const char* fn, float newtons) {
   if (!tb_is_finite(newtons) || newtons < 0.0f)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: newtons must be finite and >= 0 (0 = off) (got %g)", fn, (double)newtons);
   tb_observe* o = tb_observe_get(w, fn);
@@ -234,9 +226,7 @@ tb_status tb_world_set_force_threshold(tb_world_id world, float newtons) {
 
 static int shape_alive(const tb_world* w, tb_shape_id id) { return tb_shape_slot_of(w, id) >= 0; }
 
-tb_status tb_pair_set_force_threshold(tb_world_id world, tb_shape_id shape0, tb_shape_id shape1, float newtons) {
-  const char* fn = "setPairForceThreshold";
-  GET_EV_WORLD(fn);
+tb_status tb_observe_set_pair_force_threshold(tb_world* w, const char* fn, tb_shape_id shape0, tb_shape_id shape1, float newtons) {
   if (!shape_alive(w, shape0)) return tb_world_fail(w, TB_ERR_NOT_FOUND, "%s: shape0 %d does not exist", fn, shape0);
   if (!shape_alive(w, shape1)) return tb_world_fail(w, TB_ERR_NOT_FOUND, "%s: shape1 %d does not exist", fn, shape1);
   if (shape0 == shape1) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: shape0 and shape1 must differ (got %d twice)", fn, shape0);
@@ -265,9 +255,7 @@ tb_status tb_pair_set_force_threshold(tb_world_id world, tb_shape_id shape0, tb_
   return TB_OK;
 }
 
-tb_status tb_world_event_status(tb_world_id world, tb_event_status* out) {
-  const char* fn = "eventStatus";
-  GET_EV_WORLD(fn);
+tb_status tb_observe_event_status(tb_world* w, const char* fn, tb_event_status* out) {
   if (!out) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: out must not be NULL", fn);
   const tb_observe* o = w->observe;
   memset(out, 0, sizeof *out);
@@ -279,9 +267,4 @@ tb_status tb_world_event_status(tb_world_id world, tb_event_status* out) {
   out->force_available = o->force_available;
   out->step = o->event_step;
   return TB_OK;
-}
-
-const tb_contact_event* tb_world_events(tb_world_id world) {
-  tb_world* w = tb_world_get(world);
-  return w && w->observe ? w->observe->events : NULL;
 }

@@ -91,4 +91,27 @@ int tb_observe_sensor_arrays(tb_sensors* s, tb_array_ref* a);
 void tb_observe_events_update(tb_world* w, tb_observe* o, int available);
 void tb_observe_events_free(tb_observe* o);
 
+/* The observation calls behind src/api (sensor.c, event.c, wrench.c): each takes the world of the
+ * public call and fn, the call's name in messages, and checks its other arguments. */
+tb_sensor_id tb_observe_sensor_create(tb_world* w, const char* fn, tb_body_id body, tb_body_id with, int32_t capacity);
+int32_t tb_observe_sensor_alive(const tb_world* w, tb_sensor_id sensor);
+tb_status tb_observe_sensor_destroy(tb_world* w, const char* fn, tb_sensor_id sensor);
+tb_status tb_observe_sensor_read(tb_world* w, const char* fn, tb_sensor_id sensor, float force[3], tb_readback_info* info);
+int32_t tb_observe_sensor_history(tb_world* w, const char* fn, tb_sensor_id sensor, float* forces, int32_t* valid,
+                                  int32_t* steps, int32_t max);
+tb_status tb_observe_set_event_capacity(tb_world* w, const char* fn, int32_t capacity);
+tb_status tb_observe_set_force_threshold(tb_world* w, const char* fn, float newtons);
+tb_status tb_observe_set_pair_force_threshold(tb_world* w, const char* fn, tb_shape_id shape0, tb_shape_id shape1, float newtons);
+tb_status tb_observe_event_status(tb_world* w, const char* fn, tb_event_status* out);
+int32_t tb_observe_body_contacts(tb_world* w, const char* fn, tb_body_id body, tb_body_id with, int32_t flags, int32_t* out,
+                                 int32_t max);
+tb_status tb_observe_body_contact_wrench(tb_world* w, const char* fn, tb_body_id body, tb_body_id with, int32_t flags,
+                                         tb_wrench* out, tb_readback_info* info);
+tb_status tb_observe_body_contact_wrenches(tb_world* w, const char* fn, int32_t flags, float* out, int32_t slots,
+                                           tb_readback_info* info);
+tb_status tb_observe_contact_wrench(tb_world* w, const char* fn, int32_t contact, int32_t side, const float point[3],
+                                    tb_wrench* out, tb_readback_info* info);
+tb_status tb_observe_contacts_convert(tb_world* w, const char* fn, tb_contact_convention convention, int32_t first,
+                                      int32_t count, float* out, tb_readback_info* info);
+
 #endif

@@ -9,15 +9,15 @@
 
 int tb_observe_sensor_arrays(tb_sensors* s, tb_array_ref* a) {
   int n = 0;
-  a[n++] = (tb_array_ref){(void**)&s->generation, sizeof(int32_t)};
-  a[n++] = (tb_array_ref){(void**)&s->body, sizeof(int32_t)};
-  a[n++] = (tb_array_ref){(void**)&s->with, sizeof(int32_t)};
-  a[n++] = (tb_array_ref){(void**)&s->capacity, sizeof(int32_t)};
-  a[n++] = (tb_array_ref){(void**)&s->head, sizeof(int32_t)};
-  a[n++] = (tb_array_ref){(void**)&s->filled, sizeof(int32_t)};
-  a[n++] = (tb_array_ref){(void**)&s->history, sizeof(float*)};
-  a[n++] = (tb_array_ref){(void**)&s->valid, sizeof(int32_t*)};
-  a[n++] = (tb_array_ref){(void**)&s->steps, sizeof(int32_t*)};
+  TB_ARRAY_REF(a, n, s, generation, sizeof(int32_t));
+  TB_ARRAY_REF(a, n, s, body, sizeof(int32_t));
+  TB_ARRAY_REF(a, n, s, with, sizeof(int32_t));
+  TB_ARRAY_REF(a, n, s, capacity, sizeof(int32_t));
+  TB_ARRAY_REF(a, n, s, head, sizeof(int32_t));
+  TB_ARRAY_REF(a, n, s, filled, sizeof(int32_t));
+  TB_ARRAY_REF(a, n, s, history, sizeof(float*));
+  TB_ARRAY_REF(a, n, s, valid, sizeof(int32_t*));
+  TB_ARRAY_REF(a, n, s, steps, sizeof(int32_t*));
   return n;
 }
 
@@ -37,10 +37,7 @@ void tb_observe_sensors_free(tb_sensors* s) {
   memset(s, 0, sizeof *s);
 }
 
-tb_sensor_id tb_sensor_create(tb_world_id world, tb_body_id body, tb_body_id with, int32_t capacity) {
-  const char* fn = "addContactSensor";
-  tb_world* w = tb_world_get(world);
-  if (!w) return -tb_world_fail(NULL, TB_ERR_NOT_FOUND, "%s: world %d does not exist", fn, world);
+tb_sensor_id tb_observe_sensor_create(tb_world* w, const char* fn, tb_body_id body, tb_body_id with, int32_t capacity) {
   if (tb_observe_body_slot(w, body, fn, "body") < 0) return -TB_ERR_NOT_FOUND;
   tb_status st = tb_observe_check_with(w, with, fn);
   if (st != TB_OK) return -st;
@@ -81,9 +78,8 @@ tb_sensor_id tb_sensor_create(tb_world_id world, tb_body_id body, tb_body_id wit
   return tb_make_id(i, s->generation[i]);
 }
 
-int32_t tb_sensor_alive(tb_world_id world, tb_sensor_id sensor) {
-  tb_world* w = tb_world_get(world);
-  const tb_sensors* s = w && w->observe ? &w->observe->sensors : NULL;
+int32_t tb_observe_sensor_alive(const tb_world* w, tb_sensor_id sensor) {
+  const tb_sensors* s = w->observe ? &w->observe->sensors : NULL;
   int32_t i = tb_id_slot(sensor);
   return s && sensor >= 0 && i < s->count && s->body[i] != -1 && s->generation[i] == tb_id_gen(sensor);
 }
@@ -99,10 +95,7 @@ static int32_t sensor_slot(tb_world* w, tb_sensor_id id, const char* fn) {
   return i;
 }
 
-tb_status tb_sensor_destroy(tb_world_id world, tb_sensor_id sensor) {
-  const char* fn = "removeContactSensor";
-  tb_world* w = tb_world_get(world);
-  if (!w) return tb_world_fail(NULL, TB_ERR_NOT_FOUND, "%s: world %d does not exist", fn, world);
+tb_status tb_observe_sensor_destroy(tb_world* w, const char* fn, tb_sensor_id sensor) {
   int32_t i = sensor_slot(w, sensor, fn);
   if (i < 0) return TB_ERR_NOT_FOUND;
   tb_sensors* s = &w->observe->sensors;
@@ -136,10 +129,7 @@ void tb_observe_sensors_update(tb_world* w, tb_observe* o, int available) {
   }
 }
 
-tb_status tb_sensor_read(tb_world_id world, tb_sensor_id sensor, float force[3], tb_readback_info* info) {
-  const char* fn = "readContactSensor";
-  tb_world* w = tb_world_get(world);
-  if (!w) return tb_world_fail(NULL, TB_ERR_NOT_FOUND, "%s: world %d does not exist", fn, world);
+tb_status tb_observe_sensor_read(tb_world* w, const char* fn, tb_sensor_id sensor, float force[3], tb_readback_info* info) {
   int32_t i = sensor_slot(w, sensor, fn);
   if (i < 0) return TB_ERR_NOT_FOUND;
   if (!force) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: force must not be NULL", fn);
@@ -158,10 +148,7 @@ tb_status tb_sensor_read(tb_world_id world, tb_sensor_id sensor, float force[3],
   return TB_OK;
 }
 
-int32_t tb_sensor_history(tb_world_id world, tb_sensor_id sensor, float* forces, int32_t* valid, int32_t* steps, int32_t max) {
-  const char* fn = "contactSensorHistory";
-  tb_world* w = tb_world_get(world);
-  if (!w) return -tb_world_fail(NULL, TB_ERR_NOT_FOUND, "%s: world %d does not exist", fn, world);
+int32_t tb_observe_sensor_history(tb_world* w, const char* fn, tb_sensor_id sensor, float* forces, int32_t* valid, int32_t* steps, int32_t max) {
   int32_t i = sensor_slot(w, sensor, fn);
   if (i < 0) return -TB_ERR_NOT_FOUND;
   if (max < 0) return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: max must be >= 0 (got %d)", fn, max);

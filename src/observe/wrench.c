@@ -110,14 +110,7 @@ static tb_status check_range(tb_world* w, const char* fn, int32_t first, int32_t
   return TB_OK;
 }
 
-#define GET_OBS_WORLD(fn)                                                                  \
-  tb_world* w = tb_world_get(world);                                                       \
-  if (!w) return tb_world_fail(NULL, TB_ERR_NOT_FOUND, "%s: world %d does not exist", fn, world)
-
-tb_status tb_contact_wrench(tb_world_id world, int32_t contact, int32_t side, const float point[3], tb_wrench* out,
-                            tb_readback_info* info) {
-  const char* fn = "contactWrench";
-  GET_OBS_WORLD(fn);
+tb_status tb_observe_contact_wrench(tb_world* w, const char* fn, int32_t contact, int32_t side, const float point[3], tb_wrench* out, tb_readback_info* info) {
   if (!out) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: out must not be NULL", fn);
   if (contact < 0 || contact >= w->contacts.count)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: contact must be in [0, %d) (got %d)", fn, w->contacts.count, contact);
@@ -149,10 +142,7 @@ int32_t tb_contact_convention_stride(tb_contact_convention convention) {
   }
 }
 
-tb_status tb_contacts_convert(tb_world_id world, tb_contact_convention convention, int32_t first, int32_t count, float* out,
-                              tb_readback_info* info) {
-  const char* fn = "convertContacts";
-  GET_OBS_WORLD(fn);
+tb_status tb_observe_contacts_convert(tb_world* w, const char* fn, tb_contact_convention convention, int32_t first, int32_t count, float* out, tb_readback_info* info) {
   int32_t stride = tb_contact_convention_stride(convention);
   if (stride == 0)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: convention must be in [0, %d) (got %d)", fn, TB_CONVENTION_COUNT, (int)convention);

@@ -5,6 +5,7 @@
 #include "../model/distance.h"
 #include "../model/material.h"
 #include "newton.h"
+#include "solver.h"
 
 void tb_newton_destroy(tb_world* w) {
   tb_newton_data* d = w->newton;
@@ -196,23 +197,12 @@ void tb_newton_finish(tb_world* w, float h) {
   for (int32_t k = 0; k < d->body_count; ++k) {
     const tb_newton_body* b = &d->bodies[k];
     int32_t i = b->slot;
-    tb_vec3 origin = tb_sub(b->x, tb_rotate(b->q, bodies->local_center[i]));
-    float* t = bodies->f.transform + 7 * i;
-    t[0] = origin.x; t[1] = origin.y; t[2] = origin.z;
-    t[3] = b->q.x; t[4] = b->q.y; t[5] = b->q.z; t[6] = b->q.w;
-    memcpy(bodies->f.linear_velocity + 3 * i, &b->v, sizeof b->v);
-    memcpy(bodies->f.angular_velocity + 3 * i, &b->w, sizeof b->w);
+    tb_body_write_state(bodies, i, b->x, b->q, b->v, b->w);
     float* o = w->body_contact_wrench + 6 * i;
     o[0] = b->sum_f.x * inv_h; o[1] = b->sum_f.y * inv_h; o[2] = b->sum_f.z * inv_h;
     o[3] = b->sum_t.x * inv_h; o[4] = b->sum_t.y * inv_h; o[5] = b->sum_t.z * inv_h;
   }
   w->body_contact_valid = 1;
   w->overrides_pending = 0;
-  w->stats.threads_used = 1;
-  w->stats.color_count = 0;
-  w->stats.overflow_constraints = 0;
-  int32_t manifolds = 0;
-  for (int32_t m = 0; m < w->pair_count; ++m) manifolds += w->manifolds[m].point_count > 0;
-  w->stats.manifold_count = manifolds;
-  w->collided = 0;
+  tb_solver_stats_serial(w);
 }

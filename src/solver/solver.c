@@ -3,6 +3,8 @@
  * solver_penalty.c; MuJoCo soft constraints: solver_mujoco.c; Kamino PADMM: solver_kamino.c. */
 #include "solver.h"
 
+#include <string.h>
+
 /* Joints unbroken in the world: the MuJoCo and Kamino solvers do not solve joints yet, and a
  * step that would leave them unsolved fails instead (named, nothing changed). */
 static int32_t active_joints(const tb_world* w) {
@@ -11,18 +13,40 @@ static int32_t active_joints(const tb_world* w) {
   return n;
 }
 
-tb_status tb_solve_world(tb_world* w) {
+tb_status tb_solve_world(tb_world* w, const tb_step_context* step) {
   int32_t s = w->def.solver.solver;
   if ((s == TB_SOLVER_MUJOCO || s == TB_SOLVER_KAMINO) && active_joints(w) > 0)
     return tb_world_fail(w, TB_ERR_INVALID_STATE, "solve: the %s solver does not solve joints yet (%d joints); use a physx or newton preset",
                          tb_enum_name(TB_ENUM_SOLVER, s), active_joints(w));
   switch (w->def.solver.solver) {
-    case TB_SOLVER_PGS: return tb_solve_pgs(w);
-    case TB_SOLVER_TGS: return tb_solve_tgs(w);
-    case TB_SOLVER_XPBD: return tb_solve_xpbd(w);
-    case TB_SOLVER_PENALTY: return tb_solve_penalty(w);
-    case TB_SOLVER_MUJOCO: return tb_solve_mujoco(w);
-    case TB_SOLVER_KAMINO: return tb_solve_kamino(w);
+    case TB_SOLVER_PGS: return tb_solve_pgs(w, step);
+    case TB_SOLVER_TGS: return tb_solve_tgs(w, step);
+    case TB_SOLVER_XPBD: return tb_solve_xpbd(w, step);
+    case TB_SOLVER_PENALTY: return tb_solve_penalty(w, step);
+    case TB_SOLVER_MUJOCO: return tb_solve_mujoco(w, step);
+    case TB_SOLVER_KAMINO: return tb_solve_kamino(w, step);
     default: return tb_world_fail(w, TB_ERR_INVALID_STATE, "solve: unknown solver %d", w->def.solver.solver);
   }
+}
+
+void tb_solver_status_set(tb_world* w, int32_t solver, int32_t position_iterations, int32_t velocity_iterations,
+                          int32_t converged, float residual_velocity, float residual_penetration) {
+  tb_solver_status* s = &w->status;
+  memset(s, 0, sizeof *s);
+  s->solver = solver;
+  s->position_iterations = position_iterations;
+  s->velocity_iterations = velocity_iterations;
+  s->converged = converged;
+  s->residual_velocity = residual_velocity;
+  s->residual_penetration = residual_penetration;
+}
+
+void tb_solver_stats_serial(tb_world* w) {
+  w->stats.threads_used = 1;
+  w->stats.color_count = 0;
+  w->stats.overflow_constraints = 0;
+  int32_t manifolds = 0;
+  for (int32_t m = 0; m < w->pair_count; ++m) manifolds += w->manifolds[m].point_count > 0;
+  w->stats.manifold_count = manifolds;
+  w->collided = 0;
 }

@@ -13,14 +13,23 @@ struct tb_serial;
 void tb_solver_save(const tb_world* w, struct tb_serial* s);
 int tb_solver_load(tb_world* w, struct tb_serial* s);
 
-/* Solver families; tb_solve_world() (solver.c) dispatches on def.solver.solver. */
-tb_status tb_solve_world(tb_world* w);
-tb_status tb_solve_pgs(tb_world* w);                /* PhysX PGS (solver_physx.c) */
-tb_status tb_solve_tgs(tb_world* w);                /* PhysX TGS (solver_physx.c) */
-tb_status tb_solve_xpbd(tb_world* w);               /* solver_xpbd.c */
-tb_status tb_solve_penalty(tb_world* w);            /* solver_penalty.c */
-tb_status tb_solve_mujoco(tb_world* w);             /* solver_mujoco.c */
-tb_status tb_solve_kamino(tb_world* w);             /* solver_kamino.c */
+/* Solver families; tb_solve_world() (solver.c) dispatches on def.solver.solver. Each reads the
+ * step's constants (dt, h, 1/h, threads) from the step context, read-only. */
+tb_status tb_solve_world(tb_world* w, const tb_step_context* step);
+tb_status tb_solve_pgs(tb_world* w, const tb_step_context* step);     /* PhysX PGS (solver_physx.c) */
+tb_status tb_solve_tgs(tb_world* w, const tb_step_context* step);     /* PhysX TGS (solver_physx.c) */
+tb_status tb_solve_xpbd(tb_world* w, const tb_step_context* step);    /* solver_xpbd.c */
+tb_status tb_solve_penalty(tb_world* w, const tb_step_context* step); /* solver_penalty.c */
+tb_status tb_solve_mujoco(tb_world* w, const tb_step_context* step);  /* solver_mujoco.c */
+tb_status tb_solve_kamino(tb_world* w, const tb_step_context* step);  /* solver_kamino.c */
+
+/* Resets the solver status of the step (w->status) to these values, the rest zero. */
+void tb_solver_status_set(tb_world* w, int32_t solver, int32_t position_iterations, int32_t velocity_iterations,
+                          int32_t converged, float residual_velocity, float residual_penetration);
+
+/* The statistics of a solver that runs on the calling thread without colours: one thread, no
+ * colours or overflow, the manifolds with points; the contacts are consumed (collided = 0). */
+void tb_solver_stats_serial(tb_world* w);
 
 /* Kamino PADMM scratch (solver_kamino.c); reset forgets the warm-start cache. */
 void tb_kamino_reset(tb_world* w);

@@ -29,6 +29,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "../model/contact_store.h"
 #include "newton.h"
 #include "solver.h"
 
@@ -209,10 +210,10 @@ static float delassus_diag(const tb_newton_data* nd, const tb_kamino_data* kd, c
 }
 
 /* Builds the dual problem from the Newton rows; bodies hold the free velocities on return. */
-static tb_status setup(tb_world* w, tb_kamino_data* kd) {
+static tb_status setup(tb_world* w, const tb_step_context* step, tb_kamino_data* kd) {
   tb_newton_data* nd = w->newton;
   const tb_kamino_params* kp = &w->def.solver.kamino;
-  float h = w->def.timestep, inv_h = 1.0f / h;
+  float h = step->dt, inv_h = step->inv_h;
   const tb_array_ref ca = {(void**)&kd->contacts, sizeof(tb_kamino_contact)};
   const tb_array_ref ba = {(void**)&kd->inv_inertia, sizeof(tb_mat3)};
   if (!tb_grow_capacity(&ca, 1, &kd->contact_capacity, nd->contact_count) || !tb_grow_capacity(&ba, 1, &kd->body_capacity, nd->body_count))
@@ -371,7 +372,7 @@ static int padmm(tb_world* w, tb_kamino_data* kd, tb_kamino_residuals* res) {
   return -it; /* budget spent */
 }
 
-tb_status tb_solve_kamino(tb_world* w) {
+tb_status tb_solve_kamino(tb_world* w, const tb_step_context* step) {
   tb_status st = tb_newton_setup(w, "solve");
   if (st != TB_OK) return st;
   if (!w->kamino) {
@@ -381,8 +382,8 @@ tb_status tb_solve_kamino(tb_world* w) {
   tb_kamino_data* kd = w->kamino;
   tb_newton_data* nd = w->newton;
   const tb_kamino_params* kp = &w->def.solver.kamino;
-  float h = w->def.timestep, inv_h = 1.0f / h;
-  if ((st = setup(w, kd)) != TB_OK) return st;
+  float h = step->dt, inv_h = step->inv_h;
+  if ((st = setup(w, step, kd)) != TB_OK) return st;
   if (kp->warm_start && !reserve_cache(w, kd)) return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for the warm-start cache");
   if (kp->warm_start) warm_start(w, kd, kp->warm_start_scale);
   tb_kamino_residuals res;
@@ -446,25 +447,9 @@ tb_status tb_solve_kamino(tb_world* w) {
     wr[0] = f0.x; wr[1] = f0.y; wr[2] = f0.z;
     wr[3] = t0.x; wr[4] = t0.y; wr[5] = t0.z;
   }
-  w->contacts.readback_valid = 1;
-  memset(&w->readback, 0, sizeof w->readback);
-  w->readback.convention = TB_READBACK_NEWTON;
-  w->readback.valid = 1;
-  w->readback.per_contact_force = 1;
-  w->readback.includes_friction = 1;
-  w->readback.includes_restitution = 1;
-  w->readback.includes_torsional = 0;
-  w->readback.substeps = 1;
-  w->readback.scale = 1.0f;
-  w->readback.per_body_force = 1;
+  tb_readback_set(w, TB_READBACK_NEWTON, TB_RB_PER_CONTACT | TB_RB_FRICTION | TB_RB_RESTITUTION | TB_RB_PER_BODY, 1, 1.0f);
 
-  memset(&w->status, 0, sizeof w->status);
-  w->status.solver = TB_SOLVER_KAMINO;
-  w->status.position_iterations = used;
-  w->status.velocity_iterations = 0;
-  w->status.converged = converged;
-  w->status.residual_velocity = NAN; /* PADMM reports r_d instead */
-  w->status.residual_penetration = tb_newton_max_penetration(nd);
+  tb_solver_status_set(w, TB_SOLVER_KAMINO, used, 0, converged, NAN, tb_newton_max_penetration(nd)); /* PADMM reports r_d instead */
   w->status.residual_primal = res.p;
   w->status.residual_dual = res.d;
   w->status.residual_complementarity = res.c;

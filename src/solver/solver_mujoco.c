@@ -21,6 +21,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "../model/contact_store.h"
 #include "../model/material.h"
 #include "mujoco.h"
 #include "solver.h"
@@ -176,7 +177,7 @@ static void frame_jac(const double frame[3][3], int j, const double p[3], const 
   }
 }
 
-static tb_status setup(tb_world* w) {
+static tb_status setup(tb_world* w, const tb_step_context* step) {
   if (!w->mujoco) {
     w->mujoco = (tb_mujoco_data*)tb_alloc_zero(sizeof(tb_mujoco_data));
     if (!w->mujoco) return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for the MuJoCo solver");
@@ -287,7 +288,7 @@ static tb_status setup(tb_world* w) {
 
   /* contacts and rows */
   nc = 0, nr = 0;
-  double h = w->def.timestep;
+  double h = step->dt;
   for (int32_t m = 0; m < w->pair_count; ++m) {
     const tb_manifold* mf = &w->manifolds[m];
     if (mf->point_count == 0) continue;
@@ -913,13 +914,13 @@ static solve_result solve_pgs(tb_mujoco_data* d, const tb_mujoco_params* p) {
 
 /* ---- the step ---- */
 
-tb_status tb_solve_mujoco(tb_world* w) {
-  tb_status st = setup(w);
+tb_status tb_solve_mujoco(tb_world* w, const tb_step_context* step) {
+  tb_status st = setup(w, step);
   if (st != TB_OK) return st;
   tb_mujoco_data* d = w->mujoco;
   const tb_mujoco_params* p = &w->def.solver.mujoco;
   tb_bodies* bodies = &w->bodies;
-  const double h = w->def.timestep;
+  const double h = step->dt;
   int32_t n = 6 * d->body_count;
   if (p->algorithm == TB_MUJOCO_NEWTON) {
     int64_t need = skyline_profile(d);
@@ -999,17 +1000,7 @@ tb_status tb_solve_mujoco(tb_world* w) {
     const float* t1 = f->tangent1 + 3 * k;
     for (int q = 0; q < 3; ++q) f->force[3 * k + q] = (float)(cf[0] * nn[q] + cf[1] * t0[q] + cf[2] * t1[q]);
   }
-  w->contacts.readback_valid = 1;
-  memset(&w->readback, 0, sizeof w->readback);
-  w->readback.convention = TB_READBACK_MUJOCO;
-  w->readback.valid = 1;
-  w->readback.per_contact_force = 1;
-  w->readback.includes_friction = 1;
-  w->readback.includes_restitution = 0;
-  w->readback.includes_torsional = 1;
-  w->readback.substeps = 1;
-  w->readback.scale = 1.0f;
-  w->readback.per_body_force = 0;
+  tb_readback_set(w, TB_READBACK_MUJOCO, TB_RB_PER_CONTACT | TB_RB_FRICTION | TB_RB_TORSIONAL, 1, 1.0f);
 
   /* Euler: v += h·a, x += h·v, q by ω; then the body damping */
   for (int32_t k = 0; k < d->body_count; ++k) {
@@ -1028,45 +1019,26 @@ tb_status tb_solve_mujoco(tb_world* w) {
                        (float)(b->w[2] + h * d->acc[6 * k + 5]));
     tb_quat q0 = {(float)b->q[0], (float)b->q[1], (float)b->q[2], (float)b->q[3]};
     tb_quat q1 = tb_quat_integrate(q0, w1, (float)h);
-    tb_vec3 origin = tb_sub(x, tb_rotate(q1, bodies->local_center[i]));
-    float* t = bodies->f.transform + 7 * i;
-    t[0] = origin.x, t[1] = origin.y, t[2] = origin.z;
-    t[3] = q1.x, t[4] = q1.y, t[5] = q1.z, t[6] = q1.w;
-    memcpy(bodies->f.linear_velocity + 3 * i, &v, sizeof v);
-    memcpy(bodies->f.angular_velocity + 3 * i, &om, sizeof om);
+    tb_body_write_state(bodies, i, x, q1, v, om);
   }
   /* kinematic bodies move with their velocity */
   for (int32_t i = 0; i < bodies->count; ++i) {
     if (bodies->f.body_type[i] != TB_BODY_KINEMATIC) continue;
-    float* t = bodies->f.transform + 7 * i;
+    const float* t = bodies->f.transform + 7 * i;
     const float* v = bodies->f.linear_velocity + 3 * i;
     const float* av = bodies->f.angular_velocity + 3 * i;
     tb_quat q0 = {t[3], t[4], t[5], t[6]};
     tb_vec3 c0 = tb_transform_point(tb_body_pose(bodies, i), bodies->local_center[i]);
     tb_vec3 c1 = tb_mul_add(c0, (float)h, tb_v3(v[0], v[1], v[2]));
     tb_quat q1 = tb_quat_integrate(q0, tb_v3(av[0], av[1], av[2]), (float)h);
-    tb_vec3 o = tb_sub(c1, tb_rotate(q1, bodies->local_center[i]));
-    t[0] = o.x, t[1] = o.y, t[2] = o.z;
-    t[3] = q1.x, t[4] = q1.y, t[5] = q1.z, t[6] = q1.w;
+    tb_body_write_pose(bodies, i, c1, q1);
   }
 
-  memset(&w->status, 0, sizeof w->status);
-  w->status.solver = TB_SOLVER_MUJOCO;
-  w->status.position_iterations = res.iterations;
-  w->status.velocity_iterations = 0;
-  w->status.converged = res.converged;
-  w->status.residual_velocity = NAN;
-  w->status.residual_penetration = NAN;
+  tb_solver_status_set(w, TB_SOLVER_MUJOCO, res.iterations, 0, res.converged, NAN, NAN);
   w->status.improvement = (float)res.improvement;
   w->status.gradient = (float)res.gradient;
   w->body_contact_valid = 0;
-  w->stats.threads_used = 1;
-  w->stats.color_count = 0;
-  w->stats.overflow_constraints = 0;
   w->stats.substeps = 1;
-  int32_t manifolds = 0;
-  for (int32_t m = 0; m < w->pair_count; ++m) manifolds += w->manifolds[m].point_count > 0;
-  w->stats.manifold_count = manifolds;
-  w->collided = 0;
+  tb_solver_stats_serial(w);
   return TB_OK;
 }

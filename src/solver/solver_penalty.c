@@ -19,6 +19,7 @@
 
 #include <stdint.h>
 
+#include "../model/contact_store.h"
 #include "newton.h"
 #include "solver.h"
 
@@ -65,7 +66,8 @@ static tb_vec3 penalty_force(const tb_newton_data* d, const tb_newton_contact* c
  * penetrating rows: the slip mode of its translation, v <- v·(1 − hs·Σkf/m)); above, the box
  * chatters with a slip that changes sign every substep and drifts. Refused before the step with the
  * body, the number and the substeps that would do; a stricter rotational mode is not checked. */
-static tb_status check_friction_stability(tb_world* w, tb_newton_data* d, float hs) {
+static tb_status check_friction_stability(tb_world* w, tb_newton_data* d, const tb_step_context* step) {
+  const float hs = step->h;
   /* Σkf per body in dlin.x (scratch: the substeps zero dlin before using it) */
   for (int32_t k = 0; k < d->body_count; ++k) d->bodies[k].dlin.x = 0.0f;
   for (int32_t i = 0; i < d->contact_count; ++i) {
@@ -80,7 +82,7 @@ static tb_status check_friction_stability(tb_world* w, tb_newton_data* d, float 
     float kf = b->dlin.x;
     float rate = hs * kf * b->inv_mass;
     if (rate > 2.0f) {
-      float need_f = ceilf(w->def.timestep * kf * b->inv_mass / 2.0f); /* may exceed int32: say so */
+      float need_f = ceilf(step->dt * kf * b->inv_mass / 2.0f); /* may exceed int32: say so */
       int32_t need = need_f < 2147483647.0f ? (int32_t)need_f : INT32_MAX;
       return tb_world_fail(w, TB_ERR_INVALID_STATE,
                            "solve: penalty friction unstable for body %d: substep %g s x sum kf %g N·s/m / mass %g kg = %.3g > 2 "
@@ -93,13 +95,13 @@ static tb_status check_friction_stability(tb_world* w, tb_newton_data* d, float 
   return TB_OK;
 }
 
-tb_status tb_solve_penalty(tb_world* w) {
+tb_status tb_solve_penalty(tb_world* w, const tb_step_context* step) {
   tb_status st = tb_newton_setup(w, "solve");
   if (st != TB_OK) return st;
   tb_newton_data* d = w->newton;
   const tb_newton_params* p = &w->def.solver.newton;
-  float h = w->def.timestep, hs = h / (float)p->substeps;
-  if ((st = check_friction_stability(w, d, hs)) != TB_OK) return st;
+  float h = step->dt, hs = step->h;
+  if ((st = check_friction_stability(w, d, step)) != TB_OK) return st;
 
   int joints = tb_newton_joints_begin(w);
   for (int32_t sub = 0; sub < p->substeps; ++sub) {
@@ -137,25 +139,9 @@ tb_status tb_solve_penalty(tb_world* w) {
     for (int i = 0; i < 6; ++i) f->wrench[6 * k + i] = NAN;
     f->readback_scale[k] = NAN;
   }
-  w->contacts.readback_valid = 1;
-  memset(&w->readback, 0, sizeof w->readback);
-  w->readback.convention = TB_READBACK_NEWTON;
-  w->readback.valid = 1;
-  w->readback.per_contact_force = 0;
-  w->readback.includes_friction = 1; /* of the per-body totals */
-  w->readback.includes_restitution = 0;
-  w->readback.includes_torsional = 0;
-  w->readback.substeps = p->substeps;
-  w->readback.scale = 1.0f;
-  w->readback.per_body_force = 1;
+  tb_readback_set(w, TB_READBACK_NEWTON, TB_RB_FRICTION | TB_RB_PER_BODY, p->substeps, 1.0f); /* friction of the per-body totals */
 
-  memset(&w->status, 0, sizeof w->status);
-  w->status.solver = TB_SOLVER_PENALTY;
-  w->status.position_iterations = 0;
-  w->status.velocity_iterations = 0;
-  w->status.converged = TB_CONVERGED_UNDEFINED; /* no tolerance */
-  w->status.residual_velocity = NAN;
-  w->status.residual_penetration = tb_newton_max_penetration(d);
+  tb_solver_status_set(w, TB_SOLVER_PENALTY, 0, 0, TB_CONVERGED_UNDEFINED, NAN, tb_newton_max_penetration(d)); /* no tolerance */
   w->stats.substeps = p->substeps;
   tb_newton_finish(w, h);
   return TB_OK;

@@ -28,6 +28,7 @@
 
 #include "../core/jobs.h"
 #include "../core/serial.h"
+#include "../model/contact_store.h"
 #include "solver_physx.h"
 
 static int anchor_cache_arrays(tb_anchor_cache* a, tb_array_ref* out) {
@@ -230,7 +231,7 @@ static void for_each_color(tb_physx_ctx* ctx) {
     int32_t begin = d->color_start[c], end = d->color_start[c + 1];
     if (end <= begin) continue;
     ctx->wide_base = begin;
-    int32_t threads = c == TB_OVERFLOW_COLOR ? 1 : ctx->w->def.thread_count;
+    int32_t threads = c == TB_OVERFLOW_COLOR ? 1 : ctx->step->thread_count;
     tb_parallel_for(end - begin, TB_WIDE_CHUNK, threads, solve_job, ctx);
   }
 }
@@ -400,7 +401,7 @@ static tb_status build_wides(tb_world* w, tb_solver_data* d, tb_physx_plan* plan
 
 /* Prepare: solver bodies, islands, colours and wides, then gravity and damping on the velocities
  * and the lanes' rows from the manifolds (masses, bias rates, anchors, restitution, springs). */
-static tb_status prepare(tb_world* w, int tgs, tb_physx_ctx* ctx, tb_physx_plan* plan) {
+static tb_status prepare(tb_world* w, const tb_step_context* step, int tgs, tb_physx_ctx* ctx, tb_physx_plan* plan) {
   tb_solver_data* d = w->solver;
   const tb_solver_params* sp = &w->def.solver;
   tb_status st = prepare_bodies(w, d, plan);
@@ -412,11 +413,12 @@ static tb_status prepare(tb_world* w, int tgs, tb_physx_ctx* ctx, tb_physx_plan*
   memset(ctx, 0, sizeof *ctx);
   ctx->w = w;
   ctx->d = d;
-  ctx->h = w->def.timestep;
+  ctx->step = step;
+  ctx->h = step->dt;
   ctx->tgs = tgs;
   ctx->ext_every = tgs && sp->external_forces_every_iteration;
   ctx->gravity = tb_v3(w->def.gravity[0], w->def.gravity[1], w->def.gravity[2]);
-  int32_t threads = w->def.thread_count;
+  int32_t threads = step->thread_count;
   tb_parallel_for(plan->bodies, TB_BODY_CHUNK, threads, pre_integrate_job, ctx);
   tb_parallel_for(plan->wide_count, TB_WIDE_CHUNK, threads, tb_physx_prepare_rows_job, ctx);
   return tb_physx_joints_prepare(ctx);
@@ -426,7 +428,7 @@ static tb_status prepare(tb_world* w, int tgs, tb_physx_ctx* ctx, tb_physx_plan*
  * a·h/N when so set and the poses advanced after it), PGS saves the motion velocities (m/s,
  * rad/s), then the velocity iterations without bias and without pose advance. */
 static void iterate(tb_physx_ctx* ctx, const tb_physx_plan* plan) {
-  int32_t threads = ctx->w->def.thread_count, nb = plan->bodies;
+  int32_t threads = ctx->step->thread_count, nb = plan->bodies;
   for (int32_t k = 0; k < plan->max_pos; ++k) {
     ctx->iteration = k;
     ctx->velocity_phase = 0;
@@ -447,7 +449,7 @@ static void iterate(tb_physx_ctx* ctx, const tb_physx_plan* plan) {
 /* Integrate: PGS advances the solver bodies' poses by h with the motion velocities (TGS advanced
  * them in each internal step); the body fields still hold the step's start poses. */
 static void integrate(tb_physx_ctx* ctx, const tb_physx_plan* plan) {
-  if (!ctx->tgs) tb_parallel_for(plan->bodies, TB_BODY_CHUNK, ctx->w->def.thread_count, pgs_integrate_job, ctx);
+  if (!ctx->tgs) tb_parallel_for(plan->bodies, TB_BODY_CHUNK, ctx->step->thread_count, pgs_integrate_job, ctx);
 }
 
 /* Readback: impulses into the contact store (N·s, at the start poses), then the poses (m) and
@@ -467,36 +469,16 @@ static void readback(tb_physx_ctx* ctx, const tb_physx_plan* plan) {
     const tb_body_sim* sim = &d->sims[k];
     const tb_body_state* st = &d->states[k];
     int32_t i = sim->slot;
-    tb_vec3 center = tb_add(sim->center, st->dp);
-    tb_vec3 origin = tb_sub(center, tb_rotate(sim->q, bodies->local_center[i]));
-    float* t = bodies->f.transform + 7 * i;
-    t[0] = origin.x; t[1] = origin.y; t[2] = origin.z;
-    t[3] = sim->q.x; t[4] = sim->q.y; t[5] = sim->q.z; t[6] = sim->q.w;
-    memcpy(bodies->f.linear_velocity + 3 * i, &st->v, sizeof st->v);
-    memcpy(bodies->f.angular_velocity + 3 * i, &st->w, sizeof st->w);
+    tb_body_write_state(bodies, i, tb_add(sim->center, st->dp), sim->q, st->v, st->w);
   }
 
-  tb_readback_info* rb = &w->readback;
-  memset(rb, 0, sizeof *rb);
-  rb->convention = TB_READBACK_PHYSX;
-  rb->valid = 1;
-  rb->per_contact_force = 1;
-  rb->includes_friction = 1;
-  rb->includes_restitution = 1;
-  rb->includes_torsional = 0;
   /* no awake body (a sleeping scene): the internal steps the world's request would run */
   int32_t internal = plan->max_pos > 0 ? plan->max_pos : sp->position_iterations;
-  rb->substeps = tgs ? internal : 1;
-  rb->scale = 1.0f;
-
-  tb_solver_status* status = &w->status;
-  memset(status, 0, sizeof *status);
-  status->solver = tgs ? TB_SOLVER_TGS : TB_SOLVER_PGS;
-  status->position_iterations = plan->dyn_pos > 0 ? plan->dyn_pos : sp->position_iterations;
-  status->velocity_iterations = plan->dyn_vel > 0 ? plan->dyn_vel : (sp->velocity_iterations > 1 ? sp->velocity_iterations : 1);
-  status->converged = TB_CONVERGED_UNDEFINED; /* fixed iteration counts, no tolerance (physx-e3 §5.3) */
-  status->residual_velocity = residual_v;
-  status->residual_penetration = residual_p;
+  tb_readback_set(w, TB_READBACK_PHYSX, TB_RB_PER_CONTACT | TB_RB_FRICTION | TB_RB_RESTITUTION, tgs ? internal : 1, 1.0f);
+  /* fixed iteration counts, no tolerance (physx-e3 §5.3) */
+  tb_solver_status_set(w, tgs ? TB_SOLVER_TGS : TB_SOLVER_PGS, plan->dyn_pos > 0 ? plan->dyn_pos : sp->position_iterations,
+                       plan->dyn_vel > 0 ? plan->dyn_vel : (sp->velocity_iterations > 1 ? sp->velocity_iterations : 1),
+                       TB_CONVERGED_UNDEFINED, residual_v, residual_p);
 
   int32_t colors = 0;
   for (int32_t c = 0; c < TB_GRAPH_COLORS; ++c) colors += plan->per_color[c] > 0;
@@ -508,11 +490,11 @@ static void readback(tb_physx_ctx* ctx, const tb_physx_plan* plan) {
   w->collided = 0;
 }
 
-static tb_status solve_physx(tb_world* w, int tgs) {
+static tb_status solve_physx(tb_world* w, const tb_step_context* step, int tgs) {
   tb_physx_ctx ctx;
   tb_physx_plan plan;
   memset(&plan, 0, sizeof plan);
-  tb_status st = prepare(w, tgs, &ctx, &plan);
+  tb_status st = prepare(w, step, tgs, &ctx, &plan);
   if (st != TB_OK) return st;
   iterate(&ctx, &plan);
   integrate(&ctx, &plan);
@@ -520,8 +502,8 @@ static tb_status solve_physx(tb_world* w, int tgs) {
   return TB_OK;
 }
 
-tb_status tb_solve_pgs(tb_world* w) { return solve_physx(w, 0); }
-tb_status tb_solve_tgs(tb_world* w) { return solve_physx(w, 1); }
+tb_status tb_solve_pgs(tb_world* w, const tb_step_context* step) { return solve_physx(w, step, 0); }
+tb_status tb_solve_tgs(tb_world* w, const tb_step_context* step) { return solve_physx(w, step, 1); }
 
 /* ---- snapshots: the anchor cache the next step reads (anchors[anchors_prev]) ---- */
 

@@ -50,6 +50,7 @@ typedef struct tb_solver_data {
 typedef struct tb_physx_ctx {
   tb_world* w;
   tb_solver_data* d;
+  const tb_step_context* step; /* dt, threads */
   float h;                  /* step, s */
   int tgs;
   int ext_every;            /* TGS: gravity before each internal step */

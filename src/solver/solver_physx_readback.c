@@ -123,5 +123,4 @@ void tb_physx_readback_contacts(const tb_physx_ctx* ctx, float* residual_v, floa
     store_impulses(ctx, m, c, l, n, t0, t1, inv_h);
   }
   d->anchors_prev ^= 1;
-  w->contacts.readback_valid = 1;
 }

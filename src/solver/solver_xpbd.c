@@ -20,6 +20,7 @@
  * Serial in a fixed order: identical results for any thread count. */
 #include <string.h>
 
+#include "../model/contact_store.h"
 #include "newton.h"
 #include "solver.h"
 
@@ -335,12 +336,12 @@ static void restitution_pass(tb_world* w, tb_newton_data* d, float h, int32_t ou
   }
 }
 
-tb_status tb_solve_xpbd(tb_world* w) {
+tb_status tb_solve_xpbd(tb_world* w, const tb_step_context* step) {
   tb_status st = tb_newton_setup(w, "solve");
   if (st != TB_OK) return st;
   tb_newton_data* d = w->newton;
   const tb_newton_params* p = &w->def.solver.newton;
-  float h = w->def.timestep;
+  float h = step->dt;
 
   for (int32_t k = 0; k < d->body_count; ++k) {
     tb_newton_body* b = &d->bodies[k];
@@ -358,7 +359,7 @@ tb_status tb_solve_xpbd(tb_world* w) {
   if (joints) tb_newton_joints_readback(w, d, h);
 
   /* kinematic bodies keep their prescribed velocity; optionally velocities from positions */
-  float inv_h = 1.0f / h;
+  float inv_h = step->inv_h;
   for (int32_t k = 0; k < d->body_count; ++k) {
     tb_newton_body* b = &d->bodies[k];
     if (!b->dynamic) {
@@ -411,25 +412,12 @@ tb_status tb_solve_xpbd(tb_world* w) {
     wr[3] = torque0.x; wr[4] = torque0.y; wr[5] = torque0.z;
     f->readback_scale[k] = c->scale;
   }
-  w->contacts.readback_valid = 1;
-  memset(&w->readback, 0, sizeof w->readback);
-  w->readback.convention = TB_READBACK_NEWTON;
-  w->readback.valid = 1;
-  w->readback.per_contact_force = 1;
-  w->readback.includes_friction = 1;
-  w->readback.includes_restitution = 0;
-  w->readback.includes_torsional = 1;
-  w->readback.substeps = 1;
-  w->readback.scale = p->contact_weighting ? common : 1.0f;
-  w->readback.per_body_force = 1;
+  tb_readback_set(w, TB_READBACK_NEWTON, TB_RB_PER_CONTACT | TB_RB_FRICTION | TB_RB_TORSIONAL | TB_RB_PER_BODY, 1,
+                  p->contact_weighting ? common : 1.0f);
 
-  memset(&w->status, 0, sizeof w->status);
-  w->status.solver = TB_SOLVER_XPBD;
-  w->status.position_iterations = p->iterations;
-  w->status.velocity_iterations = p->restitution ? p->restitution_iterations * TB_XPBD_REST_SWEEPS : 0;
-  w->status.converged = TB_CONVERGED_UNDEFINED; /* no tolerance */
-  w->status.residual_velocity = NAN;
-  w->status.residual_penetration = tb_newton_max_penetration(d);
+  /* no tolerance */
+  tb_solver_status_set(w, TB_SOLVER_XPBD, p->iterations, p->restitution ? p->restitution_iterations * TB_XPBD_REST_SWEEPS : 0,
+                       TB_CONVERGED_UNDEFINED, NAN, tb_newton_max_penetration(d));
   w->stats.substeps = 1;
   tb_newton_finish(w, h);
   return TB_OK;

@@ -21,7 +21,6 @@ static void restore(tb_world* w, int32_t n) {
  * rotation overflows), has its step undone and fails with a message naming the body, so the
  * world stays usable. */
 tb_status tb_solve_guarded(tb_world* w, const tb_step_context* ctx) {
-  (void)ctx; /* the solver families read their substeps from w->def (src/solver) */
   tb_bodies* b = &w->bodies;
   const int32_t n = b->count;
   if (n > w->backup_capacity) {
@@ -38,7 +37,7 @@ tb_status tb_solve_guarded(tb_world* w, const tb_step_context* ctx) {
     memcpy(w->backup + 13 * i + 7, b->f.linear_velocity + 3 * i, 3 * sizeof(float));
     memcpy(w->backup + 13 * i + 10, b->f.angular_velocity + 3 * i, 3 * sizeof(float));
   }
-  tb_status st = tb_solve_world(w);
+  tb_status st = tb_solve_world(w, ctx);
   if (st != TB_OK) {
     restore(w, n);
     w->contacts.readback_valid = 0;

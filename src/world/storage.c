@@ -5,7 +5,7 @@
 #include "world.h"
 
 
-#define TB_STORE_REF(name, type, per_slot, doc) out[n++] = (tb_array_ref){(void**)&st->name, (per_slot) * sizeof(type)};
+#define TB_STORE_REF(name, type, per_slot, doc) TB_ARRAY_REF(out, n, st, name, (per_slot) * sizeof(type));
 
 int tb_body_store_arrays(tb_bodies* st, tb_array_ref* out) {
   int n = tb_body_field_arrays(&st->f, out);

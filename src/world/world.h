@@ -320,4 +320,23 @@ static inline tb_transform tb_body_pose(const tb_bodies* b, int32_t slot) {
   return x;
 }
 
+/* Writes body slot `slot`'s pose from its centre of mass (world, m) and orientation: the origin
+ * is the centre minus the rotated local centre. */
+static inline void tb_body_write_pose(tb_bodies* b, int32_t slot, tb_vec3 center, tb_quat q) {
+  tb_vec3 origin = tb_sub(center, tb_rotate(q, b->local_center[slot]));
+  float* t = b->f.transform + 7 * slot;
+  t[0] = origin.x; t[1] = origin.y; t[2] = origin.z;
+  t[3] = q.x; t[4] = q.y; t[5] = q.z; t[6] = q.w;
+}
+
+/* The same with the velocities of the centre of mass (m/s) and angular (rad/s), world axes: a
+ * solver's write-back of one body. */
+static inline void tb_body_write_state(tb_bodies* b, int32_t slot, tb_vec3 center, tb_quat q, tb_vec3 v, tb_vec3 w) {
+  tb_body_write_pose(b, slot, center, q);
+  float* lv = b->f.linear_velocity + 3 * slot;
+  float* av = b->f.angular_velocity + 3 * slot;
+  lv[0] = v.x; lv[1] = v.y; lv[2] = v.z;
+  av[0] = w.x; av[1] = w.y; av[2] = w.z;
+}
+
 #endif

@@ -111,7 +111,7 @@ tb_newton_params tb_newton_params_default(void) {
 }
 
 tb_status tb_newton_params_check(tb_world* w, const char* fn, const tb_newton_params* p) {
-  const struct { const char* name; int32_t v, lo, hi; } ints[] = {
+  const tb_int_field ints[] = {
       {"iterations", p->iterations, 1, 64},
       {"contact_weighting", p->contact_weighting, 0, 1},
       {"restitution", p->restitution, 0, 1},
@@ -119,21 +119,16 @@ tb_status tb_newton_params_check(tb_world* w, const char* fn, const tb_newton_pa
       {"substeps", p->substeps, 1, 1024},
       {"velocity_from_positions", p->velocity_from_positions, 0, 1},
   };
-  for (size_t i = 0; i < sizeof ints / sizeof ints[0]; ++i)
-    if (ints[i].v < ints[i].lo || ints[i].v > ints[i].hi)
-      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.newton.%s must be in [%d, %d] (got %d)", fn, ints[i].name,
-                           ints[i].lo, ints[i].hi, ints[i].v);
+  tb_status st = tb_check_ints(w, fn, "solver.newton.", TB_FIELDS_OF(ints));
+  if (st != TB_OK) return st;
   if (!tb_is_finite(p->relaxation) || p->relaxation <= 0.0f || p->relaxation >= 2.0f)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.newton.relaxation must be in (0, 2) (got %g)", fn, (double)p->relaxation);
-  /* strict: must be > 0 (a zero stiffness or smoothing makes no contact force) */
-  const struct { const char* name; float v; int strict; } f[] = {
-      {"ke", p->ke, 1}, {"kd", p->kd, 0}, {"kf", p->kf, 0}, {"ka", p->ka, 0}, {"friction_smoothing", p->friction_smoothing, 1},
+  /* a zero stiffness or smoothing makes no contact force */
+  const tb_float_field f[] = {
+      {"ke", p->ke, TB_FLOAT_POSITIVE}, {"kd", p->kd, TB_FLOAT_NONNEG}, {"kf", p->kf, TB_FLOAT_NONNEG},
+      {"ka", p->ka, TB_FLOAT_NONNEG}, {"friction_smoothing", p->friction_smoothing, TB_FLOAT_POSITIVE},
   };
-  for (size_t i = 0; i < sizeof f / sizeof f[0]; ++i)
-    if (!tb_is_finite(f[i].v) || f[i].v < 0.0f || (f[i].strict && f[i].v == 0.0f))
-      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.newton.%s must be %s (got %g)", fn, f[i].name,
-                           f[i].strict ? "finite and > 0" : "finite and >= 0", (double)f[i].v);
-  return TB_OK;
+  return tb_check_floats(w, fn, "solver.newton.", TB_FIELDS_OF(f));
 }
 
 tb_mujoco_params tb_mujoco_params_default(void) {
@@ -153,7 +148,7 @@ tb_mujoco_params tb_mujoco_params_default(void) {
 }
 
 tb_status tb_mujoco_params_check(tb_world* w, const char* fn, const tb_mujoco_params* p) {
-  const struct { const char* name; int32_t v, lo, hi; } ints[] = {
+  const tb_int_field ints[] = {
       {"cone", p->cone, 0, TB_MUJOCO_CONE_COUNT - 1},
       {"algorithm", p->algorithm, 0, TB_MUJOCO_ALGORITHM_COUNT - 1},
       {"integrator", p->integrator, 0, TB_MUJOCO_INTEGRATOR_COUNT - 1},
@@ -162,17 +157,12 @@ tb_status tb_mujoco_params_check(tb_world* w, const char* fn, const tb_mujoco_pa
       {"refsafe", p->refsafe, 0, 1},
       {"warmstart", p->warmstart, 0, 1},
   };
-  for (size_t i = 0; i < sizeof ints / sizeof ints[0]; ++i)
-    if (ints[i].v < ints[i].lo || ints[i].v > ints[i].hi)
-      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.mujoco.%s must be in [%d, %d] (got %d)", fn, ints[i].name,
-                           ints[i].lo, ints[i].hi, ints[i].v);
-  const struct { const char* name; float v; int strict; } f[] = {
-      {"tolerance", p->tolerance, 0}, {"ls_tolerance", p->ls_tolerance, 1}, {"impratio", p->impratio, 1}};
-  for (size_t i = 0; i < sizeof f / sizeof f[0]; ++i)
-    if (!tb_is_finite(f[i].v) || f[i].v < 0.0f || (f[i].strict && f[i].v == 0.0f))
-      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.mujoco.%s must be %s (got %g)", fn, f[i].name,
-                           f[i].strict ? "finite and > 0" : "finite and >= 0", (double)f[i].v);
-  return TB_OK;
+  tb_status st = tb_check_ints(w, fn, "solver.mujoco.", TB_FIELDS_OF(ints));
+  if (st != TB_OK) return st;
+  const tb_float_field f[] = {
+      {"tolerance", p->tolerance, TB_FLOAT_NONNEG}, {"ls_tolerance", p->ls_tolerance, TB_FLOAT_POSITIVE},
+      {"impratio", p->impratio, TB_FLOAT_POSITIVE}};
+  return tb_check_floats(w, fn, "solver.mujoco.", TB_FIELDS_OF(f));
 }
 
 tb_kamino_params tb_kamino_params_default(void) {
@@ -192,26 +182,18 @@ tb_kamino_params tb_kamino_params_default(void) {
 }
 
 tb_status tb_kamino_params_check(tb_world* w, const char* fn, const tb_kamino_params* p) {
-  if (p->max_iterations < 1 || p->max_iterations > 10000)
-    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.kamino.max_iterations must be in [1, 10000] (got %d)", fn,
-                         p->max_iterations);
+  const tb_int_field ints[] = {{"max_iterations", p->max_iterations, 1, 10000}};
+  tb_status st = tb_check_ints(w, fn, "solver.kamino.", TB_FIELDS_OF(ints));
+  if (st != TB_OK) return st;
   if (p->warm_start != 0 && p->warm_start != 1)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.kamino.warm_start must be 0 or 1 (got %d)", fn, p->warm_start);
-  /* kind 0: > 0; 1: in [0, 1]; 2: >= 0 */
-  const struct { const char* name; float v; int kind; } f[] = {
-      {"primal_tolerance", p->primal_tolerance, 0}, {"dual_tolerance", p->dual_tolerance, 0},
-      {"complementarity_tolerance", p->complementarity_tolerance, 0}, {"eta", p->eta, 0}, {"rho", p->rho, 0},
-      {"warm_start_scale", p->warm_start_scale, 1}, {"stabilization", p->stabilization, 1}, {"dead_zone", p->dead_zone, 2},
+  const tb_float_field f[] = {
+      {"primal_tolerance", p->primal_tolerance, TB_FLOAT_POSITIVE}, {"dual_tolerance", p->dual_tolerance, TB_FLOAT_POSITIVE},
+      {"complementarity_tolerance", p->complementarity_tolerance, TB_FLOAT_POSITIVE}, {"eta", p->eta, TB_FLOAT_POSITIVE},
+      {"rho", p->rho, TB_FLOAT_POSITIVE}, {"warm_start_scale", p->warm_start_scale, TB_FLOAT_UNIT},
+      {"stabilization", p->stabilization, TB_FLOAT_UNIT}, {"dead_zone", p->dead_zone, TB_FLOAT_NONNEG},
   };
-  static const char* rule[] = {"finite and > 0", "in [0, 1]", "finite and >= 0"};
-  for (size_t i = 0; i < sizeof f / sizeof f[0]; ++i) {
-    float v = f[i].v;
-    int bad = !tb_is_finite(v) || v < 0.0f || (f[i].kind == 0 && v == 0.0f) || (f[i].kind == 1 && v > 1.0f);
-    if (bad)
-      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.kamino.%s must be %s (got %g)", fn, f[i].name, rule[f[i].kind],
-                           (double)v);
-  }
-  return TB_OK;
+  return tb_check_floats(w, fn, "solver.kamino.", TB_FIELDS_OF(f));
 }
 
 tb_sleep_params tb_sleep_params_default(void) {
@@ -404,12 +386,9 @@ tb_status tb_collision_params_check(tb_world* w, const char* fn, const tb_collis
   if (c->speculative_widening != 0 && c->speculative_widening != 1)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: collision.speculative_widening must be 0 or 1 (got %d)", fn,
                          c->speculative_widening);
-  const struct { const char* name; float v; } f[] = {{"max_speculative_extension", c->max_speculative_extension},
-                                                     {"constant_gap", c->constant_gap}};
-  for (size_t i = 0; i < sizeof f / sizeof f[0]; ++i)
-    if (!tb_is_finite(f[i].v) || f[i].v < 0.0f)
-      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: collision.%s must be finite and >= 0 (got %g)", fn, f[i].name, (double)f[i].v);
-  return TB_OK;
+  const tb_float_field f[] = {{"max_speculative_extension", c->max_speculative_extension, TB_FLOAT_NONNEG},
+                              {"constant_gap", c->constant_gap, TB_FLOAT_NONNEG}};
+  return tb_check_floats(w, fn, "collision.", TB_FIELDS_OF(f));
 }
 
 tb_status tb_solver_params_check(tb_world* w, const char* fn, const tb_solver_params* p) {
@@ -438,17 +417,12 @@ tb_status tb_solver_params_check(tb_world* w, const char* fn, const tb_solver_pa
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.position_iterations must be in [1, 64] (got %d)", fn, p->position_iterations);
   if (p->velocity_iterations < 0 || p->velocity_iterations > 64)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.velocity_iterations must be in [0, 64] (got %d)", fn, p->velocity_iterations);
-  /* strict: the value must be > 0 (a zero would divide or disable the contact) */
-  const struct { const char* name; float v; int strict; } f[] = {
-      {"bounce_threshold_velocity", p->bounce_threshold_velocity, 0},
-      {"max_depenetration_velocity", p->max_depenetration_velocity, 1},
-      {"speculative_distance", p->speculative_distance, 0},
+  const tb_float_field f[] = {
+      {"bounce_threshold_velocity", p->bounce_threshold_velocity, TB_FLOAT_NONNEG},
+      {"max_depenetration_velocity", p->max_depenetration_velocity, TB_FLOAT_POSITIVE},
+      {"speculative_distance", p->speculative_distance, TB_FLOAT_NONNEG},
   };
-  for (size_t i = 0; i < sizeof f / sizeof f[0]; ++i)
-    if (!tb_is_finite(f[i].v) || f[i].v < 0.0f || (f[i].strict && f[i].v == 0.0f))
-      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.%s must be %s (got %g)", fn, f[i].name,
-                           f[i].strict ? "finite and > 0" : "finite and >= 0", (double)f[i].v);
-  return TB_OK;
+  return tb_check_floats(w, fn, "solver.", TB_FIELDS_OF(f));
 }
 
 /* Every field of a definition for tb_world_create (messages name fn). */

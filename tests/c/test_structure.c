@@ -1,6 +1,7 @@
 /* Native tests of the world registry and the step pipeline's structure: world ids carry a
  * generation (a destroyed world's id never names its successor), collide() / solve() run their
  * stages in the design's order, and the step context is the definition's step. */
+#include <stdio.h>
 #include <string.h>
 
 #include "include/tribo.h"
@@ -77,9 +78,28 @@ static void test_context(void) {
   tb_world_destroy(id);
 }
 
+/* Every field of every set (SoA stores and struct layouts) says its unit and meaning, and a float
+ * field never carries an integer kind (id, enum, bits, index, flag) as its unit. */
+static void test_fields_documented(void) {
+  int32_t fields = 0;
+  for (int32_t set = 0; set < TB_FIELD_SET_COUNT; ++set) {
+    for (int32_t i = 0; i < tb_field_count((tb_field_set)set); ++i) {
+      const tb_field_info* f = tb_field_get((tb_field_set)set, i);
+      CHECK(f != NULL && f->unit[0] != 0 && f->doc[0] != 0);
+      if (!f || !f->unit[0] || !f->doc[0]) printf("field set %d: %s has no unit or doc\n", set, f ? f->name : "?");
+      const char* integer_units[] = {"id", "enum", "bits", "index", "0/1"};
+      if (f && f->type == TB_F32)
+        for (int k = 0; k < 5; ++k) CHECK(strcmp(f->unit, integer_units[k]) != 0);
+      ++fields;
+    }
+  }
+  CHECK(fields > 150); /* body, contact and the struct layouts */
+}
+
 int main(void) {
   test_world_generation();
   test_stages();
   test_context();
+  test_fields_documented();
   return tb_test_report("test_structure");
 }

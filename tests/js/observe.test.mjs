@@ -222,3 +222,25 @@ describe('observation through a worker', () => {
     await sim.free();
   });
 });
+
+describe('per-body totals after the solver changes', () => {
+  for (const build of BUILDS) {
+    it(`${build}: the penalty solve's published per-body totals are not reported after a PhysX solve`, async () => {
+      const tribo = await engine(build);
+      const w = tribo.createWorld({ preset: 'newton-semi', timestep: 1 / 60 });
+      w.addBody({ type: 'static', shapes: [{ type: 'plane' }] });
+      const r = 0.2, m = 3;
+      const ball = w.addBody({ position: [0, r, 0], shapes: [{ type: 'sphere', radius: r, density: sphereDensity(m, r) }] });
+      w.step(60);
+      near(assert, w.netContactWrench(ball).force[1], m * G, 0.05 * m * G, 'resting under penalty (per-body total)');
+      /* the ball lifted 1 m clear of the ground and a PhysX step: no contact, so no contact force */
+      w.setOptions({ solver: 'pgs' });
+      w.setPose(ball, [0, 1 + r, 0]);
+      w.step(1);
+      assert.equal(w.contacts.count, 0);
+      const f = w.netContactWrench(ball).force;
+      for (let i = 0; i < 3; i++) assert.equal(f[i], 0, `force[${i}] with no contact after a pgs step (got ${f[i]})`);
+      w.free();
+    });
+  }
+});

@@ -61,6 +61,17 @@ test('every layer below step/ and api/ is refused the layers above it', () => {
   for (let i = 0; i < order.length - 1; ++i) assert.ok(!ALLOWED[order[i]].includes(order[i + 1]), `${order[i]} -> ${order[i + 1]}`);
 });
 
+test('the walls across a layer hold: model to collision, observe to solver', () => {
+  withCopy((root) => {
+    plant(root, 'model/material.c', '#include "../collision/filter.h"');
+    plant(root, 'observe/body_forces.c', '#include "../solver/newton.h"');
+    const problems = checkIncludes(root);
+    assert.equal(problems.length, 2, problems.join('\n'));
+    for (const edge of ['model/ may not include collision/', 'observe/ may not include solver/'])
+      assert.ok(problems.some((p) => p.includes(edge)), edge);
+  });
+});
+
 test('an include that resolves nowhere fails', () => {
   withCopy((root) => {
     plant(root, 'geometry/mass.c', '#include "missing/header.h"');
