@@ -100,6 +100,14 @@ export function isSleeping(world, id) {
   return r === 1;
 }
 
+/** The island of a dynamic body after the last step: the id of the body naming it, -1 none. */
+export function island(world, id) {
+  world._alive('island');
+  const r = world._M._tb_body_island(world._id, id);
+  if (r < -1) checkAs(world, 'island', 'island', -r);
+  return r;
+}
+
 /** { shapes: [a, b] } (Newton shape pair) or { bodies: [a, b] } (MuJoCo exclude) in or out of the exclusions. */
 export function excludePair(world, pair, excluded = true) {
   const fn = 'excludePair';

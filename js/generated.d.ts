@@ -6,7 +6,7 @@ export type BodyType = 'static' | 'kinematic' | 'dynamic';
 /** Names of the engine enum shapeType (tribo.h), in engine order. */
 export type ShapeType = 'plane' | 'sphere' | 'capsule' | 'box' | 'cylinder' | 'ellipsoid' | 'hull' | 'heightfield' | 'mesh';
 /** Names of the engine enum preset (tribo.h), in engine order. */
-export type Preset = 'physx-pgs' | 'physx-tgs' | 'newton-xpbd' | 'newton-semi' | 'mujoco' | 'kamino';
+export type Preset = 'physx-pgs' | 'physx-tgs' | 'newton-xpbd' | 'newton-semi' | 'mujoco' | 'kamino' | 'genesis';
 /** Names of the engine enum solver (tribo.h), in engine order. */
 export type Solver = 'pgs' | 'tgs' | 'xpbd' | 'penalty' | 'mujoco' | 'kamino';
 /** Names of the engine enum combineRule (tribo.h), in engine order. */
@@ -32,11 +32,13 @@ export type MujocoIntegrator = 'euler' | 'implicitfast';
 /** Names of the engine enum convention (tribo.h), in engine order. */
 export type Convention = 'newton' | 'genesis' | 'physx' | 'newton-mujoco-adapter';
 /** Names of the engine enum eventType (tribo.h), in engine order. */
-export type EventType = 'begin' | 'persist' | 'end' | 'forceAbove' | 'forceBelow';
+export type EventType = 'begin' | 'persist' | 'end' | 'forceAbove' | 'forceBelow' | 'sleep' | 'wake';
 /** Names of the engine enum jointType (tribo.h), in engine order. */
 export type JointType = 'revolute' | 'prismatic' | 'spherical' | 'fixed' | 'distance';
 /** Names of the engine enum pairMethod (tribo.h), in engine order. */
 export type PairMethod = 'analytic' | 'gjk' | 'mpr' | 'epa';
+/** Names of the engine enum sleepMode (tribo.h), in engine order. */
+export type SleepMode = 'off' | 'genesis' | 'physx';
 /** Names of the engine enum snapshotError (tribo.h), in engine order. */
 export type SnapshotError = 'ok' | 'truncated' | 'bad-magic' | 'bad-version' | 'foreign' | 'bad-checksum' | 'corrupt' | 'trailing-bytes';
 
@@ -77,6 +79,15 @@ export interface BodyFields {
    * - C field: `body_type`
    */
   readonly bodyType: Int32Array;
+
+  /**
+   * 1: asleep (with its island under automatic sleep): not integrated, velocities zero
+   *
+   * - Unit: 0/1
+   * - Components per element: 1 (length slotCount)
+   * - C field: `asleep`
+   */
+  readonly asleep: Int32Array;
 }
 
 /** The contact fields (engine field set 'contact'); each view holds components × count values. */
@@ -539,4 +550,13 @@ export interface ContactFields {
    * - C field: `efc_address`
    */
   readonly efcAddress: Int32Array;
+
+  /**
+   * 1: both bodies sleep (or one sleeps and the other is static or kinematic): the record and its readback are those of the step before the island fell asleep, kept, not recomputed; such records follow the fresh ones at the end of the store
+   *
+   * - Unit: 0/1
+   * - Components per element: 1 (length count)
+   * - C field: `sleeping`
+   */
+  readonly sleeping: Int32Array;
 }

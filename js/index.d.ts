@@ -197,6 +197,19 @@ export interface AxisOptions {
   deadZone?: number;
   /** `'kamino'`: start from the previous step's matched impulses and keep this step's for the next. Default `true`. */
   kaminoWarmStart?: boolean;
+  /**
+   * Automatic sleep rule (docs/sleeping.md): `'genesis'` hibernation, `'physx'` wake counter, or
+   * `'off'`. Default: `'physx'` in the physx presets, `'genesis'` in `'genesis'`, else `'off'`.
+   */
+  sleep?: Engine.SleepMode;
+  /** `'genesis'` rule: m/s, > 0: a body is ready when its largest DOF speed (rotations times its sweep radius) stays below. Default `2e-3`. */
+  sleepVelocityThreshold?: number;
+  /** `'genesis'` rule: consecutive steps below the threshold, integer in [1, 1000]. Default `10`. */
+  sleepSteps?: number;
+  /** `'physx'` rule: m²/s² (J/kg), > 0: mass-normalised kinetic energy threshold (PhysX sleepThreshold). Default `5e-3`. */
+  sleepEnergyThreshold?: number;
+  /** `'physx'` rule: s, > 0: wake counter reset value; a resting body sleeps after it runs down. Default `0.4`. */
+  wakeCounter?: number;
 }
 /** Body types. */
 export type BodyType = Engine.BodyType;
@@ -893,6 +906,18 @@ export interface StepStats {
   manifoldCount: number;
   /** Substeps per step. */
   substeps: number;
+  /** Islands of dynamic bodies after the step, awake and asleep. */
+  islandCount: number;
+  /** Of them asleep. */
+  sleepingIslands: number;
+  /** Dynamic bodies asleep: not integrated, not solved, bounds not updated. */
+  sleepingBodies: number;
+  /** Shapes whose bounds collide() did not update (their body sleeps). */
+  skippedShapes: number;
+  /** Shape pairs of sleeping bodies not collided, their records kept. */
+  sleepingPairs: number;
+  /** Kept contact records (flagged `sleeping`) at the end of the store. */
+  sleepingContacts: number;
 }
 
 /** What the contact readback of a preset contains. */
@@ -1372,13 +1397,20 @@ export class World {
   /** Parent body id, -1 none. */
   getParent(id: number): number;
   /**
-   * Puts a dynamic or kinematic body to sleep (its velocities are zeroed; it is not integrated and
-   * acts as static in contacts with awake bodies; its pairs with sleeping or static bodies are
-   * skipped) or wakes it. Nothing wakes a body automatically. @throws {RangeError} static body
+   * Puts a dynamic or kinematic body to sleep (its velocities are zeroed; it is not integrated; its
+   * pairs with sleeping or static bodies are skipped) or wakes it. With `sleep: 'off'` the body
+   * alone, acting as static in contacts with awake bodies, and nothing wakes it automatically;
+   * under automatic sleep its whole island, woken again by contacts, joints and the setters
+   * (docs/sleeping.md). @throws {RangeError} static body
    */
   setSleeping(id: number, sleeping: boolean): void;
   /** Whether the body sleeps. */
   isSleeping(id: number): boolean;
+  /**
+   * The island of a dynamic body after the last step: the id of the body that names it (equal
+   * values: one island); -1 for static and kinematic bodies and for a body put to sleep alone.
+   */
+  island(id: number): number;
   /**
    * Excludes a pair (`excluded` false re-admits it): `{ shapes: [a, b] }` Newton shape-pair
    * exclusion, `{ bodies: [a, b] }` MuJoCo `exclude` body pair.
@@ -1644,6 +1676,7 @@ export class WorkerWorld {
   getParent(id: number): Promise<number>;
   setSleeping(id: number, sleeping: boolean): Promise<void>;
   isSleeping(id: number): Promise<boolean>;
+  island(id: number): Promise<number>;
   excludePair(pair: { shapes: readonly [number, number] } | { bodies: readonly [number, number] }, excluded?: boolean): Promise<void>;
   setExplicitPairs(pairs: readonly (readonly [number, number])[]): Promise<void>;
   setContactPair(a: number, b: number, params: ContactPairParams | null): Promise<void>;

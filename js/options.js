@@ -14,7 +14,7 @@ import { presetIndex } from './presets.js';
  * World options stored in the engine's world definition: JS name -> [C field path, kind].
  * Kinds: 'num', 'int', 'bool', 'vec3', 'kaminoCombine', or the name of an engine enum
  * (engineTables().enums: solver, combineRule, readback, broadPhase, filterRule, distanceRule, matching,
- * mujocoCone, mujocoAlgorithm, mujocoIntegrator).
+ * mujocoCone, mujocoAlgorithm, mujocoIntegrator, sleepMode).
  */
 export const DEF_OPTIONS = {
   gravity: ['gravity', 'vec3'],
@@ -84,6 +84,12 @@ export const DEF_OPTIONS = {
   stabilization: ['solver.kamino.stabilization', 'num'],
   deadZone: ['solver.kamino.dead_zone', 'num'],
   kaminoWarmStart: ['solver.kamino.warm_start', 'bool'],
+  /* islands and sleep */
+  sleep: ['solver.sleep.mode', 'sleepMode'],
+  sleepVelocityThreshold: ['solver.sleep.velocity_threshold', 'num'],
+  sleepSteps: ['solver.sleep.steps', 'int'],
+  sleepEnergyThreshold: ['solver.sleep.energy_threshold', 'num'],
+  wakeCounter: ['solver.sleep.wake_counter', 'num'],
 };
 /** Options that may change between steps (solver and collision axes). */
 const RUNTIME_OPTIONS = new Set(Object.keys(DEF_OPTIONS).filter((k) => /^(solver|collision)\./.test(DEF_OPTIONS[k][0])));

@@ -104,4 +104,16 @@ export const READBACK_INFO = Object.freeze({
     perContactForce: true,
     perBodyForce: 'netContactWrench(id): sum of the body\'s contact impulses / timestep, about its centre of mass',
   }),
+  genesis: Object.freeze({
+    preset: 'genesis',
+    normalImpulse: 'N·s per contact over the step: h times the net normal force of the MuJoCo-style soft-constraint ' +
+      'solution (Genesis\'s Newton solver, 50 iterations, pyramidal cones), on body1 along +normal',
+    tangentImpulse: 'N·s per contact along tangent0 / tangent1: h times the friction forces',
+    force: 'N per point, Genesis get_contacts(): contactsIn(\'genesis\') gives force_a (on shape0, geom A) and force_b ' +
+      '(on shape1, geom B) = −force_a, world axes, applied at point; force is force_b; mujocoForce the contact-frame force',
+    excludes: ['torsional and rolling torques are in mujocoForce only', 'no restitution (soft contacts, as MuJoCo)'],
+    perContactForce: true,
+    perBodyForce: 'netContactWrench(id) (Genesis get_links_net_contact_force): sum of the body\'s contact forces; a sleeping ' +
+      'body keeps the records of the step it fell asleep (contacts.sleeping)',
+  }),
 });

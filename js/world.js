@@ -152,10 +152,12 @@ export class World {
   setParent(id, parent) { filtering.setParent(this, id, parent); }
   /** Parent body id, -1 none. */
   getParent(id) { return filtering.getParent(this, id); }
-  /** Puts a body to sleep (velocities zeroed, not integrated, static to awake bodies) or wakes it. */
+  /** Puts a body (under automatic sleep: its island) to sleep or wakes it (docs/sleeping.md). */
   setSleeping(id, asleep) { filtering.setSleeping(this, id, asleep); }
   /** Whether a body sleeps. */
   isSleeping(id) { return filtering.isSleeping(this, id); }
+  /** The island of a dynamic body after the last step: the id of the body naming it; -1 static, kinematic or alone asleep. */
+  island(id) { return filtering.island(this, id); }
   /** Excludes (excluded = false: re-admits) { shapes: [a, b] } or { bodies: [a, b] }. */
   excludePair(pair, excluded) { filtering.excludePair(this, pair, excluded); }
   /** The pair list of broadPhase 'explicit': an array of [shapeA, shapeB]; replaces the previous list. */

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "../geometry/mass.h"
+#include "../solver/island.h"
 #include "api.h"
 
 /* Mass properties of a body's shapes (density), combined about their centre of mass. */
@@ -105,10 +106,11 @@ tb_body_id tb_body_create(tb_world_id world, tb_body_type type, const float posi
   b->first_shape[slot] = -1;
   b->solver_index[slot] = -1;
   b->parent[slot] = -1; /* filtering and sleep */
-  b->sleeping[slot] = 0;
+  b->f.asleep[slot] = 0;
   b->max_contact_impulse[slot] = INFINITY; /* PhysX settings: no cap, the world's iterations */
   b->position_iterations[slot] = -1;
   b->velocity_iterations[slot] = -1;
+  tb_island_add_body(w, slot); /* a dynamic body: its own island, awake */
   tb_body_update_mass(w, slot);
   w->collided = 0;
   return tb_make_id(slot, b->generation[slot]);
@@ -119,6 +121,7 @@ tb_status tb_body_destroy(tb_world_id world, tb_body_id body) {
   int32_t slot = tb_body_slot_checked(w, body, "removeBody");
   if (slot < 0) return TB_ERR_NOT_FOUND;
   tb_bodies* b = &w->bodies;
+  tb_island_remove_body(w, slot); /* islands resting on it wake */
   for (int32_t s = b->first_shape[slot]; s >= 0;) {
     int32_t next = w->shapes.next[s];
     tb_shape_slot_free(w, s);
@@ -186,6 +189,7 @@ tb_status tb_body_set_pose(tb_world_id world, tb_body_id body, const float posit
   memcpy(t, position, 3 * sizeof(float));
   tb_quat q = tb_quat_normalize((tb_quat){rotation[0], rotation[1], rotation[2], rotation[3]});
   t[3] = q.x; t[4] = q.y; t[5] = q.z; t[6] = q.w;
+  tb_island_touch_body(w, slot);
   w->collided = 0;
   return TB_OK;
 }
@@ -200,6 +204,7 @@ tb_status tb_body_set_velocity(tb_world_id world, tb_body_id body, const float l
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setVelocity: body %d is static and cannot move", body);
   memcpy(w->bodies.f.linear_velocity + 3 * slot, linear, 3 * sizeof(float));
   memcpy(w->bodies.f.angular_velocity + 3 * slot, angular, 3 * sizeof(float));
+  tb_island_touch_body(w, slot);
   return TB_OK;
 }
 
@@ -276,6 +281,7 @@ tb_status tb_body_set_mass(tb_world_id world, tb_body_id body, float mass, const
   b->local_center[slot] = tb_v3(center[0], center[1], center[2]);
   b->inertia_local[slot] = tb_mat3_diag(tb_v3(inertia[0], inertia[1], inertia[2]));
   b->inv_inertia_local[slot] = tb_mat3_diag(tb_v3(1.0f / inertia[0], 1.0f / inertia[1], 1.0f / inertia[2]));
+  tb_island_touch_body(w, slot);
   return TB_OK;
 }
 

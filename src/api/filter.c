@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "../model/material.h"
+#include "../solver/island.h"
 #include "api.h"
 
 void tb_default_shape_filter(tb_shape_filter* out) {
@@ -77,11 +78,7 @@ tb_status tb_body_set_sleeping(tb_world_id world, tb_body_id body, int32_t aslee
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: asleep must be 0 or 1 (got %d)", fn, asleep);
   if (w->bodies.f.body_type[b] == TB_BODY_STATIC)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: body %d is static and cannot sleep", fn, body);
-  w->bodies.sleeping[b] = (uint8_t)asleep;
-  if (asleep) {
-    memset(w->bodies.f.linear_velocity + 3 * b, 0, 3 * sizeof(float));
-    memset(w->bodies.f.angular_velocity + 3 * b, 0, 3 * sizeof(float));
-  }
+  tb_island_set_sleeping(w, b, asleep);
   w->collided = 0;
   return TB_OK;
 }
@@ -91,7 +88,16 @@ int32_t tb_body_is_sleeping(tb_world_id world, tb_body_id body) {
   if (!w) return -tb_world_fail(NULL, TB_ERR_NOT_FOUND, "isSleeping: world %d does not exist", world);
   int32_t b = tb_body_slot_checked(w, body, "isSleeping");
   if (b < 0) return -TB_ERR_NOT_FOUND;
-  return w->bodies.sleeping[b];
+  return w->bodies.f.asleep[b];
+}
+
+int32_t tb_body_island(tb_world_id world, tb_body_id body) {
+  tb_world* w = tb_world_get(world);
+  if (!w) return -tb_world_fail(NULL, TB_ERR_NOT_FOUND, "island: world %d does not exist", world);
+  int32_t b = tb_body_slot_checked(w, body, "island");
+  if (b < 0) return -TB_ERR_NOT_FOUND;
+  int32_t id = w->bodies.island[b];
+  return id < 0 ? -1 : tb_make_id(id, w->bodies.generation[id]);
 }
 
 /* Two shape ids to slots; distinct shapes required. */

@@ -6,6 +6,7 @@
 #include "../geometry/mass.h"
 #include "../geometry/support_field.h"
 #include "../geometry/triangle_mesh.h"
+#include "../solver/island.h"
 #include "../model/material.h"
 #include "api.h"
 
@@ -70,6 +71,7 @@ static tb_shape_id insert_shape(tb_world* w, int32_t bslot, tb_shape_type type, 
   while (*link >= 0) link = &sh->next[*link];
   *link = s;
   tb_body_update_mass(w, bslot);
+  tb_island_touch_body(w, bslot); /* a sleeping body wakes with its island */
   w->collided = 0;
   return tb_make_id(s, sh->generation[s]);
 }
@@ -282,9 +284,11 @@ tb_status tb_shape_destroy(tb_world_id world, tb_shape_id shape) {
   int32_t bslot = sh->body[s];
   int32_t* link = &w->bodies.first_shape[bslot];
   while (*link != s) link = &sh->next[*link];
+  tb_island_remove_shape(w, s); /* islands resting on it wake, its body's too */
   *link = sh->next[s];
   tb_shape_slot_free(w, s);
   tb_body_update_mass(w, bslot);
+  tb_island_touch_body(w, bslot);
   w->collided = 0;
   return TB_OK;
 }

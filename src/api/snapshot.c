@@ -6,7 +6,9 @@
  * here; the owned geometry of each hull (copied as built), mesh and heightfield (their vertices,
  * indices or heights: rebuilt, which is deterministic); the sweep order; the pair lists; both
  * matching frames; the per-body contact totals; the PhysX anchor cache; the MuJoCo and Kamino warm
- * starts; sensors and events; the joint store with the filter's list of joined body pairs.
+ * starts; sensors and events; the joint store with the filter's list of joined body pairs; the
+ * island links, the kept records of sleeping pairs and the sleep transitions not yet reported (the
+ * islands themselves and each body's sleep state are body arrays).
  * Restore reads everything into a scratch world first and swaps it in only when every check
  * passed, so a refused snapshot leaves the world untouched. */
 #include <string.h>
@@ -56,7 +58,7 @@ static uint32_t layout_hash(void) {
   HASH_TYPE(tb_world_def) HASH_TYPE(tb_manifold) HASH_TYPE(tb_contact_material) HASH_TYPE(tb_pair)
   HASH_TYPE(tb_distance_pair) HASH_TYPE(tb_contact_pair_params) HASH_TYPE(tb_step_stats)
   HASH_TYPE(tb_solver_status) HASH_TYPE(tb_readback_info) HASH_TYPE(tb_sap_entry) HASH_TYPE(tb_event_contact)
-  HASH_TYPE(tb_event_pair) HASH_TYPE(tb_pair_threshold) HASH_TYPE(tb_contact_event)
+  HASH_TYPE(tb_event_pair) HASH_TYPE(tb_pair_threshold) HASH_TYPE(tb_contact_event) HASH_TYPE(tb_sleep_params)
   h = hash_size(h, TB_MATCH_ARRAYS);
   h = hash_size(h, TB_MAX_MANIFOLD_POINTS);
   h = hash_size(h, TB_ID_GEN_MASK);
@@ -195,6 +197,17 @@ static void put_payload(tb_serial* s, tb_world* w) {
   tb_put(s, jh, sizeof jh);
   put_store(s, a, tb_joint_store_arrays(jt, a), jt->count, NULL);
   put_keys(s, &w->joint_pairs);
+  /* islands and sleep: the last links (lost ones mark islands dirty), the kept records of
+   * sleeping pairs with their flags, the fresh record count, the transitions not yet reported */
+  tb_put_i32(s, w->link_count);
+  tb_put(s, w->links, (size_t)w->link_count * sizeof(uint64_t));
+  tb_contact_store* kc = &w->sleep_contacts;
+  tb_put_i32(s, kc->count);
+  put_store(s, a, tb_contact_field_arrays(&kc->f, a), kc->count, NULL);
+  tb_put(s, w->sleep_contact_flags, (size_t)kc->count * sizeof(int32_t));
+  tb_put_i32(s, w->fresh_contacts);
+  tb_put_i32(s, w->sleep_log_count);
+  tb_put(s, w->sleep_log, (size_t)w->sleep_log_count * sizeof(int32_t));
 }
 
 int32_t tb_world_snapshot(tb_world_id world, void* bytes, int32_t capacity) {
@@ -386,6 +399,7 @@ static int consistent(const tb_world* t) {
   for (int32_t i = 0; i < nb; ++i) {
     int32_t type = b->f.body_type[i];
     if (type < -1 || type > TB_BODY_DYNAMIC || b->parent[i] < -1 || b->parent[i] >= nb) return 0;
+    if (b->island[i] < -1 || b->island[i] >= nb || b->island_next[i] < -1 || b->island_next[i] >= nb) return 0;
     if (b->first_shape[i] < -1 || b->first_shape[i] >= (type < 0 ? nb : ns)) return 0;
     if (type < 0) continue;
     int32_t steps = 0;
@@ -420,6 +434,8 @@ static int consistent(const tb_world* t) {
   steps = 0;
   for (int32_t j = jt->free_head; j >= 0; j = jt->next_free[j])
     if (j >= jt->count || jt->def[j].type != -1 || ++steps > jt->count) return 0;
+  for (int32_t l = 0; l < t->link_count; ++l)
+    if ((t->links[l] >> 32) >= (uint64_t)nb || (uint32_t)t->links[l] >= (uint32_t)nb) return 0;
   for (int32_t i = 0; i < t->sap_count; ++i)
     if (t->sap_order[i] < 0 || t->sap_order[i] >= ns) return 0;
   for (int32_t p = 0; p < t->pair_count; ++p) {
@@ -539,6 +555,37 @@ static int get_payload(tb_serial* s, tb_world* t, int32_t thread_count) {
   jt->count = nj;
   get_store(s, a, tb_joint_store_arrays(jt, a), nj, NULL);
   if (!get_keys(s, &t->joint_pairs, nb)) return 0;
+  /* islands and sleep */
+  int32_t nl = tb_get_i32(s, 0, INT32_MAX / 16);
+  if (s->failed) return 0;
+  if (nl > 0) {
+    const tb_array_ref l[] = {{(void**)&t->links, sizeof(uint64_t)}, {(void**)&t->links_next, sizeof(uint64_t)}};
+    if (!tb_grow_arrays(l, 2, 0, nl)) return 0;
+    t->link_capacity = nl;
+    tb_get(s, t->links, (size_t)nl * sizeof(uint64_t));
+  }
+  t->link_count = nl;
+  int32_t nk = tb_get_i32(s, 0, INT32_MAX / 1024);
+  if (s->failed) return 0;
+  if (nk > 0) {
+    if (!tb_contacts_grow(&t->sleep_contacts, nk)) return 0;
+    const tb_array_ref fl = {(void**)&t->sleep_contact_flags, sizeof(int32_t)};
+    if (!tb_grow_arrays(&fl, 1, 0, nk)) return 0;
+    t->sleep_contact_flags_capacity = nk;
+    get_store(s, a, tb_contact_field_arrays(&t->sleep_contacts.f, a), nk, NULL);
+    tb_get(s, t->sleep_contact_flags, (size_t)nk * sizeof(int32_t));
+  }
+  t->sleep_contacts.count = nk;
+  t->fresh_contacts = tb_get_i32(s, 0, nc);
+  int32_t nlog = tb_get_i32(s, 0, INT32_MAX / 16);
+  if (s->failed) return 0;
+  if (nlog > 0) {
+    const tb_array_ref lg = {(void**)&t->sleep_log, sizeof(int32_t)};
+    if (!tb_grow_arrays(&lg, 1, 0, nlog)) return 0;
+    t->sleep_log_capacity = nlog;
+    tb_get(s, t->sleep_log, (size_t)nlog * sizeof(int32_t));
+  }
+  t->sleep_log_count = nlog;
   if (s->failed || s->pos != s->size || !consistent(t)) return s->failed = 1, 0;
   return 1;
 }

@@ -30,6 +30,12 @@ static int32_t physx_flags(const tb_shape_filter* fa, const tb_shape_filter* fb)
   return f;
 }
 
+static int moving(const tb_bodies* b, int32_t i) {
+  const float* v = b->f.linear_velocity + 3 * i;
+  const float* a = b->f.angular_velocity + 3 * i;
+  return v[0] != 0.0f || v[1] != 0.0f || v[2] != 0.0f || a[0] != 0.0f || a[1] != 0.0f || a[2] != 0.0f;
+}
+
 int32_t tb_filter_pair(const tb_world* w, int32_t a, int32_t b) {
   const tb_shapes* s = &w->shapes;
   const tb_bodies* bd = &w->bodies;
@@ -37,10 +43,17 @@ int32_t tb_filter_pair(const tb_world* w, int32_t a, int32_t b) {
   if (ba == bb) return 0;
   /* bodies joined without collide_connected never collide, in every rule */
   if (w->joint_pairs.count > 0 && tb_pair_keys_find(&w->joint_pairs, tb_slot_pair_key(ba, bb)) >= 0) return 0;
-  /* a pair needs one awake dynamic body: sleeping bodies act as static */
+  /* a pair needs one awake dynamic body: sleeping bodies act as static; under automatic sleep a
+   * moving kinematic body counts as awake, so its contact can wake a sleeping body */
   const int32_t* type = bd->f.body_type;
-  int awake_a = type[ba] == TB_BODY_DYNAMIC && !bd->sleeping[ba];
-  int awake_b = type[bb] == TB_BODY_DYNAMIC && !bd->sleeping[bb];
+  int awake_a = type[ba] == TB_BODY_DYNAMIC && !bd->f.asleep[ba];
+  int awake_b = type[bb] == TB_BODY_DYNAMIC && !bd->f.asleep[bb];
+  if (!awake_a && !awake_b && w->def.solver.sleep.mode != TB_SLEEP_OFF) {
+    int kin_a = type[ba] == TB_BODY_KINEMATIC && moving(bd, ba), kin_b = type[bb] == TB_BODY_KINEMATIC && moving(bd, bb);
+    int sleeps_a = type[ba] == TB_BODY_DYNAMIC, sleeps_b = type[bb] == TB_BODY_DYNAMIC;
+    awake_a = kin_a && sleeps_b;
+    awake_b = kin_b && sleeps_a;
+  }
   if (!awake_a && !awake_b) return 0;
   if (s->type[a] == TB_SHAPE_PLANE && s->type[b] == TB_SHAPE_PLANE) return 0;
   const tb_shape_filter* fa = &s->filter[a];

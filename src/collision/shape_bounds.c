@@ -13,37 +13,49 @@ typedef struct bounds_ctx {
   float h; /* s: one step */
 } bounds_ctx;
 
-/* World poses and AABBs of shapes [begin, end) fattened by the motion of one step (linear and
- * angular), the speculative distance and the shape's share of the distance rule's detection
- * distance. Each shape writes only its own slot. */
+/* World pose and AABB of shape i fattened by the motion of one step h (linear and angular), the
+ * speculative distance and the shape's share of the distance rule's detection distance. */
+static void shape_bounds(tb_world* w, int32_t i, float h) {
+  tb_shapes* s = &w->shapes;
+  const tb_bodies* b = &w->bodies;
+  float spec = w->def.solver.speculative_distance;
+  int32_t body = s->body[i];
+  tb_transform pose = tb_transform_mul(tb_body_pose(b, body), s->local[i]);
+  s->world_pose[i] = pose;
+  tb_shape_geom g = tb_shape_geom_of(s, i);
+  tb_vec3 lo, hi;
+  tb_shape_aabb(&g, pose, &lo, &hi);
+  const float* v = b->f.linear_velocity + 3 * body;
+  const float* av = b->f.angular_velocity + 3 * body;
+  float ext = 0.5f * tb_length(tb_sub(hi, lo));
+  if (s->type[i] == TB_SHAPE_PLANE) ext = 0.0f;
+  float grow = spec + h * (ext * sqrtf(av[0] * av[0] + av[1] * av[1] + av[2] * av[2]));
+  /* each side's share of the distance rule's detection distance */
+  grow += w->def.collision.distance_rule == TB_DISTANCE_PHYSX ? s->contact_offset[i] : s->margin[i] + s->gap[i];
+  if (w->def.collision.distance_rule == TB_DISTANCE_NEWTON) grow += w->def.collision.constant_gap;
+  tb_vec3 d = tb_v3(v[0] * h, v[1] * h, v[2] * h);
+  lo = tb_add(lo, tb_vmin(d, tb_v3(0, 0, 0)));
+  hi = tb_add(hi, tb_vmax(d, tb_v3(0, 0, 0)));
+  s->aabb_lower[i] = tb_sub(lo, tb_v3(grow, grow, grow));
+  s->aabb_upper[i] = tb_add(hi, tb_v3(grow, grow, grow));
+}
+
+/* Shapes [begin, end); each writes only its own slot. Under automatic sleep the shapes of a
+ * sleeping body keep the bounds computed when it fell asleep (at rest: the same values). */
 static void bounds_job(int32_t begin, int32_t end, void* vctx) {
   const bounds_ctx* c = (const bounds_ctx*)vctx;
   tb_world* w = c->w;
-  tb_shapes* s = &w->shapes;
-  const tb_bodies* b = &w->bodies;
-  float h = c->h, spec = w->def.solver.speculative_distance;
+  const tb_shapes* s = &w->shapes;
+  int skip_sleeping = w->def.solver.sleep.mode != TB_SLEEP_OFF;
   for (int32_t i = begin; i < end; ++i) {
     if (s->type[i] < 0) continue;
-    int32_t body = s->body[i];
-    tb_transform pose = tb_transform_mul(tb_body_pose(b, body), s->local[i]);
-    s->world_pose[i] = pose;
-    tb_shape_geom g = tb_shape_geom_of(s, i);
-    tb_vec3 lo, hi;
-    tb_shape_aabb(&g, pose, &lo, &hi);
-    const float* v = b->f.linear_velocity + 3 * body;
-    const float* av = b->f.angular_velocity + 3 * body;
-    float ext = 0.5f * tb_length(tb_sub(hi, lo));
-    if (s->type[i] == TB_SHAPE_PLANE) ext = 0.0f;
-    float grow = spec + h * (ext * sqrtf(av[0] * av[0] + av[1] * av[1] + av[2] * av[2]));
-    /* each side's share of the distance rule's detection distance */
-    grow += w->def.collision.distance_rule == TB_DISTANCE_PHYSX ? s->contact_offset[i] : s->margin[i] + s->gap[i];
-    if (w->def.collision.distance_rule == TB_DISTANCE_NEWTON) grow += w->def.collision.constant_gap;
-    tb_vec3 d = tb_v3(v[0] * h, v[1] * h, v[2] * h);
-    lo = tb_add(lo, tb_vmin(d, tb_v3(0, 0, 0)));
-    hi = tb_add(hi, tb_vmax(d, tb_v3(0, 0, 0)));
-    s->aabb_lower[i] = tb_sub(lo, tb_v3(grow, grow, grow));
-    s->aabb_upper[i] = tb_add(hi, tb_v3(grow, grow, grow));
+    if (skip_sleeping && w->bodies.f.asleep[s->body[i]]) continue;
+    shape_bounds(w, i, c->h);
   }
+}
+
+void tb_update_body_bounds(tb_world* w, int32_t body, float h) {
+  for (int32_t i = w->bodies.first_shape[body]; i >= 0; i = w->shapes.next[i]) shape_bounds(w, i, h);
 }
 
 void tb_update_shape_bounds(tb_world* w, const tb_step_context* ctx) {

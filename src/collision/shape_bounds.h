@@ -8,5 +8,7 @@
  * ctx->dt (linear and angular), the speculative distance and the shape's share of the distance
  * rule's detection distance. */
 void tb_update_shape_bounds(tb_world* w, const tb_step_context* ctx);
+/* The same for the shapes of one body, with the motion of one step h (s). */
+void tb_update_body_bounds(tb_world* w, int32_t body, float h);
 
 #endif

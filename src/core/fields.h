@@ -14,7 +14,9 @@
     "body origin position (world, m) then rotation quaternion x, y, z, w (body to world)")       \
   X(linear_velocity, float, TB_F32, 3, "m/s", "velocity of the centre of mass, world axes")      \
   X(angular_velocity, float, TB_F32, 3, "rad/s", "world axes")                                   \
-  X(body_type, int32_t, TB_I32, 1, "enum", "0 static, 1 kinematic, 2 dynamic; -1 free slot")
+  X(body_type, int32_t, TB_I32, 1, "enum", "0 static, 1 kinematic, 2 dynamic; -1 free slot")       \
+  X(asleep, int32_t, TB_I32, 1, "0/1",                                                            \
+    "1: asleep (with its island under automatic sleep): not integrated, velocities zero")
 
 #define TB_CONTACT_FIELDS(X)                                                                      \
   X(shape0, int32_t, TB_I32, 1, "id", "first shape; the normal points away from it")             \
@@ -135,7 +137,12 @@
     "newton-mujoco-adapter), not by force, tb_contact_wrench or the per-body totals")            \
   X(efc_address, int32_t, TB_I32, 1, "index",                                                     \
     "MuJoCo readback: first solver row of the contact (efc_address); -1 when the contact has no " \
-    "row (excluded, inactive) or the solver is not the MuJoCo one")
+    "row (excluded, inactive) or the solver is not the MuJoCo one")                              \
+  /* islands and sleep */                                                                         \
+  X(sleeping, int32_t, TB_I32, 1, "0/1",                                                          \
+    "1: both bodies sleep (or one sleeps and the other is static or kinematic): the record and "  \
+    "its readback are those of the step before the island fell asleep, kept, not recomputed; "   \
+    "such records follow the fresh ones at the end of the store")
 
 #define TB_FIELD_ENUM_BODY(name, ctype, ftype, comps, unit, doc) TB_BODY_FIELD_##name,
 #define TB_FIELD_ENUM_CONTACT(name, ctype, ftype, comps, unit, doc) TB_CONTACT_FIELD_##name,

@@ -80,7 +80,13 @@
   X(S, color_count, TB_I32, 1, "1", "graph colours with constraints (PhysX solvers; 0 otherwise)")        \
   X(S, overflow_constraints, TB_I32, 1, "1", "manifolds solved serially outside the colours")             \
   X(S, manifold_count, TB_I32, 1, "1", "manifolds with points solved")                                   \
-  X(S, substeps, TB_I32, 1, "1", "internal steps of the solver in one step")
+  X(S, substeps, TB_I32, 1, "1", "internal steps of the solver in one step")                           \
+  X(S, island_count, TB_I32, 1, "1", "islands of dynamic bodies after the step, awake and asleep")        \
+  X(S, sleeping_islands, TB_I32, 1, "1", "islands asleep")                                                \
+  X(S, sleeping_bodies, TB_I32, 1, "1", "dynamic bodies asleep: not integrated, not solved")              \
+  X(S, skipped_shapes, TB_I32, 1, "1", "shapes whose bounds collide() did not update (their body sleeps)") \
+  X(S, sleeping_pairs, TB_I32, 1, "1", "shape pairs of sleeping bodies not collided, their records kept") \
+  X(S, sleeping_contacts, TB_I32, 1, "1", "kept contact records (flagged sleeping) at the end of the store")
 #define READBACK_INFO(X, S)                                                                           \
   X(S, convention, TB_I32, 1, "enum", "tb_readback of the solver that filled the store")                  \
   X(S, valid, TB_I32, 1, "0/1", "1 after solve() filled this contact set")                                \
@@ -162,7 +168,8 @@
   X(S, speed, TB_F32, 1, "rad/s or m/s", "rate of position, else 0")                                      \
   X(S, motor_force, TB_F32, 1, "N·m or N", "average over the step, on body1 about / along the axis")      \
   X(S, wrench, TB_F32, 9, "N, N·m, m",                                                                    \
-    "reaction force (world), torque about point (world), point (world): PhysX on body0 about frame0's origin, Newton on body1 about its centre of mass")
+    "reaction force (world), torque about point (world), point (world): PhysX on body0 about frame0's origin, Newton on body1 about its centre of mass") \
+  X(S, sleeping, TB_I32, 1, "0/1", "1: both sides rest and one sleeps: the readback of the step before it fell asleep, kept")
 #define PAIR_DISTANCE(X, S)                                                                           \
   X(S, distance, TB_F32, 1, "m", "signed: dot(point_b - point_a, normal); > 0 the gap, < 0 minus the penetration depth; no margins") \
   X(S, normal, TB_F32, 3, "1", "world unit vector from shape a towards shape b")                          \

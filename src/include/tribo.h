@@ -74,7 +74,8 @@ typedef enum tb_shape_type { TB_SHAPE_TYPES(TB_ENUM_CONSTANT) TB_SHAPE_TYPE_COUN
   X(TB_PRESET_NEWTON_XPBD, "newton-xpbd")                                                          \
   X(TB_PRESET_NEWTON_SEMI, "newton-semi")                                                          \
   X(TB_PRESET_MUJOCO, "mujoco")                                                                    \
-  X(TB_PRESET_KAMINO, "kamino")
+  X(TB_PRESET_KAMINO, "kamino")                                                                    \
+  X(TB_PRESET_GENESIS, "genesis") /* Genesis rules, MuJoCo-style solver, hibernation on */
 typedef enum tb_preset { TB_PRESETS(TB_ENUM_CONSTANT) TB_PRESET_COUNT } tb_preset;
 
 #define TB_SOLVER_TYPES(X)                                                                         \
@@ -224,6 +225,26 @@ typedef struct tb_kamino_params {
                                       this step's for the next). Default 1 */
 } tb_kamino_params;
 
+/* ---- Automatic sleep (src/solver/island.c, docs/sleeping.md) ----
+ * Islands are the connected components of dynamic bodies linked by touching solved contacts and
+ * joints (static and kinematic bodies do not link). A rule decides per step which awake bodies are
+ * ready to sleep; an island whose bodies are all ready sleeps at once, its velocities zeroed. */
+#define TB_SLEEP_MODES(X)                                                                          \
+  X(TB_SLEEP_OFF, "off")         /* no automatic sleep (tb_body_set_sleeping still works) */       \
+  X(TB_SLEEP_GENESIS, "genesis") /* Genesis hibernation: max over the 6 DOF velocities, rotations  \
+                                    weighted by the body's sweep radius, < velocity_threshold for  \
+                                    `steps` consecutive steps */                                   \
+  X(TB_SLEEP_PHYSX, "physx")     /* PhysX: wake counter (s) runs down by the timestep; reset while \
+                                    the mass-normalised kinetic energy is >= energy_threshold */
+typedef enum tb_sleep_mode { TB_SLEEP_MODES(TB_ENUM_CONSTANT) TB_SLEEP_MODE_COUNT } tb_sleep_mode;
+typedef struct tb_sleep_params {
+  int32_t mode;             /* tb_sleep_mode; physx presets: physx, genesis preset: genesis, else off */
+  float velocity_threshold; /* m/s, > 0: Genesis hibernation_thresh_vel. Default 2e-3 */
+  int32_t steps;            /* Genesis: consecutive steps below the threshold, [1, 1000]. Default 10 */
+  float energy_threshold;   /* m²/s² (J/kg), > 0: PhysX sleepThreshold, 5e-5·(scale.speed 10 m/s)². Default 5e-3 */
+  float wake_counter;       /* s, > 0: PhysX wakeCounterResetValue (20 · 0.02 s). Default 0.4 */
+} tb_sleep_params;
+
 /* Solver choices and parameters. */
 typedef struct tb_solver_params {
   int32_t position_iterations;     /* substeps per step: internal step h/N (>= 1) */
@@ -249,6 +270,8 @@ typedef struct tb_solver_params {
   tb_mujoco_params mujoco;         /* the `mujoco` preset's solver (see tb_mujoco_params) */
   /* -- solver section: Kamino PADMM -- */
   tb_kamino_params kamino;         /* Kamino PADMM parameters (see tb_kamino_params) */
+  /* -- solver section: islands and sleep -- */
+  tb_sleep_params sleep;           /* automatic sleep (see tb_sleep_params) */
 } tb_solver_params;
 
 typedef struct tb_world_def {
@@ -322,7 +345,7 @@ TB_API tb_status tb_world_set_pair_capacity(tb_world_id world, int32_t capacity)
  * build and thread count. Layout: a 32-byte header (magic "TRIBOSNP", version, header size,
  * payload size, layout hash of the build's storage, FNV-1a checksum of the payload), then the
  * payload. */
-#define TB_SNAPSHOT_VERSION 2 /* 2: the MuJoCo and Kamino warm starts */
+#define TB_SNAPSHOT_VERSION 3 /* 2: the MuJoCo and Kamino warm starts; 3: islands and sleep */
 #define TB_SNAPSHOT_HEADER_SIZE 32
 /* Why a snapshot is refused (tb_snapshot_check). */
 #define TB_SNAPSHOT_ERRORS(X)                                                                      \
@@ -604,6 +627,13 @@ typedef struct tb_step_stats {
   int32_t overflow_constraints; /* manifolds solved serially outside the colours */
   int32_t manifold_count;
   int32_t substeps;
+  /* islands and sleep, after the step */
+  int32_t island_count;     /* islands of dynamic bodies, awake and asleep */
+  int32_t sleeping_islands; /* of them asleep */
+  int32_t sleeping_bodies;  /* dynamic bodies asleep: not integrated, not solved, bounds not updated */
+  int32_t skipped_shapes;   /* shapes whose bounds collide() did not update (their body sleeps) */
+  int32_t sleeping_pairs;   /* shape pairs of sleeping bodies kept from their last readback, not collided */
+  int32_t sleeping_contacts;/* contact records kept (flagged `sleeping`), at the end of the store */
 } tb_step_stats;
 TB_API tb_status tb_world_step_stats(tb_world_id world, tb_step_stats* out);
 
@@ -689,12 +719,22 @@ TB_API tb_status tb_body_set_parent(tb_world_id world, tb_body_id body, tb_body_
 TB_API tb_status tb_body_get_parent(tb_world_id world, tb_body_id body, tb_body_id* parent);
 
 /* Sleep (dynamic and kinematic bodies): a sleeping body is not integrated, its velocities are set
- * to zero when it is put to sleep, and it acts as a static body in contacts with awake bodies.
- * Pairs between two sleeping bodies, or a sleeping and a static/kinematic body, are skipped by
- * the broad phase. Nothing wakes a body automatically: call tb_body_set_sleeping(.., 0). */
+ * to zero when it is put to sleep. Pairs between two sleeping bodies, or a sleeping and a
+ * static/kinematic body, are skipped by the broad phase.
+ * With solver.sleep.mode off, nothing wakes a body automatically (call tb_body_set_sleeping(.., 0))
+ * and it acts as a static body in contacts with awake bodies. With automatic sleep on, the call
+ * puts the body's whole island to sleep (or wakes it), and an island wakes by itself on a new
+ * contact or a joint with an awake body (before the solve of that step), tb_body_set_pose,
+ * tb_body_set_velocity, tb_body_set_mass, a shape added or removed, or a touching body removed. */
 TB_API tb_status tb_body_set_sleeping(tb_world_id world, tb_body_id body, int32_t asleep);
 /* 1 asleep, 0 awake, or -tb_status. */
 TB_API int32_t tb_body_is_sleeping(tb_world_id world, tb_body_id body);
+/* The island of a dynamic body after the last solve(): the id of the body that names it (bodies
+ * with the same value are in one island), -1 for static and kinematic bodies (and a body put to
+ * sleep by tb_body_set_sleeping without automatic sleep), or -tb_status. Islands persist across
+ * steps: a new link merges two at once, a lost one splits its island only when that matters
+ * (before it sleeps; PhysX solvers: when its bodies request different iteration counts). */
+TB_API int32_t tb_body_island(tb_world_id world, tb_body_id body);
 
 /* Explicit pair list of TB_BROAD_PHASE_EXPLICIT: shape_ids holds 2 * pair_count shape ids
  * (a0, b0, a1, b1, ...); order within a pair and duplicates do not matter. Replaces the previous
@@ -951,7 +991,9 @@ TB_API int32_t tb_sensor_history(tb_world_id world, tb_sensor_id sensor, float* 
   X(TB_EVENT_PERSIST, "persist")         /* present in both */                                    \
   X(TB_EVENT_END, "end")                 /* present before, gone now (point and force: the previous ones) */ \
   X(TB_EVENT_FORCE_ABOVE, "forceAbove")  /* pair's total normal force rose to >= threshold */     \
-  X(TB_EVENT_FORCE_BELOW, "forceBelow")  /* pair's total normal force fell below the threshold */
+  X(TB_EVENT_FORCE_BELOW, "forceBelow")  /* pair's total normal force fell below the threshold */ \
+  X(TB_EVENT_SLEEP, "sleep")             /* body0 fell asleep with its island (shapes, body1: -1) */ \
+  X(TB_EVENT_WAKE, "wake")               /* body0 woke with its island (shapes, body1: -1) */
 typedef enum tb_event_type { TB_EVENT_TYPES(TB_ENUM_CONSTANT) TB_EVENT_TYPE_COUNT } tb_event_type;
 typedef struct tb_contact_event {
   int32_t type;         /* tb_event_type */
@@ -1074,6 +1116,8 @@ typedef struct tb_joint_state {
   float speed;           /* θ̇ (rad/s), ṡ (m/s), d|p1 − p0|/dt (m/s), else 0 */
   float motor_force;     /* N·m or N, average over the step, on body1 about / along the axis */
   tb_wrench wrench;      /* the reaction, see above */
+  int32_t sleeping;      /* 1: both sides rest (asleep, static or kinematic) and one sleeps: the
+                            readback is the one of the step before it fell asleep, kept */
 } tb_joint_state;
 TB_API tb_status tb_joint_get_state(tb_world_id world, tb_joint_id joint, tb_joint_state* out);
 /* The joint reaction on one side, whatever the solver's convention: side 0 = on body0, 1 = on
@@ -1103,6 +1147,7 @@ TB_API tb_status tb_joint_wrench(tb_world_id world, tb_joint_id joint, int32_t s
   X(TB_ENUM_EVENT_TYPE, "event_type", TB_EVENT_TYPES)                                             \
   X(TB_ENUM_JOINT_TYPE, "joint_type", TB_JOINT_TYPES)                                             \
   X(TB_ENUM_PAIR_METHOD, "pair_method", TB_PAIR_METHODS)                                          \
+  X(TB_ENUM_SLEEP_MODE, "sleep_mode", TB_SLEEP_MODES)                                             \
   X(TB_ENUM_FIELD_SET, "field_set", TB_FIELD_SETS)                                                \
   X(TB_ENUM_FIELD_TYPE, "field_type", TB_FIELD_TYPES)                                             \
   X(TB_ENUM_SNAPSHOT_ERROR, "snapshot_error", TB_SNAPSHOT_ERRORS)

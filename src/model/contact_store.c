@@ -41,6 +41,8 @@ tb_status tb_contact_store_reserve(tb_world* w) {
     w->manifold_contact[i] = c > 0 ? n : -1;
     n += c;
   }
+  w->fresh_contacts = n;
+  n += w->sleep_contacts.count; /* kept records of sleeping pairs, after the fresh ones */
   st->count = st->requested = n;
   st->overflowed = 0;
   st->readback_valid = 0;
@@ -123,6 +125,7 @@ static void fill_job(int32_t begin, int32_t end, void* vctx) {
       f->match_key[n] = frame->id[k];
       f->match_index[n] = frame->previous[k];
       f->age[n] = frame->age[k];
+      f->sleeping[n] = 0;
       store_material(f, n, &w->manifold_material[i]);
       ++n;
     }

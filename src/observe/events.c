@@ -91,7 +91,7 @@ void tb_observe_events_update(tb_world* w, tb_observe* o, int available) {
   int cur = o->current ^ 1, prev = o->current;
   /* grow the current sets to the counts of this solve() (only when counts grow) */
   if (!grow((void**)&o->contacts[cur], &o->contact_capacity[cur], w->contacts.count, sizeof(tb_event_contact)) ||
-      !grow((void**)&o->pairs[cur], &o->pair_capacity[cur], w->pair_count, sizeof(tb_event_pair))) {
+      !grow((void**)&o->pairs[cur], &o->pair_capacity[cur], w->pair_count + (w->contacts.count - w->fresh_contacts), sizeof(tb_event_pair))) {
     tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "events: out of memory for %d contacts; events of this step are lost", w->contacts.count);
     o->have_previous = 0;
     o->force_available = 0;
@@ -101,10 +101,23 @@ void tb_observe_events_update(tb_world* w, tb_observe* o, int available) {
   tb_event_contact* c = o->contacts[cur];
   tb_event_pair* p = o->pairs[cur];
   int32_t nc = 0, np = 0;
-  for (int32_t m = 0; m < w->pair_count; ++m) {
-    int32_t base = w->manifold_contact[m];
-    if (base < 0 || !(w->pairs[m].flags & TB_PAIR_NOTIFY)) continue;
-    int32_t points = w->manifolds[m].point_count;
+  /* the manifolds of this collide(), then the kept records of sleeping pairs (consecutive per
+   * pair, with their pair's flags): a pair that fell asleep persists, it does not end */
+  int32_t kept = w->contacts.count - w->fresh_contacts;
+  for (int32_t m = 0, kept_at = w->fresh_contacts; m < w->pair_count + kept; ++m) {
+    int32_t base, points;
+    if (m < w->pair_count) {
+      base = w->manifold_contact[m];
+      if (base < 0 || !(w->pairs[m].flags & TB_PAIR_NOTIFY)) continue;
+      points = w->manifolds[m].point_count;
+    } else {
+      if (kept_at >= w->contacts.count) break;
+      base = kept_at;
+      points = 1;
+      while (base + points < w->contacts.count && f->shape0[base + points] == f->shape0[base] && f->shape1[base + points] == f->shape1[base]) ++points;
+      kept_at += points;
+      if (!(w->sleep_contact_flags[base - w->fresh_contacts] & TB_PAIR_NOTIFY)) continue;
+    }
     if (base + points > w->contacts.count) points = w->contacts.count - base; /* overflow cut */
     if (points <= 0) continue;
     uint64_t key = pair_key(f->shape0[base], f->shape1[base]);
@@ -171,6 +184,12 @@ void tb_observe_events_update(tb_world* w, tb_observe* o, int available) {
     if (!(t > 0.0f) || isnan(now) || isnan(before)) continue;
     if (before < t && now >= t) emit(o, TB_EVENT_FORCE_ABOVE, e->key, e->body0, e->body1, 0, now, e->point);
     else if (before >= t && now < t) emit(o, TB_EVENT_FORCE_BELOW, e->key, e->body0, e->body1, 0, now, e->point);
+  }
+  /* bodies that fell asleep or woke since the last events, in that order */
+  static const float origin[3] = {0, 0, 0};
+  for (int32_t i = 0; i < w->sleep_log_count; ++i) {
+    int32_t e = w->sleep_log[i];
+    emit(o, e >= 0 ? TB_EVENT_SLEEP : TB_EVENT_WAKE, UINT64_MAX, e >= 0 ? e : -1 - e, -1, 0, 0.0f, origin);
   }
   o->current = cur;
   o->have_previous = 1;

@@ -88,7 +88,7 @@ tb_status tb_newton_setup(tb_world* w, const char* fn) {
   nb = 0;
   for (int32_t i = 0; i < bodies->count; ++i) {
     int32_t t = bodies->f.body_type[i];
-    if ((t != TB_BODY_DYNAMIC && t != TB_BODY_KINEMATIC) || bodies->sleeping[i]) { d->body_of_slot[i] = -1; continue; }
+    if ((t != TB_BODY_DYNAMIC && t != TB_BODY_KINEMATIC) || bodies->f.asleep[i]) { d->body_of_slot[i] = -1; continue; }
     d->body_of_slot[i] = nb;
     tb_newton_body* b = &d->bodies[nb++];
     memset(b, 0, sizeof *b);

@@ -197,7 +197,7 @@ static tb_status setup(tb_world* w, const tb_step_context* step) {
   const tb_shapes* shapes = &w->shapes;
   const tb_mujoco_params* p = &w->def.solver.mujoco;
   int32_t nb = 0, nc = 0, nr = 0;
-  for (int32_t i = 0; i < bodies->count; ++i) nb += bodies->f.body_type[i] == TB_BODY_DYNAMIC && !bodies->sleeping[i];
+  for (int32_t i = 0; i < bodies->count; ++i) nb += bodies->f.body_type[i] == TB_BODY_DYNAMIC && !bodies->f.asleep[i];
   for (int32_t m = 0; m < w->pair_count; ++m) {
     const tb_manifold* mf = &w->manifolds[m];
     for (int32_t j = 0; j < mf->point_count; ++j) {
@@ -239,8 +239,8 @@ static tb_status setup(tb_world* w, const tb_step_context* step) {
   for (int32_t i = 0; i < bodies->count; ++i) d->parent[i] = i;
   for (int32_t m = 0; m < w->pair_count; ++m) {
     int32_t b0 = shapes->body[w->pairs[m].shape0], b1 = shapes->body[w->pairs[m].shape1];
-    int dyn0 = bodies->f.body_type[b0] == TB_BODY_DYNAMIC && !bodies->sleeping[b0];
-    int dyn1 = bodies->f.body_type[b1] == TB_BODY_DYNAMIC && !bodies->sleeping[b1];
+    int dyn0 = bodies->f.body_type[b0] == TB_BODY_DYNAMIC && !bodies->f.asleep[b0];
+    int dyn1 = bodies->f.body_type[b1] == TB_BODY_DYNAMIC && !bodies->f.asleep[b1];
     if (!dyn0 || !dyn1 || w->manifolds[m].point_count == 0) continue;
     int32_t r0 = find_root(d->parent, b0), r1 = find_root(d->parent, b1);
     if (r0 != r1) d->parent[r0 > r1 ? r0 : r1] = r0 < r1 ? r0 : r1; /* root = smallest slot */
@@ -248,7 +248,7 @@ static tb_status setup(tb_world* w, const tb_step_context* step) {
   /* counting order: islands by their smallest slot, bodies by slot inside */
   for (int32_t i = 0; i < bodies->count; ++i) d->order_key[i] = 0;
   for (int32_t i = 0; i < bodies->count; ++i)
-    if (bodies->f.body_type[i] == TB_BODY_DYNAMIC && !bodies->sleeping[i]) d->order_key[find_root(d->parent, i)]++;
+    if (bodies->f.body_type[i] == TB_BODY_DYNAMIC && !bodies->f.asleep[i]) d->order_key[find_root(d->parent, i)]++;
   int32_t acc = 0;
   for (int32_t i = 0; i < bodies->count; ++i) {
     int32_t c = d->order_key[i];
@@ -257,7 +257,7 @@ static tb_status setup(tb_world* w, const tb_step_context* step) {
   }
   for (int32_t i = 0; i < bodies->count; ++i) d->dof_of_slot[i] = -1;
   for (int32_t i = 0; i < bodies->count; ++i) {
-    if (bodies->f.body_type[i] != TB_BODY_DYNAMIC || bodies->sleeping[i]) continue;
+    if (bodies->f.body_type[i] != TB_BODY_DYNAMIC || bodies->f.asleep[i]) continue;
     int32_t k = d->order_key[find_root(d->parent, i)]++;
     d->dof_of_slot[i] = k;
     tb_mj_body* b = &d->bodies[k];

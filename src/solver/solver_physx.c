@@ -2,7 +2,8 @@
  *
  * Per step of length h:
  *   bodies: gravity (TGS: once, or a·h/N before each internal step) and damping max(1 − d·h, 0);
- *   islands: dynamic bodies linked by contacts (static bodies do not link); each island runs the
+ *   islands: the persistent islands of island.c (dynamic bodies linked by touching contacts and
+ *            joints; static bodies do not link); each island runs the
  *            largest position / velocity iteration request of its bodies (at least one velocity
  *            iteration);
  *   rows: unit response w, bias from the penetration, restitution above the bounce threshold when
@@ -114,12 +115,6 @@ static void link(int32_t* parent, int32_t a, int32_t b) {
   if (a == b) return;
   if (a < b) parent[b] = a;
   else parent[a] = b;
-}
-
-static int manifold_has_active_point(const tb_manifold* m) {
-  for (int32_t j = 0; j < m->point_count; ++j)
-    if (m->points[j].active) return 1;
-  return 0;
 }
 
 /* ---- jobs ---- */
@@ -260,7 +255,7 @@ static tb_status prepare_bodies(tb_world* w, tb_solver_data* d, tb_physx_plan* p
   int32_t nb = 0;
   for (int32_t i = 0; i < bodies->count; ++i) {
     int32_t t = bodies->f.body_type[i];
-    bodies->solver_index[i] = (t == TB_BODY_DYNAMIC || t == TB_BODY_KINEMATIC) && !bodies->sleeping[i] ? nb++ : -1;
+    bodies->solver_index[i] = (t == TB_BODY_DYNAMIC || t == TB_BODY_KINEMATIC) && !bodies->f.asleep[i] ? nb++ : -1;
   }
   int32_t nc = 0;
   for (int32_t i = 0; i < w->pair_count; ++i) nc += w->manifolds[i].point_count > 0;
@@ -312,15 +307,16 @@ static void build_islands(tb_world* w, tb_solver_data* d, tb_physx_plan* plan) {
     d->body_a[nc] = a >= 0 && d->sims[a].inv_mass > 0.0f ? a : -1;
     d->body_b[nc] = b >= 0 && d->sims[b].inv_mass > 0.0f ? b : -1;
     d->constraint_manifold[nc] = m;
-    if (d->body_a[nc] >= 0 && d->body_b[nc] >= 0 && manifold_has_active_point(&w->manifolds[m]))
-      link(d->parent, d->body_a[nc], d->body_b[nc]);
     ++nc;
   }
   plan->constraints = nc;
-  /* joints link the islands of the dynamic bodies they join (solved in joint_physx.c) */
-  for (int32_t j = 0, a, b; j < w->joints.count; ++j)
-    if (tb_physx_joint_bodies(w, d, j, &a, &b) && a >= 0 && b >= 0 && d->sims[a].inv_mass > 0.0f && d->sims[b].inv_mass > 0.0f)
-      link(d->parent, a, b);
+  /* the persistent islands of touching contacts and joints (src/solver/island.c): the awake
+   * bodies of one island share a root */
+  for (int32_t k = 0; k < nb; ++k) {
+    int32_t id = bodies->island[d->sims[k].slot];
+    int32_t root = id >= 0 ? bodies->solver_index[id] : -1;
+    if (root >= 0) link(d->parent, k, root);
+  }
   for (int32_t k = 0; k < nb; ++k) {
     d->sims[k].island = find_root(d->parent, k);
     d->sims[k].position_iterations = 0;
@@ -476,7 +472,9 @@ static void readback(tb_physx_ctx* ctx, const tb_physx_plan* plan) {
     tb_body_write_state(bodies, i, tb_add(sim->center, st->dp), sim->q, st->v, st->w);
   }
 
-  tb_readback_set(w, TB_READBACK_PHYSX, TB_RB_PER_CONTACT | TB_RB_FRICTION | TB_RB_RESTITUTION, tgs ? plan->max_pos : 1, 1.0f);
+  /* no awake body (a sleeping scene): the internal steps the world's request would run */
+  int32_t internal = plan->max_pos > 0 ? plan->max_pos : sp->position_iterations;
+  tb_readback_set(w, TB_READBACK_PHYSX, TB_RB_PER_CONTACT | TB_RB_FRICTION | TB_RB_RESTITUTION, tgs ? internal : 1, 1.0f);
   /* fixed iteration counts, no tolerance (physx-e3 §5.3) */
   tb_solver_status_set(w, tgs ? TB_SOLVER_TGS : TB_SOLVER_PGS, plan->dyn_pos > 0 ? plan->dyn_pos : sp->position_iterations,
                        plan->dyn_vel > 0 ? plan->dyn_vel : (sp->velocity_iterations > 1 ? sp->velocity_iterations : 1),
@@ -488,7 +486,7 @@ static void readback(tb_physx_ctx* ctx, const tb_physx_plan* plan) {
   w->stats.color_count = colors;
   w->stats.overflow_constraints = plan->per_color[TB_OVERFLOW_COLOR];
   w->stats.manifold_count = plan->constraints;
-  w->stats.substeps = tgs ? plan->max_pos : 1;
+  w->stats.substeps = tgs ? internal : 1;
   w->collided = 0;
 }
 

@@ -7,6 +7,7 @@
 #include "../model/contact_match.h"
 #include "../model/contact_store.h"
 #include "../observe/observe.h"
+#include "../solver/island.h"
 
 tb_step_context tb_step_context_of(const tb_world* w) {
   const tb_solver_params* sp = &w->def.solver;
@@ -47,16 +48,42 @@ tb_status tb_step_collide(tb_world* w) {
   STAGE_OR_FAIL(TB_STAGE_BROAD_PHASE, tb_broad_phase(w)); /* filtering of each candidate inside */
   STAGE_OR_FAIL(TB_STAGE_BROAD_PHASE, reserve_matching(w));
   STAGE(TB_STAGE_NARROW_PHASE, tb_narrow_stage(w, &ctx)); /* reduction, distance rule, materials */
+  /* a sleeping island touched by an awake body wakes before the solve: its own pairs (skipped
+   * while it slept) are found by running the broad and narrow phases again */
+  while (tb_islands_wake_touched(w) > 0) {
+    STAGE(TB_STAGE_AABB_UPDATE, tb_update_shape_bounds(w, &ctx));
+    STAGE_OR_FAIL(TB_STAGE_BROAD_PHASE, tb_broad_phase(w));
+    STAGE_OR_FAIL(TB_STAGE_BROAD_PHASE, reserve_matching(w));
+    STAGE(TB_STAGE_NARROW_PHASE, tb_narrow_stage(w, &ctx));
+  }
   STAGE(TB_STAGE_MATCHING, tb_match_contacts(w));
   STAGE_OR_FAIL(TB_STAGE_MATCHING, tb_contact_store_reserve(w)); /* grows the store: nothing dropped */
   STAGE(TB_STAGE_CONTACT_STORE, tb_contact_store_fill(w));
+  STAGE(TB_STAGE_CONTACT_STORE, tb_sleep_contacts_append(w)); /* kept records of sleeping pairs */
   w->collided = 1;
+  return TB_OK;
+}
+
+/* The solver sees the records of this collide() only: the kept records of sleeping pairs after
+ * them keep their readback. */
+static tb_status solve_fresh(tb_world* w, const tb_step_context* ctx) {
+  if (!tb_islands_update(w)) return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for the islands");
+  int32_t all = w->contacts.count;
+  w->contacts.count = w->fresh_contacts < all ? w->fresh_contacts : all;
+  tb_islands_keep_joints(w, 0);
+  tb_status st = tb_solve_guarded(w, ctx);
+  w->contacts.count = all;
+  tb_islands_keep_joints(w, 1);
+  if (st != TB_OK) return st;
+  tb_islands_sleep(w); /* the sleep rule on the step's final velocities */
+  tb_islands_stats(w);
   return TB_OK;
 }
 
 tb_status tb_step_solve(tb_world* w) {
   const tb_step_context ctx = tb_step_context_of(w);
-  STAGE_OR_FAIL(TB_STAGE_SOLVE, tb_solve_guarded(w, &ctx)); /* rows, iterations, integration, readback */
+  STAGE_OR_FAIL(TB_STAGE_SOLVE, solve_fresh(w, &ctx)); /* islands, rows, iterations, integration, readback, sleep */
   STAGE(TB_STAGE_OBSERVERS, tb_observe_after_solve(w));
+  w->sleep_log_count = 0; /* reported as events (when on) */
   return TB_OK;
 }

@@ -120,6 +120,13 @@ void tb_world_storage_free(tb_world* w, void (*free_data)(int32_t type, void* da
   tb_free_arrays(arrays, tb_pair_store_arrays(w, arrays), w->pair_capacity);
   tb_free_arrays(arrays, tb_joint_store_arrays(&w->joints, arrays), w->joints.capacity);
   tb_free_arrays(arrays, tb_contact_field_arrays(&w->contacts.f, arrays), w->contacts.capacity);
+  /* islands and sleep */
+  tb_free_arrays(arrays, tb_contact_field_arrays(&w->sleep_contacts.f, arrays), w->sleep_contacts.capacity);
+  tb_free(w->sleep_contact_flags, (size_t)w->sleep_contact_flags_capacity * sizeof(int32_t));
+  tb_free(w->links, (size_t)w->link_capacity * sizeof(uint64_t));
+  tb_free(w->links_next, (size_t)w->link_capacity * sizeof(uint64_t));
+  tb_free(w->island_scratch, (size_t)w->island_scratch_capacity * sizeof(int32_t));
+  tb_free(w->sleep_log, (size_t)w->sleep_log_capacity * sizeof(int32_t));
   tb_match_free(&w->match);
   tb_pair_lists_free(w);
   tb_arena_destroy(&w->arena);

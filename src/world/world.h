@@ -54,7 +54,15 @@ static inline int32_t tb_world_id_slot(int32_t id) { return id & ((1 << TB_WORLD
   X(solver_index, int32_t, 1, "index into the step's solver bodies, -1 when not solved")           \
   /* filtering and sleep (src/collision/filter.c) */                                              \
   X(parent, int32_t, 1, "parent body slot (MuJoCo parent/child, Genesis adjacency), -1 none")       \
-  X(sleeping, uint8_t, 1, "1: not integrated, static in contacts with awake bodies")               \
+  /* persistent islands and sleep (src/solver/island.c); an island's id is the slot of one of its \
+   * bodies, and the per-island values sit at that slot */                                       \
+  X(island, int32_t, 1, "island id of a dynamic body, -1 for static / kinematic / manual sleep")   \
+  X(island_next, int32_t, 1, "next body slot of the same island, -1 end (the list starts at the id)") \
+  X(island_size, int32_t, 1, "at an island id's slot: the island's body count")                    \
+  X(island_dirty, int32_t, 1, "at an island id's slot: 1 after a link was lost (split pending)")   \
+  X(sleep_steps, int32_t, 1, "Genesis: consecutive steps below the velocity threshold")           \
+  X(wake_counter, float, 1, "s, PhysX: time left before the body may sleep")                       \
+  X(sleep_velocity, float, 6, "PhysX: accumulated v (m/s) then body-axes ω (rad/s) of the sleep check") \
   /* PhysX per-body solver settings (tb_body_set_max_contact_impulse / _solver_iterations) */      \
   X(max_contact_impulse, float, 1, "N·s per contact point and step; INFINITY = none")              \
   X(position_iterations, int32_t, 1, "requested, -1 = the world's")                                \
@@ -94,7 +102,9 @@ static inline int32_t tb_world_id_slot(int32_t id) { return id & ((1 << TB_WORLD
   X(next_free, int32_t, 1, "free slot list, -1 end")                                               \
   /* readback of the last solve() (src/solver/joint_*.c) */                                       \
   X(state, tb_joint_state, 1, "wrench, motor force, validity, broken flag")                        \
-  X(impulse, float, 6, "solver scratch: linear (N·s) and angular (N·m·s) impulse of the step")
+  X(impulse, float, 6, "solver scratch: linear (N·s) and angular (N·m·s) impulse of the step")   \
+  X(kept, int32_t, 1, "scratch of solve(): 1 when the state is kept (both sides rest, one sleeps)") \
+  X(kept_motor_force, float, 1, "scratch of solve(): the kept state's motor force")
 
 #define TB_STORE_MEMBER(name, type, per_slot, doc) type* name;
 
@@ -199,6 +209,19 @@ typedef struct tb_world {
   tb_sap_entry* sap_entries;     /* sap_capacity entries: the AABBs in sweep order */
   /* -- world section: distances and matching -- */
   tb_match_data match;        /* contacts of the last two collide() calls, for matching */
+  /* -- world section: islands and sleep (src/solver/island.c) -- */
+  uint64_t* links;             /* body slot pairs (lower slot high) linked in the last island update, sorted, unique */
+  uint64_t* links_next;        /* scratch of the next update */
+  int32_t link_count, link_capacity;
+  int32_t* island_scratch;     /* per body slot: the split's stack and adjacency */
+  int32_t island_scratch_capacity;
+  tb_contact_store sleep_contacts; /* records of sleeping pairs as they were when their island fell
+                                    * asleep, appended to the store by every collide() */
+  int32_t* sleep_contact_flags;    /* per record of sleep_contacts: the pair's TB_PAIR_* flags */
+  int32_t sleep_contact_flags_capacity;
+  int32_t fresh_contacts;      /* store records produced by the last collide() (the rest are kept sleeping ones) */
+  int32_t* sleep_log;          /* body ids that fell asleep (id) or woke (-1 - id) since the last events */
+  int32_t sleep_log_count, sleep_log_capacity;
   /* -- world section: observation -- */
   struct tb_observe* observe;  /* sensors and events (src/observe); NULL until first used */
   /* Newton XPBD / penalty (src/solver/newton_*.c) */

@@ -63,6 +63,12 @@
   X(solver.kamino.stabilization, TB_F32, 1, "1", "Kamino share of a penetration removed per step") \
   X(solver.kamino.dead_zone, TB_F32, 1, "m", "Kamino distance dead zone")                       \
   X(solver.kamino.warm_start, TB_I32, 1, "0/1", "Kamino warm start from the matched impulses")    \
+  /* -- def fields section: sleep -- */                                                           \
+  X(solver.sleep.mode, TB_I32, 1, "enum", "tb_sleep_mode: automatic sleep rule")                  \
+  X(solver.sleep.velocity_threshold, TB_F32, 1, "m/s", "Genesis hibernation velocity threshold")  \
+  X(solver.sleep.steps, TB_I32, 1, "1", "Genesis consecutive steps below the threshold")          \
+  X(solver.sleep.energy_threshold, TB_F32, 1, "m²/s²", "PhysX mass-normalised kinetic energy threshold") \
+  X(solver.sleep.wake_counter, TB_F32, 1, "s", "PhysX wake counter reset value")                 \
   X(collision.broad_phase, TB_I32, 1, "enum", "tb_broad_phase_type")                            \
   X(collision.filter_rule, TB_I32, 1, "enum", "tb_filter_rule")                                 \
   X(collision.distance_rule, TB_I32, 1, "enum", "tb_distance_rule")                             \
@@ -190,6 +196,31 @@ tb_status tb_kamino_params_check(tb_world* w, const char* fn, const tb_kamino_pa
   return tb_check_floats(w, fn, "solver.kamino.", TB_FIELDS_OF(f));
 }
 
+tb_sleep_params tb_sleep_params_default(void) {
+  tb_sleep_params p;
+  memset(&p, 0, sizeof p);
+  p.mode = TB_SLEEP_OFF;
+  p.velocity_threshold = 2e-3f; /* Genesis hibernation_thresh_vel (m/s) without MuJoCo compatibility */
+  p.steps = 10;                 /* Genesis: 10 consecutive steps below the threshold */
+  p.energy_threshold = 5e-3f;   /* PhysX: 5e-5 · scale.speed² with scale.speed = 10 m/s (m²/s²) */
+  p.wake_counter = 0.4f;        /* PhysX wakeCounterResetValue: 20 · 0.02 s */
+  return p;
+}
+
+tb_status tb_sleep_params_check(tb_world* w, const char* fn, const tb_sleep_params* p) {
+  tb_status st = tb_check_enum(w, fn, "solver.sleep.mode", p->mode, TB_SLEEP_MODE_COUNT);
+  if (st != TB_OK) return st;
+  if (p->steps < 1 || p->steps > 1000)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.sleep.steps must be in [1, 1000] (got %d)", fn, p->steps);
+  const struct { const char* name; float v; } f[] = {{"velocity_threshold", p->velocity_threshold},
+                                                     {"energy_threshold", p->energy_threshold},
+                                                     {"wake_counter", p->wake_counter}};
+  for (size_t i = 0; i < sizeof f / sizeof f[0]; ++i)
+    if (!tb_is_finite(f[i].v) || f[i].v <= 0.0f)
+      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.sleep.%s must be finite and > 0 (got %g)", fn, f[i].name, (double)f[i].v);
+  return TB_OK;
+}
+
 tb_world_def tb_default_world_def(void) {
   tb_world_def d;
   memset(&d, 0, sizeof d);
@@ -213,6 +244,7 @@ tb_world_def tb_default_world_def(void) {
   d.solver.newton = tb_newton_params_default();
   d.solver.mujoco = tb_mujoco_params_default();
   d.solver.kamino = tb_kamino_params_default();
+  d.solver.sleep = tb_sleep_params_default();
   tb_preset_apply(TB_PRESET_PHYSX_TGS, &d);
   return d;
 }
@@ -241,6 +273,9 @@ tb_status tb_preset_apply(tb_preset preset, tb_world_def* def) {
       s->bias_coefficient = 0.8f;
       s->friction_every_iteration = 0;
       s->external_forces_every_iteration = 0;
+      /* every PxRigidDynamic sleeps: sleepThreshold and wake counter at their defaults */
+      s->sleep = tb_sleep_params_default();
+      s->sleep.mode = TB_SLEEP_PHYSX;
       break;
     case TB_PRESET_NEWTON_XPBD:
     case TB_PRESET_NEWTON_SEMI:
@@ -257,6 +292,7 @@ tb_status tb_preset_apply(tb_preset preset, tb_world_def* def) {
       c->speculative_widening = 0;
       c->max_speculative_extension = 0.1f;
       c->constant_gap = 0.0f;
+      s->sleep = tb_sleep_params_default(); /* Newton has no automatic sleep: off unless enabled */
       break;
     case TB_PRESET_MUJOCO:
       /* -- preset section: MuJoCo -- */
@@ -268,6 +304,7 @@ tb_status tb_preset_apply(tb_preset preset, tb_world_def* def) {
       c->broad_phase = TB_BROAD_PHASE_SAP;
       c->matching = TB_MATCHING_LATEST;
       s->mujoco = tb_mujoco_params_default();
+      s->sleep = tb_sleep_params_default(); /* MuJoCo has no sleep: off unless enabled */
       break;
     case TB_PRESET_KAMINO:
       s->solver = TB_SOLVER_KAMINO;
@@ -289,6 +326,33 @@ tb_status tb_preset_apply(tb_preset preset, tb_world_def* def) {
       c->speculative_widening = 0;
       c->max_speculative_extension = 0.1f;
       c->constant_gap = 0.2f;
+      s->sleep = tb_sleep_params_default(); /* off unless enabled */
+      break;
+    case TB_PRESET_GENESIS:
+      /* -- preset section: Genesis -- */
+      /* Genesis collision (seed genesis): sweep and prune, adjacency plus contype/conaffinity
+       * filtering, MuJoCo's margin/gap distances and material mix (Genesis keeps MuJoCo's model),
+       * support fields on hulls (the default resolution 180 of every hull) */
+      s->solver = TB_SOLVER_MUJOCO;
+      s->combine_rule = TB_COMBINE_RULE_MUJOCO;
+      s->readback = TB_READBACK_MUJOCO; /* per point; force_a / force_b through the genesis convention */
+      c->filter_rule = TB_FILTER_GENESIS;
+      c->distance_rule = TB_DISTANCE_MUJOCO;
+      c->broad_phase = TB_BROAD_PHASE_SAP;
+      c->matching = TB_MATCHING_LATEST;
+      /* Genesis RigidOptions: Newton constraint solver, 50 iterations, tolerance 1e-8, 50 line-search
+       * iterations at 0.01, approximate implicitfast integration (implicitfast here), pyramidal cones */
+      s->mujoco = tb_mujoco_params_default();
+      s->mujoco.algorithm = TB_MUJOCO_NEWTON;
+      s->mujoco.iterations = 50;
+      s->mujoco.tolerance = 1e-8f;
+      s->mujoco.ls_iterations = 50;
+      s->mujoco.ls_tolerance = 0.01f;
+      s->mujoco.integrator = TB_MUJOCO_IMPLICITFAST;
+      s->mujoco.cone = TB_MUJOCO_PYRAMIDAL;
+      /* use_hibernation on with hibernation_thresh_vel 2e-3 m/s (without MuJoCo compatibility), 10 steps */
+      s->sleep = tb_sleep_params_default();
+      s->sleep.mode = TB_SLEEP_GENESIS;
       break;
     default:
       return tb_world_fail(NULL, TB_ERR_INVALID_ARGUMENT, "presetApply: preset must be in [0, %d) (got %d)",
@@ -342,6 +406,7 @@ tb_status tb_solver_params_check(tb_world* w, const char* fn, const tb_solver_pa
   if ((st = tb_newton_params_check(w, fn, &p->newton)) != TB_OK) return st;
   if ((st = tb_mujoco_params_check(w, fn, &p->mujoco)) != TB_OK) return st;
   if ((st = tb_kamino_params_check(w, fn, &p->kamino)) != TB_OK) return st;
+  if ((st = tb_sleep_params_check(w, fn, &p->sleep)) != TB_OK) return st;
   if (p->friction_every_iteration != 0 && p->friction_every_iteration != 1)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.friction_every_iteration must be 0 or 1 (got %d)", fn, p->friction_every_iteration);
   if (p->external_forces_every_iteration != 0 && p->external_forces_every_iteration != 1)

@@ -8,11 +8,13 @@
 tb_newton_params tb_newton_params_default(void);
 tb_mujoco_params tb_mujoco_params_default(void);
 tb_kamino_params tb_kamino_params_default(void);
+tb_sleep_params tb_sleep_params_default(void);
 /* Each check fails with TB_ERR_INVALID_ARGUMENT and a message naming fn, the field and the value;
  * w may be NULL (the message goes to the global error). */
 tb_status tb_newton_params_check(tb_world* w, const char* fn, const tb_newton_params* p);
 tb_status tb_mujoco_params_check(tb_world* w, const char* fn, const tb_mujoco_params* p);
 tb_status tb_kamino_params_check(tb_world* w, const char* fn, const tb_kamino_params* p);
+tb_status tb_sleep_params_check(tb_world* w, const char* fn, const tb_sleep_params* p);
 tb_status tb_solver_params_check(tb_world* w, const char* fn, const tb_solver_params* p);
 tb_status tb_collision_params_check(tb_world* w, const char* fn, const tb_collision_params* c);
 tb_status tb_world_def_check(const tb_world_def* def, const char* fn);

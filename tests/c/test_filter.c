@@ -491,6 +491,7 @@ static void test_generators_agree(void) {
 static void test_sleeping(tb_preset preset) {
   tb_world_def def = tb_default_world_def();
   CHECK(tb_preset_apply(preset, &def) == TB_OK);
+  def.solver.sleep.mode = TB_SLEEP_OFF; /* manual sleep: nothing wakes a body (test_sleep.c: automatic) */
   tb_world_id w = tb_world_create(&def);
   float plane[4] = {0, 1, 0, 0};
   tb_body_id g = tb_body_create(w, TB_BODY_STATIC, ZERO, ID_Q);

@@ -549,6 +549,10 @@ static void test_compliant(tb_preset preset) {
   float p[3] = {0, 0.5f, 0};
   sphere(w, p, 0.5f, 2.0f, 0.5f, 0.0f);
   tb_world* ww = tb_world_get(w);
+  tb_world_def def;
+  tb_world_get_def(w, &def);
+  def.solver.sleep.mode = TB_SLEEP_OFF; /* the exact rest separation: asleep it would stop short of it */
+  CHECK(tb_world_set_solver(w, &def.solver) == TB_OK);
   const float k = 2000.0f, d = 60.0f;
   for (int s = 0; s < 240; ++s) {
     tb_world_collide(w);

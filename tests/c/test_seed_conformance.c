@@ -93,6 +93,7 @@ static float compliant_rest(tb_preset preset, float mass, float k, float d, int 
   tb_world_def def;
   tb_world_get_def(w, &def);
   def.solver.external_forces_every_iteration = ext_every;
+  def.solver.sleep.mode = TB_SLEEP_OFF; /* the exact rest separation: asleep it would stop short of it */
   CHECK(tb_world_set_solver(w, &def.solver) == TB_OK);
   ground(w, 0.5f);
   const float r = 0.25f;

@@ -149,7 +149,7 @@ for (const build of BUILDS) {
     });
 
     it('sleeping bodies are not moved and their pairs with static or sleeping bodies are skipped', () => {
-      const w = tribo.createWorld();
+      const w = tribo.createWorld({ sleep: 'off' }); // manual sleep: nothing wakes a body (sleep.test.mjs: automatic)
       w.addBody({ type: 'static', shapes: [{ type: 'plane' }] });
       const low = w.addBody({ position: [0, 0.5, 0], sleeping: true, shapes: [{ type: 'sphere', radius: 0.5 }] });
       const air = w.addBody({ position: [5, 3, 0], shapes: [{ type: 'sphere', radius: 0.5 }] });

@@ -168,7 +168,7 @@ for (const build of BUILDS) {
       const ball = w.addBody({ position: [0, 0.6, 0], shapes: [{ type: 'sphere', radius: 0.2, density: sphereDensity(m, 0.2) }] });
       w.setEventCapacity(32);
       w.setForceThreshold(0.5 * m * G);
-      const n = { begin: 0, persist: 0, end: 0, forceAbove: 0, forceBelow: 0 };
+      const n = { begin: 0, persist: 0, end: 0, forceAbove: 0, forceBelow: 0, sleep: 0, wake: 0 };
       let inContact = 0;
       for (let i = 0; i < 90; i++) {
         w.step();
@@ -179,12 +179,15 @@ for (const build of BUILDS) {
         const landing = ev.list.find((e) => e.type === 'forceAbove');
         if (landing) { assert.equal(landing.body1, ball); assert.ok(landing.normalForce >= 0.5 * m * G); }
       }
-      assert.deepEqual(n, { begin: 1, persist: inContact - 1, end: 0, forceAbove: 1, forceBelow: 0 });
-      w.setPose(ball, [0, 2, 0]);
+      // the resting ball falls asleep once (PhysX sleep); its kept contact persists, never ends
+      assert.deepEqual(n, { begin: 1, persist: inContact - 1, end: 0, forceAbove: 1, forceBelow: 0, sleep: 1, wake: 0 });
+      assert.equal(w.isSleeping(ball), true);
+      w.setPose(ball, [0, 2, 0]); // wakes it
       w.setVelocity(ball, [0, 0, 0]);
       w.step();
       const ev = w.events;
-      assert.deepEqual(ev.list.map((e) => e.type).sort(), ['end', 'forceBelow']);
+      assert.deepEqual(ev.list.map((e) => e.type).sort(), ['end', 'forceBelow', 'wake']);
+      assert.equal(ev.list.find((e) => e.type === 'wake').body0, ball);
       w.step();
       assert.equal(w.events.count, 0);
       w.free();

@@ -165,3 +165,21 @@ async function convexShapes(): Promise<number> {
   return info.vertexCount - info.edgeCount + info.faceCount + info.supportFieldBytes;
 }
 void convexShapes;
+
+// islands and automatic sleep
+async function sleeping(): Promise<number> {
+  const tribo = await init();
+  const world = tribo.createWorld({ preset: 'genesis', sleep: 'genesis', sleepVelocityThreshold: 2e-3, sleepSteps: 10 });
+  world.setOptions({ sleep: 'physx', sleepEnergyThreshold: 5e-3, wakeCounter: 0.4 });
+  const b = world.addBody({ shapes: [{ type: 'box', halfExtents: [0.5, 0.5, 0.5] }] });
+  world.step(30);
+  const asleep: Int32Array = world.bodies.asleep;
+  const kept: Int32Array = world.contacts.sleeping;
+  const s = world.stepStats;
+  const island: number = world.island(b);
+  const mode: 'off' | 'genesis' | 'physx' = world.options.sleep;
+  world.free();
+  return asleep[0] + kept.length + s.islandCount + s.sleepingIslands + s.sleepingBodies + s.skippedShapes + s.sleepingPairs +
+    s.sleepingContacts + island + mode.length;
+}
+void sleeping;

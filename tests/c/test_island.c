@@ -1,0 +1,126 @@
+/* Persistent islands: the same partition for any thread count, merges on a new link, the lazy
+ * split of a lost link, joints linking islands. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "include/tribo.h"
+#include "test_util.h"
+
+static const float ID_Q[4] = {0, 0, 0, 1};
+static const float ZERO[3] = {0, 0, 0};
+
+static tb_world_id make_world(tb_preset preset, int threads, int sleep_mode) {
+  tb_world_def def = tb_default_world_def();
+  CHECK(tb_preset_apply(preset, &def) == TB_OK);
+  def.thread_count = threads;
+  if (sleep_mode >= 0) def.solver.sleep.mode = sleep_mode;
+  tb_world_id w = tb_world_create(&def);
+  CHECK(w >= 0);
+  float plane[4] = {0, 1, 0, 0};
+  tb_body_id g = tb_body_create(w, TB_BODY_STATIC, ZERO, ID_Q);
+  tb_shape_create(w, g, TB_SHAPE_PLANE, plane, ZERO, ID_Q, 0.6f, 0.0f, 1.0f);
+  return w;
+}
+
+static tb_body_id add_box(tb_world_id w, float x, float y, float z, float h) {
+  float p[3] = {x, y, z}, box[4] = {h, h, h, 0};
+  tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, p, ID_Q);
+  CHECK(tb_shape_create(w, b, TB_SHAPE_BOX, box, ZERO, ID_Q, 0.6f, 0.0f, 1000.0f) >= 0);
+  return b;
+}
+
+static int32_t island_count(tb_world_id w) {
+  tb_step_stats s;
+  CHECK(tb_world_step_stats(w, &s) == TB_OK);
+  return s.island_count;
+}
+
+/* A pile of 48 boxes and spheres in 12 columns of 4: the islands of every body after every step
+ * are the same with 1 and with 3 threads. */
+static void test_threads_same_islands(tb_preset preset) {
+  enum { N = 48, STEPS = 150 };
+  tb_world_id w[2] = {make_world(preset, 1, TB_SLEEP_OFF), make_world(preset, 3, TB_SLEEP_OFF)};
+  tb_body_id ids[2][N];
+  for (int k = 0; k < 2; ++k)
+    for (int i = 0; i < N; ++i) {
+      float x = (float)(i % 4) * 0.55f, y = 0.3f + (float)(i / 16) * 0.62f, z = (float)((i / 4) % 4) * 0.55f;
+      if (i % 2) {
+        float p[3] = {x, y, z}, sp[4] = {0.3f, 0, 0, 0};
+        ids[k][i] = tb_body_create(w[k], TB_BODY_DYNAMIC, p, ID_Q);
+        tb_shape_create(w[k], ids[k][i], TB_SHAPE_SPHERE, sp, ZERO, ID_Q, 0.6f, 0.0f, 1000.0f);
+      } else {
+        ids[k][i] = add_box(w[k], x, y, z, 0.28f);
+      }
+    }
+  int same = 1, merged = 0;
+  for (int s = 0; s < STEPS; ++s) {
+    for (int k = 0; k < 2; ++k) CHECK(tb_world_step(w[k]) == TB_OK);
+    for (int i = 0; i < N; ++i) same &= tb_body_island(w[0], ids[0][i]) == tb_body_island(w[1], ids[1][i]);
+    same &= island_count(w[0]) == island_count(w[1]);
+    if (island_count(w[0]) < N) merged = 1;
+  }
+  CHECK(same);
+  CHECK(merged); /* touching bodies did merge: the comparison is not between singletons */
+  for (int k = 0; k < 2; ++k) tb_world_destroy(w[k]);
+}
+
+/* Boxes a and b side by side (apart), c lying across both: one island. c removed: the island keeps
+ * a and b (the split is lazy); under the PhysX solver it splits as soon as a and b request
+ * different iteration counts, and each then runs its own. */
+static void test_lazy_split(void) {
+  tb_world_id w = make_world(TB_PRESET_PHYSX_PGS, 1, TB_SLEEP_OFF);
+  tb_body_id a = add_box(w, -0.6f, 0.25f, 0, 0.25f), b = add_box(w, 0.6f, 0.25f, 0, 0.25f);
+  float p[3] = {0, 0.9f, 0}, plank[4] = {1.0f, 0.1f, 0.25f, 0};
+  tb_body_id c = tb_body_create(w, TB_BODY_DYNAMIC, p, ID_Q);
+  tb_shape_create(w, c, TB_SHAPE_BOX, plank, ZERO, ID_Q, 0.6f, 0.0f, 500.0f);
+  CHECK(tb_world_step(w) == TB_OK);
+  CHECK(tb_body_island(w, a) != tb_body_island(w, b)); /* c has not touched yet */
+  for (int s = 0; s < 30; ++s) CHECK(tb_world_step(w) == TB_OK);
+  CHECK(tb_body_island(w, a) == tb_body_island(w, b));
+  CHECK(tb_body_island(w, c) == tb_body_island(w, a));
+  CHECK(island_count(w) == 1);
+  CHECK(tb_body_destroy(w, c) == TB_OK);
+  for (int s = 0; s < 5; ++s) CHECK(tb_world_step(w) == TB_OK);
+  CHECK(tb_body_island(w, a) == tb_body_island(w, b)); /* lazy: nothing needed the split */
+  CHECK(tb_body_set_solver_iterations(w, b, 8, 1) == TB_OK);
+  CHECK(tb_world_step(w) == TB_OK);
+  CHECK(tb_body_island(w, a) != tb_body_island(w, b));
+  CHECK(island_count(w) == 2);
+  tb_solver_status st;
+  CHECK(tb_world_solver_status(w, &st) == TB_OK);
+  CHECK(st.position_iterations == 8);
+  tb_world_destroy(w);
+}
+
+/* A distance joint links two bodies in the air into one island; a static side links nothing. */
+static void test_joint_links(void) {
+  tb_world_id w = make_world(TB_PRESET_PHYSX_TGS, 1, TB_SLEEP_OFF);
+  tb_body_id a = add_box(w, -1.0f, 3.0f, 0, 0.1f), b = add_box(w, 1.0f, 3.0f, 0, 0.1f);
+  tb_body_id s = tb_body_create(w, TB_BODY_STATIC, (float[3]){0, 5, 0}, ID_Q);
+  tb_joint_def d;
+  tb_joint_default_def_into(&d);
+  d.type = TB_JOINT_DISTANCE;
+  d.body0 = a;
+  d.body1 = b;
+  d.length = 2.0f;
+  tb_joint_id j = tb_joint_create(w, &d);
+  CHECK(j >= 0);
+  d.body0 = s;
+  d.body1 = a;
+  d.length = 2.0f;
+  CHECK(tb_joint_create(w, &d) >= 0);
+  CHECK(tb_world_step(w) == TB_OK);
+  CHECK(tb_body_island(w, a) == tb_body_island(w, b));
+  CHECK(tb_body_island(w, s) == -1);
+  CHECK(island_count(w) == 1);
+  tb_world_destroy(w);
+}
+
+int main(void) {
+  test_threads_same_islands(TB_PRESET_PHYSX_TGS);
+  test_threads_same_islands(TB_PRESET_NEWTON_XPBD);
+  test_lazy_split();
+  test_joint_links();
+  return tb_test_report("test_island");
+}
