@@ -4,7 +4,7 @@
 //
 // URL parameters (optional): rows (pyramid rows, default 7), drops (initial falling bodies,
 // default 10), substeps (default 4), seed (default 7), paused=1 (start paused), preset
-// (physx-pgs, physx-tgs (default), newton-xpbd, newton-semi, mujoco, kamino; also the panel's
+// (physx-pgs, physx-tgs (default), newton-xpbd, newton-semi, mujoco, kamino, genesis; also the panel's
 // selector, under which the panel states what the preset's reported force contains).
 //
 // For tests, window.tribo = { build, ready, frame, contactCount, drawnContactMarkers, bodyCount,
@@ -25,7 +25,7 @@ const intParam = (name, def, min, max) => {
   const v = Number.parseInt(params.get(name) ?? '', 10);
   return Number.isFinite(v) ? Math.min(max, Math.max(min, v)) : def;
 };
-const PRESETS = ['physx-pgs', 'physx-tgs', 'newton-xpbd', 'newton-semi', 'mujoco', 'kamino'];
+const PRESETS = ['physx-pgs', 'physx-tgs', 'newton-xpbd', 'newton-semi', 'mujoco', 'kamino', 'genesis'];
 const CONFIG = {
   preset: PRESETS.includes(params.get('preset')) ? params.get('preset') : 'physx-tgs',
   rows: intParam('rows', 7, 1, 12),

@@ -9,8 +9,8 @@ import { SCENES, sceneValue } from './preset_scenes.js';
 import { SideView } from './side_view.js';
 import { LivePlot, REFERENCE_COLOR, download } from './live_plot.js';
 
-const PRESETS = ['physx-pgs', 'physx-tgs', 'newton-xpbd', 'newton-semi', 'mujoco', 'kamino'];
-const COLORS = ['#60a5fa', '#34d399', '#f472b6', '#fbbf24', '#a78bfa', '#f87171'];
+const PRESETS = ['physx-pgs', 'physx-tgs', 'newton-xpbd', 'newton-semi', 'mujoco', 'kamino', 'genesis'];
+const COLORS = ['#60a5fa', '#34d399', '#f472b6', '#fbbf24', '#a78bfa', '#f87171', '#2dd4bf'];
 const HISTORY = 600; /* steps kept in the plot (10 s at 60 Hz) */
 
 const params = new URLSearchParams(location.search);

@@ -258,8 +258,8 @@ async function runDemoChecks(t, { isolation, expectBuild, name, buttons = false,
       const after = await page.evaluate(() => ({ contacts: window.tribo.contactCount, error: window.tribo.error }));
       assert.equal(after.error, null, `${name}: no error after switching preset`);
       assert.ok(after.contacts > 0, `${name}: the XPBD world has contacts`);
-      // mujoco and kamino are in the selector; the panel states what each one's force contains
-      for (const [preset, says] of [['mujoco', /mj_contactForce/], ['kamino', /PADMM/]]) {
+      // mujoco, kamino and genesis are in the selector; the panel states what each one's force contains
+      for (const [preset, says] of [['mujoco', /mj_contactForce/], ['kamino', /PADMM/], ['genesis', /force_a/]]) {
         await page.evaluate((p) => window.tribo.setPreset(p), preset);
         await page.evaluate(() => window.tribo.step());
         await page.waitForFunction((p) => window.tribo.readbackInfo?.preset === p, preset, { timeout: 60000 });
