@@ -20,5 +20,5 @@ export const DEMOS = [
   { n: 11, page: 'penalty', title: 'Penalty contact', text: 'A sphere resting on springs: penetration against m·g/ke, the damping ratio, the explicit step\'s stability limit; Huber friction regimes and the refusal of an unstable kf.' },
   { n: 12, page: 'soft', title: 'Soft constraints (MuJoCo)', text: 'solref / solimp sliders: a sphere\'s penetration and force over time against the soft-constraint equation; a box on a slope under the pyramidal and elliptic cones, condim 1/3/4/6.' },
   { n: 13, page: 'observation', title: 'Force observation', text: 'Impulse against average force as h changes, a body\'s net contact wrench, the reaction about the other body\'s centre; contact events and a contact sensor plot.' },
-  { n: 14, title: 'Islands and sleeping', text: 'Islands coloured, a body waking its island.', arrives: 'arrives with islands and automatic sleeping' },
+  { n: 14, page: 'sleeping', title: 'Islands and sleeping', text: 'Stacks of boxes settling, coloured by island, hatched asleep under the Genesis and PhysX rules; a sphere dropped on one stack wakes exactly its island.' },
 ];

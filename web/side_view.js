@@ -46,6 +46,21 @@ export class SideView {
     this.newtonsPerMeter = opts.newtonsPerMeter ?? 40;
   }
 
+  /** A diagonal hatch pattern in `color` (cached per colour). */
+  hatch(color) {
+    this.hatches ??= new Map();
+    if (!this.hatches.has(color)) {
+      const c = document.createElement('canvas');
+      c.width = c.height = 8;
+      const g = c.getContext('2d');
+      g.strokeStyle = color;
+      g.lineWidth = 2;
+      g.beginPath(); g.moveTo(0, 8); g.lineTo(8, 0); g.stroke();
+      this.hatches.set(color, this.ctx.createPattern(c, 'repeat'));
+    }
+    return this.hatches.get(color);
+  }
+
   /** Canvas pixel of a world point (x, y). */
   /** World point (m, x–y) under canvas pixel (u, v) of the canvas's own resolution. */
   meters(u, v) {
@@ -78,6 +93,8 @@ export class SideView {
     ctx.strokeStyle = '#d8dee9';
     for (const { id, shape } of scene.bodies) {
       const p = world.getPosition(id), q = world.getRotation(id);
+      /* scene.style(id) -> { color, asleep }: filled in the colour, an asleep body hatched and dim */
+      const st = scene.style?.(id);
       ctx.beginPath();
       if (shape.type === 'sphere') {
         const c = this.px(p);
@@ -101,7 +118,15 @@ export class SideView {
       } else if (shape.type === 'hull') {
         outline(shape.points.map((v) => rotate(q, v)).map((r) => this.px([p[0] + r[0], p[1] + r[1]])), ctx);
       }
+      if (st) {
+        ctx.globalAlpha = st.asleep ? 0.45 : 1;
+        ctx.fillStyle = st.asleep ? this.hatch(st.color) : st.color + '55';
+        ctx.fill();
+        ctx.strokeStyle = st.color;
+      }
       ctx.stroke();
+      ctx.globalAlpha = 1;
+      ctx.strokeStyle = '#d8dee9';
     }
     const c = world.contacts;
     if (scene.closestPoints) {

@@ -102,6 +102,7 @@ test('gallery (demos/, the URL make demo prints): a card per demo, every link op
     else assert.ok(cards[k].href === null && /arrives with|not written yet/.test(cards[k].text), `${d.title}: no page, says why`);
   });
   assert.equal(cards.find((c) => /Soft constraints/.test(c.text)).href, 'soft.html', 'the mujoco preset has landed: its page is linked');
+  assert.equal(cards.find((c) => /Islands and sleeping/.test(c.text)).href, 'sleeping.html', 'islands and automatic sleep have landed: page 14 is linked');
   for (const c of cards.filter((x) => x.href)) {
     const r = await page.request.get(`${h.servers.isolated.url}${c.href}`);
     assert.equal(r.status(), 200, `${c.href} served`);

@@ -265,3 +265,34 @@ PAGES.push({
     await page.evaluate(() => window.course.set('condim', 3));
   },
 });
+
+PAGES.push({
+  id: 'sleeping', steps: 300, moves: { dropOn: 2 },
+  /* every stack settles and sleeps before the drop (at 2.5 s, step 151) */
+  physics(head, p, label) {
+    for (const lane of ['genesis', 'physx-tgs']) assert.ok(head[lane] > 10, `${label}/${lane}: last island asleep at step ${head[lane]}`);
+  },
+  async check(page) {
+    const rows = await page.locator('#headline tr').allTextContents();
+    for (const lane of ['genesis', 'physx-tgs']) {
+      /* the step the last island fell asleep is the one the rule gives, replayed on the lane's own
+       * motion velocities (Genesis: 10 steps under 2e-3 m/s; PhysX: the 0.4 s wake counter) — exactly */
+      const row = rows.find((r) => r.startsWith(lane));
+      const m = new RegExp(`^${lane}(\\d+)the rule gives step (\\d+)`).exec(row);
+      assert.ok(m && m[1] === m[2], `${lane}: measured against the rule: ${row}`);
+      /* the sphere dropped on stack 1 at step 151 wakes that island alone, when it lands (a fall of
+       * 0.5 m: about 19 steps), and the other stacks sleep on, their kept ground force their weight */
+      const cells = async (k) => (await page.locator(`[id="isl-${lane}-${k}"] td`).allTextContents());
+      const [, , , slept1, woke1] = await cells(1);
+      assert.ok(Number(slept1.split(' ')[0]) < 151, `${lane}: stack 1 asleep before the drop (${slept1})`);
+      const woke = Number(woke1.split(' ')[0]);
+      assert.ok(woke > 151 && woke < 151 + 30, `${lane}: stack 1 woke when the sphere landed (step ${woke1})`);
+      for (const k of [2, 3]) {
+        const [, , asleep, slept, wake, force] = await cells(k);
+        assert.deepEqual([asleep, wake], ['yes', '—'], `${lane}: stack ${k} sleeps on`);
+        assert.ok(Number(slept) < 151, `${lane}: stack ${k} fell asleep at ${slept}`);
+        assert.ok(Math.abs(Number(force) - 3 * 9.81) <= 0.01 * 3 * 9.81, `${lane}: stack ${k}'s kept ground force ${force} N, its weight`);
+      }
+    }
+  },
+});
