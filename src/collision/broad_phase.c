@@ -168,7 +168,7 @@ static void sweep_job(int32_t begin, int32_t end, void* vctx) {
 
 /* Keeps live shapes in the previous order, appends new ones, then insertion-sorts (nearly sorted
  * between steps) and sweeps along x, in parallel chunks of the order. */
-static tb_status sweep_and_prune(tb_world* w, pair_sink* out) {
+static tb_status sweep_and_prune(tb_world* w, const tb_step_context* step, pair_sink* out) {
   tb_shapes* s = &w->shapes;
   if (w->sap_capacity < s->count) {
     const tb_array_ref arrays[] = {{(void**)&w->sap_order, sizeof(int32_t)}, {(void**)&w->sap_entries, sizeof(tb_sap_entry)}};
@@ -227,7 +227,7 @@ static tb_status sweep_and_prune(tb_world* w, pair_sink* out) {
       b->region_chunk = per;
     }
     if ((int64_t)b->region_chunk * chunks > b->region_capacity) b->region_chunk = b->region_capacity / chunks;
-    tb_parallel_for(n, TB_SWEEP_CHUNK, w->def.thread_count, sweep_job, &ctx);
+    tb_parallel_for(n, TB_SWEEP_CHUNK, step->thread_count, sweep_job, &ctx);
     int32_t most = 0;
     for (int32_t c = 0; c < chunks; ++c) most = b->chunk_found[c] > most ? b->chunk_found[c] : most;
     if (most <= b->region_chunk) break;
@@ -269,17 +269,17 @@ static void explicit_pairs(tb_world* w, pair_sink* out) {
   }
 }
 
-static tb_status generate(tb_world* w, pair_sink* out) {
+static tb_status generate(tb_world* w, const tb_step_context* step, pair_sink* out) {
   switch (w->def.collision.broad_phase) {
     case TB_BROAD_PHASE_ALL_PAIRS: all_pairs(w, out); return TB_OK;
     case TB_BROAD_PHASE_EXPLICIT: explicit_pairs(w, out); return TB_OK;
-    default: return sweep_and_prune(w, out);
+    default: return sweep_and_prune(w, step, out);
   }
 }
 
-tb_status tb_broad_phase(tb_world* w) {
+tb_status tb_broad_phase(tb_world* w, const tb_step_context* step) {
   pair_sink out = {w->pairs, w->pair_capacity, 0, 0};
-  tb_status st = generate(w, &out);
+  tb_status st = generate(w, step, &out);
   if (st != TB_OK) return st;
   int32_t limit = w->def.collision.max_collision_pairs;
   if (limit > 0 && out.found > limit) {
@@ -304,7 +304,7 @@ tb_status tb_broad_phase(tb_world* w) {
     if (!tb_pairs_grow(w, cap))
       return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for %d candidate pairs", cap);
     out = (pair_sink){w->pairs, w->pair_capacity, 0, 0};
-    st = generate(w, &out);
+    st = generate(w, step, &out);
     if (st != TB_OK) return st;
   }
   tb_broad_scratch* b = scratch_of(w, w->shapes.capacity, w->pair_capacity, 0);

@@ -9,7 +9,7 @@
  * w->pairs ordered by (shape0, shape1) with their TB_PAIR_* flags. The pair arrays grow to hold
  * every pair (w->pairs_grew says they did). More pairs than a non-zero max_collision_pairs:
  * TB_ERR_CAPACITY, pair_count 0. */
-tb_status tb_broad_phase(tb_world* w);
+tb_status tb_broad_phase(tb_world* w, const tb_step_context* step);
 /* Frees the sweep order and its entries. */
 void tb_broad_phase_destroy(tb_world* w);
 

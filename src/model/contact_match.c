@@ -112,11 +112,11 @@ static void match_job(int32_t begin, int32_t end, void* vctx) {
 
 #define TB_MATCH_CHUNK 64
 
-void tb_match_contacts(tb_world* w) {
+void tb_match_contacts(tb_world* w, const tb_step_context* step) {
   tb_match_data* md = &w->match;
   match_ctx ctx = {w, &md->frame[md->current], tb_match_next(md), w->def.collision.matching == TB_MATCHING_STICKY,
                    w->def.collision.match_distance};
-  tb_parallel_for(w->pair_count, TB_MATCH_CHUNK, w->def.thread_count, match_job, &ctx);
+  tb_parallel_for(w->pair_count, TB_MATCH_CHUNK, step->thread_count, match_job, &ctx);
   /* persistent ids of the new points, in pair and point order (the matched ones have age >= 1) */
   tb_match_frame* cur = ctx.cur;
   for (int32_t i = 0; i < w->pair_count; ++i)

@@ -7,6 +7,7 @@
 #include "../world/contact_types.h"
 
 struct tb_world;
+struct tb_step_context;
 
 /* The frame the running collide() fills (becomes current in tb_match_contacts). */
 static inline tb_match_frame* tb_match_next(tb_match_data* m) { return &m->frame[1 - m->current]; }
@@ -14,6 +15,6 @@ static inline tb_match_frame* tb_match_next(tb_match_data* m) { return &m->frame
 /* After the narrow phase and the distance stage: makes a new current frame, matches every point
  * with the previous frame and applies sticky anchors (collision.matching). The matching frames'
  * storage is world storage (tb_match_reserve, src/world/storage.c). */
-void tb_match_contacts(struct tb_world* w);
+void tb_match_contacts(struct tb_world* w, const struct tb_step_context* step);
 
 #endif

@@ -132,8 +132,8 @@ static void fill_job(int32_t begin, int32_t end, void* vctx) {
   }
 }
 
-void tb_contact_store_fill(tb_world* w) {
-  tb_parallel_for(w->pair_count, TB_FILL_CHUNK, w->def.thread_count, fill_job, w);
+void tb_contact_store_fill(tb_world* w, const tb_step_context* step) {
+  tb_parallel_for(w->pair_count, TB_FILL_CHUNK, step->thread_count, fill_job, w);
 }
 
 void tb_readback_set(tb_world* w, int32_t convention, int32_t flags, int32_t substeps, float scale) {

@@ -12,7 +12,7 @@ tb_status tb_contact_store_reserve(tb_world* w);
  * point in pair order, with the record of the distance rule, the matching (current match frame)
  * and the combined material; impulses zero and convention-specific readback NaN / -1 until a
  * solve() fills them. */
-void tb_contact_store_fill(tb_world* w);
+void tb_contact_store_fill(tb_world* w, const tb_step_context* step);
 
 /* What a solver's readback put in the store (tb_readback_info flags). */
 enum {

@@ -78,7 +78,7 @@ static void emit(tb_observe* o, int32_t type, uint64_t key, int32_t body0, int32
   memcpy(e->point, point, sizeof e->point);
 }
 
-void tb_observe_events_update(tb_world* w, tb_observe* o, int available) {
+void tb_observe_events_update(tb_world* w, tb_observe* o, int available, float dt) {
   o->event_count = 0;
   o->event_requested = 0;
   o->event_step = o->solve_count;
@@ -97,7 +97,7 @@ void tb_observe_events_update(tb_world* w, tb_observe* o, int available) {
     o->force_available = 0;
     return;
   }
-  float inv_h = 1.0f / w->def.timestep;
+  float inv_h = 1.0f / dt; /* 1/s: impulses over the step to forces */
   tb_event_contact* c = o->contacts[cur];
   tb_event_pair* p = o->pairs[cur];
   int32_t nc = 0, np = 0;

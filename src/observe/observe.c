@@ -67,12 +67,12 @@ tb_status tb_observe_check_with(tb_world* w, tb_body_id with, const char* fn) {
   return tb_observe_body_slot(w, with, fn, "with body") < 0 ? TB_ERR_NOT_FOUND : TB_OK;
 }
 
-void tb_observe_after_solve(tb_world* w) {
+void tb_observe_after_solve(tb_world* w, const tb_step_context* step) {
   tb_observe* o = w->observe;
   if (!o) return;
   o->solve_count++;
   tb_readback_info r = w->readback;
   int available = r.per_contact_force && w->contacts.readback_valid && !w->contacts.overflowed;
   tb_observe_sensors_update(w, o, available);
-  tb_observe_events_update(w, o, available);
+  tb_observe_events_update(w, o, available, step->dt);
 }

@@ -65,7 +65,7 @@ typedef struct tb_observe {
 tb_observe* tb_observe_get(tb_world* w, const char* fn);
 void tb_observe_destroy(tb_world* w);
 /* Called at the end of every successful solve(): sensors and events. */
-void tb_observe_after_solve(tb_world* w);
+void tb_observe_after_solve(tb_world* w, const tb_step_context* step);
 
 /* The readback flags of the current contact set; TB_OK when forces can be read, else
  * TB_ERR_INVALID_STATE with a message naming fn and the reason. info may be NULL. */
@@ -88,7 +88,7 @@ void tb_observe_sensors_update(tb_world* w, tb_observe* o, int available);
 void tb_observe_sensors_free(tb_sensors* s);
 /* Every per-sensor array (slots elements each); returns their count (<= 16). */
 int tb_observe_sensor_arrays(tb_sensors* s, tb_array_ref* a);
-void tb_observe_events_update(tb_world* w, tb_observe* o, int available);
+void tb_observe_events_update(tb_world* w, tb_observe* o, int available, float dt);
 void tb_observe_events_free(tb_observe* o);
 
 /* The observation calls behind src/api (sensor.c, event.c, wrench.c): each takes the world of the

@@ -538,14 +538,14 @@ static float sweep_radius(const tb_world* w, int32_t body) {
  * world axes, from the pose saved before the solve (w->backup). The PGS solvers integrate the
  * poses with the velocities of the position iterations and leave other velocities after the
  * velocity iterations; what the body did is what decides whether it rests. */
-static void motion_velocity(const tb_world* w, int32_t i, tb_vec3* v, tb_vec3* omega) {
+static void motion_velocity(const tb_world* w, int32_t i, float dt, tb_vec3* v, tb_vec3* omega) {
   const tb_bodies* b = &w->bodies;
   const float* t0 = w->backup + 13 * i;
   const float* t1 = b->f.transform + 7 * i;
   tb_quat q0 = {t0[3], t0[4], t0[5], t0[6]}, q1 = {t1[3], t1[4], t1[5], t1[6]};
   tb_vec3 c0 = tb_add(tb_v3(t0[0], t0[1], t0[2]), tb_rotate(q0, b->local_center[i]));
   tb_vec3 c1 = tb_add(tb_v3(t1[0], t1[1], t1[2]), tb_rotate(q1, b->local_center[i]));
-  float inv_dt = 1.0f / w->def.timestep;
+  float inv_dt = 1.0f / dt;
   *v = tb_scale(tb_sub(c1, c0), inv_dt);
   tb_quat dq = tb_quat_mul(q1, tb_quat_conj(q0));
   if (dq.w < 0.0f) { dq.x = -dq.x; dq.y = -dq.y; dq.z = -dq.z; dq.w = -dq.w; }
@@ -555,9 +555,9 @@ static void motion_velocity(const tb_world* w, int32_t i, tb_vec3* v, tb_vec3* o
   *omega = s > 0.0f ? tb_scale(axis, angle / s * inv_dt) : tb_v3(0, 0, 0);
 }
 
-static int genesis_ready(tb_world* w, int32_t i) {
+static int genesis_ready(tb_world* w, int32_t i, float dt) {
   tb_vec3 lv, av;
-  motion_velocity(w, i, &lv, &av);
+  motion_velocity(w, i, dt, &lv, &av);
   const float v[3] = {lv.x, lv.y, lv.z}, a[3] = {av.x, av.y, av.z};
   float r = sweep_radius(w, i), m = 0.0f;
   for (int k = 0; k < 3; ++k) m = fmaxf(m, fmaxf(fabsf(v[k]), r * fabsf(a[k])));
@@ -576,7 +576,7 @@ static void physx_counter(tb_world* w, int32_t i, float dt) {
   float* acc = b->sleep_velocity + 6 * i;
   if (wc < 0.5f * p->wake_counter || wc < dt) {
     tb_vec3 lv, av;
-    motion_velocity(w, i, &lv, &av);
+    motion_velocity(w, i, dt, &lv, &av);
     const float v[3] = {lv.x, lv.y, lv.z};
     tb_quat q = {b->f.transform[7 * i + 3], b->f.transform[7 * i + 4], b->f.transform[7 * i + 5], b->f.transform[7 * i + 6]};
     tb_vec3 wb = tb_inv_rotate(q, av); /* body axes */
@@ -594,15 +594,15 @@ static void physx_counter(tb_world* w, int32_t i, float dt) {
   b->wake_counter[i] = fmaxf(wc - dt, 0.0f);
 }
 
-void tb_islands_sleep(tb_world* w) {
+void tb_islands_sleep(tb_world* w, const tb_step_context* step) {
   if (!auto_sleep(w)) return;
   tb_bodies* b = &w->bodies;
   const tb_shapes* sh = &w->shapes;
   int genesis = w->def.solver.sleep.mode == TB_SLEEP_GENESIS;
-  float dt = w->def.timestep;
+  float dt = step->dt;
   for (int32_t i = 0; i < b->count; ++i) {
     if (!awake_dynamic(b, i)) continue;
-    if (genesis) b->sleep_steps[i] = genesis_ready(w, i) ? b->sleep_steps[i] + 1 : 0;
+    if (genesis) b->sleep_steps[i] = genesis_ready(w, i, dt) ? b->sleep_steps[i] + 1 : 0;
     else physx_counter(w, i, dt);
   }
   /* touching a moving kinematic body keeps a body awake */

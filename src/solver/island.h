@@ -28,7 +28,7 @@ int tb_islands_update(tb_world* w);
  * sides all rest with one asleep is kept and flagged instead of being invalidated. */
 void tb_islands_keep_joints(tb_world* w, int after);
 /* solve(), after the solver: the sleep rule per body, whole islands put to sleep. */
-void tb_islands_sleep(tb_world* w);
+void tb_islands_sleep(tb_world* w, const tb_step_context* step);
 /* Step statistics of islands and sleep (w->stats). */
 void tb_islands_stats(tb_world* w);
 

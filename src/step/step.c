@@ -45,20 +45,20 @@ tb_status tb_step_collide(tb_world* w) {
   tb_undo_forget(w);   /* contacts and matching frames may now name the last created body */
   STAGE_OR_FAIL(TB_STAGE_NONE, reserve_collide(w));
   STAGE(TB_STAGE_AABB_UPDATE, tb_update_shape_bounds(w, &ctx));
-  STAGE_OR_FAIL(TB_STAGE_BROAD_PHASE, tb_broad_phase(w)); /* filtering of each candidate inside */
+  STAGE_OR_FAIL(TB_STAGE_BROAD_PHASE, tb_broad_phase(w, &ctx)); /* filtering of each candidate inside */
   STAGE_OR_FAIL(TB_STAGE_BROAD_PHASE, reserve_matching(w));
   STAGE(TB_STAGE_NARROW_PHASE, tb_narrow_stage(w, &ctx)); /* reduction, distance rule, materials */
   /* a sleeping island touched by an awake body wakes before the solve: its own pairs (skipped
    * while it slept) are found by running the broad and narrow phases again */
   while (tb_islands_wake_touched(w) > 0) {
     STAGE(TB_STAGE_AABB_UPDATE, tb_update_shape_bounds(w, &ctx));
-    STAGE_OR_FAIL(TB_STAGE_BROAD_PHASE, tb_broad_phase(w));
+    STAGE_OR_FAIL(TB_STAGE_BROAD_PHASE, tb_broad_phase(w, &ctx));
     STAGE_OR_FAIL(TB_STAGE_BROAD_PHASE, reserve_matching(w));
     STAGE(TB_STAGE_NARROW_PHASE, tb_narrow_stage(w, &ctx));
   }
-  STAGE(TB_STAGE_MATCHING, tb_match_contacts(w));
+  STAGE(TB_STAGE_MATCHING, tb_match_contacts(w, &ctx));
   STAGE_OR_FAIL(TB_STAGE_MATCHING, tb_contact_store_reserve(w)); /* grows the store: nothing dropped */
-  STAGE(TB_STAGE_CONTACT_STORE, tb_contact_store_fill(w));
+  STAGE(TB_STAGE_CONTACT_STORE, tb_contact_store_fill(w, &ctx));
   STAGE(TB_STAGE_CONTACT_STORE, tb_sleep_contacts_append(w)); /* kept records of sleeping pairs */
   w->collided = 1;
   return TB_OK;
@@ -75,7 +75,7 @@ static tb_status solve_fresh(tb_world* w, const tb_step_context* ctx) {
   w->contacts.count = all;
   tb_islands_keep_joints(w, 1);
   if (st != TB_OK) return st;
-  tb_islands_sleep(w); /* the sleep rule on the step's final velocities */
+  tb_islands_sleep(w, ctx); /* the sleep rule on the step's final velocities */
   tb_islands_stats(w);
   return TB_OK;
 }
@@ -83,7 +83,7 @@ static tb_status solve_fresh(tb_world* w, const tb_step_context* ctx) {
 tb_status tb_step_solve(tb_world* w) {
   const tb_step_context ctx = tb_step_context_of(w);
   STAGE_OR_FAIL(TB_STAGE_SOLVE, solve_fresh(w, &ctx)); /* islands, rows, iterations, integration, readback, sleep */
-  STAGE(TB_STAGE_OBSERVERS, tb_observe_after_solve(w));
+  STAGE(TB_STAGE_OBSERVERS, tb_observe_after_solve(w, &ctx));
   w->sleep_log_count = 0; /* reported as events (when on) */
   return TB_OK;
 }
