@@ -177,6 +177,8 @@ export interface AxisOptions {
   refsafe?: boolean;
   /** `'mujoco'`: start each solve from the previous step's accelerations of the same bodies when they cost less than the unconstrained ones (MuJoCo's warmstart flag). Default `true`. */
   warmstart?: boolean;
+  /** `'mujoco'`, `'genesis'`: solref time constant (s, > 0) a new shape's material starts with (its `solref[0]` unless the shape sets `solref`); raised to 2·timestep by `refsafe`. Default `0.02` (MuJoCo's geom default); `genesis`: `0.01` (Genesis `constraint_timeconst`). */
+  defaultTimeconst?: number;
   /** `'kamino'`: PADMM iterations at most per step, integer in [1, 10000]; running out is not convergence. Default `200`. */
   maxIterations?: number;
   /** `'kamino'`: tolerance on the primal residual r_p = ‖x − y‖∞, N·s (impulse), > 0. Default `1e-6`. */

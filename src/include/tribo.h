@@ -208,6 +208,8 @@ typedef struct tb_mujoco_params {
   int32_t refsafe;       /* 0/1: a positive solref timeconst is raised to at least 2·timestep; default 1 */
   int32_t warmstart;     /* 0/1: start from the previous step's accelerations when they cost less than
                             the unconstrained ones (MuJoCo's warmstart flag); default 1 */
+  float default_timeconst; /* s, > 0: solref[0] a new shape's material starts with; default 0.02
+                              (MuJoCo's geom default), genesis preset 0.01 (Genesis constraint_timeconst) */
 } tb_mujoco_params;
 
 /* ---- Kamino PADMM parameters (the `kamino` preset; Newton Kamino PADMMSolverConfig defaults). ---- */
