@@ -139,3 +139,25 @@ test('gallery (demos/, the URL make demo prints): a card per demo, every link op
   assertClean(log, 'gallery');
   await done();
 });
+
+test('embedding page (demos/embed.html): every <tribo-scene> draws and steps, its source is shown, markers equal its frame\'s contacts', { timeout: 120_000 }, async () => {
+  const { page, log, close: done } = await open(h.browser, h.servers.isolated, 'demos/embed.html', { global: 'embed' });
+  assert.equal(await page.evaluate(() => window.embed.scenes), 3);
+  /* each element has run some steps: its frame's step count grows */
+  await page.waitForFunction(() => [...document.querySelectorAll('tribo-scene')].every((s) => s.frame?.step >= 30), null, { timeout: 60_000, polling: 200 });
+  const scenes = await page.evaluate(() => [...document.querySelectorAll('tribo-scene')].map((s) => {
+    const c = s.shadowRoot.querySelector('canvas'), d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let ink = 0;
+    for (let i = 0; i < d.length; i += 4) ink += Math.abs(d[i] - d[0]) + Math.abs(d[i + 1] - d[1]) + Math.abs(d[i + 2] - d[2]) > 24;
+    return { ink, markers: s.stats.markers, contacts: s.frame.contacts.count, source: s.closest('figure').querySelector('pre.source')?.textContent ?? '' };
+  }));
+  scenes.forEach((s, k) => {
+    assert.ok(s.ink > 2000, `scene ${k}: drawn (${s.ink} pixels)`);
+    assert.ok(s.contacts > 0 && s.markers === s.contacts, `scene ${k}: ${s.markers} markers for ${s.contacts} contacts`);
+    assert.match(s.source, /^<tribo-scene /, `scene ${k}: its HTML is shown`);
+  });
+  assert.match(scenes[2].source, /application\/json/, 'the inline scene shows its JSON');
+  await shot(page, 'embed');
+  assertClean(log, 'embed');
+  await done();
+});

@@ -294,7 +294,7 @@ test('demo, not isolated (--no-isolation): simd build, draws, phone layout keeps
   await runDemoChecks(t, { isolation: false, expectBuild: 'simd', name: 'no-isolation', phone: true });
 });
 
-test('demo scene selector: a pendulum and a hinged chain run in the worker world; a solver without joints refuses by name, not as a page error', { timeout: 150_000 }, async (t) => {
+test('demo scene selector: a pendulum and a hinged chain run in the worker world; a solver without joints refuses by name, not as a page error', { timeout: 240_000 }, async (t) => {
   const { server, page, log, close } = await openDemo(false);
   const t0 = Date.now();
   try {
