@@ -1,16 +1,16 @@
 /**
  * The course page framework: every concept page (demos/<id>.html) is a page spec (web/pages/) mounted
  * here. It builds the page: a collapsible control panel with the spec's sliders and selectors (with
- * units), one side view and one 3D view (web/course_3d.js) per preset stepped together, a live plot of the taught quantity next to its
- * closed form, the headline number per preset against the formula, the explanation, CSV export of
- * the plotted series, and the embed mode.
+ * units), one side view and one 3D view (web/course_3d.js) per preset stepped together, a live plot
+ * of the taught quantity next to its closed form, the headline number per preset against the
+ * formula, the explanation, CSV export of the plotted series, and the embed mode.
  *
  * URL: any param key (e.g. ?theta=30), paused=1, embed=1 (compact: no explanation, panel folded
  * unless panel=1), cx, cy, span (the side views' camera: centre x, y and width in m), view (side, 3d
  * or both: which views each lane shows, default both), camera (the 3D camera: x,y,z eye, optionally
  * then x,y,z target, m, world; default: looking at the side view's centre).
  * For tests, window.course holds ready, error, build, params, headline, reference, lanes, camera,
- * camera3d, view, renders3d (3D lane frames rendered so far), and set(key, value), step(n), csv(),
+ * camera3d (the 3D camera the page started with), view, renders3d (3D lane frames rendered so far), and set(key, value), step(n), csv(),
  * pause(), resume(), setView(mode).
  * @module tribo/web/course
  */
