@@ -10,7 +10,7 @@
  * or both: which views each lane shows, default both), camera (the 3D camera: x,y,z eye, optionally
  * then x,y,z target, m, world; default: looking at the side view's centre).
  * For tests, window.course holds ready, error, build, params, headline, reference, lanes, camera,
- * camera3d (the 3D camera the page started with), view, renders3d (3D lane frames rendered so far), and set(key, value), step(n), csv(),
+ * camera3d (the 3D camera the page started with), camera3dNow (after orbiting), view, renders3d (3D lane frames rendered so far), and set(key, value), step(n), csv(),
  * pause(), resume(), setView(mode).
  * @module tribo/web/course
  */
@@ -250,6 +250,7 @@ export async function mountCourse(spec) {
       },
     });
     Object.defineProperty(state, 'renders3d', { get: () => course3d?.renders ?? 0 });
+    Object.defineProperty(state, 'camera3dNow', { get: () => course3d?.cameraState ?? state.camera3d });
     modeSelect.onchange = () => state.setView(modeSelect.value);
     rebuild();
     state.ready = true;

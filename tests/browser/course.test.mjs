@@ -42,6 +42,22 @@ async function views(page, id, n) {
   assert.deepEqual(await shown(page), { side: 0, view3d: n }, `${id}: 3D views alone`);
   assert.equal(await page.evaluate(() => window.course.renders3d), r0 + n, `${id}: one 3D frame per lane and redraw`);
   await shot(page, `course-${id}-3d`);
+  /* dragging on one 3D view orbits the camera every lane shares: each lane renders again, the last
+   * lane's picture changes too */
+  const before = await page.evaluate(() => window.course.camera3dNow);
+  const last = await canvasHash(page, '.lane:not(.unavailable) canvas.view3d', -1);
+  r0 = await page.evaluate(() => window.course.renders3d);
+  const box = await page.locator('.lane:not(.unavailable) canvas.view3d').first().boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 + 60, box.y + box.height / 2, { steps: 3 });
+  await page.mouse.up();
+  const after = await page.evaluate(() => window.course.camera3dNow);
+  assert.notDeepEqual(after.eye, before.eye, `${id}: the drag orbited the camera`);
+  assert.deepEqual(after.target, before.target, `${id}: about its target`);
+  const renders = await page.evaluate(() => window.course.renders3d) - r0;
+  assert.ok(renders >= n && renders % n === 0, `${id}: every lane rendered again (${renders} frames, ${n} lanes)`);
+  assert.notEqual(await canvasHash(page, '.lane:not(.unavailable) canvas.view3d', -1), last, `${id}: the last lane's view turned with it`);
   await select('both');
   assert.deepEqual(await shown(page), { side: n, view3d: n }, `${id}: both views`);
 }
