@@ -897,6 +897,16 @@ export interface SolverStatus {
 }
 
 /** Statistics of the last step. */
+/** A dynamic body's automatic-sleep counters after the last step (World.sleepState, docs/sleeping.md). */
+export interface SleepState {
+  /** s; the PhysX rule (`sleep: 'physx'`): the body may sleep when it reaches 0. null under another rule. */
+  wakeCounter: number | null;
+  /** 1; the PhysX rule: 1 + the body's counted shape pairs and joints at the last check, the factor on `sleepEnergyThreshold`. null under another rule. */
+  clusterFactor: number | null;
+  /** steps; the Genesis rule (`sleep: 'genesis'`): consecutive steps below `sleepVelocityThreshold`; the body may sleep at `sleepSteps`. null under another rule. */
+  stepsBelow: number | null;
+}
+
 export interface StepStats {
   /** Threads that executed jobs in the last step. */
   threadsUsed: number;
@@ -1414,6 +1424,12 @@ export class World {
    */
   island(id: number): number;
   /**
+   * A dynamic body's automatic-sleep counters after the last step (docs/sleeping.md), what the
+   * world's rule decides on; the other rule's values are null (not computed).
+   * @throws {RangeError} static or kinematic body
+   */
+  sleepState(id: number): SleepState;
+  /**
    * Excludes a pair (`excluded` false re-admits it): `{ shapes: [a, b] }` Newton shape-pair
    * exclusion, `{ bodies: [a, b] }` MuJoCo `exclude` body pair.
    */
@@ -1679,6 +1695,7 @@ export class WorkerWorld {
   setSleeping(id: number, sleeping: boolean): Promise<void>;
   isSleeping(id: number): Promise<boolean>;
   island(id: number): Promise<number>;
+  sleepState(id: number): Promise<SleepState>;
   excludePair(pair: { shapes: readonly [number, number] } | { bodies: readonly [number, number] }, excluded?: boolean): Promise<void>;
   setExplicitPairs(pairs: readonly (readonly [number, number])[]): Promise<void>;
   setContactPair(a: number, b: number, params: ContactPairParams | null): Promise<void>;

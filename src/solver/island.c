@@ -82,6 +82,7 @@ void tb_island_add_body(tb_world* w, int32_t slot) {
   b->island_dirty[slot] = 0;
   b->sleep_steps[slot] = 0;
   b->wake_counter[slot] = w->def.solver.sleep.wake_counter;
+  b->counted_interactions[slot] = 0;
   memset(b->sleep_velocity + 6 * slot, 0, 6 * sizeof(float));
 }
 
