@@ -6,8 +6,10 @@
  *   bodies: the dynamic bodies are the degrees of freedom (COM velocity, world angular velocity;
  *     M = diag(m·1, I_world)); a₀ = g and I⁻¹(−ω × Iω); kinematic bodies move with their velocity
  *     and enter the rows' velocity only; sleeping and static bodies are fixed;
- *   rows: every active manifold point (and a gap point with adhesion, as one normal row) at the
- *     midpoint between its surface points, frame (normal, tangent0, tangent1) of the contact store;
+ *   rows: the joints' equality rows, then their violated limit rows (mujoco_joints.c; motors and
+ *     springs are forces in a₀), then every active manifold point (and a gap point with adhesion,
+ *     as one normal row) at the midpoint between its surface points, frame (normal, tangent0,
+ *     tangent1) of the contact store;
  *   warm start: the previous step's accelerations of the same bodies when their cost is lower
  *     than a₀'s (solver.mujoco.warmstart);
  *   solve: PGS (dual, rows in order, elliptic blocks by a ray update and a friction QCQP), CG or
