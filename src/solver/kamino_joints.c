@@ -116,18 +116,23 @@ void tb_kamino_joints_free_velocity(const tb_newton_data* nd, tb_kamino_joints* 
   }
 }
 
+/* A row impulse f along k into the sides' dlin / dang. */
+static void add_row_impulse(tb_newton_data* nd, const tb_kamino_row* k, float f) {
+  if (k->b >= 0) {
+    nd->bodies[k->b].dlin = tb_mul_add(nd->bodies[k->b].dlin, f, k->lin);
+    nd->bodies[k->b].dang = tb_mul_add(nd->bodies[k->b].dang, f, k->ang1);
+  }
+  if (k->a >= 0) {
+    nd->bodies[k->a].dlin = tb_mul_add(nd->bodies[k->a].dlin, -f, k->lin);
+    nd->bodies[k->a].dang = tb_mul_add(nd->bodies[k->a].dang, -f, k->ang0);
+  }
+}
+
 void tb_kamino_joints_scatter(tb_newton_data* nd, const tb_kamino_joints* kj) {
   for (int32_t i = 0; i < kj->count; ++i) {
     const tb_kamino_row* k = &kj->rows[i];
     float f = k->p * (float)k->d;
-    if (k->b >= 0) {
-      nd->bodies[k->b].dlin = tb_mul_add(nd->bodies[k->b].dlin, f, k->lin);
-      nd->bodies[k->b].dang = tb_mul_add(nd->bodies[k->b].dang, f, k->ang1);
-    }
-    if (k->a >= 0) {
-      nd->bodies[k->a].dlin = tb_mul_add(nd->bodies[k->a].dlin, -f, k->lin);
-      nd->bodies[k->a].dang = tb_mul_add(nd->bodies[k->a].dang, -f, k->ang0);
-    }
+    add_row_impulse(nd, k, f);
   }
 }
 
@@ -223,14 +228,7 @@ void tb_kamino_joints_apply(tb_world* w, tb_newton_data* nd, const tb_kamino_joi
   for (int32_t i = 0; i < kj->count; ++i) {
     const tb_kamino_row* k = &kj->rows[i];
     float f = k->p * k->y;
-    if (k->b >= 0) {
-      nd->bodies[k->b].dlin = tb_mul_add(nd->bodies[k->b].dlin, f, k->lin);
-      nd->bodies[k->b].dang = tb_mul_add(nd->bodies[k->b].dang, f, k->ang1);
-    }
-    if (k->a >= 0) {
-      nd->bodies[k->a].dlin = tb_mul_add(nd->bodies[k->a].dlin, -f, k->lin);
-      nd->bodies[k->a].dang = tb_mul_add(nd->bodies[k->a].dang, -f, k->ang0);
-    }
+    add_row_impulse(nd, k, f);
     const tb_joint_row r = {.lin = k->lin, .ang0 = k->ang0, .ang1 = k->ang1};
     tb_joint_row_accumulate(&r, f, 1, w->joints.impulse + 6 * k->joint);
   }
