@@ -34,7 +34,7 @@ void tb_kamino_joints_free(tb_kamino_joints* kj);
  * velocities, before the free row velocities are taken. 0 when out of memory. */
 int tb_kamino_joints_setup(tb_world* w, tb_newton_data* nd, const tb_mat3* inv_inertia, tb_kamino_joints* kj, float h);
 /* The free row velocities v_f (after every free-velocity change). */
-void tb_kamino_joints_free_velocity(const tb_newton_data* nd, tb_kamino_joints* kj, float inv_h);
+void tb_kamino_joints_free_velocity(const tb_newton_data* nd, tb_kamino_joints* kj);
 /* Operator pieces: impulses p·d into dlin / dang; q = p·J(Δv) + σd from dlin / dang as velocity changes. */
 void tb_kamino_joints_scatter(tb_newton_data* nd, const tb_kamino_joints* kj);
 void tb_kamino_joints_gather(const tb_newton_data* nd, tb_kamino_joints* kj, float sigma);

@@ -108,8 +108,7 @@ static float rate_of(const tb_newton_data* nd, const tb_kamino_row* k) {
   return row_rate(nd, &r, k->a, k->b);
 }
 
-void tb_kamino_joints_free_velocity(const tb_newton_data* nd, tb_kamino_joints* kj, float inv_h) {
-  (void)inv_h;
+void tb_kamino_joints_free_velocity(const tb_newton_data* nd, tb_kamino_joints* kj) {
   for (int32_t i = 0; i < kj->count; ++i) {
     tb_kamino_row* k = &kj->rows[i];
     k->vf = k->p * (k->vf + rate_of(nd, k));

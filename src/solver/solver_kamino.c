@@ -287,7 +287,7 @@ static tb_status setup(tb_world* w, const tb_step_context* step, tb_kamino_data*
     tb_vec3 v = row_velocity(nd, &nd->contacts[k->row], k);
     for (int j = 0; j < 3; ++j) k->vf[j] = k->p * (k->vf[j] + tb_dot(k->e[j], v));
   }
-  tb_kamino_joints_free_velocity(nd, &kd->joints, inv_h);
+  tb_kamino_joints_free_velocity(nd, &kd->joints);
   return TB_OK;
 }
 
