@@ -161,7 +161,7 @@ export interface AxisOptions {
   cone?: Engine.MujocoCone;
   /** `'mujoco'`: constraint solver. Default `'newton'`. */
   mujocoSolver?: Engine.MujocoAlgorithm;
-  /** `'mujoco'`: `'implicitfast'` is implicit in joint damping; without joints the same as `'euler'`. Default `'euler'`. */
+  /** `'mujoco'`: `'implicitfast'` is implicit in joint damping; joints have none, so the same as `'euler'`. Default `'euler'`. */
   integrator?: Engine.MujocoIntegrator;
   /** `'mujoco'`: most solver iterations per step, integer in [1, 1000]. Default `100`. */
   mujocoIterations?: number;
@@ -177,7 +177,7 @@ export interface AxisOptions {
   refsafe?: boolean;
   /** `'mujoco'`: start each solve from the previous step's accelerations of the same bodies when they cost less than the unconstrained ones (MuJoCo's warmstart flag). Default `true`. */
   warmstart?: boolean;
-  /** `'mujoco'`, `'genesis'`: solref time constant (s, > 0) a new shape's material starts with (its `solref[0]` unless the shape sets `solref`); raised to 2·timestep by `refsafe`. Default `0.02` (MuJoCo's geom default); `genesis`: `0.01` (Genesis `constraint_timeconst`). */
+  /** `'mujoco'`, `'genesis'`: solref time constant (s, > 0) a new shape's material starts with (its `solref[0]` unless the shape sets `solref`) and that of every joint's rows; raised to 2·timestep by `refsafe`. Default `0.02` (MuJoCo's geom default); `genesis`: `0.01` (Genesis `constraint_timeconst`). */
   defaultTimeconst?: number;
   /** `'kamino'`: PADMM iterations at most per step, integer in [1, 10000]; running out is not convergence. Default `200`. */
   maxIterations?: number;
@@ -1053,12 +1053,15 @@ export interface JointInfo {
  * A joint after the last step. `wrench` is the reaction in the solver's `convention` (average
  * over the step, N and N·m, world axes): `'physx'` (PGS / TGS, PxConstraint::getForce) the force
  * the constraint applied to body0, torque about frame0's origin at the start of the step, motor
- * excluded; `'newton'` (XPBD / penalty, body_parent_f) the total wrench from body0 through the
- * joint on body1 about body1's centre of mass at the end of the step, motor included.
+ * excluded; `'newton'` (XPBD / penalty / Kamino, body_parent_f) the total wrench from body0 through the
+ * joint on body1 about body1's centre of mass at the end of the step, motor included; `'mujoco'`
+ * (MuJoCo / Genesis, efc_force) the force on body1 of the joint's equality and limit rows plus its
+ * distance spring, torque about body1's centre of mass at the start of the step, motor excluded.
+ * A world or static side is reported about its frame origin.
  */
 export interface JointState {
   type: JointType;
-  convention: 'physx' | 'newton';
+  convention: 'physx' | 'newton' | 'mujoco';
   /** False before the first step, when nothing on the joint can move, and once broken. */
   valid: boolean;
   broken: boolean;
