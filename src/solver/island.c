@@ -224,13 +224,14 @@ static void wake_island(tb_world* w, int32_t id) {
   drop_awake_records(w);
 }
 
-static void sleep_island(tb_world* w, int32_t id) {
+/* dt (s): the step's timestep, for the resting bounds. */
+static void sleep_island(tb_world* w, int32_t id, float dt) {
   tb_bodies* b = &w->bodies;
   for (int32_t i = id; i >= 0; i = b->island_next[i]) {
     b->f.asleep[i] = 1;
     memset(b->f.linear_velocity + 3 * i, 0, 3 * sizeof(float));
     memset(b->f.angular_velocity + 3 * i, 0, 3 * sizeof(float));
-    tb_update_body_bounds(w, i, w->def.timestep); /* at rest: what every later update would compute */
+    tb_update_body_bounds(w, i, dt); /* at rest: what every later update would compute */
     log_transition(w, i, 1);
   }
   keep_records(w, id);
@@ -242,7 +243,7 @@ void tb_island_touch_body(tb_world* w, int32_t slot) {
   wake_island(w, b->island[slot]);
 }
 
-void tb_island_set_sleeping(tb_world* w, int32_t slot, int asleep) {
+void tb_island_set_sleeping(tb_world* w, int32_t slot, int asleep, float dt) {
   tb_bodies* b = &w->bodies;
   if (!auto_sleep(w) || b->island[slot] < 0) {
     /* the body alone: out of its island while asleep, its own island again when woken */
@@ -256,7 +257,7 @@ void tb_island_set_sleeping(tb_world* w, int32_t slot, int asleep) {
     return;
   }
   int32_t id = b->island[slot];
-  if (asleep && !b->f.asleep[id]) sleep_island(w, id);
+  if (asleep && !b->f.asleep[id]) sleep_island(w, id, dt);
   else if (!asleep && b->f.asleep[id]) wake_island(w, id);
 }
 
@@ -631,7 +632,7 @@ void tb_islands_sleep(tb_world* w, const tb_step_context* step) {
     int ready = 1;
     for (int32_t k = i; k >= 0 && ready; k = b->island_next[k])
       ready = genesis ? b->sleep_steps[k] >= need : b->wake_counter[k] <= 0.0f;
-    if (ready) sleep_island(w, i);
+    if (ready) sleep_island(w, i, dt);
   }
 }
 

@@ -14,8 +14,8 @@ void tb_island_remove_shape(tb_world* w, int32_t shape);
 /* The body's island wakes (automatic sleep on; nothing otherwise): pose, velocity, mass or shapes set. */
 void tb_island_touch_body(tb_world* w, int32_t slot);
 /* tb_body_set_sleeping: under automatic sleep the whole island, otherwise the body alone (it
- * leaves its island while asleep). */
-void tb_island_set_sleeping(tb_world* w, int32_t slot, int asleep);
+ * leaves its island while asleep). dt (s): the timestep the resting bounds are fattened for. */
+void tb_island_set_sleeping(tb_world* w, int32_t slot, int asleep, float dt);
 
 /* collide(), after the narrow phase: wakes every sleeping island with a new touching contact or
  * a joint to an awake body. Returns the islands woken (their pairs need a new broad phase). */

@@ -180,11 +180,12 @@ static void frame_jac(const double frame[3][3], int j, const double p[3], const 
 
 /* The per-body-slot arrays (island scratch and the warm start), for tb_grow_capacity. */
 static void slot_arrays(tb_mujoco_data* d, tb_array_ref sa[5]) {
-  sa[0] = (tb_array_ref){(void**)&d->dof_of_slot, sizeof(int32_t)};
-  sa[1] = (tb_array_ref){(void**)&d->parent, sizeof(int32_t)};
-  sa[2] = (tb_array_ref){(void**)&d->order_key, sizeof(int32_t)};
-  sa[3] = (tb_array_ref){(void**)&d->warm, 6 * sizeof(double)};
-  sa[4] = (tb_array_ref){(void**)&d->warm_gen, sizeof(int32_t)};
+  int n = 0;
+  TB_ARRAY_REF(sa, n, d, dof_of_slot, sizeof(int32_t));
+  TB_ARRAY_REF(sa, n, d, parent, sizeof(int32_t));
+  TB_ARRAY_REF(sa, n, d, order_key, sizeof(int32_t));
+  TB_ARRAY_REF(sa, n, d, warm, 6 * sizeof(double));
+  TB_ARRAY_REF(sa, n, d, warm_gen, sizeof(int32_t));
 }
 
 static tb_status setup(tb_world* w, const tb_step_context* step) {
