@@ -17,7 +17,7 @@ tb_status tb_solve_world(tb_world* w, const tb_step_context* step) {
   int32_t s = w->def.solver.solver;
   if ((s == TB_SOLVER_MUJOCO || s == TB_SOLVER_KAMINO) && active_joints(w) > 0)
     return tb_world_fail(w, TB_ERR_INVALID_STATE, "solve: the %s solver does not solve joints yet (%d joints); use a physx or newton preset",
-                         tb_enum_name(TB_ENUM_SOLVER, s), active_joints(w));
+                         tb_enum_label(TB_ENUM_SOLVER, s), active_joints(w));
   switch (w->def.solver.solver) {
     case TB_SOLVER_PGS: return tb_solve_pgs(w, step);
     case TB_SOLVER_TGS: return tb_solve_tgs(w, step);
