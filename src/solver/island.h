@@ -29,6 +29,9 @@ int tb_islands_update(tb_world* w);
 void tb_islands_keep_joints(tb_world* w, int after);
 /* solve(), after the solver: the sleep rule per body, whole islands put to sleep. */
 void tb_islands_sleep(tb_world* w, const tb_step_context* step);
+/* The sleep rule of awake dynamic body slot i after the solve, dt (s) the step (sleep_rule.c):
+ * genesis counts its steps at rest (sleep_steps), physx runs its wake counter down. */
+void tb_sleep_rule_body(tb_world* w, int32_t i, float dt);
 /* Step statistics of islands and sleep (w->stats). */
 void tb_islands_stats(tb_world* w);
 
