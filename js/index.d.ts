@@ -393,14 +393,7 @@ export interface ShapeFilterDesc {
 }
 
 /** A shape's filter fields as stored. */
-export interface ShapeFilter {
-  world: number;
-  collisionGroup: number;
-  contype: number;
-  conaffinity: number;
-  filterData: [number, number, number, number];
-  trigger: boolean;
-}
+export interface ShapeFilter extends Engine.ShapeFilterStruct {}
 
 /** Parameters of a MuJoCo explicit pair ({@link World.setContactPair}). */
 export interface ContactPairParams {
@@ -825,8 +818,12 @@ export interface SolverStatus extends Engine.SolverStatusStruct {
 /** Statistics of the last step. */
 export interface StepStats extends Engine.StepStatsStruct {}
 
-/** What the contact readback of a preset contains. */
-export interface ReadbackInfo {
+/**
+ * What the contact readback of a preset contains. The engine's flags (tb_world_readback_info:
+ * convention, valid, includesFriction, includesRestitution, includesTorsional, substeps, scale)
+ * are present after an observation call and absent in READBACK_INFO.
+ */
+export interface ReadbackInfo extends Partial<Readonly<Omit<Engine.ReadbackInfoStruct, 'perContactForce' | 'perBodyForce'>>> {
   readonly preset: Preset;
   /** What `normalImpulse` holds. */
   readonly normalImpulse: string;
@@ -840,21 +837,6 @@ export interface ReadbackInfo {
   readonly perContactForce: boolean;
   /** mujoco preset: what each convertContacts convention holds ('newton' corrected, 'newton-mujoco-adapter' as Newton's adapter). */
   readonly conventions?: { readonly [convention: string]: string };
-  /* -- observation: the engine's flags (tb_world_readback_info); absent in READBACK_INFO -- */
-  /** Convention of the solver that filled the readback. */
-  readonly convention?: 'physx' | 'newton' | 'mujoco';
-  /** True after solve() filled this contact set; false after collide() alone or an overflow. */
-  readonly valid?: boolean;
-  /** True when the tangent (friction) impulses are part of the readback. */
-  readonly includesFriction?: boolean;
-  /** True when the restitution impulse is included. */
-  readonly includesRestitution?: boolean;
-  /** True when a torsional friction row is included. */
-  readonly includesTorsional?: boolean;
-  /** Impulses are sums over this many substeps of one step. */
-  readonly substeps?: number;
-  /** Factor already applied for contact-count weighting (1 = none). */
-  readonly scale?: number;
 }
 
 /** A wrench: force (N, world axes) and torque (N·m, world axes) about `point` (m, world). */

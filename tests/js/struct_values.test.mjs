@@ -64,6 +64,7 @@ for (const build of BUILDS) {
         ['rayHit', hit], ['pairDistance', d], ['supportQuery', w.shapeSupport(hull, [0, 1, 0])],
         ['hullInfo', w.hullInfo(cube, 0)], ['stepStats', w.stepStats], ['solverStatus', status],
         ['contactStatus', w.contacts], ['eventStatus', ev], ['contactEvent', ev.list[0]],
+        ['shapeFilter', w.getShapeFilter(sphere)],
       ];
       const problems = cases.flatMap(([set, v]) => kindProblems(enums, layouts[set], v, set));
       assert.deepEqual(problems, []);
