@@ -35,8 +35,9 @@
  * @module tribo
  */
 
-/* The view fields (units and docs) and the enum unions come from the engine's tables:
- * js/generated.d.ts, written by tools/gen_types.mjs. Everything else here is written by hand. */
+/* The view fields and the members of the public structs (units and docs) and the enum unions
+ * come from the engine's tables: js/generated.d.ts, written by tools/gen_types.mjs. Everything
+ * else here is written by hand. */
 import type * as Engine from './generated.js';
 export type { BodyFields, ContactFields } from './generated.js';
 
