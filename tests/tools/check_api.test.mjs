@@ -2,26 +2,13 @@
 // src/api/ and on a declaration without a definition.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { checkApi, definitions } from '../../tools/check_api.mjs';
+import { repo, src, withCopy } from './src_copy.mjs';
 
-const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const src = join(repo, 'src');
 const script = join(repo, 'tools', 'check_api.mjs');
-
-function withCopy(fn) {
-  const dir = mkdtempSync(join(tmpdir(), 'tribo-api-'));
-  try {
-    cpSync(src, join(dir, 'src'), { recursive: true });
-    return fn(join(dir, 'src'));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 const append = (root, file, text) => writeFileSync(join(root, file), `${readFileSync(join(root, file), 'utf8')}${text}`);
 const edit = (root, file, from, to) => {
