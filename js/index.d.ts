@@ -178,6 +178,8 @@ export interface AxisOptions {
   refsafe?: boolean;
   /** `'mujoco'`: start each solve from the previous step's accelerations of the same bodies when they cost less than the unconstrained ones (MuJoCo's warmstart flag). Default `true`. */
   warmstart?: boolean;
+  /** `'mujoco'`, `'genesis'`: solref time constant (s, > 0) a new shape's material starts with (its `solref[0]` unless the shape sets `solref`); raised to 2·timestep by `refsafe`. Default `0.02` (MuJoCo's geom default); `genesis`: `0.01` (Genesis `constraint_timeconst`). */
+  defaultTimeconst?: number;
   /** `'kamino'`: PADMM iterations at most per step, integer in [1, 10000]; running out is not convergence. Default `200`. */
   maxIterations?: number;
   /** `'kamino'`: tolerance on the primal residual r_p = ‖x − y‖∞, N·s (impulse), > 0. Default `1e-6`. */
@@ -816,6 +818,16 @@ export interface SolverStatus extends Engine.SolverStatusStruct {
   convergenceDefined: boolean;
 }
 
+/** A dynamic body's automatic-sleep counters after the last step (World.sleepState, docs/sleeping.md). */
+export interface SleepState {
+  /** s; the PhysX rule (`sleep: 'physx'`): the body may sleep when it reaches 0. null under another rule. */
+  wakeCounter: number | null;
+  /** 1; the PhysX rule: 1 + the body's counted shape pairs and joints at the last check, the factor on `sleepEnergyThreshold`. null under another rule. */
+  clusterFactor: number | null;
+  /** steps; the Genesis rule (`sleep: 'genesis'`): consecutive steps below `sleepVelocityThreshold`; the body may sleep at `sleepSteps`. null under another rule. */
+  stepsBelow: number | null;
+}
+
 /** Statistics of the last step. */
 export interface StepStats extends Engine.StepStatsStruct {}
 
@@ -1247,6 +1259,12 @@ export class World {
    */
   island(id: number): number;
   /**
+   * A dynamic body's automatic-sleep counters after the last step (docs/sleeping.md), what the
+   * world's rule decides on; the other rule's values are null (not computed).
+   * @throws {RangeError} static or kinematic body
+   */
+  sleepState(id: number): SleepState;
+  /**
    * Excludes a pair (`excluded` false re-admits it): `{ shapes: [a, b] }` Newton shape-pair
    * exclusion, `{ bodies: [a, b] }` MuJoCo `exclude` body pair.
    */
@@ -1512,6 +1530,7 @@ export class WorkerWorld {
   setSleeping(id: number, sleeping: boolean): Promise<void>;
   isSleeping(id: number): Promise<boolean>;
   island(id: number): Promise<number>;
+  sleepState(id: number): Promise<SleepState>;
   excludePair(pair: { shapes: readonly [number, number] } | { bodies: readonly [number, number] }, excluded?: boolean): Promise<void>;
   setExplicitPairs(pairs: readonly (readonly [number, number])[]): Promise<void>;
   setContactPair(a: number, b: number, params: ContactPairParams | null): Promise<void>;

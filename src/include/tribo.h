@@ -214,6 +214,8 @@ typedef struct tb_mujoco_params {
   int32_t refsafe;       /* 0/1: a positive solref timeconst is raised to at least 2·timestep; default 1 */
   int32_t warmstart;     /* 0/1: start from the previous step's accelerations when they cost less than
                             the unconstrained ones (MuJoCo's warmstart flag); default 1 */
+  float default_timeconst; /* s, > 0: solref[0] a new shape's material starts with; default 0.02
+                              (MuJoCo's geom default), genesis preset 0.01 (Genesis constraint_timeconst) */
 } tb_mujoco_params;
 
 /* ---- Kamino PADMM parameters (the `kamino` preset; Newton Kamino PADMMSolverConfig defaults). ---- */
@@ -741,6 +743,13 @@ TB_API int32_t tb_body_is_sleeping(tb_world_id world, tb_body_id body);
  * steps: a new link merges two at once, a lost one splits its island only when that matters
  * (before it sleeps; PhysX solvers: when its bodies request different iteration counts). */
 TB_API int32_t tb_body_island(tb_world_id world, tb_body_id body);
+/* A dynamic body's automatic-sleep counters after the last step (docs/sleeping.md), what the
+ * world's sleep rule decides on: out[0] the PhysX wake counter (s; the body may sleep at 0),
+ * out[1] the PhysX cluster factor c (1 + counted interactions) of the last check, out[2] the
+ * Genesis count of consecutive steps below the velocity threshold (the body may sleep at `steps`).
+ * The values of the rule the world does not run are NaN (not computed). TB_ERR_INVALID_ARGUMENT
+ * for a static or kinematic body or a NULL out. */
+TB_API tb_status tb_body_sleep_state(tb_world_id world, tb_body_id body, float out[3]);
 
 /* Explicit pair list of TB_BROAD_PHASE_EXPLICIT: shape_ids holds 2 * pair_count shape ids
  * (a0, b0, a1, b1, ...); order within a pair and duplicates do not matter. Replaces the previous

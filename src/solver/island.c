@@ -20,8 +20,9 @@
  *   physx:   the wake counter (s) runs down by the timestep; while it is below half its reset
  *            value (or below one timestep) the velocities are accumulated and their
  *            mass-normalised kinetic energy E = ½(|Σv|² + Σω_bᵀ I Σω_b / m) (m²/s²) is compared
- *            with energy_threshold: E at or above it sets the counter to
- *            min(E / threshold, 2) · ½ · reset (and clears the sums); ready at zero.
+ *            with c·energy_threshold, c = 1 + the body's shape pairs and joints (PhysX's
+ *            cluster factor): E at or above it sets the counter to
+ *            min(E / (c·threshold), 2) · ½ · reset + dt·(c − 1) (and clears the sums); ready at zero.
  * An island whose bodies are all ready sleeps at once: velocities zeroed, bounds refreshed at
  * rest, and its records against static, kinematic or sleeping sides kept (flagged) for the
  * contact store. A body touching a moving kinematic body is never ready.
@@ -80,6 +81,7 @@ void tb_island_add_body(tb_world* w, int32_t slot) {
   b->island_dirty[slot] = 0;
   b->sleep_steps[slot] = 0;
   b->wake_counter[slot] = w->def.solver.sleep.wake_counter;
+  b->counted_interactions[slot] = 0;
   memset(b->sleep_velocity + 6 * slot, 0, 6 * sizeof(float));
 }
 
@@ -504,6 +506,7 @@ void tb_islands_sleep(tb_world* w, const tb_step_context* step) {
   const tb_shapes* sh = &w->shapes;
   int genesis = w->def.solver.sleep.mode == TB_SLEEP_GENESIS;
   float dt = step->dt;
+  if (!genesis) tb_sleep_rule_count_interactions(w);
   for (int32_t i = 0; i < b->count; ++i)
     if (awake_dynamic(b, i)) tb_sleep_rule_body(w, i, dt);
   /* touching a moving kinematic body keeps a body awake */

@@ -32,6 +32,9 @@ void tb_islands_sleep(tb_world* w, const tb_step_context* step);
 /* The sleep rule of awake dynamic body slot i after the solve, dt (s) the step (sleep_rule.c):
  * genesis counts its steps at rest (sleep_steps), physx runs its wake counter down. */
 void tb_sleep_rule_body(tb_world* w, int32_t i, float dt);
+/* PhysX rule, before tb_sleep_rule_body: each dynamic body's counted interactions (its shape
+ * pairs the broad phase kept and its joints), the cluster factor's count. */
+void tb_sleep_rule_count_interactions(tb_world* w);
 /* Step statistics of islands and sleep (w->stats). */
 void tb_islands_stats(tb_world* w);
 
