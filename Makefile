@@ -137,11 +137,13 @@ test-types:
 test-browser: all
 	node --test --test-concurrency=1 tests/browser/
 
-# Layer walls: every #include in src/ against the one table in tools/check_includes.mjs, and the
-# check's own test (a planted forbidden include fails).
+# Layer walls: every #include in src/ against the one table in tools/check_includes.mjs; every
+# TB_API function of tribo.h defined in src/api/ (tools/check_api.mjs); and the checks' own tests
+# (a planted forbidden include, a planted TB_API definition outside src/api/ fail).
 .PHONY: check-includes
 check-includes:
 	node tools/check_includes.mjs
+	node tools/check_api.mjs
 	node --test tests/tools/
 
 test: deps-browser

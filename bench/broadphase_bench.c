@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "collision/broad_phase.h"
+#include "step/step.h"
 #include "world/world.h"
 
 #define WARMUP 20
@@ -79,7 +80,7 @@ static void run(int n, int32_t generator, const char* name) {
     }
     tb_arena_reset(&w->arena);
     double t0 = now_us();
-    const tb_step_context step = {.dt = w->def.timestep, .h = w->def.timestep, .inv_h = 1.0f / w->def.timestep, .substeps = 1, .thread_count = w->def.thread_count};
+    const tb_step_context step = tb_step_context_of(w);
     tb_status st = tb_broad_phase(w, &step);
     double dt = now_us() - t0;
     if (st != TB_OK) { fprintf(stderr, "broad phase failed: %s\n", tb_last_error(id)); exit(1); }

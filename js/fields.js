@@ -122,6 +122,32 @@ export function readStruct(M, layout, p, names = Object.keys(layout.fields)) {
   return out;
 }
 
+/**
+ * The engine enum of an "enum" member of a struct layout: its doc starts with the enum's C name
+ * (tb_pair_method -> 'pairMethod', tb_solver_type -> 'solver'); undefined when none matches.
+ */
+export function memberEnum(enums, f) {
+  const c = /^tb_(\w+)/.exec(f.doc);
+  return c ? [camel(c[1]), camel(c[1].replace(/_type$/, ''))].find((n) => n in enums && n !== 'fieldSet') : undefined;
+}
+
+/**
+ * A struct at p as the World getters return it (the rule tools/gen_types.mjs writes the
+ * `...Struct` types by): readStruct's values with a 0/1 member as a boolean, a -1/0/1 member as
+ * null (undefined, -1) or a boolean, and an enum member as its name.
+ */
+export function readValues(M, layout, p) {
+  const { enums } = engineTables(M);
+  const out = readStruct(M, layout, p);
+  for (const f of Object.values(layout.fields)) {
+    const v = out[f.name];
+    if (f.unit === '0/1') out[f.name] = v !== 0;
+    else if (f.unit === '-1/0/1') out[f.name] = v < 0 ? null : v !== 0;
+    else if (f.unit === 'enum') out[f.name] = enums[memberEnum(enums, f)]?.[v] ?? v;
+  }
+  return out;
+}
+
 /** Writes numbers (or arrays of numbers) into members of a struct at p. */
 export function writeStruct(M, layout, p, values) {
   for (const [name, v] of Object.entries(values)) {

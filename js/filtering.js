@@ -6,7 +6,7 @@
 import { errorFor } from './errors.js';
 import { checkKeys, vec, finiteVec, real, int, uint32, boolean } from './check.js';
 import { bodyId, shapeId } from './ids.js';
-import { engineTables, heapBuffer, readStruct, writeStruct } from './fields.js';
+import { engineTables, heapBuffer, readValues, writeStruct } from './fields.js';
 
 /** Descriptor keys that are shape filter fields (addBody shapes and setShapeFilter). */
 export const FILTER_KEYS = ['world', 'collisionGroup', 'contype', 'conaffinity', 'filterData', 'trigger'];
@@ -65,8 +65,7 @@ export function getShapeFilter(world, shape) {
   world._alive(fn);
   const M = world._M;
   checkAs(world, fn, fn, M._tb_shape_get_filter(world._id, shape, world._t._scratch));
-  const v = readStruct(M, engineTables(M).layouts.shapeFilter, world._t._scratch);
-  return { ...v, trigger: v.trigger !== 0 };
+  return readValues(M, engineTables(M).layouts.shapeFilter, world._t._scratch);
 }
 
 /** Shape ids of a body as this world added them, in creation order. */

@@ -35,8 +35,9 @@
  * @module tribo
  */
 
-/* The view fields (units and docs) and the enum unions come from the engine's tables:
- * js/generated.d.ts, written by tools/gen_types.mjs. Everything else here is written by hand. */
+/* The view fields and the members of the public structs (units and docs) and the enum unions
+ * come from the engine's tables: js/generated.d.ts, written by tools/gen_types.mjs. Everything
+ * else here is written by hand. */
 import type * as Engine from './generated.js';
 export type { BodyFields, ContactFields } from './generated.js';
 
@@ -395,14 +396,7 @@ export interface ShapeFilterDesc {
 }
 
 /** A shape's filter fields as stored. */
-export interface ShapeFilter {
-  world: number;
-  collisionGroup: number;
-  contype: number;
-  conaffinity: number;
-  filterData: [number, number, number, number];
-  trigger: boolean;
-}
+export interface ShapeFilter extends Engine.ShapeFilterStruct {}
 
 /** Parameters of a MuJoCo explicit pair ({@link World.setContactPair}). */
 export interface ContactPairParams {
@@ -441,18 +435,7 @@ export interface RayCastOptions extends QueryFilter {
 }
 
 /** A ray hit. Shapes are posed from the current body poses (no step needed). */
-export interface RayHit {
-  /** Shape id. */
-  shape: number;
-  /** Body id of the shape; -1 when the body is static. */
-  body: number;
-  /** World point, m: origin + distance · normalized direction. */
-  point: [number, number, number];
-  /** World unit normal of the surface, out of the shape; -direction when the ray starts inside. */
-  normal: [number, number, number];
-  /** m along the normalized direction from the origin; 0 when the ray starts inside. */
-  distance: number;
-}
+export interface RayHit extends Engine.RayHitStruct {}
 
 /** Result of {@link World.rayCastAll}. */
 export interface RayCastAllResult {
@@ -486,40 +469,13 @@ export interface ShapeDistanceOptions {
  * minimal, `'epa'` overlapping otherwise (MPR did not converge or was not minimal, or the overlap
  * is shallow).
  */
-export type PairMethod = 'analytic' | 'gjk' | 'mpr' | 'epa';
+export type PairMethod = Engine.PairMethod;
 
 /** Result of {@link World.shapeDistance}: the pair as the narrow phase finds its first (deepest) point. */
-export interface ShapeDistance {
-  /** m, signed: dot(pointB − pointA, normal); > 0 the gap between the surfaces (closest points), < 0 minus the penetration depth. Margins and offsets are not applied. */
-  distance: number;
-  /** World unit vector from shape a towards shape b. */
-  normal: [number, number, number];
-  /** World point on a's surface, m. */
-  pointA: [number, number, number];
-  /** World point on b's surface, m. */
-  pointB: [number, number, number];
-  method: PairMethod;
-  /** true: shallow or touching, so the normal or points were re-found by GJK with b moved out along the normal (as the narrow phase does). */
-  refined: boolean;
-}
+export interface ShapeDistance extends Engine.PairDistanceStruct {}
 
 /** Result of {@link World.shapeSupport}: a hull's support vertex along a direction, by its support field and by the exact scan. */
-export interface ShapeSupport {
-  /** Vertex index of the support field's 4-cell lookup; -1 when the hull has no field. */
-  fieldVertex: number;
-  /** Vertex index of the exact scan (the first on ties). */
-  scanVertex: number;
-  /** Distinct vertices of the 4 cells tied at the maximum (> 1: the engine uses the scan there); 0 without a field. */
-  ties: number;
-  /** The vertex the narrow phase uses: the field's unless tied, else the scan's. */
-  usedVertex: number;
-  /** World point of the lookup's vertex, m (the scan's without a field). */
-  fieldPoint: [number, number, number];
-  /** World point of the scan's vertex, m. */
-  scanPoint: [number, number, number];
-  /** m, >= 0: dot(scanPoint − fieldPoint, unit direction): how much less far the lookup's vertex reaches. */
-  error: number;
-}
+export interface ShapeSupport extends Engine.SupportQueryStruct {}
 
 /** Result of {@link World.overlap}. */
 export interface OverlapResult {
@@ -792,20 +748,7 @@ export interface HullDesc extends MaterialDesc, ShapePose {
 }
 
 /** Hull statistics from {@link World.hullInfo}. */
-export interface HullInfo {
-  vertexCount: number;
-  faceCount: number;
-  /** V − E + F = 2. */
-  edgeCount: number;
-  /** 0 = support by the exact vertex scan. */
-  supportFieldResolution: number;
-  /** Bytes of the support field. */
-  supportFieldBytes: number;
-  /** Bytes of the hull including its support field. */
-  totalBytes: number;
-  /** Largest vertex distance from the vertex centroid, m. */
-  radius: number;
-}
+export interface HullInfo extends Engine.HullInfoStruct {}
 
 /** A shape of a body, discriminated by `type`. Unknown keys throw a `RangeError`. */
 export type ShapeDesc = (PlaneDesc | SphereDesc | CapsuleDesc | BoxDesc | CylinderDesc | EllipsoidDesc | HullDesc |
@@ -868,35 +811,13 @@ export interface BodyDesc {
 }
 
 /** Status of the last solve (PhysX presets). */
-export interface SolverStatus {
-  /** `'pgs'` or `'tgs'` (other solvers add their names). */
-  solver: string;
-  /** Position iterations used: the largest over the islands. */
-  positionIterations: number;
-  /** Velocity iterations used: the largest over the islands, at least 1. */
-  velocityIterations: number;
-  /** Whether the solver has a convergence test (a tolerance): `true` for `'mujoco'` (its `tolerance`);
-   * `false` for PGS, TGS and XPBD (fixed iteration counts) and penalty (does not iterate). */
+export interface SolverStatus extends Engine.SolverStatusStruct {
+  /** Whether the solver has a convergence test (a tolerance): `true` for `'mujoco'` (its `tolerance`)
+   * and `'kamino'`; `false` for PGS, TGS and XPBD (fixed iteration counts) and penalty (does not
+   * iterate). `converged` is `null` exactly when this is false. */
   convergenceDefined: boolean;
-  /** `true` / `false` when `convergenceDefined`; `null` (not defined, never `false`) otherwise. */
-  converged: boolean | null;
-  /** m/s: largest normal velocity error of a contact row after the last iteration. */
-  residualVelocity: number;
-  /** m: deepest penetration left after the step (NaN where the solver does not compute it). */
-  residualPenetration: number;
-  /** `'mujoco'`: last scaled cost decrease (cost / trace of the mass matrix, 1/s²); NaN for the other solvers. */
-  improvement: number;
-  /** `'mujoco'` CG / Newton: scaled norm of the cost gradient (1/s²); NaN for PGS and the other solvers. */
-  gradient: number;
-  /** `'kamino'`: N·s (impulse), primal residual ‖x − y‖∞ of the last iteration (PADMM iterations used: positionIterations); NaN for the other solvers. */
-  residualPrimal: number;
-  /** `'kamino'`: m/s (velocity), dual residual ‖η(x − x_prev) + ρ(y − y_prev)‖∞; NaN for the other solvers. */
-  residualDual: number;
-  /** `'kamino'`: J (N·s × m/s), complementarity residual max over contacts |λ_c·v_c|; NaN for the other solvers. */
-  residualComplementarity: number;
 }
 
-/** Statistics of the last step. */
 /** A dynamic body's automatic-sleep counters after the last step (World.sleepState, docs/sleeping.md). */
 export interface SleepState {
   /** s; the PhysX rule (`sleep: 'physx'`): the body may sleep when it reaches 0. null under another rule. */
@@ -907,33 +828,15 @@ export interface SleepState {
   stepsBelow: number | null;
 }
 
-export interface StepStats {
-  /** Threads that executed jobs in the last step. */
-  threadsUsed: number;
-  /** Constraint colours used by the parallel solver. */
-  colorCount: number;
-  /** Manifolds solved serially outside the colours. */
-  overflowConstraints: number;
-  /** Contact manifolds (shape pairs in contact). */
-  manifoldCount: number;
-  /** Substeps per step. */
-  substeps: number;
-  /** Islands of dynamic bodies after the step, awake and asleep. */
-  islandCount: number;
-  /** Of them asleep. */
-  sleepingIslands: number;
-  /** Dynamic bodies asleep: not integrated, not solved, bounds not updated. */
-  sleepingBodies: number;
-  /** Shapes whose bounds collide() did not update (their body sleeps). */
-  skippedShapes: number;
-  /** Shape pairs of sleeping bodies not collided, their records kept. */
-  sleepingPairs: number;
-  /** Kept contact records (flagged `sleeping`) at the end of the store. */
-  sleepingContacts: number;
-}
+/** Statistics of the last step. */
+export interface StepStats extends Engine.StepStatsStruct {}
 
-/** What the contact readback of a preset contains. */
-export interface ReadbackInfo {
+/**
+ * What the contact readback of a preset contains. The engine's flags (tb_world_readback_info:
+ * convention, valid, includesFriction, includesRestitution, includesTorsional, substeps, scale)
+ * are present after an observation call and absent in READBACK_INFO.
+ */
+export interface ReadbackInfo extends Partial<Readonly<Omit<Engine.ReadbackInfoStruct, 'perContactForce' | 'perBodyForce'>>> {
   readonly preset: Preset;
   /** What `normalImpulse` holds. */
   readonly normalImpulse: string;
@@ -947,29 +850,10 @@ export interface ReadbackInfo {
   readonly perContactForce: boolean;
   /** mujoco preset: what each convertContacts convention holds ('newton' corrected, 'newton-mujoco-adapter' as Newton's adapter). */
   readonly conventions?: { readonly [convention: string]: string };
-  /* -- observation: the engine's flags (tb_world_readback_info); absent in READBACK_INFO -- */
-  /** Convention of the solver that filled the readback. */
-  readonly convention?: 'physx' | 'newton' | 'mujoco';
-  /** True after solve() filled this contact set; false after collide() alone or an overflow. */
-  readonly valid?: boolean;
-  /** True when the tangent (friction) impulses are part of the readback. */
-  readonly includesFriction?: boolean;
-  /** True when the restitution impulse is included. */
-  readonly includesRestitution?: boolean;
-  /** True when a torsional friction row is included. */
-  readonly includesTorsional?: boolean;
-  /** Impulses are sums over this many substeps of one step. */
-  readonly substeps?: number;
-  /** Factor already applied for contact-count weighting (1 = none). */
-  readonly scale?: number;
 }
 
 /** A wrench: force (N, world axes) and torque (N·m, world axes) about `point` (m, world). */
-export interface Wrench {
-  force: number[];
-  torque: number[];
-  point: number[];
-}
+export interface Wrench extends Engine.WrenchStruct {}
 
 /** A wrench as input: any 3-number arrays. */
 export interface WrenchInput {
@@ -1143,33 +1027,10 @@ export interface ContactSensorHistory {
 }
 
 /** A contact event. */
-export interface ContactEvent {
-  readonly type: Engine.EventType;
-  /** Shape ids (with generation); the normal points from shape0 to shape1. */
-  readonly shape0: number;
-  readonly shape1: number;
-  /** Body ids, -1 static. */
-  readonly body0: number;
-  readonly body1: number;
-  /** Feature id of the contact (0 for force events). */
-  readonly featureId: number;
-  /** N: the point's normal force (contact events) or the pair's total (force events), average over the step; NaN when not available. */
-  readonly normalForce: number;
-  /** m, world: the contact point (end: the last one; force events: the pair's first point). */
-  readonly point: number[];
-}
+export interface ContactEvent extends Readonly<Engine.ContactEventStruct> {}
 
 /** Events of the last solve(). */
-export interface ContactEvents {
-  readonly count: number;
-  readonly capacity: number;
-  /** Events produced; more than `capacity` means overflow (the first ones are kept). */
-  readonly requested: number;
-  readonly overflowed: boolean;
-  /** False when force events could not be computed (no per-contact force or an invalid readback). */
-  readonly forceAvailable: boolean;
-  /** solve() counter of these events. */
-  readonly step: number;
+export interface ContactEvents extends Readonly<Engine.EventStatusStruct> {
   readonly list: ContactEvent[];
   /** Newton presets: what {@link World.netContactWrench} returns without a `with` filter. */
   readonly perBodyForce?: string;
@@ -1217,33 +1078,7 @@ export interface BodyViews extends Engine.BodyFields {
 }
 
 /** Contact store status after the last collide() (or step()). */
-export interface ContactStatus {
-  /** Contact points stored (== requested); the length of each contact field in elements. */
-  readonly count: number;
-  /** Contact points the store holds now (it grows as needed). */
-  readonly capacity: number;
-  /** Contact points found. */
-  readonly requested: number;
-  /** Always false: the store grows instead of dropping contacts. */
-  readonly overflowed: boolean;
-  /** Broad-phase candidate pairs stored (== pairsRequested). */
-  readonly pairCount: number;
-  /** Broad-phase pairs the pair arrays hold now (they grow as needed). */
-  readonly pairCapacity: number;
-  /** Broad-phase candidate pairs found. */
-  readonly pairsRequested: number;
-  /** Always false: the pair arrays grow instead of dropping pairs. */
-  readonly pairsOverflowed: boolean;
-  /** True when this collide() grew the contact store to hold every point. */
-  readonly grew: boolean;
-  /** True when this collide() grew the pair arrays to hold every candidate pair. */
-  readonly pairsGrew: boolean;
-  /**
-   * True after solve() (or step()) filled `normalImpulse`, `tangentImpulse` and `force` for this
-   * contact set; false after a collide() alone.
-   */
-  readonly readbackValid: boolean;
-}
+export interface ContactStatus extends Readonly<Engine.ContactStatusStruct> {}
 
 /**
  * Contact views over engine memory: `count` elements each (see {@link Tribo.fields} `.contact`

@@ -7,7 +7,7 @@
 import { errorFor } from './errors.js';
 import { checkKeys, finiteVec, real, objectAt, boolAt } from './check.js';
 import { bodyOrNone } from './ids.js';
-import { engineTables, heapBuffer, member, readStruct } from './fields.js';
+import { engineTables, heapBuffer, member, readStruct, readValues } from './fields.js';
 
 const JOINT_OPTIONS = new Set(['type', 'body0', 'body1', 'anchor', 'axis', 'anchor0', 'anchor1', 'axis0', 'axis1',
   'rotation0', 'rotation1', 'collideConnected', 'limit', 'motor', 'length', 'spring', 'breakForce', 'breakTorque']);
@@ -213,7 +213,7 @@ export function jointWrench(world, jointId, side, point) {
   if (side !== 0 && side !== 1) throw new RangeError(`${fn}: side must be 0 (body0) or 1 (body1) (got ${show(side)})`);
   const at = point === undefined ? 0 : world._put(32, finiteVec(fn, 'point', point, 3));
   world._check(M._tb_joint_wrench(world._id, jointId, side, at, s));
-  return readStruct(M, engineTables(M).layouts.wrench, s);
+  return readValues(M, engineTables(M).layouts.wrench, s);
 }
 
 /** The definition as created, in descriptor form with body-frame anchors and rotations. */

@@ -7,7 +7,7 @@
 import { errorFor } from './errors.js';
 import { checkKeys, finite3 as v3, int, real, show } from './check.js';
 import { bodyId } from './ids.js';
-import { engineTables, heapBuffer, readStruct } from './fields.js';
+import { engineTables, heapBuffer, readValues } from './fields.js';
 
 /* the arrays tb_contacts_convert writes per contact, per convention (tribo.h) */
 const CONVENTION_FIELDS = {
@@ -84,11 +84,9 @@ export function wrenchAverage(samples, h, point) {
 /** The engine's readback flags at scratch + INFO_AT, with the preset's text. */
 function readInfo(world, doc) {
   const M = world._M;
-  const { layouts, enums } = engineTables(M);
-  const v = readStruct(M, layouts.readbackInfo, world._t._scratch + INFO_AT, ['convention', 'valid', 'perContactForce',
-    'includesFriction', 'includesRestitution', 'includesTorsional', 'substeps', 'scale']);
-  for (const k of ['valid', 'perContactForce', 'includesFriction', 'includesRestitution', 'includesTorsional']) v[k] = v[k] !== 0;
-  return { ...doc, ...v, convention: enums.readback[v.convention] ?? v.convention };
+  /* perBodyForce stays the preset's text (doc) */
+  const { perBodyForce, ...v } = readValues(M, engineTables(M).layouts.readbackInfo, world._t._scratch + INFO_AT);
+  return { ...doc, ...v };
 }
 
 /** Engine readback flags (tb_world_readback_info) plus the preset's description. */
@@ -98,7 +96,7 @@ export function readbackInfo(world, doc) {
 }
 
 function readWrench(world) {
-  return readStruct(world._M, engineTables(world._M).layouts.wrench, world._t._scratch);
+  return readValues(world._M, engineTables(world._M).layouts.wrench, world._t._scratch);
 }
 
 const checkOptions = (fn, options, allowed) => checkKeys(fn, '', options, new Set(allowed));
@@ -276,17 +274,12 @@ export function setPairForceThreshold(world, shape0, shape1, newtons) {
 export function readEvents(world) {
   const M = world._M, s = world._t._scratch + STATUS_AT;
   world._check(M._tb_world_event_status(world._id, s));
-  const { layouts, enums } = engineTables(M);
-  const out = { ...readStruct(M, layouts.eventStatus, s), list: [] };
-  out.overflowed = out.overflowed !== 0;
-  out.forceAvailable = out.forceAvailable !== 0;
+  const { layouts } = engineTables(M);
+  const out = { ...readValues(M, layouts.eventStatus, s), list: [] };
   if (out.count === 0) return out;
   const p = M._tb_world_events(world._id);
   const size = layouts.contactEvent.size;
-  for (let k = 0; k < out.count; k++) {
-    const e = readStruct(M, layouts.contactEvent, p + size * k);
-    out.list.push({ ...e, type: enums.eventType[e.type] });
-  }
+  for (let k = 0; k < out.count; k++) out.list.push(readValues(M, layouts.contactEvent, p + size * k));
   return out;
 }
 

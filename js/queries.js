@@ -6,7 +6,7 @@
 import { checkKeys, finiteVec, real, int, uint32 } from './check.js';
 import { bodyOrNone } from './ids.js';
 import { LIMITS } from './limits.js';
-import { engineTables, heapBuffer, readStruct, writeStruct } from './fields.js';
+import { engineTables, heapBuffer, readValues, writeStruct } from './fields.js';
 import { checkAs } from './filtering.js';
 import { PARAM_SHAPE_OPTIONS, shapeParams, shapeType } from './shapes.js';
 
@@ -56,7 +56,7 @@ export function rayCast(world, origin, direction, options = {}) {
   const hit = afterFilter(world, FILTER_AFTER_RAY);
   const r = M._tb_world_ray_cast(world._id, o, d, real(fn, 'maxDistance', options.maxDistance, { fallback: Infinity, min: 0, above: true, infinite: true }), f, hit);
   if (r < 0) checkAs(world, fn, fn, -r);
-  return r === 1 ? readStruct(M, engineTables(M).layouts.rayHit, hit) : null;
+  return r === 1 ? readValues(M, engineTables(M).layouts.rayHit, hit) : null;
 }
 
 /** World.rayCastAll: every hit, nearest first, at most `capacity`. */
@@ -76,7 +76,7 @@ export function rayCastAll(world, origin, direction, options = {}) {
     const n = M._tb_world_ray_cast_all(world._id, o, d, real(fn, 'maxDistance', options.maxDistance, { fallback: Infinity, min: 0, above: true, infinite: true }), f, buf, cap, req);
     if (n < 0) checkAs(world, fn, fn, -n);
     const hits = [];
-    for (let i = 0; i < n; i++) hits.push(readStruct(M, layout, buf + layout.size * i));
+    for (let i = 0; i < n; i++) hits.push(readValues(M, layout, buf + layout.size * i));
     const requested = new Int32Array(heapBuffer(M), req, 1)[0];
     return { hits, requested, overflowed: requested > cap };
   } finally {
@@ -119,13 +119,10 @@ export function shapeDistance(world, a, b, options = {}) {
   checkKeys(fn, '', options, DISTANCE_OPTIONS);
   const M = world._M;
   const max = real(fn, 'maxDistance', options.maxDistance, { fallback: LIMITS.length.max, min: 0, max: LIMITS.length.max });
-  const { layouts, enums } = engineTables(M);
   const out = world._t._scratch;
   const r = M._tb_world_shape_distance(world._id, a, b, max, out);
   if (r < 0) checkAs(world, fn, fn, -r);
-  if (r === 0) return null;
-  const d = readStruct(M, layouts.pairDistance, out);
-  return { ...d, method: enums.pairMethod[d.method], refined: d.refined === 1 };
+  return r === 0 ? null : readValues(M, engineTables(M).layouts.pairDistance, out);
 }
 
 /** World.shapeSupport: a hull's support vertex along a world direction, support field against exact scan. */
@@ -136,5 +133,5 @@ export function shapeSupport(world, shape, direction) {
   const d = world._put(0, finiteVec(fn, 'direction', direction, 3));
   const out = world._t._scratch + 16;
   checkAs(world, fn, fn, M._tb_shape_support(world._id, shape, d, out));
-  return readStruct(M, engineTables(M).layouts.supportQuery, out);
+  return readValues(M, engineTables(M).layouts.supportQuery, out);
 }

@@ -6,7 +6,7 @@
  */
 import { errorFor } from './errors.js';
 import { checkKeys, vec, finiteVec, real, int, need, show, FLT_MAX, INT32_MAX } from './check.js';
-import { engineTables, heapBuffer, readStruct } from './fields.js';
+import { engineTables, heapBuffer, readValues } from './fields.js';
 import { LIMITS } from './limits.js';
 import { DEFAULT_MATERIAL, materialWriter, applyMaterial } from './materials.js';
 import { FILTER_KEYS, filterValues, applyShapeFilter } from './filtering.js';
@@ -225,7 +225,7 @@ export function hullInfo(world, body, index = 0) {
   }
   const M = world._M;
   world._check(M._tb_shape_get_hull(world._id, list[index], world._t._scratch));
-  return readStruct(M, engineTables(M).layouts.hullInfo, world._t._scratch);
+  return readValues(M, engineTables(M).layouts.hullInfo, world._t._scratch);
 }
 
 /** World.shapesOf: shape ids of a body from the engine, in creation order. */

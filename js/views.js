@@ -6,7 +6,7 @@
  * @module tribo/views
  */
 import { checkKeys, real, int } from './check.js';
-import { ARRAYS, engineTables, fieldSet, heapBuffer, readStruct } from './fields.js';
+import { ARRAYS, engineTables, fieldSet, heapBuffer, readValues } from './fields.js';
 
 const OVERRIDE_OPTIONS = new Set(['stiffness', 'damping', 'frictionScale']);
 
@@ -36,8 +36,7 @@ export function contactViews(world) {
   const M = world._M;
   const s = world._t._scratch;
   world._check(M._tb_world_contact_status(world._id, s));
-  const views = readStruct(M, engineTables(M).layouts.contactStatus, s);
-  for (const k of ['overflowed', 'pairsOverflowed', 'readbackValid', 'grew', 'pairsGrew']) views[k] = views[k] !== 0;
+  const views = readValues(M, engineTables(M).layouts.contactStatus, s);
   const set = fieldSet(M, 'contact');
   for (const f of world._t.fields.contact) {
     views[f.name] = new ARRAYS[f.type](heapBuffer(M), M._tb_world_field(world._id, set, f.index), views.count * f.components);
@@ -86,16 +85,14 @@ export function stepStats(world) {
   world._alive('stepStats');
   const M = world._M;
   world._check(M._tb_world_step_stats(world._id, world._t._scratch));
-  return readStruct(M, engineTables(M).layouts.stepStats, world._t._scratch);
+  return readValues(M, engineTables(M).layouts.stepStats, world._t._scratch);
 }
 
 export function solverStatus(world) {
   world._alive('solverStatus');
   const M = world._M;
-  const { layouts, enums } = engineTables(M);
   world._check(M._tb_world_solver_status(world._id, world._t._scratch));
-  const v = readStruct(M, layouts.solverStatus, world._t._scratch);
+  const v = readValues(M, engineTables(M).layouts.solverStatus, world._t._scratch);
   /* converged: -1 (TB_CONVERGED_UNDEFINED) for a solver without a tolerance → null, never false */
-  return { ...v, solver: enums.solver[v.solver], convergenceDefined: v.converged >= 0,
-    converged: v.converged < 0 ? null : v.converged !== 0 };
+  return { ...v, convergenceDefined: v.converged !== null };
 }

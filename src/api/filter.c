@@ -79,7 +79,7 @@ tb_status tb_body_set_sleeping(tb_world_id world, tb_body_id body, int32_t aslee
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: asleep must be 0 or 1 (got %d)", fn, asleep);
   if (w->bodies.f.body_type[b] == TB_BODY_STATIC)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: body %d is static and cannot sleep", fn, body);
-  tb_island_set_sleeping(w, b, asleep);
+  tb_island_set_sleeping(w, b, asleep, w->def.timestep);
   w->collided = 0;
   return TB_OK;
 }

@@ -1,6 +1,10 @@
-/* Public API of shape materials: set (checked, every field) and get. */
+/* Public API of shape materials: the default, set (checked, every field) and get. */
 #include "../model/material.h"
 #include "api.h"
+
+void tb_material_default_into(float friction, float restitution, tb_material* out) {
+  if (out) tb_material_defaults(friction, restitution, out);
+}
 
 tb_status tb_shape_set_material(tb_world_id world, tb_shape_id shape, const tb_material* material) {
   const char* fn = "setMaterial";

@@ -15,12 +15,11 @@
 
 #include "../core/jobs.h"
 #include "../core/serial.h"
-#include "../geometry/hull.h"
-#include "../geometry/triangle_mesh.h"
 #include "../observe/observe.h"
 #include "../solver/solver.h"
 #include "../world/world_def.h"
 #include "api.h"
+#include "snapshot_parts.h"
 
 static const char k_magic[8] = {'T', 'R', 'I', 'B', 'O', 'S', 'N', 'P'};
 static int32_t s_last_error = TB_SNAPSHOT_OK;
@@ -67,12 +66,6 @@ static uint32_t layout_hash(void) {
 
 /* ---- writing ---- */
 
-/* The first `count` elements of each array of a store (pointer arrays skipped). */
-static void put_store(tb_serial* s, const tb_array_ref* a, int n, int32_t count, void** skip) {
-  for (int i = 0; i < n; ++i)
-    if (a[i].ptr != skip) tb_put(s, *a[i].ptr, (size_t)count * a[i].elem_size);
-}
-
 static void put_keys(tb_serial* s, const tb_pair_keys* l) {
   tb_put_i32(s, l->count);
   tb_put_i32(s, l->params != NULL);
@@ -80,61 +73,19 @@ static void put_keys(tb_serial* s, const tb_pair_keys* l) {
   if (l->params) tb_put(s, l->params, (size_t)l->count * sizeof(tb_contact_pair_params));
 }
 
-static void put_geometry(tb_serial* s, int32_t type, const void* data) {
-  if (type == TB_SHAPE_HULL) {
-    size_t n = tb_hull_image((const tb_hull*)data, NULL);
-    tb_put_i32(s, (int32_t)n);
-    if (s->out && s->pos + n <= s->size) tb_hull_image((const tb_hull*)data, s->out + s->pos);
-    s->pos += n;
-  } else if (type == TB_SHAPE_MESH) {
-    const tb_mesh_data* m = (const tb_mesh_data*)data;
-    tb_put_i32(s, m->vertex_count);
-    tb_put_i32(s, m->triangle_count);
-    tb_put(s, m->vertices, (size_t)m->vertex_count * sizeof(tb_vec3));
-    tb_put(s, m->indices, (size_t)m->triangle_count * 3 * sizeof(int32_t));
-  } else if (type == TB_SHAPE_HEIGHTFIELD) {
-    const tb_heightfield_data* hf = (const tb_heightfield_data*)data;
-    tb_put_i32(s, hf->rows);
-    tb_put_i32(s, hf->cols);
-    tb_put(s, &hf->cell_x, sizeof(float));
-    tb_put(s, &hf->cell_z, sizeof(float));
-    tb_put(s, hf->heights, (size_t)hf->rows * (size_t)hf->cols * sizeof(float));
-  }
-}
-
-static int has_geometry(int32_t type) {
-  return type == TB_SHAPE_HULL || type == TB_SHAPE_MESH || type == TB_SHAPE_HEIGHTFIELD;
-}
-
-static void put_observe(tb_serial* s, tb_observe* o) {
-  tb_put_i32(s, o != NULL);
-  if (!o) return;
-  tb_put_i32(s, o->solve_count);
-  tb_sensors* sn = &o->sensors;
-  tb_array_ref a[16];
-  int na = tb_observe_sensor_arrays(sn, a);
-  tb_put_i32(s, sn->count);
-  for (int i = 0; i < 6; ++i) tb_put(s, *a[i].ptr, (size_t)sn->count * a[i].elem_size); /* the int arrays */
-  for (int32_t i = 0; i < sn->count; ++i) {
-    if (sn->body[i] < 0) continue; /* free (-1) or retired (-2) */
-    size_t cap = (size_t)sn->capacity[i];
-    tb_put(s, sn->history[i], 3 * cap * sizeof(float));
-    tb_put(s, sn->valid[i], cap * sizeof(int32_t));
-    tb_put(s, sn->steps[i], cap * sizeof(int32_t));
-  }
-  (void)na;
-  const int32_t ints[] = {o->event_capacity, o->event_count, o->event_requested, o->force_available,
-                          o->event_step, o->threshold_count, o->current, o->have_previous};
-  tb_put(s, ints, sizeof ints);
-  tb_put(s, &o->world_threshold, sizeof(float));
-  tb_put(s, o->events, (size_t)o->event_count * sizeof(tb_contact_event));
-  tb_put(s, o->thresholds, (size_t)o->threshold_count * sizeof(tb_pair_threshold));
-  for (int i = 0; i < 2; ++i) {
-    tb_put_i32(s, o->contact_count[i]);
-    tb_put(s, o->contacts[i], (size_t)o->contact_count[i] * sizeof(tb_event_contact));
-    tb_put_i32(s, o->pair_count[i]);
-    tb_put(s, o->pairs[i], (size_t)o->pair_count[i] * sizeof(tb_event_pair));
-  }
+/* Islands and sleep: the last links (lost ones mark islands dirty), the kept records of sleeping
+ * pairs with their flags, the fresh record count, the transitions not yet reported. */
+static void put_sleep(tb_serial* s, tb_world* w) {
+  tb_array_ref a[TB_MAX_ARRAYS];
+  tb_put_i32(s, w->link_count);
+  tb_put(s, w->links, (size_t)w->link_count * sizeof(uint64_t));
+  tb_contact_store* kc = &w->sleep_contacts;
+  tb_put_i32(s, kc->count);
+  tb_put_arrays(s, a, tb_contact_field_arrays(&kc->f, a), kc->count, NULL);
+  tb_put(s, w->sleep_contact_flags, (size_t)kc->count * sizeof(int32_t));
+  tb_put_i32(s, w->fresh_contacts);
+  tb_put_i32(s, w->sleep_log_count);
+  tb_put(s, w->sleep_log, (size_t)w->sleep_log_count * sizeof(int32_t));
 }
 
 static void put_payload(tb_serial* s, tb_world* w) {
@@ -149,13 +100,13 @@ static void put_payload(tb_serial* s, tb_world* w) {
   tb_bodies* b = &w->bodies;
   const int32_t bh[] = {b->count, b->capacity, b->free_head};
   tb_put(s, bh, sizeof bh);
-  put_store(s, a, tb_body_store_arrays(b, a), b->count, NULL);
+  tb_put_arrays(s, a, tb_body_store_arrays(b, a), b->count, NULL);
   tb_shapes* sh = &w->shapes;
   const int32_t shh[] = {sh->count, sh->capacity, sh->free_head};
   tb_put(s, shh, sizeof shh);
-  put_store(s, a, tb_shape_store_arrays(sh, a), sh->count, (void**)&sh->data);
+  tb_put_arrays(s, a, tb_shape_store_arrays(sh, a), sh->count, (void**)&sh->data);
   for (int32_t i = 0; i < sh->count; ++i)
-    if (sh->type[i] >= 0 && has_geometry(sh->type[i])) put_geometry(s, sh->type[i], sh->data[i]);
+    if (sh->type[i] >= 0 && tb_snapshot_has_geometry(sh->type[i])) tb_snapshot_put_geometry(s, sh->type[i], sh->data[i]);
   /* broad phase: the sweep order (insertion sort resumes from it) */
   tb_put_i32(s, w->sap_count);
   tb_put(s, w->sap_order, (size_t)w->sap_count * sizeof(int32_t));
@@ -163,11 +114,11 @@ static void put_payload(tb_serial* s, tb_world* w) {
   /* candidate pairs with their manifolds, contact store */
   const int32_t ph[] = {w->pair_capacity, w->pair_count, w->pairs_requested, w->pairs_overflowed};
   tb_put(s, ph, sizeof ph);
-  put_store(s, a, tb_pair_store_arrays(w, a), w->pair_count, NULL);
+  tb_put_arrays(s, a, tb_pair_store_arrays(w, a), w->pair_count, NULL);
   tb_contact_store* c = &w->contacts;
   const int32_t ch[] = {c->capacity, c->count, c->requested, c->overflowed, c->readback_valid};
   tb_put(s, ch, sizeof ch);
-  put_store(s, a, tb_contact_field_arrays(&c->f, a), c->count, NULL);
+  tb_put_arrays(s, a, tb_contact_field_arrays(&c->f, a), c->count, NULL);
   /* pair lists */
   put_keys(s, &w->explicit_pairs);
   put_keys(s, &w->shape_exclusions);
@@ -180,7 +131,7 @@ static void put_payload(tb_serial* s, tb_world* w) {
     tb_match_frame* fr = &w->match.frame[f];
     int32_t n = w->match.capacity ? fr->pair_count : 0;
     tb_put_i32(s, n);
-    put_store(s, a, tb_match_frame_arrays(fr, a), n, NULL);
+    tb_put_arrays(s, a, tb_match_frame_arrays(fr, a), n, NULL);
   }
   /* per-body contact totals of the Newton solvers (observation of the last solve()) */
   int32_t nb = w->body_contact_capacity >= b->count ? b->count : 0;
@@ -190,24 +141,14 @@ static void put_payload(tb_serial* s, tb_world* w) {
   tb_solver_save(w, s);
   tb_mujoco_save(w, s);
   tb_kamino_save(w, s);
-  put_observe(s, w->observe);
+  tb_snapshot_put_observe(s, w->observe);
   /* joints (their solver rows are rebuilt each step) */
   tb_joints* jt = &w->joints;
   const int32_t jh[] = {jt->count, jt->capacity, jt->free_head, jt->live};
   tb_put(s, jh, sizeof jh);
-  put_store(s, a, tb_joint_store_arrays(jt, a), jt->count, NULL);
+  tb_put_arrays(s, a, tb_joint_store_arrays(jt, a), jt->count, NULL);
   put_keys(s, &w->joint_pairs);
-  /* islands and sleep: the last links (lost ones mark islands dirty), the kept records of
-   * sleeping pairs with their flags, the fresh record count, the transitions not yet reported */
-  tb_put_i32(s, w->link_count);
-  tb_put(s, w->links, (size_t)w->link_count * sizeof(uint64_t));
-  tb_contact_store* kc = &w->sleep_contacts;
-  tb_put_i32(s, kc->count);
-  put_store(s, a, tb_contact_field_arrays(&kc->f, a), kc->count, NULL);
-  tb_put(s, w->sleep_contact_flags, (size_t)kc->count * sizeof(int32_t));
-  tb_put_i32(s, w->fresh_contacts);
-  tb_put_i32(s, w->sleep_log_count);
-  tb_put(s, w->sleep_log, (size_t)w->sleep_log_count * sizeof(int32_t));
+  put_sleep(s, w);
 }
 
 int32_t tb_world_snapshot(tb_world_id world, void* bytes, int32_t capacity) {
@@ -254,19 +195,6 @@ int32_t tb_snapshot_check(const void* bytes, int32_t size) {
 
 int32_t tb_snapshot_last_error(void) { return s_last_error; }
 
-static void get_store(tb_serial* s, const tb_array_ref* a, int n, int32_t count, void** skip) {
-  for (int i = 0; i < n; ++i)
-    if (a[i].ptr != skip) tb_get(s, *a[i].ptr, (size_t)count * a[i].elem_size);
-}
-
-/* count elements of elem bytes into a fresh array *p (capacity *cap = count). */
-static int get_array(tb_serial* s, void** p, int32_t* cap, int32_t count, size_t elem) {
-  if (s->failed || count < 0 || (size_t)count * elem > s->size - s->pos) return s->failed = 1, 0;
-  if (count > 0 && !tb_grow(p, elem, 0, count)) return 0;
-  if (cap) *cap = count;
-  return tb_get(s, *p, (size_t)count * elem);
-}
-
 static int get_keys(tb_serial* s, tb_pair_keys* l, int32_t slots) {
   int32_t n = tb_get_i32(s, 0, INT32_MAX / 16);
   int32_t with_params = tb_get_i32(s, 0, 1);
@@ -277,117 +205,6 @@ static int get_keys(tb_serial* s, tb_pair_keys* l, int32_t slots) {
   l->count = n;
   for (int32_t i = 0; i < n && !s->failed; ++i)
     if ((l->key[i] & 0xFFFFFFFFu) >= (uint64_t)slots || (i > 0 && l->key[i] <= l->key[i - 1])) s->failed = 1;
-  return !s->failed;
-}
-
-static void* get_geometry(tb_serial* s, int32_t type) {
-  if (type == TB_SHAPE_HULL) {
-    int32_t n = tb_get_i32(s, 1, INT32_MAX);
-    if (s->failed || (size_t)n > s->size - s->pos) return s->failed = 1, NULL;
-    tb_hull* h = tb_hull_from_image(s->in + s->pos, (size_t)n);
-    s->pos += (size_t)n;
-    if (!h) s->failed = 1;
-    return h;
-  }
-  if (type == TB_SHAPE_MESH) {
-    int32_t nv = tb_get_i32(s, 3, TB_MESH_MAX_ELEMENTS), nt = tb_get_i32(s, 1, TB_MESH_MAX_ELEMENTS);
-    size_t vb = (size_t)nv * sizeof(tb_vec3), ib = (size_t)nt * 3 * sizeof(int32_t);
-    if (s->failed || vb + ib > s->size - s->pos) return s->failed = 1, NULL;
-    const float* v = (const float*)(const void*)(s->in + s->pos);
-    /* the stream may be unaligned: copy out before the build reads it */
-    float* vc = (float*)tb_alloc(vb);
-    int32_t* ic = (int32_t*)tb_alloc(ib);
-    tb_mesh_data* m = NULL;
-    int32_t bad;
-    if (vc && ic) {
-      memcpy(vc, v, vb);
-      memcpy(ic, s->in + s->pos + vb, ib);
-      if (tb_mesh_data_create(vc, nv, ic, nt, &m, &bad) != TB_MESH_OK) m = NULL;
-    }
-    tb_free(vc, vb);
-    tb_free(ic, ib);
-    s->pos += vb + ib;
-    if (!m) s->failed = 1;
-    return m;
-  }
-  int32_t rows = tb_get_i32(s, 2, TB_HEIGHTFIELD_MAX_SAMPLES), cols = tb_get_i32(s, 2, TB_HEIGHTFIELD_MAX_SAMPLES);
-  float cell[2] = {0, 0};
-  tb_get(s, cell, sizeof cell);
-  size_t hb = (size_t)rows * (size_t)cols * sizeof(float);
-  if (s->failed || !(cell[0] > 0.0f) || !(cell[1] > 0.0f) || !tb_is_finite(cell[0]) || !tb_is_finite(cell[1]) ||
-      hb > s->size - s->pos)
-    return s->failed = 1, NULL;
-  float* hc = (float*)tb_alloc(hb);
-  tb_heightfield_data* hf = NULL;
-  if (hc) {
-    memcpy(hc, s->in + s->pos, hb);
-    int finite = 1;
-    for (size_t i = 0; i < (size_t)rows * (size_t)cols; ++i) finite = finite && tb_is_finite(hc[i]);
-    if (finite) hf = tb_heightfield_data_create(rows, cols, hc, cell[0], cell[1]);
-    tb_free(hc, hb);
-  }
-  s->pos += hb;
-  if (!hf) s->failed = 1;
-  return hf;
-}
-
-static int get_observe(tb_serial* s, tb_world* t) {
-  if (!tb_get_i32(s, 0, 1)) return !s->failed;
-  tb_observe* o = tb_observe_get(t, "restore");
-  if (!o) return 0;
-  o->solve_count = tb_get_i32(s, INT32_MIN, INT32_MAX);
-  tb_sensors* sn = &o->sensors;
-  int32_t n = tb_get_i32(s, 0, TB_ID_INDEX_MASK);
-  if (s->failed || (size_t)n * 6 * sizeof(int32_t) > s->size - s->pos) return s->failed = 1, 0;
-  tb_array_ref a[16];
-  int na = tb_observe_sensor_arrays(sn, a);
-  if (n > 0) {
-    if (!tb_grow_arrays(a, na, 0, n)) return 0;
-    sn->slots = n;
-    for (int i = 6; i < na; ++i) memset(*a[i].ptr, 0, (size_t)n * a[i].elem_size); /* ring pointers */
-  }
-  sn->count = n;
-  get_store(s, a, 6, n, NULL);
-  for (int32_t i = 0; i < n && !s->failed; ++i) {
-    if (sn->body[i] < 0) continue; /* free (-1) or retired (-2) */
-    int32_t cap = sn->capacity[i];
-    if (cap < 1 || cap > (1 << 20) || sn->head[i] < 0 || sn->head[i] >= cap || sn->filled[i] < 0 || sn->filled[i] > cap) {
-      sn->body[i] = -1; /* nothing allocated for it: the free below skips it */
-      return s->failed = 1, 0;
-    }
-    if (!get_array(s, (void**)&sn->history[i], NULL, 3 * cap, sizeof(float)) ||
-        !get_array(s, (void**)&sn->valid[i], NULL, cap, sizeof(int32_t)) ||
-        !get_array(s, (void**)&sn->steps[i], NULL, cap, sizeof(int32_t))) {
-      /* keep the free of this sensor's ring consistent: what was not allocated is NULL, sized cap */
-      return 0;
-    }
-  }
-  int32_t ints[8] = {0};
-  tb_get(s, ints, sizeof ints);
-  tb_get(s, &o->world_threshold, sizeof(float));
-  if (s->failed || ints[0] < 0 || ints[1] < 0 || ints[1] > ints[0] || ints[5] < 0 || ints[6] < 0 || ints[6] > 1)
-    return s->failed = 1, 0;
-  /* the event buffer holds event_capacity events, event_count of them saved */
-  if ((size_t)ints[1] * sizeof(tb_contact_event) > s->size - s->pos) return s->failed = 1, 0;
-  if (ints[0] > 0 && !tb_grow((void**)&o->events, sizeof(tb_contact_event), 0, ints[0])) return 0;
-  o->event_capacity = ints[0];
-  tb_get(s, o->events, (size_t)ints[1] * sizeof(tb_contact_event));
-  o->event_count = ints[1];
-  o->event_requested = ints[2];
-  o->force_available = ints[3];
-  o->event_step = ints[4];
-  if (!get_array(s, (void**)&o->thresholds, &o->threshold_capacity, ints[5], sizeof(tb_pair_threshold))) return 0;
-  o->threshold_count = ints[5];
-  o->current = ints[6];
-  o->have_previous = ints[7];
-  for (int i = 0; i < 2; ++i) {
-    int32_t nc = tb_get_i32(s, 0, INT32_MAX / 64);
-    if (!get_array(s, (void**)&o->contacts[i], &o->contact_capacity[i], nc, sizeof(tb_event_contact))) return 0;
-    o->contact_count[i] = nc;
-    int32_t np = tb_get_i32(s, 0, INT32_MAX / 64);
-    if (!get_array(s, (void**)&o->pairs[i], &o->pair_capacity[i], np, sizeof(tb_event_pair))) return 0;
-    o->pair_count[i] = np;
-  }
   return !s->failed;
 }
 
@@ -413,7 +230,7 @@ static int consistent(const tb_world* t) {
     int32_t type = sh->type[s];
     if (type < -1 || type >= TB_SHAPE_TYPE_COUNT || sh->next[s] < -1 || sh->next[s] >= ns) return 0;
     if (type >= 0 && (sh->body[s] < 0 || sh->body[s] >= nb || b->f.body_type[sh->body[s]] < 0)) return 0;
-    if (type >= 0 && has_geometry(type) != (sh->data[s] != NULL)) return 0;
+    if (type >= 0 && tb_snapshot_has_geometry(type) != (sh->data[s] != NULL)) return 0;
   }
   steps = 0;
   for (int32_t s = sh->free_head; s >= 0; s = sh->next[s])
@@ -460,6 +277,42 @@ static int consistent(const tb_world* t) {
 }
 
 /* Reads the payload into t (a zeroed world): 0 on a malformed stream (s->failed) or out of memory. */
+/* put_sleep's state into t; nc: the contacts read, which bound the fresh record count. */
+static int get_sleep(tb_serial* s, tb_world* t, int32_t nc) {
+  tb_array_ref a[TB_MAX_ARRAYS];
+  int32_t nl = tb_get_i32(s, 0, INT32_MAX / 16);
+  if (s->failed) return 0;
+  if (nl > 0) {
+    const tb_array_ref l[] = {{(void**)&t->links, sizeof(uint64_t)}, {(void**)&t->links_next, sizeof(uint64_t)}};
+    if (!tb_grow_arrays(l, 2, 0, nl)) return 0;
+    t->link_capacity = nl;
+    tb_get(s, t->links, (size_t)nl * sizeof(uint64_t));
+  }
+  t->link_count = nl;
+  int32_t nk = tb_get_i32(s, 0, INT32_MAX / 1024);
+  if (s->failed) return 0;
+  if (nk > 0) {
+    if (!tb_contacts_grow(&t->sleep_contacts, nk)) return 0;
+    const tb_array_ref fl = {(void**)&t->sleep_contact_flags, sizeof(int32_t)};
+    if (!tb_grow_arrays(&fl, 1, 0, nk)) return 0;
+    t->sleep_contact_flags_capacity = nk;
+    tb_get_arrays(s, a, tb_contact_field_arrays(&t->sleep_contacts.f, a), nk, NULL);
+    tb_get(s, t->sleep_contact_flags, (size_t)nk * sizeof(int32_t));
+  }
+  t->sleep_contacts.count = nk;
+  t->fresh_contacts = tb_get_i32(s, 0, nc);
+  int32_t nlog = tb_get_i32(s, 0, INT32_MAX / 16);
+  if (s->failed) return 0;
+  if (nlog > 0) {
+    const tb_array_ref lg = {(void**)&t->sleep_log, sizeof(int32_t)};
+    if (!tb_grow_arrays(&lg, 1, 0, nlog)) return 0;
+    t->sleep_log_capacity = nlog;
+    tb_get(s, t->sleep_log, (size_t)nlog * sizeof(int32_t));
+  }
+  t->sleep_log_count = nlog;
+  return !s->failed;
+}
+
 static int get_payload(tb_serial* s, tb_world* t, int32_t thread_count) {
   tb_array_ref a[TB_MAX_ARRAYS];
   if (!tb_get(s, &t->def, sizeof t->def)) return 0;
@@ -479,20 +332,20 @@ static int get_payload(tb_serial* s, tb_world* t, int32_t thread_count) {
   if (s->failed || nb > bcap) return s->failed = 1, 0;
   if (!tb_bodies_grow(b, bcap)) return 0;
   b->count = nb;
-  get_store(s, a, tb_body_store_arrays(b, a), nb, NULL);
+  tb_get_arrays(s, a, tb_body_store_arrays(b, a), nb, NULL);
   /* shapes, geometry */
   tb_shapes* sh = &t->shapes;
   int32_t ns = tb_get_i32(s, 0, TB_ID_INDEX_MASK), scap = tb_get_i32(s, 1, TB_ID_INDEX_MASK + 1);
   sh->free_head = tb_get_i32(s, -1, ns - 1);
   if (s->failed || ns > scap) return s->failed = 1, 0;
   if (!tb_shapes_grow(sh, scap)) return 0;
-  get_store(s, a, tb_shape_store_arrays(sh, a), ns, (void**)&sh->data);
+  tb_get_arrays(s, a, tb_shape_store_arrays(sh, a), ns, (void**)&sh->data);
   for (int32_t i = 0; i < ns; ++i) sh->data[i] = NULL;
   sh->count = ns; /* from here on the world's free releases what was built */
   for (int32_t i = 0; i < ns && !s->failed; ++i) {
-    if (sh->type[i] < 0 || !has_geometry(sh->type[i])) continue;
+    if (sh->type[i] < 0 || !tb_snapshot_has_geometry(sh->type[i])) continue;
     if (sh->type[i] >= TB_SHAPE_TYPE_COUNT) return s->failed = 1, 0;
-    sh->data[i] = get_geometry(s, sh->type[i]);
+    sh->data[i] = tb_snapshot_get_geometry(s, sh->type[i]);
   }
   if (s->failed) return 0;
   /* broad phase */
@@ -502,14 +355,14 @@ static int get_payload(tb_serial* s, tb_world* t, int32_t thread_count) {
   if (!tb_grow_arrays(sap, 2, 0, scap)) return 0;
   t->sap_capacity = scap;
   t->sap_count = nsap;
-  get_store(s, sap, 2, nsap, NULL);
+  tb_get_arrays(s, sap, 2, nsap, NULL);
   /* pairs, contacts */
   int32_t pcap = tb_get_i32(s, 1, INT32_MAX / 2048), npair = tb_get_i32(s, 0, pcap);
   t->pairs_requested = tb_get_i32(s, 0, INT32_MAX);
   t->pairs_overflowed = tb_get_i32(s, 0, 1);
   if (s->failed || !tb_pairs_grow(t, pcap)) return 0;
   t->pair_count = npair;
-  get_store(s, a, tb_pair_store_arrays(t, a), npair, NULL);
+  tb_get_arrays(s, a, tb_pair_store_arrays(t, a), npair, NULL);
   tb_contact_store* c = &t->contacts;
   int32_t ccap = tb_get_i32(s, 1, INT32_MAX / 1024), nc = tb_get_i32(s, 0, ccap);
   c->requested = tb_get_i32(s, 0, INT32_MAX);
@@ -517,7 +370,7 @@ static int get_payload(tb_serial* s, tb_world* t, int32_t thread_count) {
   c->readback_valid = tb_get_i32(s, 0, 1);
   if (s->failed || !tb_contacts_grow(c, ccap)) return 0;
   c->count = nc;
-  get_store(s, a, tb_contact_field_arrays(&c->f, a), nc, NULL);
+  tb_get_arrays(s, a, tb_contact_field_arrays(&c->f, a), nc, NULL);
   /* pair lists: shape slots, except the body exclusions */
   if (!get_keys(s, &t->explicit_pairs, ns) || !get_keys(s, &t->shape_exclusions, ns) ||
       !get_keys(s, &t->body_exclusions, nb) || !get_keys(s, &t->contact_pairs, ns))
@@ -531,7 +384,7 @@ static int get_payload(tb_serial* s, tb_world* t, int32_t thread_count) {
     if (s->failed || !tb_match_reserve(t, fpc[f])) return 0;
     tb_match_frame* fr = &t->match.frame[f];
     fr->pair_count = fpc[f];
-    get_store(s, a, tb_match_frame_arrays(fr, a), fpc[f], NULL);
+    tb_get_arrays(s, a, tb_match_frame_arrays(fr, a), fpc[f], NULL);
   }
   /* per-body contact totals */
   int32_t nbc = tb_get_i32(s, 0, nb);
@@ -541,10 +394,10 @@ static int get_payload(tb_serial* s, tb_world* t, int32_t thread_count) {
                                {(void**)&t->body_contact_generation, sizeof(int32_t)}};
     if (!tb_grow_arrays(bc, 2, 0, nbc)) return 0;
     t->body_contact_capacity = nbc;
-    get_store(s, bc, 2, nbc, NULL);
+    tb_get_arrays(s, bc, 2, nbc, NULL);
   }
   if (!tb_solver_create(t) || !tb_solver_load(t, s) || !tb_mujoco_load(t, s) || !tb_kamino_load(t, s)) return 0;
-  if (!get_observe(s, t)) return 0;
+  if (!tb_snapshot_get_observe(s, t)) return 0;
   /* joints */
   tb_joints* jt = &t->joints;
   int32_t nj = tb_get_i32(s, 0, TB_ID_INDEX_MASK), jcap = tb_get_i32(s, 0, TB_ID_INDEX_MASK + 1);
@@ -553,39 +406,9 @@ static int get_payload(tb_serial* s, tb_world* t, int32_t thread_count) {
   if (s->failed || nj > jcap) return s->failed = 1, 0;
   if (jcap > 0 && !tb_joints_grow(jt, jcap)) return 0;
   jt->count = nj;
-  get_store(s, a, tb_joint_store_arrays(jt, a), nj, NULL);
+  tb_get_arrays(s, a, tb_joint_store_arrays(jt, a), nj, NULL);
   if (!get_keys(s, &t->joint_pairs, nb)) return 0;
-  /* islands and sleep */
-  int32_t nl = tb_get_i32(s, 0, INT32_MAX / 16);
-  if (s->failed) return 0;
-  if (nl > 0) {
-    const tb_array_ref l[] = {{(void**)&t->links, sizeof(uint64_t)}, {(void**)&t->links_next, sizeof(uint64_t)}};
-    if (!tb_grow_arrays(l, 2, 0, nl)) return 0;
-    t->link_capacity = nl;
-    tb_get(s, t->links, (size_t)nl * sizeof(uint64_t));
-  }
-  t->link_count = nl;
-  int32_t nk = tb_get_i32(s, 0, INT32_MAX / 1024);
-  if (s->failed) return 0;
-  if (nk > 0) {
-    if (!tb_contacts_grow(&t->sleep_contacts, nk)) return 0;
-    const tb_array_ref fl = {(void**)&t->sleep_contact_flags, sizeof(int32_t)};
-    if (!tb_grow_arrays(&fl, 1, 0, nk)) return 0;
-    t->sleep_contact_flags_capacity = nk;
-    get_store(s, a, tb_contact_field_arrays(&t->sleep_contacts.f, a), nk, NULL);
-    tb_get(s, t->sleep_contact_flags, (size_t)nk * sizeof(int32_t));
-  }
-  t->sleep_contacts.count = nk;
-  t->fresh_contacts = tb_get_i32(s, 0, nc);
-  int32_t nlog = tb_get_i32(s, 0, INT32_MAX / 16);
-  if (s->failed) return 0;
-  if (nlog > 0) {
-    const tb_array_ref lg = {(void**)&t->sleep_log, sizeof(int32_t)};
-    if (!tb_grow_arrays(&lg, 1, 0, nlog)) return 0;
-    t->sleep_log_capacity = nlog;
-    tb_get(s, t->sleep_log, (size_t)nlog * sizeof(int32_t));
-  }
-  t->sleep_log_count = nlog;
+  if (!get_sleep(s, t, nc)) return 0;
   if (s->failed || s->pos != s->size || !consistent(t)) return s->failed = 1, 0;
   return 1;
 }

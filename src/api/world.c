@@ -1,5 +1,6 @@
-/* Public API of worlds: lifecycle, definition setters and getters, status, and the three pipeline
- * calls collide() / solve() / step() (src/step). */
+/* Public API of worlds: the definition's defaults and presets, lifecycle, definition setters and
+ * getters, status, the last error, and the three pipeline calls collide() / solve() / step()
+ * (src/step). */
 #include <string.h>
 
 #include "../collision/broad_phase.h"
@@ -12,6 +13,18 @@
 #include "../step/step.h"
 #include "../world/world_def.h"
 #include "api.h"
+
+tb_world_def tb_default_world_def(void) { return tb_world_def_default(); }
+
+void tb_default_world_def_into(tb_world_def* out) {
+  if (out) *out = tb_world_def_default();
+}
+
+int32_t tb_world_def_size(void) { return (int32_t)sizeof(tb_world_def); }
+
+tb_status tb_preset_apply(tb_preset preset, tb_world_def* def) { return tb_world_def_apply_preset(preset, def); }
+
+const char* tb_last_error(tb_world_id world) { return tb_world_error_text(tb_world_get(world)); }
 
 /* Everything a world owns, freed: world storage, then each layer's scratch. */
 void tb_world_destroy_storage(tb_world* w) {
@@ -94,7 +107,7 @@ tb_status tb_world_set_collision(tb_world_id world, const tb_collision_params* p
 tb_status tb_world_set_preset(tb_world_id world, tb_preset preset) {
   GET_WORLD("setPreset");
   tb_world_def d = w->def;
-  if (tb_preset_apply(preset, &d) != TB_OK)
+  if (tb_world_def_apply_preset(preset, &d) != TB_OK)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setPreset: preset must be in [0, %d) (got %d)", TB_PRESET_COUNT, (int)preset);
   w->def = d;
   return TB_OK;

@@ -1,6 +1,6 @@
 /* Public API of contact wrenches: a body's contacts and net contact wrench, every body's, one
- * contact's wrench, the contact store in other engines' conventions (observe/body_forces.c,
- * observe/wrench.c). */
+ * contact's wrench, the contact store in other engines' conventions, and the pure wrench tools
+ * (observe/body_forces.c, observe/wrench.c). */
 #include "../observe/observe.h"
 #include "api.h"
 
@@ -36,3 +36,17 @@ tb_status tb_contacts_convert(tb_world_id world, tb_contact_convention conventio
   GET_WORLD(fn);
   return tb_observe_contacts_convert(w, fn, convention, first, count, out, info);
 }
+
+tb_status tb_wrench_shift(const tb_wrench* in, const float to[3], tb_wrench* out) {
+  return tb_observe_wrench_shift(in, to, out);
+}
+
+tb_status tb_wrench_reaction(const tb_wrench* on0, const float c1[3], tb_wrench* out) {
+  return tb_observe_wrench_reaction(on0, c1, out);
+}
+
+tb_status tb_wrench_average(const tb_wrench* samples, const float* h, int32_t count, const float point[3], tb_wrench* out) {
+  return tb_observe_wrench_average(samples, h, count, point, out);
+}
+
+int32_t tb_contact_convention_stride(tb_contact_convention convention) { return tb_observe_convention_stride(convention); }

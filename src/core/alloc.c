@@ -14,13 +14,13 @@ static tb_free_fn s_free = default_free;
 static void* s_user = NULL;
 static _Atomic int64_t s_live_bytes = 0;
 
-void tb_set_allocator(tb_alloc_fn alloc_fn, tb_free_fn free_fn, void* user) {
+void tb_alloc_set_hooks(tb_alloc_fn alloc_fn, tb_free_fn free_fn, void* user) {
   s_alloc = alloc_fn ? alloc_fn : default_alloc;
   s_free = free_fn ? free_fn : default_free;
   s_user = user;
 }
 
-int64_t tb_live_bytes(void) { return atomic_load(&s_live_bytes); }
+int64_t tb_alloc_live_bytes(void) { return atomic_load(&s_live_bytes); }
 
 void* tb_alloc(size_t size) {
   if (size == 0) size = 1;

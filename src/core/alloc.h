@@ -5,6 +5,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../include/tribo.h"
+
+/* The hooks every allocation goes through (NULL: malloc / free) and the bytes live now
+ * (tb_set_allocator, tb_live_bytes). */
+void tb_alloc_set_hooks(tb_alloc_fn alloc_fn, tb_free_fn free_fn, void* user);
+int64_t tb_alloc_live_bytes(void);
+
 void* tb_alloc(size_t size);                 /* NULL on failure; never zero-filled */
 /* count * elem_size bytes, or NULL when the product overflows size_t (wasm32: 4 GiB) or memory
  * runs out: every array allocation goes through this (or tb_size_mul), never a bare product. */

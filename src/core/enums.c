@@ -1,7 +1,7 @@
-/* Enum name tables and API constants: generated from the X-lists of tribo.h, so C messages
- * (tb_enum_name) and bindings (which build their option tables from these at init) spell every
- * enum value the same way. */
-#include "../include/tribo.h"
+/* Enum name tables: generated from the X-lists of tribo.h, so C messages (tb_enum_label) and
+ * bindings (tb_enum_name, from which they build their option tables at init) spell every enum
+ * value the same way. */
+#include "enums.h"
 
 #define NAME(c, name) name,
 #define LIST(c, name, list) static const char* const s_##c[] = {list(NAME)};
@@ -23,30 +23,13 @@ static const enum_list s_lists[] = {TB_ENUM_LISTS(ENTRY)};
 _Static_assert(sizeof s_TB_ENUM_SHAPE_TYPE / sizeof(char*) == TB_SHAPE_TYPE_COUNT, "shape type names");
 _Static_assert(sizeof s_TB_ENUM_FIELD_SET / sizeof(char*) == TB_FIELD_SET_COUNT, "field set names");
 
-int32_t tb_enum_list_count(void) { return TB_ENUM_COUNT; }
+int32_t tb_enum_list_total(void) { return TB_ENUM_COUNT; }
 
-const char* tb_enum_list_name(tb_enum e) { return e >= 0 && e < TB_ENUM_COUNT ? s_lists[e].name : NULL; }
+const char* tb_enum_list_label(tb_enum e) { return e >= 0 && e < TB_ENUM_COUNT ? s_lists[e].name : NULL; }
 
-int32_t tb_enum_count(tb_enum e) { return e >= 0 && e < TB_ENUM_COUNT ? s_lists[e].count : 0; }
+int32_t tb_enum_value_count(tb_enum e) { return e >= 0 && e < TB_ENUM_COUNT ? s_lists[e].count : 0; }
 
-const char* tb_enum_name(tb_enum e, int32_t value) {
+const char* tb_enum_label(tb_enum e, int32_t value) {
   if (e < 0 || e >= TB_ENUM_COUNT) return NULL;
   return value >= 0 && value < s_lists[e].count ? s_lists[e].values[value] : "unknown";
-}
-
-#define CNAME(name, value) #name,
-#define CVALUE(name, value) (int32_t)(value),
-static const char* const s_constant_names[] = {TB_CONSTANTS(CNAME)};
-static const int32_t s_constant_values[] = {TB_CONSTANTS(CVALUE)};
-#undef CNAME
-#undef CVALUE
-
-int32_t tb_constant_count(void) { return (int32_t)(sizeof s_constant_values / sizeof s_constant_values[0]); }
-
-const char* tb_constant_name(int32_t index) {
-  return index >= 0 && index < tb_constant_count() ? s_constant_names[index] : NULL;
-}
-
-int32_t tb_constant_value(int32_t index) {
-  return index >= 0 && index < tb_constant_count() ? s_constant_values[index] : 0;
 }

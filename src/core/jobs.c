@@ -199,7 +199,7 @@ int32_t tb_jobs_threads_used(void) {
 }
 void tb_jobs_reset_usage(void) { atomic_store(&s_used_mask, 0u); }
 int32_t tb_jobs_pool_size(void) { return s_worker_count + 1; }
-int32_t tb_max_threads(void) { return TB_MAX_WORKERS + 1; }
+int32_t tb_jobs_max_threads(void) { return TB_MAX_WORKERS + 1; }
 
 #else /* serial build */
 
@@ -216,5 +216,5 @@ void tb_parallel_for(int32_t count, int32_t chunk_size, int32_t max_threads, tb_
 int32_t tb_jobs_threads_used(void) { return s_used; }
 void tb_jobs_reset_usage(void) { s_used = 0; }
 int32_t tb_jobs_pool_size(void) { return 1; }
-int32_t tb_max_threads(void) { return 1; }
+int32_t tb_jobs_max_threads(void) { return 1; }
 #endif

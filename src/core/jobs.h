@@ -18,5 +18,7 @@ void tb_parallel_for(int32_t count, int32_t chunk_size, int32_t max_threads, tb_
 int32_t tb_jobs_threads_used(void);
 void tb_jobs_reset_usage(void);
 int32_t tb_jobs_pool_size(void);
+/* Threads a world may ask for, incl. the caller (tb_max_threads): 1 in the serial build. */
+int32_t tb_jobs_max_threads(void);
 
 #endif

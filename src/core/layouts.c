@@ -3,8 +3,9 @@
  * binding never copies an offset by hand. Units and docs are those of the comments in tribo.h.
  *
  * X(S, member, tb_field_type, components, unit, doc), S the struct: unit "1" for a dimensionless
- * number, "0/1" a flag, "id" / "enum" / "bits" / "index" the integer kinds, several units one per
- * component group; doc says the frame (world, body, contact) and the reference point where one
+ * number, "0/1" a flag, "-1/0/1" a flag that may be undefined (-1), "id" / "enum" / "bits" /
+ * "index" the integer kinds (an "enum" member's doc starts with its enum's C name, tb_...),
+ * several units one per component group; doc says the frame (world, body, contact) and the reference point where one
  * applies. A member's size must be components * 4 bytes (8 for TB_I64): checked at compile time
  * below. */
 #include <stddef.h>
@@ -101,7 +102,7 @@
   X(S, solver, TB_I32, 1, "enum", "tb_solver_type of the last solve()")                                   \
   X(S, position_iterations, TB_I32, 1, "1", "used (max over islands)")                                    \
   X(S, velocity_iterations, TB_I32, 1, "1", "used")                                                       \
-  X(S, converged, TB_I32, 1, "0/1", "1 a tolerance was met, 0 it was not, -1 the solver has no tolerance") \
+  X(S, converged, TB_I32, 1, "-1/0/1", "1 a tolerance was met, 0 it was not, -1 the solver has no tolerance") \
   X(S, residual_velocity, TB_F32, 1, "m/s", "largest normal velocity error after the last iteration, or NaN") \
   X(S, residual_penetration, TB_F32, 1, "m", "deepest penetration left after the step, or NaN")           \
   X(S, improvement, TB_F32, 1, "1/s²", "MuJoCo: last scaled cost decrease (cost / trace of the mass matrix); NaN otherwise") \

@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "alloc.h"
+
 typedef struct tb_serial {
   uint8_t* out;        /* writer: NULL = count only */
   const uint8_t* in;   /* reader */
@@ -34,6 +36,25 @@ static inline int32_t tb_get_i32(tb_serial* s, int32_t lo, int32_t hi) {
   int32_t v = lo;
   if (!tb_get(s, &v, sizeof v) || v < lo || v > hi) { s->failed = 1; return lo; }
   return v;
+}
+
+/* The first `count` elements of each of the n arrays (the one at `skip`, an array of pointers, is
+ * left out): a store written through the array list its growth uses. */
+static inline void tb_put_arrays(tb_serial* s, const tb_array_ref* a, int n, int32_t count, void** skip) {
+  for (int i = 0; i < n; ++i)
+    if (a[i].ptr != skip) tb_put(s, *a[i].ptr, (size_t)count * a[i].elem_size);
+}
+static inline void tb_get_arrays(tb_serial* s, const tb_array_ref* a, int n, int32_t count, void** skip) {
+  for (int i = 0; i < n; ++i)
+    if (a[i].ptr != skip) tb_get(s, *a[i].ptr, (size_t)count * a[i].elem_size);
+}
+/* count elements of elem bytes into a fresh array *p (capacity *cap = count when cap is given);
+ * refused before allocating when the stream cannot hold them. */
+static inline int tb_get_fresh_array(tb_serial* s, void** p, int32_t* cap, int32_t count, size_t elem) {
+  if (s->failed || count < 0 || (size_t)count * elem > s->size - s->pos) return s->failed = 1, 0;
+  if (count > 0 && !tb_grow(p, elem, 0, count)) return 0;
+  if (cap) *cap = count;
+  return tb_get(s, *p, (size_t)count * elem);
 }
 
 /* FNV-1a, 32 bits, continued from h (start with 2166136261). */

@@ -11,6 +11,12 @@
  *     leaves the world unchanged.
  *   - Contact normal points from shape0 to shape1. Separation is signed (m, < 0 = penetration).
  *     Normal impulse >= 0 is applied to body1 along +normal and to body0 along -normal.
+ *
+ * One header, over the ~600 lines a source file keeps to, on purpose (as MuJoCo's mujoco.h): it
+ * is the whole contract a binding reads, and the tools read it as one file (tools/exports.mjs
+ * the export list, tools/check_api.mjs the API wall); its X-lists (enums, constants, field sets)
+ * are the single source of C messages and JS tables. Every function declared TB_API here is
+ * defined in src/api/.
  */
 #ifndef TRIBO_H
 #define TRIBO_H

@@ -212,8 +212,7 @@ tb_compliant_row tb_compliant_coefficients(float stiffness, float damping, int a
 /* Bindings address tb_material as 26 four-byte words (js/world.js MAT). */
 _Static_assert(sizeof(tb_material) == 26 * 4, "tb_material layout changed: update js/world.js MAT");
 
-void tb_material_default_into(float friction, float restitution, tb_material* out) {
-  if (!out) return;
+void tb_material_defaults(float friction, float restitution, tb_material* out) {
   memset(out, 0, sizeof *out);
   out->static_friction = friction;
   out->dynamic_friction = friction;

@@ -13,6 +13,9 @@ struct tb_world;
 tb_status tb_mujoco_contact_params_check(struct tb_world* w, const char* fn, const char* prefix, int32_t condim,
                                  const float solref[2], const float solimp[5]);
 
+/* The default material of a shape of friction μ and restitution e (tb_material_default_into). */
+void tb_material_defaults(float friction, float restitution, tb_material* out);
+
 /* Checks every field of a material in declaration order; the first bad one is named with its
  * value, in an error naming fn. */
 tb_status tb_material_check(struct tb_world* w, const char* fn, const tb_material* m);

@@ -36,7 +36,7 @@ tb_status tb_observe_readback(tb_world* w, const char* fn, tb_readback_info* inf
     int32_t s = w->def.solver.solver;
     return tb_world_fail(w, TB_ERR_INVALID_STATE,
                          "%s: not available: the %s solver computes no per-contact force (readback.per_contact_force = 0)", fn,
-                         tb_enum_name(TB_ENUM_SOLVER, s));
+                         tb_enum_label(TB_ENUM_SOLVER, s));
   }
   if (w->contacts.overflowed)
     return tb_world_fail(w, TB_ERR_INVALID_STATE,

@@ -111,6 +111,13 @@ tb_status tb_observe_body_contact_wrenches(tb_world* w, const char* fn, int32_t 
                                            tb_readback_info* info);
 tb_status tb_observe_contact_wrench(tb_world* w, const char* fn, int32_t contact, int32_t side, const float point[3],
                                     tb_wrench* out, tb_readback_info* info);
+/* The pure wrench tools behind tb_wrench_shift, tb_wrench_reaction, tb_wrench_average and
+ * tb_contact_convention_stride (errors to the global message). */
+tb_status tb_observe_wrench_shift(const tb_wrench* in, const float to[3], tb_wrench* out);
+tb_status tb_observe_wrench_reaction(const tb_wrench* on0, const float c1[3], tb_wrench* out);
+tb_status tb_observe_wrench_average(const tb_wrench* samples, const float* h, int32_t count, const float point[3],
+                                    tb_wrench* out);
+int32_t tb_observe_convention_stride(tb_contact_convention convention);
 tb_status tb_observe_contacts_convert(tb_world* w, const char* fn, tb_contact_convention convention, int32_t first,
                                       int32_t count, float* out, tb_readback_info* info);
 

@@ -32,7 +32,7 @@ static tb_vec3 shift_torque(tb_vec3 force, tb_vec3 torque, tb_vec3 from, tb_vec3
   return tb_add(torque, tb_cross(tb_sub(from, to), force));
 }
 
-tb_status tb_wrench_shift(const tb_wrench* in, const float to[3], tb_wrench* out) {
+tb_status tb_observe_wrench_shift(const tb_wrench* in, const float to[3], tb_wrench* out) {
   const char* fn = "wrenchShift";
   tb_status st = check_wrench(fn, "in", in);
   if (st == TB_OK) st = check_point(NULL, fn, "to", to);
@@ -46,7 +46,7 @@ tb_status tb_wrench_shift(const tb_wrench* in, const float to[3], tb_wrench* out
   return TB_OK;
 }
 
-tb_status tb_wrench_reaction(const tb_wrench* on0, const float c1[3], tb_wrench* out) {
+tb_status tb_observe_wrench_reaction(const tb_wrench* on0, const float c1[3], tb_wrench* out) {
   const char* fn = "wrenchReaction";
   tb_status st = check_wrench(fn, "on0", on0);
   if (st == TB_OK) st = check_point(NULL, fn, "c1", c1);
@@ -61,7 +61,7 @@ tb_status tb_wrench_reaction(const tb_wrench* on0, const float c1[3], tb_wrench*
   return TB_OK;
 }
 
-tb_status tb_wrench_average(const tb_wrench* samples, const float* h, int32_t count, const float point[3], tb_wrench* out) {
+tb_status tb_observe_wrench_average(const tb_wrench* samples, const float* h, int32_t count, const float point[3], tb_wrench* out) {
   const char* fn = "wrenchAverage";
   if (count < 1) return tb_world_fail(NULL, TB_ERR_INVALID_ARGUMENT, "%s: count must be >= 1 (got %d)", fn, count);
   if (!samples || !h || !out) return tb_world_fail(NULL, TB_ERR_INVALID_ARGUMENT, "%s: samples, h and out must not be NULL", fn);
@@ -145,7 +145,7 @@ static tb_vec3 contact_point_torque(const tb_world* w, int32_t k, int side) {
   return side ? t : tb_scale(t, -1.0f);
 }
 
-int32_t tb_contact_convention_stride(tb_contact_convention convention) {
+int32_t tb_observe_convention_stride(tb_contact_convention convention) {
   switch (convention) {
     case TB_CONVENTION_NEWTON: return 6;
     case TB_CONVENTION_NEWTON_MUJOCO_ADAPTER: return 6;
@@ -156,7 +156,7 @@ int32_t tb_contact_convention_stride(tb_contact_convention convention) {
 }
 
 tb_status tb_observe_contacts_convert(tb_world* w, const char* fn, tb_contact_convention convention, int32_t first, int32_t count, float* out, tb_readback_info* info) {
-  int32_t stride = tb_contact_convention_stride(convention);
+  int32_t stride = tb_observe_convention_stride(convention);
   if (stride == 0)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: convention must be in [0, %d) (got %d)", fn, TB_CONVENTION_COUNT, (int)convention);
   tb_status st = check_range(w, fn, first, count);
@@ -166,7 +166,7 @@ tb_status tb_observe_contacts_convert(tb_world* w, const char* fn, tb_contact_co
   if (convention == TB_CONVENTION_NEWTON_MUJOCO_ADAPTER && w->readback.convention != TB_READBACK_MUJOCO)
     return tb_world_fail(w, TB_ERR_INVALID_STATE,
                          "%s: convention 'newton-mujoco-adapter' reproduces Newton's MuJoCo adapter and needs the "
-                         "mujoco solver's readback (this readback is '%s')", fn, tb_enum_name(TB_ENUM_READBACK, w->readback.convention));
+                         "mujoco solver's readback (this readback is '%s')", fn, tb_enum_label(TB_ENUM_READBACK, w->readback.convention));
   const tb_contact_fields* c = &w->contacts.f;
   for (int32_t i = 0; i < count; ++i) {
     int32_t k = first + i;

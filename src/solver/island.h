@@ -14,8 +14,8 @@ void tb_island_remove_shape(tb_world* w, int32_t shape);
 /* The body's island wakes (automatic sleep on; nothing otherwise): pose, velocity, mass or shapes set. */
 void tb_island_touch_body(tb_world* w, int32_t slot);
 /* tb_body_set_sleeping: under automatic sleep the whole island, otherwise the body alone (it
- * leaves its island while asleep). */
-void tb_island_set_sleeping(tb_world* w, int32_t slot, int asleep);
+ * leaves its island while asleep). dt (s): the timestep the resting bounds are fattened for. */
+void tb_island_set_sleeping(tb_world* w, int32_t slot, int asleep, float dt);
 
 /* collide(), after the narrow phase: wakes every sleeping island with a new touching contact or
  * a joint to an awake body. Returns the islands woken (their pairs need a new broad phase). */
@@ -29,6 +29,12 @@ int tb_islands_update(tb_world* w);
 void tb_islands_keep_joints(tb_world* w, int after);
 /* solve(), after the solver: the sleep rule per body, whole islands put to sleep. */
 void tb_islands_sleep(tb_world* w, const tb_step_context* step);
+/* The sleep rule of awake dynamic body slot i after the solve, dt (s) the step (sleep_rule.c):
+ * genesis counts its steps at rest (sleep_steps), physx runs its wake counter down. */
+void tb_sleep_rule_body(tb_world* w, int32_t i, float dt);
+/* PhysX rule, before tb_sleep_rule_body: each dynamic body's counted interactions (its shape
+ * pairs the broad phase kept and its joints), the cluster factor's count. */
+void tb_sleep_rule_count_interactions(tb_world* w);
 /* Step statistics of islands and sleep (w->stats). */
 void tb_islands_stats(tb_world* w);
 

@@ -74,9 +74,10 @@ typedef struct tb_kamino_data {
 
 /* The cache's arrays, for tb_grow_capacity. */
 static void cache_arrays(tb_kamino_cache* c, tb_array_ref a[3]) {
-  a[0] = (tb_array_ref){(void**)&c->key, sizeof(uint32_t)};
-  a[1] = (tb_array_ref){(void**)&c->impulse, sizeof(tb_vec3)};
-  a[2] = (tb_array_ref){(void**)&c->velocity, sizeof(tb_vec3)};
+  int n = 0;
+  TB_ARRAY_REF(a, n, c, key, sizeof(uint32_t));
+  TB_ARRAY_REF(a, n, c, impulse, sizeof(tb_vec3));
+  TB_ARRAY_REF(a, n, c, velocity, sizeof(tb_vec3));
 }
 
 static void cache_free(tb_kamino_cache* c) {

@@ -60,7 +60,7 @@ tb_status tb_solve_guarded(tb_world* w, const tb_step_context* ctx) {
                            ? " (an unstable explicit step: raise solver.newton.substeps, JS penaltySubsteps, or lower ke, kd)"
                            : " (its velocity or mass properties are too large for float32 over one step)";
     return tb_world_fail(w, TB_ERR_INVALID_STATE, "solve: the %s solver left %s body %d with a non-finite pose or velocity; the step was undone%s",
-                         tb_enum_name(TB_ENUM_SOLVER, sv), tb_enum_name(TB_ENUM_BODY_TYPE, type), tb_make_id(i, b->generation[i]), hint);
+                         tb_enum_label(TB_ENUM_SOLVER, sv), tb_enum_label(TB_ENUM_BODY_TYPE, type), tb_make_id(i, b->generation[i]), hint);
   }
   return TB_OK;
 }

@@ -48,12 +48,9 @@ tb_status tb_world_fail(tb_world* w, tb_status status, const char* fmt, ...) {
   return status;
 }
 
-const char* tb_last_error(tb_world_id world) {
-  tb_world* w = tb_world_get(world);
-  return w ? w->error : s_global_error;
-}
+const char* tb_world_error_text(const tb_world* w) { return w ? w->error : s_global_error; }
 
-const char* tb_shape_type_name(int32_t t) { return tb_enum_name(TB_ENUM_SHAPE_TYPE, t); }
+const char* tb_shape_type_name(int32_t t) { return tb_enum_label(TB_ENUM_SHAPE_TYPE, t); }
 
 int32_t tb_body_slot_of(const tb_world* w, tb_body_id id) {
   const tb_bodies* b = &w->bodies;

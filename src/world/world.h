@@ -6,6 +6,7 @@
 #define TB_WORLD_H
 
 #include "../core/alloc.h"
+#include "../core/enums.h"
 #include "../core/fields.h"
 #include "../core/math.h"
 #include "../include/tribo.h"
@@ -261,6 +262,8 @@ void tb_world_publish(tb_world* w);
 void tb_world_release(tb_world* w);
 /* Records the message in the world (or the global error when w is NULL); returns status. */
 tb_status tb_world_fail(tb_world* w, tb_status status, const char* fmt, ...);
+/* The last error message of w, or the global one when w is NULL (tb_last_error). */
+const char* tb_world_error_text(const tb_world* w);
 
 /* The one slot check of each store: slot of a live id, else -1 (no message). */
 int32_t tb_body_slot_of(const tb_world* w, tb_body_id id);

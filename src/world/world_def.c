@@ -223,7 +223,7 @@ tb_status tb_sleep_params_check(tb_world* w, const char* fn, const tb_sleep_para
   return TB_OK;
 }
 
-tb_world_def tb_default_world_def(void) {
+tb_world_def tb_world_def_default(void) {
   tb_world_def d;
   memset(&d, 0, sizeof d);
   d.gravity[1] = -9.81f;
@@ -247,11 +247,11 @@ tb_world_def tb_default_world_def(void) {
   d.solver.mujoco = tb_mujoco_params_default();
   d.solver.kamino = tb_kamino_params_default();
   d.solver.sleep = tb_sleep_params_default();
-  tb_preset_apply(TB_PRESET_PHYSX_TGS, &d);
+  tb_world_def_apply_preset(TB_PRESET_PHYSX_TGS, &d);
   return d;
 }
 
-tb_status tb_preset_apply(tb_preset preset, tb_world_def* def) {
+tb_status tb_world_def_apply_preset(tb_preset preset, tb_world_def* def) {
   if (!def) return tb_world_fail(NULL, TB_ERR_INVALID_ARGUMENT, "presetApply: def must not be NULL");
   tb_solver_params* s = &def->solver;
   tb_collision_params* c = &def->collision;
@@ -366,9 +366,6 @@ tb_status tb_preset_apply(tb_preset preset, tb_world_def* def) {
   return TB_OK;
 }
 
-void tb_default_world_def_into(tb_world_def* out) { if (out) *out = tb_default_world_def(); }
-int32_t tb_world_def_size(void) { return (int32_t)sizeof(tb_world_def); }
-
 /* ---- checks: each names the field and the value ---- */
 
 tb_status tb_collision_params_check(tb_world* w, const char* fn, const tb_collision_params* c) {
@@ -447,9 +444,9 @@ tb_status tb_world_def_check(const tb_world_def* def, const char* fn) {
   for (size_t i = 0; i < sizeof caps / sizeof caps[0]; ++i)
     if (caps[i].v > caps[i].max)
       return tb_world_fail(NULL, TB_ERR_CAPACITY, "%s: %s must be at most %d (got %d)", fn, caps[i].name, caps[i].max, caps[i].v);
-  if (def->thread_count < 1 || def->thread_count > tb_max_threads())
+  if (def->thread_count < 1 || def->thread_count > tb_jobs_max_threads())
     return tb_world_fail(NULL, TB_ERR_INVALID_ARGUMENT, "%s: threads must be in [1, %d] in this build (got %d)", fn,
-                         tb_max_threads(), def->thread_count);
+                         tb_jobs_max_threads(), def->thread_count);
   tb_status st = tb_solver_params_check(NULL, fn, &def->solver);
   if (st == TB_OK) st = tb_collision_params_check(NULL, fn, &def->collision);
   return st;

@@ -5,6 +5,10 @@
 
 #include "world.h"
 
+/* The defaults (the physx-tgs preset on the common values) and a preset applied to a definition
+ * (tb_default_world_def, tb_preset_apply). */
+tb_world_def tb_world_def_default(void);
+tb_status tb_world_def_apply_preset(tb_preset preset, tb_world_def* def);
 tb_newton_params tb_newton_params_default(void);
 tb_mujoco_params tb_mujoco_params_default(void);
 tb_kamino_params tb_kamino_params_default(void);

@@ -6,41 +6,22 @@
 
 #include "include/tribo.h"
 #include "test_util.h"
+#include "test_scene.h"
 
-static const float ID_Q[4] = {0, 0, 0, 1};
-static const float ZERO[3] = {0, 0, 0};
-
-static tb_world_id make_world(tb_preset preset, int threads, int sleep_mode) {
-  tb_world_def def = tb_default_world_def();
-  CHECK(tb_preset_apply(preset, &def) == TB_OK);
-  def.thread_count = threads;
-  if (sleep_mode >= 0) def.solver.sleep.mode = sleep_mode;
-  tb_world_id w = tb_world_create(&def);
-  CHECK(w >= 0);
-  float plane[4] = {0, 1, 0, 0};
-  tb_body_id g = tb_body_create(w, TB_BODY_STATIC, ZERO, ID_Q);
-  tb_shape_create(w, g, TB_SHAPE_PLANE, plane, ZERO, ID_Q, 0.6f, 0.0f, 1.0f);
+/* A world of the preset with the ground plane. */
+static tb_world_id grounded_world(tb_preset preset, int threads, int sleep_mode) {
+  tb_world_id w = make_world(preset, sleep_mode, threads);
+  ground(w);
   return w;
 }
 
-static tb_body_id add_box(tb_world_id w, float x, float y, float z, float h) {
-  float p[3] = {x, y, z}, box[4] = {h, h, h, 0};
-  tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, p, ID_Q);
-  CHECK(tb_shape_create(w, b, TB_SHAPE_BOX, box, ZERO, ID_Q, 0.6f, 0.0f, 1000.0f) >= 0);
-  return b;
-}
-
-static int32_t island_count(tb_world_id w) {
-  tb_step_stats s;
-  CHECK(tb_world_step_stats(w, &s) == TB_OK);
-  return s.island_count;
-}
+static int32_t island_count(tb_world_id w) { return stats(w).island_count; }
 
 /* A pile of 48 boxes and spheres in 12 columns of 4: the islands of every body after every step
  * are the same with 1 and with 3 threads. */
 static void test_threads_same_islands(tb_preset preset) {
   enum { N = 48, STEPS = 150 };
-  tb_world_id w[2] = {make_world(preset, 1, TB_SLEEP_OFF), make_world(preset, 3, TB_SLEEP_OFF)};
+  tb_world_id w[2] = {grounded_world(preset, 1, TB_SLEEP_OFF), grounded_world(preset, 3, TB_SLEEP_OFF)};
   tb_body_id ids[2][N];
   for (int k = 0; k < 2; ++k)
     for (int i = 0; i < N; ++i) {
@@ -69,7 +50,7 @@ static void test_threads_same_islands(tb_preset preset) {
  * a and b (the split is lazy); under the PhysX solver it splits as soon as a and b request
  * different iteration counts, and each then runs its own. */
 static void test_lazy_split(void) {
-  tb_world_id w = make_world(TB_PRESET_PHYSX_PGS, 1, TB_SLEEP_OFF);
+  tb_world_id w = grounded_world(TB_PRESET_PHYSX_PGS, 1, TB_SLEEP_OFF);
   tb_body_id a = add_box(w, -0.6f, 0.25f, 0, 0.25f), b = add_box(w, 0.6f, 0.25f, 0, 0.25f);
   float p[3] = {0, 0.9f, 0}, plank[4] = {1.0f, 0.1f, 0.25f, 0};
   tb_body_id c = tb_body_create(w, TB_BODY_DYNAMIC, p, ID_Q);
@@ -95,7 +76,7 @@ static void test_lazy_split(void) {
 
 /* A distance joint links two bodies in the air into one island; a static side links nothing. */
 static void test_joint_links(void) {
-  tb_world_id w = make_world(TB_PRESET_PHYSX_TGS, 1, TB_SLEEP_OFF);
+  tb_world_id w = grounded_world(TB_PRESET_PHYSX_TGS, 1, TB_SLEEP_OFF);
   tb_body_id a = add_box(w, -1.0f, 3.0f, 0, 0.1f), b = add_box(w, 1.0f, 3.0f, 0, 0.1f);
   tb_body_id s = tb_body_create(w, TB_BODY_STATIC, (float[3]){0, 5, 0}, ID_Q);
   tb_joint_def d;

@@ -9,42 +9,11 @@
 
 #include "include/tribo.h"
 #include "test_util.h"
+#include "test_scene.h"
 #include "world/world.h"
 
-static const float ID_Q[4] = {0, 0, 0, 1};
-static const float ZERO[3] = {0, 0, 0};
 static const double G = 9.81;
 #define H (1.0f / 60.0f)
-
-static tb_world_id make_world(tb_preset preset, int sleep_mode, int threads) {
-  tb_world_def def = tb_default_world_def();
-  CHECK(tb_preset_apply(preset, &def) == TB_OK);
-  def.thread_count = threads;
-  if (sleep_mode >= 0) def.solver.sleep.mode = sleep_mode;
-  tb_world_id w = tb_world_create(&def);
-  CHECK(w >= 0);
-  return w;
-}
-
-static tb_body_id ground(tb_world_id w) {
-  float plane[4] = {0, 1, 0, 0};
-  tb_body_id g = tb_body_create(w, TB_BODY_STATIC, ZERO, ID_Q);
-  tb_shape_create(w, g, TB_SHAPE_PLANE, plane, ZERO, ID_Q, 0.6f, 0.0f, 1.0f);
-  return g;
-}
-
-static tb_body_id add_box(tb_world_id w, float x, float y, float z, float h) {
-  float p[3] = {x, y, z}, box[4] = {h, h, h, 0};
-  tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, p, ID_Q);
-  CHECK(tb_shape_create(w, b, TB_SHAPE_BOX, box, ZERO, ID_Q, 0.6f, 0.0f, 1000.0f) >= 0);
-  return b;
-}
-
-static tb_step_stats stats(tb_world_id w) {
-  tb_step_stats s;
-  CHECK(tb_world_step_stats(w, &s) == TB_OK);
-  return s;
-}
 
 static int asleep_count(tb_world_id w, const tb_body_id* b, int n) {
   int k = 0;

@@ -87,9 +87,9 @@ static void test_fields_documented(void) {
       const tb_field_info* f = tb_field_get((tb_field_set)set, i);
       CHECK(f != NULL && f->unit[0] != 0 && f->doc[0] != 0);
       if (!f || !f->unit[0] || !f->doc[0]) printf("field set %d: %s has no unit or doc\n", set, f ? f->name : "?");
-      const char* integer_units[] = {"id", "enum", "bits", "index", "0/1"};
+      const char* integer_units[] = {"id", "enum", "bits", "index", "0/1", "-1/0/1"};
       if (f && f->type == TB_F32)
-        for (int k = 0; k < 5; ++k) CHECK(strcmp(f->unit, integer_units[k]) != 0);
+        for (int k = 0; k < 6; ++k) CHECK(strcmp(f->unit, integer_units[k]) != 0);
       ++fields;
     }
   }

@@ -1,26 +1,13 @@
 // The include check holds on the real tree and fails on a planted forbidden include.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { ALLOWED, checkIncludes } from '../../tools/check_includes.mjs';
+import { repo, src, withCopy } from './src_copy.mjs';
 
-const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const src = join(repo, 'src');
 const script = join(repo, 'tools', 'check_includes.mjs');
-
-function withCopy(fn) {
-  const dir = mkdtempSync(join(tmpdir(), 'tribo-includes-'));
-  try {
-    cpSync(src, join(dir, 'src'), { recursive: true });
-    return fn(join(dir, 'src'));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 function plant(root, file, line) {
   const p = join(root, file);

@@ -1,0 +1,45 @@
+/* Scene helpers shared by the island and sleep tests: a world of a preset with its sleep mode and
+ * thread count, the ground plane, a dynamic box, the step statistics. Include after test_util.h. */
+#ifndef TB_TEST_SCENE_H
+#define TB_TEST_SCENE_H
+
+#include "include/tribo.h"
+#include "test_util.h"
+
+static const float ID_Q[4] = {0, 0, 0, 1};
+static const float ZERO[3] = {0, 0, 0};
+
+/* sleep_mode < 0 keeps the preset's sleep mode. */
+static inline tb_world_id make_world(tb_preset preset, int sleep_mode, int threads) {
+  tb_world_def def = tb_default_world_def();
+  CHECK(tb_preset_apply(preset, &def) == TB_OK);
+  def.thread_count = threads;
+  if (sleep_mode >= 0) def.solver.sleep.mode = sleep_mode;
+  tb_world_id w = tb_world_create(&def);
+  CHECK(w >= 0);
+  return w;
+}
+
+/* The plane y = 0 on a static body, friction 0.6. */
+static inline tb_body_id ground(tb_world_id w) {
+  float plane[4] = {0, 1, 0, 0};
+  tb_body_id g = tb_body_create(w, TB_BODY_STATIC, ZERO, ID_Q);
+  tb_shape_create(w, g, TB_SHAPE_PLANE, plane, ZERO, ID_Q, 0.6f, 0.0f, 1.0f);
+  return g;
+}
+
+/* A dynamic cube of half extent h (m) at (x, y, z), density 1000 kg/m³, friction 0.6. */
+static inline tb_body_id add_box(tb_world_id w, float x, float y, float z, float h) {
+  float p[3] = {x, y, z}, box[4] = {h, h, h, 0};
+  tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, p, ID_Q);
+  CHECK(tb_shape_create(w, b, TB_SHAPE_BOX, box, ZERO, ID_Q, 0.6f, 0.0f, 1000.0f) >= 0);
+  return b;
+}
+
+static inline tb_step_stats stats(tb_world_id w) {
+  tb_step_stats s;
+  CHECK(tb_world_step_stats(w, &s) == TB_OK);
+  return s;
+}
+
+#endif
