@@ -176,6 +176,8 @@ static tb_status sweep_and_prune(tb_world* w, const tb_step_context* step, pair_
       return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for the sweep order");
     w->sap_capacity = s->capacity;
   }
+  /* per-step scratch, given back below: tb_broad_phase sweeps again after the pairs grew */
+  size_t arena_mark = w->arena.used;
   uint8_t* present = (uint8_t*)tb_arena_push(&w->arena, (size_t)s->count);
   if (!present) return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: scratch arena too small");
   for (int32_t i = 0; i < s->count; ++i) present[i] = 0;
@@ -190,6 +192,7 @@ static tb_status sweep_and_prune(tb_world* w, const tb_step_context* step, pair_
   for (int32_t id = 0; id < s->count; ++id)
     if (s->type[id] >= 0 && !present[id]) w->sap_order[n++] = id;
   w->sap_count = n;
+  tb_arena_pop(&w->arena, arena_mark);
   int32_t* order = w->sap_order;
   if (!insertion_sort_bounded(s, order, n, 8 * (int64_t)n + 1024)) {
     tb_broad_scratch* b = scratch_of(w, s->capacity, 0, 1);

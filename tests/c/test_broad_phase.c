@@ -113,7 +113,29 @@ static void test_sweep_matches_all_pairs(void) {
   tb_world_destroy(all);
 }
 
+/* The pair arrays grow inside the broad phase (the sweep runs a second time): its per-step scratch
+ * must still fit. 4030 shapes (+ 64 bytes of reserve) fill the arena's 4096 bytes once, not twice,
+ * and 4029 spheres touching the ground give far more pairs than the 128 of a default world. */
+static void test_pair_growth_in_a_full_arena(void) {
+  tb_world_def def = tb_default_world_def();
+  tb_world_id w = tb_world_create(&def);
+  const float ground[4] = {60, 0.5f, 60, 0}, sphere[4] = {0.25f, 0, 0, 0};
+  float gp[3] = {0, -0.5f, 0};
+  tb_shape_create(w, tb_body_create(w, TB_BODY_STATIC, gp, ID_Q), TB_SHAPE_BOX, ground, ZERO, ID_Q, 0.5f, 0.0f, 1.0f);
+  const int n = 4029;
+  for (int i = 0; i < n; ++i) {
+    float pos[3] = {(float)(i % 64) - 32.0f, 0.24f, (float)(i / 64) - 32.0f};
+    tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, pos, ID_Q);
+    tb_shape_create(w, b, TB_SHAPE_SPHERE, sphere, ZERO, ID_Q, 0.5f, 0.0f, 1.0f);
+  }
+  CHECK(tb_world_step(w) == TB_OK);
+  const tb_world* wd = tb_world_get(w);
+  CHECK(wd->pair_count == n); /* every sphere with the ground, none with another (1 m apart) */
+  tb_world_destroy(w);
+}
+
 int main(void) {
+  test_pair_growth_in_a_full_arena();
   test_float_keys();
   test_radix_stable();
   test_counting_rank();
