@@ -39,3 +39,21 @@ void tb_radix_sort_u32(uint32_t* key, int32_t* value, uint32_t* key_tmp, int32_t
     memcpy(value, src_v, (size_t)n * sizeof(int32_t));
   }
 }
+
+void tb_radix_sort_u64(uint64_t* key, uint64_t* tmp, int32_t n) {
+  int32_t count[8][257];
+  memset(count, 0, sizeof count);
+  for (int32_t i = 0; i < n; ++i)
+    for (int d = 0; d < 8; ++d) ++count[d][((key[i] >> (8 * d)) & 0xFFu) + 1];
+  uint64_t *src = key, *dst = tmp;
+  for (int d = 0; d < 8; ++d) {
+    int32_t* c = count[d];
+    int same = 0;
+    for (int v = 0; v < 256; ++v) same |= c[v + 1] == n;
+    if (same) continue; /* one digit value for all keys: the pass would copy */
+    for (int v = 0; v < 256; ++v) c[v + 1] += c[v];
+    for (int32_t i = 0; i < n; ++i) dst[c[(src[i] >> (8 * d)) & 0xFFu]++] = src[i];
+    uint64_t* t = src; src = dst; dst = t;
+  }
+  if (src != key) memcpy(key, src, (size_t)n * sizeof(uint64_t));
+}

@@ -36,6 +36,34 @@ static void test_radix_stable(void) {
   CHECK(ok);
 }
 
+static uint32_t draw_u32(void) {
+  frand();
+  return rng_state;
+}
+static int cmp_u64(const void* a, const void* b) {
+  uint64_t x = *(const uint64_t*)a, y = *(const uint64_t*)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The 64-bit radix sort gives qsort's ascending order (digits in every byte, duplicates). */
+static void test_radix_u64(void) {
+  enum { N = 1000 };
+  static uint64_t key[N], ref[N], tmp[N];
+  rng_state = 0x5EEDu;
+  for (int i = 0; i < N; ++i) {
+    uint64_t hi = draw_u32() % 70000u, lo = i % 3 ? draw_u32() : draw_u32() % 300u;
+    key[i] = ref[i] = i % 7 == 0 && i > 0 ? key[i - 1] : (hi << 32) | lo;
+  }
+  qsort(ref, N, sizeof(uint64_t), cmp_u64);
+  tb_radix_sort_u64(key, tmp, N);
+  CHECK(memcmp(key, ref, sizeof key) == 0);
+  /* keys sharing the high word: only the low passes run */
+  for (int i = 0; i < N; ++i) key[i] = ref[i] = (UINT64_C(7) << 32) | (uint32_t)(N - i);
+  qsort(ref, N, sizeof(uint64_t), cmp_u64);
+  tb_radix_sort_u64(key, tmp, N);
+  CHECK(memcmp(key, ref, sizeof key) == 0);
+}
+
 static void test_counting_rank(void) {
   enum { N = 3000, RANGE = 97 };
   static int32_t rec[2 * N], rank[N], count[RANGE + 1], out[2 * N];
@@ -139,6 +167,7 @@ int main(void) {
   test_float_keys();
   test_radix_stable();
   test_counting_rank();
+  test_radix_u64();
   test_sweep_matches_all_pairs();
   return tb_test_report("test_broad_phase");
 }
