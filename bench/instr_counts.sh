@@ -22,6 +22,8 @@ mkdir -p "$OUT"
 DEFS=""
 [ "$THREADS" -gt 1 ] && DEFS="-DTB_THREADS -pthread"
 BIN=build/native_bench_cg$([ "$THREADS" -gt 1 ] && echo _mt || true)
+# the state of the sources as compiled: read before the compiler reads them
+SOURCE="commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src bench/native_bench.c || echo ' with uncommitted changes')"
 # shellcheck disable=SC2046
 gcc -O2 -g -std=c11 -ffp-contract=off -msse2 $DEFS -Isrc bench/native_bench.c $(find src -name '*.c' | sort) \
   -lm -lpthread -o "$BIN"
@@ -48,7 +50,7 @@ ms_of() { # scene side → median ms/step over the second half of 600 steps (no 
     node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{const r=JSON.parse(s).scenes['$1'];console.log(r.median_ms.toFixed(3)+' '+(r.first_step_ms??NaN).toFixed(3))})"
 }
 
-echo "Native gcc -O2, threads $THREADS, commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src || echo '+changes'), window steps $WINDOW"
+echo "Native gcc -O2, threads $THREADS, $SOURCE, window steps $WINDOW"
 echo
 printf '| scene | bodies | Ir/step | Ir per body·step | first step Ir | first / later |%s\n' "$([ -n "${MS:-}" ] && echo ' ms/step | first ms |')"
 printf '| --- | ---: | ---: | ---: | ---: | ---: |%s\n' "$([ -n "${MS:-}" ] && echo ' ---: | ---: |')"
