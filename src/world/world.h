@@ -184,6 +184,7 @@ typedef struct tb_world {
   /* broad phase */
   int32_t* sap_order;        /* shape slots sorted by AABB lower x */
   int32_t sap_count, sap_capacity;
+  int32_t sap_bands;           /* z bands of the last sweep (1: one sweep along x) */
   struct tb_broad_scratch* broad_scratch; /* sort scratch, owned by broad_phase.c */
   TB_PAIR_ARRAYS(TB_STORE_MEMBER)
   int32_t pair_count, pair_capacity, pairs_requested, pairs_overflowed;

@@ -1,6 +1,6 @@
 /* Native tests of the broad phase's sorts: the linear sorts against their definitions, and the
- * sweep's pairs against every-pair testing in a shuffled scene (the radix path of a first step)
- * and after a small motion (the insertion path). */
+ * sweep's pairs (in z bands) against every-pair testing in a shuffled scene (the radix path of a
+ * first step) and after a small motion (the insertion path). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -123,6 +123,7 @@ static void test_sweep_matches_all_pairs(void) {
   CHECK(tb_world_collide(sap) == TB_OK && tb_world_collide(all) == TB_OK);
   const tb_world* w = tb_world_get(sap);
   CHECK(w->pair_count > n / 4); /* the scene has overlaps to sort (about 0.6 per shape) */
+  CHECK(w->sap_bands >= 4); /* 24 m of z in bands of about 4 × 0.9 m */
   CHECK(same_pairs(sap, all));
   CHECK(sweep_sorted(sap));
   int ascending = 1;
@@ -162,7 +163,29 @@ static void test_pair_growth_in_a_full_arena(void) {
   tb_world_destroy(w);
 }
 
+/* Shapes spanning every band (a plane, a wall along z) and shapes straddling band borders: the
+ * banded sweep still finds exactly the pairs of every-pair testing. */
+static void test_bands_with_spanning_shapes(void) {
+  const int n = 1500;
+  tb_world_id wid[2];
+  for (int k = 0; k < 2; ++k) {
+    wid[k] = scatter(k ? TB_BROAD_PHASE_ALL_PAIRS : TB_BROAD_PHASE_SAP, n);
+    const float plane[4] = {0, 1, 0, -2.0f}, wall[4] = {0.5f, 20, 30, 0};
+    float wp[3] = {1.0f, 0, 0};
+    tb_shape_create(wid[k], tb_body_create(wid[k], TB_BODY_STATIC, ZERO, ID_Q), TB_SHAPE_PLANE, plane, ZERO, ID_Q, 0.5f, 0, 1);
+    tb_shape_create(wid[k], tb_body_create(wid[k], TB_BODY_STATIC, wp, ID_Q), TB_SHAPE_BOX, wall, ZERO, ID_Q, 0.5f, 0, 1);
+    CHECK(tb_world_collide(wid[k]) == TB_OK);
+  }
+  const tb_world* w = tb_world_get(wid[0]);
+  CHECK(w->sap_bands >= 4);
+  CHECK(w->pair_count > n / 2); /* the plane and the wall add a few hundred pairs */
+  CHECK(same_pairs(wid[0], wid[1]));
+  tb_world_destroy(wid[0]);
+  tb_world_destroy(wid[1]);
+}
+
 int main(void) {
+  test_bands_with_spanning_shapes();
   test_pair_growth_in_a_full_arena();
   test_float_keys();
   test_radix_stable();
