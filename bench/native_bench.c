@@ -1,7 +1,12 @@
 /* Tribo native benchmark: the pyramid, pile and readback scenes of bench/scenes.mjs, through the
  * public C API (src/include/tribo.h) only. Prints one JSON object on stdout.
  *
- *   native_bench [--steps N] [--scenes pyramid,pile,readback] [--threads T] [--side S]
+ *   native_bench [--steps N] [--scenes pyramid,pile,readback] [--threads T] [--side S] [--count A:B]
+ *
+ * --count A:B: under `valgrind --tool=callgrind --instr-atstart=no`, instruments only steps A..B-1
+ * of each scene (step 0 is the first step), so bench/instr_counts.sh reads instructions per step
+ * of a window without the scene setup (and step 0 alone, dumped to its own file first); outside
+ * valgrind the client requests do nothing.
  *
  * --side S: the pile as S × S columns of 10 bodies in a container that grows with S (the scaling
  * table of run.mjs: S = 5, 10, 20, 40 gives 250, 1000, 4000, 16 000 bodies; 10 is the pile).
@@ -18,6 +23,19 @@
 #include <time.h>
 
 #include "include/tribo.h"
+
+#if defined(__has_include)
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#endif
+#endif
+#ifndef CALLGRIND_START_INSTRUMENTATION
+#define CALLGRIND_START_INSTRUMENTATION
+#define CALLGRIND_STOP_INSTRUMENTATION
+#endif
+
+/* Steps [count_from, count_to) of each scene run instrumented (--count). */
+static int count_from = -1, count_to = -1;
 
 #define GRAVITY_Y (-9.81f)
 #define DT (1.0f / 60.0f)
@@ -64,6 +82,7 @@ static tb_world_id make_world(int threads) {
   tb_world_def def = tb_default_world_def();
   def.gravity[0] = 0; def.gravity[1] = GRAVITY_Y; def.gravity[2] = 0;
   def.timestep = DT;
+  def.solver.sleep.mode = TB_SLEEP_OFF; /* as for every engine of the bench (physx presets sleep by default) */
   if (threads > 0) def.thread_count = threads;
   tb_world_id w = tb_world_create(&def);
   if (w < 0) fail(w, "tb_world_create", w);
@@ -110,13 +129,25 @@ static void get_pos(const scene* s, int i, float out[3]) {
   out[0] = st[0]; out[1] = st[1]; out[2] = st[2];
 }
 
-/* Steps the scene `steps` times; returns the median ms/step over [from, steps). */
-static double run_steps(scene* s, int steps, int from) {
+/* One step, instrumented when step index k is in the --count window; with a window, step 0 is
+ * instrumented too and dumped on its own (callgrind's out.N.1 file: the first step). */
+static int counted_step(tb_world_id w, int k) {
+  int on = count_from >= 0 && ((k >= count_from && k < count_to) || k == 0);
+  if (on) CALLGRIND_START_INSTRUMENTATION;
+  int rc = tb_world_step(w);
+  if (on) CALLGRIND_STOP_INSTRUMENTATION;
+  if (on && k == 0 && count_from > 0) CALLGRIND_DUMP_STATS;
+  return rc;
+}
+
+/* Steps the scene `steps` times from step index `first`; returns the median ms/step over
+ * [from, steps). */
+static double run_steps(scene* s, int steps, int from, int first) {
   double* t = malloc(sizeof(double) * (size_t)(steps > 0 ? steps : 1));
   int n = 0;
   for (int i = 0; i < steps; i++) {
     double t0 = now_ms();
-    int rc = tb_world_step(s->world);
+    int rc = counted_step(s->world, first + i);
     double t1 = now_ms();
     if (rc != TB_OK) fail(s->world, "tb_world_step", rc);
     if (i >= from) t[n++] = t1 - t0;
@@ -137,7 +168,7 @@ static void bench_pyramid(int steps, int threads, int rows) {
     for (int i = 0; i < n; i++)
       add_body(&s, TB_BODY_DYNAMIC, (float)((i - (n - 1) / 2.0) * 1.0), 0.5f + (float)r, 0, TB_SHAPE_BOX, cube, 1.0f);
   }
-  double ms = run_steps(&s, steps, steps / 2);
+  double ms = run_steps(&s, steps, steps / 2, 0);
   int top = s.dyn_count - 1;
   float p[3], top_dy = 0, max_dxz = 0;
   for (int i = 0; i < s.dyn_count; i++) {
@@ -186,9 +217,9 @@ static void bench_pile(int steps, int threads, int side) {
         k++;
       }
   double t0 = now_ms();
-  if (tb_world_step(s.world) != TB_OK) fail(s.world, "tb_world_step", -1);
+  if (counted_step(s.world, 0) != TB_OK) fail(s.world, "tb_world_step", -1);
   double first = now_ms() - t0;
-  double ms = run_steps(&s, steps - 1, steps / 2 - 1);
+  double ms = run_steps(&s, steps - 1, steps / 2 - 1, 1);
   int escaped = 0;
   float maxv = 0, maxy = -1e30f, p[3], st[13];
   for (int i = 0; i < s.dyn_count; i++) {
@@ -224,7 +255,7 @@ static void bench_readback(int threads) {
   const float r = 0.5f, sphere[4] = {r, 0, 0, 0};
   const float density = (float)(1.0 / (4.0 / 3.0 * PI_D * r * r * r));
   tb_body_id b = add_body(&s, TB_BODY_DYNAMIC, 0, r, 0, TB_SHAPE_SPHERE, sphere, density);
-  run_steps(&s, steps, steps);
+  run_steps(&s, steps, steps, 0);
   float mass[13] = {0};
   tb_body_get_mass(s.world, b, mass);
   static const char* const imp_names[] = {"normal_impulse", NULL};
@@ -262,7 +293,8 @@ int main(int argc, char** argv) {
     else if (!strcmp(argv[i], "--scenes") && i + 1 < argc) scenes = argv[++i];
     else if (!strcmp(argv[i], "--threads") && i + 1 < argc) threads = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--side") && i + 1 < argc) side = atoi(argv[++i]);
-    else { fprintf(stderr, "usage: %s [--steps N] [--scenes pyramid,pile,readback] [--threads T] [--side S]\n", argv[0]); return 1; }
+    else if (!strcmp(argv[i], "--count") && i + 1 < argc && sscanf(argv[i + 1], "%d:%d", &count_from, &count_to) == 2) ++i;
+    else { fprintf(stderr, "usage: %s [--steps N] [--scenes pyramid,pile,readback] [--threads T] [--side S] [--count A:B]\n", argv[0]); return 1; }
   }
   if (steps < 2) steps = 2;
   if (side < 1) side = 1;

@@ -6,10 +6,10 @@
 // tribo-threads-<preset> (threads build).
 // The contract with js/index.js:
 //   const tribo = await init({ build: 'simd' | 'threads' });
-//   const world = tribo.createWorld({ gravity, timestep, threads, preset });
+//   const world = tribo.createWorld({ gravity, timestep, threads, preset, sleep: 'off' });
 //   world.addBody({ type, position, rotation, shapes: [{ type, ..., density, friction, restitution }] })
 //   world.step(); world.getPosition(id, out); world.contacts; world.free();
-// Solver settings are the preset's defaults (no substeps/iterations passed); without a preset the
+// Solver settings are the preset's defaults (no substeps/iterations passed) with sleeping off; without a preset the
 // world is Tribo's default (the physx-tgs preset).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -92,7 +92,8 @@ export async function load(params) {
     notes: `${build === 'simd' ? 'single-threaded SIMD128 wasm' : 'pthreads wasm'}, threads: ${threads}; ` +
       (preset ? `preset ${preset} with its default parameters` : 'Tribo default solver (preset physx-tgs)'),
     createWorld(scene) {
-      const opts = { gravity: GRAVITY, timestep: DT, threads };
+      // sleeping off, as for every engine of the bench (the physx presets sleep by default)
+      const opts = { gravity: GRAVITY, timestep: DT, threads, sleep: 'off' };
       if (preset) opts.preset = preset;
       const world = tribo.createWorld(opts);
       const dyn = [];

@@ -2,9 +2,15 @@
  * applied to every candidate. All generators store the same pairs in the same order. */
 #include "broad_phase.h"
 
+#include <math.h>
+#include <string.h>
+
 #include "../core/sort.h"
 #include "../core/jobs.h"
 #include "filter.h"
+
+/* Most z bands of the sweep (see split_bands). */
+#define TB_MAX_SWEEP_BANDS 64
 
 /* Scratch of the two linear sorts, sized by the shape and pair capacities (so it grows when they
  * do, never in a steady state, and never inside a loop). */
@@ -23,6 +29,11 @@ typedef struct tb_broad_scratch {
   int32_t* chunk_found;
   int32_t region_chunk, region_capacity;
   tb_pair* region;
+  /* z bands: the sweep order split into bands along z, each entry in every band it overlaps */
+  int32_t band_entry_capacity; /* entries of band_entries and band_of_entry */
+  tb_sap_entry* band_entries;
+  int32_t* band_of_entry;
+  int32_t band_start[TB_MAX_SWEEP_BANDS + 1];
 } tb_broad_scratch;
 
 static tb_broad_scratch* scratch_of(tb_world* w, int32_t shapes, int32_t pairs, int sweep_keys) {
@@ -64,6 +75,9 @@ static void free_scratch(tb_world* w) {
   tb_free_arrays(per_pair, 2, b->pair_capacity);
   tb_free(b->chunk_found, (size_t)b->chunk_capacity * sizeof(int32_t));
   tb_free(b->region, (size_t)b->region_capacity * sizeof(tb_pair));
+  const tb_array_ref per_band_entry[] = {{(void**)&b->band_entries, sizeof(tb_sap_entry)},
+                                         {(void**)&b->band_of_entry, sizeof(int32_t)}};
+  tb_free_arrays(per_band_entry, 2, b->band_entry_capacity);
   tb_free(b, sizeof *b);
   w->broad_scratch = NULL;
 }
@@ -141,29 +155,112 @@ static void radix_sweep_order(const tb_shapes* s, int32_t* order, int32_t n, tb_
 
 #define TB_SWEEP_CHUNK 128
 
+/* z bands of the sweep: a sweep along x alone visits every AABB of an x slab, about n·(n/side)
+ * entries in a scene spread over a floor; split along z too, each AABB goes to every band it
+ * overlaps and a pair is reported by the one band holding the larger of the two lower z (both
+ * AABBs overlap that z), so the bands find each overlapping pair exactly once. */
+typedef struct sweep_bands {
+  int32_t count; /* 1: one band, the sweep order itself */
+  float z0, inv_width; /* band k holds z in [z0 + k/inv_width, z0 + (k+1)/inv_width) */
+} sweep_bands;
+
+static int32_t band_of(const sweep_bands* g, float z) {
+  float t = (z - g->z0) * g->inv_width;
+  if (!(t > 0.0f)) return 0; /* below the first band (or -inf) */
+  if (t >= (float)(g->count - 1)) return g->count - 1;
+  return (int32_t)t;
+}
+
+/* Band width: 4 × the mean z extent of the AABBs no longer than an eighth of the scene's z range
+ * (walls, grounds and planes span many bands and would only widen them); at most
+ * TB_MAX_SWEEP_BANDS bands, one band for small or flat scenes. From the AABBs alone, so the same
+ * for every thread count. */
+static sweep_bands choose_bands(const tb_sap_entry* e, int32_t n) {
+  sweep_bands g = {1, 0.0f, 0.0f};
+  if (n < 512) return g;
+  float lo = INFINITY, hi = -INFINITY;
+  for (int32_t i = 0; i < n; ++i) {
+    if (!(e[i].upper.z - e[i].lower.z < INFINITY)) continue;
+    lo = fminf(lo, e[i].lower.z);
+    hi = fmaxf(hi, e[i].upper.z);
+  }
+  float range = hi - lo;
+  if (!(range > 0.0f && range < INFINITY)) return g;
+  double sum = 0.0;
+  int32_t small = 0;
+  for (int32_t i = 0; i < n; ++i) {
+    float ext = e[i].upper.z - e[i].lower.z;
+    if (ext <= 0.125f * range) { sum += ext; ++small; }
+  }
+  if (small == 0 || !(sum > 0.0)) return g;
+  float width = 4.0f * (float)(sum / small);
+  float bands = floorf(range / width);
+  if (!(bands >= 2.0f)) return g;
+  g.count = bands > (float)TB_MAX_SWEEP_BANDS ? TB_MAX_SWEEP_BANDS : (int32_t)bands;
+  g.z0 = lo;
+  g.inv_width = (float)g.count / range;
+  return g;
+}
+
 typedef struct sweep_ctx {
   const tb_world* w;
-  const tb_sap_entry* e;
+  const tb_sap_entry* e; /* the sweep order, or the bands' entries one band after another */
   int32_t n;
+  const int32_t* band_of_entry; /* band of each entry of e (bands > 1) */
+  const int32_t* band_start;    /* entries of band k: [band_start[k], band_start[k + 1]) */
+  sweep_bands bands;
   tb_broad_scratch* b;
 } sweep_ctx;
 
-/* Entries [begin, end) of the sweep order against the entries after them, into the chunk's own
+/* Entries [begin, end) of e against the entries after them in their band, into the chunk's own
  * region; the chunk's found count says whether the region held them all. */
 static void sweep_job(int32_t begin, int32_t end, void* vctx) {
   const sweep_ctx* ctx = (const sweep_ctx*)vctx;
   const tb_sap_entry* e = ctx->e;
-  int32_t c = begin / TB_SWEEP_CHUNK, n = ctx->n;
+  int32_t c = begin / TB_SWEEP_CHUNK;
   pair_sink out = {ctx->b->region + (size_t)c * (size_t)ctx->b->region_chunk, ctx->b->region_chunk, 0, 0};
   for (int32_t i = begin; i < end; ++i) {
     tb_vec3 al = e[i].lower, au = e[i].upper;
+    int32_t band = ctx->bands.count > 1 ? ctx->band_of_entry[i] : 0;
+    int32_t n = ctx->bands.count > 1 ? ctx->band_start[band + 1] : ctx->n;
     for (int32_t j = i + 1; j < n && e[j].lower.x <= au.x; ++j) {
       tb_vec3 bl = e[j].lower, bu = e[j].upper;
       if (bl.y > au.y || bu.y < al.y || bl.z > au.z || bu.z < al.z) continue;
+      if (ctx->bands.count > 1 && band_of(&ctx->bands, fmaxf(al.z, bl.z)) != band) continue; /* another band's */
       consider(ctx->w, &out, e[i].slot, e[j].slot);
     }
   }
   ctx->b->chunk_found[c] = out.found;
+}
+
+/* The sweep order's entries copied into their bands (x order kept in each); returns the total, or
+ * -1 when out of memory. */
+static int32_t split_bands(const tb_sap_entry* e, int32_t n, const sweep_bands* g, tb_broad_scratch* b) {
+  int32_t* start = b->band_start;
+  memset(start, 0, sizeof b->band_start);
+  for (int32_t i = 0; i < n; ++i) {
+    int32_t k0 = band_of(g, e[i].lower.z), k1 = band_of(g, e[i].upper.z);
+    for (int32_t k = k0; k <= k1; ++k) ++start[k + 1];
+  }
+  for (int32_t k = 0; k < g->count; ++k) start[k + 1] += start[k];
+  int32_t total = start[g->count];
+  if (b->band_entry_capacity < total) {
+    int32_t cap = total + total / 2;
+    const tb_array_ref per_band_entry[] = {{(void**)&b->band_entries, sizeof(tb_sap_entry)},
+                                           {(void**)&b->band_of_entry, sizeof(int32_t)}};
+    if (!tb_grow_arrays(per_band_entry, 2, b->band_entry_capacity, cap)) return -1;
+    b->band_entry_capacity = cap;
+  }
+  int32_t next[TB_MAX_SWEEP_BANDS];
+  memcpy(next, start, sizeof next);
+  for (int32_t i = 0; i < n; ++i) {
+    int32_t k0 = band_of(g, e[i].lower.z), k1 = band_of(g, e[i].upper.z);
+    for (int32_t k = k0; k <= k1; ++k) {
+      b->band_entries[next[k]] = e[i];
+      b->band_of_entry[next[k]++] = k;
+    }
+  }
+  return total;
 }
 
 /* Keeps live shapes in the previous order, appends new ones, then insertion-sorts (nearly sorted
@@ -176,6 +273,8 @@ static tb_status sweep_and_prune(tb_world* w, const tb_step_context* step, pair_
       return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for the sweep order");
     w->sap_capacity = s->capacity;
   }
+  /* per-step scratch, given back below: tb_broad_phase sweeps again after the pairs grew */
+  size_t arena_mark = w->arena.used;
   uint8_t* present = (uint8_t*)tb_arena_push(&w->arena, (size_t)s->count);
   if (!present) return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: scratch arena too small");
   for (int32_t i = 0; i < s->count; ++i) present[i] = 0;
@@ -190,6 +289,7 @@ static tb_status sweep_and_prune(tb_world* w, const tb_step_context* step, pair_
   for (int32_t id = 0; id < s->count; ++id)
     if (s->type[id] >= 0 && !present[id]) w->sap_order[n++] = id;
   w->sap_count = n;
+  tb_arena_pop(&w->arena, arena_mark);
   int32_t* order = w->sap_order;
   if (!insertion_sort_bounded(s, order, n, 8 * (int64_t)n + 1024)) {
     tb_broad_scratch* b = scratch_of(w, s->capacity, 0, 1);
@@ -204,13 +304,20 @@ static tb_status sweep_and_prune(tb_world* w, const tb_step_context* step, pair_
   }
   tb_broad_scratch* b = scratch_of(w, 0, 0, 0);
   if (!b) return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for the sweep");
-  int32_t chunks = (n + TB_SWEEP_CHUNK - 1) / TB_SWEEP_CHUNK;
+  sweep_ctx ctx = {w, e, n, NULL, b->band_start, choose_bands(e, n), b};
+  w->sap_bands = ctx.bands.count;
+  if (ctx.bands.count > 1) {
+    ctx.n = split_bands(e, n, &ctx.bands, b);
+    if (ctx.n < 0) return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for the sweep bands");
+    ctx.e = b->band_entries;
+    ctx.band_of_entry = b->band_of_entry;
+  }
+  int32_t chunks = (ctx.n + TB_SWEEP_CHUNK - 1) / TB_SWEEP_CHUNK;
   if (b->chunk_capacity < chunks) {
     if (!tb_grow((void**)&b->chunk_found, sizeof(int32_t), b->chunk_capacity, chunks))
       return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for the sweep");
     b->chunk_capacity = chunks;
   }
-  sweep_ctx ctx = {w, e, n, b};
   /* regions of at least twice the pair capacity in all, so they grow with it (not in a steady
    * scene); a chunk that finds more than its region holds makes them larger and sweeps again */
   int32_t per = chunks > 0 ? (int32_t)((2 * (int64_t)w->pair_capacity + chunks - 1) / chunks) : 0;
@@ -227,7 +334,7 @@ static tb_status sweep_and_prune(tb_world* w, const tb_step_context* step, pair_
       b->region_chunk = per;
     }
     if ((int64_t)b->region_chunk * chunks > b->region_capacity) b->region_chunk = b->region_capacity / chunks;
-    tb_parallel_for(n, TB_SWEEP_CHUNK, step->thread_count, sweep_job, &ctx);
+    tb_parallel_for(ctx.n, TB_SWEEP_CHUNK, step->thread_count, sweep_job, &ctx);
     int32_t most = 0;
     for (int32_t c = 0; c < chunks; ++c) most = b->chunk_found[c] > most ? b->chunk_found[c] : most;
     if (most <= b->region_chunk) break;

@@ -121,6 +121,10 @@ void* tb_arena_push(tb_arena* a, size_t bytes) {
 
 void tb_arena_reset(tb_arena* a) { a->used = 0; }
 
+void tb_arena_pop(tb_arena* a, size_t used) {
+  if (used < a->used) a->used = used;
+}
+
 void tb_arena_destroy(tb_arena* a) {
   if (a->data) tb_free(a->data, a->capacity);
   a->data = NULL;

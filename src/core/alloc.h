@@ -59,6 +59,7 @@ typedef struct tb_arena {
 int tb_arena_reserve(tb_arena* a, size_t bytes); /* between steps only; keeps nothing */
 void* tb_arena_push(tb_arena* a, size_t bytes);  /* 16-byte aligned */
 void tb_arena_reset(tb_arena* a);
+void tb_arena_pop(tb_arena* a, size_t used); /* gives back what was pushed since a->used was `used` */
 void tb_arena_destroy(tb_arena* a);
 
 #endif

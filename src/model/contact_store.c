@@ -107,8 +107,6 @@ static void fill_job(int32_t begin, int32_t end, void* vctx) {
       for (int q = 0; q < 3; ++q) f->friction_anchor_impulse[3 * n + q] = NAN;
       for (int q = 0; q < 6; ++q) f->mujoco_force[6 * n + q] = NAN;
       f->efc_address[n] = -1;
-      for (int q = 0; q < 6; ++q) f->mujoco_force[6 * n + q] = NAN;
-      f->efc_address[n] = -1;
       /* -- fill section: distance rule and record -- */
       f->distance_rule[n] = dp->rule;
       f->distance[n] = p->separation;

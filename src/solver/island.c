@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "../collision/shape_bounds.h"
+#include "../core/sort.h"
 
 static int auto_sleep(const tb_world* w) { return w->def.solver.sleep.mode != TB_SLEEP_OFF; }
 
@@ -321,11 +322,6 @@ int32_t tb_islands_wake_touched(tb_world* w) {
 
 /* ---- links, merges and splits ---- */
 
-static int cmp_u64(const void* a, const void* b) {
-  uint64_t x = *(const uint64_t*)a, y = *(const uint64_t*)b;
-  return x < y ? -1 : x > y;
-}
-
 /* Effective iteration requests of a body (PhysX: -1 = the world's). */
 static int32_t requests(const tb_world* w, int32_t i) {
   int32_t p = w->bodies.position_iterations[i], v = w->bodies.velocity_iterations[i];
@@ -431,7 +427,13 @@ int tb_islands_update(tb_world* w) {
         b->island[a] >= 0 && b->island[a] == b->island[c])
       w->links_next[n++] = w->links[l];
   }
-  if (n > 1) qsort(w->links_next, (size_t)n, sizeof(uint64_t), cmp_u64);
+  if (n > w->links_sort_capacity) {
+    int32_t c = w->links_sort_capacity > 0 ? w->links_sort_capacity : 64;
+    while (c < n) c *= 2;
+    if (!tb_grow((void**)&w->links_sort_tmp, sizeof(uint64_t), w->links_sort_capacity, c)) return 0;
+    w->links_sort_capacity = c;
+  }
+  tb_radix_sort_u64(w->links_next, w->links_sort_tmp, n); /* the one ascending order of the keys */
   int32_t u = 0;
   for (int32_t i = 0; i < n; ++i)
     if (u == 0 || w->links_next[u - 1] != w->links_next[i]) w->links_next[u++] = w->links_next[i];

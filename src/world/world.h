@@ -186,6 +186,7 @@ typedef struct tb_world {
   /* broad phase */
   int32_t* sap_order;        /* shape slots sorted by AABB lower x */
   int32_t sap_count, sap_capacity;
+  int32_t sap_bands;           /* z bands of the last sweep (1: one sweep along x) */
   struct tb_broad_scratch* broad_scratch; /* sort scratch, owned by broad_phase.c */
   TB_PAIR_ARRAYS(TB_STORE_MEMBER)
   int32_t pair_count, pair_capacity, pairs_requested, pairs_overflowed;
@@ -215,6 +216,8 @@ typedef struct tb_world {
   uint64_t* links;             /* body slot pairs (lower slot high) linked in the last island update, sorted, unique */
   uint64_t* links_next;        /* scratch of the next update */
   int32_t link_count, link_capacity;
+  uint64_t* links_sort_tmp;    /* scratch of the links' radix sort */
+  int32_t links_sort_capacity;
   int32_t* island_scratch;     /* per body slot: the split's stack and adjacency */
   int32_t island_scratch_capacity;
   tb_contact_store sleep_contacts; /* records of sleeping pairs as they were when their island fell

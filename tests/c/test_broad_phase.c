@@ -1,6 +1,6 @@
 /* Native tests of the broad phase's sorts: the linear sorts against their definitions, and the
- * sweep's pairs against every-pair testing in a shuffled scene (the radix path of a first step)
- * and after a small motion (the insertion path). */
+ * sweep's pairs (in z bands) against every-pair testing in a shuffled scene (the radix path of a
+ * first step) and after a small motion (the insertion path). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +36,34 @@ static void test_radix_stable(void) {
   CHECK(ok);
 }
 
+static uint32_t draw_u32(void) {
+  frand();
+  return rng_state;
+}
+static int cmp_u64(const void* a, const void* b) {
+  uint64_t x = *(const uint64_t*)a, y = *(const uint64_t*)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The 64-bit radix sort gives qsort's ascending order (digits in every byte, duplicates). */
+static void test_radix_u64(void) {
+  enum { N = 1000 };
+  static uint64_t key[N], ref[N], tmp[N];
+  rng_state = 0x5EEDu;
+  for (int i = 0; i < N; ++i) {
+    uint64_t hi = draw_u32() % 70000u, lo = i % 3 ? draw_u32() : draw_u32() % 300u;
+    key[i] = ref[i] = i % 7 == 0 && i > 0 ? key[i - 1] : (hi << 32) | lo;
+  }
+  qsort(ref, N, sizeof(uint64_t), cmp_u64);
+  tb_radix_sort_u64(key, tmp, N);
+  CHECK(memcmp(key, ref, sizeof key) == 0);
+  /* keys sharing the high word: only the low passes run */
+  for (int i = 0; i < N; ++i) key[i] = ref[i] = (UINT64_C(7) << 32) | (uint32_t)(N - i);
+  qsort(ref, N, sizeof(uint64_t), cmp_u64);
+  tb_radix_sort_u64(key, tmp, N);
+  CHECK(memcmp(key, ref, sizeof key) == 0);
+}
+
 static void test_counting_rank(void) {
   enum { N = 3000, RANGE = 97 };
   static int32_t rec[2 * N], rank[N], count[RANGE + 1], out[2 * N];
@@ -52,9 +80,10 @@ static void test_counting_rank(void) {
 }
 
 /* n spheres (r 0.5 m) of mixed shapes in a 24 m cube, created in random order. */
-static tb_world_id scatter(tb_broad_phase_type broad, int n) {
+static tb_world_id scatter_threads(tb_broad_phase_type broad, int n, int threads) {
   tb_world_def def = tb_default_world_def();
   def.collision.broad_phase = broad;
+  def.thread_count = threads;
   def.pair_capacity = 16 * n;
   tb_world_id w = tb_world_create(&def);
   rng_state = 0xBEEFu;
@@ -67,6 +96,8 @@ static tb_world_id scatter(tb_broad_phase_type broad, int n) {
   }
   return w;
 }
+
+static tb_world_id scatter(tb_broad_phase_type broad, int n) { return scatter_threads(broad, n, 1); }
 
 static int same_pairs(tb_world_id a, tb_world_id b) {
   const tb_world* wa = tb_world_get(a);
@@ -95,6 +126,7 @@ static void test_sweep_matches_all_pairs(void) {
   CHECK(tb_world_collide(sap) == TB_OK && tb_world_collide(all) == TB_OK);
   const tb_world* w = tb_world_get(sap);
   CHECK(w->pair_count > n / 4); /* the scene has overlaps to sort (about 0.6 per shape) */
+  CHECK(w->sap_bands >= 4); /* 24 m of z in bands of about 4 × 0.9 m */
   CHECK(same_pairs(sap, all));
   CHECK(sweep_sorted(sap));
   int ascending = 1;
@@ -113,10 +145,71 @@ static void test_sweep_matches_all_pairs(void) {
   tb_world_destroy(all);
 }
 
+/* The pair arrays grow inside the broad phase (the sweep runs a second time): its per-step scratch
+ * must still fit. 4030 shapes (+ 64 bytes of reserve) fill the arena's 4096 bytes once, not twice,
+ * and 4029 spheres touching the ground give far more pairs than the 128 of a default world. */
+static void test_pair_growth_in_a_full_arena(void) {
+  tb_world_def def = tb_default_world_def();
+  tb_world_id w = tb_world_create(&def);
+  const float ground[4] = {60, 0.5f, 60, 0}, sphere[4] = {0.25f, 0, 0, 0};
+  float gp[3] = {0, -0.5f, 0};
+  tb_shape_create(w, tb_body_create(w, TB_BODY_STATIC, gp, ID_Q), TB_SHAPE_BOX, ground, ZERO, ID_Q, 0.5f, 0.0f, 1.0f);
+  const int n = 4029;
+  for (int i = 0; i < n; ++i) {
+    float pos[3] = {(float)(i % 64) - 32.0f, 0.24f, (float)(i / 64) - 32.0f};
+    tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, pos, ID_Q);
+    tb_shape_create(w, b, TB_SHAPE_SPHERE, sphere, ZERO, ID_Q, 0.5f, 0.0f, 1.0f);
+  }
+  CHECK(tb_world_step(w) == TB_OK);
+  const tb_world* wd = tb_world_get(w);
+  CHECK(wd->pair_count == n); /* every sphere with the ground, none with another (1 m apart) */
+  tb_world_destroy(w);
+}
+
+/* Shapes spanning every band (a plane, a wall along z) and shapes straddling band borders: the
+ * banded sweep still finds exactly the pairs of every-pair testing. */
+static void test_bands_with_spanning_shapes(void) {
+  const int n = 1500;
+  tb_world_id wid[2];
+  for (int k = 0; k < 2; ++k) {
+    wid[k] = scatter(k ? TB_BROAD_PHASE_ALL_PAIRS : TB_BROAD_PHASE_SAP, n);
+    const float plane[4] = {0, 1, 0, -2.0f}, wall[4] = {0.5f, 20, 30, 0};
+    float wp[3] = {1.0f, 0, 0};
+    tb_shape_create(wid[k], tb_body_create(wid[k], TB_BODY_STATIC, ZERO, ID_Q), TB_SHAPE_PLANE, plane, ZERO, ID_Q, 0.5f, 0, 1);
+    tb_shape_create(wid[k], tb_body_create(wid[k], TB_BODY_STATIC, wp, ID_Q), TB_SHAPE_BOX, wall, ZERO, ID_Q, 0.5f, 0, 1);
+    CHECK(tb_world_collide(wid[k]) == TB_OK);
+  }
+  const tb_world* w = tb_world_get(wid[0]);
+  CHECK(w->sap_bands >= 4);
+  CHECK(w->pair_count > n / 2); /* the plane and the wall add a few hundred pairs */
+  CHECK(same_pairs(wid[0], wid[1]));
+  tb_world_destroy(wid[0]);
+  tb_world_destroy(wid[1]);
+}
+
+/* The banded sweep in parallel chunks: 1 and 3 threads give the same pairs in the same order, on
+ * the first step (radix order) and after falling steps (incremental order). */
+static void test_bands_thread_independent(void) {
+  const int n = 3000;
+  tb_world_id one = scatter_threads(TB_BROAD_PHASE_SAP, n, 1), three = scatter_threads(TB_BROAD_PHASE_SAP, n, 3);
+  for (int s = 0; s < 4; ++s) {
+    CHECK(tb_world_collide(one) == TB_OK && tb_world_collide(three) == TB_OK);
+    CHECK(tb_world_get(three)->sap_bands >= 4);
+    CHECK(same_pairs(one, three));
+    CHECK(tb_world_step(one) == TB_OK && tb_world_step(three) == TB_OK);
+  }
+  tb_world_destroy(one);
+  tb_world_destroy(three);
+}
+
 int main(void) {
+  test_bands_thread_independent();
+  test_bands_with_spanning_shapes();
+  test_pair_growth_in_a_full_arena();
   test_float_keys();
   test_radix_stable();
   test_counting_rank();
+  test_radix_u64();
   test_sweep_matches_all_pairs();
   return tb_test_report("test_broad_phase");
 }
