@@ -124,7 +124,7 @@ static outcome run(tb_preset preset, int bodies, int steps) {
       int finite = 1;
       for (int k = 0; k < 13; ++k) finite = finite && isfinite(st13[k]);
       if (!finite) { ++o.nonfinite; continue; }
-      const float* t = tf + 7 * (p->ids[i] & 0xFFFFF);
+      const float* t = tf + 7 * (p->ids[i] & TB_ID_INDEX_MASK);
       float y = lowest(p, i, t);
       if (y < o.deepest) { o.deepest = y; o.deepest_step = s; }
       if (fabsf(t[0]) > p->half + 0.1f || fabsf(t[2]) > p->half + 0.1f || t[1] > 1.0f + 40.0f * SPACING) {
