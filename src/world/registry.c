@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "world.h"
-#include "../observe/observe.h"
 
 static tb_world s_worlds[TB_MAX_WORLDS];
 static char s_global_error[TB_ERROR_LEN];
@@ -96,17 +95,6 @@ int32_t tb_body_slot_of(const tb_world* w, tb_body_id id) { return tb_body_id_st
 int32_t tb_shape_slot_of(const tb_world* w, tb_shape_id id) { return tb_shape_id_state(w, id) == TB_ID_LIVE ? tb_id_slot(id) : -1; }
 int32_t tb_joint_slot_of(const tb_world* w, tb_joint_id id) { return tb_joint_id_state(w, id) == TB_ID_LIVE ? tb_id_slot(id) : -1; }
 
-int32_t tb_id_check(tb_world_id world, tb_id_kind kind, int32_t id) {
-  const tb_world* w = tb_world_get(world);
-  if (!w) return TB_ID_NEVER_CREATED;
-  switch (kind) {
-    case TB_ID_BODY: return tb_body_id_state(w, id);
-    case TB_ID_SHAPE: return tb_shape_id_state(w, id);
-    case TB_ID_JOINT: return tb_joint_id_state(w, id);
-    case TB_ID_SENSOR: return tb_observe_sensor_state(w, id);
-    default: return TB_ID_NEVER_CREATED;
-  }
-}
 
 int32_t tb_joint_slot_checked(tb_world* w, tb_joint_id id, const char* fn) {
   tb_id_state st = tb_joint_id_state(w, id);
