@@ -51,7 +51,7 @@ const KINDS = { body: bodyId, shape: shapeId, sensor: sensorId, joint: jointId, 
 export const ID_PARAMETERS = Object.freeze(Object.fromEntries([
   ...['removeBody', 'setPose', 'setVelocity', 'setMass', 'getMass', 'getState', 'getPosition', 'getRotation',
     'getLinearVelocity', 'getAngularVelocity', 'setMaxContactImpulse', 'setSolverIterations',
-    'getParent', 'setSleeping', 'isSleeping', 'island'].map((m) => [m, [[0, 'id', 'body']]]),
+    'getParent', 'setSleeping', 'isSleeping', 'island', 'sleepState'].map((m) => [m, [[0, 'id', 'body']]]),
   ['bodySlot', [[0, 'id', 'value']]],
   ['setParent', [[0, 'id', 'body'], [1, 'parent', 'bodyOrNone']]],
   ['shapesOf', [[0, 'bodyId', 'body']]],

@@ -164,7 +164,7 @@ export interface AxisOptions {
   cone?: Engine.MujocoCone;
   /** `'mujoco'`: constraint solver. Default `'newton'`. */
   mujocoSolver?: Engine.MujocoAlgorithm;
-  /** `'mujoco'`: `'implicitfast'` is implicit in joint damping; without joints the same as `'euler'`. Default `'euler'`. */
+  /** `'mujoco'`: `'implicitfast'` is implicit in joint damping; joints have none, so the same as `'euler'`. Default `'euler'`. */
   integrator?: Engine.MujocoIntegrator;
   /** `'mujoco'`: most solver iterations per step, integer in [1, 1000]. Default `100`. */
   mujocoIterations?: number;
@@ -180,6 +180,8 @@ export interface AxisOptions {
   refsafe?: boolean;
   /** `'mujoco'`: start each solve from the previous step's accelerations of the same bodies when they cost less than the unconstrained ones (MuJoCo's warmstart flag). Default `true`. */
   warmstart?: boolean;
+  /** `'mujoco'`, `'genesis'`: solref time constant (s, > 0) a new shape's material starts with (its `solref[0]` unless the shape sets `solref`) and that of every joint's rows; raised to 2·timestep by `refsafe`. Default `0.02` (MuJoCo's geom default); `genesis`: `0.01` (Genesis `constraint_timeconst`). */
+  defaultTimeconst?: number;
   /** `'kamino'`: PADMM iterations at most per step, integer in [1, 10000]; running out is not convergence. Default `200`. */
   maxIterations?: number;
   /** `'kamino'`: tolerance on the primal residual r_p = ‖x − y‖∞, N·s (impulse), > 0. Default `1e-6`. */
@@ -898,6 +900,16 @@ export interface SolverStatus {
 }
 
 /** Statistics of the last step. */
+/** A dynamic body's automatic-sleep counters after the last step (World.sleepState, docs/sleeping.md). */
+export interface SleepState {
+  /** s; the PhysX rule (`sleep: 'physx'`): the body may sleep when it reaches 0. null under another rule. */
+  wakeCounter: number | null;
+  /** 1; the PhysX rule: 1 + the body's counted shape pairs and joints at the last check, the factor on `sleepEnergyThreshold`. null under another rule. */
+  clusterFactor: number | null;
+  /** steps; the Genesis rule (`sleep: 'genesis'`): consecutive steps below `sleepVelocityThreshold`; the body may sleep at `sleepSteps`. null under another rule. */
+  stepsBelow: number | null;
+}
+
 export interface StepStats {
   /** Threads that executed jobs in the last step. */
   threadsUsed: number;
@@ -1044,12 +1056,15 @@ export interface JointInfo {
  * A joint after the last step. `wrench` is the reaction in the solver's `convention` (average
  * over the step, N and N·m, world axes): `'physx'` (PGS / TGS, PxConstraint::getForce) the force
  * the constraint applied to body0, torque about frame0's origin at the start of the step, motor
- * excluded; `'newton'` (XPBD / penalty, body_parent_f) the total wrench from body0 through the
- * joint on body1 about body1's centre of mass at the end of the step, motor included.
+ * excluded; `'newton'` (XPBD / penalty / Kamino, body_parent_f) the total wrench from body0 through the
+ * joint on body1 about body1's centre of mass at the end of the step, motor included; `'mujoco'`
+ * (MuJoCo / Genesis, efc_force) the force on body1 of the joint's equality and limit rows plus its
+ * distance spring, torque about body1's centre of mass at the start of the step, motor excluded.
+ * A world or static side is reported about its frame origin.
  */
 export interface JointState {
   type: JointType;
-  convention: 'physx' | 'newton';
+  convention: 'physx' | 'newton' | 'mujoco';
   /** False before the first step, when nothing on the joint can move, and once broken. */
   valid: boolean;
   broken: boolean;
@@ -1415,6 +1430,12 @@ export class World {
    */
   island(id: number): number;
   /**
+   * A dynamic body's automatic-sleep counters after the last step (docs/sleeping.md), what the
+   * world's rule decides on; the other rule's values are null (not computed).
+   * @throws {RangeError} static or kinematic body
+   */
+  sleepState(id: number): SleepState;
+  /**
    * Excludes a pair (`excluded` false re-admits it): `{ shapes: [a, b] }` Newton shape-pair
    * exclusion, `{ bodies: [a, b] }` MuJoCo `exclude` body pair.
    */
@@ -1680,6 +1701,7 @@ export class WorkerWorld {
   setSleeping(id: number, sleeping: boolean): Promise<void>;
   isSleeping(id: number): Promise<boolean>;
   island(id: number): Promise<number>;
+  sleepState(id: number): Promise<SleepState>;
   excludePair(pair: { shapes: readonly [number, number] } | { bodies: readonly [number, number] }, excluded?: boolean): Promise<void>;
   setExplicitPairs(pairs: readonly (readonly [number, number])[]): Promise<void>;
   setContactPair(a: number, b: number, params: ContactPairParams | null): Promise<void>;

@@ -73,6 +73,7 @@ export const DEF_OPTIONS = {
   impratio: ['solver.mujoco.impratio', 'num'],
   refsafe: ['solver.mujoco.refsafe', 'bool'],
   warmstart: ['solver.mujoco.warmstart', 'bool'],
+  defaultTimeconst: ['solver.mujoco.default_timeconst', 'num'],
   /* Kamino PADMM */
   maxIterations: ['solver.kamino.max_iterations', 'int'],
   primalTolerance: ['solver.kamino.primal_tolerance', 'num'],

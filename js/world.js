@@ -158,6 +158,8 @@ export class World {
   isSleeping(id) { return filtering.isSleeping(this, id); }
   /** The island of a dynamic body after the last step: the id of the body naming it; -1 static, kinematic or alone asleep. */
   island(id) { return filtering.island(this, id); }
+  /** A dynamic body's sleep-rule counters after the last step: { wakeCounter, clusterFactor, stepsBelow } (docs/sleeping.md). */
+  sleepState(id) { return filtering.sleepState(this, id); }
   /** Excludes (excluded = false: re-admits) { shapes: [a, b] } or { bodies: [a, b] }. */
   excludePair(pair, excluded) { filtering.excludePair(this, pair, excluded); }
   /** The pair list of broadPhase 'explicit': an array of [shapeA, shapeB]; replaces the previous list. */

@@ -5,7 +5,8 @@
 // URL parameters (optional): rows (pyramid rows, default 7), drops (initial falling bodies,
 // default 10), substeps (default 4), seed (default 7), paused=1 (start paused), preset
 // (physx-pgs, physx-tgs (default), newton-xpbd, newton-semi, mujoco, kamino, genesis; also the panel's
-// selector, under which the panel states what the preset's reported force contains).
+// selector, under which the panel states what the preset's reported force contains), scene
+// (pyramid (default), pendulum, chain: web/scene.js; also the panel's scene selector).
 //
 // For tests, window.tribo = { build, ready, frame, contactCount, drawnContactMarkers, bodyCount,
 // overflowed, error, pause(), resume(), step(), reset(), drop(), lastFrame(), transformHash(),
@@ -18,7 +19,7 @@ import { createWorkerWorld } from '../js/index.js';
 import { Renderer } from './renderer.js';
 import { ContactOverlay } from './contact_overlay.js';
 import { bindControls } from './controls.js';
-import { demoScene, dropDef } from './scene.js';
+import { sceneOf, SCENE_NAMES, dropDef } from './scene.js';
 import { cameraRay, pick, describePick } from './picking.js';
 import { LivePlot } from './live_plot.js';
 
@@ -30,6 +31,7 @@ const intParam = (name, def, min, max) => {
 const PRESETS = ['physx-pgs', 'physx-tgs', 'newton-xpbd', 'newton-semi', 'mujoco', 'kamino', 'genesis'];
 const CONFIG = {
   preset: PRESETS.includes(params.get('preset')) ? params.get('preset') : 'physx-tgs',
+  scene: SCENE_NAMES.includes(params.get('scene')) ? params.get('scene') : 'pyramid',
   rows: intParam('rows', 7, 1, 12),
   drops: intParam('drops', 10, 0, 60),
   substeps: intParam('substeps', 4, 1, 16),
@@ -122,7 +124,8 @@ function updateStatus(frame) {
   statusEl.innerHTML = '';
   const parts = [
     `build: ${buildText}`,
-    `preset: ${CONFIG.preset}`,
+    `preset: ${CONFIG.preset}   scene: ${CONFIG.scene}`,
+    ...(state.refused ? [`refused: ${state.refused}`] : []),
     `bodies: ${state.bodyCount}   contacts: ${contacts}`,
   ];
   statusEl.append(parts.join('\n') + '\n');
@@ -226,7 +229,14 @@ function runSteps(n) {
       applyFrame(frame);
     })
     .catch((err) => {
-      if (gen === state.generation) showError(err);
+      if (gen !== state.generation) return;
+      /* a solver that does not solve joints yet refuses the step (the world is unchanged): said in
+       * the status line, the page paused, not an error of the page */
+      if (/does not solve joints yet/.test(err?.message)) {
+        state.refused = api.refused = err.message;
+        pause();
+        updateStatus(state.lastFrame);
+      } else showError(err);
     })
     .finally(() => {
       if (state.inflight === p) state.inflight = null;
@@ -294,7 +304,7 @@ function snapshot() {
 async function addBody(sim, entry) {
   const id = await sim.addBody(entry.def);
   if (typeof id !== 'number' || id < 0) throw new Error(`addBody returned ${id} for a ${entry.tag}`);
-  renderer.addBody(id, entry.def, entry.tag);
+  renderer.addBody(id, entry.display ?? entry.def, entry.tag);
   return id;
 }
 
@@ -305,11 +315,14 @@ async function createWorld() {
     timestep: CONFIG.timestep,
     substeps: CONFIG.substeps,
   });
-  const { bodies, random } = demoScene({ rows: CONFIG.rows, drops: CONFIG.drops, seed: CONFIG.seed });
+  const { bodies, joints, random } = sceneOf(CONFIG.scene, { rows: CONFIG.rows, drops: CONFIG.drops, seed: CONFIG.seed });
   const placed = [];
   for (const entry of bodies) placed.push({ id: await addBody(sim, entry), entry });
-  // Reset restores this snapshot: the same world, bodies and ids as built, whatever came since
+  const ids = placed.map((p) => p.id);
+  for (const j of joints) await sim.addJoint({ ...j, body0: j.body0 < 0 ? 'world' : ids[j.body0], body1: ids[j.body1] });
+  // Reset restores this snapshot: the same world, bodies, joints and ids as built, whatever came since
   state.initial = { bytes: await sim.snapshot(), placed };
+  state.refused = api.refused = null;
   state.random = random;
   state.bodyCount = bodies.length;
   state.build = sim.build;
@@ -338,9 +351,10 @@ async function restoreInitial() {
   await state.sim.restore(state.initial.bytes);
   state.stepBase = (await state.sim.frame()).step; /* the restored world is at its build again */
   renderer.clearBodies();
-  for (const { id, entry } of state.initial.placed) renderer.addBody(id, entry.def, entry.tag);
+  for (const { id, entry } of state.initial.placed) renderer.addBody(id, entry.display ?? entry.def, entry.tag);
   /* drops repeat from the seed, as after loading */
-  state.random = demoScene({ rows: CONFIG.rows, drops: CONFIG.drops, seed: CONFIG.seed }).random;
+  state.random = sceneOf(CONFIG.scene, { rows: CONFIG.rows, drops: CONFIG.drops, seed: CONFIG.seed }).random;
+  state.refused = api.refused = null;
   state.bodyCount = state.initial.placed.length;
   api.bodyCount = state.bodyCount;
   state.accumulator = 0;
@@ -358,7 +372,7 @@ async function reset({ rebuild = false } = {}) {
     overlay.update(null);
     state.lastFrame = null;
     if (rebuild || !state.initial) {
-      // another preset: a new world (the snapshot holds the old preset's solver state)
+      // another preset or scene: a new world (the snapshot holds the old one)
       const old = state.sim;
       state.sim = null;
       await freeWorld(old);
@@ -414,6 +428,10 @@ async function main() {
     reset({ rebuild: true }).catch(showError);
   });
   api.setPreset = (name) => { presetSelect.value = name; CONFIG.preset = name; return reset({ rebuild: true }); };
+  const sceneSelect = document.getElementById('scene');
+  sceneSelect.value = CONFIG.scene;
+  sceneSelect.addEventListener('change', () => { CONFIG.scene = sceneSelect.value; reset({ rebuild: true }).catch(showError); });
+  api.setScene = (name) => { sceneSelect.value = name; CONFIG.scene = name; return reset({ rebuild: true }); };
   // a click (not a drag of the orbit controls) picks the shape under the cursor
   let down = null;
   canvas.addEventListener('pointerdown', (e) => { down = [e.clientX, e.clientY]; });

@@ -6,7 +6,8 @@
  */
 export const DEMOS = [
   { page: 'pyramid', title: 'Box pyramid: contacts and forces', text: 'A pyramid of boxes with drops, contact points, normals and force arrows in 3D; pick a body to plot its contact force over time.' },
-  { page: 'presets', title: 'One scene, four presets', text: 'The same scene under PhysX PGS/TGS, Newton XPBD and penalty, with what each engine\'s reported force contains.' },
+  { page: 'embed', title: 'Embedding a scene: &lt;tribo-scene&gt;', text: 'Scenes on a documentation page with one tag each: built-in scenes, an inline scene in the JS API\'s descriptors, camera, preset and a force plot as attributes.' },
+  { page: 'presets', title: 'One scene, four presets', text: 'The same scene under PhysX PGS/TGS, Newton XPBD and penalty, with what each engine\'s reported force contains; a pendulum and a hinged chain with each preset\'s joint reaction against m·g + m·v²/L.' },
   { n: 1, page: 'pipeline', title: 'Collision pipeline', text: 'A pile forming: bounding boxes, candidate pairs, contacts found and stored per preset; the overflow flag when the store\'s capacity is lowered.' },
   { n: 2, page: 'distance', title: 'GJK, EPA and MPR', text: 'Two convex pairs, B dragged or placed by sliders: signed distance and closest points when apart, depth and normal when overlapping, which of GJK, MPR, EPA answered; a hull\'s support field against the exact scan.' },
   { n: 3, page: 'manifolds', title: 'Multi-point manifolds', text: 'A box and an octagonal hull on a plane and on a mesh: the points kept against maxPointsPerPair, and the reduced flag.' },

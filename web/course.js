@@ -1,19 +1,23 @@
 /**
  * The course page framework: every concept page (demos/<id>.html) is a page spec (web/pages/) mounted
  * here. It builds the page: a collapsible control panel with the spec's sliders and selectors (with
- * units), one side view per preset stepped together, a live plot of the taught quantity next to its
- * closed form, the headline number per preset against the formula, the explanation, CSV export of
- * the plotted series, and the embed mode.
+ * units), one side view and one 3D view (web/course_3d.js) per preset stepped together, a live plot
+ * of the taught quantity next to its closed form, the headline number per preset against the
+ * formula, the explanation, CSV export of the plotted series, and the embed mode.
  *
  * URL: any param key (e.g. ?theta=30), paused=1, embed=1 (compact: no explanation, panel folded
- * unless panel=1), cx, cy, span (the side views' camera: centre x, y and width in m).
- * For tests, window.course holds ready, error, build, params, headline, reference, lanes, and
- * set(key, value), step(n), csv(), pause(), resume().
+ * unless panel=1), cx, cy, span (the side views' camera: centre x, y and width in m), view (side, 3d
+ * or both: which views each lane shows, default both), camera (the 3D camera: x,y,z eye, optionally
+ * then x,y,z target, m, world; default: looking at the side view's centre).
+ * For tests, window.course holds ready, error, build, params, headline, reference, lanes, camera,
+ * camera3d (the 3D camera the page started with), camera3dNow (after orbiting), view, renders3d (3D lane frames rendered so far), and set(key, value), step(n), csv(),
+ * pause(), resume(), setView(mode).
  * @module tribo/web/course
  */
 import { init } from '../js/index.js';
 import { Lane, readParams, optionValue, optionLabel, parseOption } from './course_model.js';
 import { SideView } from './side_view.js';
+import { Course3D, cameraFrom } from './course_3d.js';
 import { LivePlot, download } from './live_plot.js';
 
 export const PRESET_COLORS = { 'physx-pgs': '#60a5fa', 'physx-tgs': '#34d399', 'newton-xpbd': '#f472b6', 'newton-semi': '#fbbf24', mujoco: '#a78bfa', kamino: '#fb923c' };
@@ -40,7 +44,8 @@ function skeleton(spec, embed, panelOpen) {
   const sliders = el('div', { id: 'sliders' });
   const buttons = el('div', { class: 'buttons' },
     el('button', { id: 'btn-pause', type: 'button' }, 'Pause'), el('button', { id: 'btn-step', type: 'button' }, 'Step'),
-    el('button', { id: 'btn-reset', type: 'button' }, 'Reset'), el('button', { id: 'btn-csv', type: 'button', title: 'plotted series as CSV' }, 'CSV'));
+    el('button', { id: 'btn-reset', type: 'button' }, 'Reset'), el('button', { id: 'btn-csv', type: 'button', title: 'plotted series as CSV' }, 'CSV'),
+    el('label', {}, 'views ', viewSelect()));
   panel.append(sliders, buttons);
   const header = el('header', {}, el('a', { href: './', class: 'back' }, '← all demos'), el('h1', {}, spec.title));
   const explain = el('details', { id: 'explain', class: 'explain' }, el('summary', {}, 'the physics'), el('div', { html: spec.explanation }));
@@ -52,6 +57,13 @@ function skeleton(spec, embed, panelOpen) {
   const error = el('div', { id: 'error', hidden: '' });
   document.body.append(header, panel, main, explain, error);
   return { panel, sliders, lanes: main.querySelector('#lanes'), plot: main.querySelector('#plot'), headline: main.querySelector('#headline'), table: main.querySelector('#table'), error };
+}
+
+const VIEW_MODES = { both: 'side + 3D', side: 'side view', '3d': '3D' };
+function viewSelect() {
+  const s = el('select', { id: 'view-mode', 'aria-label': 'views of each lane' });
+  for (const [v, label] of Object.entries(VIEW_MODES)) s.add(new Option(label, v));
+  return s;
 }
 
 /** One slider or selector per spec param, calling onChange(key, value). */
@@ -101,21 +113,32 @@ export async function mountCourse(spec) {
     if (q.has('span') && +q.get('span') > 0) view.metersAcross = +q.get('span');
 
     state.camera = { center: view.center ?? [0, 0.5], metersAcross: view.metersAcross ?? 3 };
+    state.camera3d = cameraFrom(q.get('camera'), state.camera);
+    /* the 3D views: one shared renderer, made when a 3D view is first shown */
+    let course3d = null;
+    const shows3d = () => state.view !== 'side';
+    const modeSelect = document.getElementById('view-mode');
+    state.view = VIEW_MODES[q.get('view')] ? q.get('view') : 'both';
+    modeSelect.value = state.view;
     let lanes = [], plot = null, views = [];
     const rebuild = () => {
       for (const l of lanes) l.free();
+      for (const v of views) v.view3d?.dispose();
       dom.lanes.textContent = '';
+      dom.lanes.dataset.view = state.view;
       lanes = spec.presets.map((preset) => new Lane(tribo, spec, preset, state.params));
       views = lanes.map((lane, k) => {
         const name = el('h2', { style: `color:${colorOf(lane, k)}` }, lane.preset);
-        const canvas = el('canvas', { width: 360, height: 220, 'aria-label': `${lane.preset} side view` });
+        const canvas = el('canvas', { class: 'side', width: 360, height: 220, 'aria-label': `${lane.preset} side view` });
+        const canvas3d = el('canvas', { class: 'view3d', width: 360, height: 220, 'aria-label': `${lane.preset} 3D view (drag to orbit)` });
         const value = el('div', { class: 'value' }, lane.error ?? '');
-        const section = el('section', { class: `lane${lane.error ? ' unavailable' : ''}` }, name, canvas, value);
+        const section = el('section', { class: `lane${lane.error ? ' unavailable' : ''}` }, name, canvas, canvas3d, value);
         dom.lanes.append(section);
         const sv = new SideView(canvas, { newtonsPerMeter: spec.newtonsPerMeter ?? 40, ...view });
         if (spec.drag && !lane.error) dragging(canvas, sv, spec.drag);
-        return { view: sv, value, section };
+        return { view: sv, canvas3d, view3d: null, value, section };
       });
+      attach3d();
       state.lanes = lanes.map((l) => ({ preset: l.preset, available: !l.error, reason: l.error }));
       plot?.destroy();
       plot = new LivePlot(dom.plot, {
@@ -128,8 +151,20 @@ export async function mountCourse(spec) {
       if (spec.table) dom.table.innerHTML = spec.table(state.params);
       draw();
     };
+    /* a 3D view per available lane once 3D is shown (the renderer is made then) */
+    const attach3d = () => {
+      if (!shows3d()) return;
+      course3d ??= new Course3D(state.camera3d);
+      lanes.forEach((lane, k) => {
+        if (lane.world && !views[k].view3d) views[k].view3d = course3d.lane(views[k].canvas3d, lane.scene, { newtonsPerMeter: spec.newtonsPerMeter ?? 40, span: state.camera.metersAcross });
+      });
+    };
     const draw = () => {
-      lanes.forEach((lane, k) => { if (lane.world) views[k].view.draw(lane.scene, lane.world); });
+      lanes.forEach((lane, k) => {
+        if (!lane.world) return;
+        views[k].view.draw(lane.scene, lane.world);
+        if (shows3d()) views[k].view3d?.draw(lane.world);
+      });
       state.reference = spec.headlineReference?.(state.params) ?? null;
       const rows = lanes.map((lane, k) => {
         const v = lane.headline();
@@ -206,7 +241,17 @@ export async function mountCourse(spec) {
       },
       csv: () => plot.csv(),
       pause: () => setPaused(true), resume: () => setPaused(false),
+      setView: (mode) => {
+        if (!VIEW_MODES[mode]) throw new RangeError(`setView: mode must be one of ${Object.keys(VIEW_MODES).join(', ')} (got ${mode})`);
+        state.view = modeSelect.value = mode;
+        dom.lanes.dataset.view = mode;
+        attach3d();
+        draw();
+      },
     });
+    Object.defineProperty(state, 'renders3d', { get: () => course3d?.renders ?? 0 });
+    Object.defineProperty(state, 'camera3dNow', { get: () => course3d?.cameraState ?? state.camera3d });
+    modeSelect.onchange = () => state.setView(modeSelect.value);
     rebuild();
     state.ready = true;
     let frame = 0;

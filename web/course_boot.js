@@ -1,7 +1,7 @@
 /*
  * Boot of a course page (classic script, so that it runs before any module): the page's HTML is
  * only <script src="../web/course_boot.js" data-page="ID">; this adds the style sheets and the
- * import map, then mounts web/pages/ID.js with the course framework (web/course.js).
+ * import map (uPlot, three.js), then mounts web/pages/ID.js with the course framework (web/course.js).
  */
 (function boot() {
   const page = document.currentScript.dataset.page;
@@ -14,7 +14,11 @@
   }
   const map = document.createElement('script');
   map.type = 'importmap';
-  map.textContent = JSON.stringify({ imports: { uplot: `${base}node_modules/uplot/dist/uPlot.esm.js` } });
+  map.textContent = JSON.stringify({ imports: {
+    uplot: `${base}node_modules/uplot/dist/uPlot.esm.js`,
+    three: `${base}node_modules/three/build/three.module.js`,
+    'three/addons/': `${base}node_modules/three/examples/jsm/`,
+  } });
   document.head.append(map);
   const main = document.createElement('script');
   main.type = 'module';

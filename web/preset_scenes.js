@@ -25,12 +25,35 @@ import { G, aboutZ, sphereDensity } from './course_model.js';
  * @property {number} focus body whose contact force is plotted
  * @property {number[]} up direction the plotted force is projected on (world unit vector)
  * @property {number} scale divisor of the plotted force (N), e.g. m·g
+ * @property {(world) => number|null} [value] the plotted quantity when it is not a contact force (joint scenes)
+ * @property {() => string} [note] what the lane adds under its value (joint scenes: the reaction at the bottom)
+ * @property {(world) => number[][][]} [segments] world segments [[x, y, z], [x, y, z]] the side view draws (joints' rods)
  */
 
 /** Penalty substeps of the light bodies below: explicit viscous friction is stable only when
  * (h/substeps)·Σkf/m <= 2 (the default 8 is refused for a 1 kg box with 8 contacts: 16.7), and
  * the modes that turn a box need about 4× more (docs/presets.md). */
 const SEMI_SUBSTEPS = 128;
+
+/* Joint scenes: a pendulum and a hanging chain, hinged about z (docs/joints.md). XPBD runs 8
+ * iterations here: at 60 Hz its default 2 leave the pendulum's bottom reaction 7.5 % low (8: 0.4 %). */
+const JOINT_OPTIONS = { 'newton-xpbd': { iterations: 8 }, 'newton-semi': { penaltySubsteps: SEMI_SUBSTEPS } };
+export const PENDULUM = { mass: 1, inertia: 0.1, length: 1, pivot: [0, 1.3, 0], theta0: 1.5, radius: 0.08 }; /* kg, kg·m², m, m, rad, m */
+export const CHAIN = { links: 10, length: 0.15, mass: 0.2, top: 1.45 }; /* links, m each, kg each, m */
+
+/** A world segment from a joint's side (-1: its world anchor) to a body's position. */
+const rod = (world, a, b) => [a, b].map((p) => (Array.isArray(p) ? p : Array.from(world.getPosition(p))));
+
+/**
+ * The pendulum's reaction at the bottom from the last sample before and after the bob crosses
+ * below the pivot: the one nearer the vertical. `sample` is { step, angle (rad), along (N), expected (N), speed (m/s) }.
+ */
+function bottomOf(state, sample) {
+  const prev = state.prev;
+  state.prev = sample;
+  if (state.bottom || !prev || (prev.angle > 0) === (sample.angle > 0)) return;
+  state.bottom = Math.abs(prev.angle) < Math.abs(sample.angle) ? prev : sample;
+}
 
 export const SCENES = {
   /** A 3 kg sphere resting on the ground: the reported normal force should equal m·g. */
@@ -98,17 +121,81 @@ export const SCENES = {
       };
     },
   },
+  /** A 1 kg bob (I = 0.1 kg·m²) on a 1 m hinge released from 1.5 rad: the joint's pull along the rod
+   * against m·g·cos θ + m·v²/L at every step (1 by the bob's radial equation; v the bob's speed, θ
+   * from the vertical), m·g + m·v²/L at the bottom. */
+  pendulum: {
+    label: 'pendulum (joint reaction)',
+    worldOptions: JOINT_OPTIONS,
+    build(world) {
+      const P = PENDULUM, piv = P.pivot;
+      const shape = { type: 'sphere', radius: P.radius };
+      const id = world.addBody({ position: [P.length * Math.sin(P.theta0), piv[1] - P.length * Math.cos(P.theta0), 0],
+        mass: { mass: P.mass, inertia: [P.inertia, P.inertia, P.inertia] }, shapes: [shape] });
+      const joint = world.addJoint({ type: 'revolute', body0: 'world', body1: id, anchor: piv, axis: [0, 0, 1] });
+      /* end: the closed form at the end of the last step (released at rest: m·g·cos θ0) */
+      const state = { prev: null, bottom: null, steps: 0, end: P.mass * G * Math.cos(P.theta0) };
+      return {
+        title: `1 kg bob on a 1 m hinge released from ${P.theta0} rad`, quantity: 'joint pull along the rod / (m·g·cos θ + m·v²/L)', axis: 'F_rod / (m g cosθ + m v²/L)',
+        expect: '1 (the rod supplies the centripetal force); at the bottom m·g + m·v²/L', expected: 1,
+        bodies: [{ id, shape }], planes: [], focus: id, up: [0, 1, 0], scale: P.mass * G, joint, state,
+        segments: (w) => [rod(w, piv, id)],
+        /* the reaction on the bob (body1) about its centre, N, world; along the unit vector to the pivot.
+         * The readback is the step's average, so it is set against the closed form averaged over the
+         * step (its values at the start and the end: the force grows by up to 8 % per step mid-swing) */
+        value(w) {
+          const p = w.getPosition(id), v = w.getLinearVelocity(id), f = w.jointWrench(joint, 1).force;
+          const u = [piv[0] - p[0], piv[1] - p[1], piv[2] - p[2]], r = Math.hypot(...u);
+          const along = (f[0] * u[0] + f[1] * u[1] + f[2] * u[2]) / r;
+          const speed = Math.hypot(v[0], v[1], v[2]);
+          const expected = P.mass * G * (u[1] / r) + (P.mass * speed * speed) / P.length;
+          const average = (state.end + expected) / 2;
+          state.end = expected;
+          bottomOf(state, { step: ++state.steps, angle: Math.atan2(p[0] - piv[0], piv[1] - p[1]), along, expected, speed });
+          return along / average;
+        },
+        note: () => (state.bottom
+          ? `at the bottom (step ${state.bottom.step}): ${state.bottom.along.toFixed(2)} N; m·g + m·v²/L = ${state.bottom.expected.toFixed(2)} N`
+          : 'at the bottom: not reached yet'),
+      };
+    },
+  },
+  /** Ten hinged 0.2 kg links hanging from the world at rest: the top joint carries the hanging weight. */
+  chain: {
+    label: 'hinged chain of ten links',
+    worldOptions: JOINT_OPTIONS,
+    build(world) {
+      const C = CHAIN, I = (C.mass * C.length ** 2) / 12;
+      const shape = { type: 'box', halfExtents: [0.02, C.length / 2, 0.02] };
+      const ids = [], joints = [];
+      for (let k = 0; k < C.links; k++) {
+        ids.push(world.addBody({ position: [0, C.top - (k + 0.5) * C.length, 0], mass: { mass: C.mass, inertia: [I, 1e-4, I] }, shapes: [shape] }));
+        joints.push(world.addJoint({ type: 'revolute', body0: k ? ids[k - 1] : 'world', body1: ids[k], anchor: [0, C.top - k * C.length, 0], axis: [0, 0, 1] }));
+      }
+      const weight = C.links * C.mass * G;
+      return {
+        title: `${C.links} hinged links of ${C.mass} kg hanging from the world`, quantity: 'top joint\'s upward reaction on the top link / hanging weight', axis: 'F_top / (n m g)',
+        expect: '1 (the top joint carries the whole chain)', expected: 1,
+        bodies: ids.map((id) => ({ id, shape })), planes: [], focus: ids[0], up: [0, 1, 0], scale: weight, joints,
+        segments: (w) => ids.slice(1).map((id, k) => rod(w, ids[k], id)),
+        value: (w) => w.jointWrench(joints[0], 1).force[1] / weight,
+        note: () => `bottom link ${((world.getPosition(ids.at(-1))[1] - (C.top - (C.links - 0.5) * C.length)) * 1000).toFixed(1)} mm from its rest place`,
+      };
+    },
+  },
 };
 
 /**
  * The plotted quantity of a scene from one world's contact views: the sum over the focus body's
  * contacts of the force on it, projected on `up`, divided by `scale`. `force` is the force on
  * body1 by body0; a contact whose body0 is the focus contributes the opposite. Returns null when
- * the preset reports no per-contact force (never a zero in its place).
+ * the preset reports no per-contact force (never a zero in its place). A joint scene has its own
+ * `value` (the joint readback).
  * @param {object} scene
  * @param {import('../js/index.js').World} world
  */
 export function sceneValue(scene, world) {
+  if (scene.value) return scene.value(world);
   if (!world.readbackInfo.perContactForce) return null;
   const c = world.contacts;
   if (!c.readbackValid) return null;

@@ -1,7 +1,8 @@
 /**
  * Preset comparison: the same scene in one world per preset, stepped together, drawn side by
  * side, with the reported contact force of one body plotted for every preset (uPlot) and each
- * preset's statement of what its reported force contains.
+ * preset's statement of what its reported force contains. Joint scenes (pendulum, chain) plot
+ * the joint readback instead; a preset whose solver refuses joints shows its refusal.
  * @module tribo/web/presets_app
  */
 import { init } from '../js/index.js';
@@ -14,7 +15,7 @@ const COLORS = ['#60a5fa', '#34d399', '#f472b6', '#fbbf24', '#a78bfa', '#f87171'
 const HISTORY = 600; /* steps kept in the plot (10 s at 60 Hz) */
 
 const params = new URLSearchParams(location.search);
-const state = (window.tribo = { ready: false, error: null, steps: 0, presets: {}, values: {}, scene: null,
+const state = (window.tribo = { ready: false, error: null, steps: 0, presets: {}, values: {}, notes: {}, bottom: {}, scene: null,
   colors: Object.fromEntries(PRESETS.map((p, k) => [p, COLORS[k]])), physicsColor: REFERENCE_COLOR });
 
 function fail(e) {
@@ -39,6 +40,7 @@ async function main() {
     const grid = document.getElementById('lanes');
     grid.textContent = '';
     state.scene = select.value;
+    state.values = {}; state.notes = {}; state.bottom = {};
     lanes = PRESETS.map((preset, k) => {
       const el = document.createElement('section');
       el.className = 'lane';
@@ -88,18 +90,32 @@ async function main() {
 
   function step() {
     const values = lanes.map((lane) => {
-      if (!lane.world) return null;
-      lane.world.step();
+      if (!lane.world || lane.failed) return null;
+      try {
+        lane.world.step();
+      } catch (e) {
+        /* e.g. a solver that does not solve joints yet: the world is unchanged and says why */
+        lane.failed = e.message;
+        lane.el.querySelector('.value').textContent = `refused: ${e.message}`;
+        lane.el.classList.add('refused');
+        state.presets[lane.preset].refused = e.message;
+        state.values[lane.preset] = null;
+        lane.view.draw(lane.scene, lane.world); /* the scene as built */
+        return null;
+      }
       const v = sceneValue(lane.scene, lane.world);
       const info = lane.world.readbackInfo;
       state.presets[lane.preset].perContactForce = !!info.perContactForce;
       const text = infoText(info), box = lane.el.querySelector('.info');
       if (box.textContent !== text) box.textContent = text;
       lane.view.draw(lane.scene, lane.world);
-      lane.el.querySelector('.value').textContent = v === null
+      const note = lane.scene.note?.() ?? '';
+      lane.el.querySelector('.value').textContent = (v === null
         ? 'per-contact force: not available for this preset'
-        : `${lane.scene.quantity} = ${v.toFixed(4)}`;
+        : `${lane.scene.quantity} = ${v.toFixed(4)}`) + (note ? `; ${note}` : '');
       state.values[lane.preset] = v;
+      state.notes[lane.preset] = note;
+      if (lane.scene.state) state.bottom[lane.preset] = lane.scene.state.bottom;
       return v;
     });
     const ref = lanes.find((l) => l.scene)?.scene;

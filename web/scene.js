@@ -82,3 +82,48 @@ export function demoScene({ rows = 7, drops = 10, seed = 7 } = {}) {
   }
   return { bodies, random };
 }
+
+/* Joint scenes of the demo's scene selector (docs/joints.md): bodies as above, and joints whose
+ * body0 / body1 are indices into `bodies` (-1: the world), resolved to ids by the page. */
+export const SCENE_NAMES = ['pyramid', 'pendulum', 'chain'];
+const PIVOT = [0, 3.2, 0]; // m, world
+const BOB = { mass: 5, radius: 0.25, length: 2, theta0: 1.2 }; // kg, m, m, rad from the vertical
+const LINK = { count: 10, halfHeight: 0.12, radius: 0.06, mass: 1 }; // capsules along y, m, kg
+
+/** A pendulum: a 5 kg ball on a 2 m hinge about z, released from 1.2 rad. A thin capsule from the
+ * ball to the pivot is drawn with it (not simulated: the rod is the joint). */
+function pendulumScene() {
+  const pos = [BOB.length * Math.sin(BOB.theta0), PIVOT[1] - BOB.length * Math.cos(BOB.theta0), 0];
+  const ball = { type: 'sphere', radius: BOB.radius, density: BOB.mass / ((4 / 3) * Math.PI * BOB.radius ** 3), friction: 0.5 };
+  const up = [PIVOT[0] - pos[0], PIVOT[1] - pos[1], 0].map((c) => c / BOB.length);
+  const rod = { type: 'capsule', radius: 0.02, halfHeight: BOB.length / 2, position: up.map((c) => (c * BOB.length) / 2),
+    rotation: axisAngleQuat(0, 0, 1, Math.atan2(-up[0], up[1])) };
+  const bob = { tag: 'sphere', def: { position: pos, shapes: [ball] } };
+  bob.display = { ...bob.def, shapes: [ball, rod] }; /* what the renderer draws */
+  return { bodies: [groundDef(), bob], joints: [{ type: 'revolute', body0: -1, body1: 1, anchor: PIVOT, axis: [0, 0, 1] }] };
+}
+
+/** A chain of ten 1 kg capsule links hinged about z end to end, hung from the world and released
+ * horizontal: it swings down past the vertical. */
+function chainScene() {
+  const len = 2 * (LINK.halfHeight + LINK.radius);
+  const shape = { type: 'capsule', radius: LINK.radius, halfHeight: LINK.halfHeight, density: LINK.mass / (Math.PI * LINK.radius ** 2 * (2 * LINK.halfHeight + (4 / 3) * LINK.radius)), friction: 0.5 };
+  const lying = axisAngleQuat(0, 0, 1, Math.PI / 2); // local y along world x
+  const bodies = [groundDef()], joints = [];
+  for (let k = 0; k < LINK.count; k++) {
+    bodies.push({ tag: 'capsule', def: { position: [PIVOT[0] + (k + 0.5) * len, PIVOT[1], 0], rotation: lying, shapes: [shape] } });
+    joints.push({ type: 'revolute', body0: k ? k : -1, body1: k + 1, anchor: [PIVOT[0] + k * len, PIVOT[1], 0], axis: [0, 0, 1] });
+  }
+  return { bodies, joints };
+}
+
+/**
+ * The scene of the demo's selector: 'pyramid' (demoScene), 'pendulum' or 'chain'.
+ * @returns {{ bodies: object[], joints: object[], random: () => number }}
+ */
+export function sceneOf(name, opts = {}) {
+  if (name === 'pyramid') return { ...demoScene(opts), joints: [] };
+  const s = name === 'pendulum' ? pendulumScene() : name === 'chain' ? chainScene() : null;
+  if (!s) throw new RangeError(`scene must be one of ${SCENE_NAMES.join(', ')} (got ${name})`);
+  return { ...s, random: rng(opts.seed ?? 7) };
+}

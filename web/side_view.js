@@ -90,6 +90,12 @@ export class SideView {
       const a = this.px([o[0] - 10 * t[0], o[1] - 10 * t[1]]), b = this.px([o[0] + 10 * t[0], o[1] + 10 * t[1]]);
       ctx.beginPath(); ctx.moveTo(a[0], a[1]); ctx.lineTo(b[0], b[1]); ctx.stroke();
     }
+    /* scene.segments(world): joints' rods, world segments */
+    ctx.strokeStyle = '#6b7280';
+    for (const [a, b] of scene.segments?.(world) ?? []) {
+      const u = this.px(a), v = this.px(b);
+      ctx.beginPath(); ctx.moveTo(u[0], u[1]); ctx.lineTo(v[0], v[1]); ctx.stroke();
+    }
     ctx.strokeStyle = '#d8dee9';
     for (const { id, shape } of scene.bodies) {
       const p = world.getPosition(id), q = world.getRotation(id);

@@ -1,5 +1,6 @@
 /* Public API of filtering: shape filter data, body parent and sleep state, and the slot-pair
  * lists (exclusions, explicit candidates, MuJoCo explicit pairs). The rules are collision/filter.c. */
+#include <math.h>
 #include <string.h>
 
 #include "../model/material.h"
@@ -98,6 +99,21 @@ int32_t tb_body_island(tb_world_id world, tb_body_id body) {
   if (b < 0) return -TB_ERR_NOT_FOUND;
   int32_t id = w->bodies.island[b];
   return id < 0 ? -1 : tb_make_id(id, w->bodies.generation[id]);
+}
+
+tb_status tb_body_sleep_state(tb_world_id world, tb_body_id body, float out[3]) {
+  tb_world* w = tb_world_get(world);
+  if (!w) return tb_world_fail(NULL, TB_ERR_NOT_FOUND, "sleepState: world %d does not exist", world);
+  if (!out) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "sleepState: out must not be NULL");
+  int32_t b = tb_body_slot_checked(w, body, "sleepState");
+  if (b < 0) return TB_ERR_NOT_FOUND;
+  if (w->bodies.f.body_type[b] != TB_BODY_DYNAMIC)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "sleepState: body %d is not dynamic (only dynamic bodies sleep by a rule)", body);
+  int32_t mode = w->def.solver.sleep.mode;
+  out[0] = mode == TB_SLEEP_PHYSX ? w->bodies.wake_counter[b] : NAN;
+  out[1] = mode == TB_SLEEP_PHYSX ? (float)(1 + w->bodies.counted_interactions[b]) : NAN;
+  out[2] = mode == TB_SLEEP_GENESIS ? (float)w->bodies.sleep_steps[b] : NAN;
+  return TB_OK;
 }
 
 /* Two shape ids to slots; distinct shapes required. */

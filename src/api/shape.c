@@ -66,6 +66,7 @@ static tb_shape_id insert_shape(tb_world* w, int32_t bslot, tb_shape_type type, 
   tb_default_shape_filter(&sh->filter[s]);
   sh->margin[s] = sh->gap[s] = sh->contact_offset[s] = sh->rest_offset[s] = 0.0f;
   tb_material_default_into(friction, restitution, &sh->material[s]);
+  sh->material[s].solref[0] = w->def.solver.mujoco.default_timeconst; /* per preset: MuJoCo 0.02 s, Genesis 0.01 s */
   /* append, so shapes keep their creation order within a body */
   sh->next[s] = -1;
   int32_t* link = &w->bodies.first_shape[bslot];

@@ -196,7 +196,7 @@ typedef enum tb_mujoco_cone { TB_MUJOCO_CONES(TB_ENUM_CONSTANT) TB_MUJOCO_CONE_C
 typedef enum tb_mujoco_algorithm { TB_MUJOCO_ALGORITHMS(TB_ENUM_CONSTANT) TB_MUJOCO_ALGORITHM_COUNT } tb_mujoco_algorithm;
 #define TB_MUJOCO_INTEGRATORS(X)                                                                   \
   X(TB_MUJOCO_EULER, "euler")               /* v += h·a, then x += h·v */                          \
-  X(TB_MUJOCO_IMPLICITFAST, "implicitfast") /* implicit in joint damping; without joints the same as Euler */
+  X(TB_MUJOCO_IMPLICITFAST, "implicitfast") /* implicit in joint damping; joints have none: the same as Euler */
 typedef enum tb_mujoco_integrator { TB_MUJOCO_INTEGRATORS(TB_ENUM_CONSTANT) TB_MUJOCO_INTEGRATOR_COUNT } tb_mujoco_integrator;
 typedef struct tb_mujoco_params {
   int32_t cone;          /* tb_mujoco_cone; default pyramidal */
@@ -210,6 +210,9 @@ typedef struct tb_mujoco_params {
   int32_t refsafe;       /* 0/1: a positive solref timeconst is raised to at least 2·timestep; default 1 */
   int32_t warmstart;     /* 0/1: start from the previous step's accelerations when they cost less than
                             the unconstrained ones (MuJoCo's warmstart flag); default 1 */
+  float default_timeconst; /* s, > 0: solref[0] a new shape's material starts with, and the solref
+                              timeconst of joint rows; default 0.02 (MuJoCo's geom and eq_ default),
+                              genesis preset 0.01 (Genesis constraint_timeconst) */
 } tb_mujoco_params;
 
 /* ---- Kamino PADMM parameters (the `kamino` preset; Newton Kamino PADMMSolverConfig defaults). ---- */
@@ -755,6 +758,13 @@ TB_API int32_t tb_body_is_sleeping(tb_world_id world, tb_body_id body);
  * steps: a new link merges two at once, a lost one splits its island only when that matters
  * (before it sleeps; PhysX solvers: when its bodies request different iteration counts). */
 TB_API int32_t tb_body_island(tb_world_id world, tb_body_id body);
+/* A dynamic body's automatic-sleep counters after the last step (docs/sleeping.md), what the
+ * world's sleep rule decides on: out[0] the PhysX wake counter (s; the body may sleep at 0),
+ * out[1] the PhysX cluster factor c (1 + counted interactions) of the last check, out[2] the
+ * Genesis count of consecutive steps below the velocity threshold (the body may sleep at `steps`).
+ * The values of the rule the world does not run are NaN (not computed). TB_ERR_INVALID_ARGUMENT
+ * for a static or kinematic body or a NULL out. */
+TB_API tb_status tb_body_sleep_state(tb_world_id world, tb_body_id body, float out[3]);
 
 /* Explicit pair list of TB_BROAD_PHASE_EXPLICIT: shape_ids holds 2 * pair_count shape ids
  * (a0, b0, a1, b1, ...); order within a pair and duplicates do not matter. Replaces the previous
@@ -1122,9 +1132,13 @@ TB_API int32_t tb_body_destroy_with_joints(tb_world_id world, tb_body_id body, t
  *          constraint rows applied to body0 over the step (average), world axes, torque about
  *          wrench.point = frame0's origin at the start of the step; limit rows included, the
  *          motor row excluded (its force is motor_force).
- *   NEWTON (XPBD / penalty, State.body_parent_f): total wrench from body0 through the joint on
- *          body1, world axes, about wrench.point = body1's centre of mass at the end of the step,
- *          motor included.
+ *   NEWTON (XPBD / penalty / Kamino, State.body_parent_f): total wrench from body0 through the
+ *          joint on body1, world axes, about wrench.point = body1's centre of mass at the end of
+ *          the step, motor included.
+ *   MUJOCO (MuJoCo / Genesis, efc_force): force (N) and torque (N·m) on body1 of the joint's
+ *          equality and limit rows (their efc_force mapped through Jᵀ) plus its distance spring's
+ *          passive force, world axes, about wrench.point = body1's centre of mass at the start of
+ *          the step; the motor (a velocity actuator) excluded (its force is motor_force).
  * With a world or static body on the reported side the point is that side's frame origin.
  * `valid` is 0 before the first solve() after the joint was created, and for a broken joint. */
 typedef struct tb_joint_state {

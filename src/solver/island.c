@@ -20,8 +20,9 @@
  *   physx:   the wake counter (s) runs down by the timestep; while it is below half its reset
  *            value (or below one timestep) the velocities are accumulated and their
  *            mass-normalised kinetic energy E = ½(|Σv|² + Σω_bᵀ I Σω_b / m) (m²/s²) is compared
- *            with energy_threshold: E at or above it sets the counter to
- *            min(E / threshold, 2) · ½ · reset (and clears the sums); ready at zero.
+ *            with c·energy_threshold, c = 1 + the body's shape pairs and joints (PhysX's
+ *            cluster factor): E at or above it sets the counter to
+ *            min(E / (c·threshold), 2) · ½ · reset + dt·(c − 1) (and clears the sums); ready at zero.
  * An island whose bodies are all ready sleeps at once: velocities zeroed, bounds refreshed at
  * rest, and its records against static, kinematic or sleeping sides kept (flagged) for the
  * contact store. A body touching a moving kinematic body is never ready.
@@ -81,6 +82,7 @@ void tb_island_add_body(tb_world* w, int32_t slot) {
   b->island_dirty[slot] = 0;
   b->sleep_steps[slot] = 0;
   b->wake_counter[slot] = w->def.solver.sleep.wake_counter;
+  b->counted_interactions[slot] = 0;
   memset(b->sleep_velocity + 6 * slot, 0, 6 * sizeof(float));
 }
 
@@ -564,11 +566,34 @@ static int genesis_ready(tb_world* w, int32_t i, float dt) {
   return m < w->def.solver.sleep.velocity_threshold;
 }
 
-/* PhysX BodySim::updateWakeCounter with a cluster factor of 1 (the interaction count is not
- * kept): while the counter is below half its reset value (or below one step) the step's velocity
- * (angular in body axes) is added to the body's accumulators, and the accumulated mass-normalised
- * energy ½(|Σv|² + Σω_bᵀ I Σω_b / m) at or above the threshold resets the counter to
- * min(E / threshold, 2) · ½ · reset and clears them; otherwise the counter runs down by dt. */
+/* PhysX's counted interactions of every dynamic body (Sc::BodySim numCountedInteractions): one per
+ * shape pair the broad phase kept after filtering, triggers excluded (a PhysX ShapeInteraction,
+ * touching or not), and one per joint (onConstraintAttach). Sleeping bodies' pairs count too. */
+static void count_interactions(tb_world* w) {
+  tb_bodies* b = &w->bodies;
+  const tb_shapes* sh = &w->shapes;
+  memset(b->counted_interactions, 0, (size_t)b->count * sizeof(int32_t));
+  for (int32_t m = 0; m < w->pair_count; ++m) {
+    if (!(w->pairs[m].flags & TB_PAIR_SOLVE)) continue;
+    int32_t b0 = sh->body[w->pairs[m].shape0], b1 = sh->body[w->pairs[m].shape1];
+    if (dynamic(b, b0)) b->counted_interactions[b0]++;
+    if (dynamic(b, b1)) b->counted_interactions[b1]++;
+  }
+  const tb_joints* jt = &w->joints;
+  for (int32_t j = 0; j < jt->count; ++j) {
+    if (jt->def[j].type < 0) continue;
+    int32_t s0 = jt->slot0[j], s1 = jt->slot1[j];
+    if (s0 >= 0 && dynamic(b, s0)) b->counted_interactions[s0]++;
+    if (s1 >= 0 && dynamic(b, s1)) b->counted_interactions[s1]++;
+  }
+}
+
+/* PhysX Dy::updateWakeCounter (DySleep.cpp, without stabilization): while the counter is below
+ * half its reset value (or below one step) the step's velocity (angular in body axes) is added to
+ * the body's accumulators; the accumulated mass-normalised energy ½(|Σv|² + Σω_bᵀ I Σω_b / m)
+ * (m²/s²) at or above c·threshold, with the cluster factor c = 1 + counted interactions ("more
+ * contacts, a higher sleep threshold"), sets the counter to min(E / (c·threshold), 2)·½·reset +
+ * dt·(c − 1) and clears them; otherwise the counter runs down by dt. */
 static void physx_counter(tb_world* w, int32_t i, float dt) {
   tb_bodies* b = &w->bodies;
   const tb_sleep_params* p = &w->def.solver.sleep;
@@ -585,9 +610,12 @@ static void physx_counter(tb_world* w, int32_t i, float dt) {
     float inv_m = b->inv_mass[i] > 0.0f ? b->inv_mass[i] : 1.0f;
     tb_vec3 lin = tb_v3(acc[0], acc[1], acc[2]), ang = tb_v3(acc[3], acc[4], acc[5]);
     float e = 0.5f * (tb_dot(ang, tb_mat3_mul_v(b->inertia_local[i], ang)) * inv_m + tb_dot(lin, lin));
-    if (e >= p->energy_threshold) {
+    float cluster = (float)(1 + b->counted_interactions[i]);
+    float threshold = cluster * p->energy_threshold;
+    if (e >= threshold) {
       memset(acc, 0, 6 * sizeof(float));
-      b->wake_counter[i] = fminf(e / p->energy_threshold, 2.0f) * 0.5f * p->wake_counter;
+      float factor = threshold == 0.0f ? 2.0f : fminf(e / threshold, 2.0f);
+      b->wake_counter[i] = factor * 0.5f * p->wake_counter + dt * (cluster - 1.0f);
       return;
     }
   }
@@ -600,6 +628,7 @@ void tb_islands_sleep(tb_world* w, const tb_step_context* step) {
   const tb_shapes* sh = &w->shapes;
   int genesis = w->def.solver.sleep.mode == TB_SLEEP_GENESIS;
   float dt = step->dt;
+  if (!genesis) count_interactions(w);
   for (int32_t i = 0; i < b->count; ++i) {
     if (!awake_dynamic(b, i)) continue;
     if (genesis) b->sleep_steps[i] = genesis_ready(w, i, dt) ? b->sleep_steps[i] + 1 : 0;

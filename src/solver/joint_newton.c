@@ -47,8 +47,7 @@ static void side_pose(const tb_world* w, const tb_newton_data* d, int32_t slot, 
   }
 }
 
-/* The rows of joint slot s now; 0 when it is not solved (broken, or nothing on it can move). */
-static int32_t joint_rows(const tb_world* w, const tb_newton_data* d, int32_t s, int32_t* a, int32_t* b, tb_joint_row* rows) {
+int32_t tb_newton_joint_rows(const tb_world* w, const tb_newton_data* d, int32_t s, int32_t* a, int32_t* b, tb_joint_row* rows) {
   const tb_joints* j = &w->joints;
   if (j->def[s].type < 0 || j->state[s].broken) return 0;
   *a = side_body(d, j->slot0[s]);
@@ -109,7 +108,7 @@ void tb_newton_joints_xpbd(tb_world* w, tb_newton_data* d, float h) {
   for (int32_t k = 0; k < d->body_count; ++k) d->bodies[k].dlin = d->bodies[k].dang = tb_v3(0, 0, 0);
   for (int32_t s = 0; s < j->count; ++s) {
     tb_joint_row rows[TB_JOINT_MAX_ROWS];
-    int32_t a, b, n = joint_rows(w, d, s, &a, &b, rows);
+    int32_t a, b, n = tb_newton_joint_rows(w, d, s, &a, &b, rows);
     float* imp = j->impulse + 6 * s;
     for (int32_t i = 0; i < n; ++i) {
       const tb_joint_row* r = &rows[i];
@@ -140,7 +139,7 @@ void tb_newton_joints_penalty(tb_world* w, tb_newton_data* d, float hs) {
   tb_joints* j = &w->joints;
   for (int32_t s = 0; s < j->count; ++s) {
     tb_joint_row rows[TB_JOINT_MAX_ROWS];
-    int32_t a, b, n = joint_rows(w, d, s, &a, &b, rows);
+    int32_t a, b, n = tb_newton_joint_rows(w, d, s, &a, &b, rows);
     float* imp = j->impulse + 6 * s;
     float f_imp[6] = {0};
     for (int32_t i = 0; i < n; ++i) {

@@ -23,8 +23,10 @@
 #define TB_MJ_MINIMP 0.0001 /* solimp dmin, dmax, midpoint are clamped to [MINIMP, MAXIMP] */
 #define TB_MJ_MAXIMP 0.9999
 
-/* Kind of a contact's rows (MuJoCo mjCNSTR_CONTACT_*). */
-enum { TB_MJ_FRICTIONLESS = 0, TB_MJ_PYRAMIDAL = 1, TB_MJ_ELLIPTIC = 2 };
+/* Kind of a constraint's rows: a contact's (MuJoCo mjCNSTR_CONTACT_*; a joint limit row is a
+ * frictionless one, as MuJoCo's mjCNSTR_LIMIT_JOINT), or a joint's equality rows (mjCNSTR_EQUALITY:
+ * always quadratic, force unbounded). */
+enum { TB_MJ_FRICTIONLESS = 0, TB_MJ_PYRAMIDAL = 1, TB_MJ_ELLIPTIC = 2, TB_MJ_EQUALITY = 3 };
 
 /* What one contact brings to its rows. */
 typedef struct tb_mj_contact_in {

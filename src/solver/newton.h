@@ -8,6 +8,7 @@
 #ifndef TB_NEWTON_H
 #define TB_NEWTON_H
 
+#include "../model/joint_rows.h"
 #include "../world/world.h"
 
 /* One solver body (index k). Positions are of the centre of mass, world. */
@@ -99,6 +100,10 @@ float tb_newton_max_penetration(const tb_newton_data* d);
  * corrections of one iteration into the bodies' dlin/dang (cleared first); penalty forces of one
  * substep added to dlin/dang; the body_parent_f readback into the joint store. */
 int tb_newton_joints_begin(tb_world* w);
+/* The rows of joint slot s at the bodies' current poses (angular parts about each centre of mass,
+ * a world, static or sleeping side about its frame origin) with the solver bodies of its sides
+ * (-1 for those); 0 when it is not solved (broken, or nothing on it can move). */
+int32_t tb_newton_joint_rows(const tb_world* w, const tb_newton_data* d, int32_t s, int32_t* a, int32_t* b, tb_joint_row* rows);
 void tb_newton_joints_xpbd(tb_world* w, tb_newton_data* d, float h);
 void tb_newton_joints_penalty(tb_world* w, tb_newton_data* d, float hs);
 void tb_newton_joints_readback(tb_world* w, const tb_newton_data* d, float h);

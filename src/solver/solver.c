@@ -5,19 +5,7 @@
 
 #include <string.h>
 
-/* Joints unbroken in the world: the MuJoCo and Kamino solvers do not solve joints yet, and a
- * step that would leave them unsolved fails instead (named, nothing changed). */
-static int32_t active_joints(const tb_world* w) {
-  int32_t n = 0;
-  for (int32_t j = 0; j < w->joints.count; ++j) n += w->joints.def[j].type >= 0 && !w->joints.state[j].broken;
-  return n;
-}
-
 tb_status tb_solve_world(tb_world* w, const tb_step_context* step) {
-  int32_t s = w->def.solver.solver;
-  if ((s == TB_SOLVER_MUJOCO || s == TB_SOLVER_KAMINO) && active_joints(w) > 0)
-    return tb_world_fail(w, TB_ERR_INVALID_STATE, "solve: the %s solver does not solve joints yet (%d joints); use a physx or newton preset",
-                         tb_enum_name(TB_ENUM_SOLVER, s), active_joints(w));
   switch (w->def.solver.solver) {
     case TB_SOLVER_PGS: return tb_solve_pgs(w, step);
     case TB_SOLVER_TGS: return tb_solve_tgs(w, step);

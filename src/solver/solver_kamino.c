@@ -31,7 +31,7 @@
 
 #include "../core/serial.h"
 #include "../model/contact_store.h"
-#include "newton.h"
+#include "kamino.h"
 #include "solver.h"
 
 #define TB_KAMINO_P_MIN (1.0f / 50.0f) /* preconditioner clamp (Kamino precondition_scalar) */
@@ -69,6 +69,7 @@ typedef struct tb_kamino_data {
   tb_mat3* inv_inertia;   /* per solver body: world axes, 1/(kg·m²) */
   int32_t body_capacity;
   tb_kamino_cache cache;
+  tb_kamino_joints joints; /* the joints' rows (kamino_joints.c) */
 } tb_kamino_data;
 
 /* The cache's arrays, for tb_grow_capacity. */
@@ -91,6 +92,7 @@ void tb_kamino_destroy(tb_world* w) {
   tb_free(d->contacts, (size_t)d->contact_capacity * sizeof(tb_kamino_contact));
   tb_free(d->inv_inertia, (size_t)d->body_capacity * sizeof(tb_mat3));
   cache_free(&d->cache);
+  tb_kamino_joints_free(&d->joints);
   tb_free(d, sizeof *d);
   w->kamino = NULL;
 }
@@ -138,6 +140,7 @@ static void apply_operator(tb_newton_data* nd, tb_kamino_data* kd, float sigma) 
       nd->bodies[c->a].dang = tb_sub(nd->bodies[c->a].dang, tb_cross(k->ra, imp));
     }
   }
+  tb_kamino_joints_scatter(nd, &kd->joints);
   /* velocity changes: M⁻¹ (kept in dlin / dang) */
   for (int32_t i = 0; i < nd->body_count; ++i) {
     tb_newton_body* b = &nd->bodies[i];
@@ -152,6 +155,7 @@ static void apply_operator(tb_newton_data* nd, tb_kamino_data* kd, float sigma) 
     if (c->a >= 0) v = tb_sub(v, tb_add(nd->bodies[c->a].dlin, tb_cross(nd->bodies[c->a].dang, k->ra)));
     for (int j = 0; j < 3; ++j) k->q[j] = (double)(k->p * tb_dot(k->e[j], v)) + (double)sigma * k->d[j];
   }
+  tb_kamino_joints_gather(nd, &kd->joints, sigma);
 }
 
 /* Solves (D̃ + σI) x = rhs by conjugate gradients from x (in k->x), rhs in k->r on entry.
@@ -162,8 +166,9 @@ static void solve_linear(tb_newton_data* nd, tb_kamino_data* kd, float sigma, do
     tb_kamino_contact* k = &kd->contacts[i];
     for (int j = 0; j < 3; ++j) k->d[j] = k->x[j];
   }
+  tb_kamino_joints_cg_start(&kd->joints);
   apply_operator(nd, kd, sigma);
-  double rr = 0.0;
+  double rr = tb_kamino_joints_cg_residual(&kd->joints);
   for (int32_t i = 0; i < kd->contact_count; ++i) {
     tb_kamino_contact* k = &kd->contacts[i];
     for (int j = 0; j < 3; ++j) {
@@ -180,13 +185,15 @@ static void solve_linear(tb_newton_data* nd, tb_kamino_data* kd, float sigma, do
         double e = fabs(kd->contacts[i].r[j]) / kd->contacts[i].p;
         if (e > worst) worst = e;
       }
+    worst = fmax(worst, tb_kamino_joints_cg_worst(&kd->joints));
     if (worst <= tol || rr == 0.0) break;
     apply_operator(nd, kd, sigma);
     double dq = 0.0;
     for (int32_t i = 0; i < kd->contact_count; ++i)
       for (int j = 0; j < 3; ++j) dq += kd->contacts[i].d[j] * kd->contacts[i].q[j];
+    dq += tb_kamino_joints_cg_dq(&kd->joints);
     if (dq <= 0.0) break;
-    double alpha = rr / dq, rr1 = 0.0;
+    double alpha = rr / dq, rr1 = tb_kamino_joints_cg_step(&kd->joints, alpha);
     for (int32_t i = 0; i < kd->contact_count; ++i) {
       tb_kamino_contact* k = &kd->contacts[i];
       for (int j = 0; j < 3; ++j) {
@@ -200,6 +207,7 @@ static void solve_linear(tb_newton_data* nd, tb_kamino_data* kd, float sigma, do
     rr = rr1;
     for (int32_t i = 0; i < kd->contact_count; ++i)
       for (int j = 0; j < 3; ++j) kd->contacts[i].d[j] = kd->contacts[i].r[j] + beta * kd->contacts[i].d[j];
+    tb_kamino_joints_cg_direction(&kd->joints, beta);
   }
 }
 
@@ -272,11 +280,14 @@ static tb_status setup(tb_world* w, const tb_step_context* step, tb_kamino_data*
     b->w = tb_scale(tb_rotate(b->q, tb_mul_add(wb, h, tb_mat3_mul_v(b->inv_inertia, tau))), 1.0f - ang_c * h);
     b->v = tb_scale(tb_mul_add(b->v, h, g), 1.0f - lin_c * h);
   }
+  if (!tb_kamino_joints_setup(w, nd, kd->inv_inertia, &kd->joints, h))
+    return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for %d joints", w->joints.live);
   for (int32_t i = 0; i < kd->contact_count; ++i) {
     tb_kamino_contact* k = &kd->contacts[i];
     tb_vec3 v = row_velocity(nd, &nd->contacts[k->row], k);
     for (int j = 0; j < 3; ++j) k->vf[j] = k->p * (k->vf[j] + tb_dot(k->e[j], v));
   }
+  tb_kamino_joints_free_velocity(nd, &kd->joints);
   return TB_OK;
 }
 
@@ -343,7 +354,7 @@ static int padmm(tb_world* w, tb_kamino_data* kd, tb_kamino_residuals* res) {
   double lin_tol = 0.01 * (double)kp->dual_tolerance;
   int it = 0;
   res->p = res->d = res->c = 0.0f;
-  if (kd->contact_count == 0) return 0;
+  if (kd->contact_count == 0 && kd->joints.count == 0) return 0;
   /* Nesterov state: a (a_p of the last iteration) and the combined residual r_a of the last one */
   float a_p = TB_KAMINO_A0, ra_p = INFINITY;
   for (int32_t i = 0; i < kd->contact_count; ++i) {
@@ -351,6 +362,7 @@ static int padmm(tb_world* w, tb_kamino_data* kd, tb_kamino_residuals* res) {
     memcpy(k->yh, k->yp, sizeof k->yh);
     memcpy(k->zh, k->zp, sizeof k->zh);
   }
+  tb_kamino_joints_restart_point(&kd->joints);
   while (it < kp->max_iterations) {
     for (int32_t i = 0; i < kd->contact_count; ++i) {
       tb_kamino_contact* k = &kd->contacts[i];
@@ -360,6 +372,7 @@ static int padmm(tb_world* w, tb_kamino_data* kd, tb_kamino_residuals* res) {
         k->x[j] = k->xp[j];
       }
     }
+    tb_kamino_joints_rhs(&kd->joints, eta, rho);
     solve_linear(nd, kd, sigma, lin_tol);
     float rp = 0.0f, rd = 0.0f, rc = 0.0f;
     double dy2 = 0.0, dz2 = 0.0; /* squared 2-norms of the slack and dual steps (unscaled) */
@@ -379,6 +392,7 @@ static int padmm(tb_world* w, tb_kamino_data* kd, tb_kamino_residuals* res) {
       }
       rc = fmaxf(rc, fabsf(xz));
     }
+    tb_kamino_joints_project(&kd->joints, eta, rho, &rp, &rd, &rc, &dy2, &dz2);
     ++it;
     res->p = rp; res->d = rd; res->c = rc;
     int done = it > 1 && rp <= kp->primal_tolerance && rd <= kp->dual_tolerance && rc <= kp->complementarity_tolerance;
@@ -407,6 +421,7 @@ static int padmm(tb_world* w, tb_kamino_data* kd, tb_kamino_residuals* res) {
       memcpy(k->yp, k->y, sizeof k->y);
       memcpy(k->zp, k->z, sizeof k->z);
     }
+    tb_kamino_joints_advance(&kd->joints, restart, factor);
     if (done) return it;
   }
   return -it; /* budget spent */
@@ -428,7 +443,7 @@ tb_status tb_solve_kamino(tb_world* w, const tb_step_context* step) {
   if (kp->warm_start) warm_start(w, kd, kp->warm_start_scale);
   tb_kamino_residuals res;
   int used = padmm(w, kd, &res);
-  int converged = used > 0 || kd->contact_count == 0; /* no rows: nothing to solve */
+  int converged = used > 0 || (kd->contact_count == 0 && kd->joints.count == 0); /* no rows: nothing to solve */
   if (used < 0) used = -used;
   if (kp->warm_start) store_cache(w, kd);
   else kd->cache.count = 0;
@@ -450,10 +465,14 @@ tb_status tb_solve_kamino(tb_world* w, const tb_step_context* step) {
       a->dang = tb_sub(a->dang, tb_cross(k->ra, imp));
     }
   }
+  /* the per-body contact totals, then the joints' impulses */
+  for (int32_t i = 0; i < nd->body_count; ++i) {
+    nd->bodies[i].sum_f = nd->bodies[i].dlin;
+    nd->bodies[i].sum_t = nd->bodies[i].dang;
+  }
+  tb_kamino_joints_apply(w, nd, &kd->joints);
   for (int32_t i = 0; i < nd->body_count; ++i) {
     tb_newton_body* b = &nd->bodies[i];
-    b->sum_f = b->dlin;
-    b->sum_t = b->dang;
     if (b->dynamic) {
       b->v = tb_mul_add(b->v, b->inv_mass, b->dlin);
       b->w = tb_add(b->w, tb_mat3_mul_v(kd->inv_inertia[i], b->dang));
@@ -494,6 +513,7 @@ tb_status tb_solve_kamino(tb_world* w, const tb_step_context* step) {
   w->status.residual_dual = res.d;
   w->status.residual_complementarity = res.c;
   w->stats.substeps = 1;
+  tb_kamino_joints_readback(w, nd, h);
   tb_newton_finish(w, h);
   return TB_OK;
 }

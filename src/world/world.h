@@ -64,6 +64,7 @@ static inline int32_t tb_world_id_slot(int32_t id) { return id & ((1 << TB_WORLD
   X(sleep_steps, int32_t, 1, "Genesis: consecutive steps below the velocity threshold")           \
   X(wake_counter, float, 1, "s, PhysX: time left before the body may sleep")                       \
   X(sleep_velocity, float, 6, "PhysX: accumulated v (m/s) then body-axes ω (rad/s) of the sleep check") \
+  X(counted_interactions, int32_t, 1, "PhysX: this step's shape pairs and joints of the body (cluster factor − 1)") \
   /* PhysX per-body solver settings (tb_body_set_max_contact_impulse / _solver_iterations) */      \
   X(max_contact_impulse, float, 1, "N·s per contact point and step; INFINITY = none")              \
   X(position_iterations, int32_t, 1, "requested, -1 = the world's")                                \

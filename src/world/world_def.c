@@ -52,6 +52,7 @@
   X(solver.mujoco.impratio, TB_F32, 1, "1", "MuJoCo friction-to-normal impedance ratio")        \
   X(solver.mujoco.refsafe, TB_I32, 1, "0/1", "MuJoCo timeconst >= 2 timestep")                   \
   X(solver.mujoco.warmstart, TB_I32, 1, "0/1", "MuJoCo warm start from the last accelerations")    \
+  X(solver.mujoco.default_timeconst, TB_F32, 1, "s", "solref timeconst of a new shape's material")   \
   /* -- def fields section: solver -- */                                                        \
   X(solver.kamino.max_iterations, TB_I32, 1, "1", "Kamino PADMM iterations at most")            \
   X(solver.kamino.primal_tolerance, TB_F32, 1, "N·s", "Kamino r_p tolerance")                   \
@@ -144,6 +145,7 @@ tb_mujoco_params tb_mujoco_params_default(void) {
   p.impratio = 1.0f;
   p.refsafe = 1;
   p.warmstart = 1; /* mjDSBL_WARMSTART off */
+  p.default_timeconst = 0.02f; /* MuJoCo geom solref (0.02, 1) */
   return p;
 }
 
@@ -161,7 +163,7 @@ tb_status tb_mujoco_params_check(tb_world* w, const char* fn, const tb_mujoco_pa
   if (st != TB_OK) return st;
   const tb_float_field f[] = {
       {"tolerance", p->tolerance, TB_FLOAT_NONNEG}, {"ls_tolerance", p->ls_tolerance, TB_FLOAT_POSITIVE},
-      {"impratio", p->impratio, TB_FLOAT_POSITIVE}};
+      {"impratio", p->impratio, TB_FLOAT_POSITIVE}, {"default_timeconst", p->default_timeconst, TB_FLOAT_POSITIVE}};
   return tb_check_floats(w, fn, "solver.mujoco.", TB_FIELDS_OF(f));
 }
 
@@ -340,12 +342,15 @@ tb_status tb_preset_apply(tb_preset preset, tb_world_def* def) {
       c->distance_rule = TB_DISTANCE_MUJOCO;
       c->broad_phase = TB_BROAD_PHASE_SAP;
       c->matching = TB_MATCHING_LATEST;
-      /* Genesis RigidOptions: Newton constraint solver, 50 iterations, tolerance 1e-8, 50 line-search
-       * iterations at 0.01, approximate implicitfast integration (implicitfast here), pyramidal cones */
+      /* Genesis RigidOptions (genesis/options/solvers.py): Newton constraint solver, 50 iterations,
+       * tolerance 1e-6, 50 line-search iterations at 0.01, approximate implicitfast integration
+       * (implicitfast here), pyramidal cones; a primitive geom's unset timeconst becomes
+       * max(constraint_timeconst 0.01 s, 2 dt): 0.01 here, raised to 2 dt by refsafe */
       s->mujoco = tb_mujoco_params_default();
       s->mujoco.algorithm = TB_MUJOCO_NEWTON;
       s->mujoco.iterations = 50;
-      s->mujoco.tolerance = 1e-8f;
+      s->mujoco.tolerance = 1e-6f;
+      s->mujoco.default_timeconst = 0.01f;
       s->mujoco.ls_iterations = 50;
       s->mujoco.ls_tolerance = 0.01f;
       s->mujoco.integrator = TB_MUJOCO_IMPLICITFAST;

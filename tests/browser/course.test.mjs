@@ -1,14 +1,15 @@
 // Browser tests of the course pages (demos/<id>.html, web/pages/<id>.js) in headless Chromium, in
 // both builds (isolated server: 'threads'; --no-isolation: 'simd'). For every page:
 //   - it loads without page or console errors and runs the expected build;
-//   - its side views are drawn (not blank) and its plot is drawn;
+//   - its side views and 3D views are drawn (not blank) and its plot is drawn; the views selector
+//     shows the side views alone (the 3D views hidden and not rendered), the 3D views alone, or both;
 //   - each slider or selector, moved through the page's own input, changes the drawing or the headline
 //     (a control marked `table` may instead change the page's table of values);
 //   - the page's headline number per preset equals the JS API's on the same scene, computed here in
 //     Node with the page's spec (web/course_model.js runLane), within 1 %;
 //   - the page's physics: its headline against the closed form where the model should meet it;
 //   - CSV export holds the plotted series; embed mode (?embed=1) folds the panel and takes the camera
-//     from the URL. Screenshots in build/screenshots/.
+//     from the URL (the side views' cx, cy, span and the 3D camera). Screenshots in build/screenshots/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { init } from '../../js/index.js';
@@ -23,6 +24,43 @@ after(async () => { await h?.close(); });
 /** Fields of one CSV line (quoted fields may hold commas). */
 const csvFields = (line) => line.split(/,(?=(?:[^"]*"[^"]*")*[^"]*$)/);
 const close = (a, b, rel, abs = 1e-6) => a === b || (a != null && b != null && Math.abs(a - b) <= Math.max(abs, rel * Math.abs(b)));
+
+/** Which lane canvases the page shows (not display: none), by class. */
+const shown = (page) => page.evaluate(() => Object.fromEntries(['side', 'view3d'].map((c) => [c,
+  [...document.querySelectorAll(`.lane:not(.unavailable) canvas.${c}`)].filter((e) => getComputedStyle(e).display !== 'none').length])));
+
+/** The views selector: side alone (3D hidden and not rendered while hidden), 3D alone (rendered once
+ * per lane and step), both again. */
+async function views(page, id, n) {
+  const select = async (mode) => { await page.selectOption('#view-mode', mode); return page.evaluate(() => window.course.renders3d); };
+  let r0 = await select('side');
+  await page.evaluate(() => window.course.step(3));
+  assert.deepEqual(await shown(page), { side: n, view3d: 0 }, `${id}: side views alone`);
+  assert.equal(await page.evaluate(() => window.course.renders3d), r0, `${id}: hidden 3D views do not render`);
+  r0 = await select('3d');
+  await page.evaluate(() => window.course.step(3));
+  assert.deepEqual(await shown(page), { side: 0, view3d: n }, `${id}: 3D views alone`);
+  assert.equal(await page.evaluate(() => window.course.renders3d), r0 + n, `${id}: one 3D frame per lane and redraw`);
+  await shot(page, `course-${id}-3d`);
+  /* dragging on one 3D view orbits the camera every lane shares: each lane renders again, the last
+   * lane's picture changes too */
+  const before = await page.evaluate(() => window.course.camera3dNow);
+  const last = await canvasHash(page, '.lane:not(.unavailable) canvas.view3d', -1);
+  r0 = await page.evaluate(() => window.course.renders3d);
+  const box = await page.locator('.lane:not(.unavailable) canvas.view3d').first().boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 + 60, box.y + box.height / 2, { steps: 3 });
+  await page.mouse.up();
+  const after = await page.evaluate(() => window.course.camera3dNow);
+  assert.notDeepEqual(after.eye, before.eye, `${id}: the drag orbited the camera`);
+  assert.deepEqual(after.target, before.target, `${id}: about its target`);
+  const renders = await page.evaluate(() => window.course.renders3d) - r0;
+  assert.ok(renders >= n && renders % n === 0, `${id}: every lane rendered again (${renders} frames, ${n} lanes)`);
+  assert.notEqual(await canvasHash(page, '.lane:not(.unavailable) canvas.view3d', -1), last, `${id}: the last lane's view turned with it`);
+  await select('both');
+  assert.deepEqual(await shown(page), { side: n, view3d: n }, `${id}: both views`);
+}
 
 /** Moves a page input to `value` the way a user does (input / change events). */
 const setInput = (page, key, value) => page.evaluate(([k, v]) => {
@@ -39,8 +77,11 @@ for (const def of PAGES) {
       const { page, log, close: done } = await open(h.browser, h.servers[key], `demos/${def.id}.html?paused=1`);
       assert.equal(await page.evaluate(() => window.course.build), build, `${mode}: build`);
       const headline = await page.evaluate((n) => window.course.step(n), steps);
-      const ink = await inked(page, '.lane:not(.unavailable) canvas');
+      const ink = await inked(page, '.lane:not(.unavailable) canvas.side');
       assert.ok(ink.length >= 1 && ink.every((n) => n > 150), `${def.id}/${mode}: side views drawn (inked ${ink})`);
+      /* one 3D view per available lane, each showing its world (a canvas of 79 200 pixels) */
+      const ink3d = await inked(page, '.lane:not(.unavailable) canvas.view3d');
+      assert.ok(ink3d.length === ink.length && ink3d.every((n) => n > 2000), `${def.id}/${mode}: 3D views drawn (inked ${ink3d})`);
       const plotInk = await inked(page, '#plot canvas');
       assert.ok(plotInk[0] > 500, `${def.id}/${mode}: plot drawn (${plotInk})`);
 
@@ -75,16 +116,19 @@ for (const def of PAGES) {
         assert.ok(csv.length >= 3, `${def.id}: CSV has a header and rows`);
         assert.equal(csvFields(csv[0]).length, csvFields(csv[1]).length, `${def.id}: CSV rows as wide as the header`);
         await shot(page, `course-${def.id}`);
+        await views(page, def.id, ink.length);
       }
       assertClean(log, `${def.id}/${mode}`);
       await done();
     }
     /* embed mode: compact, panel folded, camera from the URL */
-    const { page, log, close: done } = await open(h.browser, h.servers.plain, `demos/${def.id}.html?paused=1&embed=1&cx=0.5&cy=0.25&span=2`, { viewport: { width: 640, height: 480 } });
+    const { page, log, close: done } = await open(h.browser, h.servers.plain, `demos/${def.id}.html?paused=1&embed=1&cx=0.5&cy=0.25&span=2&camera=1,1.5,3,0,0.3,0`, { viewport: { width: 640, height: 480 } });
     const e = await page.evaluate(() => ({ embed: document.body.classList.contains('embed'), panelOpen: document.getElementById('panel').open, explainOpen: document.getElementById('explain').open }));
     assert.deepEqual(e, { embed: true, panelOpen: false, explainOpen: false }, `${def.id}: embed mode`);
     assert.deepEqual(await page.evaluate(() => window.course.camera), { center: [0.5, 0.25], metersAcross: 2 }, `${def.id}: camera from the URL`);
+    assert.deepEqual(await page.evaluate(() => window.course.camera3d), { eye: [1, 1.5, 3], target: [0, 0.3, 0] }, `${def.id}: 3D camera from the URL`);
     await page.evaluate((n) => window.course.step(n), steps);
+    assert.ok((await inked(page, '.lane:not(.unavailable) canvas.view3d')).every((n) => n > 2000), `${def.id}/embed: 3D views drawn`);
     await shot(page, `course-${def.id}-embed`);
     assertClean(log, `${def.id}/embed`);
     await done();
@@ -109,5 +153,27 @@ test('gallery (demos/, the URL make demo prints): a card per demo, every link op
   }
   await shot(page, 'gallery');
   assertClean(log, 'gallery');
+  await done();
+});
+
+test('embedding page (demos/embed.html): every <tribo-scene> draws and steps, its source is shown, markers equal its frame\'s contacts', { timeout: 120_000 }, async () => {
+  const { page, log, close: done } = await open(h.browser, h.servers.isolated, 'demos/embed.html', { global: 'embed' });
+  assert.equal(await page.evaluate(() => window.embed.scenes), 3);
+  /* each element has run some steps: its frame's step count grows */
+  await page.waitForFunction(() => [...document.querySelectorAll('tribo-scene')].every((s) => s.frame?.step >= 30), null, { timeout: 60_000, polling: 200 });
+  const scenes = await page.evaluate(() => [...document.querySelectorAll('tribo-scene')].map((s) => {
+    const c = s.shadowRoot.querySelector('canvas'), d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let ink = 0;
+    for (let i = 0; i < d.length; i += 4) ink += Math.abs(d[i] - d[0]) + Math.abs(d[i + 1] - d[1]) + Math.abs(d[i + 2] - d[2]) > 24;
+    return { ink, markers: s.stats.markers, contacts: s.frame.contacts.count, source: s.closest('figure').querySelector('pre.source')?.textContent ?? '' };
+  }));
+  scenes.forEach((s, k) => {
+    assert.ok(s.ink > 2000, `scene ${k}: drawn (${s.ink} pixels)`);
+    assert.ok(s.contacts > 0 && s.markers === s.contacts, `scene ${k}: ${s.markers} markers for ${s.contacts} contacts`);
+    assert.match(s.source, /^<tribo-scene /, `scene ${k}: its HTML is shown`);
+  });
+  assert.match(scenes[2].source, /application\/json/, 'the inline scene shows its JSON');
+  await shot(page, 'embed');
+  assertClean(log, 'embed');
   await done();
 });

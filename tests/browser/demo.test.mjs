@@ -298,3 +298,37 @@ test('demo, cross-origin isolated: threads build, draws, contact markers match c
 test('demo, not isolated (--no-isolation): simd build, draws, phone layout keeps the scene visible', { timeout: 150_000 }, async (t) => {
   await runDemoChecks(t, { isolation: false, expectBuild: 'simd', name: 'no-isolation', phone: true });
 });
+
+test('demo scene selector: a pendulum and a hinged chain run in the worker world; a solver without joints refuses by name, not as a page error', { timeout: 240_000 }, async (t) => {
+  const { server, page, log, close } = await openDemo(false);
+  const t0 = Date.now();
+  try {
+    await page.goto(`${server.url}pyramid.html?scene=pendulum&paused=1`, { waitUntil: 'load', timeout: READY_TIMEOUT });
+    await waitReady(page, log);
+    assert.equal(await page.evaluate(() => window.tribo.bodyCount), 2, 'ground and bob');
+    /* the bob swings: released from 1.2 rad at 2 m, after 0.5 s it has moved */
+    const frame0 = await page.evaluate(() => window.tribo.lastFrame().bodies.transform.slice(7, 10));
+    for (let i = 0; i < 30; i++) await page.evaluate(() => window.tribo.step());
+    const frame1 = await page.evaluate(() => window.tribo.lastFrame().bodies.transform.slice(7, 10));
+    const r = Math.hypot(frame1[0] - 0, frame1[1] - 3.2);
+    assert.ok(Math.abs(r - 2) < 0.02, `the bob stays 2 m from the pivot (${r} m)`);
+    assert.ok(frame1[0] < frame0[0] - 0.3, `the bob swung (x ${frame0[0]} → ${frame1[0]} m)`);
+    await page.evaluate(() => window.tribo.setScene('chain'));
+    for (let i = 0; i < 10; i++) await page.evaluate(() => window.tribo.step());
+    assert.equal(await page.evaluate(() => window.tribo.bodyCount), 11, 'ground and ten links');
+    assert.match(await page.locator('#status').innerText(), /scene: chain/);
+    await saveShot(page, 'chain');
+    await page.evaluate(() => window.tribo.setPreset('mujoco'));
+    await page.waitForFunction(() => window.tribo.refused, null, { timeout: 30_000 });
+    assert.match(await page.evaluate(() => window.tribo.refused), /mujoco solver does not solve joints yet/);
+    assert.match(await page.locator('#status').innerText(), /refused: .*does not solve joints yet/);
+    assert.equal(await page.evaluate(() => window.tribo.error), null, 'the refusal is not a page error');
+    await page.evaluate(() => window.tribo.setPreset('physx-tgs'));
+    await page.evaluate(() => window.tribo.step());
+    assert.equal(await page.evaluate(() => window.tribo.refused), null, 'the chain runs again under physx-tgs');
+    assert.deepEqual([...log.pageErrors, ...log.consoleErrors], [], `page errors${describeLog(log)}`);
+    t.diagnostic(`scenes: ok in ${Date.now() - t0} ms`);
+  } finally {
+    await close();
+  }
+});

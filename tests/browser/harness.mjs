@@ -53,7 +53,7 @@ export async function open(browser, server, pagePath, { global = 'course', viewp
 
 /* Reads canvases back (copied to a 2D canvas: WebGL ones too) and reduces each one's pixels: 'ink'
  * counts pixels whose colour differs from the top-left pixel (the background); 'hash' is an FNV-1a
- * hash of the first canvas, to see that a change of a slider changed the drawing. */
+ * hash of each canvas, to see that a change of a slider changed the drawing. */
 const readCanvases = (page, selector, mode) => page.evaluate(([sel, m]) => [...document.querySelectorAll(sel)].map((c) => {
   const tmp = document.createElement('canvas');
   tmp.width = c.width; tmp.height = c.height;
@@ -68,8 +68,8 @@ const readCanvases = (page, selector, mode) => page.evaluate(([sel, m]) => [...d
 
 /** Inked pixels of each canvas matching `selector`. */
 export const inked = (page, selector) => readCanvases(page, selector, 'ink');
-/** A hash of the pixels of the first canvas matching `selector`. */
-export const canvasHash = async (page, selector) => (await readCanvases(page, selector, 'hash'))[0];
+/** A hash of the pixels of the first canvas matching `selector` (or the k-th; -1: the last). */
+export const canvasHash = async (page, selector, k = 0) => (await readCanvases(page, selector, 'hash')).at(k);
 
 /** Saves a screenshot as build/screenshots/<name>.png. */
 export async function shot(page, name) {

@@ -97,6 +97,7 @@ const ID_CALLS = [
   ['setSleeping', 'id', (w, s, x) => w.setSleeping(x, true)],
   ['isSleeping', 'id', (w, s, x) => w.isSleeping(x)],
   ['island', 'id', (w, s, x) => w.island(x)],
+  ['sleepState', 'id', (w, s, x) => w.sleepState(x)],
   ['excludePair', 'shapes[0]', (w, s, x) => w.excludePair({ shapes: [x, s.ballShape] })],
   ['excludePair', 'bodies[1]', (w, s, x) => w.excludePair({ bodies: [s.box, x] })],
   ['setExplicitPairs', 'pairs[0][1]', (w, s, x) => w.setExplicitPairs([[s.boxShape, x]])],

@@ -157,3 +157,42 @@ describe('sleep through a worker', () => {
     local.free();
   });
 });
+
+for (const build of BUILDS) {
+  describe(`sleep counters through World.sleepState (${build} build)`, () => {
+    let tribo;
+    before(async () => { tribo = await engine(build); });
+
+    it('PhysX: the wake counter runs down from 0.4 s by h at rest to 0 when the body sleeps; cluster factor 1 + its pairs', () => {
+      const w = tribo.createWorld({ preset: 'physx-tgs' });
+      const [a, b] = boxes(w);
+      /* a box placed on the ground: one pair (the plane); settled at once, so it never resets */
+      let s = w.sleepState(a);
+      near(assert, s.wakeCounter, 0.4, 1e-7, 'reset value before any step (s)');
+      assert.equal(s.stepsBelow, null, 'the Genesis count is not computed under the PhysX rule');
+      w.step(5);
+      s = w.sleepState(a);
+      assert.equal(s.clusterFactor, 2, 'the plane pair: c = 1 + 1');
+      near(assert, s.wakeCounter, Math.fround(0.4 - 5 * H), 2e-6, 'counter after 5 quiet steps (s)');
+      let n = 5;
+      while (!w.isSleeping(a) && n < 60) { w.step(); n++; }
+      assert.equal(n, physxSteps(0.4, H), 'asleep when the counter reached 0');
+      assert.equal(w.sleepState(b).wakeCounter, 0);
+      assert.throws(() => w.sleepState(0), (e) => e instanceof RangeError && /sleepState: body \d+ is not dynamic/.test(e.message));
+      w.free();
+    });
+
+    it('Genesis: the count of quiet steps reaches sleepSteps when the body sleeps; PhysX values null', () => {
+      const w = tribo.createWorld({ preset: 'genesis' });
+      const [a] = boxes(w);
+      let n = 0;
+      while (!w.isSleeping(a) && n < 80) { w.step(); n++; }
+      const s = w.sleepState(a);
+      assert.ok(w.isSleeping(a), `asleep after ${n} steps`);
+      assert.equal(s.stepsBelow, w.options.sleepSteps, 'the count at which it slept');
+      assert.equal(s.wakeCounter, null);
+      assert.equal(s.clusterFactor, null);
+      w.free();
+    });
+  });
+}

@@ -142,6 +142,5 @@ for compliant contacts), and MuJoCo's solref, mixed by the solmix weight
 <span class="formula">w = s_A/(s_A + s_B)</span> unless one side's priority is higher, which then gives
 all of its parameters. (A step of semi-implicit Euler moves the box with the
 velocity after friction, so each lane slides about <span class="formula">v₀h/2</span> = 17 mm less than the
-closed form.)</p>
-<p>The page draws in 2D with the course's side view; it does not use <code>&lt;tribo-scene&gt;</code> or <code>tribo/three</code>.</p>`,
+closed form.)</p>`,
 };

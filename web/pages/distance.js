@@ -161,7 +161,5 @@ up in the 4 cells around a direction. Between grid directions the lookup can ret
 reaches a little less far than the exact scan; the yellow lane asks <code>world.shapeSupport</code> along
 400 directions on a 200-vertex ball hull and reports how much less, in mm — it falls as the resolution
 grows, and is 0 for the exact scan (resolution 0). Where the 4 cells hold tied vertices, the engine
-falls back to the scan.</p>
-<p>The page draws in 2D with the course's side view (not <code>&lt;tribo-scene&gt;</code> or
-<code>tribo/three</code>, which have no draggable pair or per-lane readout).</p>`,
+falls back to the scan.</p>`,
 };

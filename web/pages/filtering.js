@@ -148,6 +148,5 @@ parent; explicit pairs bypass both. <b>Genesis</b>: the same bitmask, plus no co
 <span class="formula">(w0_A &amp; w1_B) ∧ (w0_B &amp; w1_A)</span> when all are set; a <em>trigger</em> shape
 reports its contacts but never responds, so A falls through the table while its pairs are reported.</p>
 <p>Edit A's or B's fields in the truth table (or the panel) and see which lanes care: a collisionGroup of 0 sends A through the table and
-the ground under Newton only; a conaffinity and contype of 0 do it under MuJoCo and Genesis only.</p>
-<p>The page draws in 2D with the course's side view; it does not use <code>&lt;tribo-scene&gt;</code> or <code>tribo/three</code>.</p>`,
+the ground under Newton only; a conaffinity and contype of 0 do it under MuJoCo and Genesis only.</p>`,
 };

@@ -102,7 +102,5 @@ store; <code>readbackInfo</code> says what a preset's impulses include. A <em>co
 (<code>addContactSensor(top, { with: bottom })</code>) keeps the force on the top box from its contacts with
 the bottom box, averaged over each step — choose "contact sensor" to plot it. <em>Events</em>
 (<code>setEventCapacity</code>, then <code>world.events</code>) say when each contact point begins, persists
-and ends: drop the top box and the table below lists its touch-down and any bounce.</p>
-<p>The page draws in 2D with the course's side view; it does not use <code>&lt;tribo-scene&gt;</code> or
-<code>tribo/three</code>.</p>`,
+and ends: drop the top box and the table below lists its touch-down and any bounce.</p>`,
 };

@@ -106,7 +106,5 @@ while <span class="formula">kf·s ≥ μ|fₙ|</span> the force is bounded, μ|f
 <span class="formula">f = kf·v</span>, so a penalty contact never sticks exactly.</p>
 <p>Friction is explicit too: the step refuses, by name and before moving anything, a body whose
 <span class="formula">h_s·Σkf/m &gt; 2</span>. Choose kf = 1000 N·s/m at 4 substeps and the orange lane
-shows the engine's refusal with the substep count it needs; raise the substeps and it runs.</p>
-<p>The page draws in 2D with the course's side view; <code>&lt;tribo-scene&gt;</code> would show the same world in 3D
-but has no per-lane readout of a refused step.</p>`,
+shows the engine's refusal with the substep count it needs; raise the substeps and it runs.</p>`,
 };

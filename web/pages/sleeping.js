@@ -2,7 +2,8 @@
  * Course page 14, islands and sleeping: separate stacks of boxes settle on the ground, each stack
  * an island (coloured), each falling asleep under its preset's rule (drawn hatched); a sphere
  * dropped on one stack at a chosen time wakes that island alone. The headline is the step of the
- * last island's fall asleep, against the rule replayed on the lane's own motion velocities.
+ * last island's fall asleep; the table shows each stack's sleep counters as the engine keeps them
+ * (World.sleepState: the PhysX wake counter and cluster factor, the Genesis count of quiet steps).
  * @module tribo/web/pages/sleeping
  */
 import { boxDensity, sphereDensity } from '../course_model.js';
@@ -17,56 +18,6 @@ export const ISLAND_COLORS = ['#60a5fa', '#f472b6', '#fbbf24', '#34d399', '#a78b
 
 /** x (m) of stack k of n, centred on 0. */
 const stackX = (k, n) => (k - (n - 1) / 2) * SPACING;
-const len = (v) => Math.hypot(v[0], v[1], v[2]);
-
-/**
- * The step's motion velocity of a body from its poses before and after (as the engine reads it):
- * v = Δc / h (m/s), ω = rotation vector of q1·q0⁻¹ / h (rad/s), world axes.
- */
-export function motionVelocity(p0, q0, p1, q1, h) {
-  const v = [0, 1, 2].map((k) => (p1[k] - p0[k]) / h);
-  /* dq = q1 · conj(q0), (x, y, z, w) */
-  const [ax, ay, az, aw] = q1, bx = -q0[0], by = -q0[1], bz = -q0[2], bw = q0[3];
-  let dq = [aw * bx + ax * bw + ay * bz - az * by, aw * by - ax * bz + ay * bw + az * bx, aw * bz + ax * by - ay * bx + az * bw, aw * bw - ax * bx - ay * by - az * bz];
-  if (dq[3] < 0) dq = dq.map((x) => -x);
-  const s = len(dq), angle = 2 * Math.atan2(s, dq[3]);
-  return { v, w: s > 0 ? dq.slice(0, 3).map((x) => (x * angle) / s / h) : [0, 0, 0] };
-}
-
-/** v rotated by the inverse of the unit quaternion q (world to body axes). */
-function invRotate(q, v) {
-  const [x, y, z, w] = [-q[0], -q[1], -q[2], q[3]];
-  const tx = 2 * (y * v[2] - z * v[1]), ty = 2 * (z * v[0] - x * v[2]), tz = 2 * (x * v[1] - y * v[0]);
-  return [v[0] + w * tx + (y * tz - z * ty), v[1] + w * ty + (z * tx - x * tz), v[2] + w * tz + (x * ty - y * tx)];
-}
-
-/**
- * One body's readiness under the lane's rule, updated with the step's motion; returns whether it
- * is ready. Genesis: max(|v_i|, r|ω_i|) < threshold for sleepSteps steps. PhysX: the wake counter,
- * energy ½(|Σv|² + Σω_bᵀ (I/m) Σω_b) of the summed motion against the threshold (docs/sleeping.md).
- */
-function advanceRule(b, o, mv, q1, h) {
-  if (o.sleep === 'genesis') {
-    const m = Math.max(...mv.v.map(Math.abs), ...mv.w.map((x) => b.r * Math.abs(x)));
-    b.count = m < o.sleepVelocityThreshold ? b.count + 1 : 0;
-    return b.count >= o.sleepSteps;
-  }
-  const reset = Math.fround(o.wakeCounter), dt = Math.fround(h);
-  if (b.wc < Math.fround(0.5 * reset) || b.wc < dt) {
-    const wb = invRotate(q1, mv.w);
-    for (let k = 0; k < 3; k++) { b.acc[k] += mv.v[k]; b.acc[3 + k] += wb[k]; }
-    const lin = b.acc.slice(0, 3), ang = b.acc.slice(3);
-    const e = 0.5 * (ang.reduce((s, x, k) => s + x * x * b.inertia[k], 0) + lin.reduce((s, x) => s + x * x, 0));
-    if (e >= o.sleepEnergyThreshold) {
-      b.acc.fill(0);
-      b.wc = Math.fround(Math.min(e / o.sleepEnergyThreshold, 2) * 0.5 * reset);
-      return b.wc <= 0;
-    }
-  }
-  b.wc = Math.max(Math.fround(b.wc - dt), 0);
-  return b.wc <= 0;
-}
-
 /**
  * The ground's vertical force (N) on a body from the contact records (kept ones included): the
  * mujoco solver of the genesis preset reports it per point as Genesis force_a / force_b.
@@ -83,8 +34,25 @@ function groundForce(world, id) {
   return f;
 }
 
-/** The replay's state of a body that is (or is woken) awake. */
-const fresh = (b, o) => Object.assign(b, { count: 0, wc: Math.fround(o.wakeCounter), acc: [0, 0, 0, 0, 0, 0], asleep: false });
+/**
+ * The engine's sleep counters of some bodies (World.sleepState): the largest PhysX wake counter (s)
+ * and the range of cluster factors, or the smallest Genesis count of quiet steps.
+ */
+function counters(world, ids) {
+  const st = ids.map((id) => world.sleepState(id));
+  if (st[0].wakeCounter !== null) {
+    const c = st.map((x) => x.clusterFactor);
+    return { wakeCounter: Math.max(...st.map((x) => x.wakeCounter)), cluster: [Math.min(...c), Math.max(...c)] };
+  }
+  return { stepsBelow: Math.min(...st.map((x) => x.stepsBelow)) };
+}
+
+/** The counters in words. */
+function countersText(c) {
+  if (!c) return 'n/a';
+  if (c.wakeCounter !== undefined) return `wake counter ${c.wakeCounter.toFixed(3)} s (cluster factor ${c.cluster[0] === c.cluster[1] ? c.cluster[0] : c.cluster.join('–')})`;
+  return `${c.stepsBelow} quiet steps`;
+}
 
 export default {
   id: 'sleeping',
@@ -104,8 +72,7 @@ export default {
   build(world, p) {
     world.addBody({ type: 'static', shapes: [{ type: 'plane', normal: [0, 1, 0], offset: 0 }] });
     const shape = { type: 'box', halfExtents: HALF, density: boxDensity(1, HALF) };
-    const stacks = [], bodies = [], rule = new Map();
-    const o = world.options;
+    const stacks = [], bodies = [];
     for (let s = 0; s < p.stacks; s++) {
       const ids = [];
       for (let k = 0; k < PER_STACK; k++) {
@@ -114,13 +81,12 @@ export default {
         const id = world.addBody({ position: [x, HALF[1] * (2 * k + 1) + GAP * (k + 1), 0], shapes: [shape] });
         ids.push(id);
         bodies.push({ id, shape, stack: s });
-        rule.set(id, fresh({ r: len(HALF), inertia: [0, 1, 2].map((i) => (HALF[(i + 1) % 3] ** 2 + HALF[(i + 2) % 3] ** 2) / 3) }, o));
       }
       stacks.push({ ids, slept: [], woke: [] });
     }
     const scene = {
-      bodies, planes: [{ normal: [0, 1, 0], offset: 0 }], stacks, rule, n: 0, sphere: -1,
-      poses: new Map(), slept: [], predicted: [], asleep: new Set(),
+      bodies, planes: [{ normal: [0, 1, 0], offset: 0 }], stacks, n: 0, sphere: -1,
+      slept: [], asleep: new Set(), atSleep: null,
       /* the side view's colours: island colour, asleep hatched and dim */
       style: (id) => ({ color: scene.colorOf(id), asleep: world.isSleeping(id) }),
     };
@@ -130,9 +96,8 @@ export default {
     };
     return scene;
   },
-  /** Drops the sphere at its time; keeps every body's pose before the step (for the replay). */
+  /** Drops the sphere at its time. */
   drive(world, s, p, t) {
-    const h = world.timestep;
     if (p.dropAt > 0 && s.sphere < 0 && t >= p.dropAt - 1e-9) {
       const k = Math.min(p.dropOn, p.stacks) - 1;
       const top = 2 * HALF[1] * PER_STACK;
@@ -140,34 +105,19 @@ export default {
       s.sphere = world.addBody({ position: [stackX(k, p.stacks), top + DROP_HEIGHT + R, 0], shapes: [shape] });
       s.dropStep = s.n + 1;
       s.bodies.push({ id: s.sphere, shape, stack: -1 });
-      s.rule.set(s.sphere, fresh({ r: R, inertia: [0.4 * R * R, 0.4 * R * R, 0.4 * R * R] }, world.options));
     }
-    for (const b of s.bodies) s.poses.set(b.id, [Array.from(world.getPosition(b.id)), Array.from(world.getRotation(b.id))]);
-    void h;
   },
-  /** Bodies asleep after the step; records each island's sleep and wake steps and the rule's replay. */
+  /** Bodies asleep after the step; records each stack's sleep and wake steps, and the engine's
+   * sleep counters of the bodies that fell asleep in this step. */
   sample(world, s) {
-    const h = world.timestep, o = world.options;
     s.n++;
-    const groups = new Map();
+    const fell = [];
     for (const b of s.bodies) {
-      const r = s.rule.get(b.id), asleep = world.isSleeping(b.id), was = s.asleep.has(b.id);
-      if (asleep && !was) { s.asleep.add(b.id); s.slept.push(s.n); if (b.stack >= 0) s.stacks[b.stack].slept.push(s.n); }
+      const asleep = world.isSleeping(b.id), was = s.asleep.has(b.id);
+      if (asleep && !was) { s.asleep.add(b.id); s.slept.push(s.n); fell.push(b.id); if (b.stack >= 0) s.stacks[b.stack].slept.push(s.n); }
       if (!asleep && was) { s.asleep.delete(b.id); if (b.stack >= 0) s.stacks[b.stack].woke.push(s.n); }
-      /* the replay: a woken body starts afresh (what wakes it is a touch, not the rule) */
-      if (r.asleep && !asleep) fresh(r, o);
-      if (r.asleep) continue;
-      const [p0, q0] = s.poses.get(b.id);
-      const q1 = Array.from(world.getRotation(b.id));
-      r.ready = advanceRule(r, o, motionVelocity(p0, q0, Array.from(world.getPosition(b.id)), q1, h), q1, h);
-      const g = world.island(b.id);
-      if (!groups.has(g)) groups.set(g, []);
-      groups.get(g).push(r);
     }
-    /* an island sleeps at once when all its bodies are ready */
-    for (const rs of groups.values()) {
-      if (rs.every((r) => r.ready)) { for (const r of rs) r.asleep = true; s.predicted.push(s.n); }
-    }
+    if (fell.length) s.atSleep = { step: s.n, ...counters(world, fell) };
     for (const st of s.stacks) { st.slept = [...new Set(st.slept)]; st.woke = [...new Set(st.woke)]; }
     return world.stepStats.sleepingBodies;
   },
@@ -178,12 +128,12 @@ export default {
   },
   headlineReference: () => null,
   headlineLabel: 'step at which the last island fell asleep',
-  headlineReferenceLabel: 'the rule, replayed on each lane\'s motion',
+  headlineReferenceLabel: 'the engine\'s counters then (World.sleepState)',
   formula: 'in each lane\'s text',
   digits: 0,
   note(lane) {
     const s = lane.scene, st = lane.world.stepStats;
-    return `the rule gives step ${s.predicted.at(-1) ?? 'n/a'}; ${st.islandCount} islands, ${st.sleepingIslands} asleep, ${st.sleepingBodies} bodies asleep, ${st.sleepingContacts} kept contacts`;
+    return `counters then: ${countersText(s.atSleep)}; ${st.islandCount} islands, ${st.sleepingIslands} asleep, ${st.sleepingBodies} bodies asleep, ${st.sleepingContacts} kept contacts`;
   },
   /** Per stack: its island, whether it sleeps, the steps it fell asleep and woke. */
   table: () => '<h2>Islands per stack (world.island, world.isSleeping)</h2><table class="truth" id="islands"></table>',
@@ -191,10 +141,10 @@ export default {
     const t = root.querySelector('#islands');
     if (!t) return;
     const steps = (a) => (a.length ? a.join(' ') : '—');
-    t.innerHTML = '<tr><th>lane</th><th>stack</th><th>island</th><th>asleep</th><th>fell asleep at step</th><th>woke at step</th><th>kept ground force (N)</th></tr>' + lanes.filter((l) => l.world).flatMap((l) => l.scene.stacks.map((st, k) => {
+    t.innerHTML = '<tr><th>lane</th><th>stack</th><th>island</th><th>asleep</th><th>fell asleep at step</th><th>woke at step</th><th>kept ground force (N)</th><th>sleep counters now</th></tr>' + lanes.filter((l) => l.world).flatMap((l) => l.scene.stacks.map((st, k) => {
       const w = l.world, bottom = st.ids[0];
       const f = groundForce(w, bottom);
-      return `<tr id="isl-${l.preset}-${k + 1}"><th>${l.preset}</th><td>${k + 1}</td><td style="color:${l.scene.colorOf(bottom)}">${w.island(bottom)}</td><td>${st.ids.every((id) => w.isSleeping(id)) ? 'yes' : 'no'}</td><td>${steps(st.slept)}</td><td>${steps(st.woke)}</td><td>${Number.isFinite(f) ? f.toFixed(2) : 'n/a'}</td></tr>`;
+      return `<tr id="isl-${l.preset}-${k + 1}"><th>${l.preset}</th><td>${k + 1}</td><td style="color:${l.scene.colorOf(bottom)}">${w.island(bottom)}</td><td>${st.ids.every((id) => w.isSleeping(id)) ? 'yes' : 'no'}</td><td>${steps(st.slept)}</td><td>${steps(st.woke)}</td><td>${Number.isFinite(f) ? f.toFixed(2) : 'n/a'}</td><td>${countersText(counters(w, st.ids))}</td></tr>`;
     })).join('');
   },
   plot: { title: 'bodies asleep (stepStats.sleepingBodies) per preset; the boxes of all stacks dashed', x: 't (s)', y: 'bodies asleep', reference: 'all boxes' },
@@ -211,8 +161,11 @@ velocity (pose change over h). Genesis hibernation (<code>sleep: 'genesis'</code
 mass to the shape, m). PhysX (<code>sleep: 'physx'</code>): a wake counter of 0.4 s runs down by h each
 step; below half of it the motion is summed, and the energy
 <span class="formula">E = ½(|Σv|² + Σω<sub>b</sub>ᵀ(I/m)Σω<sub>b</sub>)</span> at or above
-<code>sleepEnergyThreshold</code> (5·10⁻³ m²/s²) sets it back to min(E/threshold, 2)·0.2 s; the body is
-ready at zero, at rest 24 steps at 60 Hz. The headline replays each rule on the lane's own poses.</p>
+<code>sleepEnergyThreshold</code>·c (5·10⁻³ m²/s²) sets it back to min(E/(c·threshold), 2)·0.2 s; the body is
+ready at zero, at rest 24 steps at 60 Hz. The threshold is scaled by the <em>cluster factor</em>
+c = 1 + the body's shape pairs and joints (more contacts, a higher threshold), and a reset adds h·(c − 1).
+The table shows each stack's counters as the engine keeps them (<code>world.sleepState(id)</code>): the
+largest wake counter of its boxes, or the fewest quiet steps.</p>
 <p>A sleeping island is not collided, solved or integrated (drawn hatched and dim). Its contacts keep
 their last readback, flagged <code>contacts.sleeping</code> = 1 — never a fresh zero: the table's ground
 force of a sleeping stack is still its weight.</p>

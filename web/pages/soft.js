@@ -176,7 +176,5 @@ direction by two edge rows eₙ ± μeᵢ with λ ≥ 0; the <b>elliptic</b> con
 Σ(fᵢ/μᵢ)² ≤ fₙ². <b>condim</b> picks the rows: 1 normal only (no friction: the box slides at g sin θ),
 3 adds the two tangents (Coulomb), 4 the torsion about the normal, 6 the two rolling torques. Under
 either cone a soft friction row lets a holding box creep slowly: the row's force is the soft answer,
-not an exact stop.</p>
-<p>This page draws in 2D with the course's side view; it does not use <code>&lt;tribo-scene&gt;</code> or
-<code>tribo/three</code>, which draw a whole world in 3D and have no per-lane plot.</p>`,
+not an exact stop.</p>`,
 };

@@ -1,0 +1,347 @@
+/* MuJoCo soft constraints: the cost of the rows (mj_constraintUpdate) and the primal solvers on the
+ * accelerations, CG (Polak-Ribière) and Newton (H = M + JᵀDJ + cone Hessians in a skyline over the
+ * bodies ordered by island), with an exact line search (a safeguarded 1-D Newton method). */
+#include <math.h>
+#include <string.h>
+
+#include "mujoco_solver.h"
+
+/* ---- soft cost of the rows at jar (MuJoCo mj_constraintUpdate) ---- */
+
+/* Forces, states and cost; with hessian the elliptic middle-zone Hessians too. */
+static double constraint_update(tb_mujoco_data* d, const double* jar, double* force, int hessian) {
+  double cost = 0.0;
+  for (int32_t ci = 0; ci < d->con_count; ++ci) {
+    tb_mj_con* c = &d->cons[ci];
+    int32_t i = c->adr, n = c->rows.count;
+    if (c->rows.type != TB_MJ_ELLIPTIC) {
+      int equality = c->rows.type == TB_MJ_EQUALITY; /* always quadratic */
+      for (int q = 0; q < n; ++q) {
+        const tb_mj_row* r = &d->rows[i + q];
+        int active = equality || jar[i + q] < 0.0;
+        d->rstate[i + q] = active;
+        force[i + q] = active ? -r->D * jar[i + q] : 0.0;
+        if (active) cost += 0.5 * r->D * jar[i + q] * jar[i + q];
+      }
+      continue;
+    }
+    double mu = c->rows.mu, u[6], t = 0.0;
+    u[0] = jar[i] * mu;
+    for (int q = 1; q < n; ++q) {
+      u[q] = jar[i + q] * c->friction[q - 1];
+      t += u[q] * u[q];
+    }
+    t = sqrt(t);
+    double nn = u[0];
+    if (nn >= mu * t || (t <= 0.0 && nn >= 0.0)) { /* top zone: separating, no force */
+      c->state = 0;
+      for (int q = 0; q < n; ++q) force[i + q] = 0.0, d->rstate[i + q] = 0;
+    } else if (mu * nn + t <= 0.0 || (t <= 0.0 && nn < 0.0)) { /* bottom zone: every row quadratic */
+      c->state = 1;
+      for (int q = 0; q < n; ++q) {
+        const tb_mj_row* r = &d->rows[i + q];
+        force[i + q] = -r->D * jar[i + q];
+        cost += 0.5 * r->D * jar[i + q] * jar[i + q];
+        d->rstate[i + q] = 1;
+      }
+    } else { /* middle zone: cost ½·Dm·(N − μT)², Dm = D₀/(μ²(1 + μ²)) */
+      c->state = 2;
+      double dm = d->rows[i].D / (mu * mu * (1.0 + mu * mu)), nmt = nn - mu * t;
+      cost += 0.5 * dm * nmt * nmt;
+      force[i] = -dm * nmt * mu;
+      for (int q = 1; q < n; ++q) force[i + q] = -force[i] / t * u[q] * c->friction[q - 1];
+      for (int q = 0; q < n; ++q) d->rstate[i + q] = 2;
+      if (hessian) {
+        double* H = c->H;
+        memset(H, 0, sizeof c->H);
+        H[0] = 1.0;
+        for (int q = 1; q < n; ++q) H[q] = -mu / t * u[q];
+        for (int k = 1; k < n; ++k)
+          for (int q = k; q < n; ++q) H[k * n + q] = mu * nn / (t * t * t) * u[q] * u[k];
+        for (int q = 1; q < n; ++q) H[q * (n + 1)] += mu * mu - mu * nn / t;
+        for (int k = 0; k < n; ++k)
+          for (int q = k; q < n; ++q)
+            H[k * n + q] *= dm * (k == 0 ? mu : c->friction[k - 1]) * (q == 0 ? mu : c->friction[q - 1]);
+        for (int k = 0; k < n; ++k)
+          for (int q = k + 1; q < n; ++q) H[q * n + k] = H[k * n + q];
+      }
+    }
+  }
+  return cost;
+}
+
+/* ---- primal solvers (CG, Newton) ---- */
+
+static double gauss_cost(const tb_mujoco_data* d) {
+  double s = 0.0;
+  for (int32_t i = 0; i < 6 * d->body_count; ++i) s += (d->acc[i] - d->a0[i]) * (d->ma[i] - d->ma0[i]);
+  return 0.5 * s;
+}
+
+double tb_mj_total_cost(tb_mujoco_data* d) {
+  for (int32_t i = 0; i < d->row_count; ++i) d->jar[i] = row_dot(&d->rows[i], d->acc) - d->rows[i].aref;
+  return gauss_cost(d) + constraint_update(d, d->jar, d->force, 0);
+}
+
+/* grad = M(a − a₀) − Jᵀf at the current forces */
+static void update_grad(tb_mujoco_data* d) {
+  int32_t n = 6 * d->body_count;
+  for (int32_t i = 0; i < n; ++i) d->grad[i] = d->ma[i] - d->ma0[i];
+  for (int32_t i = 0; i < d->row_count; ++i)
+    if (d->force[i] != 0.0) row_add_t(&d->rows[i], -d->force[i], d->grad);
+}
+
+/* Skyline profile: the first column of each dof row from the rows' body pairs. */
+int64_t tb_mj_skyline_profile(tb_mujoco_data* d) {
+  int32_t n = 6 * d->body_count;
+  if (n == 0) return 0; /* no dynamic body: the arrays may not exist yet */
+  for (int32_t k = 0; k < d->body_count; ++k)
+    for (int i = 0; i < 6; ++i) d->first[6 * k + i] = 6 * k;
+  for (int32_t i = 0; i < d->row_count; ++i) {
+    const tb_mj_row* r = &d->rows[i];
+    if (r->a < 0 || r->b < 0) continue;
+    int32_t lo = r->a < r->b ? r->a : r->b, hi = r->a < r->b ? r->b : r->a;
+    for (int q = 0; q < 6; ++q)
+      if (d->first[6 * hi + q] > 6 * lo) d->first[6 * hi + q] = 6 * lo;
+  }
+  int64_t total = 0;
+  for (int32_t i = 0; i < n; ++i) {
+    d->off[i] = total;
+    total += i - d->first[i] + 1;
+  }
+  d->off[n] = total;
+  return total;
+}
+
+static void sky_add(tb_mujoco_data* d, int32_t i, int32_t j, double v) {
+  if (j > i) { int32_t t = i; i = j; j = t; }
+  d->L[d->off[i] + (j - d->first[i])] += v;
+}
+
+/* Adds Σ_kl H_kl J_kᵀ J_l of rows adr..adr+n−1 (same two bodies) to the skyline. */
+static void add_rows_hessian(tb_mujoco_data* d, int32_t adr, int n, const double* H) {
+  const tb_mj_row* r0 = &d->rows[adr];
+  int32_t bod[2] = {r0->a, r0->b};
+  for (int sa = 0; sa < 2; ++sa)
+    for (int sb = 0; sb < 2; ++sb) {
+      if (bod[sa] < 0 || bod[sb] < 0 || bod[sa] < bod[sb]) continue;
+      for (int u = 0; u < 6; ++u)
+        for (int v = 0; v < 6; ++v) {
+          int32_t gi = 6 * bod[sa] + u, gj = 6 * bod[sb] + v;
+          if (gj > gi) continue;
+          double s = 0.0;
+          for (int k = 0; k < n; ++k) {
+            const double* jk = sa == 0 ? d->rows[adr + k].ja : d->rows[adr + k].jb;
+            if (jk[u] == 0.0) continue;
+            for (int l = 0; l < n; ++l) {
+              const double* jl = sb == 0 ? d->rows[adr + l].ja : d->rows[adr + l].jb;
+              s += H[k * n + l] * jk[u] * jl[v];
+            }
+          }
+          if (s != 0.0) sky_add(d, gi, gj, s);
+        }
+    }
+}
+
+/* H = M + JᵀDJ (active rows) + cone Hessians, factorised in place (LLᵀ). */
+static void factor_hessian(tb_mujoco_data* d) {
+  int32_t n = 6 * d->body_count;
+  if (n > 0) memset(d->L, 0, (size_t)d->off[n] * sizeof(double));
+  for (int32_t k = 0; k < d->body_count; ++k) {
+    const tb_mj_body* b = &d->bodies[k];
+    for (int i = 0; i < 3; ++i) sky_add(d, 6 * k + i, 6 * k + i, b->mass);
+    for (int u = 0; u < 3; ++u)
+      for (int v = 0; v <= u; ++v) sky_add(d, 6 * k + 3 + u, 6 * k + 3 + v, b->I[3 * u + v]);
+  }
+  for (int32_t ci = 0; ci < d->con_count; ++ci) {
+    const tb_mj_con* c = &d->cons[ci];
+    int nr = c->rows.count;
+    if (c->rows.type == TB_MJ_ELLIPTIC) {
+      if (c->state == 0) continue;
+      double H[36] = {0};
+      if (c->state == 2) memcpy(H, c->H, sizeof H);
+      else for (int q = 0; q < nr; ++q) H[q * nr + q] = d->rows[c->adr + q].D;
+      add_rows_hessian(d, c->adr, nr, H);
+    } else {
+      for (int q = 0; q < nr; ++q) {
+        if (!d->rstate[c->adr + q]) continue;
+        double H = d->rows[c->adr + q].D;
+        add_rows_hessian(d, c->adr + q, 1, &H);
+      }
+    }
+  }
+  for (int32_t i = 0; i < n; ++i) {
+    double* li = d->L + d->off[i];
+    for (int32_t j = d->first[i]; j <= i; ++j) {
+      double* lj = d->L + d->off[j];
+      int32_t k0 = d->first[i] > d->first[j] ? d->first[i] : d->first[j];
+      double s = li[j - d->first[i]];
+      for (int32_t k = k0; k < j; ++k) s -= li[k - d->first[i]] * lj[k - d->first[j]];
+      if (j < i) li[j - d->first[i]] = s / lj[j - d->first[j]];
+      else li[j - d->first[i]] = sqrt(s > TB_MJ_MINVAL ? s : TB_MJ_MINVAL);
+    }
+  }
+}
+
+static void solve_hessian(const tb_mujoco_data* d, const double* b, double* x) {
+  int32_t n = 6 * d->body_count;
+  for (int32_t i = 0; i < n; ++i) {
+    const double* li = d->L + d->off[i];
+    double s = b[i];
+    for (int32_t k = d->first[i]; k < i; ++k) s -= li[k - d->first[i]] * x[k];
+    x[i] = s / li[i - d->first[i]];
+  }
+  for (int32_t i = n - 1; i >= 0; --i) {
+    const double* li = d->L + d->off[i];
+    x[i] /= li[i - d->first[i]];
+    for (int32_t k = d->first[i]; k < i; ++k) x[k] -= li[k - d->first[i]] * x[i];
+  }
+}
+
+/* Cost along the search direction at step α: value, first and second derivative. */
+typedef struct ls_point { double alpha, cost, d1, d2; } ls_point;
+
+static ls_point ls_eval(tb_mujoco_data* d, double alpha, const double gq[3]) {
+  ls_point p = {alpha, gq[0] + alpha * gq[1] + 0.5 * alpha * alpha * gq[2], gq[1] + alpha * gq[2], gq[2]};
+  for (int32_t ci = 0; ci < d->con_count; ++ci) {
+    const tb_mj_con* c = &d->cons[ci];
+    int32_t i = c->adr, n = c->rows.count;
+    if (c->rows.type != TB_MJ_ELLIPTIC) {
+      int equality = c->rows.type == TB_MJ_EQUALITY;
+      for (int q = 0; q < n; ++q) {
+        double x = d->jar[i + q] + alpha * d->jv[i + q], D = d->rows[i + q].D;
+        if (x >= 0.0 && !equality) continue;
+        p.cost += 0.5 * D * x * x;
+        p.d1 += D * x * d->jv[i + q];
+        p.d2 += D * d->jv[i + q] * d->jv[i + q];
+      }
+      continue;
+    }
+    double mu = c->rows.mu, u[6], du[6], t2 = 0.0, udu = 0.0, du2 = 0.0;
+    u[0] = mu * (d->jar[i] + alpha * d->jv[i]);
+    du[0] = mu * d->jv[i];
+    for (int q = 1; q < n; ++q) {
+      u[q] = c->friction[q - 1] * (d->jar[i + q] + alpha * d->jv[i + q]);
+      du[q] = c->friction[q - 1] * d->jv[i + q];
+      t2 += u[q] * u[q], udu += u[q] * du[q], du2 += du[q] * du[q];
+    }
+    double t = sqrt(t2), nn = u[0];
+    if (nn >= mu * t || (t <= 0.0 && nn >= 0.0)) continue;
+    if (mu * nn + t <= 0.0 || (t <= 0.0 && nn < 0.0)) {
+      for (int q = 0; q < n; ++q) {
+        double x = d->jar[i + q] + alpha * d->jv[i + q], D = d->rows[i + q].D;
+        p.cost += 0.5 * D * x * x;
+        p.d1 += D * x * d->jv[i + q];
+        p.d2 += D * d->jv[i + q] * d->jv[i + q];
+      }
+      continue;
+    }
+    double dm = d->rows[i].D / (mu * mu * (1.0 + mu * mu));
+    double tp = udu / t, tpp = (du2 - tp * tp) / t;
+    double phi = nn - mu * t, phip = du[0] - mu * tp, phipp = -mu * tpp;
+    p.cost += 0.5 * dm * phi * phi;
+    p.d1 += dm * phi * phip;
+    p.d2 += dm * (phip * phip + phi * phipp);
+  }
+  return p;
+}
+
+/* Exact line search by a 1-D Newton method kept inside a bracket. Returns α (0 = no descent) and
+ * the cost decrease. */
+static double line_search(tb_mujoco_data* d, const tb_mujoco_params* p, double* improvement) {
+  int32_t n = 6 * d->body_count;
+  mul_m(d, d->search, d->mv);
+  for (int32_t i = 0; i < d->row_count; ++i) d->jv[i] = row_dot(&d->rows[i], d->search);
+  double gq[3] = {gauss_cost(d), 0.0, 0.0};
+  for (int32_t i = 0; i < n; ++i) {
+    gq[1] += d->search[i] * (d->ma[i] - d->ma0[i]);
+    gq[2] += d->search[i] * d->mv[i];
+  }
+  double snorm = sqrt(dot(d->search, d->search, n));
+  *improvement = 0.0;
+  if (!(snorm > 0.0)) return 0.0;
+  double gtol = (double)p->tolerance * p->ls_tolerance * snorm / d->scale;
+  ls_point p0 = ls_eval(d, 0.0, gq), best = p0, lo = p0, hi = {INFINITY, 0, 0, 0};
+  if (p0.d1 >= 0.0) return 0.0;
+  double alpha = p0.d2 > 0.0 ? -p0.d1 / p0.d2 : 1.0;
+  for (int it = 0; it < p->ls_iterations; ++it) {
+    ls_point q = ls_eval(d, alpha, gq);
+    if (q.cost < best.cost) best = q;
+    if (fabs(q.d1) < gtol) break;
+    if (q.d1 < 0.0) lo = q; else hi = q;
+    double next = q.d2 > 0.0 ? q.alpha - q.d1 / q.d2 : NAN;
+    if (!(next > lo.alpha && next < hi.alpha)) next = isfinite(hi.alpha) ? 0.5 * (lo.alpha + hi.alpha) : 2.0 * q.alpha;
+    alpha = next;
+  }
+  if (!(best.cost < p0.cost)) return 0.0;
+  *improvement = p0.cost - best.cost;
+  return best.alpha;
+}
+
+tb_mj_result tb_mj_solve_primal(tb_mujoco_data* d, const tb_mujoco_params* p, int newton) {
+  tb_mj_result res = {0, 0, NAN, NAN};
+  int32_t n = 6 * d->body_count;
+  int elliptic = p->cone == TB_MUJOCO_ELLIPTIC;
+  mul_m(d, d->acc, d->ma);
+  for (int32_t i = 0; i < d->row_count; ++i) d->jar[i] = row_dot(&d->rows[i], d->acc) - d->rows[i].aref;
+  constraint_update(d, d->jar, d->force, newton && elliptic);
+  update_grad(d);
+  res.gradient = d->scale * sqrt(dot(d->grad, d->grad, n));
+  if (res.gradient < p->tolerance) {
+    res.converged = 1;
+    return res;
+  }
+  if (newton) {
+    tb_mj_skyline_profile(d);
+    factor_hessian(d);
+    solve_hessian(d, d->grad, d->mgrad);
+  } else {
+    solve_m(d, d->grad, d->mgrad);
+  }
+  for (int32_t i = 0; i < n; ++i) d->search[i] = -d->mgrad[i];
+  while (res.iterations < p->iterations) {
+    double improvement;
+    double alpha = line_search(d, p, &improvement);
+    if (alpha == 0.0) { /* no descent left along the search direction */
+      res.converged = 1;
+      res.improvement = 0.0;
+      break;
+    }
+    for (int32_t i = 0; i < n; ++i) {
+      d->acc[i] += alpha * d->search[i];
+      d->ma[i] += alpha * d->mv[i];
+    }
+    for (int32_t i = 0; i < d->row_count; ++i) d->jar[i] += alpha * d->jv[i];
+    if (!newton) {
+      if (n > 0) memcpy(d->gradold, d->grad, (size_t)n * sizeof(double));
+      if (n > 0) memcpy(d->mgradold, d->mgrad, (size_t)n * sizeof(double));
+    }
+    constraint_update(d, d->jar, d->force, newton && elliptic);
+    update_grad(d);
+    if (newton) {
+      factor_hessian(d);
+      solve_hessian(d, d->grad, d->mgrad);
+    } else {
+      solve_m(d, d->grad, d->mgrad);
+    }
+    ++res.iterations;
+    res.improvement = d->scale * improvement;
+    res.gradient = d->scale * sqrt(dot(d->grad, d->grad, n));
+    if (res.improvement < p->tolerance || res.gradient < p->tolerance) {
+      res.converged = 1;
+      break;
+    }
+    if (newton) {
+      for (int32_t i = 0; i < n; ++i) d->search[i] = -d->mgrad[i];
+    } else { /* Polak-Ribiere with restart */
+      double num = 0.0, den = dot(d->gradold, d->mgradold, n);
+      for (int32_t i = 0; i < n; ++i) num += d->grad[i] * (d->mgrad[i] - d->mgradold[i]);
+      double beta = den > TB_MJ_MINVAL ? num / den : 0.0;
+      if (beta < 0.0) beta = 0.0;
+      for (int32_t i = 0; i < n; ++i) d->search[i] = -d->mgrad[i] + beta * d->search[i];
+    }
+  }
+  return res;
+}
+
+/* ---- dual solver (PGS) ---- */
