@@ -41,6 +41,10 @@ export type PairMethod = 'analytic' | 'gjk' | 'mpr' | 'epa';
 export type SleepMode = 'off' | 'genesis' | 'physx';
 /** Names of the engine enum snapshotError (tribo.h), in engine order. */
 export type SnapshotError = 'ok' | 'truncated' | 'bad-magic' | 'bad-version' | 'foreign' | 'bad-checksum' | 'corrupt' | 'trailing-bytes';
+/** Names of the engine enum idKind (tribo.h), in engine order. */
+export type IdKind = 'body' | 'shape' | 'joint' | 'sensor';
+/** Names of the engine enum idState (tribo.h), in engine order. */
+export type IdState = 'live' | 'removed' | 'never-created' | 'foreign';
 
 /** The body fields (engine field set 'body'); each view holds components × slotCount values. */
 export interface BodyFields {

@@ -1,13 +1,16 @@
 /**
  * The one id check: every id parameter of every public World method passes through it before the
  * engine sees the number. An id must be a number (TypeError otherwise), an integer in [0, 2^31)
- * (RangeError otherwise), and name a live body, shape or sensor of this world by the engine's own
- * check (slot in use, generation matching: tb_body_alive, tb_shape_alive, tb_sensor_alive).
+ * (RangeError otherwise), and name a live body, shape, joint or sensor of this world by the
+ * engine's own check (tb_id_check: slot in use, generation matching, generation not ahead of the
+ * world's, so an id of another world is named as such). The message gives the reason by the
+ * engine's id_state names: removed, never created, an id of another world.
  * ID_PARAMETERS lists the positional id parameters of the World methods; World applies the checks
  * to them, and WorkerWorld runs the engine-free part (idValue) before posting.
  * @module tribo/ids
  */
 import { show } from './check.js';
+import { engineTables } from './fields.js';
 
 /** The part of the check that needs no engine. `none` (e.g. -1) is accepted as is when given. */
 export function idValue(fn, field, v, none) {
@@ -20,18 +23,26 @@ export function idValue(fn, field, v, none) {
   return v;
 }
 
-function live(world, fn, field, v, kind, call, none) {
+/* Why an id is not live, by the engine's tb_id_state names (enums.idState). */
+const REASONS = { removed: 'removed', 'never-created': 'never created', foreign: 'an id of another world' };
+
+function live(world, fn, field, v, kind, none) {
   idValue(fn, field, v, none);
-  if (!world._M[call](world._id, v)) throw new RangeError(`${fn}: ${field}: ${kind} ${v} does not exist in this world (never created, or removed)`);
+  const { enums } = engineTables(world._M);
+  const state = enums.idState[world._M._tb_id_check(world._id, enums.idKind.indexOf(kind), v)];
+  if (state !== 'live') {
+    const what = kind === 'sensor' ? 'contact sensor' : kind;
+    throw new RangeError(`${fn}: ${field}: ${what} ${v} does not exist in this world (${REASONS[state] ?? state})`);
+  }
   return v;
 }
 
-export const bodyId = (world, fn, field, v) => live(world, fn, field, v, 'body', '_tb_body_alive');
-export const shapeId = (world, fn, field, v) => live(world, fn, field, v, 'shape', '_tb_shape_alive');
-export const sensorId = (world, fn, field, v) => live(world, fn, field, v, 'contact sensor', '_tb_sensor_alive');
-export const jointId = (world, fn, field, v) => live(world, fn, field, v, 'joint', '_tb_joint_alive');
+export const bodyId = (world, fn, field, v) => live(world, fn, field, v, 'body');
+export const shapeId = (world, fn, field, v) => live(world, fn, field, v, 'shape');
+export const sensorId = (world, fn, field, v) => live(world, fn, field, v, 'sensor');
+export const jointId = (world, fn, field, v) => live(world, fn, field, v, 'joint');
 /** A body id or -1 (none: no parent, no skipped body). */
-export const bodyOrNone = (world, fn, field, v) => (v === -1 ? v : live(world, fn, field, v, 'body', '_tb_body_alive', -1));
+export const bodyOrNone = (world, fn, field, v) => (v === -1 ? v : live(world, fn, field, v, 'body', -1));
 
 /* 'value': an id whose slot is wanted even after removal (bodySlot) */
 const KINDS = { body: bodyId, shape: shapeId, sensor: sensorId, joint: jointId, bodyOrNone, value: (world, fn, field, v) => idValue(fn, field, v) };

@@ -16,7 +16,9 @@
  * - SI units: m, kg, s, N, N·s, rad, rad/s. Right-handed world frame; gravity is a world vector.
  * - Rotations are unit quaternions stored (x, y, z, w).
  * - Bodies and shapes are integer ids, never objects. An id packs a slot index (low 20 bits,
- *   `id & 0xFFFFF`, see {@link World.bodySlot}) and a generation; a removed id is rejected.
+ *   `id & 0xFFFFF`, see {@link World.bodySlot}) and a generation; a removed id is rejected. Each
+ *   world's generations start at its own salt, so an id of another world is rejected too ("an id
+ *   of another world"); only a module's first world hands out 0, 1, 2, …
  * - Contact normal points from shape0 to shape1. Separation is signed (m, < 0 = penetration).
  *   Normal impulse >= 0 is applied to body1 along +normal and to body0 along -normal.
  *
@@ -26,7 +28,8 @@
  * `addBody: shapes[0]: radius must be finite and in [1e-6, 1e6] (got -1)`. Every id parameter is
  * checked before the engine sees it: anything but a number (a BigInt, a string, `null`, …) is a
  * `TypeError`; NaN, ±Infinity, a fraction, a negative number or one ≥ 2³¹ a `RangeError`; an id
- * that names no live body / shape / sensor of the world a `RangeError` ("does not exist").
+ * that names no live body / shape / joint / sensor of the world a `RangeError` ("does not exist
+ * in this world" with the reason: removed, never created, an id of another world).
  * Integers are checked against int32 (never wrapped); reals must be finite in float32 and in
  * their meaning's range ({@link LIMITS} for sizes, density, mass, inertia, query capacities).
  * Other failures (out of memory, invalid state such as solve() without collide(), use after

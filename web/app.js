@@ -9,9 +9,11 @@
 // (pyramid (default), pendulum, chain: web/scene.js; also the panel's scene selector).
 //
 // For tests, window.tribo = { build, ready, frame, contactCount, drawnContactMarkers, bodyCount,
-// overflowed, error, pause(), resume(), step(), reset(), drop(), lastFrame(), pick(x, y), picked,
-// readbackInfo }
-// is kept up to date every frame. A click picks the shape under the cursor (web/picking.js).
+// overflowed, error, pause(), resume(), step(), reset(), drop(), lastFrame(), transformHash(),
+// firstFrameHash, pick(x, y), picked, readbackInfo }
+// is kept up to date every frame. Reset restores the snapshot taken when the world was built
+// (world.restore): the same bodies, ids and, step by step, bitwise the same frames; a preset
+// change builds a new world. A click picks the shape under the cursor (web/picking.js).
 
 import { createWorkerWorld } from '../js/index.js';
 import { Renderer } from './renderer.js';
@@ -62,11 +64,20 @@ const api = {
   step: () => stepOnce(),
   reset: () => reset(),
   drop: () => drop(),
+  /** FNV-1a of the bytes of the last applied frame's body transforms (Reset must repeat them bitwise). */
+  transformHash: () => {
+    const t = state.lastFrame?.bodies?.transform;
+    if (!t) return null;
+    let h = 0x811c9dc5;
+    for (const b of new Uint8Array(t.buffer, t.byteOffset, t.byteLength)) h = Math.imul(h ^ b, 0x01000193) >>> 0;
+    return h;
+  },
   /** The last applied frame (views as given by sim.step(); do not keep across steps). */
   lastFrame: () => state.lastFrame,
   /** Picks at normalized device coordinates (−1..1); resolves with { hit, wrench, note }. */
   pick: (x, y) => pickAt(x, y),
   picked: null,
+  firstFrameHash: null, // transformHash() of the built world's first frame
 };
 window.tribo = api;
 
@@ -94,6 +105,8 @@ const state = {
   stepMs: 0,
   framesApplied: 0,
   lastFrame: null,
+  stepBase: 0, // the worker's step count when the shown world was built or restored
+  initial: null, // { bytes: the world's snapshot when built, placed: [{ id, entry }] }
 };
 
 let renderer;
@@ -191,7 +204,9 @@ function applyFrame(frame) {
   state.lastFrame = frame;
   renderer.updateTransforms(frame.bodies?.transform);
   const st = overlay.update(frame.contacts);
-  api.frame = typeof frame.step === 'number' ? frame.step : state.framesApplied;
+  /* the worker counts every step since it was created: frames count from the world's build */
+  api.frame = typeof frame.step === 'number' ? frame.step - state.stepBase : state.framesApplied;
+  if (api.frame === 1 && api.firstFrameHash === null) api.firstFrameHash = api.transformHash(); /* per built world */
   api.contactCount = frame.contacts ? frame.contacts.count : 0;
   api.drawnContactMarkers = overlay.showPoints ? overlay.markers.count : 0;
   api.overflowed = st.overflowed;
@@ -301,9 +316,12 @@ async function createWorld() {
     substeps: CONFIG.substeps,
   });
   const { bodies, joints, random } = sceneOf(CONFIG.scene, { rows: CONFIG.rows, drops: CONFIG.drops, seed: CONFIG.seed });
-  const ids = [];
-  for (const entry of bodies) ids.push(await addBody(sim, entry));
+  const placed = [];
+  for (const entry of bodies) placed.push({ id: await addBody(sim, entry), entry });
+  const ids = placed.map((p) => p.id);
   for (const j of joints) await sim.addJoint({ ...j, body0: j.body0 < 0 ? 'world' : ids[j.body0], body1: ids[j.body1] });
+  // Reset restores this snapshot: the same world, bodies, joints and ids as built, whatever came since
+  state.initial = { bytes: await sim.snapshot(), placed };
   state.refused = api.refused = null;
   state.random = random;
   state.bodyCount = bodies.length;
@@ -314,6 +332,8 @@ async function createWorld() {
   api.bodyCount = state.bodyCount;
   state.sim = sim;
   state.accumulator = 0;
+  api.firstFrameHash = null;
+  state.stepBase = 0;
   return sim;
 }
 
@@ -326,7 +346,21 @@ async function freeWorld(sim) {
   }
 }
 
-async function reset() {
+/** Puts the world back to its state when built (world.restore of the snapshot taken then). */
+async function restoreInitial() {
+  await state.sim.restore(state.initial.bytes);
+  state.stepBase = (await state.sim.frame()).step; /* the restored world is at its build again */
+  renderer.clearBodies();
+  for (const { id, entry } of state.initial.placed) renderer.addBody(id, entry.display ?? entry.def, entry.tag);
+  /* drops repeat from the seed, as after loading */
+  state.random = sceneOf(CONFIG.scene, { rows: CONFIG.rows, drops: CONFIG.drops, seed: CONFIG.seed }).random;
+  state.refused = api.refused = null;
+  state.bodyCount = state.initial.placed.length;
+  api.bodyCount = state.bodyCount;
+  state.accumulator = 0;
+}
+
+async function reset({ rebuild = false } = {}) {
   if (state.busy || !state.sim) return snapshot();
   state.busy = true;
   controls.setBusy(true);
@@ -334,15 +368,19 @@ async function reset() {
     state.generation++;
     await followPicked(null); /* the new world's ids are not the picked body's */
     api.picked = null;
-    const old = state.sim;
-    state.sim = null;
     if (state.inflight) await state.inflight;
-    // A worker world is reset by freeing it and creating a new one (sim.reset is optional).
-    await freeWorld(old);
-    renderer.clearBodies();
     overlay.update(null);
     state.lastFrame = null;
-    await createWorld();
+    if (rebuild || !state.initial) {
+      // another preset or scene: a new world (the snapshot holds the old one)
+      const old = state.sim;
+      state.sim = null;
+      await freeWorld(old);
+      renderer.clearBodies();
+      await createWorld();
+    } else {
+      await restoreInitial();
+    }
     await runSteps(1); // show the initial state (also when paused)
   } catch (err) {
     showError(err);
@@ -387,13 +425,13 @@ async function main() {
   presetSelect.value = CONFIG.preset;
   presetSelect.addEventListener('change', () => {
     CONFIG.preset = presetSelect.value;
-    reset().catch(showError);
+    reset({ rebuild: true }).catch(showError);
   });
-  api.setPreset = (name) => { presetSelect.value = name; CONFIG.preset = name; return reset(); };
+  api.setPreset = (name) => { presetSelect.value = name; CONFIG.preset = name; return reset({ rebuild: true }); };
   const sceneSelect = document.getElementById('scene');
   sceneSelect.value = CONFIG.scene;
-  sceneSelect.addEventListener('change', () => { CONFIG.scene = sceneSelect.value; reset().catch(showError); });
-  api.setScene = (name) => { sceneSelect.value = name; CONFIG.scene = name; return reset(); };
+  sceneSelect.addEventListener('change', () => { CONFIG.scene = sceneSelect.value; reset({ rebuild: true }).catch(showError); });
+  api.setScene = (name) => { sceneSelect.value = name; CONFIG.scene = name; return reset({ rebuild: true }); };
   // a click (not a drag of the orbit controls) picks the shape under the cursor
   let down = null;
   canvas.addEventListener('pointerdown', (e) => { down = [e.clientX, e.clientY]; });

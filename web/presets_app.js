@@ -51,6 +51,7 @@ async function main() {
       try {
         lane.world = tribo.createWorld({ preset, ...(SCENES[select.value].worldOptions?.[preset] ?? {}) });
         lane.scene = SCENES[select.value].build(lane.world);
+        lane.initial = lane.world.snapshot(); /* Reset restores it: the same world and ids */
         /* the readback statement describes a step that ran: filled after the first step */
         el.querySelector('.info').textContent = 'filled after the first step';
         state.presets[preset] = { available: true, perContactForce: null };
@@ -64,6 +65,16 @@ async function main() {
     });
     const scene = lanes.find((l) => l.scene)?.scene;
     document.getElementById('title').textContent = scene ? `${scene.title}. Plot: ${scene.quantity}; physics: ${scene.expect}.` : '';
+    newPlot(scene);
+  }
+
+  /** Every lane back to its state when built (world.restore of its snapshot), the plot cleared. */
+  function reset() {
+    for (const lane of lanes) if (lane.world) lane.world.restore(lane.initial);
+    newPlot(lanes.find((l) => l.scene)?.scene);
+  }
+
+  function newPlot(scene) {
     plot?.destroy();
     plot = new LivePlot(document.getElementById('plot'), {
       x: 't (s)', y: scene?.axis ?? '', reference: 'physics', history: HISTORY,
@@ -115,7 +126,8 @@ async function main() {
   let paused = params.get('paused') === '1';
   document.getElementById('btn-pause').onclick = (e) => { paused = !paused; e.target.textContent = paused ? 'Resume' : 'Pause'; };
   document.getElementById('btn-step').onclick = () => { step(); plot.redraw(); };
-  document.getElementById('btn-reset').onclick = () => build();
+  document.getElementById('btn-reset').onclick = () => reset();
+  state.reset = () => reset();
   document.getElementById('btn-csv').onclick = () => download(`tribo-presets-${state.scene}.csv`, plot.csv());
   state.csv = () => plot.csv();
   select.onchange = () => build();

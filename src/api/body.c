@@ -89,6 +89,7 @@ tb_body_id tb_body_create(tb_world_id world, tb_body_type type, const float posi
     if (b->count == b->capacity && !tb_bodies_grow(b, b->capacity * 2))
       return -tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "%s: out of memory for %d bodies", fn, b->capacity * 2);
     slot = b->count++;
+    b->generation[slot] = w->id_salt;
   }
   w->undo_body = slot; /* tb_body_discard can take this creation back */
   w->undo_body_fresh = fresh;
@@ -131,7 +132,7 @@ tb_status tb_body_destroy(tb_world_id world, tb_body_id body) {
   tb_joints_forget_body(w, slot);     /* joints: tb_body_destroy_with_joints lists them */
   b->f.body_type[slot] = -1;
   b->first_shape[slot] = -1;
-  if (tb_slot_release(&b->generation[slot])) {
+  if (tb_slot_release(&b->generation[slot], w->id_salt)) {
     b->first_shape[slot] = b->free_head;
     b->free_head = slot;
   }

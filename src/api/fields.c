@@ -1,5 +1,7 @@
 /* Public API of the field tables: the fields of the body and contact stores and of the world
- * definition by index, and the store arrays bindings view in place. */
+ * definition by index, the store arrays bindings view in place, and the id checks bindings run
+ * before a call (tb_body_alive, tb_id_check). */
+#include "../observe/observe.h"
 #include "../world/world_def.h"
 #include "api.h"
 
@@ -47,4 +49,16 @@ int32_t tb_body_alive(tb_world_id world, tb_body_id body) {
 int32_t tb_shape_alive(tb_world_id world, tb_shape_id shape) {
   tb_world* w = tb_world_get(world);
   return w && tb_shape_slot_of(w, shape) >= 0;
+}
+
+int32_t tb_id_check(tb_world_id world, tb_id_kind kind, int32_t id) {
+  const tb_world* w = tb_world_get(world);
+  if (!w) return TB_ID_NEVER_CREATED;
+  switch (kind) {
+    case TB_ID_BODY: return tb_body_id_state(w, id);
+    case TB_ID_SHAPE: return tb_shape_id_state(w, id);
+    case TB_ID_JOINT: return tb_joint_id_state(w, id);
+    case TB_ID_SENSOR: return tb_observe_sensor_state(w, id);
+    default: return TB_ID_NEVER_CREATED;
+  }
 }

@@ -25,10 +25,7 @@ void tb_joint_default_def_into(tb_joint_def* out) {
 static int32_t side_slot(tb_world* w, tb_body_id id, const char* field) {
   if (id == TB_WORLD_BODY) return -1;
   int32_t slot = tb_body_slot_of(w, id);
-  if (slot < 0) {
-    tb_world_fail(w, TB_ERR_NOT_FOUND, "addJoint: %s: body %d does not exist (never created or removed)", field, id);
-    return -2;
-  }
+  if (slot < 0) return tb_id_fail(w, tb_body_id_state(w, id), "addJoint", field, id), -2;
   return slot;
 }
 
@@ -118,7 +115,7 @@ tb_joint_id tb_joint_create(tb_world_id world, const tb_joint_def* def) {
   } else {
     if (j->count >= TB_ID_INDEX_MASK) return -tb_world_fail(w, TB_ERR_CAPACITY, "addJoint: at most %d joints", TB_ID_INDEX_MASK);
     slot = j->count++;
-    j->generation[slot] = 0;
+    j->generation[slot] = w->id_salt;
   }
   j->def[slot] = *def;
   /* rotations as unit quaternions, like body rotations */
@@ -142,9 +139,11 @@ static void joint_free(tb_world* w, int32_t slot) {
   tb_joints* j = &w->joints;
   int32_t a = j->slot0[slot], b = j->slot1[slot];
   j->def[slot].type = -1;
-  j->generation[slot] = (j->generation[slot] + 1) & TB_ID_GEN_MASK;
-  j->next_free[slot] = j->free_head;
-  j->free_head = slot;
+  j->next_free[slot] = -1;
+  if (tb_slot_release(&j->generation[slot], w->id_salt)) { /* else retired: never reused */
+    j->next_free[slot] = j->free_head;
+    j->free_head = slot;
+  }
   j->live--;
   update_joint_pair(w, a, b, "removeJoint"); /* removing a key never allocates */
 }

@@ -22,7 +22,7 @@ void tb_shape_slot_clear(tb_world* w, int32_t s) {
 void tb_shape_slot_free(tb_world* w, int32_t s) {
   tb_shapes* sh = &w->shapes;
   tb_shape_slot_clear(w, s);
-  if (tb_slot_release(&sh->generation[s])) {
+  if (tb_slot_release(&sh->generation[s], w->id_salt)) {
     sh->next[s] = sh->free_head;
     sh->free_head = s;
   }
@@ -51,6 +51,7 @@ static tb_shape_id insert_shape(tb_world* w, int32_t bslot, tb_shape_type type, 
     if (sh->count == sh->capacity && !tb_shapes_grow(sh, sh->capacity * 2))
       return tb_shape_data_free(type, data), -tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "%s: out of memory for %d shapes", fn, sh->capacity * 2);
     s = sh->count++;
+    sh->generation[s] = w->id_salt;
   }
   if (w->undo_body != bslot) tb_undo_forget(w); /* a shape on another body: no discard */
   sh->body[s] = bslot;

@@ -64,6 +64,9 @@ static uint32_t layout_hash(void) {
   return h;
 }
 
+#define VERSION_DIGITS(v) #v
+#define VERSION_TEXT(v) VERSION_DIGITS(v) /* the version number as a string literal */
+
 /* ---- writing ---- */
 
 static void put_keys(tb_serial* s, const tb_pair_keys* l) {
@@ -91,7 +94,7 @@ static void put_sleep(tb_serial* s, tb_world* w) {
 static void put_payload(tb_serial* s, tb_world* w) {
   tb_array_ref a[TB_MAX_ARRAYS];
   tb_put(s, &w->def, sizeof w->def);
-  const int32_t scalars[] = {w->collided, w->last_stage, w->overrides_pending, w->body_contact_valid};
+  const int32_t scalars[] = {w->collided, w->last_stage, w->overrides_pending, w->body_contact_valid, w->id_salt};
   tb_put(s, scalars, sizeof scalars);
   tb_put(s, &w->stats, sizeof w->stats);
   tb_put(s, &w->readback, sizeof w->readback);
@@ -321,7 +324,8 @@ static int get_payload(tb_serial* s, tb_world* t, int32_t thread_count) {
   t->collided = tb_get_i32(s, 0, 1);
   t->last_stage = tb_get_i32(s, -1, 64);
   t->overrides_pending = tb_get_i32(s, 0, 1);
-  t->body_contact_valid = tb_get_i32(s, 0, 1);
+    t->body_contact_valid = tb_get_i32(s, 0, 1);
+  t->id_salt = tb_get_i32(s, 0, TB_ID_GEN_MASK);
   tb_get(s, &t->stats, sizeof t->stats);
   tb_get(s, &t->readback, sizeof t->readback);
   tb_get(s, &t->status, sizeof t->status);
@@ -434,7 +438,7 @@ static tb_status read_snapshot(tb_world* w, tb_world* t, const void* bytes, int3
   }
   s_last_error = e;
   static const char* const why[] = {
-      "", "is shorter than its header says", "has no Tribo snapshot magic", "has another format version (this build reads version 2)",
+      "", "is shorter than its header says", "has no Tribo snapshot magic", "has another format version (this build reads version " VERSION_TEXT(TB_SNAPSHOT_VERSION) ")",
       "was written by a build with another storage layout", "checksum does not match its payload (bytes changed)",
       "", "is longer than its header says"};
   return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: snapshot %s: it %s", fn, names[e], why[e]);

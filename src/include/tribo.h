@@ -3,9 +3,11 @@
  * Conventions (every quantity, every function):
  *   - SI units: m, kg, s, N, N·s, rad, rad/s. Right-handed world frame; gravity is a world vector.
  *   - Rotations are unit quaternions stored (x, y, z, w).
- *   - Objects are referred to by integer ids, never by pointers. A body or shape id packs an
- *     index (low 20 bits) and a generation (next 11 bits); a removed id is rejected afterwards and
- *     never handed out again (a slot whose 2048 generations are used up is retired).
+ *   - Objects are referred to by integer ids, never by pointers. A body, shape, joint or sensor id
+ *     packs an index (low 20 bits) and a generation (next 11 bits); a removed id is rejected
+ *     afterwards and never handed out again (a slot whose 2048 generations are used up is
+ *     retired). Each world starts its generations at its own offset (32 × its registry slot), so
+ *     an id of another world is rejected too (tb_id_check, TB_ID_FOREIGN; see there for the bound).
  *   - Functions that can fail return a tb_status (or a negative tb_status in place of an id).
  *     tb_world_last_error() then holds a message naming the bad field and value. A failed call
  *     leaves the world unchanged.
@@ -354,7 +356,7 @@ TB_API tb_status tb_world_set_pair_capacity(tb_world_id world, int32_t capacity)
  * build and thread count. Layout: a 32-byte header (magic "TRIBOSNP", version, header size,
  * payload size, layout hash of the build's storage, FNV-1a checksum of the payload), then the
  * payload. */
-#define TB_SNAPSHOT_VERSION 3 /* 2: the MuJoCo and Kamino warm starts; 3: islands and sleep */
+#define TB_SNAPSHOT_VERSION 4 /* 2: the MuJoCo and Kamino warm starts; 3: islands and sleep; 4: the id salt */
 #define TB_SNAPSHOT_HEADER_SIZE 32
 /* Why a snapshot is refused (tb_snapshot_check). */
 #define TB_SNAPSHOT_ERRORS(X)                                                                      \
@@ -609,6 +611,24 @@ TB_API int32_t tb_body_slot_alive(tb_world_id world, int32_t slot);
  * before a call (tb_sensor_alive for sensors). */
 TB_API int32_t tb_body_alive(tb_world_id world, tb_body_id body);
 TB_API int32_t tb_shape_alive(tb_world_id world, tb_shape_id shape);
+
+/* Why an id is or is not live in a world, for messages (changes nothing, like tb_body_alive).
+ * Generations of a world start at its id offset (TB_ID_WORLD_BAND × its registry slot, carried by
+ * snapshots) and count up modulo 2048, so an id whose generation lies ahead of its slot's current
+ * one was never handed out by this world: TB_ID_FOREIGN. Two live worlds never share an id as long
+ * as the slot has been reused fewer than TB_ID_WORLD_BAND (32) times in each; beyond that the
+ * generations of the two worlds may meet and a foreign id can read as removed or, when both
+ * generations coincide, as live. A world restored from a snapshot takes the snapshot's offset. */
+#define TB_ID_KINDS(X) X(TB_ID_BODY, "body") X(TB_ID_SHAPE, "shape") X(TB_ID_JOINT, "joint") X(TB_ID_SENSOR, "sensor")
+typedef enum tb_id_kind { TB_ID_KINDS(TB_ENUM_CONSTANT) TB_ID_KIND_COUNT } tb_id_kind;
+#define TB_ID_STATES(X)                                                                            \
+  X(TB_ID_LIVE, "live")                   /* names a live object of the world */                  \
+  X(TB_ID_REMOVED, "removed")             /* handed out by this world, since removed */           \
+  X(TB_ID_NEVER_CREATED, "never-created") /* negative, or a slot this world never handed out */   \
+  X(TB_ID_FOREIGN, "foreign")             /* a generation this world has not reached: another world's id */
+typedef enum tb_id_state { TB_ID_STATES(TB_ENUM_CONSTANT) TB_ID_STATE_COUNT } tb_id_state;
+/* The id's state; TB_ID_NEVER_CREATED for a world id that does not exist or an unknown kind. */
+TB_API int32_t tb_id_check(tb_world_id world, tb_id_kind kind, int32_t id);
 
 /* Contact store status after the last collide(). The pair arrays and the contact store grow
  * between stages to hold every pair and point, so no frame is truncated: count == requested and
@@ -1170,7 +1190,9 @@ TB_API tb_status tb_joint_wrench(tb_world_id world, tb_joint_id joint, int32_t s
   X(TB_ENUM_SLEEP_MODE, "sleep_mode", TB_SLEEP_MODES)                                             \
   X(TB_ENUM_FIELD_SET, "field_set", TB_FIELD_SETS)                                                \
   X(TB_ENUM_FIELD_TYPE, "field_type", TB_FIELD_TYPES)                                             \
-  X(TB_ENUM_SNAPSHOT_ERROR, "snapshot_error", TB_SNAPSHOT_ERRORS)
+  X(TB_ENUM_SNAPSHOT_ERROR, "snapshot_error", TB_SNAPSHOT_ERRORS)                                   \
+  X(TB_ENUM_ID_KIND, "id_kind", TB_ID_KINDS)                                                      \
+  X(TB_ENUM_ID_STATE, "id_state", TB_ID_STATES)
 #define TB_ENUM_LIST_CONSTANT(c, name, list) c,
 typedef enum tb_enum { TB_ENUM_LISTS(TB_ENUM_LIST_CONSTANT) TB_ENUM_COUNT } tb_enum;
 /* Number of enums (TB_ENUM_COUNT), the snake_case name of one, its value count and the name of
@@ -1183,8 +1205,13 @@ TB_API const char* tb_enum_name(tb_enum e, int32_t value);
 /* ---- Constants of the API for bindings: X(name, value) ---- */
 #define TB_ID_INDEX_BITS 20
 #define TB_ID_INDEX_MASK ((1 << TB_ID_INDEX_BITS) - 1)
+#define TB_ID_GEN_MASK 0x7FF  /* generation = (id >> TB_ID_INDEX_BITS) & mask */
+#define TB_ID_WORLD_BAND 32   /* generations between the first ids of two world registry slots */
 #define TB_CONSTANTS(X)                                                                            \
   X(id_index_mask, TB_ID_INDEX_MASK) /* body slot = id & mask (index into the body fields) */     \
+  X(id_index_bits, TB_ID_INDEX_BITS) /* generation = (id >> bits) & id_generation_mask */          \
+  X(id_generation_mask, TB_ID_GEN_MASK)                                                            \
+  X(id_world_band, TB_ID_WORLD_BAND) /* a world's generations start at band × its registry slot */ \
   X(max_bodies, TB_MAX_BODIES)       /* largest body_capacity, most bodies / shapes per world */  \
   X(max_capacity, TB_MAX_CAPACITY)   /* largest contact / pair / event / query capacity */        \
   X(max_coordinate, TB_MAX_COORDINATE_INT) /* m: largest |body position| on each axis */          \

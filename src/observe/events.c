@@ -227,8 +227,8 @@ tb_status tb_observe_set_force_threshold(tb_world* w, const char* fn, float newt
 static int shape_alive(const tb_world* w, tb_shape_id id) { return tb_shape_slot_of(w, id) >= 0; }
 
 tb_status tb_observe_set_pair_force_threshold(tb_world* w, const char* fn, tb_shape_id shape0, tb_shape_id shape1, float newtons) {
-  if (!shape_alive(w, shape0)) return tb_world_fail(w, TB_ERR_NOT_FOUND, "%s: shape0 %d does not exist", fn, shape0);
-  if (!shape_alive(w, shape1)) return tb_world_fail(w, TB_ERR_NOT_FOUND, "%s: shape1 %d does not exist", fn, shape1);
+  if (!shape_alive(w, shape0)) return tb_id_fail(w, tb_shape_id_state(w, shape0), fn, "shape0", shape0);
+  if (!shape_alive(w, shape1)) return tb_id_fail(w, tb_shape_id_state(w, shape1), fn, "shape1", shape1);
   if (shape0 == shape1) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: shape0 and shape1 must differ (got %d twice)", fn, shape0);
   if (!tb_is_finite(newtons) || (newtons < 0.0f && newtons != -1.0f))
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: newtons must be finite and >= 0, or -1 to remove (got %g)", fn, (double)newtons);

@@ -53,10 +53,7 @@ tb_vec3 tb_observe_body_center(const tb_world* w, int32_t slot) {
 
 int32_t tb_observe_body_slot(tb_world* w, tb_body_id id, const char* fn, const char* field) {
   int32_t slot = tb_body_slot_of(w, id);
-  if (slot < 0) {
-    tb_world_fail(w, TB_ERR_NOT_FOUND, "%s: %s %d does not exist (never created or removed)", fn, field, id);
-    return -1;
-  }
+  if (slot < 0) tb_id_fail(w, tb_body_id_state(w, id), fn, field, id);
   return slot;
 }
 

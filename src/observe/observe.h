@@ -95,6 +95,7 @@ void tb_observe_events_free(tb_observe* o);
  * public call and fn, the call's name in messages, and checks its other arguments. */
 tb_sensor_id tb_observe_sensor_create(tb_world* w, const char* fn, tb_body_id body, tb_body_id with, int32_t capacity);
 int32_t tb_observe_sensor_alive(const tb_world* w, tb_sensor_id sensor);
+tb_id_state tb_observe_sensor_state(const tb_world* w, tb_sensor_id sensor); /* tb_id_check's sensor part */
 tb_status tb_observe_sensor_destroy(tb_world* w, const char* fn, tb_sensor_id sensor);
 tb_status tb_observe_sensor_read(tb_world* w, const char* fn, tb_sensor_id sensor, float force[3], tb_readback_info* info);
 int32_t tb_observe_sensor_history(tb_world* w, const char* fn, tb_sensor_id sensor, float* forces, int32_t* valid,

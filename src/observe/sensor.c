@@ -55,7 +55,7 @@ tb_sensor_id tb_observe_sensor_create(tb_world* w, const char* fn, tb_body_id bo
       tb_array_ref a[16];
       if (!tb_grow_arrays(a, tb_observe_sensor_arrays(s, a), s->slots, n))
         return -tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "%s: out of memory for %d sensors", fn, n);
-      for (int32_t k = s->slots; k < n; ++k) s->generation[k] = 0;
+      for (int32_t k = s->slots; k < n; ++k) s->generation[k] = w->id_salt;
       s->slots = n;
     }
   }
@@ -78,21 +78,19 @@ tb_sensor_id tb_observe_sensor_create(tb_world* w, const char* fn, tb_body_id bo
   return tb_make_id(i, s->generation[i]);
 }
 
-int32_t tb_observe_sensor_alive(const tb_world* w, tb_sensor_id sensor) {
+tb_id_state tb_observe_sensor_state(const tb_world* w, tb_sensor_id sensor) {
   const tb_sensors* s = w->observe ? &w->observe->sensors : NULL;
-  int32_t i = tb_id_slot(sensor);
-  return s && sensor >= 0 && i < s->count && s->body[i] != -1 && s->generation[i] == tb_id_gen(sensor);
+  int32_t i = tb_id_slot(sensor), count = s ? s->count : 0;
+  return tb_id_classify(w, sensor, count, s ? s->generation : NULL, i < count && s->body[i] >= 0);
 }
+
+int32_t tb_observe_sensor_alive(const tb_world* w, tb_sensor_id sensor) { return tb_observe_sensor_state(w, sensor) == TB_ID_LIVE; }
 
 /* Sensor slot of a live sensor id, or -1 (error set). */
 static int32_t sensor_slot(tb_world* w, tb_sensor_id id, const char* fn) {
-  const tb_sensors* s = w->observe ? &w->observe->sensors : NULL;
-  int32_t i = tb_id_slot(id);
-  if (!s || id < 0 || i >= s->count || s->body[i] < 0 || s->generation[i] != tb_id_gen(id)) {
-    tb_world_fail(w, TB_ERR_NOT_FOUND, "%s: sensor %d does not exist (never created or removed)", fn, id);
-    return -1;
-  }
-  return i;
+  tb_id_state st = tb_observe_sensor_state(w, id);
+  if (st != TB_ID_LIVE) return tb_id_fail(w, st, fn, "sensor", id), -1;
+  return tb_id_slot(id);
 }
 
 tb_status tb_observe_sensor_destroy(tb_world* w, const char* fn, tb_sensor_id sensor) {
@@ -100,7 +98,7 @@ tb_status tb_observe_sensor_destroy(tb_world* w, const char* fn, tb_sensor_id se
   if (i < 0) return TB_ERR_NOT_FOUND;
   tb_sensors* s = &w->observe->sensors;
   free_ring(s, i);
-  s->body[i] = tb_slot_release(&s->generation[i]) ? -1 : -2; /* -2: retired, never reused */
+  s->body[i] = tb_slot_release(&s->generation[i], w->id_salt) ? -1 : -2; /* -2: retired, never reused */
   return TB_OK;
 }
 

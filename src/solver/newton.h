@@ -76,7 +76,9 @@ int tb_newton_grow(const tb_array_ref* arrays, int count, int32_t* cap, int32_t 
 tb_status tb_newton_setup(tb_world* w, const char* fn);
 /* Rigid-body predictor (Newton integrate_bodies) over h with force f (N) and torque t (N·m,
  * world, about the COM): v += h(f/m + g); x += h v; angular in body axes with the gyroscopic
- * term, ω_b += h I⁻¹(τ_b − ω_b × I ω_b); q advanced by ω and renormalised; then ω *= 1 − γh
+ * term, ω_b += h I⁻¹(τ_b − ω_b × I ω_b), the Coriolis part scaled back to the kinetic energy of
+ * ω_b (Newton's explicit step gains ½h²|I⁻¹(ω_b × Iω_b)|²_I per step and diverges for a fast
+ * tumbling thin body); q advanced by ω and renormalised; then ω *= 1 − γh
  * (γ = angular damping, 1/s) and v *= 1 − c·h (linear damping c, 1/s). Kinematic bodies move
  * with their prescribed velocity. */
 void tb_newton_predict(tb_world* w, tb_newton_body* b, tb_vec3 f, tb_vec3 t, float h);

@@ -26,6 +26,7 @@ tb_world* tb_world_claim(tb_world_id* id) {
       memset(w, 0, sizeof *w);
       w->generation = gen;
       w->undo_body = -1;
+      w->id_salt = TB_ID_WORLD_BAND * i;
       *id = world_id(i, gen);
       return w;
     }
@@ -52,41 +53,60 @@ const char* tb_world_error_text(const tb_world* w) { return w ? w->error : s_glo
 
 const char* tb_shape_type_name(int32_t t) { return tb_enum_label(TB_ENUM_SHAPE_TYPE, t); }
 
-int32_t tb_body_slot_of(const tb_world* w, tb_body_id id) {
+tb_id_state tb_id_classify(const tb_world* w, int32_t id, int32_t count, const int32_t* generation, int live) {
+  int32_t slot = tb_id_slot(id), gen = tb_id_gen(id);
+  if (id < 0) return TB_ID_NEVER_CREATED;
+  /* a slot this world never handed out: its first id would carry the world's salt */
+  if (slot >= count || !generation) return gen == w->id_salt ? TB_ID_NEVER_CREATED : TB_ID_FOREIGN;
+  if (gen == generation[slot]) return live ? TB_ID_LIVE : TB_ID_REMOVED; /* (a retired slot keeps its last) */
+  /* generations counted from the salt: older ones were handed out and removed, newer ones never */
+  int32_t age = (gen - w->id_salt) & TB_ID_GEN_MASK, now = (generation[slot] - w->id_salt) & TB_ID_GEN_MASK;
+  return age < now ? TB_ID_REMOVED : TB_ID_FOREIGN;
+}
+
+tb_status tb_id_fail(tb_world* w, tb_id_state state, const char* fn, const char* field, int32_t id) {
+  static const char* const why[] = {"", "removed", "never created", "an id of another world"};
+  return tb_world_fail(w, TB_ERR_NOT_FOUND, "%s: %s %d does not exist in this world (%s)", fn, field, id,
+                       why[state > 0 && state < TB_ID_STATE_COUNT ? state : TB_ID_NEVER_CREATED]);
+}
+
+tb_id_state tb_body_id_state(const tb_world* w, tb_body_id id) {
   const tb_bodies* b = &w->bodies;
   int32_t slot = tb_id_slot(id);
-  if (id < 0 || slot >= b->count || b->f.body_type[slot] < 0 || b->generation[slot] != tb_id_gen(id)) return -1;
-  return slot;
+  return tb_id_classify(w, id, b->count, b->generation, slot < b->count && b->f.body_type[slot] >= 0);
 }
 
-int32_t tb_shape_slot_of(const tb_world* w, tb_shape_id id) {
+tb_id_state tb_shape_id_state(const tb_world* w, tb_shape_id id) {
   const tb_shapes* s = &w->shapes;
   int32_t slot = tb_id_slot(id);
-  if (id < 0 || slot >= s->count || s->type[slot] < 0 || s->generation[slot] != tb_id_gen(id)) return -1;
-  return slot;
+  return tb_id_classify(w, id, s->count, s->generation, slot < s->count && s->type[slot] >= 0);
 }
 
-int32_t tb_joint_slot_of(const tb_world* w, tb_joint_id id) {
+tb_id_state tb_joint_id_state(const tb_world* w, tb_joint_id id) {
   const tb_joints* j = &w->joints;
   int32_t slot = tb_id_slot(id);
-  if (id < 0 || slot >= j->count || j->def[slot].type < 0 || j->generation[slot] != tb_id_gen(id)) return -1;
-  return slot;
+  return tb_id_classify(w, id, j->count, j->generation, slot < j->count && j->def[slot].type >= 0);
 }
 
+int32_t tb_body_slot_of(const tb_world* w, tb_body_id id) { return tb_body_id_state(w, id) == TB_ID_LIVE ? tb_id_slot(id) : -1; }
+int32_t tb_shape_slot_of(const tb_world* w, tb_shape_id id) { return tb_shape_id_state(w, id) == TB_ID_LIVE ? tb_id_slot(id) : -1; }
+int32_t tb_joint_slot_of(const tb_world* w, tb_joint_id id) { return tb_joint_id_state(w, id) == TB_ID_LIVE ? tb_id_slot(id) : -1; }
+
+
 int32_t tb_joint_slot_checked(tb_world* w, tb_joint_id id, const char* fn) {
-  int32_t slot = tb_joint_slot_of(w, id);
-  if (slot < 0) tb_world_fail(w, TB_ERR_NOT_FOUND, "%s: joint %d does not exist (never created or removed)", fn, id);
-  return slot;
+  tb_id_state st = tb_joint_id_state(w, id);
+  if (st != TB_ID_LIVE) return tb_id_fail(w, st, fn, "joint", id), -1;
+  return tb_id_slot(id);
 }
 
 int32_t tb_body_slot_checked(tb_world* w, tb_body_id id, const char* fn) {
-  int32_t slot = tb_body_slot_of(w, id);
-  if (slot < 0) tb_world_fail(w, TB_ERR_NOT_FOUND, "%s: body %d does not exist (never created or removed)", fn, id);
-  return slot;
+  tb_id_state st = tb_body_id_state(w, id);
+  if (st != TB_ID_LIVE) return tb_id_fail(w, st, fn, "body", id), -1;
+  return tb_id_slot(id);
 }
 
 int32_t tb_shape_slot_checked(tb_world* w, tb_shape_id id, const char* fn) {
-  int32_t slot = tb_shape_slot_of(w, id);
-  if (slot < 0) tb_world_fail(w, TB_ERR_NOT_FOUND, "%s: shape %d does not exist (never created or removed)", fn, id);
-  return slot;
+  tb_id_state st = tb_shape_id_state(w, id);
+  if (st != TB_ID_LIVE) return tb_id_fail(w, st, fn, "shape", id), -1;
+  return tb_id_slot(id);
 }

@@ -13,24 +13,25 @@
 #include "contact_types.h"
 #include "pair_keys.h"
 
-#define TB_ID_INDEX_BITS 20
-#define TB_ID_INDEX_MASK ((1 << TB_ID_INDEX_BITS) - 1)
-#define TB_ID_GEN_MASK 0x7FF
 #define TB_MAX_WORLDS 64 /* 1 << TB_WORLD_SLOT_BITS */
 #define TB_ERROR_LEN 256
+/* The id layout (TB_ID_INDEX_BITS, TB_ID_GEN_MASK, TB_ID_WORLD_BAND) is public: tribo.h. */
+_Static_assert(TB_ID_WORLD_BAND * TB_MAX_WORLDS == TB_ID_GEN_MASK + 1, "each world slot owns a band of generations");
 
 static inline int32_t tb_make_id(int32_t slot, int32_t gen) { return (int32_t)(((gen & TB_ID_GEN_MASK) << TB_ID_INDEX_BITS) | slot); }
 static inline int32_t tb_id_slot(int32_t id) { return id & TB_ID_INDEX_MASK; }
 static inline int32_t tb_id_gen(int32_t id) { return (id >> TB_ID_INDEX_BITS) & TB_ID_GEN_MASK; }
 
-/* Ids stay int32 (bindings pass them as plain numbers and read the index mask from the constant
- * table), so a slot has 2048 generations. A freed slot advances its generation; one that has used
- * its last generation is retired instead and never handed out again, so an id, once removed, is
- * never valid again: a world hands out 2^31 body (shape, sensor) ids before TB_ERR_CAPACITY.
- * Returns 1 when the slot goes back to its free list. */
-static inline int tb_slot_release(int32_t* generation) {
-  if (*generation >= TB_ID_GEN_MASK) return 0; /* retired */
-  ++*generation;
+/* Ids stay int32 (bindings pass them as plain numbers and read the layout from the constant
+ * table), so a slot has 2048 generations. A fresh slot starts at the world's id offset (`salt`,
+ * TB_ID_WORLD_BAND × the registry slot: ids of two worlds differ) and a freed slot advances its
+ * generation modulo 2048; one that has used all 2048 is retired instead and never handed out
+ * again, so an id, once removed, is never valid again: a world hands out 2^31 body (shape,
+ * joint, sensor) ids before TB_ERR_CAPACITY. Returns 1 when the slot goes back to its free list. */
+static inline int tb_slot_release(int32_t* generation, int32_t salt) {
+  int32_t next = (*generation + 1) & TB_ID_GEN_MASK;
+  if (next == salt) return 0; /* retired: every generation used */
+  *generation = next;
   return 1;
 }
 
@@ -246,6 +247,9 @@ typedef struct tb_world {
    * created, removed, referenced or collided since), whether the slot was fresh (else popped from
    * the free list), and the shape slot count before it. */
   int32_t undo_body, undo_body_fresh, undo_shape_count;
+  /* Generation of every fresh body, shape, joint and sensor slot (TB_ID_WORLD_BAND × the registry
+   * slot at creation; a restore takes the snapshot's): ids of two worlds differ. */
+  int32_t id_salt;
   char error[TB_ERROR_LEN];
 } tb_world;
 
@@ -276,6 +280,15 @@ int32_t tb_joint_slot_of(const tb_world* w, tb_joint_id id);
 int32_t tb_body_slot_checked(tb_world* w, tb_body_id id, const char* fn); /* slot or -1 */
 int32_t tb_shape_slot_checked(tb_world* w, tb_shape_id id, const char* fn); /* slot or -1 */
 int32_t tb_joint_slot_checked(tb_world* w, tb_joint_id id, const char* fn); /* slot or -1 */
+/* Why `id` of a slot store (count slots, generation per slot; `live`: the slot holds an object)
+ * is or is not live: the one classification behind tb_id_check and the messages. */
+tb_id_state tb_body_id_state(const tb_world* w, tb_body_id id);
+tb_id_state tb_shape_id_state(const tb_world* w, tb_shape_id id);
+tb_id_state tb_joint_id_state(const tb_world* w, tb_joint_id id);
+tb_id_state tb_id_classify(const tb_world* w, int32_t id, int32_t count, const int32_t* generation, int live);
+/* The message of a failed id check: "<fn>: <field> <id> does not exist in this world (...)" with
+ * the reason; returns TB_ERR_NOT_FOUND. */
+tb_status tb_id_fail(tb_world* w, tb_id_state state, const char* fn, const char* field, int32_t id);
 const char* tb_shape_type_name(int32_t type);
 
 /* ---- storage (src/world/storage.c): SoA growth and freeing, all or nothing ---- */

@@ -180,7 +180,7 @@ async function checkFrozenFrame(page, log, label) {
   return later;
 }
 
-/** The buttons: Step advances one frame, Drop adds a body, Reset recreates the world. */
+/** The buttons: Step advances one frame, Drop adds a body, Reset restores the built world (bitwise its first frame). */
 async function checkButtons(page, log, label, frozen) {
   const read = () => page.evaluate(() => ({ ...window.tribo }));
   await page.click('#btn-step');
@@ -200,6 +200,11 @@ async function checkButtons(page, log, label, frozen) {
   const after = await read();
   assert.equal(after.paused, true, `${label}: Reset should keep the paused state`);
   assert.equal(after.error, null, `${label}: error after Reset: ${after.error}`);
+  /* Reset restores the snapshot of the built world: its first frame again, bitwise */
+  const hash = await page.evaluate(() => window.tribo.transformHash());
+  assert.equal(after.frame, 1, `${label}: Reset shows the first frame`);
+  assert.ok(after.firstFrameHash !== null, `${label}: the first frame's transforms were hashed`);
+  assert.equal(hash, after.firstFrameHash, `${label}: body transforms after Reset differ from the first frame's`);
 }
 
 async function runDemoChecks(t, { isolation, expectBuild, name, buttons = false, phone = false }) {

@@ -57,6 +57,19 @@ test('preset comparison: each preset reports its own honest force on the same sc
     }
     assert.ok(running >= 1, 'at least one preset runs');
   }
+  /* Reset restores every lane's snapshot of its built world: 40 steps after it repeat the values
+   * of the first 40 steps bitwise */
+  const again = await page.evaluate(() => {
+    window.tribo.select('stack');
+    window.tribo.step(40);
+    const first = { ...window.tribo.values };
+    window.tribo.step(25);
+    window.tribo.reset();
+    window.tribo.step(40);
+    return { first, second: { ...window.tribo.values }, steps: window.tribo.steps };
+  });
+  assert.equal(again.steps, 40, 'Reset starts the step count over');
+  assert.deepEqual(again.second, again.first, 'the values 40 steps after Reset equal those 40 steps after building');
   const inked = await page.evaluate(() => [...document.querySelectorAll('.lane:not(.unavailable) canvas')].map((c) => {
     const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
     let n = 0;

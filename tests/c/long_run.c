@@ -18,7 +18,11 @@
  *   N ≈ 20 rows, 4 floor rows, ω = 0.8, h = 1/60 s: the algorithm at its defaults, not a bug
  *   found in it. Collide-per-substep at h/4 gives 0.075 m; Newton-style substeps on one collide
  *   (gap 0.1 m) give 0.08 m at 4 substeps but diverge at 8 (every correction of a penetration d
- *   becomes a velocity d/hs). Neither is in the engine.
+ *   becomes a velocity d/hs). Neither is in the engine. Checked against Newton's solver_xpbd.py /
+ *   kernels.py once more: iterations 2, rigid_contact_relaxation 0.8, rigid_contact_con_weighting
+ *   on, compute_contact_constraint_delta = −err·relaxation/(dt·denom), apply_body_deltas with the
+ *   same Coriolis correction and 1e-4 zeroing: the same kernel. The one deviation (the Coriolis
+ *   step of the predictor keeps the kinetic energy, docs/presets.md) changes no cube or sphere.
  * - physx-pgs / -tgs: 0.32 / 0.35 m below the floor (step ~130, when the upper layers land).
  * - newton-semi: the default ke = 2500 N/m holds a 190 kg sphere m·g/ke = 0.75 m deep, below its
  *   0.45 m centre: the pile sinks through the floor. The springs are stable (b + 2a << 4), so
@@ -124,7 +128,7 @@ static outcome run(tb_preset preset, int bodies, int steps) {
       int finite = 1;
       for (int k = 0; k < 13; ++k) finite = finite && isfinite(st13[k]);
       if (!finite) { ++o.nonfinite; continue; }
-      const float* t = tf + 7 * (p->ids[i] & 0xFFFFF);
+      const float* t = tf + 7 * (p->ids[i] & TB_ID_INDEX_MASK);
       float y = lowest(p, i, t);
       if (y < o.deepest) { o.deepest = y; o.deepest_step = s; }
       if (fabsf(t[0]) > p->half + 0.1f || fabsf(t[2]) > p->half + 0.1f || t[1] > 1.0f + 40.0f * SPACING) {

@@ -271,7 +271,8 @@ static uint32_t state_hash(tb_world_id w, const tb_body_id* ids, int n) {
   for (int i = 0; i < n; ++i) {
     float s[13];
     tb_body_get_state(w, ids[i], s);
-    int32_t extra[2] = {tb_body_is_sleeping(w, ids[i]), tb_body_island(w, ids[i])};
+    int32_t island = tb_body_island(w, ids[i]); /* by slot: twin worlds' ids differ in their salt */
+    int32_t extra[2] = {tb_body_is_sleeping(w, ids[i]), island < 0 ? island : island & TB_ID_INDEX_MASK};
     const unsigned char* p = (const unsigned char*)s;
     for (size_t k = 0; k < sizeof s; ++k) h = (h ^ p[k]) * 16777619u;
     p = (const unsigned char*)extra;

@@ -84,7 +84,16 @@ static uint32_t run(tb_world_id w, int n) {
     h = fnv(h, &cs, sizeof cs);
     for (int f = 0; f < tb_field_count(TB_FIELDS_CONTACT); ++f) {
       const tb_field_info* fi = tb_field_get(TB_FIELDS_CONTACT, f);
-      h = fnv(h, tb_world_field(w, TB_FIELDS_CONTACT, f), 4 * (size_t)fi->components * (size_t)cs.count);
+      const int32_t* v = (const int32_t*)tb_world_field(w, TB_FIELDS_CONTACT, f);
+      if (strncmp(fi->name, "shape", 5) == 0 || strncmp(fi->name, "body", 4) == 0) {
+        /* shape and body ids by slot: the generations carry each world's own salt */
+        for (int32_t k = 0; k < cs.count; ++k) {
+          int32_t slot = v[k] < 0 ? v[k] : v[k] & TB_ID_INDEX_MASK;
+          h = fnv(h, &slot, sizeof slot);
+        }
+      } else {
+        h = fnv(h, v, 4 * (size_t)fi->components * (size_t)cs.count);
+      }
     }
   }
   return h;

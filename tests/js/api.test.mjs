@@ -60,6 +60,34 @@ for (const build of BUILDS) {
       w.free();
     });
 
+    it("an id of another world is rejected as another world's, and the world is unchanged", () => {
+      const make = () => {
+        const w = tribo.createWorld();
+        w.addBody({ type: 'static', shapes: [{ type: 'plane' }] });
+        const a = w.addBody(ball()), b = w.addBody(ball({ position: [2, 0.5, 0] }));
+        return { w, a, b, shape: w.shapeIds(a)[0], sensor: w.addContactSensor(a, { capacity: 4 }),
+          joint: w.addJoint({ type: 'distance', body0: a, body1: b, anchor0: [0, 0.5, 0], anchor1: [2, 0.5, 0] }) };
+      };
+      const A = make(), B = make();
+      assert.equal(A.w.bodySlot(A.a), B.w.bodySlot(B.a), 'the same slot in both worlds');
+      for (const k of ['a', 'b', 'shape', 'sensor', 'joint']) assert.notEqual(A[k], B[k], `${k}: the worlds hand out different ids`);
+      B.w.step(3);
+      const before = JSON.stringify([B.w.getState(B.a), B.w.getState(B.b)]);
+      const foreign = /does not exist in this world \(an id of another world\)/;
+      const cases = [
+        () => B.w.setPose(A.a, [5, 5, 5]), () => B.w.removeBody(A.b), () => B.w.getState(A.a),
+        () => B.w.setMaterial(A.shape, { friction: 0.1 }), () => B.w.removeContactSensor(A.sensor),
+        () => B.w.removeJoint(A.joint), () => B.w.setParent(B.a, A.b),
+      ];
+      for (const call of cases) assert.throws(call, (e) => e instanceof RangeError && foreign.test(e.message), String(call));
+      assert.equal(JSON.stringify([B.w.getState(B.a), B.w.getState(B.b)]), before);
+      // the world's own removed id is named removed, not foreign
+      B.w.removeBody(B.b);
+      assert.throws(() => B.w.getState(B.b), /does not exist in this world \(removed\)/);
+      A.w.free();
+      B.w.free();
+    });
+
     it('a removed body id is rejected afterwards, and its slot reuse gives a new id', () => {
       const w = tribo.createWorld();
       const a = w.addBody(ball());

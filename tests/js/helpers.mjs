@@ -1,5 +1,6 @@
 // Shared scene builders for the node tests (both WebAssembly builds).
 import { init } from '../../js/index.js';
+import { engineTables } from '../../js/fields.js';
 
 export const BUILDS = ['simd', 'threads'];
 const loaded = new Map();
@@ -11,6 +12,22 @@ export async function engine(build) {
 }
 
 /** Density (kg/m³) that gives a sphere of radius r the mass m. */
+/**
+ * An id as a twin world would hand it out: slot, and generations counted from `first` (any id the
+ * world handed out for a fresh slot, e.g. its first body). Every world starts its generations at
+ * its own salt, so two worlds' ids of the same object differ by it; the layout comes from the
+ * engine's constants (world._M: the world's module).
+ */
+export function twinId(world, first, id) {
+  const { idIndexBits, idIndexMask, idGenerationMask } = engineTables(world._M).constants;
+  if (id < 0) return id;
+  const gen = ((id >>> idIndexBits) - (first >>> idIndexBits)) & idGenerationMask;
+  return gen * 2 ** idIndexBits + (id & idIndexMask);
+}
+
+/** Contact view fields that hold shape or body ids (hashed as twinId). */
+export const CONTACT_ID_FIELDS = new Set(['shape0', 'shape1', 'body0', 'body1']);
+
 export const sphereDensity = (m, r) => m / ((4 / 3) * Math.PI * r ** 3);
 
 /** Quaternion (x, y, z, w) for a rotation of `angle` rad about a unit axis. */

@@ -3,16 +3,15 @@
 // foreign bytes throw a SnapshotError naming the reason and leave the world as it was.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { engine, axisAngle, BUILDS } from './helpers.mjs';
+import { engine, axisAngle, BUILDS, twinId, CONTACT_ID_FIELDS } from './helpers.mjs';
 import { SnapshotError } from '../../js/index.js';
 
 const PRESETS = ['physx-pgs', 'physx-tgs', 'newton-xpbd', 'newton-semi', 'mujoco', 'kamino'];
-const HULL = 41; // ground, 40 pile bodies, then the hull body
 
 /** A pile, a hull (support field: 80 vertices), a sloped mesh, a heightfield and a sensor. */
 function build(tribo, preset, threads) {
   const world = tribo.createWorld({ preset, threads });
-  world.addBody({ type: 'static', shapes: [{ type: 'plane', normal: [0, 1, 0], offset: 0 }] });
+  const ground = world.addBody({ type: 'static', shapes: [{ type: 'plane', normal: [0, 1, 0], offset: 0 }] });
   const kinds = [{ type: 'sphere', radius: 0.3 }, { type: 'box', halfExtents: [0.3, 0.25, 0.2] }, { type: 'capsule', radius: 0.2, halfHeight: 0.25 }];
   for (let i = 0; i < 40; i++) {
     world.addBody({ position: [(i % 4) * 0.8 - 1.2, 0.5 + Math.floor(i / 16) * 0.8, (Math.floor(i / 4) % 4) * 0.8 - 1.2],
@@ -28,8 +27,11 @@ function build(tribo, preset, threads) {
     { type: 'mesh', vertices: [-3, 0.01, -1, -1, 0.6, -1, -1, 0.6, 1, -3, 0.01, 1], indices: [0, 2, 1, 0, 3, 2] },
     { type: 'heightfield', rows: 4, cols: 4, cellSize: [0.5, 0.5], heights: Array.from({ length: 16 }, (_, i) => 0.04 * (i % 3)) },
   ] });
-  assert.equal(hull, HULL);
-  world.addContactSensor(hull, { capacity: 8 });
+  /* ground, 40 pile bodies, then the hull body (the world's ids: twinId from the ground) */
+  assert.equal(twinId(world, ground, hull), 41);
+  world.hull = hull;
+  world.sensor = world.addContactSensor(hull, { capacity: 8 });
+  world.ground = ground;
   return world;
 }
 
@@ -38,13 +40,19 @@ function fnv(h, bytes) {
   return h;
 }
 
-/** Hash of n steps: every body and contact view after each step. */
-function run(world, n) {
+/**
+ * Hash of n steps: every body and contact view after each step; ids relative to `first` (twinId,
+ * default: the world's ground), so worlds built the same way hash the same.
+ */
+function run(world, n, first = world.ground) {
   let h = 0x811c9dc5;
   for (let s = 0; s < n; s++) {
     world.step();
     for (const views of [world.bodies, world.contacts]) {
-      for (const v of Object.values(views)) if (ArrayBuffer.isView(v)) h = fnv(h, new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
+      for (const [k, v] of Object.entries(views)) {
+        if (views === world.contacts && CONTACT_ID_FIELDS.has(k)) h = fnv(h, new Uint8Array(Int32Array.from(v, (id) => twinId(world, first, id)).buffer));
+        else if (ArrayBuffer.isView(v)) h = fnv(h, new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
+      }
       h = fnv(h, new Uint8Array(new Float64Array([views.count ?? views.slotCount]).buffer));
     }
   }
@@ -62,18 +70,19 @@ for (const buildName of BUILDS) {
           run(a, 30);
           const bytes = a.snapshot();
           assert.ok(bytes instanceof Uint8Array && bytes.length > 1000);
-          const history = a.contactSensorHistory(0);
+          const history = a.contactSensorHistory(a.sensor);
           const expected = run(a, 30);
           const other = threads[threads.length - 1 - threads.indexOf(t)];
           const twin = build(tribo, preset, other);
           twin.restore(bytes);
-          assert.equal(run(twin, 30), expected, `twin with ${other} threads restored from a ${t}-thread world`);
+          assert.equal(run(twin, 30, a.ground), expected, `twin with ${other} threads restored from a ${t}-thread world`);
           const made = tribo.createWorldFromSnapshot(bytes, { threads: other });
           assert.equal(made.preset, preset);
-          assert.deepEqual(made.shapeIds(HULL), a.shapeIds(HULL), 'shape ids of the hull body');
-          assert.deepEqual(made.hullInfo(HULL), a.hullInfo(HULL), 'hull as built, support field included');
-          assert.deepEqual(made.contactSensorHistory(0), history, 'sensor history as saved');
-          assert.equal(run(made, 30), expected, 'a world created from the bytes');
+          /* a world made from the bytes hands out the saved world's ids */
+          assert.deepEqual(made.shapeIds(a.hull), a.shapeIds(a.hull), 'shape ids of the hull body');
+          assert.deepEqual(made.hullInfo(a.hull), a.hullInfo(a.hull), 'hull as built, support field included');
+          assert.deepEqual(made.contactSensorHistory(a.sensor), history, 'sensor history as saved');
+          assert.equal(run(made, 30, a.ground), expected, 'a world created from the bytes');
           a.restore(bytes);
           assert.equal(run(a, 30), expected, 'the same world rewound');
           for (const w of [a, twin, made]) w.free();
@@ -129,7 +138,7 @@ for (const buildName of BUILDS) {
       assert.deepEqual(Array.from(check.bodies.transform), Array.from(local.bodies.transform), 'the worker stepped the same 20 steps');
       await sim.restore(bytes);
       const again = tribo.createWorldFromSnapshot(await sim.snapshot());
-      assert.equal(run(again, 20), expected, 'restored in the worker, continued in process');
+      assert.equal(run(again, 20, local.ground), expected, 'restored in the worker, continued in process');
       await assert.rejects(sim.restore(bytes.slice(0, 100)), (e) => e instanceof SnapshotError && e.reason === 'truncated');
       await sim.free();
       for (const w of [local, check, again]) w.free();
