@@ -353,7 +353,7 @@ export interface WorldOptions extends AxisOptions {
   externalForcesEveryIteration?: boolean;
   /** In (0, 1]: share of a penetration (and of a kept friction anchor's drift) removed per iteration step by the bias. Default `0.8`. */
   biasCoefficient?: number;
-  /** m/s, finite and > 0: cap on the push-out speed from penetration. Default `3`. */
+  /** m/s, finite and > 0: cap on the push-out speed from penetration. Default `1e32`: no cap, as PhysX bodies (PGS moves a pose by 0.8·d per step, so a cap c binds from d > c·h/0.8). */
   maxDepenetrationVelocity?: number;
   /** m, finite and >= 0: PhysX distance rule: contacts are kept (speculatively) up to this separation beyond the contact offsets (Newton rule: `constantGap`). Default `0.02`. */
   speculativeDistance?: number;

@@ -261,7 +261,8 @@ typedef struct tb_solver_params {
   int32_t position_iterations;     /* substeps per step: internal step h/N (>= 1) */
   int32_t velocity_iterations;     /* relaxation passes per substep without bias (>= 0) */
   float bounce_threshold_velocity; /* m/s: restitution only when closing faster than this */
-  float max_depenetration_velocity;/* m/s: cap on the push-out speed from penetration */
+  float max_depenetration_velocity;/* m/s: cap on the push-out speed from penetration; default 1e32
+                                      (no cap, as PhysX's maxPenBias -1e32) */
   float speculative_distance;      /* m: PhysX rule: contacts are kept up to this separation beyond the
                                       contact offsets (Newton rule: collision.constant_gap) */
   int32_t solver;                  /* tb_solver_type */

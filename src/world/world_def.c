@@ -235,7 +235,7 @@ tb_world_def tb_world_def_default(void) {
   d.solver.position_iterations = 4;
   d.solver.velocity_iterations = 1;
   d.solver.bounce_threshold_velocity = 1.0f;
-  d.solver.max_depenetration_velocity = 3.0f;
+  d.solver.max_depenetration_velocity = 1e32f; /* m/s: unlimited, as PhysX */
   d.solver.speculative_distance = 0.02f;
   d.solver.bias_coefficient = 0.8f; /* PhysX PGS / TGS */
   d.collision.max_points_per_pair = TB_MAX_POINTS_PER_PAIR;
@@ -273,6 +273,8 @@ tb_status tb_world_def_apply_preset(tb_preset preset, tb_world_def* def) {
       s->velocity_iterations = 1;
       s->bounce_threshold_velocity = 2.0f;
       s->bias_coefficient = 0.8f;
+      /* no cap on the push-out speed: PxsBodyCore maxPenBias = -1e32 (PxvDynamics.h) */
+      s->max_depenetration_velocity = 1e32f;
       s->friction_every_iteration = 0;
       s->external_forces_every_iteration = 0;
       /* every PxRigidDynamic sleeps: sleepThreshold and wake counter at their defaults */

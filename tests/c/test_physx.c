@@ -3,6 +3,7 @@
  * around the bounce threshold, at least one velocity iteration, PGS friction in the last three
  * position iterations, max contact impulse, island iteration counts, patch anchors, damping,
  * compliant contacts, thread-count independence and input validation. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -487,6 +488,43 @@ static void test_max_impulse(tb_preset preset) {
   tb_world_destroy(w);
 }
 
+/* Depenetration: a 3 kg sphere started 0.2 m deep in the floor at rest. PhysX bodies have no cap
+ * on the push-out speed by default (maxPenBias = -1e32, PxvDynamics.h), so one step removes the
+ * bias share 0.8 of the depth: PGS moves the pose by h·0.8·d/h = 0.16 m (0.04 m left); TGS's four
+ * internal steps each remove 0.8 of what is left (0.2⁴·d = 0.3 mm left). With
+ * maxDepenetrationVelocity = 3 m/s a step moves it by at most 3·h = 0.05 m (0.15 m left): under
+ * that cap a pile's bottom layer pressed 0.3 m into the floor by the layers landing above came out
+ * at 3 m/s only (tests/c/long_run.c). */
+static void test_depenetration(tb_preset preset) {
+  const float depth = 0.2f;
+  for (int capped = 0; capped < 2; ++capped) {
+    tb_world_id w = make_world(preset, -G);
+    ground(w, 0.5f, 0.0f);
+    float p[3] = {0, 0.5f - depth, 0};
+    tb_body_id b = sphere(w, p, 0.5f, 3.0f, 0.5f, 0.0f);
+    tb_world_def def;
+    tb_world_get_def(w, &def);
+    if (capped) {
+      def.solver.max_depenetration_velocity = 3.0f;
+      CHECK(tb_world_set_solver(w, &def.solver) == TB_OK);
+    } else {
+      CHECK(def.solver.max_depenetration_velocity >= 1e30f);
+    }
+    CHECK(tb_world_step(w) == TB_OK);
+    float x[13];
+    state(w, b, x);
+    float left = 0.5f - x[1];
+    printf("%s depenetration %s: %.4f m deep after one step\n", preset_name(preset), capped ? "capped at 3 m/s" : "uncapped", left);
+    if (capped) CHECK_NEAR(depth - 3.0f * H, left, 2e-3);
+    else if (preset == TB_PRESET_PHYSX_PGS) CHECK_NEAR((1.0f - def.solver.bias_coefficient) * depth, left, 2e-3);
+    else {
+      /* each of the N internal steps removes the share 0.8 of what is left: 0.2^N·d */
+      CHECK_NEAR(powf(1.0f - def.solver.bias_coefficient, (float)def.solver.position_iterations) * depth, left, 5e-5);
+    }
+    tb_world_destroy(w);
+  }
+}
+
 /* Islands: two spheres touching side by side (normal along x, no friction) are one island and
  * both fall with the larger request N = 8 ((N+1)/(2N)·a·h² with gravity per internal step); an
  * isolated sphere asking for 2 falls with N = 2. Status reports the largest island count. */
@@ -641,6 +679,7 @@ int main(void) {
     test_restitution(presets[i]);
     test_min_velocity_iteration(presets[i]);
     test_max_impulse(presets[i]);
+    test_depenetration(presets[i]);
     test_island_iterations(presets[i]);
     test_damping(presets[i]);
     test_compliant(presets[i]);
