@@ -4,6 +4,7 @@
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { BUILDS, engine, twinId } from './helpers.mjs';
+import { heapBuffer } from '../../js/fields.js';
 
 /** A sphere dropped on a plane; returns the world and the sphere's id. */
 function dropSphere(tribo) {
@@ -39,6 +40,34 @@ for (const build of BUILDS) {
       assert.ok(other.w.getState(other.id)[1] < 2);
       other.w.free();
       w.free();
+    });
+
+    it('memory of a freed large scene is reused: building it again does not grow wasm memory, and live bytes return', () => {
+      /* WebAssembly memory never shrinks (README "Memory"): what free() gives back is reused by
+       * the module's later worlds. 4000 spheres in a 20 × 20 × 10 grid, stepped until they touch. */
+      const build4000 = () => {
+        const w = tribo.createWorld();
+        w.addBody({ type: 'static', shapes: [{ type: 'plane' }] });
+        for (let i = 0; i < 4000; i++) {
+          const x = (i % 20) - 9.5, z = (Math.floor(i / 20) % 20) - 9.5, y = 0.5 + Math.floor(i / 400);
+          w.addBody({ position: [x, y, z], shapes: [{ type: 'sphere', radius: 0.5 }] });
+        }
+        w.step(3);
+        assert.ok(w.contacts.count >= 4000, `the grid is in contact (${w.contacts.count} contacts)`);
+        return w;
+      };
+      const live0 = tribo.liveBytes();
+      const a = build4000();
+      const grown = heapBuffer(tribo._M).byteLength;
+      const liveA = tribo.liveBytes();
+      assert.ok(liveA - live0 > 1e6, `the scene holds more than 1 MB (${liveA - live0} bytes)`);
+      a.free();
+      assert.equal(tribo.liveBytes(), live0, 'live bytes after free (bytes)');
+      const b = build4000();
+      assert.equal(tribo.liveBytes(), liveA, 'the same scene holds the same bytes');
+      assert.equal(heapBuffer(tribo._M).byteLength, grown, 'wasm memory size (bytes) when the scene is built again');
+      b.free();
+      assert.equal(tribo.liveBytes(), live0);
     });
 
     it('a rejected addBody hands out the same ids afterwards as a twin world that never saw it', () => {
