@@ -5,8 +5,10 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { engine, axisAngle, BUILDS, twinId, CONTACT_ID_FIELDS } from './helpers.mjs';
 import { SnapshotError } from '../../js/index.js';
+import { engineTables } from '../../js/fields.js';
 
-const PRESETS = ['physx-pgs', 'physx-tgs', 'newton-xpbd', 'newton-semi', 'mujoco', 'kamino'];
+/* every preset the engine has (tb_preset's names), so a new preset is covered when it lands */
+const PRESETS = engineTables((await engine('simd'))._M).enums.preset;
 
 /** A pile, a hull (support field: 80 vertices), a sloped mesh, a heightfield and a sensor. */
 function build(tribo, preset, threads) {
