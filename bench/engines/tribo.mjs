@@ -35,7 +35,7 @@ function shapeDesc(b) {
 }
 
 /** Names of Tribo's presets (createWorld({ preset })), one bench entry each (tribo:preset=<name>). */
-export const PRESETS = ['physx-pgs', 'physx-tgs', 'newton-xpbd', 'newton-semi', 'mujoco', 'kamino'];
+export const PRESETS = ['physx-pgs', 'physx-tgs', 'newton-xpbd', 'newton-semi', 'mujoco', 'kamino', 'genesis'];
 
 /**
  * The configuration of the parameters of a bench name (`tribo:threads` → { threads: true }):

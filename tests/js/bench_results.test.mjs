@@ -39,3 +39,12 @@ describe('bench RESULTS.md merge', () => {
     assert.equal(mergeResults('', 'only\n\n\n'), `${BEGIN_MARK}\nonly\n\n${END_MARK}\n`);
   });
 });
+
+describe('bench entries', () => {
+  it("bench/engines/tribo.mjs lists every preset of the engine's preset table, in its order", async () => {
+    const { PRESETS } = await import('../../bench/engines/tribo.mjs');
+    const { engine } = await import('./helpers.mjs');
+    const { engineTables } = await import('../../js/fields.js');
+    assert.deepEqual(PRESETS, engineTables((await engine('simd'))._M).enums.preset);
+  });
+});
