@@ -121,7 +121,8 @@ const state = {
 const timeline = new Timeline({
   restore: (data, step) => restoreEntry(data, step),
   advance: async (n) => {
-    await runSteps(n, { record: false });
+    if (n > 0) await runSteps(n, { record: false });
+    else await showRestored();
     force.plot?.showUntil(api.frame * CONFIG.timestep);
     force.plot?.redraw();
   },
@@ -418,6 +419,13 @@ async function restoreEntry(data, step) {
   if (data.placed !== state.placed) showBodies(data.placed);
   state.refused = api.refused = null;
   state.accumulator = 0;
+}
+
+/** Shows the world's state as restored (a snapshot holds its step's contacts and forces too). */
+async function showRestored() {
+  const gen = state.generation;
+  const frame = await state.sim.frame();
+  if (gen === state.generation) applyFrame(frame);
 }
 
 /** Puts the world back to its state when built (world.restore of the snapshot taken then). */

@@ -46,7 +46,7 @@ async function main() {
       if (!lane.world) return null;
       const snap = lane.world.snapshot();
       bytes += snap.length;
-      return { bytes: snap, scene: structuredClone(lane.scene?.state ?? null), failed: lane.failed ?? null };
+      return { bytes: snap, ...structuredClone({ scene: lane.scene?.state ?? null, failed: lane.failed ?? null, readout: lane.readout ?? null }) };
     });
     return { data, bytes };
   };
@@ -54,15 +54,19 @@ async function main() {
     const d = data[k];
     if (!lane.world || !d) return;
     lane.world.restore(d.bytes);
-    if (lane.scene?.state) Object.assign(lane.scene.state, structuredClone(d.scene));
-    lane.failed = d.failed;
-    lane.el.classList.toggle('refused', !!d.failed);
-    state.presets[lane.preset].refused = d.failed ?? undefined;
-    if (d.failed) lane.el.querySelector('.value').textContent = `refused: ${d.failed}`;
+    const { scene, failed, readout } = structuredClone({ scene: d.scene, failed: d.failed, readout: d.readout });
+    if (lane.scene?.state) Object.assign(lane.scene.state, scene);
+    lane.failed = failed;
+    lane.readout = readout;
   });
   const timeline = new Timeline({
     restore: (data, step) => { putBack(data); state.steps = step; },
-    advance: (n) => { for (let i = 0; i < n; i++) step({ record: false }); plot.showUntil(state.steps * TIMESTEP); plot.redraw(); },
+    advance: (n) => {
+      if (n === 0) for (const lane of lanes) if (lane.world) showLane(lane); /* the restored step as it ran */
+      for (let i = 0; i < n; i++) step({ record: false });
+      plot.showUntil(state.steps * TIMESTEP);
+      plot.redraw();
+    },
     truncate: (at) => { plot.truncate(at * TIMESTEP); plot.showUntil(null); plot.redraw(); },
   });
 
@@ -122,37 +126,52 @@ async function main() {
     .map(([k, v]) => `${k}: ${Array.isArray(v) ? (v.length ? v.join('; ') : 'nothing')
       : v && typeof v === 'object' ? Object.entries(v).map(([c, t]) => `${c}: ${t}`).join(' | ') : v}`).join('\n');
 
+  /**
+   * One step of a lane and what it shows after it (`lane.readout`, kept with the lane's snapshots:
+   * a restored step shows it again).
+   */
+  function stepLane(lane) {
+    try {
+      lane.world.step();
+    } catch (e) {
+      /* a refused step (e.g. an unstable penalty configuration): the world is unchanged and says why */
+      lane.failed = e.message;
+      lane.readout = { ...lane.readout, value: null, text: `refused: ${e.message}` };
+      return;
+    }
+    const value = sceneValue(lane.scene, lane.world);
+    const info = lane.world.readbackInfo;
+    const note = lane.scene.note?.() ?? '';
+    lane.readout = {
+      value, note, info: infoText(info), perContactForce: !!info.perContactForce, bottom: lane.scene.state?.bottom,
+      text: (value === null ? 'per-contact force: not available for this preset' : `${lane.scene.quantity} = ${value.toFixed(4)}`) + (note ? `; ${note}` : ''),
+    };
+  }
+
+  /** A lane's side view, readout and readback statement, and its entries of window.tribo. */
+  function showLane(lane) {
+    const r = lane.readout, p = state.presets[lane.preset];
+    lane.view.draw(lane.scene, lane.world); /* a refused lane: the scene as before the step */
+    lane.el.classList.toggle('refused', !!lane.failed);
+    p.refused = lane.failed ?? undefined;
+    if (!r) return; /* as built: nothing stepped yet */
+    lane.el.querySelector('.value').textContent = r.text;
+    const box = lane.el.querySelector('.info');
+    if (r.info && box.textContent !== r.info) box.textContent = r.info;
+    if (r.perContactForce !== undefined) p.perContactForce = r.perContactForce;
+    state.values[lane.preset] = r.value;
+    if (r.note !== undefined) state.notes[lane.preset] = r.note;
+    if (lane.scene.state) state.bottom[lane.preset] = r.bottom;
+  }
+
   /** One step of every lane; `record`: a step of the running simulation (the timeline records it). */
   function step({ record = true } = {}) {
     if (record) timeline.continueHere(); /* stepping on from a step shown back in time */
     const values = lanes.map((lane) => {
       if (!lane.world || lane.failed) return null;
-      try {
-        lane.world.step();
-      } catch (e) {
-        /* a refused step (e.g. an unstable penalty configuration): the world is unchanged and says why */
-        lane.failed = e.message;
-        lane.el.querySelector('.value').textContent = `refused: ${e.message}`;
-        lane.el.classList.add('refused');
-        state.presets[lane.preset].refused = e.message;
-        state.values[lane.preset] = null;
-        lane.view.draw(lane.scene, lane.world); /* the scene as built */
-        return null;
-      }
-      const v = sceneValue(lane.scene, lane.world);
-      const info = lane.world.readbackInfo;
-      state.presets[lane.preset].perContactForce = !!info.perContactForce;
-      const text = infoText(info), box = lane.el.querySelector('.info');
-      if (box.textContent !== text) box.textContent = text;
-      lane.view.draw(lane.scene, lane.world);
-      const note = lane.scene.note?.() ?? '';
-      lane.el.querySelector('.value').textContent = (v === null
-        ? 'per-contact force: not available for this preset'
-        : `${lane.scene.quantity} = ${v.toFixed(4)}`) + (note ? `; ${note}` : '');
-      state.values[lane.preset] = v;
-      state.notes[lane.preset] = note;
-      if (lane.scene.state) state.bottom[lane.preset] = lane.scene.state.bottom;
-      return v;
+      stepLane(lane);
+      showLane(lane);
+      return lane.readout.value;
     });
     const ref = lanes.find((l) => l.scene)?.scene;
     const t = (state.steps + 1) * TIMESTEP;

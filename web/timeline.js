@@ -1,9 +1,9 @@
 /**
  * Time scrubbing of a simulation, without DOM (web/scrub.js binds it to a slider): a bounded ring
  * of snapshots recorded every `every` steps while the simulation runs, and seeking to any step of
- * the recorded range exactly: restore the nearest snapshot before the chosen step, then step
- * forward to it (at least one step, so the contacts, forces and readouts shown are those of the
- * step that ran). Continuing from a step shown by seeking discards the recorded future after it,
+ * the recorded range exactly: restore the nearest snapshot at or before the chosen step, then step
+ * forward to it (a snapshot holds the contacts and forces of its step too, so a restored step is
+ * shown as it ran). Continuing from a step shown by seeking discards the recorded future after it,
  * as an editor's undo does. One implementation serves the main demo (a worker world: its calls
  * are async) and the preset comparison (one in-process world per lane: sync); the host's calls
  * may return promises or not.
@@ -74,7 +74,8 @@ export class Timeline {
   /**
    * @param {{ restore(data: any, step: number): any, advance(n: number): any, truncate?(step: number): any }} host
    *   restore: puts the world(s) in a recorded state (the one at `step`); advance: steps n steps
-   *   without recording and shows the last one (overlay, readouts, plots up to it); truncate: the
+   *   without recording and shows the last one (overlay, readouts, plots up to it), or with n = 0
+   *   shows the restored state; truncate: the
    *   recorded future after `step` is discarded (plots drop their samples after it).
    * @param {{ every?: number, maxCount?: number, maxBytes?: number }} [options] every: recording
    *   interval in steps; maxCount, maxBytes: the ring's bound (TIMELINE_DEFAULTS)
@@ -97,12 +98,12 @@ export class Timeline {
   _changed() { for (const fn of this._listeners) fn(); }
 
   /**
-   * Steps seek() reaches exactly: { first, last } (first is one step after the oldest snapshot),
-   * or null before anything was recorded.
+   * Steps seek() reaches exactly: { first, last } (first: the oldest snapshot's step, but not the
+   * world as built, step 0, once a step ran), or null before anything was recorded.
    */
   get range() {
     const oldest = this.ring.first;
-    return oldest ? { first: Math.min(oldest.step + 1, this.last), last: this.last } : null;
+    return oldest ? { first: Math.max(oldest.step, Math.min(1, this.last)), last: this.last } : null;
   }
 
   /** Forgets every recording; `data` (of size `bytes`) is the state at `step` (a world as built). */
@@ -156,9 +157,9 @@ export class Timeline {
   idle() { return this._seeking ?? Promise.resolve(this.shown); }
 
   /**
-   * Shows step `step` (rounded and clamped to the range): restores the newest snapshot before it
-   * and steps forward, or steps forward from the shown step when that is on the way. Calls made
-   * while a seek runs retarget it. Resolves with the step shown.
+   * Shows step `step` (rounded and clamped to the range): restores the newest snapshot at or
+   * before it and steps forward, or steps forward from the shown step when that is on the way.
+   * Calls made while a seek runs retarget it. Resolves with the step shown.
    */
   seek(step) {
     const r = this.range;
@@ -172,8 +173,8 @@ export class Timeline {
   async _run() {
     while (this.target !== this.shown) {
       const t = this.target;
-      const from = this.ring.at(t - 1);
-      if (!from) break; /* nothing recorded before t (the range is empty) */
+      const from = this.ring.at(t);
+      if (!from) break; /* nothing recorded at or before t (the range is empty) */
       let at = this.shown;
       if (!(from === this._base && this.shown < t)) {
         await this.host.restore(from.data, from.step);
