@@ -10,7 +10,8 @@
 //
 // For tests, window.tribo = { build, ready, frame, contactCount, drawnContactMarkers, bodyCount,
 // overflowed, error, refused, pause(), resume(), step(n), reset(), drop(), lastFrame(),
-// transformHash(), firstFrameHash, pick(x, y), picked, readbackInfo, scrubTo(step), timeline() }
+// transformHash(), firstFrameHash, pick(x, y), picked, forceSamples, forceCsv(), readbackInfo,
+// scrubTo(step), timeline() }
 // is kept up to date every frame. Reset restores the snapshot taken when the world was built
 // (world.restore): the same bodies, ids and, step by step, bitwise the same frames; a preset
 // change builds a new world. A click picks the shape under the cursor (web/picking.js). The time
@@ -166,6 +167,8 @@ function updateStatus(frame) {
  * frame, against its weight m·g. */
 const force = { body: -1, plot: null, weight: null, pending: false };
 api.forceSamples = 0;
+/** The force plot's samples as shown (CSV: t (s), F_y, |F|, m·g), or null when nothing is picked. */
+api.forceCsv = () => force.plot?.csv() ?? null;
 
 async function followPicked(p) {
   force.body = p?.hit && p.hit.body >= 0 && p.wrench ? p.hit.body : -1;
@@ -508,6 +511,7 @@ async function main() {
   controls.setPaused(state.paused);
   scrub = bindScrub(document.getElementById('scrub'), timeline, {
     timestep: CONFIG.timestep, paused: () => state.paused, pause: () => pause(), stepLive: () => stepOnce(), onError: showError,
+    ready: () => !!state.sim && !state.busy,
   });
   // the preset: the same scene under another engine's contact semantics (a new world)
   const presetSelect = document.getElementById('preset');

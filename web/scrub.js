@@ -14,9 +14,10 @@ const MB = 2 ** 20;
  * @param {HTMLElement} box
  * @param {import('./timeline.js').Timeline} timeline
  * @param {{ timestep: number, paused: () => boolean, pause: () => any, stepLive: () => any,
- *   onError: (e: unknown) => void }} page
+ *   onError: (e: unknown) => void, ready?: () => boolean }} page
  *   timestep: s per step (for the time shown); pause: pauses the page (may return a promise);
- *   stepLive: one step of the simulation past the end of the recorded range (the page's Step)
+ *   stepLive: one step of the simulation past the end of the recorded range (the page's Step);
+ *   ready: false while the page replaces its world (the control then does nothing)
  * @returns {{ back: () => Promise<any>, forward: () => Promise<any>, seek: (step: number) => Promise<any> }}
  */
 export function bindScrub(box, timeline, page) {
@@ -51,13 +52,16 @@ export function bindScrub(box, timeline, page) {
   timeline.onChange(render);
   render();
 
+  const ready = () => page.ready?.() ?? true;
   /** Pauses the page, then seeks. */
   const seek = async (step) => {
+    if (!ready()) return timeline.shown;
     if (!page.paused()) await page.pause();
     return timeline.seek(step);
   };
   const stepBack = () => seek((timeline.target ?? timeline.shown) - 1);
   const stepForward = async () => {
+    if (!ready()) return timeline.shown;
     if (!page.paused()) await page.pause();
     const at = timeline.target ?? timeline.shown;
     return at < timeline.last ? timeline.seek(at + 1) : page.stepLive();

@@ -46,6 +46,9 @@ for (const [name, serverKey, build] of MODES) {
     const { page, log, close } = await open(env.browser, env.servers[serverKey], 'demos/pyramid.html?paused=1', { global: 'tribo', viewport: { width: 800, height: 560 } });
     try {
       assert.equal(await page.evaluate(() => window.tribo.build), build);
+      /* the body at the view's centre (the pyramid) is picked: its force plot gets a sample per frame shown */
+      const picked = await page.evaluate(() => window.tribo.pick(0, 0));
+      assert.ok(picked?.hit?.body >= 0, 'a pyramid body picked');
       const stops = [S1, S1 + 2, S1 + 3, S2, S];
       const run = await firstRun(page, stops);
       assert.deepEqual(Object.keys(run).map(Number), stops, 'the first run stopped at each step asked');
@@ -65,6 +68,8 @@ for (const [name, serverKey, build] of MODES) {
         assert.equal(at.contacts, run[s].contacts, `step ${s}: the contacts of that step`);
         assert.equal(at.forces, run[s].forces, `step ${s}: the contact forces of that step, bitwise`);
         assert.equal(at.markers, at.contacts, `step ${s}: the overlay draws that step's contacts`);
+        const ts = (await page.evaluate(() => window.tribo.forceCsv())).trim().split('\n').slice(1).map((r) => Number(r.split(',')[0]));
+        assert.ok(ts.length >= 1 && Math.abs(ts.at(-1) - s / 60) < 1e-9, `step ${s}: the force plot ends at t = ${s / 60} s (shows ${ts})`);
       }
       /* the slider element itself, then the arrow keys while paused */
       const label = await drag(page, S1 + 3, 'frame');
@@ -90,6 +95,11 @@ for (const [name, serverKey, build] of MODES) {
       const end = await page.evaluate(async (n) => { await window.tribo.step(n - window.tribo.frame); return { frame: window.tribo.frame, hash: window.tribo.transformHash() }; }, S);
       assert.equal(end.frame, S);
       assert.equal(end.hash, run[S].hash, `step ${S} after resuming from a restored step equals the first run's bitwise`);
+      /* the last sample lands after its frame (one more round trip to the worker) */
+      await page.waitForFunction((n) => Math.abs(Number(window.tribo.forceCsv().trim().split('\n').at(-1).split(',')[0]) - n / 60) < 1e-9, S);
+      const ts = (await page.evaluate(() => window.tribo.forceCsv())).trim().split('\n').slice(1).map((r) => Number(r.split(',')[0]));
+      assert.ok(ts.every((t, k) => k === 0 || t > ts[k - 1]) && Math.abs(ts.at(-1) - S / 60) < 1e-9,
+        `after resuming, the force plot runs on in increasing time to t = ${S / 60} s (${ts})`);
       await shot(page, `scrub-demo-${name}`);
       assertClean(log, `demo ${name}`);
     } finally {
