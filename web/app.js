@@ -9,11 +9,13 @@
 // (pyramid (default), pendulum, chain: web/scene.js; also the panel's scene selector).
 //
 // For tests, window.tribo = { build, ready, frame, contactCount, drawnContactMarkers, bodyCount,
-// overflowed, error, pause(), resume(), step(), reset(), drop(), lastFrame(), transformHash(),
-// firstFrameHash, pick(x, y), picked, readbackInfo }
+// overflowed, error, refused, pause(), resume(), step(n), reset(), drop(), lastFrame(),
+// transformHash(), firstFrameHash, pick(x, y), picked, forceSamples, forceCsv(), readbackInfo,
+// scrubTo(step), timeline() }
 // is kept up to date every frame. Reset restores the snapshot taken when the world was built
 // (world.restore): the same bodies, ids and, step by step, bitwise the same frames; a preset
-// change builds a new world. A click picks the shape under the cursor (web/picking.js).
+// change builds a new world. A click picks the shape under the cursor (web/picking.js). The time
+// slider under the view (web/scrub.js, web/timeline.js) shows any recorded step exactly.
 
 import { createWorkerWorld } from '../js/index.js';
 import { Renderer } from './renderer.js';
@@ -22,6 +24,8 @@ import { bindControls } from './controls.js';
 import { sceneOf, SCENE_NAMES, dropDef } from './scene.js';
 import { cameraRay, pick, describePick } from './picking.js';
 import { LivePlot } from './live_plot.js';
+import { Timeline, hashBytes } from './timeline.js';
+import { bindScrub } from './scrub.js';
 
 const params = new URLSearchParams(location.search);
 const intParam = (name, def, min, max) => {
@@ -59,18 +63,21 @@ const api = {
   overflowed: false,
   paused: false,
   error: null,
+  refused: null,
   pause: () => pause(),
   resume: () => resume(),
-  step: () => stepOnce(),
+  /** n steps (paused first); inside the recorded range they are shown by seeking. */
+  step: (n = 1) => stepOnce(n),
   reset: () => reset(),
   drop: () => drop(),
+  /** Shows step `n` of the recorded range exactly (pauses); resolves like pause(). */
+  scrubTo: (n) => scrubTo(n),
+  /** The recorded range { first, last }, the step shown, the ring's snapshots and bytes, the interval. */
+  timeline: () => ({ ...timeline.range, step: timeline.shown, snapshots: timeline.ring.count, bytes: timeline.ring.bytes, every: timeline.every }),
   /** FNV-1a of the bytes of the last applied frame's body transforms (Reset must repeat them bitwise). */
   transformHash: () => {
     const t = state.lastFrame?.bodies?.transform;
-    if (!t) return null;
-    let h = 0x811c9dc5;
-    for (const b of new Uint8Array(t.buffer, t.byteOffset, t.byteLength)) h = Math.imul(h ^ b, 0x01000193) >>> 0;
-    return h;
+    return t ? hashBytes(t) : null;
   },
   /** The last applied frame (views as given by sim.step(); do not keep across steps). */
   lastFrame: () => state.lastFrame,
@@ -96,6 +103,7 @@ const state = {
   build: null,
   paused: params.get('paused') === '1',
   busy: false, // reset in progress
+  editing: false, // a body is being added: no step is sent meanwhile
   inflight: null, // promise of the step in flight
   generation: 0, // bumps on reset: frames of an old world are dropped
   bodyCount: 0,
@@ -105,13 +113,27 @@ const state = {
   stepMs: 0,
   framesApplied: 0,
   lastFrame: null,
-  stepBase: 0, // the worker's step count when the shown world was built or restored
+  stepBase: 0, // the worker's step count at the shown world's step 0
   initial: null, // { bytes: the world's snapshot when built, placed: [{ id, entry }] }
+  placed: [], // the bodies now in the world, [{ id, entry }] (a new array when one is added)
 };
+
+/* The time slider's recordings: { bytes: the worker world's snapshot, placed: its bodies } */
+const timeline = new Timeline({
+  restore: (data, step) => restoreEntry(data, step),
+  advance: async (n) => {
+    if (n > 0) await runSteps(n, { record: false });
+    else await showRestored();
+    force.plot?.showUntil(api.frame * CONFIG.timestep);
+    force.plot?.redraw();
+  },
+  truncate: (step) => { force.plot?.truncate(step * CONFIG.timestep); force.plot?.showUntil(null); force.plot?.redraw(); },
+});
 
 let renderer;
 let overlay;
 let controls;
+let scrub;
 
 function updateStatus(frame) {
   const c = frame?.contacts;
@@ -135,7 +157,7 @@ function updateStatus(frame) {
   statusEl.append(store);
   const st = overlay.stats;
   detailEl.textContent =
-    `step ${frame?.step ?? state.framesApplied}${state.paused ? ' (paused)' : ''}   ${state.stepMs.toFixed(1)} ms/step (round trip)\n` +
+    `step ${api.frame}${state.paused ? ' (paused)' : ''}   ${state.stepMs.toFixed(1)} ms/step (round trip)\n` +
     `drawn: ${st.markers} points, ${st.normals} normals, ${st.arrows} arrows${st.capped ? ` (${st.capped} capped)` : ''}\n` +
     `max |F| ${st.maxForce.toFixed(0)} N`;
   if (api.picked) pickEl.textContent = describePick(api.picked);
@@ -143,8 +165,10 @@ function updateStatus(frame) {
 
 /* Force–time plot of the picked body: its net contact force (N, world y and magnitude) after each
  * frame, against its weight m·g. */
-const force = { body: -1, plot: null, weight: null, pending: false, t: 0 };
+const force = { body: -1, plot: null, weight: null, pending: false };
 api.forceSamples = 0;
+/** The force plot's samples as shown (CSV: t (s), F_y, |F|, m·g), or null when nothing is picked. */
+api.forceCsv = () => force.plot?.csv() ?? null;
 
 async function followPicked(p) {
   force.body = p?.hit && p.hit.body >= 0 && p.wrench ? p.hit.body : -1;
@@ -155,7 +179,6 @@ async function followPicked(p) {
   if (force.body < 0) return;
   const mass = (await state.sim.getMass(force.body)).mass;
   force.weight = mass * Math.hypot(...CONFIG.gravity);
-  force.t = 0;
   force.plot = new LivePlot(forceBox, {
     x: 't (s)', y: 'F (N)', reference: 'm·g', height: 150, history: 300,
     series: [{ label: 'F_y', color: '#ffd23f' }, { label: '|F|', color: '#3fd0ff' }],
@@ -165,11 +188,11 @@ async function followPicked(p) {
 function sampleForce() {
   if (force.body < 0 || !force.plot || force.pending || !state.sim) return;
   force.pending = true;
-  const body = force.body, gen = state.generation;
+  const body = force.body, gen = state.generation, t = api.frame * CONFIG.timestep; /* s: the frame's time */
   state.sim.netContactWrench(body).then((w) => {
     if (gen !== state.generation || body !== force.body || !force.plot) return;
-    force.t += CONFIG.timestep;
-    force.plot.push(force.t, [w.force[1], Math.hypot(w.force[0], w.force[1], w.force[2])], force.weight);
+    if (!(t > force.plot.lastX)) return; /* a step shown again after scrubbing back is plotted already */
+    force.plot.push(t, [w.force[1], Math.hypot(w.force[0], w.force[1], w.force[2])], force.weight);
     force.plot.redraw();
     api.forceSamples++;
   }).catch(() => {}).finally(() => { force.pending = false; });
@@ -216,24 +239,41 @@ function applyFrame(frame) {
   sampleForce();
 }
 
-/** Starts `n` steps in the worker; resolves after the resulting frame is applied. */
-function runSteps(n) {
+/** The worker world's snapshot and its bodies, as the timeline records them. */
+async function capture() {
+  const bytes = await state.sim.snapshot();
+  return { data: { bytes, placed: state.placed }, bytes: bytes.length };
+}
+
+/**
+ * Starts `n` steps in the worker; resolves after the resulting frame is applied. `record`: steps of
+ * the running simulation (the timeline records them; stepping on from a step shown back in time
+ * discards the recorded future); false for the steps of a seek.
+ */
+function runSteps(n, { record = true } = {}) {
   const sim = state.sim;
   const gen = state.generation;
   const t0 = performance.now();
+  if (record) timeline.continueHere();
   const p = sim
     .step(n)
     .then((frame) => {
       if (gen !== state.generation || !frame) return; // world was replaced meanwhile
       state.stepMs = (performance.now() - t0) / n;
       applyFrame(frame);
+      if (!record) return undefined;
+      force.plot?.showUntil(null);
+      return timeline.stepped(api.frame, capture); /* the snapshot is taken before the next step is sent */
     })
-    .catch((err) => {
+    .catch(async (err) => {
       if (gen !== state.generation) return;
-      /* a solver that does not solve joints yet refuses the step (the world is unchanged): said in
-       * the status line, the page paused, not an error of the page */
-      if (/does not solve joints yet/.test(err?.message)) {
-        state.refused = api.refused = err.message;
+      /* a refused step (e.g. an unstable explicit configuration) leaves the world unchanged: said in
+       * the status line, the page paused, not an error of the page; a worker that answers nothing
+       * any more is one */
+      const answers = await sim.frame().then(() => true, () => false);
+      if (gen !== state.generation) return;
+      if (answers) {
+        state.refused = api.refused = err?.message ?? String(err);
         pause();
         updateStatus(state.lastFrame);
       } else showError(err);
@@ -249,11 +289,12 @@ function animate(now) {
   requestAnimationFrame(animate);
   const dt = state.lastTime ? Math.min((now - state.lastTime) / 1000, 0.1) : CONFIG.timestep;
   state.lastTime = now;
-  if (!state.paused && !state.busy && state.sim) {
+  if (!state.paused && !state.busy && !state.editing && state.sim) {
     state.accumulator = Math.min(state.accumulator + dt, CONFIG.timestep * CONFIG.maxStepsPerFrame);
     if (!state.inflight) {
       // real time when the worker keeps up; never more than maxStepsPerFrame per displayed frame
-      const n = Math.max(1, Math.floor(state.accumulator / CONFIG.timestep + 1e-6));
+      // and never past a step the timeline records
+      const n = Math.min(timeline.untilDue(), Math.max(1, Math.floor(state.accumulator / CONFIG.timestep + 1e-6)));
       state.accumulator = Math.max(0, state.accumulator - n * CONFIG.timestep);
       runSteps(n);
     }
@@ -272,7 +313,10 @@ async function pause() {
   return snapshot();
 }
 
-function resume() {
+/** Runs on from the step shown (a step shown back in time: the recorded future after it is discarded). */
+async function resume() {
+  await timeline.idle();
+  timeline.continueHere();
   state.paused = false;
   api.paused = false;
   state.accumulator = 0;
@@ -280,11 +324,26 @@ function resume() {
   return snapshot();
 }
 
-async function stepOnce() {
+/** n steps forward, paused: by seeking inside the recorded range, by stepping past its end. */
+async function stepOnce(n = 1) {
   if (!state.paused) await pause();
   if (state.inflight) await state.inflight;
   if (!state.sim || state.busy) return snapshot();
-  await runSteps(1);
+  await timeline.idle();
+  const target = timeline.shown + n;
+  if (timeline.shown < timeline.last) await timeline.seek(Math.min(target, timeline.last));
+  for (let at = timeline.shown; at < target && !state.refused && state.sim; at = timeline.shown) {
+    await runSteps(Math.min(target - at, timeline.untilDue()));
+    if (timeline.shown === at) break; /* the step failed (the error is shown) */
+  }
+  renderer.render();
+  return snapshot();
+}
+
+/** Shows step n of the recorded range exactly (the page paused). */
+async function scrubTo(n) {
+  if (!state.sim || state.busy) return snapshot();
+  await scrub.seek(n);
   renderer.render();
   return snapshot();
 }
@@ -308,6 +367,14 @@ async function addBody(sim, entry) {
   return id;
 }
 
+/** The renderer's bodies (and the body count) as `placed` lists them. */
+function showBodies(placed) {
+  renderer.clearBodies();
+  for (const { id, entry } of placed) renderer.addBody(id, entry.display ?? entry.def, entry.tag);
+  state.placed = placed;
+  state.bodyCount = api.bodyCount = placed.length;
+}
+
 async function createWorld() {
   const sim = await createWorkerWorld({
     preset: CONFIG.preset,
@@ -322,6 +389,7 @@ async function createWorld() {
   for (const j of joints) await sim.addJoint({ ...j, body0: j.body0 < 0 ? 'world' : ids[j.body0], body1: ids[j.body1] });
   // Reset restores this snapshot: the same world, bodies, joints and ids as built, whatever came since
   state.initial = { bytes: await sim.snapshot(), placed };
+  state.placed = placed;
   state.refused = api.refused = null;
   state.random = random;
   state.bodyCount = bodies.length;
@@ -346,18 +414,28 @@ async function freeWorld(sim) {
   }
 }
 
+/** Puts the world in a recorded state ({ bytes, placed }) that is its step `step` since built. */
+async function restoreEntry(data, step) {
+  await state.sim.restore(data.bytes);
+  /* the worker counts every step it ran: frames count from the world's build */
+  state.stepBase = (await state.sim.frame()).step - step;
+  if (data.placed !== state.placed) showBodies(data.placed);
+  state.refused = api.refused = null;
+  state.accumulator = 0;
+}
+
+/** Shows the world's state as restored (a snapshot holds its step's contacts and forces too). */
+async function showRestored() {
+  const gen = state.generation;
+  const frame = await state.sim.frame();
+  if (gen === state.generation) applyFrame(frame);
+}
+
 /** Puts the world back to its state when built (world.restore of the snapshot taken then). */
 async function restoreInitial() {
-  await state.sim.restore(state.initial.bytes);
-  state.stepBase = (await state.sim.frame()).step; /* the restored world is at its build again */
-  renderer.clearBodies();
-  for (const { id, entry } of state.initial.placed) renderer.addBody(id, entry.display ?? entry.def, entry.tag);
+  await restoreEntry(state.initial, 0);
   /* drops repeat from the seed, as after loading */
   state.random = sceneOf(CONFIG.scene, { rows: CONFIG.rows, drops: CONFIG.drops, seed: CONFIG.seed }).random;
-  state.refused = api.refused = null;
-  state.bodyCount = state.initial.placed.length;
-  api.bodyCount = state.bodyCount;
-  state.accumulator = 0;
 }
 
 async function reset({ rebuild = false } = {}) {
@@ -365,6 +443,7 @@ async function reset({ rebuild = false } = {}) {
   state.busy = true;
   controls.setBusy(true);
   try {
+    await timeline.idle();
     state.generation++;
     await followPicked(null); /* the new world's ids are not the picked body's */
     api.picked = null;
@@ -381,6 +460,7 @@ async function reset({ rebuild = false } = {}) {
     } else {
       await restoreInitial();
     }
+    timeline.start(0, state.initial, state.initial.bytes.length);
     await runSteps(1); // show the initial state (also when paused)
   } catch (err) {
     showError(err);
@@ -391,12 +471,21 @@ async function reset({ rebuild = false } = {}) {
   return snapshot();
 }
 
+/** Adds a falling body at the step shown: the recorded future after it is discarded, the world recorded with it. */
 async function drop() {
   if (!state.sim || state.busy) return snapshot();
-  const entry = dropDef(state.random, { height: CONFIG.rows * 0.5 + 3 });
-  await addBody(state.sim, entry);
-  state.bodyCount++;
-  api.bodyCount = state.bodyCount;
+  state.editing = true;
+  try {
+    await timeline.idle();
+    if (state.inflight) await state.inflight;
+    const entry = dropDef(state.random, { height: CONFIG.rows * 0.5 + 3 });
+    const id = await addBody(state.sim, entry);
+    state.placed = [...state.placed, { id, entry }];
+    state.bodyCount = api.bodyCount = state.placed.length;
+    await timeline.changed(capture); /* the world with the body at the step shown, before any step */
+  } finally {
+    state.editing = false;
+  }
   return snapshot();
 }
 
@@ -420,6 +509,10 @@ async function main() {
   });
   controls.sync();
   controls.setPaused(state.paused);
+  scrub = bindScrub(document.getElementById('scrub'), timeline, {
+    timestep: CONFIG.timestep, paused: () => state.paused, pause: () => pause(), stepLive: () => stepOnce(), onError: showError,
+    ready: () => !!state.sim && !state.busy,
+  });
   // the preset: the same scene under another engine's contact semantics (a new world)
   const presetSelect = document.getElementById('preset');
   presetSelect.value = CONFIG.preset;
@@ -448,6 +541,7 @@ async function main() {
   // The engine is loaded only inside the worker: this thread renders.
   statusEl.textContent = 'creating the worker world…';
   await createWorld();
+  timeline.start(0, state.initial, state.initial.bytes.length);
   await runSteps(1);
   requestAnimationFrame(animate);
   // ready once the first frame is on screen

@@ -26,6 +26,7 @@ export class LivePlot {
     this.history = opts.history ?? 600;
     this.labels = [opts.x, ...opts.series.map((s) => s.label), ...(opts.reference ? [opts.reference] : [])];
     this.data = this.labels.map(() => []);
+    this.until = null; /* showUntil's x */
     box.textContent = '';
     const n = opts.series.length;
     const line = (s, k) => ({
@@ -67,20 +68,49 @@ export class LivePlot {
     this.data = [xs, ...ys, ...(this.opts.reference ? [ref ?? xs.map(() => null)] : [])];
   }
 
-  clear() { this.data = this.labels.map(() => []); this.redraw(); }
+  clear() { this.data = this.labels.map(() => []); this.until = null; this.redraw(); }
 
-  /** Draws the data; the legend shows the last sample unless the cursor is on the plot. */
+  /** x of the last sample (−Infinity when empty): a page shown back in time pushes only past it. */
+  get lastX() { return this.data[0].length ? this.data[0].at(-1) : -Infinity; }
+
+  /** Drops the samples after x (a discarded future). */
+  truncate(x) {
+    const n = this._countUpTo(x);
+    for (const s of this.data) s.length = Math.min(s.length, n);
+  }
+
+  /** Shows only the samples up to x (a step shown back in time); null shows all. Kept until changed. */
+  showUntil(x) { this.until = x; }
+
+  /* samples with x ≤ limit (x increases; a relative 1e-9 absorbs the rounding of t = step·h) */
+  _countUpTo(limit) {
+    const xs = this.data[0];
+    let n = xs.length;
+    while (n > 0 && xs[n - 1] > limit + 1e-9 * Math.abs(limit)) n--;
+    return n;
+  }
+
+  /** The data shown: every sample, or those up to showUntil's x. */
+  _shown() {
+    if (this.until == null) return this.data;
+    const n = this._countUpTo(this.until);
+    return this.data.map((s) => s.slice(0, n));
+  }
+
+  /** Draws the data; the legend shows the last sample shown unless the cursor is on the plot. */
   redraw() {
-    this.plot.setData(this.data);
-    const n = this.data[0].length;
+    const data = this._shown();
+    this.plot.setData(data);
+    const n = data[0].length;
     if (n && this.plot.cursor.left < 0) this.plot.setLegend({ idx: n - 1 });
   }
 
-  /** The plotted series as CSV (header = labels with units). */
+  /** The plotted series as shown, as CSV (header = labels with units). */
   csv() {
     const esc = (s) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+    const data = this._shown();
     const rows = [this.labels.map(esc).join(',')];
-    for (let i = 0; i < this.data[0].length; i++) rows.push(this.data.map((s) => (s[i] == null ? '' : String(s[i]))).join(','));
+    for (let i = 0; i < data[0].length; i++) rows.push(data.map((s) => (s[i] == null ? '' : String(s[i]))).join(','));
     return rows.join('\n') + '\n';
   }
 
