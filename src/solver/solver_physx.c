@@ -259,9 +259,11 @@ static tb_status prepare_bodies(tb_world* w, tb_solver_data* d, tb_physx_plan* p
   }
   int32_t nc = 0;
   for (int32_t i = 0; i < w->pair_count; ++i) nc += w->manifolds[i].point_count > 0;
-  if (!reserve_many(d, nb, nc, w->pair_count))
+  /* one more body state: the zeros that static lanes of the wide rows read */
+  if (!reserve_many(d, nb + 1, nc, w->pair_count))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for %d bodies and %d manifolds", nb, nc);
   plan->bodies = nb;
+  memset(&d->states[nb], 0, sizeof d->states[nb]);
 
   for (int32_t i = 0; i < bodies->count; ++i) {
     int32_t k = bodies->solver_index[i];
@@ -418,6 +420,7 @@ static tb_status prepare(tb_world* w, const tb_step_context* step, int tgs, tb_p
   ctx->tgs = tgs;
   ctx->ext_every = tgs && sp->external_forces_every_iteration;
   ctx->gravity = tb_v3(w->def.gravity[0], w->def.gravity[1], w->def.gravity[2]);
+  ctx->zero_state = plan->bodies;
   int32_t threads = step->thread_count;
   tb_parallel_for(plan->bodies, TB_BODY_CHUNK, threads, pre_integrate_job, ctx);
   tb_parallel_for(plan->wide_count, TB_WIDE_CHUNK, threads, tb_physx_prepare_rows_job, ctx);

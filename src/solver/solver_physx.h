@@ -58,6 +58,7 @@ typedef struct tb_physx_ctx {
   int32_t iteration;        /* current position / velocity iteration */
   int velocity_phase;
   int32_t wide_base;        /* first wide of the colour being solved */
+  int32_t zero_state;       /* index of the body state of zeros after the solver bodies (static lanes) */
 } tb_physx_ctx;
 
 /* Contact point of a manifold point: the midpoint of its two surface points, world (m). */
