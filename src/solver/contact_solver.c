@@ -126,6 +126,7 @@ static inline void solve_friction(tb_contact_wide* c, lane_bodies* lb, const tb_
    * penetration bias rate in the position iterations */
   tb_f4 rate = pass->biased ? tb_f4_load(c->anchor_bias) : zero;
   v3w dp = v3w_sub(lb->dpb, lb->dpa);
+  tb_f4 dp_t0 = v3w_dot(dp, t0), dp_t1 = v3w_dot(dp, t1); /* the lanes' relative motion along t0, t1, m */
   tb_f4 share = tb_f4_mul(patch_n, tb_f4_load(c->friction_scale));
   tb_f4 lim_s = tb_f4_mul(tb_f4_load(c->mu_static), share);
   tb_f4 lim_d = tb_f4_mul(tb_f4_load(c->mu_dynamic), share);
@@ -138,9 +139,9 @@ static inline void solve_friction(tb_contact_wide* c, lane_bodies* lb, const tb_
     tb_f4 m0 = tb_f4_load(a->mass_t0), m1 = tb_f4_load(a->mass_t1);
     tb_f4 n0, n1, over = tb_f4_gt(zero, zero);
     tb_f4 e0 = tb_f4_add(tb_f4_load(a->error_t0),
-                         tb_f4_sub(tb_f4_add(v3w_dot(dp, t0), v3w_dot(lb->dtb, cb0)), v3w_dot(lb->dta, ca0)));
+                         tb_f4_sub(tb_f4_add(dp_t0, v3w_dot(lb->dtb, cb0)), v3w_dot(lb->dta, ca0)));
     tb_f4 e1 = tb_f4_add(tb_f4_load(a->error_t1),
-                         tb_f4_sub(tb_f4_add(v3w_dot(dp, t1), v3w_dot(lb->dtb, cb1)), v3w_dot(lb->dta, ca1)));
+                         tb_f4_sub(tb_f4_add(dp_t1, v3w_dot(lb->dtb, cb1)), v3w_dot(lb->dta, ca1)));
     tb_f4 b0 = tb_f4_mul(rate, e0), b1 = tb_f4_mul(rate, e1);
     /* the static/dynamic switch looks at the velocity part alone; the drift correction of a
      * kept anchor may use friction up to the static bound without making it slide */
@@ -188,7 +189,7 @@ void tb_contact_solve(tb_contact_wide* c, tb_body_state* states, const tb_contac
   tb_f4 compliant = tb_f4_gt(tb_f4_load(c->compliant), zero);
   tb_f4 normal_active = pass->skip_compliant ? tb_f4_and(active, tb_f4_gt(tb_f4_splat(0.5f), tb_f4_load(c->compliant))) : active;
   tb_f4 max_imp = tb_f4_load(c->max_impulse);
-  v3w dp = v3w_sub(lb.dpb, lb.dpa);
+  tb_f4 dp_n = v3w_dot(v3w_sub(lb.dpb, lb.dpa), n); /* the lanes' relative motion along n, m */
   tb_f4 patch_n = zero;
   if (pass->friction_first) {
     /* TGS: friction first, bounded by the normal impulse accumulated so far, so that the
@@ -202,7 +203,7 @@ void tb_contact_solve(tb_contact_wide* c, tb_body_state* states, const tb_contac
     v3w ca = v3w_load(p->ca_n), cb = v3w_load(p->cb_n);
     /* separation now = start separation + motion of the points along n (TGS; zero for PGS) */
     tb_f4 s = tb_f4_add(tb_f4_load(p->base_separation),
-                        tb_f4_sub(tb_f4_add(v3w_dot(dp, n), v3w_dot(lb.dtb, cb)), v3w_dot(lb.dta, ca)));
+                        tb_f4_sub(tb_f4_add(dp_n, v3w_dot(lb.dtb, cb)), v3w_dot(lb.dta, ca)));
     /* rigid: a gap may close within one iteration step; a penetration is pushed out at
      * bias·s/h up to the max depenetration velocity; a bounce target wins when larger */
     tb_f4 bias = tb_f4_select(tb_f4_gt(s, zero), tb_f4_mul(s, spec_rate), tb_f4_max(tb_f4_mul(s, pen_rate), max_depen));
