@@ -24,6 +24,15 @@ static inline tb_f4 tb_f4_and(tb_f4 a, tb_f4 b) { return wasm_v128_and(a, b); }
 static inline tb_f4 tb_f4_or(tb_f4 a, tb_f4 b) { return wasm_v128_or(a, b); }
 /* mask ? a : b, with mask lanes all-ones or all-zeros */
 static inline tb_f4 tb_f4_select(tb_f4 mask, tb_f4 a, tb_f4 b) { return wasm_v128_bitselect(a, b, mask); }
+/* rows r0..r3 become the columns: r_i[j] ← r_j[i] (data moves only) */
+static inline void tb_f4_transpose(tb_f4* r0, tb_f4* r1, tb_f4* r2, tb_f4* r3) {
+  tb_f4 t0 = wasm_i32x4_shuffle(*r0, *r1, 0, 4, 1, 5), t1 = wasm_i32x4_shuffle(*r2, *r3, 0, 4, 1, 5);
+  tb_f4 t2 = wasm_i32x4_shuffle(*r0, *r1, 2, 6, 3, 7), t3 = wasm_i32x4_shuffle(*r2, *r3, 2, 6, 3, 7);
+  *r0 = wasm_i32x4_shuffle(t0, t1, 0, 1, 4, 5);
+  *r1 = wasm_i32x4_shuffle(t0, t1, 2, 3, 6, 7);
+  *r2 = wasm_i32x4_shuffle(t2, t3, 0, 1, 4, 5);
+  *r3 = wasm_i32x4_shuffle(t2, t3, 2, 3, 6, 7);
+}
 
 #elif defined(__SSE2__) && !defined(TB_SIMD_SCALAR)
 #include <emmintrin.h>
@@ -46,6 +55,14 @@ static inline tb_f4 tb_f4_and(tb_f4 a, tb_f4 b) { return _mm_and_ps(a, b); }
 static inline tb_f4 tb_f4_or(tb_f4 a, tb_f4 b) { return _mm_or_ps(a, b); }
 static inline tb_f4 tb_f4_select(tb_f4 mask, tb_f4 a, tb_f4 b) {
   return _mm_or_ps(_mm_and_ps(mask, a), _mm_andnot_ps(mask, b));
+}
+static inline void tb_f4_transpose(tb_f4* r0, tb_f4* r1, tb_f4* r2, tb_f4* r3) {
+  tb_f4 t0 = _mm_unpacklo_ps(*r0, *r1), t1 = _mm_unpacklo_ps(*r2, *r3);
+  tb_f4 t2 = _mm_unpackhi_ps(*r0, *r1), t3 = _mm_unpackhi_ps(*r2, *r3);
+  *r0 = _mm_movelh_ps(t0, t1);
+  *r1 = _mm_movehl_ps(t1, t0);
+  *r2 = _mm_movelh_ps(t2, t3);
+  *r3 = _mm_movehl_ps(t3, t2);
 }
 
 #else
@@ -79,6 +96,11 @@ static inline tb_f4 tb_f4_select(tb_f4 m, tb_f4 a, tb_f4 b) {
   tb_f4 r;
   for (int i = 0; i < 4; ++i) r.v[i] = tb_f4_bits_(m.v[i]) ? a.v[i] : b.v[i];
   return r;
+}
+static inline void tb_f4_transpose(tb_f4* r0, tb_f4* r1, tb_f4* r2, tb_f4* r3) {
+  tb_f4* r[4] = {r0, r1, r2, r3};
+  for (int i = 0; i < 4; ++i)
+    for (int j = i + 1; j < 4; ++j) { float t = r[i]->v[j]; r[i]->v[j] = r[j]->v[i]; r[j]->v[i] = t; }
 }
 #undef TB_F4_MAP2
 #endif

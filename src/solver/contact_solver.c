@@ -41,61 +41,60 @@ typedef struct lane_bodies {
   v3w dpa, dta, dpb, dtb;
 } lane_bodies;
 
-/* Two vectors (at byte offsets off0, off1 of tb_body_state) of body A and body B of each lane;
- * static lanes read zeros. */
-static void gather_pair(const tb_contact_wide* c, const tb_body_state* states, size_t off0, size_t off1,
-                        v3w* a0, v3w* a1, v3w* b0, v3w* b1) {
-  float v[12][TB_LANES] = {{0}};
+_Static_assert(offsetof(tb_body_state, w) == 3 * sizeof(float) && offsetof(tb_body_state, dp) == 6 * sizeof(float) &&
+                   offsetof(tb_body_state, dtheta) == 9 * sizeof(float),
+               "the gather reads v, w, dp, dtheta as 12 consecutive floats");
+
+/* The 12 floats v, w, dp, dtheta of the four lanes' bodies idx[l] as lane vectors: three rows of
+ * four floats per body, transposed (data moves only). */
+static inline void gather_side(const tb_body_state* states, const int32_t idx[TB_LANES], v3w* v, v3w* w, v3w* dp, v3w* dt) {
+  tb_f4 r[3][TB_LANES];
   for (int l = 0; l < TB_LANES; ++l) {
-    const int32_t body[2] = {c->body_a[l], c->body_b[l]};
-    for (int k = 0; k < 2; ++k) {
-      if (body[k] < 0) continue;
-      const char* base = (const char*)&states[body[k]];
-      const tb_vec3* x = (const tb_vec3*)(base + off0);
-      const tb_vec3* y = (const tb_vec3*)(base + off1);
-      v[6 * k + 0][l] = x->x; v[6 * k + 1][l] = x->y; v[6 * k + 2][l] = x->z;
-      v[6 * k + 3][l] = y->x; v[6 * k + 4][l] = y->y; v[6 * k + 5][l] = y->z;
-    }
+    const float* f = (const float*)(const void*)&states[idx[l]];
+    r[0][l] = tb_f4_load(f);
+    r[1][l] = tb_f4_load(f + 4);
+    r[2][l] = tb_f4_load(f + 8);
   }
-  *a0 = v3w_load_rows(&v[0][0]);
-  *a1 = v3w_load_rows(&v[3][0]);
-  *b0 = v3w_load_rows(&v[6][0]);
-  *b1 = v3w_load_rows(&v[9][0]);
+  for (int k = 0; k < 3; ++k) tb_f4_transpose(&r[k][0], &r[k][1], &r[k][2], &r[k][3]);
+  v->x = r[0][0]; v->y = r[0][1]; v->z = r[0][2]; w->x = r[0][3];
+  w->y = r[1][0]; w->z = r[1][1]; dp->x = r[1][2]; dp->y = r[1][3];
+  dp->z = r[2][0]; dt->x = r[2][1]; dt->y = r[2][2]; dt->z = r[2][3];
 }
 
-static void gather(const tb_contact_wide* c, const tb_body_state* states, lane_bodies* lb, int with_delta) {
-  gather_pair(c, states, offsetof(tb_body_state, v), offsetof(tb_body_state, w), &lb->va, &lb->wa, &lb->vb, &lb->wb);
-  if (with_delta)
-    gather_pair(c, states, offsetof(tb_body_state, dp), offsetof(tb_body_state, dtheta), &lb->dpa, &lb->dta, &lb->dpb, &lb->dtb);
+static void gather(const tb_contact_wide* c, const tb_body_state* states, lane_bodies* lb) {
+  gather_side(states, c->state_a, &lb->va, &lb->wa, &lb->dpa, &lb->dta);
+  gather_side(states, c->state_b, &lb->vb, &lb->wb, &lb->dpb, &lb->dtb);
 }
 
-/* Only dynamic bodies are written back (inverse mass > 0); kinematic and static never change. */
+/* v and w of the dynamic bodies of one side (inverse mass > 0); kinematic and static never change.
+ * The second row also rewrites dp.x, dp.y with the values the gather read (the solve does not
+ * change them, and no other wide of the colour holds the body). */
+static inline void scatter_side(tb_body_state* states, const int32_t body[TB_LANES], const float inv_mass[TB_LANES], v3w v,
+                                v3w w, v3w dp) {
+  tb_f4 r0[TB_LANES] = {v.x, v.y, v.z, w.x}, r1[TB_LANES] = {w.y, w.z, dp.x, dp.y};
+  tb_f4_transpose(&r0[0], &r0[1], &r0[2], &r0[3]);
+  tb_f4_transpose(&r1[0], &r1[1], &r1[2], &r1[3]);
+  for (int l = 0; l < TB_LANES; ++l) {
+    if (body[l] < 0 || !(inv_mass[l] > 0.0f)) continue;
+    float* f = (float*)(void*)&states[body[l]];
+    tb_f4_store(f, r0[l]);
+    tb_f4_store(f + 4, r1[l]);
+  }
+}
+
 static void scatter(const tb_contact_wide* c, tb_body_state* states, const lane_bodies* lb) {
-  float v[12][TB_LANES];
-  tb_f4_store(v[0], lb->va.x); tb_f4_store(v[1], lb->va.y); tb_f4_store(v[2], lb->va.z);
-  tb_f4_store(v[3], lb->wa.x); tb_f4_store(v[4], lb->wa.y); tb_f4_store(v[5], lb->wa.z);
-  tb_f4_store(v[6], lb->vb.x); tb_f4_store(v[7], lb->vb.y); tb_f4_store(v[8], lb->vb.z);
-  tb_f4_store(v[9], lb->wb.x); tb_f4_store(v[10], lb->wb.y); tb_f4_store(v[11], lb->wb.z);
-  for (int l = 0; l < TB_LANES; ++l) {
-    int32_t a = c->body_a[l], b = c->body_b[l];
-    if (a >= 0 && c->inv_mass_a[l] > 0.0f) {
-      states[a].v = tb_v3(v[0][l], v[1][l], v[2][l]);
-      states[a].w = tb_v3(v[3][l], v[4][l], v[5][l]);
-    }
-    if (b >= 0 && c->inv_mass_b[l] > 0.0f) {
-      states[b].v = tb_v3(v[6][l], v[7][l], v[8][l]);
-      states[b].w = tb_v3(v[9][l], v[10][l], v[11][l]);
-    }
-  }
+  scatter_side(states, c->body_a, c->inv_mass_a, lb->va, lb->wa, lb->dpa);
+  scatter_side(states, c->body_b, c->inv_mass_b, lb->vb, lb->wb, lb->dpb);
 }
 
-/* Applies impulse P along direction d with angular arms ca (body A) and cb (body B). */
-static inline void apply(lane_bodies* lb, const tb_contact_wide* c, tb_f4 P, v3w d, v3w ca, v3w cb) {
+/* Applies impulse P along direction d; ia, ib are the row's inertia-arm products IA⁻¹(rA × d),
+ * IB⁻¹(rB × d). */
+static inline void apply(lane_bodies* lb, const tb_contact_wide* c, tb_f4 P, v3w d, v3w ia, v3w ib) {
   tb_f4 ma = tb_f4_load(c->inv_mass_a), mb = tb_f4_load(c->inv_mass_b);
   lb->va = v3w_mad(lb->va, tb_f4_sub(tb_f4_splat(0.0f), tb_f4_mul(ma, P)), d);
   lb->vb = v3w_mad(lb->vb, tb_f4_mul(mb, P), d);
-  lb->wa = v3w_mad(lb->wa, tb_f4_sub(tb_f4_splat(0.0f), P), v3w_sym_mul(c->ia, ca));
-  lb->wb = v3w_mad(lb->wb, P, v3w_sym_mul(c->ib, cb));
+  lb->wa = v3w_mad(lb->wa, tb_f4_sub(tb_f4_splat(0.0f), P), ia);
+  lb->wb = v3w_mad(lb->wb, P, ib);
 }
 
 /* Relative velocity of B against A along d at the anchors: (vB + wB×rB − vA − wA×rA)·d. */
@@ -120,14 +119,14 @@ static inline tb_f4 row(tb_f4 l, tb_f4 m, tb_f4 vt, tb_f4 b, tb_f4 lim_s, tb_f4 
 
 /* Patch friction: each anchor's bound is its share of the patch's normal impulse patch_n. With
  * only_sliding, the anchors that did not slide in the last friction pass keep their impulses. */
-static inline void solve_friction(tb_contact_wide* c, lane_bodies* lbp, const tb_contact_pass* pass, tb_f4 lanes,
+static inline void solve_friction(tb_contact_wide* c, lane_bodies* lb, const tb_contact_pass* pass, tb_f4 lanes,
                                   tb_f4 patch_n, v3w t0, v3w t1, int only_sliding) {
-  lane_bodies lb = *lbp;
   tb_f4 zero = tb_f4_splat(0.0f);
   /* strong friction: a kept anchor's drift, tracked with the motion, is corrected at the
    * penetration bias rate in the position iterations */
   tb_f4 rate = pass->biased ? tb_f4_load(c->anchor_bias) : zero;
-  v3w dp = v3w_sub(lb.dpb, lb.dpa);
+  v3w dp = v3w_sub(lb->dpb, lb->dpa);
+  tb_f4 dp_t0 = v3w_dot(dp, t0), dp_t1 = v3w_dot(dp, t1); /* the lanes' relative motion along t0, t1, m */
   tb_f4 share = tb_f4_mul(patch_n, tb_f4_load(c->friction_scale));
   tb_f4 lim_s = tb_f4_mul(tb_f4_load(c->mu_static), share);
   tb_f4 lim_d = tb_f4_mul(tb_f4_load(c->mu_dynamic), share);
@@ -140,16 +139,16 @@ static inline void solve_friction(tb_contact_wide* c, lane_bodies* lbp, const tb
     tb_f4 m0 = tb_f4_load(a->mass_t0), m1 = tb_f4_load(a->mass_t1);
     tb_f4 n0, n1, over = tb_f4_gt(zero, zero);
     tb_f4 e0 = tb_f4_add(tb_f4_load(a->error_t0),
-                         tb_f4_sub(tb_f4_add(v3w_dot(dp, t0), v3w_dot(lb.dtb, cb0)), v3w_dot(lb.dta, ca0)));
+                         tb_f4_sub(tb_f4_add(dp_t0, v3w_dot(lb->dtb, cb0)), v3w_dot(lb->dta, ca0)));
     tb_f4 e1 = tb_f4_add(tb_f4_load(a->error_t1),
-                         tb_f4_sub(tb_f4_add(v3w_dot(dp, t1), v3w_dot(lb.dtb, cb1)), v3w_dot(lb.dta, ca1)));
+                         tb_f4_sub(tb_f4_add(dp_t1, v3w_dot(lb->dtb, cb1)), v3w_dot(lb->dta, ca1)));
     tb_f4 b0 = tb_f4_mul(rate, e0), b1 = tb_f4_mul(rate, e1);
     /* the static/dynamic switch looks at the velocity part alone; the drift correction of a
      * kept anchor may use friction up to the static bound without making it slide */
     if (pass->pair_clamp) {
       /* TGS: both rows from the same velocities, the pair scaled into the dynamic disc when it
        * leaves the static disc */
-      tb_f4 vt0 = rel_vel(&lb, t0, ca0, cb0), vt1 = rel_vel(&lb, t1, ca1, cb1);
+      tb_f4 vt0 = rel_vel(lb, t0, ca0, cb0), vt1 = rel_vel(lb, t1, ca1, cb1);
       tb_f4 u0 = tb_f4_sub(l0, tb_f4_mul(m0, vt0)), u1 = tb_f4_sub(l1, tb_f4_mul(m1, vt1));
       over = tb_f4_gt(tb_f4_sqrt(tb_f4_add(tb_f4_mul(u0, u0), tb_f4_mul(u1, u1))), lim_s);
       tb_f4 bound = tb_f4_select(over, lim_d, lim_s);
@@ -159,28 +158,27 @@ static inline void solve_friction(tb_contact_wide* c, lane_bodies* lbp, const tb
       tb_f4 scale = tb_f4_select(tb_f4_gt(len, bound), tb_f4_div(bound, tb_f4_max(len, tb_f4_splat(1e-30f))), tb_f4_splat(1.0f));
       n0 = tb_f4_select(friction, tb_f4_mul(n0, scale), l0);
       n1 = tb_f4_select(friction, tb_f4_mul(n1, scale), l1);
-      apply(&lb, c, tb_f4_sub(n0, l0), t0, ca0, cb0);
-      apply(&lb, c, tb_f4_sub(n1, l1), t1, ca1, cb1);
+      apply(lb, c, tb_f4_sub(n0, l0), t0, v3w_load(a->ia_t0), v3w_load(a->ib_t0));
+      apply(lb, c, tb_f4_sub(n1, l1), t1, v3w_load(a->ia_t1), v3w_load(a->ib_t1));
     } else {
       /* PGS: one row after the other, each clamped on its own */
-      n0 = row(l0, m0, rel_vel(&lb, t0, ca0, cb0), b0, lim_s, lim_d, &over);
+      n0 = row(l0, m0, rel_vel(lb, t0, ca0, cb0), b0, lim_s, lim_d, &over);
       n0 = tb_f4_select(friction, n0, l0);
-      apply(&lb, c, tb_f4_sub(n0, l0), t0, ca0, cb0);
-      n1 = row(l1, m1, rel_vel(&lb, t1, ca1, cb1), b1, lim_s, lim_d, &over);
+      apply(lb, c, tb_f4_sub(n0, l0), t0, v3w_load(a->ia_t0), v3w_load(a->ib_t0));
+      n1 = row(l1, m1, rel_vel(lb, t1, ca1, cb1), b1, lim_s, lim_d, &over);
       n1 = tb_f4_select(friction, n1, l1);
-      apply(&lb, c, tb_f4_sub(n1, l1), t1, ca1, cb1);
+      apply(lb, c, tb_f4_sub(n1, l1), t1, v3w_load(a->ia_t1), v3w_load(a->ib_t1));
     }
     tb_f4_store(a->lambda_t0, n0);
     tb_f4_store(a->lambda_t1, n1);
     /* whether the last friction pass projected it (PhysX: a broken patch drops its anchors) */
     tb_f4_store(a->sliding, tb_f4_select(friction, tb_f4_select(over, tb_f4_splat(1.0f), zero), tb_f4_load(a->sliding)));
   }
-  *lbp = lb;
 }
 
 void tb_contact_solve(tb_contact_wide* c, tb_body_state* states, const tb_contact_pass* pass) {
   lane_bodies lb;
-  gather(c, states, &lb, 1);
+  gather(c, states, &lb);
   v3w n = v3w_load(c->n), t0 = v3w_load(c->t0), t1 = v3w_load(c->t1);
   tb_f4 zero = tb_f4_splat(0.0f);
   tb_f4 active = tb_f4_gt(tb_f4_load(pass->active), zero);
@@ -191,7 +189,7 @@ void tb_contact_solve(tb_contact_wide* c, tb_body_state* states, const tb_contac
   tb_f4 compliant = tb_f4_gt(tb_f4_load(c->compliant), zero);
   tb_f4 normal_active = pass->skip_compliant ? tb_f4_and(active, tb_f4_gt(tb_f4_splat(0.5f), tb_f4_load(c->compliant))) : active;
   tb_f4 max_imp = tb_f4_load(c->max_impulse);
-  v3w dp = v3w_sub(lb.dpb, lb.dpa);
+  tb_f4 dp_n = v3w_dot(v3w_sub(lb.dpb, lb.dpa), n); /* the lanes' relative motion along n, m */
   tb_f4 patch_n = zero;
   if (pass->friction_first) {
     /* TGS: friction first, bounded by the normal impulse accumulated so far, so that the
@@ -205,7 +203,7 @@ void tb_contact_solve(tb_contact_wide* c, tb_body_state* states, const tb_contac
     v3w ca = v3w_load(p->ca_n), cb = v3w_load(p->cb_n);
     /* separation now = start separation + motion of the points along n (TGS; zero for PGS) */
     tb_f4 s = tb_f4_add(tb_f4_load(p->base_separation),
-                        tb_f4_sub(tb_f4_add(v3w_dot(dp, n), v3w_dot(lb.dtb, cb)), v3w_dot(lb.dta, ca)));
+                        tb_f4_sub(tb_f4_add(dp_n, v3w_dot(lb.dtb, cb)), v3w_dot(lb.dta, ca)));
     /* rigid: a gap may close within one iteration step; a penetration is pushed out at
      * bias·s/h up to the max depenetration velocity; a bounce target wins when larger */
     tb_f4 bias = tb_f4_select(tb_f4_gt(s, zero), tb_f4_mul(s, spec_rate), tb_f4_max(tb_f4_mul(s, pen_rate), max_depen));
@@ -221,7 +219,7 @@ void tb_contact_solve(tb_contact_wide* c, tb_body_state* states, const tb_contac
     new_lam = tb_f4_min(tb_f4_max(new_lam, zero), max_imp);
     new_lam = tb_f4_select(normal_active, new_lam, lam);
     tb_f4_store(p->lambda_n, new_lam);
-    apply(&lb, c, tb_f4_sub(new_lam, lam), n, ca, cb);
+    apply(&lb, c, tb_f4_sub(new_lam, lam), n, v3w_load(p->ia_n), v3w_load(p->ib_n));
     patch_n = tb_f4_add(patch_n, new_lam);
   }
 
@@ -234,4 +232,25 @@ void tb_contact_solve(tb_contact_wide* c, tb_body_state* states, const tb_contac
   if (!pass->friction_first) solve_friction(c, &lb, pass, friction, patch_n, t0, t1, 0);
   else if (!pass->biased) solve_friction(c, &lb, pass, friction, patch_n, t0, t1, 1);
   scatter(c, states, &lb);
+}
+
+static inline void store3(float rows[3][TB_LANES], v3w v) {
+  tb_f4_store(rows[0], v.x);
+  tb_f4_store(rows[1], v.y);
+  tb_f4_store(rows[2], v.z);
+}
+
+void tb_contact_wide_products(tb_contact_wide* c, const float ia[6][TB_LANES], const float ib[6][TB_LANES]) {
+  for (int j = 0; j < c->point_count; ++j) {
+    tb_contact_point_wide* p = &c->p[j];
+    store3(p->ia_n, v3w_sym_mul(ia, v3w_load(p->ca_n)));
+    store3(p->ib_n, v3w_sym_mul(ib, v3w_load(p->cb_n)));
+  }
+  for (int k = 0; k < c->anchor_count; ++k) {
+    tb_anchor_wide* a = &c->a[k];
+    store3(a->ia_t0, v3w_sym_mul(ia, v3w_load(a->ca_t0)));
+    store3(a->ib_t0, v3w_sym_mul(ib, v3w_load(a->cb_t0)));
+    store3(a->ia_t1, v3w_sym_mul(ia, v3w_load(a->ca_t1)));
+    store3(a->ib_t1, v3w_sym_mul(ib, v3w_load(a->cb_t1)));
+  }
 }

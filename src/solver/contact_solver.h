@@ -13,6 +13,7 @@
 #define TB_MAX_ANCHORS 2
 #define TB_NO_RESTITUTION (-1e30f) /* restitution target of a point without a bounce, m/s */
 
+/* The first 12 floats (v, w, dp, dtheta) are read as three 4-float rows by the wide rows' gather. */
 typedef struct tb_body_state {
   tb_vec3 v;      /* linear velocity of the centre of mass, m/s */
   tb_vec3 w;      /* angular velocity, rad/s */
@@ -35,6 +36,7 @@ typedef struct tb_body_sim {
 
 typedef struct tb_contact_point_wide {
   float ca_n[3][TB_LANES], cb_n[3][TB_LANES];   /* rA × n, rB × n (m) */
+  float ia_n[3][TB_LANES], ib_n[3][TB_LANES];   /* IA⁻¹(rA × n), IB⁻¹(rB × n), 1/(kg·m), fixed over a step */
   float base_separation[TB_LANES];              /* m, separation at the start of the step */
   float vel_mul[TB_LANES];  /* rigid: 1/w (kg); compliant: x·a; 0 = no row (inactive point) */
   float imp_mul[TB_LANES];  /* rigid: 1; compliant: 1 − x (PhysX impulse multiplier) */
@@ -47,6 +49,8 @@ typedef struct tb_contact_point_wide {
 typedef struct tb_anchor_wide {
   float ca_t0[3][TB_LANES], cb_t0[3][TB_LANES];
   float ca_t1[3][TB_LANES], cb_t1[3][TB_LANES];
+  float ia_t0[3][TB_LANES], ib_t0[3][TB_LANES]; /* IA⁻¹(rA × t0), IB⁻¹(rB × t0), 1/(kg·m) */
+  float ia_t1[3][TB_LANES], ib_t1[3][TB_LANES];
   float mass_t0[TB_LANES], mass_t1[TB_LANES];   /* kg; 0 = no anchor in this lane */
   float lambda_t0[TB_LANES], lambda_t1[TB_LANES]; /* N·s accumulated over the step */
   float sliding[TB_LANES];  /* 1 when the last friction pass projected it to the dynamic bound */
@@ -56,6 +60,7 @@ typedef struct tb_anchor_wide {
 
 typedef struct tb_contact_wide {
   int32_t body_a[TB_LANES], body_b[TB_LANES];   /* solver body index, -1 = static */
+  int32_t state_a[TB_LANES], state_b[TB_LANES]; /* body state read by the gather: body_a/b, static → the zero state */
   int32_t manifold[TB_LANES];                   /* manifold index, -1 = empty lane */
   int32_t point_count;                          /* max over lanes */
   int32_t anchor_count;                         /* max over lanes */
@@ -65,7 +70,6 @@ typedef struct tb_contact_wide {
   int32_t position_iterations[TB_LANES], velocity_iterations[TB_LANES]; /* of the lane's island */
   float n[3][TB_LANES], t0[3][TB_LANES], t1[3][TB_LANES];
   float inv_mass_a[TB_LANES], inv_mass_b[TB_LANES];
-  float ia[6][TB_LANES], ib[6][TB_LANES];
   float mu_static[TB_LANES], mu_dynamic[TB_LANES]; /* 1 */
   float friction_scale[TB_LANES];  /* 1 / anchors: each anchor's share of the patch normal impulse */
   float max_impulse[TB_LANES];     /* N·s per point (PhysX maxContactImpulse) */
@@ -89,7 +93,13 @@ typedef struct tb_contact_pass {
                              * PGS: each tangent row against the static then the dynamic bound */
 } tb_contact_pass;
 
-/* The hot loop: every normal row then every friction row of the wide's lanes, once. */
+/* The hot loop: every normal row then every friction row of the wide's lanes, once. states holds
+ * the solver bodies and the state of zeros that state_a / state_b name for static lanes. */
 void tb_contact_solve(tb_contact_wide* c, tb_body_state* states, const tb_contact_pass* pass);
+
+/* After the lanes' rows are prepared: the inertia-arm products IA⁻¹(rA × d), IB⁻¹(rB × d) of every
+ * row from the lanes' world inverse inertias ia, ib (xx, yy, zz, xy, xz, yz, 1/(kg·m²)), which
+ * the iterations apply unchanged. */
+void tb_contact_wide_products(tb_contact_wide* c, const float ia[6][TB_LANES], const float ib[6][TB_LANES]);
 
 #endif

@@ -57,6 +57,8 @@ void tb_solver_destroy(tb_world* w) {
   tb_free(d->constraint_manifold, (size_t)d->constraint_capacity * sizeof(int32_t));
   tb_free(d->color, (size_t)d->constraint_capacity * sizeof(int32_t));
   tb_free(d->manifold_wide, (size_t)d->manifold_capacity * sizeof(int32_t));
+  tb_free(d->manifold_anchor, (size_t)d->manifold_capacity * sizeof(int32_t));
+  tb_free(d->chunk_residual, (size_t)d->manifold_capacity * 2 * sizeof(float));
   tb_free(d->bits, (size_t)d->bits_capacity * sizeof(uint64_t));
   tb_free(d->wides, (size_t)d->wide_capacity * sizeof(tb_contact_wide));
   tb_physx_joints_destroy(d);
@@ -90,10 +92,13 @@ static int reserve_many(tb_solver_data* d, int32_t bodies, int32_t constraints, 
                             {(void**)&d->parent, sizeof(int32_t)}};
   const tb_array_ref c[] = {{(void**)&d->body_a, sizeof(int32_t)}, {(void**)&d->body_b, sizeof(int32_t)},
                             {(void**)&d->constraint_manifold, sizeof(int32_t)}, {(void**)&d->color, sizeof(int32_t)}};
+  /* per pair; the readback's chunk residuals (two per chunk) are sized by pairs too */
+  const tb_array_ref m[] = {{(void**)&d->manifold_wide, sizeof(int32_t)}, {(void**)&d->manifold_anchor, sizeof(int32_t)},
+                            {(void**)&d->chunk_residual, 2 * sizeof(float)}};
   tb_array_ref a0[5], a1[5];
   int na0 = anchor_cache_arrays(&d->anchors[0], a0), na1 = anchor_cache_arrays(&d->anchors[1], a1);
   return reserve_arrays(b, 3, &d->body_capacity, bodies) && reserve_arrays(c, 4, &d->constraint_capacity, constraints) &&
-         reserve((void**)&d->manifold_wide, &d->manifold_capacity, manifolds, sizeof(int32_t)) &&
+         reserve_arrays(m, 3, &d->manifold_capacity, manifolds) &&
          reserve_arrays(a0, na0, &d->anchors[0].capacity, manifolds) &&
          reserve_arrays(a1, na1, &d->anchors[1].capacity, manifolds);
 }
@@ -259,9 +264,11 @@ static tb_status prepare_bodies(tb_world* w, tb_solver_data* d, tb_physx_plan* p
   }
   int32_t nc = 0;
   for (int32_t i = 0; i < w->pair_count; ++i) nc += w->manifolds[i].point_count > 0;
-  if (!reserve_many(d, nb, nc, w->pair_count))
+  /* one more body state: the zeros that static lanes of the wide rows read */
+  if (!reserve_many(d, nb + 1, nc, w->pair_count))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for %d bodies and %d manifolds", nb, nc);
   plan->bodies = nb;
+  memset(&d->states[nb], 0, sizeof d->states[nb]);
 
   for (int32_t i = 0; i < bodies->count; ++i) {
     int32_t k = bodies->solver_index[i];
@@ -418,6 +425,7 @@ static tb_status prepare(tb_world* w, const tb_step_context* step, int tgs, tb_p
   ctx->tgs = tgs;
   ctx->ext_every = tgs && sp->external_forces_every_iteration;
   ctx->gravity = tb_v3(w->def.gravity[0], w->def.gravity[1], w->def.gravity[2]);
+  ctx->zero_state = plan->bodies;
   int32_t threads = step->thread_count;
   tb_parallel_for(plan->bodies, TB_BODY_CHUNK, threads, pre_integrate_job, ctx);
   tb_parallel_for(plan->wide_count, TB_WIDE_CHUNK, threads, tb_physx_prepare_rows_job, ctx);
@@ -452,25 +460,28 @@ static void integrate(tb_physx_ctx* ctx, const tb_physx_plan* plan) {
   if (!ctx->tgs) tb_parallel_for(plan->bodies, TB_BODY_CHUNK, ctx->step->thread_count, pgs_integrate_job, ctx);
 }
 
+/* The solver bodies' poses (m) and velocities (m/s, rad/s) into the body fields. */
+static void write_bodies_job(int32_t begin, int32_t end, void* vctx) {
+  tb_physx_ctx* ctx = (tb_physx_ctx*)vctx;
+  for (int32_t k = begin; k < end; ++k) {
+    const tb_body_sim* sim = &ctx->d->sims[k];
+    const tb_body_state* st = &ctx->d->states[k];
+    tb_body_write_state(&ctx->w->bodies, sim->slot, tb_add(sim->center, st->dp), sim->q, st->v, st->w);
+  }
+}
+
 /* Readback: impulses into the contact store (N·s, at the start poses), then the poses (m) and
  * velocities (m/s, rad/s) into the body fields, the readback convention, solver status with the
  * residuals, and the step's statistics. */
 static void readback(tb_physx_ctx* ctx, const tb_physx_plan* plan) {
   tb_world* w = ctx->w;
-  tb_solver_data* d = ctx->d;
-  tb_bodies* bodies = &w->bodies;
   const tb_solver_params* sp = &w->def.solver;
   int tgs = ctx->tgs;
   float residual_v, residual_p;
   tb_physx_readback_contacts(ctx, &residual_v, &residual_p);
   tb_physx_joints_readback(ctx);
 
-  for (int32_t k = 0; k < plan->bodies; ++k) {
-    const tb_body_sim* sim = &d->sims[k];
-    const tb_body_state* st = &d->states[k];
-    int32_t i = sim->slot;
-    tb_body_write_state(bodies, i, tb_add(sim->center, st->dp), sim->q, st->v, st->w);
-  }
+  tb_parallel_for(plan->bodies, TB_BODY_CHUNK, ctx->step->thread_count, write_bodies_job, ctx);
 
   /* no awake body (a sleeping scene): the internal steps the world's request would run */
   int32_t internal = plan->max_pos > 0 ? plan->max_pos : sp->position_iterations;

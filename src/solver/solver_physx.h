@@ -10,6 +10,7 @@
 
 #define TB_BODY_CHUNK 64
 #define TB_WIDE_CHUNK 8
+#define TB_READBACK_CHUNK 64 /* manifolds per chunk of the contact readback */
 #define TB_PGS_FRICTION_ITERATIONS 3 /* PGS friction runs in the last three position iterations */
 #define TB_SLIP_DIRECTION_SPEED 1e-3f /* m/s: slower slip keeps the fixed tangent basis (no flips from noise) */
 
@@ -35,6 +36,8 @@ typedef struct tb_solver_data {
   int32_t* constraint_manifold;
   int32_t* color;
   int32_t* manifold_wide;    /* per pair: wide * 4 + lane, -1 when the manifold is empty */
+  int32_t* manifold_anchor;  /* per pair, readback: 1 = its anchors stuck, then their row in the next anchor cache (-1 none) */
+  float* chunk_residual;     /* per readback chunk: the largest velocity (m/s) and penetration (m) residual */
   int32_t constraint_capacity, manifold_capacity;
   uint64_t* bits;
   int32_t bits_capacity;
@@ -58,6 +61,7 @@ typedef struct tb_physx_ctx {
   int32_t iteration;        /* current position / velocity iteration */
   int velocity_phase;
   int32_t wide_base;        /* first wide of the colour being solved */
+  int32_t zero_state;       /* index of the body state of zeros after the solver bodies (static lanes) */
 } tb_physx_ctx;
 
 /* Contact point of a manifold point: the midpoint of its two surface points, world (m). */

@@ -1,27 +1,37 @@
 /* PhysX PGS / TGS readback into the contact store (seed physx-e3 §7): normal impulse per point,
  * friction impulse per anchor at the anchor's point (N·s over the step), the force they make over
  * the step (N), the anchors that stuck for the next step, and the rows' residuals from the final
- * velocities and poses. */
+ * velocities and poses.
+ *
+ * Two jobs over the manifolds, in chunks of TB_READBACK_CHUNK: the first writes the impulses,
+ * marks the patches whose anchors stuck and keeps each chunk's residual maxima; a serial prefix
+ * sum gives each stuck patch its row in the next step's anchor cache (pair order, as the binary
+ * search of the cache needs); the second writes those rows. The result does not depend on the
+ * thread count. */
 #include <math.h>
 #include <string.h>
 
+#include "../core/jobs.h"
 #include "solver_physx.h"
 
-/* Strong friction: keeps the anchors of manifold m (lane l of c) for the next step when none of
- * them slid, with their points in each body's frame (m); poses are still the step's start poses
- * here. */
-static void store_stuck_anchors(const tb_physx_ctx* ctx, int32_t m, const tb_contact_wide* c, int l) {
+/* Strong friction: 1 when the patch of lane l keeps its anchors for the next step (none slid). */
+static int anchors_stuck(const tb_contact_wide* c, int l) {
+  int stuck = c->strong[l];
+  for (int q = 0; q < TB_MAX_ANCHORS; ++q)
+    if (c->anchor_point[q][l] >= 0 && c->a[q].sliding[l] > 0.0f) stuck = 0;
+  return stuck;
+}
+
+/* Strong friction: row ci of the next step's anchor cache from the stuck anchors of manifold m
+ * (lane l of c), with their points in each body's frame (m); poses are still the step's start
+ * poses here. */
+static void store_stuck_anchors(const tb_physx_ctx* ctx, int32_t m, const tb_contact_wide* c, int l, int32_t ci) {
   const tb_world* w = ctx->w;
   tb_solver_data* d = ctx->d;
   const tb_shapes* shapes = &w->shapes;
   const tb_manifold* mf = &w->manifolds[m];
   const tb_anchor_cache* prev_anchors = &d->anchors[d->anchors_prev];
   tb_anchor_cache* cur_anchors = &d->anchors[d->anchors_prev ^ 1];
-  int stuck = c->strong[l];
-  for (int q = 0; q < TB_MAX_ANCHORS; ++q)
-    if (c->anchor_point[q][l] >= 0 && c->a[q].sliding[l] > 0.0f) stuck = 0;
-  if (!stuck) return;
-  int32_t ci = cur_anchors->pair_count++;
   int32_t s0 = w->pairs[m].shape0, s1 = w->pairs[m].shape1;
   tb_transform pa = tb_body_pose(&w->bodies, shapes->body[s0]), pb = tb_body_pose(&w->bodies, shapes->body[s1]);
   cur_anchors->key[ci] = tb_pair_match_key(shapes, s0, s1);
@@ -98,17 +108,17 @@ static void store_impulses(const tb_physx_ctx* ctx, int32_t m, const tb_contact_
   }
 }
 
-void tb_physx_readback_contacts(const tb_physx_ctx* ctx, float* residual_v, float* residual_p) {
-  tb_world* w = ctx->w;
+/* Job over manifolds [begin, end): impulses, the stuck flag (d->manifold_anchor[m] = 1) and the
+ * chunk's residual maxima. */
+static void readback_impulses_job(int32_t begin, int32_t end, void* vctx) {
+  const tb_physx_ctx* ctx = (const tb_physx_ctx*)vctx;
+  const tb_world* w = ctx->w;
   tb_solver_data* d = ctx->d;
-  float inv_h = 1.0f / ctx->h;
-  *residual_v = 0.0f;
-  *residual_p = 0.0f;
-  d->anchors[d->anchors_prev ^ 1].pair_count = 0;
-  tb_body_state zero_state;
-  memset(&zero_state, 0, sizeof zero_state);
-  for (int32_t m = 0; m < w->pair_count; ++m) {
+  float inv_h = 1.0f / ctx->h, residual_v = 0.0f, residual_p = 0.0f;
+  const tb_body_state* zero_state = &d->states[ctx->zero_state];
+  for (int32_t m = begin; m < end; ++m) {
     int32_t slot = d->manifold_wide[m];
+    d->manifold_anchor[m] = 0;
     if (slot < 0) continue;
     const tb_contact_wide* c = &d->wides[slot / TB_LANES];
     int l = slot % TB_LANES;
@@ -116,11 +126,45 @@ void tb_physx_readback_contacts(const tb_physx_ctx* ctx, float* residual_v, floa
     tb_vec3 t0 = tb_v3(c->t0[0][l], c->t0[1][l], c->t0[2][l]);
     tb_vec3 t1 = tb_v3(c->t1[0][l], c->t1[1][l], c->t1[2][l]);
     int32_t a = c->body_a[l], b = c->body_b[l];
-    const tb_body_state* sa = a >= 0 ? &d->states[a] : &zero_state;
-    const tb_body_state* sb = b >= 0 ? &d->states[b] : &zero_state;
-    store_stuck_anchors(ctx, m, c, l);
-    lane_residuals(c, l, w->manifolds[m].point_count, sa, sb, n, residual_v, residual_p);
+    const tb_body_state* sa = a >= 0 ? &d->states[a] : zero_state;
+    const tb_body_state* sb = b >= 0 ? &d->states[b] : zero_state;
+    d->manifold_anchor[m] = anchors_stuck(c, l);
+    lane_residuals(c, l, w->manifolds[m].point_count, sa, sb, n, &residual_v, &residual_p);
     store_impulses(ctx, m, c, l, n, t0, t1, inv_h);
   }
+  int32_t chunk = begin / TB_READBACK_CHUNK;
+  d->chunk_residual[2 * chunk] = residual_v;
+  d->chunk_residual[2 * chunk + 1] = residual_p;
+}
+
+/* Job over manifolds [begin, end): the anchor cache rows of the stuck patches
+ * (d->manifold_anchor[m] = row, -1 none). */
+static void readback_anchors_job(int32_t begin, int32_t end, void* vctx) {
+  const tb_physx_ctx* ctx = (const tb_physx_ctx*)vctx;
+  const tb_solver_data* d = ctx->d;
+  for (int32_t m = begin; m < end; ++m) {
+    int32_t ci = d->manifold_anchor[m];
+    if (ci < 0) continue;
+    int32_t slot = d->manifold_wide[m];
+    store_stuck_anchors(ctx, m, &d->wides[slot / TB_LANES], slot % TB_LANES, ci);
+  }
+}
+
+void tb_physx_readback_contacts(const tb_physx_ctx* ctx, float* residual_v, float* residual_p) {
+  tb_world* w = ctx->w;
+  tb_solver_data* d = ctx->d;
+  int32_t n = w->pair_count, threads = ctx->step->thread_count;
+  tb_parallel_for(n, TB_READBACK_CHUNK, threads, readback_impulses_job, (void*)ctx);
+  /* the running maxima, chunk by chunk (the same values as one pass over the manifolds) */
+  *residual_v = 0.0f;
+  *residual_p = 0.0f;
+  for (int32_t k = 0; k < (n + TB_READBACK_CHUNK - 1) / TB_READBACK_CHUNK; ++k) {
+    if (d->chunk_residual[2 * k] > *residual_v) *residual_v = d->chunk_residual[2 * k];
+    if (d->chunk_residual[2 * k + 1] > *residual_p) *residual_p = d->chunk_residual[2 * k + 1];
+  }
+  int32_t stuck = 0;
+  for (int32_t m = 0; m < n; ++m) d->manifold_anchor[m] = d->manifold_anchor[m] ? stuck++ : -1;
+  d->anchors[d->anchors_prev ^ 1].pair_count = stuck;
+  tb_parallel_for(n, TB_READBACK_CHUNK, threads, readback_anchors_job, (void*)ctx);
   d->anchors_prev ^= 1;
 }

@@ -84,9 +84,11 @@ static int choose_anchors(const tb_manifold* mf, int32_t out[TB_MAX_ANCHORS]) {
   return 2;
 }
 
-/* Lane l of c from manifold m: bodies, masses (1/kg, 1/(kg·m²)), the island's iteration counts,
- * bias rates (1/s), the impulse cap (N·s), the combined friction; fills ln for the rows. */
-static void prepare_lane_bodies(const tb_physx_ctx* ctx, tb_contact_wide* c, int l, int32_t m, tb_physx_lane* ln) {
+/* Lane l of c from manifold m: bodies, masses (1/kg, 1/(kg·m²), into lane l of ia, ib), the
+ * island's iteration counts, bias rates (1/s), the impulse cap (N·s), the combined friction; fills
+ * ln for the rows. */
+static void prepare_lane_bodies(const tb_physx_ctx* ctx, tb_contact_wide* c, int l, int32_t m, tb_physx_lane* ln,
+                                float ia[6][TB_LANES], float ib[6][TB_LANES]) {
   const tb_world* w = ctx->w;
   const tb_solver_data* d = ctx->d;
   const tb_solver_params* sp = &w->def.solver;
@@ -100,6 +102,8 @@ static void prepare_lane_bodies(const tb_physx_ctx* ctx, tb_contact_wide* c, int
   int32_t a = bodies->solver_index[s->body[s0]], b = bodies->solver_index[s->body[s1]];
   c->body_a[l] = a;
   c->body_b[l] = b;
+  c->state_a[l] = a >= 0 ? a : ctx->zero_state;
+  c->state_b[l] = b >= 0 ? b : ctx->zero_state;
   const tb_body_sim* sa = a >= 0 ? &d->sims[a] : NULL;
   const tb_body_sim* sb = b >= 0 ? &d->sims[b] : NULL;
   ln->sa = sa;
@@ -113,7 +117,7 @@ static void prepare_lane_bodies(const tb_physx_ctx* ctx, tb_contact_wide* c, int
   ln->imb = imb;
   c->inv_mass_a[l] = ima;
   c->inv_mass_b[l] = imb;
-  for (int k = 0; k < 6; ++k) { c->ia[k][l] = ln->ia[k]; c->ib[k][l] = ln->ib[k]; }
+  for (int k = 0; k < 6; ++k) { ia[k][l] = ln->ia[k]; ib[k][l] = ln->ib[k]; }
 
   /* iterations of the lane's island: its dynamic body's (both share one island) */
   const tb_body_sim* dyn = sb && sb->inv_mass > 0.0f ? sb : (sa && sa->inv_mass > 0.0f ? sa : (sb ? sb : sa));
@@ -282,18 +286,21 @@ void tb_physx_prepare_rows_job(int32_t begin, int32_t end, void* vctx) {
   for (int32_t wi = begin; wi < end; ++wi) {
     tb_contact_wide* c = &d->wides[wi];
     int32_t lanes[TB_LANES];
+    float ia[6][TB_LANES] = {{0}}, ib[6][TB_LANES] = {{0}}; /* world inverse inertias, 1/(kg·m²) */
     memcpy(lanes, c->manifold, sizeof lanes);
     memset(c, 0, sizeof *c);
     memcpy(c->manifold, lanes, sizeof lanes);
     for (int l = 0; l < TB_LANES; ++l) {
       c->body_a[l] = c->body_b[l] = -1;
+      c->state_a[l] = c->state_b[l] = ctx->zero_state;
       c->anchor_point[0][l] = c->anchor_point[1][l] = -1;
       int32_t m = c->manifold[l];
       if (m < 0) continue;
       tb_physx_lane ln;
-      prepare_lane_bodies(ctx, c, l, m, &ln);
+      prepare_lane_bodies(ctx, c, l, m, &ln, ia, ib);
       prepare_lane_friction(ctx, c, l, &ln);
       prepare_lane_points(ctx, c, l, &ln);
     }
+    tb_contact_wide_products(c, ia, ib);
   }
 }

@@ -116,8 +116,15 @@ static void test_resting_and_validation(void) {
   tb_world_destroy(w);
 }
 
-/* Same scene, 1 and 3 threads: bitwise-identical transforms. */
-static void run_pile(int threads, float* out, int* bodies) {
+static uint32_t fnv_bytes(uint32_t h, const void* data, size_t n) {
+  const unsigned char* bytes = (const unsigned char*)data;
+  for (size_t i = 0; i < n; ++i) h = (h ^ bytes[i]) * 16777619u;
+  return h;
+}
+
+/* Same scene, 1 and 3 threads: bitwise-identical transforms and contact readback (normal and
+ * tangent impulses, forces, hashed into *contacts). */
+static void run_pile(int threads, float* out, int* bodies, uint32_t* contacts) {
   tb_world_def def = tb_default_world_def();
   def.thread_count = threads;
   tb_world_id w = tb_world_create(&def);
@@ -138,6 +145,14 @@ static void run_pile(int threads, float* out, int* bodies) {
   for (int s = 0; s < 200; ++s) tb_world_step(w);
   memcpy(out, tb_world_field(w, TB_FIELDS_BODY, 0), sizeof(float) * 7 * (size_t)(n + 1));
   *bodies = n + 1;
+  const tb_world* ww = tb_world_get(w);
+  /* enough pairs that the contact readback runs in at least four chunks of 64 manifolds */
+  CHECK(ww->pair_count > 3 * 64);
+  const tb_contact_fields* f = &ww->contacts.f;
+  size_t nc = (size_t)ww->contacts.count;
+  uint32_t h = fnv_bytes(2166136261u, f->normal_impulse, nc * sizeof(float));
+  h = fnv_bytes(h, f->tangent_impulse, 2 * nc * sizeof(float));
+  *contacts = fnv_bytes(h, f->force, 3 * nc * sizeof(float));
   tb_step_stats stats;
   tb_world_step_stats(w, &stats);
   if (threads > 1) CHECK(stats.threads_used >= 1);
@@ -148,15 +163,14 @@ static void run_pile(int threads, float* out, int* bodies) {
 static void test_threads_deterministic(void) {
   static float a[7 * 256], b[7 * 256];
   int na = 0, nb = 0;
-  run_pile(1, a, &na);
-  run_pile(3, b, &nb);
+  uint32_t ca = 0, cb = 1;
+  run_pile(1, a, &na, &ca);
+  run_pile(3, b, &nb, &cb);
   CHECK(na == nb);
   CHECK(memcmp(a, b, sizeof(float) * 7 * (size_t)na) == 0);
+  CHECK(ca == cb);
   /* FNV-1a of the bits: the Makefile compares it between the SSE2 and scalar SIMD back ends */
-  uint32_t h = 2166136261u;
-  const unsigned char* bytes = (const unsigned char*)a;
-  for (size_t i = 0; i < sizeof(float) * 7 * (size_t)na; ++i) h = (h ^ bytes[i]) * 16777619u;
-  printf("pile checksum: %08x\n", h);
+  printf("pile checksum: %08x\n", fnv_bytes(2166136261u, a, sizeof(float) * 7 * (size_t)na));
 }
 
 /* Ten spheres (r 0.4 m, 1000 kg/m³) resting 2 m apart on a ground plane, `steps` steps. */
