@@ -131,10 +131,16 @@ export function memberEnum(enums, f) {
   return c ? [camel(c[1]), camel(c[1].replace(/_type$/, ''))].find((n) => n in enums && n !== 'fieldSet') : undefined;
 }
 
+/** Whether a struct member may be not available (unit "<unit> | null": NaN or -1 in C). */
+export function optionalMember(f) {
+  return f.unit.endsWith(' | null');
+}
+
 /**
  * A struct at p as the World getters return it (the rule tools/gen_types.mjs writes the
  * `...Struct` types by): readStruct's values with a 0/1 member as a boolean, a -1/0/1 member as
- * null (undefined, -1) or a boolean, and an enum member as its name.
+ * null (undefined, -1) or a boolean, an enum member as its name, and a "| null" member as null
+ * when not available (NaN, or -1 for an integer count).
  */
 export function readValues(M, layout, p) {
   const { enums } = engineTables(M);
@@ -144,6 +150,7 @@ export function readValues(M, layout, p) {
     if (f.unit === '0/1') out[f.name] = v !== 0;
     else if (f.unit === '-1/0/1') out[f.name] = v < 0 ? null : v !== 0;
     else if (f.unit === 'enum') out[f.name] = enums[memberEnum(enums, f)]?.[v] ?? v;
+    else if (optionalMember(f)) out[f.name] = Number.isNaN(v) || (f.type !== 'f32' && v < 0) ? null : v;
   }
   return out;
 }
