@@ -23,6 +23,25 @@ export function heapBuffer(M) {
 
 const cache = new WeakMap();
 
+/* The API constants of the first engine this context loaded or a worker world reported: tribo.h's
+ * compile-time values, the same in every build. */
+let knownConstantsOf = null;
+
+/** Notes the constants of a loaded engine or of a worker world's engine (WorkerWorld.create). */
+export function noteConstants(constants) {
+  knownConstantsOf ??= constants;
+}
+
+/**
+ * The engine's API constants (engineTables().constants) where no engine runs on this thread, as
+ * on a page that renders a worker's world (web/renderer.js: the body slot of an id).
+ * @throws {Error} before an engine was loaded here or a worker world was created from here
+ */
+export function knownConstants() {
+  if (!knownConstantsOf) throw new Error('tribo: the engine\'s constants are known once an engine is loaded or a worker world created');
+  return knownConstantsOf;
+}
+
 /**
  * @typedef {object} EngineTables
  * @property {Record<string, readonly string[]>} enums value names by enum (camelCase: shapeType,
@@ -51,6 +70,7 @@ export function engineTables(M) {
   for (let i = 0; i < M._tb_constant_count(); i++) constants[camel(M.UTF8ToString(M._tb_constant_name(i)))] = M._tb_constant_value(i);
   t = { enums: Object.freeze(enums), constants: Object.freeze(constants), layouts: {} };
   cache.set(M, t);
+  noteConstants(t.constants);
   enums.fieldSet.forEach((name, set) => {
     const size = M._tb_field_set_size(set);
     if (size === 0) return; /* the SoA sets */
