@@ -10,7 +10,7 @@ SRC      := $(shell find src -name '*.c' | sort)
 HDR      := $(shell find src -name '*.h' | sort)
 CFLAGS_COMMON := -std=c11 -Wall -Wextra -Wshadow -ffp-contract=off -Isrc
 NATIVE_CFLAGS := $(CFLAGS_COMMON) -O2 -g -msse2 -DTB_THREADS -pthread
-ASAN_CFLAGS   := $(CFLAGS_COMMON) -O1 -g -msse2 -DTB_THREADS -pthread -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+ASAN_CFLAGS   := $(CFLAGS_COMMON) -O1 -g -msse2 -DTB_THREADS -pthread -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=undefined,float-cast-overflow
 
 WASM_FLAGS := $(CFLAGS_COMMON) -O3 -msimd128 -sMODULARIZE -sEXPORT_ES6 -sEXPORT_NAME=createTribo \
   -sALLOW_MEMORY_GROWTH -sDYNAMIC_EXECUTION=0 -sENVIRONMENT=web,worker,node -sFILESYSTEM=0 -sNODEJS_CATCH_EXIT=0 -sNODEJS_CATCH_REJECTION=0 \

@@ -23,6 +23,25 @@ export function heapBuffer(M) {
 
 const cache = new WeakMap();
 
+/* The API constants of the first engine this context loaded or a worker world reported: tribo.h's
+ * compile-time values, the same in every build. */
+let knownConstantsOf = null;
+
+/** Notes the constants of a loaded engine or of a worker world's engine (WorkerWorld.create). */
+export function noteConstants(constants) {
+  knownConstantsOf ??= constants;
+}
+
+/**
+ * The engine's API constants (engineTables().constants) where no engine runs on this thread, as
+ * on a page that renders a worker's world (web/renderer.js: the body slot of an id).
+ * @throws {Error} before an engine was loaded here or a worker world was created from here
+ */
+export function knownConstants() {
+  if (!knownConstantsOf) throw new Error('tribo: the engine\'s constants are known once an engine is loaded or a worker world created');
+  return knownConstantsOf;
+}
+
 /**
  * @typedef {object} EngineTables
  * @property {Record<string, readonly string[]>} enums value names by enum (camelCase: shapeType,
@@ -51,6 +70,7 @@ export function engineTables(M) {
   for (let i = 0; i < M._tb_constant_count(); i++) constants[camel(M.UTF8ToString(M._tb_constant_name(i)))] = M._tb_constant_value(i);
   t = { enums: Object.freeze(enums), constants: Object.freeze(constants), layouts: {} };
   cache.set(M, t);
+  noteConstants(t.constants);
   enums.fieldSet.forEach((name, set) => {
     const size = M._tb_field_set_size(set);
     if (size === 0) return; /* the SoA sets */
@@ -131,10 +151,16 @@ export function memberEnum(enums, f) {
   return c ? [camel(c[1]), camel(c[1].replace(/_type$/, ''))].find((n) => n in enums && n !== 'fieldSet') : undefined;
 }
 
+/** Whether a struct member may be not available (unit "<unit> | null": NaN or -1 in C). */
+export function optionalMember(f) {
+  return f.unit.endsWith(' | null');
+}
+
 /**
  * A struct at p as the World getters return it (the rule tools/gen_types.mjs writes the
  * `...Struct` types by): readStruct's values with a 0/1 member as a boolean, a -1/0/1 member as
- * null (undefined, -1) or a boolean, and an enum member as its name.
+ * null (undefined, -1) or a boolean, an enum member as its name, and a "| null" member as null
+ * when not available (NaN, or -1 for an integer count).
  */
 export function readValues(M, layout, p) {
   const { enums } = engineTables(M);
@@ -144,6 +170,7 @@ export function readValues(M, layout, p) {
     if (f.unit === '0/1') out[f.name] = v !== 0;
     else if (f.unit === '-1/0/1') out[f.name] = v < 0 ? null : v !== 0;
     else if (f.unit === 'enum') out[f.name] = enums[memberEnum(enums, f)]?.[v] ?? v;
+    else if (optionalMember(f)) out[f.name] = Number.isNaN(v) || (f.type !== 'f32' && v < 0) ? null : v;
   }
   return out;
 }

@@ -109,19 +109,15 @@ export function island(world, id) {
 
 /**
  * A dynamic body's automatic-sleep counters after the last step, what its world's rule decides on
- * (docs/sleeping.md): `wakeCounter` (s, PhysX rule: the body may sleep at 0), `clusterFactor`
- * (1 + its counted shape pairs and joints, PhysX rule), `stepsBelow` (Genesis rule: consecutive
- * steps below `sleepVelocityThreshold`; the body may sleep at `sleepSteps`). The other rule's
- * values are null (not computed).
+ * (docs/sleeping.md; tb_sleep_state by the engine's layout, members and units in js/generated.d.ts):
+ * the rule, and the counters of that rule; the other rule's counters are null (not computed).
  */
 export function sleepState(world, id) {
   const fn = 'sleepState';
   world._alive(fn);
   const M = world._M, p = world._t._scratch;
   world._check(M._tb_body_sleep_state(world._id, id, p));
-  const f = new Float32Array(M.HEAPF32.buffer, p, 3);
-  const or = (x) => (Number.isNaN(x) ? null : x);
-  return { wakeCounter: or(f[0]), clusterFactor: or(f[1]), stepsBelow: or(f[2]) };
+  return readValues(M, engineTables(M).layouts.sleepState, p);
 }
 
 /** { shapes: [a, b] } (Newton shape pair) or { bodies: [a, b] } (MuJoCo exclude) in or out of the exclusions. */

@@ -1883,3 +1883,42 @@ export interface SupportQueryStruct {
    */
   error: number;
 }
+
+/**
+ * The members of the engine struct of field set 'sleep_state' (16 bytes), as the World getters that
+ * return it give them (js/fields.js readValues): a 0/1 flag as a boolean, an enum as its name, several
+ * components as a tuple.
+ */
+export interface SleepStateStruct {
+  /**
+   * tb_sleep_mode the world runs: which of the counters below are computed
+   *
+   * - Unit: enum
+   * - C member: `rule` (i32 × 1, byte offset 0)
+   */
+  rule: SleepMode;
+
+  /**
+   * PhysX rule: runs down by the timestep while the body is quiet, it may sleep at 0; null under another rule
+   *
+   * - Unit: s | null
+   * - C member: `wake_counter` (f32 × 1, byte offset 4)
+   */
+  wakeCounter: number | null;
+
+  /**
+   * PhysX rule: c = 1 + the body's counted shape pairs and joints at the last check, the factor on the energy threshold; null under another rule
+   *
+   * - Unit: 1 | null
+   * - C member: `cluster_factor` (f32 × 1, byte offset 8)
+   */
+  clusterFactor: number | null;
+
+  /**
+   * Genesis rule: consecutive steps below the velocity threshold, the body may sleep at the rule's steps; null under another rule
+   *
+   * - Unit: 1 | null
+   * - C member: `steps_below` (i32 × 1, byte offset 12)
+   */
+  stepsBelow: number | null;
+}

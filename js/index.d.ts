@@ -353,8 +353,8 @@ export interface WorldOptions extends AxisOptions {
   externalForcesEveryIteration?: boolean;
   /** In (0, 1]: share of a penetration (and of a kept friction anchor's drift) removed per iteration step by the bias. Default `0.8`. */
   biasCoefficient?: number;
-  /** m/s, finite and > 0: cap on the push-out speed from penetration. Default `1e32`: no cap, as PhysX bodies (PGS moves a pose by 0.8·d per step, so a cap c binds from d > c·h/0.8). */
-  maxDepenetrationVelocity?: number;
+  /** m/s, finite and > 0, or `null` for no cap: cap on the push-out speed from penetration. Default `null`: no cap, as PhysX bodies (PGS moves a pose by 0.8·d per step, so a cap c binds from d > c·h/0.8). Read back as `null` when there is none. */
+  maxDepenetrationVelocity?: number | null;
   /** m, finite and >= 0: PhysX distance rule: contacts are kept (speculatively) up to this separation beyond the contact offsets (Newton rule: `constantGap`). Default `0.02`. */
   speculativeDistance?: number;
   /**
@@ -821,15 +821,13 @@ export interface SolverStatus extends Engine.SolverStatusStruct {
   convergenceDefined: boolean;
 }
 
-/** A dynamic body's automatic-sleep counters after the last step (World.sleepState, docs/sleeping.md). */
-export interface SleepState {
-  /** s; the PhysX rule (`sleep: 'physx'`): the body may sleep when it reaches 0. null under another rule. */
-  wakeCounter: number | null;
-  /** 1; the PhysX rule: 1 + the body's counted shape pairs and joints at the last check, the factor on `sleepEnergyThreshold`. null under another rule. */
-  clusterFactor: number | null;
-  /** steps; the Genesis rule (`sleep: 'genesis'`): consecutive steps below `sleepVelocityThreshold`; the body may sleep at `sleepSteps`. null under another rule. */
-  stepsBelow: number | null;
-}
+/**
+ * A dynamic body's automatic-sleep counters after the last step (World.sleepState, docs/sleeping.md):
+ * `rule` is the world's `sleep` option; `wakeCounter` and `clusterFactor` are those of the PhysX rule
+ * (`sleepEnergyThreshold` scaled by the factor), `stepsBelow` that of the Genesis rule (the body may
+ * sleep at `sleepSteps`); the counters of a rule not in use are null.
+ */
+export interface SleepState extends Engine.SleepStateStruct {}
 
 /** Statistics of the last step. */
 export interface StepStats extends Engine.StepStatsStruct {}
@@ -1233,7 +1231,7 @@ export class World {
     'maxDepenetrationVelocity' | 'speculativeDistance'>): void;
   /** The world's current options, every axis by name. */
   readonly options: Required<AxisOptions> & { preset: Preset; threads: number; gravity: number[]; timestep: number;
-    substeps?: never; velocityIterations: number; bounceThreshold: number; maxDepenetrationVelocity: number;
+    substeps?: never; velocityIterations: number; bounceThreshold: number; maxDepenetrationVelocity: number | null;
     speculativeDistance: number;
     bodyCapacity: number; contactCapacity: number; pairCapacity: number };
 

@@ -12,7 +12,8 @@ import { presetIndex } from './presets.js';
 
 /**
  * World options stored in the engine's world definition: JS name -> [C field path, kind].
- * Kinds: 'num', 'int', 'bool', 'vec3', 'kaminoCombine', or the name of an engine enum
+ * Kinds: 'num', 'int', 'bool', 'vec3', 'kaminoCombine', 'cap' (a number, or null for none: the
+ * engine's default value, which means no cap), or the name of an engine enum
  * (engineTables().enums: solver, combineRule, readback, broadPhase, filterRule, distanceRule, matching,
  * mujocoCone, mujocoAlgorithm, mujocoIntegrator, sleepMode).
  */
@@ -26,7 +27,7 @@ export const DEF_OPTIONS = {
   positionIterations: ['solver.position_iterations', 'int'],
   velocityIterations: ['solver.velocity_iterations', 'int'],
   bounceThreshold: ['solver.bounce_threshold_velocity', 'num'],
-  maxDepenetrationVelocity: ['solver.max_depenetration_velocity', 'num'],
+  maxDepenetrationVelocity: ['solver.max_depenetration_velocity', 'cap'],
   speculativeDistance: ['solver.speculative_distance', 'num'],
   solver: ['solver.solver', 'solver'],
   combineRule: ['solver.combine_rule', 'combineRule'],
@@ -113,12 +114,21 @@ export function jsOptionNames(message, options = {}) {
   return message;
 }
 
-/** Field info of the world definition by C path, from the engine's table (cached per module). */
+/**
+ * Field info of the world definition by C path, from the engine's table, and the stored value of
+ * each 'cap' option that means no cap: the engine's default (tribo.h TB_NO_DEPENETRATION_CAP).
+ * Cached per module; read before any view of the heap is taken, as it allocates.
+ */
 function defTable(tribo) {
   if (!tribo._defTable) {
+    const M = tribo._M;
     const map = new Map();
-    for (const f of readFieldTable(tribo._M, fieldSet(tribo._M, 'world_def'))) map.set(f.cName, f);
+    for (const f of readFieldTable(M, fieldSet(M, 'world_def'))) map.set(f.cName, f);
     tribo._defTable = map;
+    const d = M._malloc(engineTables(M).layouts.worldDef.size);
+    M._tb_default_world_def_into(d);
+    tribo._noCap = new Map(Object.values(DEF_OPTIONS).filter(([, kind]) => kind === 'cap').map(([path]) => [path, readDef(tribo, d, path)[0]]));
+    M._free(d);
   }
   return tribo._defTable;
 }
@@ -149,6 +159,7 @@ function writeDef(tribo, d, options, keys, fn) {
     const buf = heapBuffer(M);
     if (kind === 'vec3') new Float32Array(buf, d + f.offset, 3).set(finiteVec(fn, key, v, 3));
     else if (kind === 'num') new Float32Array(buf, d + f.offset, 1)[0] = real(fn, key, v, { infinite: true });
+    else if (kind === 'cap') new Float32Array(buf, d + f.offset, 1)[0] = v === null ? tribo._noCap.get(path) : real(fn, key, v, { infinite: true });
     else if (kind === 'int') new Int32Array(buf, d + f.offset, 1)[0] = int(fn, key, v);
     else if (kind === 'bool') new Int32Array(buf, d + f.offset, 1)[0] = boolean(fn, key, v) ? 1 : 0;
     else new Int32Array(buf, d + f.offset, 1)[0] = enumIndex(fn, key, enums[kind], v);
@@ -221,7 +232,8 @@ export function getOptions(world) {
       continue;
     }
     const v = readDef(world._t, d, path);
-    out[js] = kind === 'vec3' ? Array.from(v) : kind === 'bool' ? v[0] !== 0 : enums[kind] ? enums[kind][v[0]] : v[0];
+    if (kind === 'cap') out[js] = v[0] === world._t._noCap.get(path) ? null : v[0];
+    else out[js] = kind === 'vec3' ? Array.from(v) : kind === 'bool' ? v[0] !== 0 : enums[kind] ? enums[kind][v[0]] : v[0];
   }
   return out;
 }

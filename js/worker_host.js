@@ -5,6 +5,7 @@
  */
 import { init, World } from './index.js';
 import { frameHeader, frameLayout, writeFrame } from './frame.js';
+import { engineTables } from './fields.js';
 
 import { isNode, nodePlatform } from './platform.js';
 
@@ -45,7 +46,8 @@ const ops = {
     const baseBytes = tribo.liveBytes();
     world = snapshot === undefined ? tribo.createWorld(worldOptions) : tribo.createWorldFromSnapshot(snapshot, worldOptions);
     shared = tribo.build === 'threads' && typeof SharedArrayBuffer === 'function';
-    return { build: tribo.build, threads: world.threads, shared, timestep: world.timestep, fields: tribo.fields, api: worldApi(), baseBytes };
+    return { build: tribo.build, threads: world.threads, shared, timestep: world.timestep, fields: tribo.fields,
+      constants: engineTables(tribo._M).constants, api: worldApi(), baseBytes };
   },
   /** Any public World method or getter that has no dedicated operation. */
   call(name, args) {

@@ -11,6 +11,7 @@ import { SnapshotError } from './errors.js';
 import { readFrame } from './frame.js';
 import { int } from './check.js';
 import { checkIdValues } from './ids.js';
+import { noteConstants } from './fields.js';
 import { isNode, nodePlatform } from './platform.js';
 import { sameOriginScript, unbundledURL } from './loader.js';
 
@@ -134,6 +135,7 @@ export class WorkerWorld {
       w.shared = info.shared;
       w.timestep = info.timestep;
       w.fields = info.fields;
+      noteConstants(info.constants);
       /** The worker engine's live bytes before this world was created (free() returns to it). */
       w.baseBytes = info.baseBytes;
     } catch (e) {

@@ -10,7 +10,7 @@
 // and the engine's tables are exactly what the JS API reads at init, so the types cannot
 // describe anything else.
 import { readFile, writeFile } from 'node:fs/promises';
-import { camel, engineTables, fieldSet, memberEnum, readFieldTable } from '../js/fields.js';
+import { camel, engineTables, fieldSet, memberEnum, optionalMember, readFieldTable } from '../js/fields.js';
 
 const dist = new URL('../dist/', import.meta.url);
 const { default: create } = await import(new URL('tribo_simd.node.mjs', dist).href);
@@ -48,11 +48,16 @@ function enumOf(set, f) {
 }
 
 // The JS value of a struct member as js/fields.js readValues gives it: a flag as a boolean
-// (-1/0/1: null when undefined), an enum as its name, a number, or a tuple for several components.
+// (-1/0/1: null when undefined), an enum as its name, a number (null when not available), or a
+// tuple for several components.
 function memberType(set, f) {
   if (f.unit === '0/1') return 'boolean';
   if (f.unit === '-1/0/1') return 'boolean | null';
   if (f.unit === 'enum') return enumOf(set, f);
+  if (optionalMember(f)) {
+    if (f.components !== 1) throw new Error(`${set}.${f.cName}: a "| null" member must have one component`);
+    return 'number | null';
+  }
   return f.components === 1 ? 'number' : `[${Array(f.components).fill('number').join(', ')}]`;
 }
 

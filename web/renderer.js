@@ -1,9 +1,10 @@
 // three.js scene for the Tribo demo, built from shape descriptions (the same objects given to
 // sim.addBody()) and updated from the frame's body transforms (7 floats per body slot:
-// px, py, pz, qx, qy, qz, qw; slot = id & 0xFFFFF).
+// px, py, pz, qx, qy, qz, qw; slot = id & the engine's idIndexMask).
 
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+import { knownConstants } from '../js/fields.js';
 
 export const BACKGROUND = 0x1b1f27;
 
@@ -14,8 +15,6 @@ const TAG_COLORS = {
   capsule: 0x8fc07a,
   other: 0xb0b0b0,
 };
-
-const SLOT_MASK = 0xfffff;
 
 function quatFromTo(from, to) {
   return new THREE.Quaternion().setFromUnitVectors(new THREE.Vector3(...from).normalize(), new THREE.Vector3(...to).normalize());
@@ -154,7 +153,8 @@ export class Renderer {
 
   /**
    * Adds a body's meshes.
-   * @param {number} id body id returned by sim.addBody()
+   * @param {number} id body id returned by sim.addBody() (of a world already created, so the
+   *   engine's id layout is known here)
    * @param {object} def the definition given to sim.addBody()
    * @param {string} [tag] colour class: 'ground' | 'box' | 'sphere' | 'capsule'
    */
@@ -164,7 +164,7 @@ export class Renderer {
     if (def.position) group.position.set(...def.position);
     if (def.rotation) group.quaternion.set(...def.rotation);
     this.bodyRoot.add(group);
-    this.bodies.set(id, { id, slot: id & SLOT_MASK, object: group, dynamic: def.type !== 'static' });
+    this.bodies.set(id, { id, slot: id & knownConstants().idIndexMask, object: group, dynamic: def.type !== 'static' });
   }
 
   clearBodies() {

@@ -101,7 +101,7 @@ int32_t tb_body_island(tb_world_id world, tb_body_id body) {
   return id < 0 ? -1 : tb_make_id(id, w->bodies.generation[id]);
 }
 
-tb_status tb_body_sleep_state(tb_world_id world, tb_body_id body, float out[3]) {
+tb_status tb_body_sleep_state(tb_world_id world, tb_body_id body, tb_sleep_state* out) {
   tb_world* w = tb_world_get(world);
   if (!w) return tb_world_fail(NULL, TB_ERR_NOT_FOUND, "sleepState: world %d does not exist", world);
   if (!out) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "sleepState: out must not be NULL");
@@ -110,9 +110,10 @@ tb_status tb_body_sleep_state(tb_world_id world, tb_body_id body, float out[3]) 
   if (w->bodies.f.body_type[b] != TB_BODY_DYNAMIC)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "sleepState: body %d is not dynamic (only dynamic bodies sleep by a rule)", body);
   int32_t mode = w->def.solver.sleep.mode;
-  out[0] = mode == TB_SLEEP_PHYSX ? w->bodies.wake_counter[b] : NAN;
-  out[1] = mode == TB_SLEEP_PHYSX ? (float)(1 + w->bodies.counted_interactions[b]) : NAN;
-  out[2] = mode == TB_SLEEP_GENESIS ? (float)w->bodies.sleep_steps[b] : NAN;
+  out->rule = mode;
+  out->wake_counter = mode == TB_SLEEP_PHYSX ? w->bodies.wake_counter[b] : NAN;
+  out->cluster_factor = mode == TB_SLEEP_PHYSX ? (float)(1 + w->bodies.counted_interactions[b]) : NAN;
+  out->steps_below = mode == TB_SLEEP_GENESIS ? w->bodies.sleep_steps[b] : -1;
   return TB_OK;
 }
 

@@ -275,13 +275,6 @@ static int ray_mesh(const tb_shape_geom* g, tb_vec3 o, tb_vec3 d, float tmax, lo
   return 1;
 }
 
-/* A cell index from its floored coordinate f, clamped to [0, n): f may be NaN or out of int range. */
-static int32_t cell_index(float f, int32_t n) {
-  if (!(f >= 0.0f)) return 0;
-  if (f >= (float)(n - 1)) return n - 1;
-  return (int32_t)f;
-}
-
 /* Heightfield: the cells under the ray are walked in the order the ray crosses them (a 2D DDA in
  * the x–z grid), so the first cell with a hit holds the closest one. */
 static int ray_heightfield(const tb_shape_geom* g, tb_vec3 o, tb_vec3 d, float tmax, local_hit* h) {
@@ -293,7 +286,7 @@ static int ray_heightfield(const tb_shape_geom* g, tb_vec3 o, tb_vec3 d, float t
   int32_t nc = hf->cols - 1, nr = hf->rows - 1;
   /* the entry cell, clamped to the grid in float first: a far or huge entry point (or a NaN from
    * inf − inf) must not reach an int conversion out of its range */
-  int32_t c = cell_index(floorf((p.x - x0) / hf->cell_x), nc), r = cell_index(floorf((p.z - z0) / hf->cell_z), nr);
+  int32_t c = tb_cell_index(floorf((p.x - x0) / hf->cell_x), nc), r = tb_cell_index(floorf((p.z - z0) / hf->cell_z), nr);
   int32_t sc = d.x > 0.0f ? 1 : -1, sr = d.z > 0.0f ? 1 : -1;
   /* ray parameter of the next cell boundary in x and z, and the step between boundaries */
   float inf = INFINITY;

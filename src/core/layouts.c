@@ -5,9 +5,10 @@
  * X(S, member, tb_field_type, components, unit, doc), S the struct: unit "1" for a dimensionless
  * number, "0/1" a flag, "-1/0/1" a flag that may be undefined (-1), "id" / "enum" / "bits" /
  * "index" the integer kinds (an "enum" member's doc starts with its enum's C name, tb_...),
- * several units one per component group; doc says the frame (world, body, contact) and the reference point where one
- * applies. A member's size must be components * 4 bytes (8 for TB_I64): checked at compile time
- * below. */
+ * several units one per component group, a unit followed by " | null" a single value that may be
+ * not available (NaN for TB_F32, -1 for a count; null in JS, never a 0); doc says the frame
+ * (world, body, contact) and the reference point where one applies. A member's size must be
+ * components * 4 bytes (8 for TB_I64): checked at compile time below. */
 #include <stddef.h>
 
 #include "../include/tribo.h"
@@ -186,6 +187,12 @@
   X(S, field_point, TB_F32, 3, "m", "world point of the lookup's vertex (the scan's without a field)")    \
   X(S, scan_point, TB_F32, 3, "m", "world point of the scan's vertex")                                    \
   X(S, error, TB_F32, 1, "m", "dot(scan_point - field_point, unit direction) >= 0: how much less far the lookup reaches")
+#define SLEEP_STATE(X, S)                                                                             \
+  X(S, rule, TB_I32, 1, "enum", "tb_sleep_mode the world runs: which of the counters below are computed") \
+  X(S, wake_counter, TB_F32, 1, "s | null", "PhysX rule: runs down by the timestep while the body is quiet, it may sleep at 0; null under another rule") \
+  X(S, cluster_factor, TB_F32, 1, "1 | null",                                                           \
+    "PhysX rule: c = 1 + the body's counted shape pairs and joints at the last check, the factor on the energy threshold; null under another rule") \
+  X(S, steps_below, TB_I32, 1, "1 | null", "Genesis rule: consecutive steps below the velocity threshold, the body may sleep at the rule's steps; null under another rule")
 
 /* set, struct, member list */
 #define TB_LAYOUTS(X)                                                                              \
@@ -205,7 +212,8 @@
   X(TB_FIELDS_JOINT_DEF, tb_joint_def, JOINT_DEF)                                                 \
   X(TB_FIELDS_JOINT_STATE, tb_joint_state, JOINT_STATE)                                           \
   X(TB_FIELDS_PAIR_DISTANCE, tb_pair_distance, PAIR_DISTANCE)                                     \
-  X(TB_FIELDS_SUPPORT_QUERY, tb_support_query, SUPPORT_QUERY)
+  X(TB_FIELDS_SUPPORT_QUERY, tb_support_query, SUPPORT_QUERY)                                    \
+  X(TB_FIELDS_SLEEP_STATE, tb_sleep_state, SLEEP_STATE)
 
 #define WORD_BYTES(type) ((type) == TB_I64 ? 8 : 4)
 

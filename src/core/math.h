@@ -35,6 +35,14 @@ static inline tb_vec3 tb_vabs(tb_vec3 a) { return tb_v3(fabsf(a.x), fabsf(a.y), 
 static inline float tb_comp(tb_vec3 a, int i) { return i == 0 ? a.x : (i == 1 ? a.y : a.z); }
 static inline float tb_clampf(float v, float lo, float hi) { return v < lo ? lo : (v > hi ? hi : v); }
 
+/* A grid cell index from its floored coordinate f, clamped to [0, n) in float before the int
+ * conversion: f may be NaN (cell 0) or beyond the range of int (UB to convert). */
+static inline int32_t tb_cell_index(float f, int32_t n) {
+  if (!(f >= 0.0f)) return 0;
+  if (f >= (float)(n - 1)) return n - 1;
+  return (int32_t)f;
+}
+
 /* Unit tangents of unit n, right-handed (t0 × t1 = n). t0 is a fixed reference axis projected
  * onto the plane of n, the reference chosen by n's largest component (x for mostly-y or mostly-z
  * normals, y for mostly-x ones): the basis is continuous for normals near any world axis, where

@@ -80,11 +80,11 @@ int32_t tb_support_field_lookup(const tb_support_field* f, const tb_vec3* vertic
   float theta = atan2f(d.y, d.x);
   if (theta < 0.0f) theta += 2.0f * TB_PI;
   float u = theta * (float)res / (2.0f * TB_PI), v = acosf(z) * (float)(res - 1) / TB_PI;
-  int32_t i0 = (int32_t)floorf(u), j0 = (int32_t)floorf(v);
-  if (i0 >= res) i0 -= res;
-  if (i0 < 0) i0 = 0;
-  if (j0 > res - 1) j0 = res - 1;
-  if (j0 < 0) j0 = 0;
+  /* cells clamped in float before the int conversion: a direction with a NaN component (or an
+   * infinite one: inf / inf) has NaN angles, which read cell 0; θ = 2π wraps to cell 0 */
+  float fu = floorf(u), fv = floorf(v);
+  if (fu >= (float)res) fu -= (float)res;
+  int32_t i0 = tb_cell_index(fu, res), j0 = tb_cell_index(fv, res);
   int32_t i1 = i0 + 1 == res ? 0 : i0 + 1, j1 = j0 + 1 > res - 1 ? res - 1 : j0 + 1;
   const int32_t cand[4] = {f->vertex[j0 * res + i0], f->vertex[j0 * res + i1], f->vertex[j1 * res + i0],
                            f->vertex[j1 * res + i1]};

@@ -30,7 +30,8 @@ tb_support_field* tb_support_field_alloc(int32_t res);
 
 /* Support vertex along d (any length > 0): the best of the vertices of the 4 cells around d.
  * *ties (may be NULL) = number of distinct vertices among those 4 cells tied at the maximum
- * along d (genesis; > 1: the support is ambiguous there: an edge or face is perpendicular to d). */
+ * along d (genesis; > 1: the support is ambiguous there: an edge or face is perpendicular to d).
+ * A non-finite d still gives a vertex: NaN angles read cell (0, 0), with *ties 0 for a NaN d. */
 int32_t tb_support_field_lookup(const tb_support_field* f, const tb_vec3* vertices, tb_vec3 d, int32_t* ties);
 
 /* Angular size of a cell (rad): the largest angle between a direction and the nearest of its 4

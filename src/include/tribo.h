@@ -256,13 +256,17 @@ typedef struct tb_sleep_params {
   float wake_counter;       /* s, > 0: PhysX wakeCounterResetValue (20 · 0.02 s). Default 0.4 */
 } tb_sleep_params;
 
+/* m/s: the max_depenetration_velocity that means no cap, as PhysX's maxPenBias -1e32 (the JS
+ * option reads it back as null). */
+#define TB_NO_DEPENETRATION_CAP 1e32f
+
 /* Solver choices and parameters. */
 typedef struct tb_solver_params {
   int32_t position_iterations;     /* substeps per step: internal step h/N (>= 1) */
   int32_t velocity_iterations;     /* relaxation passes per substep without bias (>= 0) */
   float bounce_threshold_velocity; /* m/s: restitution only when closing faster than this */
-  float max_depenetration_velocity;/* m/s: cap on the push-out speed from penetration; default 1e32
-                                      (no cap, as PhysX's maxPenBias -1e32) */
+  float max_depenetration_velocity;/* m/s, > 0: cap on the push-out speed from penetration; default
+                                      TB_NO_DEPENETRATION_CAP (none) */
   float speculative_distance;      /* m: PhysX rule: contacts are kept up to this separation beyond the
                                       contact offsets (Newton rule: collision.constant_gap) */
   int32_t solver;                  /* tb_solver_type */
@@ -583,7 +587,8 @@ TB_API tb_status tb_world_step(tb_world_id world);
   X(TB_FIELDS_JOINT_DEF, "joint_def")             /* tb_joint_def */                              \
   X(TB_FIELDS_JOINT_STATE, "joint_state")         /* tb_joint_state */                            \
   X(TB_FIELDS_PAIR_DISTANCE, "pair_distance")     /* tb_pair_distance */                          \
-  X(TB_FIELDS_SUPPORT_QUERY, "support_query")     /* tb_support_query */
+  X(TB_FIELDS_SUPPORT_QUERY, "support_query")     /* tb_support_query */       \
+  X(TB_FIELDS_SLEEP_STATE, "sleep_state")         /* tb_sleep_state */
 typedef enum tb_field_set { TB_FIELD_SETS(TB_ENUM_CONSTANT) TB_FIELD_SET_COUNT } tb_field_set;
 #define TB_FIELD_TYPES(X) X(TB_F32, "f32") X(TB_I32, "i32") X(TB_U32, "u32") X(TB_I64, "i64")
 typedef enum tb_field_type { TB_FIELD_TYPES(TB_ENUM_CONSTANT) TB_FIELD_TYPE_COUNT } tb_field_type;
@@ -766,12 +771,19 @@ TB_API int32_t tb_body_is_sleeping(tb_world_id world, tb_body_id body);
  * (before it sleeps; PhysX solvers: when its bodies request different iteration counts). */
 TB_API int32_t tb_body_island(tb_world_id world, tb_body_id body);
 /* A dynamic body's automatic-sleep counters after the last step (docs/sleeping.md), what the
- * world's sleep rule decides on: out[0] the PhysX wake counter (s; the body may sleep at 0),
- * out[1] the PhysX cluster factor c (1 + counted interactions) of the last check, out[2] the
- * Genesis count of consecutive steps below the velocity threshold (the body may sleep at `steps`).
- * The values of the rule the world does not run are NaN (not computed). TB_ERR_INVALID_ARGUMENT
- * for a static or kinematic body or a NULL out. */
-TB_API tb_status tb_body_sleep_state(tb_world_id world, tb_body_id body, float out[3]);
+ * world's sleep rule decides on. The counters of a rule the world does not run are not computed:
+ * NaN (the floats) or -1 (steps_below), never 0. */
+typedef struct tb_sleep_state {
+  int32_t rule;         /* tb_sleep_mode the world runs (solver.sleep.mode) */
+  float wake_counter;   /* s; PhysX rule: runs down by the timestep, the body may sleep at 0; else NaN */
+  float cluster_factor; /* 1; PhysX rule: c = 1 + the body's counted shape pairs and joints at the
+                           last check, the factor on energy_threshold; else NaN */
+  int32_t steps_below;  /* Genesis rule: consecutive steps below velocity_threshold, the body may
+                           sleep at `steps`; else -1 */
+} tb_sleep_state;
+/* Fills *out (layout TB_FIELDS_SLEEP_STATE). TB_ERR_INVALID_ARGUMENT for a static or kinematic
+ * body or a NULL out. */
+TB_API tb_status tb_body_sleep_state(tb_world_id world, tb_body_id body, tb_sleep_state* out);
 
 /* Explicit pair list of TB_BROAD_PHASE_EXPLICIT: shape_ids holds 2 * pair_count shape ids
  * (a0, b0, a1, b1, ...); order within a pair and duplicates do not matter. Replaces the previous

@@ -20,7 +20,7 @@
   X(solver.position_iterations, TB_I32, 1, "1", "position iterations / substeps")               \
   X(solver.velocity_iterations, TB_I32, 1, "1", "velocity iterations")                          \
   X(solver.bounce_threshold_velocity, TB_F32, 1, "m/s", "restitution only above")               \
-  X(solver.max_depenetration_velocity, TB_F32, 1, "m/s", "cap on push-out speed")               \
+  X(solver.max_depenetration_velocity, TB_F32, 1, "m/s", "cap on push-out speed; 1e32 = none") \
   X(solver.speculative_distance, TB_F32, 1, "m", "contacts kept up to this separation")         \
   X(solver.solver, TB_I32, 1, "enum", "tb_solver_type")                                         \
   X(solver.combine_rule, TB_I32, 1, "enum", "tb_combine_rule")                                  \
@@ -235,7 +235,7 @@ tb_world_def tb_world_def_default(void) {
   d.solver.position_iterations = 4;
   d.solver.velocity_iterations = 1;
   d.solver.bounce_threshold_velocity = 1.0f;
-  d.solver.max_depenetration_velocity = 1e32f; /* m/s: unlimited, as PhysX */
+  d.solver.max_depenetration_velocity = TB_NO_DEPENETRATION_CAP;
   d.solver.speculative_distance = 0.02f;
   d.solver.bias_coefficient = 0.8f; /* PhysX PGS / TGS */
   d.collision.max_points_per_pair = TB_MAX_POINTS_PER_PAIR;
@@ -274,7 +274,7 @@ tb_status tb_world_def_apply_preset(tb_preset preset, tb_world_def* def) {
       s->bounce_threshold_velocity = 2.0f;
       s->bias_coefficient = 0.8f;
       /* no cap on the push-out speed: PxsBodyCore maxPenBias = -1e32 (PxvDynamics.h) */
-      s->max_depenetration_velocity = 1e32f;
+      s->max_depenetration_velocity = TB_NO_DEPENETRATION_CAP;
       s->friction_every_iteration = 0;
       s->external_forces_every_iteration = 0;
       /* every PxRigidDynamic sleeps: sleepThreshold and wake counter at their defaults */

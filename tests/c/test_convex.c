@@ -243,6 +243,36 @@ static void test_support_field(void) {
   tb_hull_free(h);
 }
 
+/* Non-finite directions give a defined answer, with no float → int conversion out of range on
+ * the way (make asan: -fsanitize=float-cast-overflow). A NaN component makes the angles NaN,
+ * which read cell (0, 0) (the +z pole), and every dot NaN, so no tie is counted. An infinite
+ * component gives a vertex in range (z = inf / inf is NaN: the +z pole's cells); an infinite x
+ * alone keeps finite angles and its side. */
+static void test_support_field_non_finite(void) {
+  tb_hull* c = box_hull(tb_v3(1, 2, 3), 32);
+  CHECK(c != NULL && c->field != NULL);
+  if (!c || !c->field) return;
+  const float nan = NAN, inf = INFINITY;
+  const tb_vec3 nan_dirs[] = {tb_v3(nan, 0, 0), tb_v3(0, nan, 1), tb_v3(1, 0, nan), tb_v3(nan, nan, nan)};
+  for (int k = 0; k < 4; ++k) {
+    int32_t t = -1;
+    int32_t v = tb_support_field_lookup(c->field, c->vertices, nan_dirs[k], &t);
+    CHECK(v == c->field->vertex[0]);
+    CHECK(t == 0);
+  }
+  const tb_vec3 all[] = {tb_v3(nan, 0, 0), tb_v3(0, 0, -inf), tb_v3(inf, inf, inf), tb_v3(-inf, nan, inf), tb_v3(inf, 0, 0)};
+  for (int k = 0; k < 5; ++k) {
+    int32_t t = -1;
+    int32_t v = tb_support_field_lookup(c->field, c->vertices, all[k], &t);
+    CHECK(v >= 0 && v < c->vertex_count && t >= 0 && t <= 4);
+    int32_t s = tb_hull_support(c, all[k]);
+    CHECK(s >= 0 && s < c->vertex_count);
+  }
+  int32_t t;
+  CHECK(c->vertices[tb_support_field_lookup(c->field, c->vertices, tb_v3(inf, 0, 0), &t)].x == 1.0f);
+  tb_hull_free(c);
+}
+
 /* ---- closed forms for the new pair types ---- */
 
 static void test_cylinder_sphere(void) {
@@ -871,6 +901,7 @@ int main(void) {
   test_hull_lattice();
   test_hull_rejects();
   test_support_field();
+  test_support_field_non_finite();
   test_cylinder_sphere();
   test_ellipsoid_plane();
   test_cylinder_plane();

@@ -28,13 +28,7 @@ static void test_threads_same_islands(tb_preset preset) {
   for (int k = 0; k < 2; ++k)
     for (int i = 0; i < N; ++i) {
       float x = (float)(i % 4) * 0.55f, y = 0.3f + (float)(i / 16) * 0.62f, z = (float)((i / 4) % 4) * 0.55f;
-      if (i % 2) {
-        float p[3] = {x, y, z}, sp[4] = {0.3f, 0, 0, 0};
-        ids[k][i] = tb_body_create(w[k], TB_BODY_DYNAMIC, p, ID_Q);
-        tb_shape_create(w[k], ids[k][i], TB_SHAPE_SPHERE, sp, ZERO, ID_Q, 0.6f, 0.0f, 1000.0f);
-      } else {
-        ids[k][i] = add_box(w[k], x, y, z, 0.28f);
-      }
+      ids[k][i] = i % 2 ? add_sphere(w[k], x, y, z, 0.3f, 1000.0f) : add_box(w[k], x, y, z, 0.28f);
     }
   int same = 1, merged = 0;
   for (int s = 0; s < STEPS; ++s) {
@@ -82,18 +76,8 @@ static void test_joint_links(void) {
   tb_world_id w = grounded_world(TB_PRESET_PHYSX_TGS, 1, TB_SLEEP_OFF);
   tb_body_id a = add_box(w, -1.0f, 3.0f, 0, 0.1f), b = add_box(w, 1.0f, 3.0f, 0, 0.1f);
   tb_body_id s = tb_body_create(w, TB_BODY_STATIC, (float[3]){0, 5, 0}, ID_Q);
-  tb_joint_def d;
-  tb_joint_default_def_into(&d);
-  d.type = TB_JOINT_DISTANCE;
-  d.body0 = a;
-  d.body1 = b;
-  d.length = 2.0f;
-  tb_joint_id j = tb_joint_create(w, &d);
-  CHECK(j >= 0);
-  d.body0 = s;
-  d.body1 = a;
-  d.length = 2.0f;
-  CHECK(tb_joint_create(w, &d) >= 0);
+  add_distance_joint(w, a, b, 2.0f);
+  add_distance_joint(w, s, a, 2.0f);
   CHECK(tb_world_step(w) == TB_OK);
   CHECK(tb_body_island(w, a) == tb_body_island(w, b));
   CHECK(tb_body_island(w, s) == -1);

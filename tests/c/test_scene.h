@@ -1,5 +1,6 @@
 /* Scene helpers shared by the island and sleep tests: a world of a preset with its sleep mode and
- * thread count, the ground plane, a dynamic box, the step statistics. Include after test_util.h. */
+ * thread count, the ground plane, a dynamic box or sphere, a distance joint, the step statistics.
+ * Include after test_util.h. */
 #ifndef TB_TEST_SCENE_H
 #define TB_TEST_SCENE_H
 
@@ -34,6 +35,27 @@ static inline tb_body_id add_box(tb_world_id w, float x, float y, float z, float
   tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, p, ID_Q);
   CHECK(tb_shape_create(w, b, TB_SHAPE_BOX, box, ZERO, ID_Q, 0.6f, 0.0f, 1000.0f) >= 0);
   return b;
+}
+
+/* A dynamic sphere of radius r (m) at (x, y, z), density in kg/m³, friction 0.6. */
+static inline tb_body_id add_sphere(tb_world_id w, float x, float y, float z, float r, float density) {
+  float p[3] = {x, y, z}, sphere[4] = {r, 0, 0, 0};
+  tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, p, ID_Q);
+  CHECK(tb_shape_create(w, b, TB_SHAPE_SPHERE, sphere, ZERO, ID_Q, 0.6f, 0.0f, density) >= 0);
+  return b;
+}
+
+/* A rigid distance joint of rest length (m) between the centres of bodies a and b. */
+static inline tb_joint_id add_distance_joint(tb_world_id w, tb_body_id a, tb_body_id b, float length) {
+  tb_joint_def d;
+  tb_joint_default_def_into(&d);
+  d.type = TB_JOINT_DISTANCE;
+  d.body0 = a;
+  d.body1 = b;
+  d.length = length;
+  tb_joint_id j = tb_joint_create(w, &d);
+  CHECK(j >= 0);
+  return j;
 }
 
 static inline tb_step_stats stats(tb_world_id w) {

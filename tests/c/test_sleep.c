@@ -164,9 +164,7 @@ static void test_stacks(tb_preset preset, int mode) {
   CHECK(still);
 
   /* a sphere dropped on stack 4 wakes that island, in the step it touches, and no other */
-  float sp[3] = {4.0f * 1.2f, 1.5f, 0}, r[4] = {0.15f, 0, 0, 0};
-  tb_body_id ball = tb_body_create(w, TB_BODY_DYNAMIC, sp, ID_Q);
-  tb_shape_create(w, ball, TB_SHAPE_SPHERE, r, ZERO, ID_Q, 0.6f, 0.0f, 2000.0f);
+  tb_body_id ball = add_sphere(w, 4.0f * 1.2f, 1.5f, 0, 0.15f, 2000.0f);
   int woke_at = -1, others_asleep = 1, touched_same_step = 0;
   for (int s = 0; s < 60 && woke_at < 0; ++s) {
     CHECK(tb_world_step(w) == TB_OK);
@@ -218,13 +216,7 @@ static void test_wake_calls(void) {
   CHECK(tb_body_is_sleeping(w, c) == 0 && tb_body_is_sleeping(w, d) == 1);
   /* a joint from an awake body wakes d in the next step */
   tb_body_id e = add_box(w, 6, 2.0f, 0, 0.1f);
-  tb_joint_def jd;
-  tb_joint_default_def_into(&jd);
-  jd.type = TB_JOINT_DISTANCE;
-  jd.body0 = e;
-  jd.body1 = d;
-  jd.length = 1.75f;
-  CHECK(tb_joint_create(w, &jd) >= 0);
+  add_distance_joint(w, e, d, 1.75f);
   CHECK(tb_world_step(w) == TB_OK);
   CHECK(tb_body_is_sleeping(w, d) == 0);
   CHECK(tb_body_island(w, d) == tb_body_island(w, e));
@@ -256,13 +248,7 @@ static void build_pile(tb_world_id w, tb_body_id* ids, int n) {
   ground(w);
   for (int i = 0; i < n; ++i) {
     float x = (float)(i % 5) * 0.7f, y = 0.3f + (float)(i / 25) * 0.65f, z = (float)((i / 5) % 5) * 0.7f;
-    if (i % 2) {
-      float p[3] = {x, y, z}, sp[4] = {0.3f, 0, 0, 0};
-      ids[i] = tb_body_create(w, TB_BODY_DYNAMIC, p, ID_Q);
-      tb_shape_create(w, ids[i], TB_SHAPE_SPHERE, sp, ZERO, ID_Q, 0.6f, 0.0f, 1000.0f);
-    } else {
-      ids[i] = add_box(w, x, y, z, 0.28f);
-    }
+    ids[i] = i % 2 ? add_sphere(w, x, y, z, 0.3f, 1000.0f) : add_box(w, x, y, z, 0.28f);
   }
 }
 

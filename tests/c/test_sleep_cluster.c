@@ -10,9 +10,8 @@
 
 #include "include/tribo.h"
 #include "test_util.h"
+#include "test_scene.h"
 
-static const float ID_Q[4] = {0, 0, 0, 1};
-static const float ZERO[3] = {0, 0, 0};
 #define H (1.0f / 60.0f)
 
 /* Steps the counter sums before it reaches zero from its reset value: wc ← max(wc − dt, 0) in
@@ -28,16 +27,13 @@ static int summing_steps(float reset, float dt) {
 }
 
 /* Steps until a drifting sphere sleeps (-1: awake after `steps`); `neighbour` adds a static box
- * whose bounds overlap the sphere's without touching it (one counted pair). */
+ * whose bounds overlap the sphere's without touching it (one counted pair). The engine's cluster
+ * factor of the last check (tb_body_sleep_state) must be 1 + neighbour. */
 static int sleeps_after(float v, int neighbour, int steps) {
-  tb_world_def def = tb_default_world_def();
-  CHECK(tb_preset_apply(TB_PRESET_PHYSX_TGS, &def) == TB_OK);
-  def.gravity[0] = def.gravity[1] = def.gravity[2] = 0.0f;
-  def.timestep = H;
-  tb_world_id w = tb_world_create(&def);
-  float p[3] = {0, 0, 0}, sphere[4] = {0.5f, 0, 0, 0};
-  tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, p, ID_Q);
-  CHECK(tb_shape_create(w, b, TB_SHAPE_SPHERE, sphere, ZERO, ID_Q, 0.5f, 0.0f, 1000.0f) >= 0);
+  tb_world_id w = make_world(TB_PRESET_PHYSX_TGS, -1, 1);
+  CHECK(tb_world_set_gravity(w, ZERO) == TB_OK);
+  CHECK(tb_world_set_timestep(w, H) == TB_OK);
+  tb_body_id b = add_sphere(w, 0, 0, 0, 0.5f, 1000.0f);
   if (neighbour) {
     /* a long thin static box 0.52 m below the sphere's centre: 2 cm of gap, inside the bounds'
      * contact offset, so the pair exists all along the drift but the sphere never touches */
@@ -52,6 +48,10 @@ static int sleeps_after(float v, int neighbour, int steps) {
     CHECK(tb_world_step(w) == TB_OK);
     if (tb_body_is_sleeping(w, b) == 1) slept = n;
   }
+  tb_sleep_state st;
+  CHECK(tb_body_sleep_state(w, b, &st) == TB_OK);
+  CHECK(st.rule == TB_SLEEP_PHYSX && st.cluster_factor == (float)(1 + neighbour));
+  CHECK(st.steps_below == -1); /* the Genesis count is not computed under the PhysX rule */
   tb_world_destroy(w);
   return slept;
 }

@@ -46,6 +46,40 @@ for (const build of BUILDS) {
       w.free();
     });
 
+    it('maxDepenetrationVelocity: null is no cap (the default, read back as null), a number caps the push-out speed', () => {
+      /* a sphere started 0.2 m deep in the floor: one PGS step removes the bias share 0.8 of the
+       * depth without a cap (0.16 m), at most cap·h = 0.05 m with 3 m/s */
+      const rise = (w) => {
+        const b = w.addBody({ position: [0, 0.3, 0], shapes: [{ type: 'sphere', radius: 0.5 }] });
+        w.step();
+        const y = w.getPosition(b)[1] - 0.3;
+        w.removeBody(b);
+        return y;
+      };
+      const w = tribo.createWorld({ preset: 'physx-pgs' });
+      w.addBody({ type: 'static', shapes: [{ type: 'plane' }] });
+      assert.equal(w.options.maxDepenetrationVelocity, null);
+      assert.ok(Math.abs(rise(w) - 0.16) < 2e-3, 'uncapped: 0.8 of 0.2 m');
+      w.setOptions({ maxDepenetrationVelocity: 3 });
+      assert.equal(w.options.maxDepenetrationVelocity, 3);
+      assert.ok(Math.abs(rise(w) - 3 * w.timestep) < 2e-3, 'capped at 3 m/s: 3·h');
+      w.setOptions({ maxDepenetrationVelocity: null });
+      assert.equal(w.options.maxDepenetrationVelocity, null);
+      assert.ok(Math.abs(rise(w) - 0.16) < 2e-3, 'null: no cap again');
+      const c = tribo.createWorld({ preset: 'physx-tgs', maxDepenetrationVelocity: 2 });
+      assert.equal(c.options.maxDepenetrationVelocity, 2);
+      assert.equal(tribo.createWorld({ maxDepenetrationVelocity: null }).options.maxDepenetrationVelocity, null);
+      for (const bad of [0, -1, NaN, Infinity]) {
+        assert.throws(() => w.setOptions({ maxDepenetrationVelocity: bad }),
+          (e) => e instanceof RangeError && /^setOptions: maxDepenetrationVelocity must be/.test(e.message), String(bad));
+        assert.throws(() => tribo.createWorld({ maxDepenetrationVelocity: bad }),
+          (e) => e instanceof RangeError && /^createWorld: maxDepenetrationVelocity must be/.test(e.message), String(bad));
+      }
+      assert.throws(() => w.setOptions({ maxDepenetrationVelocity: '3' }), { name: 'TypeError', message: /maxDepenetrationVelocity must be a number/ });
+      assert.equal(w.options.maxDepenetrationVelocity, null, 'a refused value changes nothing');
+      w.free(); c.free();
+    });
+
     it('setPreset switches the axes back to the preset and rejects unavailable presets by name', () => {
       const w = tribo.createWorld({ broadPhase: 'all-pairs', filterRule: 'newton' });
       w.setPreset('physx-tgs');

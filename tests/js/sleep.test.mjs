@@ -168,6 +168,7 @@ for (const build of BUILDS) {
       const [a, b] = boxes(w);
       /* a box placed on the ground: one pair (the plane); settled at once, so it never resets */
       let s = w.sleepState(a);
+      assert.equal(s.rule, 'physx');
       near(assert, s.wakeCounter, 0.4, 1e-7, 'reset value before any step (s)');
       assert.equal(s.stepsBelow, null, 'the Genesis count is not computed under the PhysX rule');
       w.step(5);
@@ -189,9 +190,18 @@ for (const build of BUILDS) {
       while (!w.isSleeping(a) && n < 80) { w.step(); n++; }
       const s = w.sleepState(a);
       assert.ok(w.isSleeping(a), `asleep after ${n} steps`);
+      assert.equal(s.rule, 'genesis');
       assert.equal(s.stepsBelow, w.options.sleepSteps, 'the count at which it slept');
       assert.equal(s.wakeCounter, null);
       assert.equal(s.clusterFactor, null);
+      w.free();
+    });
+
+    it('sleep off: every counter null, none a 0', () => {
+      const w = tribo.createWorld({ preset: 'physx-tgs', sleep: 'off' });
+      const [a] = boxes(w);
+      w.step(3);
+      assert.deepEqual(w.sleepState(a), { rule: 'off', wakeCounter: null, clusterFactor: null, stepsBelow: null });
       w.free();
     });
   });

@@ -1,9 +1,10 @@
 // The getters that return a public struct of the engine give each member as js/generated.d.ts's
 // `...Struct` types say (js/fields.js readValues): a 0/1 flag as a boolean, a -1/0/1 flag as null
-// or a boolean, an enum as one of its names, several components as an array of that length.
+// or a boolean, an enum as one of its names, a "| null" member as null or a number (never NaN or a
+// -1 count), several components as an array of that length.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { engineTables, memberEnum } from '../../js/fields.js';
+import { engineTables, memberEnum, optionalMember } from '../../js/fields.js';
 import { BUILDS, engine } from './helpers.mjs';
 
 const CUBE = [];
@@ -17,6 +18,7 @@ function kindProblems(enums, layout, value, what) {
     if (f.unit === '0/1') ok = typeof v === 'boolean';
     else if (f.unit === '-1/0/1') ok = v === null || typeof v === 'boolean';
     else if (f.unit === 'enum') ok = enums[memberEnum(enums, f)].includes(v);
+    else if (optionalMember(f)) ok = v === null || (typeof v === 'number' && !Number.isNaN(v) && !(f.type !== 'f32' && v < 0));
     else if (f.components > 1) ok = Array.isArray(v) && v.length === f.components && v.every((x) => typeof x === 'number');
     else ok = typeof v === 'number';
     if (!ok) out.push(`${what}.${f.name} (unit ${f.unit}, ${f.components} components): ${JSON.stringify(v)}`);
@@ -64,7 +66,7 @@ for (const build of BUILDS) {
         ['rayHit', hit], ['pairDistance', d], ['supportQuery', w.shapeSupport(hull, [0, 1, 0])],
         ['hullInfo', w.hullInfo(cube, 0)], ['stepStats', w.stepStats], ['solverStatus', status],
         ['contactStatus', w.contacts], ['eventStatus', ev], ['contactEvent', ev.list[0]],
-        ['shapeFilter', w.getShapeFilter(sphere)],
+        ['shapeFilter', w.getShapeFilter(sphere)], ['sleepState', w.sleepState(cube)],
       ];
       const problems = cases.flatMap(([set, v]) => kindProblems(enums, layouts[set], v, set));
       assert.deepEqual(problems, []);

@@ -2,6 +2,10 @@
 // frames (simd build).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { engine, sphereDensity, near } from './helpers.mjs';
 
 for (const build of ['simd', 'threads']) {
@@ -18,7 +22,7 @@ for (const build of ['simd', 'threads']) {
       assert.equal(frame.step, 60);
       assert.equal(frame.contacts.count, 1);
       near(assert, frame.contacts.force[1], 3 * 9.81, 0.005 * 3 * 9.81, 'contact force y (N)');
-      near(assert, frame.bodies.transform[7 * (id & 0xfffff) + 1], r, 0.01, 'sphere centre height (m)');
+      near(assert, frame.bodies.transform[7 * (await sim.bodySlot(id)) + 1], r, 0.01, 'sphere centre height (m)');
       if (sim.shared) assert.ok(frame.bodies.transform.buffer instanceof SharedArrayBuffer);
       else assert.ok(frame.bodies.transform.buffer instanceof ArrayBuffer);
 
@@ -64,5 +68,39 @@ describe('worker world: the whole World API', () => {
     } finally {
       await w.free();
     }
+  });
+});
+
+describe('worker world: the engine constants on a thread without an engine', () => {
+  it('a worker world reports the id layout, so a page that only renders can map an id to its slot', async () => {
+    /* a fresh process: no engine is loaded on its thread, only the worker's */
+    const script = `
+      import { createWorkerWorld } from ${JSON.stringify(new URL('../../js/index.js', import.meta.url).href)};
+      import { knownConstants } from ${JSON.stringify(new URL('../../js/fields.js', import.meta.url).href)};
+      let before = 'known';
+      try { knownConstants(); } catch (e) { before = e.message; }
+      const w = await createWorkerWorld({ build: 'simd' });
+      const ids = [];
+      for (let i = 0; i < 3; i++) ids.push(await w.addBody({ shapes: [{ type: 'sphere', radius: 0.5 }] }));
+      await w.removeBody(ids[1]);
+      ids.push(await w.addBody({ shapes: [{ type: 'sphere', radius: 0.5 }] }));
+      const slots = [];
+      for (const id of ids) slots.push([id & knownConstants().idIndexMask, await w.bodySlot(id)]);
+      await w.free();
+      console.log(JSON.stringify({ before, slots }));`;
+    const dir = mkdtempSync(join(tmpdir(), 'tribo-page-'));
+    let out;
+    try {
+      writeFileSync(join(dir, 'page.mjs'), script);
+      out = execFileSync(process.execPath, [join(dir, 'page.mjs')], { encoding: 'utf8' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const { before, slots } = JSON.parse(out.trim().split('\n').pop());
+    assert.match(before, /constants are known once an engine is loaded/);
+    assert.equal(slots.length, 4);
+    /* the reused slot's id carries a new generation: the mask must strip it */
+    for (const [mine, engine] of slots) assert.equal(mine, engine);
+    assert.equal(slots[3][1], slots[1][1], 'the removed body\'s slot is reused');
   });
 });

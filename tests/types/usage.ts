@@ -178,8 +178,15 @@ async function sleeping(): Promise<number> {
   const s = world.stepStats;
   const island: number = world.island(b);
   const mode: 'off' | 'genesis' | 'physx' = world.options.sleep;
+  const st = world.sleepState(b);
+  const rule: 'off' | 'genesis' | 'physx' = st.rule;
+  const counter: number | null = st.wakeCounter;
+  const steps: number = st.stepsBelow ?? 0;
+  world.setOptions({ maxDepenetrationVelocity: null });
+  world.setOptions({ maxDepenetrationVelocity: 3 });
+  const cap: number | null = world.options.maxDepenetrationVelocity;
   world.free();
   return asleep[0] + kept.length + s.islandCount + s.sleepingIslands + s.sleepingBodies + s.skippedShapes + s.sleepingPairs +
-    s.sleepingContacts + island + mode.length;
+    s.sleepingContacts + island + mode.length + rule.length + (counter ?? 0) + steps + (cap ?? 0);
 }
 void sleeping;
