@@ -62,12 +62,39 @@ static tb_vec3 penalty_force(const tb_newton_data* d, const tb_newton_contact* c
   return tb_mul_add(f0, an, n);
 }
 
+/* What the checks know of a body before it touches anything: it falls (gravity on) and no joint
+ * holds it, so it will land on some support. Marked in dang.x (scratch: the substeps zero dang
+ * before using it), 1 = falls free. */
+static void mark_falling(tb_world* w, tb_newton_data* d) {
+  const float* g = w->def.gravity;
+  float falls = g[0] != 0.0f || g[1] != 0.0f || g[2] != 0.0f ? 1.0f : 0.0f;
+  for (int32_t k = 0; k < d->body_count; ++k) d->bodies[k].dang = tb_v3(falls, 0, 0);
+  for (int32_t j = 0; j < w->joints.count; ++j) {
+    if (w->joints.def[j].type < 0) continue;
+    const int32_t ends[2] = {w->joints.slot0[j], w->joints.slot1[j]};
+    for (int s = 0; s < 2; ++s)
+      if (ends[s] >= 0 && d->body_of_slot[ends[s]] >= 0) d->bodies[d->body_of_slot[ends[s]]].dang.x = 0.0f;
+  }
+}
+
 /* Explicit viscous friction is stable only when hs·Σkf/m <= 2 for each dynamic body (Σ over its
  * penetrating rows: the slip mode of its translation, v <- v·(1 − hs·Σkf/m)); above, the box
- * chatters with a slip that changes sign every substep and drifts. Refused before the step with the
- * body, the number and the substeps that would do; a stricter rotational mode is not checked. */
+ * chatters with a slip that changes sign every substep and drifts. A falling body (mark_falling)
+ * will land on at least one row, so it is judged on one row of the softest kf any contact could
+ * get (the world's or a shape material's) from its first step, not when it lands. Refused before
+ * the step with the body, the number and the substeps that would do; a stricter rotational mode
+ * is not checked. */
 static tb_status check_friction_stability(tb_world* w, tb_newton_data* d, const tb_step_context* step) {
   const float hs = step->h;
+  const tb_shapes* shapes = &w->shapes;
+  /* the softest kf of a row with friction: the world's, or a shape material's that sets its own
+   * penalty parameters (ke > 0); none when no shape has friction */
+  float kf_soft = w->def.solver.newton.kf, mu_max = 0.0f;
+  for (int32_t sh = 0; sh < shapes->count; ++sh) {
+    if (shapes->type[sh] < 0) continue;
+    mu_max = fmaxf(mu_max, shapes->material[sh].dynamic_friction);
+    if (shapes->material[sh].ke > 0.0f) kf_soft = fminf(kf_soft, shapes->material[sh].kf);
+  }
   /* Σkf per body in dlin.x (scratch: the substeps zero dlin before using it) */
   for (int32_t k = 0; k < d->body_count; ++k) d->bodies[k].dlin.x = 0.0f;
   for (int32_t i = 0; i < d->contact_count; ++i) {
@@ -80,16 +107,18 @@ static tb_status check_friction_stability(tb_world* w, tb_newton_data* d, const 
     const tb_newton_body* b = &d->bodies[k];
     if (!b->dynamic) continue;
     float kf = b->dlin.x;
+    int ahead = 0; /* judged on the one row it will land on */
+    if (b->dang.x > 0.0f && mu_max > 0.0f && kf_soft > kf) { kf = kf_soft; ahead = 1; }
     float rate = hs * kf * b->inv_mass;
     if (rate > 2.0f) {
       float need_f = ceilf(step->dt * kf * b->inv_mass / 2.0f); /* may exceed int32: say so */
       int32_t need = need_f < 2147483647.0f ? (int32_t)need_f : INT32_MAX;
       return tb_world_fail(w, TB_ERR_INVALID_STATE,
                            "solve: penalty friction unstable for body %d: substep %g s x sum kf %g N·s/m / mass %g kg = %.3g > 2 "
-                           "(explicit viscous friction); raise solver.newton.substeps (JS penaltySubsteps) to >= %d or lower kf; "
+                           "(explicit viscous friction%s); raise solver.newton.substeps (JS penaltySubsteps) to >= %d or lower kf; "
                            "the step was not taken",
                            tb_make_id(b->slot, w->bodies.generation[b->slot]), (double)hs, (double)kf,
-                           (double)(1.0f / b->inv_mass), (double)rate, (int)need);
+                           (double)(1.0f / b->inv_mass), (double)rate, ahead ? ", on the one row it lands on" : "", (int)need);
     }
   }
   return TB_OK;
@@ -118,18 +147,18 @@ static int support_rows(const tb_shapes* s, int32_t sh, float* size) {
  * - weight: at rest on springs of stiffness ke a body of weight m·|g| sinks m·|g|/(rows·ke). Even
  *   in its most favourable case (on a flat support with every row its shape can get there, the
  *   stiffest ke of the world or of its current rows) a body that would sink deeper than its
- *   smallest half size has its centre below the support's surface and falls through. Bodies on a
- *   joint are not judged by their weight (the joint may carry it). The rule looks at the body,
- *   not at its contacts, so it refuses in the first step of such a body, before it lands.
+ *   smallest half size has its centre below the support's surface and falls through. Only a
+ *   falling body (mark_falling: gravity on, no joint that may carry it) is judged; the rule looks
+ *   at the body, not at its contacts, so it refuses in its first step, before it lands.
  * Each refusal names the body, the number and the value that would do. */
 static tb_status check_springs(tb_world* w, tb_newton_data* d, const tb_step_context* step) {
   const float hs = step->h;
   const tb_bodies* bodies = &w->bodies;
   const tb_shapes* shapes = &w->shapes;
   const tb_newton_params* np = &w->def.solver.newton;
-  /* scratch (the substeps zero dlin, dang before using them): Σke per body in dlin.x, Σkd in
-   * dlin.y, the stiffest row ke in dlin.z, 1 when on a joint in dang.x */
-  for (int32_t k = 0; k < d->body_count; ++k) d->bodies[k].dlin = d->bodies[k].dang = tb_v3(0, 0, 0);
+  /* scratch (the substeps zero dlin before using it): Σke per body in dlin.x, Σkd in dlin.y, the
+   * stiffest row ke in dlin.z; dang.x from mark_falling */
+  for (int32_t k = 0; k < d->body_count; ++k) d->bodies[k].dlin = tb_v3(0, 0, 0);
   for (int32_t i = 0; i < d->contact_count; ++i) {
     const tb_newton_contact* c = &d->contacts[i];
     const int32_t sides[2] = {c->a, c->b};
@@ -140,12 +169,6 @@ static tb_status check_springs(tb_world* w, tb_newton_data* d, const tb_step_con
       b->dlin.y += c->kd;
       b->dlin.z = fmaxf(b->dlin.z, c->ke);
     }
-  }
-  for (int32_t j = 0; j < w->joints.count; ++j) {
-    if (w->joints.def[j].type < 0) continue;
-    const int32_t ends[2] = {w->joints.slot0[j], w->joints.slot1[j]};
-    for (int s = 0; s < 2; ++s)
-      if (ends[s] >= 0 && d->body_of_slot[ends[s]] >= 0) d->bodies[d->body_of_slot[ends[s]]].dang.x = 1.0f;
   }
   /* the stiffest spring any contact could get: the world's ke or any shape material's */
   float ke_world = np->ke;
@@ -170,7 +193,7 @@ static tb_status check_springs(tb_world* w, tb_newton_data* d, const tb_step_con
                            "step not taken",
                            id, (double)hs, (double)ke, (double)kd, (double)m, (double)rate, (int)need);
     }
-    if (b->dang.x > 0.0f || !(g > 0.0f)) continue;
+    if (!(b->dang.x > 0.0f)) continue; /* not falling free: not judged by its weight */
     int rows = 0;
     float size = 0.0f;
     for (int32_t sh = bodies->first_shape[b->slot]; sh >= 0; sh = shapes->next[sh]) {
@@ -200,6 +223,7 @@ tb_status tb_solve_penalty(tb_world* w, const tb_step_context* step) {
   tb_newton_data* d = w->newton;
   const tb_newton_params* p = &w->def.solver.newton;
   float h = step->dt, hs = step->h;
+  mark_falling(w, d);
   if ((st = check_friction_stability(w, d, step)) != TB_OK) return st;
   if ((st = check_springs(w, d, step)) != TB_OK) return st;
 

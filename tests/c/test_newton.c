@@ -630,6 +630,47 @@ static void test_penalty_weight_refusal(void) {
   }
 }
 
+/* newton-semi at its defaults (8 substeps, kf = 1000 N·s/m): the capsule of the bench pile
+ * (bench/scenes.mjs: r 0.3 m, half-height 0.4 m, density 1, 0.339 kg), dropped from 2 m, gets a
+ * friction slip mode hs·kf/m = (1/480)·1000/0.339 = 6.14 > 2 on the first row it lands on; it is
+ * refused in its first step, before it lands (it was refused when it landed, at step 31 of the
+ * pile, and went non-finite before that check), with the substeps that would do (25 at 1/60 s:
+ * hs·kf/m = 1.97); taken at 25 substeps, and without gravity (it never lands). */
+static void test_penalty_light_body_refused_first(void) {
+  const float cap[4] = {0.3f, 0.4f, 0, 0};
+  for (int variant = 0; variant < 3; ++variant) {
+    tb_world_def def = tb_default_world_def();
+    tb_preset_apply(TB_PRESET_NEWTON_SEMI, &def);
+    def.timestep = 1.0f / 60.0f;
+    if (variant == 1) def.solver.newton.substeps = 25;
+    if (variant == 2) def.gravity[1] = 0;
+    tb_world_id w = tb_world_create(&def);
+    ground(w, 0.6f, 0);
+    float pos[3] = {0, 2, 0};
+    tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, pos, ID_Q);
+    tb_shape_create(w, b, TB_SHAPE_CAPSULE, cap, ZERO, ID_Q, 0.6f, 0, 1.0f);
+    float m = body_mass(w, b);
+    CHECK_NEAR(3.14159265f * 0.09f * 0.8f + 4.0f / 3.0f * 3.14159265f * 0.027f, m, 1e-4f);
+    tb_status st = tb_world_step(w);
+    if (variant == 0) {
+      CHECK(st == TB_ERR_INVALID_STATE);
+      const char* msg = tb_last_error(w);
+      float rate = 0;
+      int need = 0;
+      const char* rp = strstr(msg, "kg = ");
+      const char* np = strstr(msg, "penaltySubsteps) to >= ");
+      CHECK(strstr(msg, "friction unstable for body") != NULL && strstr(msg, "the one row it lands on") != NULL);
+      CHECK(rp && sscanf(rp, "kg = %f", &rate) == 1 && np && sscanf(np, "penaltySubsteps) to >= %d", &need) == 1);
+      CHECK_NEAR(1000.0f / 480.0f / m, rate, 0.01f);
+      CHECK(need == 25);
+    } else {
+      CHECK(st == TB_OK);
+      for (int i = 0; i < 60; ++i) CHECK(tb_world_step(w) == TB_OK);
+    }
+    tb_world_destroy(w);
+  }
+}
+
 static void test_penalty_normal_law(void) {
   /* force on the sphere (body1) = −a_n along +y = −(ke·d + kd·min(v_n, 0)) */
   CHECK_NEAR(-(2000.0f * -0.01f + 50.0f * -0.5f), penalty_force_y(-0.01f, -0.5f, 0, 0, 0, 0, NULL, 0, 0), 0.05);
@@ -1006,6 +1047,7 @@ int main(void) {
   test_xpbd_velocity_zeroing();
   test_penalty_resting_sphere();
   test_penalty_weight_refusal();
+  test_penalty_light_body_refused_first();
   test_penalty_normal_law();
   test_penalty_huber_friction();
   test_penalty_sliding_mu();
