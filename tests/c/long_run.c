@@ -15,6 +15,21 @@
  * `make test` (test-c) runs `long_run 300 108`: the lowest 3 layers, about 25 s of CPU natively,
  * with the same bands (the taller pile sets them).
  *
+ * Last full run (`make test-long`, natively, one process per preset group on a loaded machine):
+ *   1000 bodies, 5000 steps of 1/60 s; depth = worst lowest surface point below the floor (m), band = allowed
+ *   preset physx-pgs    steps 5000/5000 depth 0.1606 m (step 103, band 0.20) fell through 0 non-finite 0 escaped 0 refused 0
+ *   preset physx-tgs    steps 5000/5000 depth 0.0844 m (step 124, band 0.12) fell through 0 non-finite 0 escaped 0 refused 0
+ *   preset newton-semi  refused before its first step: solve: penalty spring too soft for body 5: m·|g|/(rows·ke) =
+ *                       191 kg·9.81 m/s²/(1·2500 N/m) = 0.749 m deep at rest > its half size 0.45 m, it sinks
+ *                       through; raise ke (solver.newton.ke, JS ke) to >= 4161 N/m; step not taken
+ *   preset newton-xpbd  steps 5000/5000 depth 0.8099 m (step 160, band 1.00) fell through 77 non-finite 0 escaped 0 refused 0
+ *                       (fails: the first centre below the floor at step 97; see newton-xpbd below)
+ *   genesis: not finished (6.4 min of CPU, its 1000-body pile still running, when the table was taken)
+ *   mujoco, kamino: not run to the end (see mujoco / genesis below: the 250-body pile did not
+ *   finish 300 steps in 2.4 min of CPU; kamino takes 20 s of CPU for 108 bodies × 300 steps).
+ * The shortened run of `make test` (300 108): depth 0.0292 (pgs), 0.0277 (tgs), 0.1238 (xpbd),
+ * 0.0635 (mujoco, genesis), 0.0059 (kamino) m, newton-semi refused; 24 s of CPU.
+ *
  * Findings (the buildPile walls are correct; 300 steps, natively, unless said):
  * - newton-xpbd: boxes at the bottom reach 0.5-0.9 m below the floor and stay there (190 bodies
  *   > 5 cm deep at step 250, a box centre at y = -0.43 m). The kernel is Newton's (solve_body_
