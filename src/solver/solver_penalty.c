@@ -62,12 +62,39 @@ static tb_vec3 penalty_force(const tb_newton_data* d, const tb_newton_contact* c
   return tb_mul_add(f0, an, n);
 }
 
+/* What the checks know of a body before it touches anything: it falls (gravity on) and no joint
+ * holds it, so it will land on some support. Marked in dang.x (scratch: the substeps zero dang
+ * before using it), 1 = falls free. */
+static void mark_falling(tb_world* w, tb_newton_data* d) {
+  const float* g = w->def.gravity;
+  float falls = g[0] != 0.0f || g[1] != 0.0f || g[2] != 0.0f ? 1.0f : 0.0f;
+  for (int32_t k = 0; k < d->body_count; ++k) d->bodies[k].dang = tb_v3(falls, 0, 0);
+  for (int32_t j = 0; j < w->joints.count; ++j) {
+    if (w->joints.def[j].type < 0) continue;
+    const int32_t ends[2] = {w->joints.slot0[j], w->joints.slot1[j]};
+    for (int s = 0; s < 2; ++s)
+      if (ends[s] >= 0 && d->body_of_slot[ends[s]] >= 0) d->bodies[d->body_of_slot[ends[s]]].dang.x = 0.0f;
+  }
+}
+
 /* Explicit viscous friction is stable only when hs·Σkf/m <= 2 for each dynamic body (Σ over its
  * penetrating rows: the slip mode of its translation, v <- v·(1 − hs·Σkf/m)); above, the box
- * chatters with a slip that changes sign every substep and drifts. Refused before the step with the
- * body, the number and the substeps that would do; a stricter rotational mode is not checked. */
+ * chatters with a slip that changes sign every substep and drifts. A falling body (mark_falling)
+ * will land on at least one row, so it is judged on one row of the softest kf any contact could
+ * get (the world's or a shape material's) from its first step, not when it lands. Refused before
+ * the step with the body, the number and the substeps that would do; a stricter rotational mode
+ * is not checked. */
 static tb_status check_friction_stability(tb_world* w, tb_newton_data* d, const tb_step_context* step) {
   const float hs = step->h;
+  const tb_shapes* shapes = &w->shapes;
+  /* the softest kf of a row with friction: the world's, or a shape material's that sets its own
+   * penalty parameters (ke > 0); none when no shape has friction */
+  float kf_soft = w->def.solver.newton.kf, mu_max = 0.0f;
+  for (int32_t sh = 0; sh < shapes->count; ++sh) {
+    if (shapes->type[sh] < 0) continue;
+    mu_max = fmaxf(mu_max, shapes->material[sh].dynamic_friction);
+    if (shapes->material[sh].ke > 0.0f) kf_soft = fminf(kf_soft, shapes->material[sh].kf);
+  }
   /* Σkf per body in dlin.x (scratch: the substeps zero dlin before using it) */
   for (int32_t k = 0; k < d->body_count; ++k) d->bodies[k].dlin.x = 0.0f;
   for (int32_t i = 0; i < d->contact_count; ++i) {
@@ -80,47 +107,83 @@ static tb_status check_friction_stability(tb_world* w, tb_newton_data* d, const 
     const tb_newton_body* b = &d->bodies[k];
     if (!b->dynamic) continue;
     float kf = b->dlin.x;
+    int ahead = 0; /* judged on the one row it will land on */
+    if (b->dang.x > 0.0f && mu_max > 0.0f && kf_soft > kf) { kf = kf_soft; ahead = 1; }
     float rate = hs * kf * b->inv_mass;
     if (rate > 2.0f) {
       float need_f = ceilf(step->dt * kf * b->inv_mass / 2.0f); /* may exceed int32: say so */
       int32_t need = need_f < 2147483647.0f ? (int32_t)need_f : INT32_MAX;
       return tb_world_fail(w, TB_ERR_INVALID_STATE,
                            "solve: penalty friction unstable for body %d: substep %g s x sum kf %g N·s/m / mass %g kg = %.3g > 2 "
-                           "(explicit viscous friction); raise solver.newton.substeps (JS penaltySubsteps) to >= %d or lower kf; "
+                           "(explicit viscous friction%s); raise solver.newton.substeps (JS penaltySubsteps) to >= %d or lower kf; "
                            "the step was not taken",
                            tb_make_id(b->slot, w->bodies.generation[b->slot]), (double)hs, (double)kf,
-                           (double)(1.0f / b->inv_mass), (double)rate, (int)need);
+                           (double)(1.0f / b->inv_mass), (double)rate, ahead ? ", on the one row it lands on" : "", (int)need);
     }
   }
   return TB_OK;
 }
 
-/* Explicit normal springs (semi-implicit Euler on the translation of each dynamic body, Σ over
- * every row of the body: they may open during the step): with a = hs·Σkd/m and b = hs²·Σke/m the
- * update (v, x) is stable when b + 2a <= 4 (its determinant is 1 − a, its trace 2 − a − b). Above,
- * the body rings with a growing amplitude and leaves the float range. Refused before the step
- * with the body, the number and the substeps that would do. Rotational modes are not checked. */
-static tb_status check_spring_stability(tb_world* w, tb_newton_data* d, const tb_step_context* step) {
+/* Rows a shape can rest on against one flat support (a sphere 1, a capsule lying down 2, a box
+ * or cylinder on a face 4) and its smallest half size (m): the depth at which its centre (or
+ * core) reaches the support's surface. 0 rows: not checked (hulls, static-only shapes). */
+static int support_rows(const tb_shapes* s, int32_t sh, float* size) {
+  const float* p = s->params + 4 * sh;
+  switch (s->type[sh]) {
+    case TB_SHAPE_SPHERE: *size = p[0]; return 1;
+    case TB_SHAPE_CAPSULE: *size = p[0]; return 2;
+    case TB_SHAPE_BOX: *size = fminf(p[0], fminf(p[1], p[2])); return 4;
+    case TB_SHAPE_CYLINDER: *size = fminf(p[0], p[1]); return 4;
+    case TB_SHAPE_ELLIPSOID: *size = fminf(p[0], fminf(p[1], p[2])); return 1;
+    default: *size = 0.0f; return 0;
+  }
+}
+
+/* Explicit normal springs, checked before the step for each dynamic body:
+ * - stability (semi-implicit Euler on the body's translation, Σ over every row of the body: they
+ *   may open during the step): with a = hs·Σkd/m and b = hs²·Σke/m the update (v, x) is stable
+ *   when b + 2a <= 4 (its determinant is 1 − a, its trace 2 − a − b). Above, the body rings with
+ *   a growing amplitude and leaves the float range. Rotational modes are not checked.
+ * - weight: at rest on springs of stiffness ke a body of weight m·|g| sinks m·|g|/(rows·ke). Even
+ *   in its most favourable case (on a flat support with every row its shape can get there, the
+ *   stiffest ke of the world or of its current rows) a body that would sink deeper than its
+ *   smallest half size has its centre below the support's surface and falls through. Only a
+ *   falling body (mark_falling: gravity on, no joint that may carry it) is judged; the rule looks
+ *   at the body, not at its contacts, so it refuses in its first step, before it lands.
+ * Each refusal names the body, the number and the value that would do. */
+static tb_status check_springs(tb_world* w, tb_newton_data* d, const tb_step_context* step) {
   const float hs = step->h;
-  /* Σke per body in dlin.x, Σkd in dlin.y (scratch: the substeps zero dlin before using it) */
+  const tb_bodies* bodies = &w->bodies;
+  const tb_shapes* shapes = &w->shapes;
+  const tb_newton_params* np = &w->def.solver.newton;
+  /* scratch (the substeps zero dlin before using it): Σke per body in dlin.x, Σkd in dlin.y, the
+   * stiffest row ke in dlin.z; dang.x from mark_falling */
   for (int32_t k = 0; k < d->body_count; ++k) d->bodies[k].dlin = tb_v3(0, 0, 0);
   for (int32_t i = 0; i < d->contact_count; ++i) {
     const tb_newton_contact* c = &d->contacts[i];
     const int32_t sides[2] = {c->a, c->b};
     for (int s = 0; s < 2; ++s) {
       if (sides[s] < 0) continue;
-      d->bodies[sides[s]].dlin.x += c->ke;
-      d->bodies[sides[s]].dlin.y += c->kd;
+      tb_newton_body* b = &d->bodies[sides[s]];
+      b->dlin.x += c->ke;
+      b->dlin.y += c->kd;
+      b->dlin.z = fmaxf(b->dlin.z, c->ke);
     }
   }
+  /* the stiffest spring any contact could get: the world's ke or any shape material's */
+  float ke_world = np->ke;
+  for (int32_t sh = 0; sh < shapes->count; ++sh)
+    if (shapes->type[sh] >= 0) ke_world = fmaxf(ke_world, shapes->material[sh].ke);
+  const float g = sqrtf(w->def.gravity[0] * w->def.gravity[0] + w->def.gravity[1] * w->def.gravity[1] +
+                        w->def.gravity[2] * w->def.gravity[2]);
   for (int32_t k = 0; k < d->body_count; ++k) {
     const tb_newton_body* b = &d->bodies[k];
     if (!b->dynamic) continue;
-    float ke = b->dlin.x, kd = b->dlin.y;
+    float ke = b->dlin.x, kd = b->dlin.y, m = 1.0f / b->inv_mass;
+    tb_body_id id = tb_make_id(b->slot, bodies->generation[b->slot]);
     float rate = hs * hs * ke * b->inv_mass + 2.0f * hs * kd * b->inv_mass;
     if (rate > 4.0f) {
       /* largest stable substep: the positive root of ke·x² + 2kd·x − 4m = 0 (s) */
-      float m = 1.0f / b->inv_mass;
       float x = (-kd + sqrtf(kd * kd + 4.0f * ke * m)) / ke;
       float need_f = ceilf(step->dt / x);
       int32_t need = need_f < 2147483647.0f ? (int32_t)need_f : INT32_MAX;
@@ -128,9 +191,28 @@ static tb_status check_spring_stability(tb_world* w, tb_newton_data* d, const tb
                            "solve: penalty normal spring unstable for body %d: hs²·Σke/m + 2hs·Σkd/m (hs %g s, Σke %g N/m, Σkd %g N·s/m, "
                            "m %g kg) = %.4g > 4; raise solver.newton.substeps (JS penaltySubsteps) to >= %d or lower ke, kd; "
                            "step not taken",
-                           tb_make_id(b->slot, w->bodies.generation[b->slot]), (double)hs, (double)ke, (double)kd, (double)m,
-                           (double)rate, (int)need);
+                           id, (double)hs, (double)ke, (double)kd, (double)m, (double)rate, (int)need);
     }
+    if (!(b->dang.x > 0.0f)) continue; /* not falling free: not judged by its weight */
+    int rows = 0;
+    float size = 0.0f;
+    for (int32_t sh = bodies->first_shape[b->slot]; sh >= 0; sh = shapes->next[sh]) {
+      float sz;
+      int r = support_rows(shapes, sh, &sz);
+      if (r == 0) { rows = 0; break; } /* a shape this rule does not know: not judged */
+      rows += r;
+      size = fmaxf(size, sz);
+    }
+    if (rows == 0) continue;
+    float ke_best = fmaxf(ke_world, b->dlin.z);
+    float depth = m * g / ((float)rows * ke_best);
+    if (depth > size)
+      return tb_world_fail(w, TB_ERR_INVALID_STATE,
+                           "solve: penalty spring too soft for body %d: m·|g|/(rows·ke) = %.3g kg·%.3g m/s²/(%d·%g N/m) = %.3g m deep "
+                           "at rest > its half size %g m, it sinks through; raise ke (solver.newton.ke, JS ke) to >= %.4g N/m; "
+                           "step not taken",
+                           id, (double)m, (double)g, rows, (double)ke_best, (double)depth, (double)size,
+                           (double)(m * g / ((float)rows * size)));
   }
   return TB_OK;
 }
@@ -141,8 +223,9 @@ tb_status tb_solve_penalty(tb_world* w, const tb_step_context* step) {
   tb_newton_data* d = w->newton;
   const tb_newton_params* p = &w->def.solver.newton;
   float h = step->dt, hs = step->h;
+  mark_falling(w, d);
   if ((st = check_friction_stability(w, d, step)) != TB_OK) return st;
-  if ((st = check_spring_stability(w, d, step)) != TB_OK) return st;
+  if ((st = check_springs(w, d, step)) != TB_OK) return st;
 
   int joints = tb_newton_joints_begin(w);
   for (int32_t sub = 0; sub < p->substeps; ++sub) {

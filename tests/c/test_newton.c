@@ -8,6 +8,7 @@
  * μ_t·p_n and μ_r·p_n at the mean of the shapes' values (a rolling sphere's normal acts at its
  * centre), penalty creep on an incline below tanθ = μ at v = m·g·sinθ/(n·kf). */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "include/tribo.h"
@@ -561,6 +562,115 @@ static float penalty_force_y(float d, float vy, float ka, float ov_k, float ov_d
   return wr[1];
 }
 
+/* newton-semi at its defaults (ke = 2500 N/m): a body whose weight sinks it deeper than its
+ * smallest half size even on a flat support with every row its shape gets there, m·|g|/(rows·ke),
+ * falls through. The pile of `make test-long`: a 0.45 m sphere of density 500 (191 kg) rests
+ * 191·9.81/2500 = 0.75 m deep on its one row; refused in its first step, before it touches, with
+ * the body, the depth and the ke that would do (m·|g|/radius = 4165 N/m); the world unchanged.
+ * Its box (0.4 × 0.35 × 0.3, 168 kg: 0.165 m on 4 rows < 0.3 m) and capsule (r 0.25, 92 kg:
+ * 0.18 m on 2 rows < 0.25 m) sink less than their size and are accepted; so is the sphere at
+ * that ke, and hung on a joint. */
+static void test_penalty_weight_refusal(void) {
+  const float r = 0.45f, m = 500.0f * 4.0f / 3.0f * 3.14159265f * r * r * r, need = m * G / r;
+  for (int variant = 0; variant < 5; ++variant) {
+    tb_world_def def = tb_default_world_def();
+    tb_preset_apply(TB_PRESET_NEWTON_SEMI, &def);
+    def.timestep = 1.0f / 60.0f;
+    if (variant == 1) def.solver.newton.ke = 1.01f * need;
+    if (variant == 2) def.solver.newton.ke = 0.99f * need;
+    tb_world_id w = tb_world_create(&def);
+    ground(w, 0.5f, 0);
+    tb_body_id b;
+    if (variant == 3) {
+      float pos[3] = {0, 2, 0}, box[4] = {0.4f, 0.35f, 0.3f, 0}, cap[4] = {0.25f, 0.3f, 0, 0};
+      b = tb_body_create(w, TB_BODY_DYNAMIC, pos, ID_Q);
+      tb_shape_create(w, b, TB_SHAPE_BOX, box, ZERO, ID_Q, 0.6f, 0, 500.0f);
+      pos[0] = 2;
+      tb_body_id c = tb_body_create(w, TB_BODY_DYNAMIC, pos, ID_Q);
+      tb_shape_create(w, c, TB_SHAPE_CAPSULE, cap, ZERO, ID_Q, 0.6f, 0, 500.0f);
+    } else {
+      b = sphere(w, 0, 2.0f, r, m, 0.6f, 0);
+    }
+    if (variant == 4) {
+      /* a ball joint to the world 0.5 m above the centre carries the weight */
+      tb_joint_def jd;
+      tb_joint_default_def_into(&jd);
+      jd.type = TB_JOINT_SPHERICAL;
+      jd.body0 = TB_WORLD_BODY;
+      jd.body1 = b;
+      jd.position0[1] = 2.5f;
+      jd.position1[1] = 0.5f;
+      CHECK(tb_joint_create(w, &jd) >= 0);
+    }
+    float before[13], after[13];
+    state(w, b, before);
+    tb_status st = tb_world_step(w);
+    state(w, b, after);
+    if (variant == 0 || variant == 2) {
+      CHECK(st == TB_ERR_INVALID_STATE);
+      char want[64];
+      snprintf(want, sizeof want, "too soft for body %d:", (int)b);
+      const char* msg = tb_last_error(w);
+      printf("  %s\n", msg);
+      CHECK(strstr(msg, want) != NULL);
+      CHECK(strstr(msg, "raise ke (solver.newton.ke, JS ke)") != NULL);
+      /* the depth at the ke used and the ke that would do, as printed */
+      float ke_used = variant == 0 ? 2500.0f : 0.99f * need, depth = 0, ke_need = 0;
+      const char* dp = strstr(msg, "N/m) = ");
+      const char* kp = strstr(msg, ">= ");
+      CHECK(dp && sscanf(dp, "N/m) = %f m deep", &depth) == 1 && kp && sscanf(kp, ">= %f N/m", &ke_need) == 1);
+      CHECK_NEAR(m * G / ke_used, depth, 0.002 * depth);
+      CHECK_NEAR(need, ke_need, 0.001 * need);
+      CHECK(memcmp(before, after, sizeof before) == 0);
+    } else {
+      CHECK(st == TB_OK);
+      if (variant != 4) CHECK(after[1] < before[1]); /* stepped: it falls */
+    }
+    tb_world_destroy(w);
+  }
+}
+
+/* newton-semi at its defaults (8 substeps, kf = 1000 N·s/m): the capsule of the bench pile
+ * (bench/scenes.mjs: r 0.3 m, half-height 0.4 m, density 1, 0.339 kg), dropped from 2 m, gets a
+ * friction slip mode hs·kf/m = (1/480)·1000/0.339 = 6.14 > 2 on the first row it lands on; it is
+ * refused in its first step, before it lands (it was refused when it landed, at step 31 of the
+ * pile, and went non-finite before that check), with the substeps that would do (25 at 1/60 s:
+ * hs·kf/m = 1.97); taken at 25 substeps, and without gravity (it never lands). */
+static void test_penalty_light_body_refused_first(void) {
+  const float cap[4] = {0.3f, 0.4f, 0, 0};
+  for (int variant = 0; variant < 3; ++variant) {
+    tb_world_def def = tb_default_world_def();
+    tb_preset_apply(TB_PRESET_NEWTON_SEMI, &def);
+    def.timestep = 1.0f / 60.0f;
+    if (variant == 1) def.solver.newton.substeps = 25;
+    if (variant == 2) def.gravity[1] = 0;
+    tb_world_id w = tb_world_create(&def);
+    ground(w, 0.6f, 0);
+    float pos[3] = {0, 2, 0};
+    tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, pos, ID_Q);
+    tb_shape_create(w, b, TB_SHAPE_CAPSULE, cap, ZERO, ID_Q, 0.6f, 0, 1.0f);
+    float m = body_mass(w, b);
+    CHECK_NEAR(3.14159265f * 0.09f * 0.8f + 4.0f / 3.0f * 3.14159265f * 0.027f, m, 1e-4f);
+    tb_status st = tb_world_step(w);
+    if (variant == 0) {
+      CHECK(st == TB_ERR_INVALID_STATE);
+      const char* msg = tb_last_error(w);
+      float rate = 0;
+      int need = 0;
+      const char* rp = strstr(msg, "kg = ");
+      const char* np = strstr(msg, "penaltySubsteps) to >= ");
+      CHECK(strstr(msg, "friction unstable for body") != NULL && strstr(msg, "the one row it lands on") != NULL);
+      CHECK(rp && sscanf(rp, "kg = %f", &rate) == 1 && np && sscanf(np, "penaltySubsteps) to >= %d", &need) == 1);
+      CHECK_NEAR(1000.0f / 480.0f / m, rate, 0.01f);
+      CHECK(need == 25);
+    } else {
+      CHECK(st == TB_OK);
+      for (int i = 0; i < 60; ++i) CHECK(tb_world_step(w) == TB_OK);
+    }
+    tb_world_destroy(w);
+  }
+}
+
 static void test_penalty_normal_law(void) {
   /* force on the sphere (body1) = −a_n along +y = −(ke·d + kd·min(v_n, 0)) */
   CHECK_NEAR(-(2000.0f * -0.01f + 50.0f * -0.5f), penalty_force_y(-0.01f, -0.5f, 0, 0, 0, 0, NULL, 0, 0), 0.05);
@@ -936,6 +1046,8 @@ int main(void) {
   test_xpbd_restitution_body_pair();
   test_xpbd_velocity_zeroing();
   test_penalty_resting_sphere();
+  test_penalty_weight_refusal();
+  test_penalty_light_body_refused_first();
   test_penalty_normal_law();
   test_penalty_huber_friction();
   test_penalty_sliding_mu();

@@ -59,7 +59,9 @@ for (const build of BUILDS) {
       for (const preset of ['physx-pgs', 'physx-tgs', 'newton-xpbd', 'newton-semi']) {
         const w = tribo.createWorld({ preset });
         w.addBody({ type: 'static', shapes: [{ type: 'plane', normal: [0, 1, 0] }] });
-        w.addBody({ position: [0, 0.5, 0], shapes: [{ type: 'sphere', radius: 0.5 }] });
+        // 2.1 kg: at the default density (524 kg) newton-semi refuses the sphere, which would sink
+        // m·g/ke = 2 m into its springs, deeper than its radius
+        w.addBody({ position: [0, 0.5, 0], shapes: [{ type: 'sphere', radius: 0.5, density: 4 }] });
         w.step();
         const st = w.solverStatus;
         assert.equal(st.convergenceDefined, false, preset);
@@ -107,6 +109,25 @@ for (const build of BUILDS) {
       at19.w.step();
       assert.ok(Number.isFinite(at19.w.getPosition(at19.b)[1]), 'the step at 19 substeps is taken');
       at19.w.free();
+    });
+
+    it('penalty: a body too heavy for its springs is refused in its first step, before it lands', () => {
+      // the long-run pile's sphere: r 0.45 m, density 500 (191 kg) rests m·g/ke = 0.75 m deep on one
+      // row of the default ke = 2500 N/m, beyond its radius; m·g/r = 4161 N/m would hold it
+      const make = (options) => {
+        const w = tribo.createWorld({ preset: 'newton-semi', ...options });
+        w.addBody({ type: 'static', shapes: [{ type: 'plane', normal: [0, 1, 0] }] });
+        const b = w.addBody({ position: [0, 3, 0], shapes: [{ type: 'sphere', radius: 0.45, density: 500 }] });
+        return { w, b };
+      };
+      const { w, b } = make({});
+      assert.throws(() => w.step(), /penalty spring too soft for body \d+: .* = 0\.749 m deep at rest > its half size 0\.45 m.*raise ke \(solver\.newton\.ke, JS ke\) to >= 416\d N\/m/);
+      assert.equal(w.getPosition(b, new Float64Array(3))[1], 3, 'the world is unchanged');
+      w.free();
+      const ok = make({ ke: 4200 });
+      ok.w.step(10);
+      assert.ok(ok.w.getPosition(ok.b)[1] < 3, 'at ke 4200 N/m it falls');
+      ok.w.free();
     });
   });
 }
