@@ -1,39 +1,9 @@
 #include "contact_solver.h"
 
+#include "../core/simd_vec3.h"
+
 #include <math.h>
 #include <stddef.h>
-
-/* Three lanes-of-four: a vector per lane. */
-typedef struct v3w { tb_f4 x, y, z; } v3w;
-
-/* a points at three consecutive rows of TB_LANES floats (x, y, z). */
-static inline v3w v3w_load_rows(const float* a) {
-  v3w r = {tb_f4_load(a), tb_f4_load(a + TB_LANES), tb_f4_load(a + 2 * TB_LANES)};
-  return r;
-}
-#define v3w_load(rows) v3w_load_rows(&(rows)[0][0])
-static inline tb_f4 v3w_dot(v3w a, v3w b) {
-  return tb_f4_add(tb_f4_add(tb_f4_mul(a.x, b.x), tb_f4_mul(a.y, b.y)), tb_f4_mul(a.z, b.z));
-}
-static inline v3w v3w_sub(v3w a, v3w b) {
-  v3w r = {tb_f4_sub(a.x, b.x), tb_f4_sub(a.y, b.y), tb_f4_sub(a.z, b.z)};
-  return r;
-}
-/* a + s·b */
-static inline v3w v3w_mad(v3w a, tb_f4 s, v3w b) {
-  v3w r = {tb_f4_add(a.x, tb_f4_mul(s, b.x)), tb_f4_add(a.y, tb_f4_mul(s, b.y)), tb_f4_add(a.z, tb_f4_mul(s, b.z))};
-  return r;
-}
-/* Symmetric inverse inertia (xx, yy, zz, xy, xz, yz) times v. */
-static inline v3w v3w_sym_mul(const float m[6][TB_LANES], v3w v) {
-  tb_f4 xx = tb_f4_load(m[0]), yy = tb_f4_load(m[1]), zz = tb_f4_load(m[2]);
-  tb_f4 xy = tb_f4_load(m[3]), xz = tb_f4_load(m[4]), yz = tb_f4_load(m[5]);
-  v3w r;
-  r.x = tb_f4_add(tb_f4_add(tb_f4_mul(xx, v.x), tb_f4_mul(xy, v.y)), tb_f4_mul(xz, v.z));
-  r.y = tb_f4_add(tb_f4_add(tb_f4_mul(xy, v.x), tb_f4_mul(yy, v.y)), tb_f4_mul(yz, v.z));
-  r.z = tb_f4_add(tb_f4_add(tb_f4_mul(xz, v.x), tb_f4_mul(yz, v.y)), tb_f4_mul(zz, v.z));
-  return r;
-}
 
 /* Body velocities (and step displacements) of the four lanes; static lanes read zeros. */
 typedef struct lane_bodies {
@@ -232,25 +202,4 @@ void tb_contact_solve(tb_contact_wide* c, tb_body_state* states, const tb_contac
   if (!pass->friction_first) solve_friction(c, &lb, pass, friction, patch_n, t0, t1, 0);
   else if (!pass->biased) solve_friction(c, &lb, pass, friction, patch_n, t0, t1, 1);
   scatter(c, states, &lb);
-}
-
-static inline void store3(float rows[3][TB_LANES], v3w v) {
-  tb_f4_store(rows[0], v.x);
-  tb_f4_store(rows[1], v.y);
-  tb_f4_store(rows[2], v.z);
-}
-
-void tb_contact_wide_products(tb_contact_wide* c, const float ia[6][TB_LANES], const float ib[6][TB_LANES]) {
-  for (int j = 0; j < c->point_count; ++j) {
-    tb_contact_point_wide* p = &c->p[j];
-    store3(p->ia_n, v3w_sym_mul(ia, v3w_load(p->ca_n)));
-    store3(p->ib_n, v3w_sym_mul(ib, v3w_load(p->cb_n)));
-  }
-  for (int k = 0; k < c->anchor_count; ++k) {
-    tb_anchor_wide* a = &c->a[k];
-    store3(a->ia_t0, v3w_sym_mul(ia, v3w_load(a->ca_t0)));
-    store3(a->ib_t0, v3w_sym_mul(ib, v3w_load(a->cb_t0)));
-    store3(a->ia_t1, v3w_sym_mul(ia, v3w_load(a->ca_t1)));
-    store3(a->ib_t1, v3w_sym_mul(ib, v3w_load(a->cb_t1)));
-  }
 }

@@ -97,9 +97,4 @@ typedef struct tb_contact_pass {
  * the solver bodies and the state of zeros that state_a / state_b name for static lanes. */
 void tb_contact_solve(tb_contact_wide* c, tb_body_state* states, const tb_contact_pass* pass);
 
-/* After the lanes' rows are prepared: the inertia-arm products IA⁻¹(rA × d), IB⁻¹(rB × d) of every
- * row from the lanes' world inverse inertias ia, ib (xx, yy, zz, xy, xz, yz, 1/(kg·m²)), which
- * the iterations apply unchanged. */
-void tb_contact_wide_products(tb_contact_wide* c, const float ia[6][TB_LANES], const float ib[6][TB_LANES]);
-
 #endif

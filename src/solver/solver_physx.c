@@ -61,6 +61,7 @@ void tb_solver_destroy(tb_world* w) {
   tb_free(d->chunk_residual, (size_t)d->manifold_capacity * 2 * sizeof(float));
   tb_free(d->bits, (size_t)d->bits_capacity * sizeof(uint64_t));
   tb_free(d->wides, (size_t)d->wide_capacity * sizeof(tb_contact_wide));
+  tb_free(d->pack_fill, (size_t)d->pack_capacity * sizeof(int32_t));
   tb_physx_joints_destroy(d);
   for (int i = 0; i < 2; ++i) {
     tb_array_ref r[5];
@@ -253,24 +254,18 @@ typedef struct tb_physx_plan {
   int32_t per_color[TB_GRAPH_COLORS + 1]; /* constraints per colour; the last is the overflow */
 } tb_physx_plan;
 
-/* Solver bodies (awake dynamic and kinematic) with their start state: centre of mass (m), world
- * inverse inertia (1/(kg·m²), zero for kinematic), damping (1/s), velocities (m/s, rad/s). */
-static tb_status prepare_bodies(tb_world* w, tb_solver_data* d, tb_physx_plan* plan) {
-  tb_bodies* bodies = &w->bodies;
-  int32_t nb = 0;
-  for (int32_t i = 0; i < bodies->count; ++i) {
-    int32_t t = bodies->f.body_type[i];
-    bodies->solver_index[i] = (t == TB_BODY_DYNAMIC || t == TB_BODY_KINEMATIC) && !bodies->f.asleep[i] ? nb++ : -1;
-  }
-  int32_t nc = 0;
-  for (int32_t i = 0; i < w->pair_count; ++i) nc += w->manifolds[i].point_count > 0;
-  /* one more body state: the zeros that static lanes of the wide rows read */
-  if (!reserve_many(d, nb + 1, nc, w->pair_count))
-    return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for %d bodies and %d manifolds", nb, nc);
-  plan->bodies = nb;
-  memset(&d->states[nb], 0, sizeof d->states[nb]);
+/* What the preparation's jobs share. */
+typedef struct tb_physx_prep {
+  tb_world* w;
+  tb_solver_data* d;
+} tb_physx_prep;
 
-  for (int32_t i = 0; i < bodies->count; ++i) {
+/* Job over body slots [begin, end): the start state of their solver bodies. */
+static void prepare_bodies_job(int32_t begin, int32_t end, void* vctx) {
+  const tb_physx_prep* pc = (const tb_physx_prep*)vctx;
+  tb_bodies* bodies = &pc->w->bodies;
+  tb_solver_data* d = pc->d;
+  for (int32_t i = begin; i < end; ++i) {
     int32_t k = bodies->solver_index[i];
     if (k < 0) continue;
     tb_body_sim* sim = &d->sims[k];
@@ -294,6 +289,27 @@ static tb_status prepare_bodies(tb_world* w, tb_solver_data* d, tb_physx_plan* p
     st->w = tb_v3(av[0], av[1], av[2]);
     d->parent[k] = k;
   }
+}
+
+/* Solver bodies (awake dynamic and kinematic) with their start state: centre of mass (m), world
+ * inverse inertia (1/(kg·m²), zero for kinematic), damping (1/s), velocities (m/s, rad/s). */
+static tb_status prepare_bodies(tb_physx_prep* pc, tb_physx_plan* plan, int32_t threads) {
+  tb_world* w = pc->w;
+  tb_solver_data* d = pc->d;
+  tb_bodies* bodies = &w->bodies;
+  int32_t nb = 0;
+  for (int32_t i = 0; i < bodies->count; ++i) {
+    int32_t t = bodies->f.body_type[i];
+    bodies->solver_index[i] = (t == TB_BODY_DYNAMIC || t == TB_BODY_KINEMATIC) && !bodies->f.asleep[i] ? nb++ : -1;
+  }
+  int32_t nc = 0;
+  for (int32_t i = 0; i < w->pair_count; ++i) nc += w->manifolds[i].point_count > 0;
+  /* one more body state: the zeros that static lanes of the wide rows read */
+  if (!reserve_many(d, nb + 1, nc, w->pair_count))
+    return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for %d bodies and %d manifolds", nb, nc);
+  plan->bodies = nb;
+  memset(&d->states[nb], 0, sizeof d->states[nb]);
+  tb_parallel_for(bodies->count, TB_BODY_CHUNK, threads, prepare_bodies_job, pc);
   return TB_OK;
 }
 
@@ -367,9 +383,39 @@ static void build_islands(tb_world* w, tb_solver_data* d, tb_physx_plan* plan) {
   plan->dyn_vel = dyn_vel;
 }
 
+/* Job over constraints [begin, end), one packing chunk: its constraints per colour. */
+static void count_colors_job(int32_t begin, int32_t end, void* vctx) {
+  const tb_physx_prep* pc = (const tb_physx_prep*)vctx;
+  int32_t* f = &pc->d->pack_fill[begin / TB_PACK_CHUNK * (TB_GRAPH_COLORS + 1)];
+  for (int32_t c = 0; c <= TB_GRAPH_COLORS; ++c) f[c] = 0;
+  for (int32_t i = begin; i < end; ++i) f[pc->d->color[i]]++;
+}
+
+/* Job over constraints [begin, end), one packing chunk: each manifold into the next lane of its
+ * colour's wides from the chunk's first slot (constraint order within a colour), four to a wide,
+ * the overflow colour one to a wide. */
+static void pack_wides_job(int32_t begin, int32_t end, void* vctx) {
+  const tb_physx_prep* pc = (const tb_physx_prep*)vctx;
+  tb_solver_data* d = pc->d;
+  int32_t fill[TB_GRAPH_COLORS + 1];
+  memcpy(fill, &d->pack_fill[begin / TB_PACK_CHUNK * (TB_GRAPH_COLORS + 1)], sizeof fill);
+  for (int32_t i = begin; i < end; ++i) {
+    int32_t c = d->color[i], m = d->constraint_manifold[i];
+    int32_t per = c == TB_OVERFLOW_COLOR ? 1 : TB_LANES;
+    int32_t wi = d->color_start[c] + fill[c] / per, lane = fill[c] % per;
+    fill[c]++;
+    d->wides[wi].manifold[lane] = m;
+    if (per == 1)
+      for (int l = 1; l < TB_LANES; ++l) d->wides[wi].manifold[l] = -1;
+    d->manifold_wide[m] = wi * TB_LANES + lane;
+  }
+}
+
 /* Colours the constraints so that a colour shares no dynamic body, and packs each colour's
  * manifolds four to a wide constraint (the overflow colour one to a wide). */
-static tb_status build_wides(tb_world* w, tb_solver_data* d, tb_physx_plan* plan) {
+static tb_status build_wides(tb_physx_prep* pc, tb_physx_plan* plan, int32_t threads) {
+  tb_world* w = pc->w;
+  tb_solver_data* d = pc->d;
   int32_t nb = plan->bodies, nc = plan->constraints;
   int32_t words = (nb + 63) / 64;
   if (words < 1) words = 1;
@@ -378,9 +424,24 @@ static tb_status build_wides(tb_world* w, tb_solver_data* d, tb_physx_plan* plan
   memset(d->bits, 0, (size_t)TB_GRAPH_COLORS * (size_t)words * sizeof(uint64_t));
   tb_color_constraints(nc, d->body_a, d->body_b, d->bits, words, d->color);
 
+  /* constraints per packing chunk and colour, their sums per colour, then each chunk's first slot
+   * in its colours (an exclusive prefix over the chunks): the slots do not depend on the
+   * thread count */
+  int32_t chunks = (nc + TB_PACK_CHUNK - 1) / TB_PACK_CHUNK;
+  if (!reserve((void**)&d->pack_fill, &d->pack_capacity, chunks * (TB_GRAPH_COLORS + 1), sizeof(int32_t)))
+    return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for the constraint graph");
+  tb_parallel_for(nc, TB_PACK_CHUNK, threads, count_colors_job, pc);
   int32_t* per_color = plan->per_color;
-  for (int32_t c = 0; c <= TB_GRAPH_COLORS; ++c) per_color[c] = 0;
-  for (int32_t i = 0; i < nc; ++i) per_color[d->color[i]]++;
+  for (int32_t c = 0; c <= TB_GRAPH_COLORS; ++c) {
+    int32_t run = 0;
+    for (int32_t k = 0; k < chunks; ++k) {
+      int32_t* f = &d->pack_fill[k * (TB_GRAPH_COLORS + 1) + c];
+      int32_t n = *f;
+      *f = run;
+      run += n;
+    }
+    per_color[c] = run;
+  }
   int32_t wide_count = 0;
   for (int32_t c = 0; c <= TB_GRAPH_COLORS; ++c) {
     d->color_start[c] = wide_count;
@@ -391,18 +452,11 @@ static tb_status build_wides(tb_world* w, tb_solver_data* d, tb_physx_plan* plan
   if (!reserve((void**)&d->wides, &d->wide_capacity, wide_count, sizeof(tb_contact_wide)))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for %d constraints", wide_count);
   plan->wide_count = wide_count;
-  int32_t fill[TB_GRAPH_COLORS + 1];
-  for (int32_t c = 0; c <= TB_GRAPH_COLORS; ++c) fill[c] = 0;
-  for (int32_t i = 0; i < wide_count; ++i)
-    for (int l = 0; l < TB_LANES; ++l) d->wides[i].manifold[l] = -1;
-  for (int32_t i = 0; i < nc; ++i) {
-    int32_t c = d->color[i];
-    int32_t per = c == TB_OVERFLOW_COLOR ? 1 : TB_LANES;
-    int32_t wi = d->color_start[c] + fill[c] / per, lane = fill[c] % per;
-    fill[c]++;
-    d->wides[wi].manifold[lane] = d->constraint_manifold[i];
-    d->manifold_wide[d->constraint_manifold[i]] = wi * TB_LANES + lane;
-  }
+  tb_parallel_for(nc, TB_PACK_CHUNK, threads, pack_wides_job, pc);
+  /* the empty lanes of each colour's last wide (the packing fills all others) */
+  for (int32_t c = 0; c < TB_GRAPH_COLORS; ++c)
+    for (int32_t lane = per_color[c] % TB_LANES; lane > 0 && lane < TB_LANES; ++lane)
+      d->wides[d->color_start[c + 1] - 1].manifold[lane] = -1;
   return TB_OK;
 }
 
@@ -411,10 +465,11 @@ static tb_status build_wides(tb_world* w, tb_solver_data* d, tb_physx_plan* plan
 static tb_status prepare(tb_world* w, const tb_step_context* step, int tgs, tb_physx_ctx* ctx, tb_physx_plan* plan) {
   tb_solver_data* d = w->solver;
   const tb_solver_params* sp = &w->def.solver;
-  tb_status st = prepare_bodies(w, d, plan);
+  tb_physx_prep pc = {w, d};
+  tb_status st = prepare_bodies(&pc, plan, step->thread_count);
   if (st != TB_OK) return st;
   build_islands(w, d, plan);
-  st = build_wides(w, d, plan);
+  st = build_wides(&pc, plan, step->thread_count);
   if (st != TB_OK) return st;
 
   memset(ctx, 0, sizeof *ctx);

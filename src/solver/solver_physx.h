@@ -11,6 +11,7 @@
 #define TB_BODY_CHUNK 64
 #define TB_WIDE_CHUNK 8
 #define TB_READBACK_CHUNK 64 /* manifolds per chunk of the contact readback */
+#define TB_PACK_CHUNK 256    /* constraints per chunk of the packing into wides */
 #define TB_PGS_FRICTION_ITERATIONS 3 /* PGS friction runs in the last three position iterations */
 #define TB_SLIP_DIRECTION_SPEED 1e-3f /* m/s: slower slip keeps the fixed tangent basis (no flips from noise) */
 
@@ -43,6 +44,8 @@ typedef struct tb_solver_data {
   int32_t bits_capacity;
   tb_contact_wide* wides;
   int32_t wide_capacity;
+  int32_t* pack_fill;        /* per packing chunk and colour: its constraints, then its first slot in the colour */
+  int32_t pack_capacity;
   int32_t color_start[TB_GRAPH_COLORS + 2]; /* wide ranges per colour; the last is the overflow */
   tb_anchor_cache anchors[2]; /* the last step's (read) and this step's (written), swapped */
   int32_t anchors_prev;

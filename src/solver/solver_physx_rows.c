@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "../core/simd_vec3.h"
 #include "../model/material.h"
 #include "solver_physx.h"
 
@@ -15,7 +16,6 @@ typedef struct tb_physx_lane {
   const tb_contact_material* mat;
   const tb_body_sim* sa;    /* shape0's solver body, NULL when static */
   const tb_body_sim* sb;
-  float ia[6], ib[6];       /* world inverse inertias, 1/(kg·m²); zero when static */
   float ima, imb;           /* inverse masses, 1/kg */
   float hi;                 /* one iteration's step, s (TGS: h/N) */
   int compliant;
@@ -24,6 +24,15 @@ typedef struct tb_physx_lane {
   tb_vec3 va, wa, vb, wb;   /* velocities after gravity and damping, m/s and rad/s */
   tb_vec3 dg;               /* TGS with gravity per internal step: the step's a·h not yet applied, m/s */
 } tb_physx_lane;
+
+/* The four lanes' inputs of the rows side by side, zeros in empty lanes. */
+typedef struct tb_physx_lanes {
+  tb_physx_lane ln[TB_LANES];
+  float ia[6][TB_LANES], ib[6][TB_LANES]; /* world inverse inertias xx, yy, zz, xy, xz, yz, 1/(kg·m²) */
+  float ca0[3][TB_LANES], cb0[3][TB_LANES];
+  float va[3][TB_LANES], wa[3][TB_LANES], vb[3][TB_LANES], wb[3][TB_LANES], dg[3][TB_LANES];
+  int32_t anchors[TB_LANES]; /* friction anchors of the lane, 0 to 2 */
+} tb_physx_lanes;
 
 /* Patch index of key in the cache, -1 when absent (binary search: keys ascend). */
 static int32_t anchor_cache_find(const tb_anchor_cache* a, uint64_t key) {
@@ -38,19 +47,6 @@ static int32_t anchor_cache_find(const tb_anchor_cache* a, uint64_t key) {
 }
 
 static void set3(float a[3][TB_LANES], int l, tb_vec3 v) { a[0][l] = v.x; a[1][l] = v.y; a[2][l] = v.z; }
-
-static tb_vec3 sym_mul(const float m[6], tb_vec3 v) {
-  return tb_v3(m[0] * v.x + m[3] * v.y + m[4] * v.z, m[3] * v.x + m[1] * v.y + m[5] * v.z,
-               m[4] * v.x + m[5] * v.y + m[2] * v.z);
-}
-
-/* Unit response of a row along d at arms ra, rb (1/kg): 1/mA + 1/mB + (rA×d)ᵀIA⁻¹(rA×d) + ... */
-static float unit_response(float ima, float imb, const float ia[6], const float ib[6], tb_vec3 ra, tb_vec3 rb, tb_vec3 dir,
-                           tb_vec3* cra, tb_vec3* crb) {
-  *cra = tb_cross(ra, dir);
-  *crb = tb_cross(rb, dir);
-  return ima + imb + tb_dot(*cra, sym_mul(ia, *cra)) + tb_dot(*crb, sym_mul(ib, *crb));
-}
 
 /* Strong friction: the last step's anchors of this patch when every one of them still has an
  * active point with its feature id; returns the count (0 = choose afresh) and the points. */
@@ -87,8 +83,8 @@ static int choose_anchors(const tb_manifold* mf, int32_t out[TB_MAX_ANCHORS]) {
 /* Lane l of c from manifold m: bodies, masses (1/kg, 1/(kg·m²), into lane l of ia, ib), the
  * island's iteration counts, bias rates (1/s), the impulse cap (N·s), the combined friction; fills
  * ln for the rows. */
-static void prepare_lane_bodies(const tb_physx_ctx* ctx, tb_contact_wide* c, int l, int32_t m, tb_physx_lane* ln,
-                                float ia[6][TB_LANES], float ib[6][TB_LANES]) {
+static void prepare_lane_bodies(const tb_physx_ctx* ctx, tb_contact_wide* c, int l, int32_t m, tb_physx_lanes* ls) {
+  tb_physx_lane* ln = &ls->ln[l];
   const tb_world* w = ctx->w;
   const tb_solver_data* d = ctx->d;
   const tb_solver_params* sp = &w->def.solver;
@@ -108,16 +104,15 @@ static void prepare_lane_bodies(const tb_physx_ctx* ctx, tb_contact_wide* c, int
   const tb_body_sim* sb = b >= 0 ? &d->sims[b] : NULL;
   ln->sa = sa;
   ln->sb = sb;
-  memset(ln->ia, 0, sizeof ln->ia);
-  memset(ln->ib, 0, sizeof ln->ib);
-  if (sa) memcpy(ln->ia, sa->inv_i, sizeof ln->ia);
-  if (sb) memcpy(ln->ib, sb->inv_i, sizeof ln->ib);
   float ima = sa ? sa->inv_mass : 0.0f, imb = sb ? sb->inv_mass : 0.0f;
   ln->ima = ima;
   ln->imb = imb;
   c->inv_mass_a[l] = ima;
   c->inv_mass_b[l] = imb;
-  for (int k = 0; k < 6; ++k) { ia[k][l] = ln->ia[k]; ib[k][l] = ln->ib[k]; }
+  for (int k = 0; k < 6; ++k) {
+    ls->ia[k][l] = sa ? sa->inv_i[k] : 0.0f;
+    ls->ib[k][l] = sb ? sb->inv_i[k] : 0.0f;
+  }
 
   /* iterations of the lane's island: its dynamic body's (both share one island) */
   const tb_body_sim* dyn = sb && sb->inv_mass > 0.0f ? sb : (sa && sa->inv_mass > 0.0f ? sa : (sb ? sb : sa));
@@ -156,11 +151,18 @@ static void prepare_lane_bodies(const tb_physx_ctx* ctx, tb_contact_wide* c, int
   /* with gravity per internal step the approach speed still counts the whole step's a·h */
   float gb = imb > 0.0f ? 1.0f : 0.0f, ga = ima > 0.0f ? 1.0f : 0.0f;
   ln->dg = ctx->ext_every ? tb_scale(ctx->gravity, ctx->h * (gb - ga)) : tb_v3(0, 0, 0);
+  set3(ls->ca0, l, ln->ca0); set3(ls->cb0, l, ln->cb0);
+  set3(ls->va, l, ln->va); set3(ls->wa, l, ln->wa);
+  set3(ls->vb, l, ln->vb); set3(ls->wb, l, ln->wb);
+  set3(ls->dg, l, ln->dg);
+  if (ln->mf->point_count > c->point_count) c->point_count = ln->mf->point_count;
 }
 
-/* Friction of lane l: the anchors (kept while they stick), the tangent basis along the slip, the
- * tangent rows' effective masses (kg) and, for kept anchors, their drift along t0 and t1 (m). */
-static void prepare_lane_friction(const tb_physx_ctx* ctx, tb_contact_wide* c, int l, const tb_physx_lane* ln) {
+/* Friction of lane l: the anchors (kept while they stick), the tangent basis along the slip and,
+ * for kept anchors, their drift along t0 and t1 (m); the tangent rows follow for all lanes at once
+ * (prepare_anchor_rows). */
+static void prepare_lane_friction(const tb_physx_ctx* ctx, tb_contact_wide* c, int l, tb_physx_lanes* ls) {
+  const tb_physx_lane* ln = &ls->ln[l];
   const tb_world* w = ctx->w;
   const tb_solver_data* d = ctx->d;
   const tb_shapes* s = &w->shapes;
@@ -204,17 +206,10 @@ static void prepare_lane_friction(const tb_physx_ctx* ctx, tb_contact_wide* c, i
   set3(c->n, l, n); set3(c->t0, l, t0); set3(c->t1, l, t1);
   c->friction_scale[l] = na > 0 ? 1.0f / (float)na : 0.0f;
   if (na > c->anchor_count) c->anchor_count = na;
+  ls->anchors[l] = na;
   for (int k = 0; k < na; ++k) {
     c->anchor_point[k][l] = anchors[k];
-    tb_vec3 x = tb_physx_point_of(&mf->points[anchors[k]]);
-    tb_vec3 ra = tb_sub(x, ln->ca0), rb = tb_sub(x, ln->cb0), cra, crb;
     tb_anchor_wide* an = &c->a[k];
-    float k0 = unit_response(ln->ima, ln->imb, ln->ia, ln->ib, ra, rb, t0, &cra, &crb);
-    set3(an->ca_t0, l, cra); set3(an->cb_t0, l, crb);
-    float k1 = unit_response(ln->ima, ln->imb, ln->ia, ln->ib, ra, rb, t1, &cra, &crb);
-    set3(an->ca_t1, l, cra); set3(an->cb_t1, l, crb);
-    an->mass_t0[l] = k0 > 0.0f ? 1.0f / k0 : 0.0f;
-    an->mass_t1[l] = k1 > 0.0f ? 1.0f / k1 : 0.0f;
     if (c->kept[l] >= 0) {
       /* drift of the kept anchor: B's anchor point minus A's, from the poses now */
       const tb_anchor_cache* prev = &d->anchors[d->anchors_prev];
@@ -228,55 +223,116 @@ static void prepare_lane_friction(const tb_physx_ctx* ctx, tb_contact_wide* c, i
   }
 }
 
-/* Normal rows of lane l, one per point: arms, base separation (m), and for an active point the
- * row's velocity multiplier (1/w, kg) with restitution targets (m/s) or the implicit spring. */
-static void prepare_lane_points(const tb_physx_ctx* ctx, tb_contact_wide* c, int l, const tb_physx_lane* ln) {
+/* Arms of a row along d for the four lanes (m), masked to zero outside mask, into ca = rA × d and
+ * cb = rB × d, their inertia-arm products IA⁻¹(rA × d), IB⁻¹(rB × d) (1/(kg·m)) into ia_d, ib_d,
+ * which the iterations apply unchanged; returns the unit response (1/kg) 1/mA + 1/mB +
+ * (rA×d)ᵀIA⁻¹(rA×d) + (rB×d)ᵀIB⁻¹(rB×d), meaningful in the lanes of mask. */
+static tb_f4 row_arms(const tb_contact_wide* c, const tb_physx_lanes* ls, tb_f4 mask, v3w d, v3w ra, v3w rb,
+                      float ca[3][TB_LANES], float cb[3][TB_LANES], float ia_d[3][TB_LANES], float ib_d[3][TB_LANES]) {
+  v3w zero = {tb_f4_splat(0.0f), tb_f4_splat(0.0f), tb_f4_splat(0.0f)};
+  v3w cra = v3w_select(mask, v3w_cross(ra, d), zero), crb = v3w_select(mask, v3w_cross(rb, d), zero);
+  v3w pa = v3w_sym_mul(ls->ia, cra), pb = v3w_sym_mul(ls->ib, crb);
+  v3w_store(ca, cra); v3w_store(cb, crb);
+  v3w_store(ia_d, pa); v3w_store(ib_d, pb);
+  tb_f4 im = tb_f4_add(tb_f4_load(c->inv_mass_a), tb_f4_load(c->inv_mass_b));
+  return tb_f4_add(tb_f4_add(im, v3w_dot(cra, pa)), v3w_dot(crb, pb));
+}
+
+/* Lanes where flag[l] is non-zero, as a mask. */
+static tb_f4 lane_mask(const int32_t flag[TB_LANES]) {
+  float f[TB_LANES];
+  for (int l = 0; l < TB_LANES; ++l) f[l] = flag[l] ? 1.0f : 0.0f;
+  return tb_f4_gt(tb_f4_load(f), tb_f4_splat(0.0f));
+}
+
+/* Tangent rows of every anchor k of the four lanes: arms along t0, t1 and the effective masses
+ * (kg; 0 = no anchor in the lane). */
+static void prepare_anchor_rows(tb_contact_wide* c, const tb_physx_lanes* ls) {
+  v3w t0 = v3w_load(c->t0), t1 = v3w_load(c->t1);
+  v3w ca0 = v3w_load(ls->ca0), cb0 = v3w_load(ls->cb0);
+  tb_f4 zero = tb_f4_splat(0.0f), one = tb_f4_splat(1.0f);
+  for (int k = 0; k < c->anchor_count; ++k) {
+    float x[3][TB_LANES] = {{0}};
+    int32_t has[TB_LANES];
+    for (int l = 0; l < TB_LANES; ++l) {
+      has[l] = k < ls->anchors[l];
+      if (has[l]) set3(x, l, tb_physx_point_of(&ls->ln[l].mf->points[c->anchor_point[k][l]]));
+    }
+    tb_f4 mask = lane_mask(has);
+    v3w xv = v3w_load(x), ra = v3w_sub(xv, ca0), rb = v3w_sub(xv, cb0);
+    tb_anchor_wide* an = &c->a[k];
+    tb_f4 k0 = row_arms(c, ls, mask, t0, ra, rb, an->ca_t0, an->cb_t0, an->ia_t0, an->ib_t0);
+    tb_f4 k1 = row_arms(c, ls, mask, t1, ra, rb, an->ca_t1, an->cb_t1, an->ia_t1, an->ib_t1);
+    tb_f4_store(an->mass_t0, tb_f4_select(tb_f4_and(mask, tb_f4_gt(k0, zero)), tb_f4_div(one, k0), zero));
+    tb_f4_store(an->mass_t1, tb_f4_select(tb_f4_and(mask, tb_f4_gt(k1, zero)), tb_f4_div(one, k1), zero));
+  }
+}
+
+/* Normal row of point j of lane l with its unit response wn (1/kg) and approach speed vn (m/s):
+ * base separation (m), and for an active point the row's velocity multiplier (1/w, kg) with
+ * restitution targets (m/s) or the implicit spring. */
+static void prepare_lane_point(const tb_physx_ctx* ctx, tb_contact_wide* c, int l, int32_t j, const tb_physx_lane* ln,
+                               float wn, float vn) {
   const tb_solver_params* sp = &ctx->w->def.solver;
-  const tb_manifold* mf = ln->mf;
+  const tb_manifold_point* mp = &ln->mf->points[j];
   const tb_contact_material* mat = ln->mat;
-  tb_vec3 n = ln->n;
+  tb_contact_point_wide* p = &c->p[j];
   float hi = ln->hi;
-  if (mf->point_count > c->point_count) c->point_count = mf->point_count;
-  for (int32_t j = 0; j < mf->point_count; ++j) {
-    const tb_manifold_point* mp = &mf->points[j];
+  p->base_separation[l] = mp->separation;
+  p->restitution_target[l] = p->restitution_biased[l] = TB_NO_RESTITUTION;
+  p->imp_mul[l] = 1.0f;
+  p->vel_mul[l] = 0.0f;
+  if (!mp->active || wn <= 0.0f) return; /* detected only, or nothing can move: no row */
+  if (ln->compliant) {
+    /* implicit spring (seed §3.2): a = h(d + h·k), x = 1/(1 + a·w); Δp = x·a·(target − vn)
+     * − x·p with target −k·s/(d + h·k); an acceleration spring (k 1/s², d 1/s) has
+     * x = 1/(1 + a) and its velocity change is converted through the effective mass 1/w;
+     * damping suppressed when separated and not expected to close within the step */
+    float damping = mp->separation > 0.0f && mp->separation + vn * ctx->h > 0.0f ? 0.0f : mat->damping;
+    float a_sp = hi * (damping + hi * mat->stiffness);
+    if (a_sp <= 0.0f) return;
+    int accel = (mat->flags & TB_CONTACT_MATERIAL_ACCELERATION_SPRING) != 0;
+    float xk = 1.0f / (1.0f + a_sp * (accel ? 1.0f : wn));
+    p->vel_mul[l] = xk * a_sp * (accel ? 1.0f / wn : 1.0f);
+    p->compliant_rate[l] = mat->stiffness / (damping + hi * mat->stiffness);
+    /* TGS: each internal step's spring impulse starts from zero, so the accumulated impulse
+     * of earlier internal steps does not decay */
+    p->imp_mul[l] = ctx->tgs ? 1.0f : 1.0f - xk;
+    return;
+  }
+  p->vel_mul[l] = 1.0f / wn;
+  /* restitution: e > 0, closing faster than the bounce threshold, expected to touch within
+   * the step */
+  if (mat->restitution > 0.0f && vn < -sp->bounce_threshold_velocity && mp->separation + vn * ctx->h < 0.0f) {
+    /* from a gap the position iterations move the pose as if the bodies had touched at the
+     * step's start (PhysX biased error); the velocity iterations target the full rebound */
+    p->restitution_target[l] = -mat->restitution * vn;
+    p->restitution_biased[l] = p->restitution_target[l] - (mp->separation > 0.0f ? mp->separation / ctx->h : 0.0f);
+  }
+}
+
+/* Normal rows of every point j of the four lanes: arms along n and unit responses for all lanes at
+ * once, with the approach speed after this step's external forces (B's point velocity minus
+ * A's, plus the not yet applied a·h, along n), then each lane's row. */
+static void prepare_point_rows(const tb_physx_ctx* ctx, tb_contact_wide* c, const tb_physx_lanes* ls) {
+  v3w n = v3w_load(c->n);
+  v3w ca0 = v3w_load(ls->ca0), cb0 = v3w_load(ls->cb0);
+  v3w va = v3w_load(ls->va), wa = v3w_load(ls->wa), vb = v3w_load(ls->vb), wb = v3w_load(ls->wb), dg = v3w_load(ls->dg);
+  for (int32_t j = 0; j < c->point_count; ++j) {
+    float x[3][TB_LANES] = {{0}};
+    int32_t has[TB_LANES];
+    for (int l = 0; l < TB_LANES; ++l) {
+      has[l] = c->manifold[l] >= 0 && j < ls->ln[l].mf->point_count;
+      if (has[l]) set3(x, l, tb_physx_point_of(&ls->ln[l].mf->points[j]));
+    }
+    v3w xv = v3w_load(x), ra = v3w_sub(xv, ca0), rb = v3w_sub(xv, cb0);
     tb_contact_point_wide* p = &c->p[j];
-    tb_vec3 x = tb_physx_point_of(mp);
-    tb_vec3 ra = tb_sub(x, ln->ca0), rb = tb_sub(x, ln->cb0), cra, crb;
-    float wn = unit_response(ln->ima, ln->imb, ln->ia, ln->ib, ra, rb, n, &cra, &crb);
-    set3(p->ca_n, l, cra); set3(p->cb_n, l, crb);
-    p->base_separation[l] = mp->separation;
-    p->restitution_target[l] = p->restitution_biased[l] = TB_NO_RESTITUTION;
-    p->imp_mul[l] = 1.0f;
-    p->vel_mul[l] = 0.0f;
-    if (!mp->active || wn <= 0.0f) continue; /* detected only, or nothing can move: no row */
-    tb_vec3 dv = tb_sub(tb_add(ln->vb, tb_cross(ln->wb, rb)), tb_add(ln->va, tb_cross(ln->wa, ra)));
-    float vn = tb_dot(tb_add(dv, ln->dg), n); /* approach speed after this step's external forces */
-    if (ln->compliant) {
-      /* implicit spring (seed §3.2): a = h(d + h·k), x = 1/(1 + a·w); Δp = x·a·(target − vn)
-       * − x·p with target −k·s/(d + h·k); an acceleration spring (k 1/s², d 1/s) has
-       * x = 1/(1 + a) and its velocity change is converted through the effective mass 1/w;
-       * damping suppressed when separated and not expected to close within the step */
-      float damping = mp->separation > 0.0f && mp->separation + vn * ctx->h > 0.0f ? 0.0f : mat->damping;
-      float a_sp = hi * (damping + hi * mat->stiffness);
-      if (a_sp <= 0.0f) continue;
-      int accel = (mat->flags & TB_CONTACT_MATERIAL_ACCELERATION_SPRING) != 0;
-      float xk = 1.0f / (1.0f + a_sp * (accel ? 1.0f : wn));
-      p->vel_mul[l] = xk * a_sp * (accel ? 1.0f / wn : 1.0f);
-      p->compliant_rate[l] = mat->stiffness / (damping + hi * mat->stiffness);
-      /* TGS: each internal step's spring impulse starts from zero, so the accumulated impulse
-       * of earlier internal steps does not decay */
-      p->imp_mul[l] = ctx->tgs ? 1.0f : 1.0f - xk;
-      continue;
-    }
-    p->vel_mul[l] = 1.0f / wn;
-    /* restitution: e > 0, closing faster than the bounce threshold, expected to touch within
-     * the step */
-    if (mat->restitution > 0.0f && vn < -sp->bounce_threshold_velocity && mp->separation + vn * ctx->h < 0.0f) {
-      /* from a gap the position iterations move the pose as if the bodies had touched at the
-       * step's start (PhysX biased error); the velocity iterations target the full rebound */
-      p->restitution_target[l] = -mat->restitution * vn;
-      p->restitution_biased[l] = p->restitution_target[l] - (mp->separation > 0.0f ? mp->separation / ctx->h : 0.0f);
-    }
+    float wn[TB_LANES], vn[TB_LANES];
+    tb_f4_store(wn, row_arms(c, ls, lane_mask(has), n, ra, rb, p->ca_n, p->cb_n, p->ia_n, p->ib_n));
+    v3w dv = v3w_sub(v3w_add(vb, v3w_cross(wb, rb)), v3w_add(va, v3w_cross(wa, ra)));
+    tb_f4_store(vn, v3w_dot(v3w_add(dv, dg), n));
+    for (int l = 0; l < TB_LANES; ++l)
+      if (has[l]) prepare_lane_point(ctx, c, l, j, &ls->ln[l], wn[l], vn[l]);
   }
 }
 
@@ -286,7 +342,8 @@ void tb_physx_prepare_rows_job(int32_t begin, int32_t end, void* vctx) {
   for (int32_t wi = begin; wi < end; ++wi) {
     tb_contact_wide* c = &d->wides[wi];
     int32_t lanes[TB_LANES];
-    float ia[6][TB_LANES] = {{0}}, ib[6][TB_LANES] = {{0}}; /* world inverse inertias, 1/(kg·m²) */
+    tb_physx_lanes ls;
+    memset(&ls, 0, sizeof ls);
     memcpy(lanes, c->manifold, sizeof lanes);
     memset(c, 0, sizeof *c);
     memcpy(c->manifold, lanes, sizeof lanes);
@@ -296,11 +353,10 @@ void tb_physx_prepare_rows_job(int32_t begin, int32_t end, void* vctx) {
       c->anchor_point[0][l] = c->anchor_point[1][l] = -1;
       int32_t m = c->manifold[l];
       if (m < 0) continue;
-      tb_physx_lane ln;
-      prepare_lane_bodies(ctx, c, l, m, &ln, ia, ib);
-      prepare_lane_friction(ctx, c, l, &ln);
-      prepare_lane_points(ctx, c, l, &ln);
+      prepare_lane_bodies(ctx, c, l, m, &ls);
+      prepare_lane_friction(ctx, c, l, &ls);
     }
-    tb_contact_wide_products(c, ia, ib);
+    prepare_anchor_rows(c, &ls);
+    prepare_point_rows(ctx, c, &ls);
   }
 }
