@@ -149,6 +149,14 @@ export interface AxisOptions {
    * velocities follow every correction, as in Newton 1.6.
    */
   velocityFromPositions?: boolean;
+  /**
+   * `'newton-xpbd'`: substeps per step, integer in [1, 1024]. Default `10` (Newton's XPBD
+   * examples, `sim_substeps = 10`). Each substep collides again and solves over timestep / n, as
+   * Newton's examples call `collide()` inside their substep loop; the contact readback of the
+   * step sums the substeps' impulses (a contact followed through the matching; force = Σ impulse
+   * / timestep, `readbackInfo().substeps` = n).
+   */
+  xpbdSubsteps?: number;
   /** `'newton-semi'`: semi-implicit Euler substeps per step, integer in [1, 1024]. Default `8`. */
   penaltySubsteps?: number;
   /** `'newton-semi'`: normal stiffness, N/m, > 0, used when the shapes carry none. Default `1e4`. */
