@@ -28,7 +28,7 @@ tb_status tb_rounds_add(tb_world* w, int32_t round) {
   const tb_array_ref ca[] = {{(void**)&rs->contact[0], TB_ROUND_CONTACT * sizeof(float)},
                              {(void**)&rs->contact[1], TB_ROUND_CONTACT * sizeof(float)},
                              {(void**)&rs->taken, sizeof(int32_t)}};
-  const tb_array_ref ba = {(void**)&rs->body, 6 * sizeof(float)}, ja = {(void**)&rs->joint, 7 * sizeof(float)};
+  const tb_array_ref ba = {(void**)&rs->body, 6 * sizeof(float)}, ja = {(void**)&rs->joint, 8 * sizeof(float)};
   if (!tb_grow_capacity(ca, 3, &rs->contact_capacity, n) || !tb_grow_capacity(&ba, 1, &rs->body_capacity, w->bodies.count) ||
       !tb_grow_capacity(&ja, 1, &rs->joint_capacity, w->joints.count))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for the readback sums of %d contacts", n);
@@ -36,7 +36,7 @@ tb_status tb_rounds_add(tb_world* w, int32_t round) {
     rs->count[0] = rs->count[1] = 0;
     rs->scale = w->readback.scale;
     memset(rs->body, 0, 6 * (size_t)w->bodies.count * sizeof(float));
-    memset(rs->joint, 0, 7 * (size_t)w->joints.count * sizeof(float));
+    memset(rs->joint, 0, 8 * (size_t)w->joints.count * sizeof(float));
   } else if (!(w->readback.scale == rs->scale)) {
     rs->scale = NAN;
   }
@@ -60,9 +60,10 @@ tb_status tb_rounds_add(tb_world* w, int32_t round) {
   for (int32_t s = 0; s < w->joints.count; ++s) {
     const tb_joint_state* st = &w->joints.state[s];
     if (!st->valid) continue;
-    float* o = rs->joint + 7 * s;
+    float* o = rs->joint + 8 * s;
     for (int i = 0; i < 3; ++i) o[i] += st->wrench.force[i], o[3 + i] += st->wrench.torque[i];
     o[6] += st->motor_force;
+    o[7] += 1.0f; /* rounds with a readback: a joint that broke in a round keeps it */
   }
   return TB_OK;
 }
@@ -83,8 +84,9 @@ void tb_rounds_finish(tb_world* w, int32_t rounds) {
     for (int32_t i = 0; i < 6 * w->bodies.count; ++i) w->body_contact_wrench[i] = rs->body[i] * inv;
   for (int32_t s = 0; s < w->joints.count; ++s) {
     tb_joint_state* st = &w->joints.state[s];
-    if (!st->valid) continue;
-    const float* o = rs->joint + 7 * s;
+    const float* o = rs->joint + 8 * s;
+    if (!(o[7] > 0.0f)) continue;
+    st->valid = 1;
     for (int i = 0; i < 3; ++i) st->wrench.force[i] = o[i] * inv, st->wrench.torque[i] = o[3 + i] * inv;
     st->motor_force = o[6] * inv;
   }

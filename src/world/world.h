@@ -167,7 +167,7 @@ typedef struct tb_round_sums {
   int32_t contact_capacity, count[2], current;
   float* body;           /* per body slot: contact wrench sums (N, N·m), 6 floats */
   int32_t body_capacity;
-  float* joint;          /* per joint slot: wrench (N, N·m) and motor force sums, 7 floats */
+  float* joint;          /* per joint slot: wrench (N, N·m) and motor force sums, rounds with a readback: 8 floats */
   int32_t joint_capacity;
   float scale;           /* the readback scale shared by every round, NaN when they differ */
   float* backup;         /* per body slot: the state at the start of the step, 13 floats */
