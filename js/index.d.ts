@@ -154,7 +154,7 @@ export interface AxisOptions {
    * examples, `sim_substeps = 10`). Each substep collides again and solves over timestep / n, as
    * Newton's examples call `collide()` inside their substep loop; the contact readback of the
    * step sums the substeps' impulses (a contact followed through the matching; force = Σ impulse
-   * / timestep, `readbackInfo().substeps` = n).
+   * / timestep, `readbackInfo.substeps` = n).
    */
   xpbdSubsteps?: number;
   /** `'newton-semi'`: semi-implicit Euler substeps per step, integer in [1, 1024]. Default `8`. */
