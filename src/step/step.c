@@ -88,6 +88,7 @@ static tb_status solve_fresh(tb_world* w, const tb_step_context* ctx) {
 static tb_status solve_rounds(tb_world* w, const tb_step_context* ctx) {
   tb_round_sums* rs = &w->round_sums;
   tb_status st = tb_body_state_save(w, &rs->backup, &rs->backup_capacity);
+  if (st != TB_OK) return st; /* nothing ran */
   for (int32_t r = 0; r < ctx->rounds && st == TB_OK; ++r) {
     if (r > 0) st = tb_step_collide(w);
     if (st == TB_OK) st = solve_fresh(w, ctx);
