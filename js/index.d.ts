@@ -116,7 +116,8 @@ export interface AxisOptions {
   matchDistance?: number;
   /**
    * Newton distance rule only: keep a candidate when d <= gap0 + gap1 + min(|Δv|·h,
-   * `maxSpeculativeExtension`), Δv = relative velocity of the two bodies (m/s), h = timestep (s).
+   * `maxSpeculativeExtension`), Δv = relative velocity of the two bodies (m/s), h = the time to the
+   * next collide (s): the timestep, or timestep / `xpbdSubsteps` under the XPBD solver.
    * Default `false` (newton-e3 §2: kept when d <= gap0 + gap1).
    */
   speculativeWidening?: boolean;
