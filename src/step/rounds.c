@@ -35,14 +35,14 @@ tb_status tb_rounds_add(tb_world* w, int32_t round) {
   if (round == 0) {
     rs->count[0] = rs->count[1] = 0;
     rs->scale = w->readback.scale;
-    memset(rs->body, 0, 6 * (size_t)w->bodies.count * sizeof(float));
-    memset(rs->joint, 0, 8 * (size_t)w->joints.count * sizeof(float));
+    if (w->bodies.count > 0) memset(rs->body, 0, 6 * (size_t)w->bodies.count * sizeof(float)); /* NULL while empty */
+    if (w->joints.count > 0) memset(rs->joint, 0, 8 * (size_t)w->joints.count * sizeof(float));
   } else if (!(w->readback.scale == rs->scale)) {
     rs->scale = NAN;
   }
   /* contact chains: this round's values plus the sums of the record each one continues */
   const int32_t prev = rs->current, cur = 1 - prev;
-  memset(rs->taken, 0, (size_t)rs->count[prev] * sizeof(int32_t));
+  if (rs->count[prev] > 0) memset(rs->taken, 0, (size_t)rs->count[prev] * sizeof(int32_t));
   const tb_contact_fields* f = &w->contacts.f;
   for (int32_t k = 0; k < n; ++k) {
     float* v = rs->contact[cur] + TB_ROUND_CONTACT * k;
