@@ -59,13 +59,14 @@ import { combined, combinedOthers, slideDistance } from '../../web/pages/combine
 PAGES.push({
   id: 'combine', steps: 120,
   moves: { modeA: 'min' },
-  /* each rule's μ gives the distance of the discrete slide, h·Σ(v₀ − kμgh) over the steps until it
+  /* each rule's μ gives the distance of the discrete slide, h·Σ(v₀ − kμgh) over the solver's steps h until it
    * stops (≈ v₀²/(2μg) − v₀h/2): PhysX ±1.5 %; the XPBD lanes ±5 % (their friction is bounded by the
    * normal correction, which is still small in the first steps) */
   physics(head, p, label) {
     const rules = { 'physx-tgs': 'physx', 'newton-xpbd (mean)': 'mean', 'vbd rule (√)': 'vbd', 'mujoco rule (max)': 'mujoco' };
-    const h = 1 / 60;
     for (const [lane, rule] of Object.entries(rules)) {
+      /* the slide is discrete in the solver's own step: PhysX's 1/60 s, XPBD's substep 1/60 s / n */
+      const h = rule === 'physx' ? 1 / 60 : 1 / 60 / XPBD_SUBSTEPS;
       const a = combined(rule, p.muA, p.muB, p.modeA, p.modeB) * 9.81 * h, n = Math.floor(2 / a);
       const want = h * (n * 2 - (a * n * (n + 1)) / 2), tol = rule === 'physx' ? 0.015 : 0.05;
       assert.ok(Math.abs(head[lane] - want) <= tol * want, `${label}/${lane}: slid ${head[lane]} m vs ${want} m (closed form ${slideDistance(a / 9.81 / h)})`);
