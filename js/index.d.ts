@@ -116,7 +116,8 @@ export interface AxisOptions {
   matchDistance?: number;
   /**
    * Newton distance rule only: keep a candidate when d <= gap0 + gap1 + min(|Δv|·h,
-   * `maxSpeculativeExtension`), Δv = relative velocity of the two bodies (m/s), h = timestep (s).
+   * `maxSpeculativeExtension`), Δv = relative velocity of the two bodies (m/s), h = the time to the
+   * next collide (s): the timestep, or timestep / `xpbdSubsteps` under the XPBD solver.
    * Default `false` (newton-e3 §2: kept when d <= gap0 + gap1).
    */
   speculativeWidening?: boolean;
@@ -149,6 +150,14 @@ export interface AxisOptions {
    * velocities follow every correction, as in Newton 1.6.
    */
   velocityFromPositions?: boolean;
+  /**
+   * `'newton-xpbd'`: substeps per step, integer in [1, 1024]. Default `10` (Newton's XPBD
+   * examples, `sim_substeps = 10`). Each substep collides again and solves over timestep / n, as
+   * Newton's examples call `collide()` inside their substep loop; the contact readback of the
+   * step sums the substeps' impulses (a contact followed through the matching; force = Σ impulse
+   * / timestep, `readbackInfo.substeps` = n).
+   */
+  xpbdSubsteps?: number;
   /** `'newton-semi'`: semi-implicit Euler substeps per step, integer in [1, 1024]. Default `8`. */
   penaltySubsteps?: number;
   /** `'newton-semi'`: normal stiffness, N/m, > 0, used when the shapes carry none. Default `1e4`. */

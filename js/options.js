@@ -52,6 +52,7 @@ export const DEF_OPTIONS = {
   restitution: ['solver.newton.restitution', 'bool'],
   restitutionIterations: ['solver.newton.restitution_iterations', 'int'],
   velocityFromPositions: ['solver.newton.velocity_from_positions', 'bool'],
+  xpbdSubsteps: ['solver.newton.xpbd_substeps', 'int'],
   /* Newton penalty */
   penaltySubsteps: ['solver.newton.substeps', 'int'],
   ke: ['solver.newton.ke', 'num'],

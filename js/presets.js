@@ -44,7 +44,8 @@ export const READBACK_INFO = Object.freeze({
   'newton-xpbd': Object.freeze({
     preset: 'newton-xpbd',
     normalImpulse: 'N·s per contact over the step: the position-correction impulses p_n = ω(−d)/(h·w) of the fixed ' +
-      'iterations, each multiplied by the contact-count weighting scale of its iteration (1/N when one side has a ' +
+      'iterations of every substep (xpbdSubsteps rounds of collide and solve over h = timestep / n, summed along the ' +
+      'contact\'s matched records; a contact that ended before the last substep is not listed), each multiplied by the contact-count weighting scale of its iteration (1/N when one side has a ' +
       'body, 2/(NA+NB) when both do; see readbackScale); an approximation of the two sides\' actual corrections, which ' +
       'are divided by each body\'s own N',
     tangentImpulse: 'N·s per contact over the step along tangent0 / tangent1 on body1: the friction corrections, each ' +

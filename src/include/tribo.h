@@ -182,6 +182,7 @@ typedef struct tb_newton_params {
   int32_t restitution;            /* XPBD 0/1: run the restitution velocity pass (its impulse is not in the readback). Default 0 */
   int32_t restitution_iterations; /* XPBD: outer restitution iterations (8 Gauss-Seidel sweeps each), [1, 64]. Default 2 */
   int32_t substeps;               /* penalty: semi-implicit Euler substeps per step, [1, 1024]. Default 8 */
+  int32_t xpbd_substeps;          /* XPBD: substeps of length h/n per step on the step's contacts, [1, 1024]. Default 10 */
   float ke;                       /* penalty N/m: normal stiffness when the pair material carries none (material ke = 0) */
   float kd;                       /* penalty N·s/m: normal damping (same fallback), >= 0 */
   float kf;                       /* penalty N·s/m: friction viscosity (same fallback), >= 0 */

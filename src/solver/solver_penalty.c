@@ -114,8 +114,8 @@ static tb_status check_friction_stability(tb_world* w, tb_newton_data* d, const 
       float need_f = ceilf(step->dt * kf * b->inv_mass / 2.0f); /* may exceed int32: say so */
       int32_t need = need_f < 2147483647.0f ? (int32_t)need_f : INT32_MAX;
       return tb_world_fail(w, TB_ERR_INVALID_STATE,
-                           "solve: penalty friction unstable for body %d: substep %g s x sum kf %g N·s/m / mass %g kg = %.3g > 2 "
-                           "(explicit viscous friction%s); raise solver.newton.substeps (JS penaltySubsteps) to >= %d or lower kf; "
+                           "solve: penalty friction unstable for body %d: h_s %g s x Σkf %g N·s/m / m %g kg = %.3g > 2 "
+                           "(explicit friction%s); raise solver.newton.substeps (JS penaltySubsteps) to >= %d or lower kf; "
                            "the step was not taken",
                            tb_make_id(b->slot, w->bodies.generation[b->slot]), (double)hs, (double)kf,
                            (double)(1.0f / b->inv_mass), (double)rate, ahead ? ", on the one row it lands on" : "", (int)need);

@@ -6,13 +6,33 @@
 #include "step.h"
 
 /* Copies the saved body state of every slot back (the step is undone). */
-static void restore(tb_world* w, int32_t n) {
+void tb_body_state_restore(tb_world* w, const float* saved) {
   tb_bodies* b = &w->bodies;
-  for (int32_t j = 0; j < n; ++j) {
-    memcpy(b->f.transform + 7 * j, w->backup + 13 * j, 7 * sizeof(float));
-    memcpy(b->f.linear_velocity + 3 * j, w->backup + 13 * j + 7, 3 * sizeof(float));
-    memcpy(b->f.angular_velocity + 3 * j, w->backup + 13 * j + 10, 3 * sizeof(float));
+  for (int32_t j = 0; j < b->count; ++j) {
+    memcpy(b->f.transform + 7 * j, saved + 13 * j, 7 * sizeof(float));
+    memcpy(b->f.linear_velocity + 3 * j, saved + 13 * j + 7, 3 * sizeof(float));
+    memcpy(b->f.angular_velocity + 3 * j, saved + 13 * j + 10, 3 * sizeof(float));
   }
+}
+
+tb_status tb_body_state_save(tb_world* w, float** saved, int32_t* capacity) {
+  tb_bodies* b = &w->bodies;
+  const int32_t n = b->count;
+  if (n > *capacity) {
+    int32_t cap = *capacity > 0 ? *capacity : 64;
+    while (cap < n) cap *= 2;
+    float* nb = (float*)tb_alloc_array((size_t)cap, 13 * sizeof(float));
+    if (!nb) return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for %d body states", cap);
+    tb_free(*saved, (size_t)*capacity * 13 * sizeof(float));
+    *saved = nb;
+    *capacity = cap;
+  }
+  for (int32_t i = 0; i < n; ++i) {
+    memcpy(*saved + 13 * i, b->f.transform + 7 * i, 7 * sizeof(float));
+    memcpy(*saved + 13 * i + 7, b->f.linear_velocity + 3 * i, 3 * sizeof(float));
+    memcpy(*saved + 13 * i + 10, b->f.angular_velocity + 3 * i, 3 * sizeof(float));
+  }
+  return TB_OK;
 }
 
 /* The solver stage with a guard: the body state before it is kept, and a solver that fails (out of
@@ -23,23 +43,11 @@ static void restore(tb_world* w, int32_t n) {
 tb_status tb_solve_guarded(tb_world* w, const tb_step_context* ctx) {
   tb_bodies* b = &w->bodies;
   const int32_t n = b->count;
-  if (n > w->backup_capacity) {
-    int32_t cap = w->backup_capacity > 0 ? w->backup_capacity : 64;
-    while (cap < n) cap *= 2;
-    float* nb = (float*)tb_alloc_array((size_t)cap, 13 * sizeof(float));
-    if (!nb) return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for %d body states", cap);
-    tb_free(w->backup, (size_t)w->backup_capacity * 13 * sizeof(float));
-    w->backup = nb;
-    w->backup_capacity = cap;
-  }
-  for (int32_t i = 0; i < n; ++i) {
-    memcpy(w->backup + 13 * i, b->f.transform + 7 * i, 7 * sizeof(float));
-    memcpy(w->backup + 13 * i + 7, b->f.linear_velocity + 3 * i, 3 * sizeof(float));
-    memcpy(w->backup + 13 * i + 10, b->f.angular_velocity + 3 * i, 3 * sizeof(float));
-  }
+  tb_status saved = tb_body_state_save(w, &w->backup, &w->backup_capacity);
+  if (saved != TB_OK) return saved;
   tb_status st = tb_solve_world(w, ctx);
   if (st != TB_OK) {
-    restore(w, n);
+    tb_body_state_restore(w, w->backup);
     w->contacts.readback_valid = 0;
     return st;
   }
@@ -53,7 +61,7 @@ tb_status tb_solve_guarded(tb_world* w, const tb_step_context* ctx) {
     for (int k = 0; k < 7; ++k) finite &= tb_is_finite(b->f.transform[7 * i + k]);
     for (int k = 0; k < 3; ++k) finite &= tb_is_finite(b->f.linear_velocity[3 * i + k]) & tb_is_finite(b->f.angular_velocity[3 * i + k]);
     if (finite) continue;
-    restore(w, n);
+    tb_body_state_restore(w, w->backup);
     w->contacts.readback_valid = 0;
     int32_t sv = w->def.solver.solver;
     const char* hint = sv == TB_SOLVER_PENALTY && type == TB_BODY_DYNAMIC

@@ -12,7 +12,8 @@
 tb_step_context tb_step_context_of(const tb_world* w) {
   const tb_solver_params* sp = &w->def.solver;
   tb_step_context c;
-  c.dt = w->def.timestep;
+  c.rounds = sp->solver == TB_SOLVER_XPBD ? sp->newton.xpbd_substeps : 1;
+  c.dt = c.rounds > 1 ? w->def.timestep / (float)c.rounds : w->def.timestep;
   c.substeps = sp->solver == TB_SOLVER_TGS ? sp->position_iterations
                : sp->solver == TB_SOLVER_PENALTY ? sp->newton.substeps : 1;
   c.h = c.dt / (float)c.substeps;
@@ -80,10 +81,38 @@ static tb_status solve_fresh(tb_world* w, const tb_step_context* ctx) {
   return TB_OK;
 }
 
+/* A step of several rounds (XPBD substeps): the first solves the contacts of the collide() before
+ * it, every later one collides again from the poses the last left (Newton's examples call
+ * collide() inside their substep loop, e.g. newton/examples/contacts/example_pyramid.py). A
+ * failed round undoes the whole step. The observers run once, after the last round. */
+static tb_status solve_rounds(tb_world* w, const tb_step_context* ctx) {
+  tb_round_sums* rs = &w->round_sums;
+  tb_status st = tb_body_state_save(w, &rs->backup, &rs->backup_capacity);
+  if (st != TB_OK) return st; /* nothing ran */
+  for (int32_t r = 0; r < ctx->rounds && st == TB_OK; ++r) {
+    if (r > 0) st = tb_step_collide(w);
+    if (st == TB_OK) st = solve_fresh(w, ctx);
+    if (st == TB_OK) st = tb_rounds_add(w, r);
+  }
+  if (st != TB_OK) {
+    tb_body_state_restore(w, rs->backup);
+    w->contacts.readback_valid = 0;
+    return st;
+  }
+  tb_rounds_finish(w, ctx->rounds);
+  return TB_OK;
+}
+
 tb_status tb_step_solve(tb_world* w) {
   const tb_step_context ctx = tb_step_context_of(w);
-  STAGE_OR_FAIL(TB_STAGE_SOLVE, solve_fresh(w, &ctx)); /* islands, rows, iterations, integration, readback, sleep */
-  STAGE(TB_STAGE_OBSERVERS, tb_observe_after_solve(w, &ctx));
+  if (ctx.rounds > 1) {
+    STAGE_OR_FAIL(TB_STAGE_SOLVE, solve_rounds(w, &ctx));
+  } else {
+    STAGE_OR_FAIL(TB_STAGE_SOLVE, solve_fresh(w, &ctx)); /* islands, rows, iterations, integration, readback, sleep */
+  }
+  tb_step_context whole = ctx; /* the observers see the whole step */
+  whole.dt = w->def.timestep;
+  STAGE(TB_STAGE_OBSERVERS, tb_observe_after_solve(w, &whole));
   w->sleep_log_count = 0; /* reported as events (when on) */
   return TB_OK;
 }

@@ -109,6 +109,13 @@ void tb_world_storage_free(tb_world* w, void (*free_data)(int32_t type, void* da
   tb_free(w->backup, (size_t)w->backup_capacity * 13 * sizeof(float));
   w->backup = NULL;
   w->backup_capacity = 0;
+  tb_round_sums* rs = &w->round_sums;
+  for (int i = 0; i < 2; ++i) tb_free(rs->contact[i], (size_t)rs->contact_capacity * TB_ROUND_CONTACT * sizeof(float));
+  tb_free(rs->taken, (size_t)rs->contact_capacity * sizeof(int32_t));
+  tb_free(rs->body, (size_t)rs->body_capacity * 6 * sizeof(float));
+  tb_free(rs->joint, (size_t)rs->joint_capacity * 8 * sizeof(float));
+  tb_free(rs->backup, (size_t)rs->backup_capacity * 13 * sizeof(float));
+  memset(rs, 0, sizeof *rs);
   /* owned shape geometry (hulls, heightfields, meshes) of the shapes still alive */
   for (int32_t s = 0; w->shapes.type && s < w->shapes.count; ++s)
     if (w->shapes.type[s] >= 0 && w->shapes.data[s]) {

@@ -159,10 +159,28 @@ typedef struct tb_contact_store {
 
 struct tb_solver_data; /* defined by the solver */
 
+/* Readback sums over the collide() + solve() rounds of one step (src/step/rounds.c). */
+typedef struct tb_round_sums {
+  float* contact[2];     /* per record of the last two rounds: normal and tangent impulses (N·s),
+                          * force (N), wrench (N, N·m): TB_ROUND_CONTACT floats */
+  int32_t* taken;        /* per record of the previous round: 1 once a record of this round continued it */
+  int32_t contact_capacity, count[2], current;
+  float* body;           /* per body slot: contact wrench sums (N, N·m), 6 floats */
+  int32_t body_capacity;
+  float* joint;          /* per joint slot: wrench (N, N·m) and motor force sums, rounds with a readback: 8 floats */
+  int32_t joint_capacity;
+  float scale;           /* the readback scale shared by every round, NaN when they differ */
+  float* backup;         /* per body slot: the state at the start of the step, 13 floats */
+  int32_t backup_capacity;
+} tb_round_sums;
+#define TB_ROUND_CONTACT 12
+
 /* One step's constants, computed once by the pipeline (src/step/step.c) and handed to every
  * stage it runs, read-only. */
 typedef struct tb_step_context {
-  float dt;              /* s: the world's timestep */
+  float dt;              /* s: one collide() + solve() round: the world's timestep / rounds */
+  int32_t rounds;        /* collide() + solve() rounds in one step (XPBD: solver.newton.xpbd_substeps,
+                          * Newton's sim_substeps; else 1) */
   int32_t substeps;      /* the solver family's internal steps (TGS: position iterations, penalty:
                           * solver.newton.substeps, else 1) */
   float h;               /* s: dt / substeps */
@@ -203,6 +221,7 @@ typedef struct tb_world {
   tb_readback_info readback;  /* filled by the solver with the contact readback */
   float* backup;              /* per body slot: transform, velocities before solve(), 13 floats */
   int32_t backup_capacity;
+  tb_round_sums round_sums;   /* readback sums over the rounds of one step (src/step/rounds.c) */
   tb_solver_status status;    /* filled by the solver */
   /* -- world section: filtering -- */
   tb_pair_keys explicit_pairs;   /* shape slots: candidates of TB_BROAD_PHASE_EXPLICIT */

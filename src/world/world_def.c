@@ -33,6 +33,7 @@
   X(solver.newton.restitution, TB_I32, 1, "0/1", "XPBD restitution pass")                       \
   X(solver.newton.restitution_iterations, TB_I32, 1, "1", "XPBD restitution iterations")        \
   X(solver.newton.substeps, TB_I32, 1, "1", "penalty substeps")                                 \
+  X(solver.newton.xpbd_substeps, TB_I32, 1, "1", "XPBD substeps")                               \
   X(solver.newton.ke, TB_F32, 1, "N/m", "penalty fallback stiffness")                           \
   X(solver.newton.kd, TB_F32, 1, "N·s/m", "penalty fallback damping")                          \
   X(solver.newton.kf, TB_F32, 1, "N·s/m", "penalty fallback friction gain")                    \
@@ -102,6 +103,7 @@ tb_newton_params tb_newton_params_default(void) {
   p.restitution = 0;        /* Newton enable_restitution default */
   p.restitution_iterations = 2;
   p.substeps = 8;
+  p.xpbd_substeps = 10; /* Newton's XPBD examples: sim_substeps = 10 (example_pyramid.py) */
   p.ke = 2.5e3f; /* Newton ShapeConfig defaults: a shape material with ke = 0 takes these */
   p.kd = 1.0e2f;
   p.kf = 1.0e3f;
@@ -118,6 +120,7 @@ tb_status tb_newton_params_check(tb_world* w, const char* fn, const tb_newton_pa
       {"restitution", p->restitution, 0, 1},
       {"restitution_iterations", p->restitution_iterations, 1, 64},
       {"substeps", p->substeps, 1, 1024},
+      {"xpbd_substeps", p->xpbd_substeps, 1, 1024},
       {"velocity_from_positions", p->velocity_from_positions, 0, 1},
   };
   tb_status st = tb_check_ints(w, fn, "solver.newton.", TB_FIELDS_OF(ints));

@@ -22,8 +22,8 @@
  *   preset newton-semi  refused before its first step: solve: penalty spring too soft for body 5: m·|g|/(rows·ke) =
  *                       191 kg·9.81 m/s²/(1·2500 N/m) = 0.749 m deep at rest > its half size 0.45 m, it sinks
  *                       through; raise ke (solver.newton.ke, JS ke) to >= 4161 N/m; step not taken
- *   preset newton-xpbd  steps 5000/5000 depth 0.8099 m (step 160, band 1.00) fell through 77 non-finite 0 escaped 0 refused 0
- *                       (fails: the first centre below the floor at step 97; see newton-xpbd below)
+ *   preset newton-xpbd  at 1 substep (before its default of 10): depth 0.8099 m (step 160) fell through 77
+ *                       (the first centre below the floor at step 97); at 10 substeps: see newton-xpbd below
  *   genesis: not finished (6.4 min of CPU, its 1000-body pile still running, when the table was taken)
  *   mujoco, kamino: not run to the end (see mujoco / genesis below: the 250-body pile did not
  *   finish 300 steps in 2.4 min of CPU; kamino takes 20 s of CPU for 108 bodies × 300 steps).
@@ -31,20 +31,18 @@
  * 0.0635 (mujoco, genesis), 0.0059 (kamino) m, newton-semi refused; 24 s of CPU.
  *
  * Findings (the buildPile walls are correct; 300 steps, natively, unless said):
- * - newton-xpbd: boxes at the bottom reach 0.5-0.9 m below the floor and stay there (190 bodies
- *   > 5 cm deep at step 250, a box centre at y = -0.43 m). The kernel is Newton's (solve_body_
+ * - newton-xpbd: passes at its default of 10 substeps (solver.newton.xpbd_substeps, Newton's
+ *   examples: sim_substeps = 10 with collide() inside the substep loop, example_pyramid.py):
+ *   worst 0.019 m below the floor (step 122 of 300). At one substep per step (the former
+ *   behaviour) boxes at the bottom reached 0.5-0.9 m below the floor and stayed there (worst
+ *   0.810 m at step 160 of 300, a box centre at y = -0.43 m). The kernel is Newton's (solve_body_
  *   contact_positions / apply_body_deltas: Jacobi rows, each body's correction divided by its
- *   active row count N, 2 iterations, velocities updated by every correction). Its stack is a
- *   soft spring: carrying the weight W of the column above at rest needs a floor penetration of
- *   about W·h²·N / (m·ω·iterations·rows) ~ 28 layers · g·h² · N/(ω·iterations·4 rows) ≈ 0.5 m for
- *   N ≈ 20 rows, 4 floor rows, ω = 0.8, h = 1/60 s: the algorithm at its defaults, not a bug
- *   found in it. Collide-per-substep at h/4 gives 0.075 m; Newton-style substeps on one collide
- *   (gap 0.1 m) give 0.08 m at 4 substeps but diverge at 8 (every correction of a penetration d
- *   becomes a velocity d/hs). Neither is in the engine. Checked against Newton's solver_xpbd.py /
- *   kernels.py once more: iterations 2, rigid_contact_relaxation 0.8, rigid_contact_con_weighting
- *   on, compute_contact_constraint_delta = −err·relaxation/(dt·denom), apply_body_deltas with the
- *   same Coriolis correction and 1e-4 zeroing: the same kernel. The one deviation (the Coriolis
- *   step of the predictor keeps the kinetic energy, docs/presets.md) changes no cube or sphere.
+ *   active row count N, 2 iterations, velocities updated by every correction); its stack is a
+ *   soft spring whose depth scales with the substep squared: about
+ *   L·g·hs²·N/(ω·iterations·rows) for L layers (a column of ten cubes: 0.249 m at hs = h, 2.3 mm
+ *   at h/10, tests/c/test_newton.c). Substeps on one collide diverge (a body escaped at step 23
+ *   at 10 substeps: contacts found a step late are deep, and each correction becomes a velocity
+ *   (−d)·ω/hs), so each substep collides again, as Newton's examples do.
  * - physx-pgs / -tgs: 0.161 / 0.084 m below the floor at worst (steps 103 / 124, while the upper
  *   layers land at up to 22 m/s), 0.094 / 0.030 m at step 300 (pile nearly at rest, 7 / 0 bodies
  *   deeper than 5 cm). The floor contacts are not lost: the deepest body keeps 1-4 floor points
@@ -101,7 +99,7 @@
 static const float BAND[TB_PRESET_COUNT] = {
     [TB_PRESET_PHYSX_PGS] = 0.20f,   /* 0.161 m (4 position iterations, the landing transient) */
     [TB_PRESET_PHYSX_TGS] = 0.12f,   /* 0.084 m */
-    [TB_PRESET_NEWTON_XPBD] = 1.0f,  /* 0.5-0.9 m (newton-xpbd above) */
+    [TB_PRESET_NEWTON_XPBD] = 0.05f, /* 0.019 m at its 10 substeps (newton-xpbd above) */
     [TB_PRESET_NEWTON_SEMI] = 0.05f, /* refused before its first step (its spheres are too heavy for ke) */
     [TB_PRESET_MUJOCO] = 0.15f,      /* 0.118 m (250 bodies, 100 steps); 0.064 m (108 bodies) */
     [TB_PRESET_KAMINO] = 0.05f,      /* 0.006 m (108 bodies) */

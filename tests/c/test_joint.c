@@ -27,6 +27,7 @@ static tb_world_id make_world(tb_preset preset, float dt, int threads) {
   def.gravity[1] = (float)-G;
   def.timestep = dt;
   def.thread_count = threads;
+  def.solver.newton.xpbd_substeps = 1; /* XPBD: the joint kernel of one solve over dt */
   tb_world_id w = tb_world_create(&def);
   CHECK(w >= 0);
   return w;

@@ -42,6 +42,16 @@ static void set_newton(tb_world_id w, const tb_newton_params* p) {
   CHECK(tb_world_set_solver(w, &def.solver) == TB_OK);
 }
 
+/* newton-xpbd with one collide() + solve() round per step: the kernel of one solve over h. */
+static tb_world_id xpbd_one_round(float h, float gy) {
+  tb_world_id w = make_world(TB_PRESET_NEWTON_XPBD, h, gy);
+  tb_world_def def;
+  tb_world_get_def(w, &def);
+  def.solver.newton.xpbd_substeps = 1;
+  CHECK(tb_world_set_solver(w, &def.solver) == TB_OK);
+  return w;
+}
+
 /* Newton speculative contacts (newton-e3 §2, off in the presets): velocity widening with its cap,
  * and a constant distance (m) added to gap0 + gap1. */
 static void set_speculative(tb_world_id w, int widening, float constant_gap) {
@@ -281,7 +291,7 @@ static void test_xpbd_incline(void) {
  * the velocity from positions ω(−d)/h. */
 static void test_xpbd_single_correction(void) {
   float h = 0.01f, r = 0.2f, d = -0.01f, m = 2.0f;
-  tb_world_id w = make_world(TB_PRESET_NEWTON_XPBD, h, 0);
+  tb_world_id w = xpbd_one_round(h, 0);
   tb_newton_params p = get_newton(w);
   p.iterations = 1;
   p.relaxation = 0.7f;
@@ -324,7 +334,7 @@ static void test_xpbd_gap_record(void) {
  * scale times ω(−d)/(h·w) with w from the masses, inertia and arms. Weighting off: scale 1. */
 static void weighting_scene(int weighting) {
   float h = 0.01f, relax = 0.8f;
-  tb_world_id w = make_world(TB_PRESET_NEWTON_XPBD, h, 0);
+  tb_world_id w = xpbd_one_round(h, 0);
   tb_newton_params p = get_newton(w);
   p.iterations = 1;
   p.relaxation = relax;
@@ -383,7 +393,7 @@ static void weighting_scene(int weighting) {
  * platform N = 8, so each row reports 2/(4 + 8) = 1/6, where a static platform gives 1/4. */
 static void kinematic_scene(int kinematic, float* scale_out) {
   float h = 0.01f;
-  tb_world_id w = make_world(TB_PRESET_NEWTON_XPBD, h, 0);
+  tb_world_id w = xpbd_one_round(h, 0);
   tb_newton_params p = get_newton(w);
   p.iterations = 1;
   set_newton(w, &p);
@@ -419,7 +429,7 @@ static void test_xpbd_weighting(void) {
  * equals the position-pass momentum change, so the pass's impulse m(v_on − v_off) is not in it. */
 static void bounce(int restitution, float* v_after, float* pn_out, float* m_out) {
   float h = 1.0f / 60.0f;
-  tb_world_id w = make_world(TB_PRESET_NEWTON_XPBD, h, -G);
+  tb_world_id w = xpbd_one_round(h, -G);
   set_speculative(w, 1, 0.0f); /* the 3 m/s approach from 0.01 m is caught by the widening */
   tb_newton_params p = get_newton(w);
   p.restitution = restitution;
@@ -457,7 +467,7 @@ static void test_xpbd_restitution_excluded(void) {
  * and averaged, each row alone would give only Δv/(1 + m r²/I) of the linear change. */
 static void test_xpbd_restitution_body_pair(void) {
   float h = 1.0f / 60.0f, r = 0.1f, arm = 0.5f;
-  tb_world_id w = make_world(TB_PRESET_NEWTON_XPBD, h, -G);
+  tb_world_id w = xpbd_one_round(h, -G);
   set_speculative(w, 1, 0.0f);
   tb_newton_params p = get_newton(w);
   p.restitution = 1;
@@ -489,7 +499,7 @@ static void test_xpbd_restitution_body_pair(void) {
  * the zeroing leaves no trace: (1 − 0.96/3.5)·v0 for both. */
 static float slow_roll(float v0, int from_positions) {
   float h = 0.01f;
-  tb_world_id w = make_world(TB_PRESET_NEWTON_XPBD, h, -0.01f);
+  tb_world_id w = xpbd_one_round(h, -0.01f);
   tb_newton_params p = get_newton(w);
   p.velocity_from_positions = from_positions;
   set_newton(w, &p);
@@ -864,7 +874,7 @@ static void test_xpbd_torsional_friction(void) {
  * With μ_r = 0 on both shapes it keeps rolling: v stays v0. */
 static void roll_after(float roll_ground, float roll_sphere, int steps_per_s, float* v_out, float* slip_out) {
   float h = 1.0f / (float)steps_per_s, r = 0.1f, v0 = 0.5f;
-  tb_world_id w = make_world(TB_PRESET_NEWTON_XPBD, h, -G);
+  tb_world_id w = xpbd_one_round(h, -G);
   tb_shape_id gs, ss;
   tb_body_id b = spin_scene(w, r, 1.0f, &gs, &ss);
   set_spin_friction(w, gs, 0.0f, roll_ground);
@@ -1032,7 +1042,91 @@ static void test_no_steady_allocation(void) {
   tb_set_allocator(NULL, NULL, NULL);
 }
 
+
+/* Worst floor depth (m) of the bottom cube of a column of L cubes (edge 0.8 m, 512 kg) stepped
+ * 240 times at 1/60 s under newton-xpbd with `rounds` collide() + solve() rounds per step (0: the
+ * preset's default). */
+static float column_depth(int rounds, int* default_rounds) {
+  enum { L = 10 };
+  const float edge = 0.8f, he[4] = {edge / 2, edge / 2, edge / 2, 0};
+  tb_world_id w = make_world(TB_PRESET_NEWTON_XPBD, 1.0f / 60.0f, -G);
+  tb_newton_params p = get_newton(w);
+  if (default_rounds) *default_rounds = p.xpbd_substeps;
+  if (rounds > 0) p.xpbd_substeps = rounds;
+  set_newton(w, &p);
+  ground(w, 0.5f, 0);
+  tb_body_id b0 = -1;
+  for (int i = 0; i < L; ++i) {
+    float pos[3] = {0, edge / 2 + (float)i * edge, 0};
+    tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, pos, ID_Q);
+    tb_shape_create(w, b, TB_SHAPE_BOX, he, ZERO, ID_Q, 0.5f, 0, 1000.0f);
+    if (i == 0) b0 = b;
+  }
+  float worst = 0;
+  for (int s = 0; s < 240; ++s) {
+    CHECK(tb_world_step(w) == TB_OK);
+    float st[13];
+    state(w, b0, st);
+    float depth = edge / 2 - st[1]; /* the bottom face below the floor; the cube stays upright */
+    if (depth > worst) worst = depth;
+  }
+  tb_readback_info info;
+  tb_world_readback_info(w, &info);
+  CHECK(info.substeps == p.xpbd_substeps);
+  tb_step_stats stats;
+  tb_world_step_stats(w, &stats);
+  CHECK(stats.substeps == p.xpbd_substeps);
+  tb_world_destroy(w);
+  return worst;
+}
+
+/* XPBD: a column of 10 heavy cubes at the defaults (Newton's sim_substeps = 10 rounds of h/10
+ * per step). The stack is a spring of the solver's own: every round the prediction moves each
+ * cube g·hs² down from rest and the corrections (ω per row and iteration, each body's divided by
+ * its N active rows) return it, so the floor depth that carries the weight above is
+ * proportional to hs² (long_run.c: L·g·hs²·N/(ω·iterations·rows) in order of magnitude). Ten
+ * rounds must give at most 1/50 of the depth of one round per step (1/100 for a pure hs² law,
+ * halved for the transient), and stay below 5 mm; one round per step (the solver's former
+ * default) sank a 1000-body pile 0.8 m (tests/c/long_run.c). */
+static void test_xpbd_heavy_column(void) {
+  int rounds = 0;
+  float one = column_depth(1, NULL), dflt = column_depth(0, &rounds);
+  printf("  xpbd column of 10 cubes: worst floor depth %.5f m at %d rounds, %.5f m at 1 round\n", (double)dflt, rounds,
+         (double)one);
+  CHECK(rounds == 10);
+  CHECK(dflt <= one / 50.0f);
+  CHECK(dflt < 0.005f);
+}
+
+/* XPBD rounds: one resting sphere, the readback of a step of n rounds: Σ normal impulse / h =
+ * m·g for n = 1, 3, 10 (the rounds' impulses summed through the matching, force = Σ / h). */
+static void test_xpbd_rounds_readback(void) {
+  const int ns[3] = {1, 3, 10};
+  for (int k = 0; k < 3; ++k) {
+    tb_world_id w = make_world(TB_PRESET_NEWTON_XPBD, 1.0f / 60.0f, -G);
+    tb_newton_params p = get_newton(w);
+    p.xpbd_substeps = ns[k];
+    set_newton(w, &p);
+    ground(w, 0.5f, 0);
+    tb_body_id s = sphere(w, 0, 0.1f, 0.1f, 3.0f, 0.5f, 0);
+    for (int i = 0; i < 120; ++i) CHECK(tb_world_step(w) == TB_OK);
+    float mg = 3.0f * G;
+    CHECK(contact_count(w) == 1);
+    CHECK_NEAR(mg / 60.0f, field(w, "normal_impulse")[0], 0.005 * mg / 60.0f);
+    CHECK_NEAR(mg, field(w, "force")[1], 0.005 * mg);
+    float wr[6];
+    CHECK(body_wrench(w, s, wr) == TB_OK);
+    CHECK_NEAR(mg, wr[1], 0.005 * mg);
+    tb_readback_info info;
+    tb_world_readback_info(w, &info);
+    CHECK(info.substeps == ns[k]);
+    tb_world_destroy(w);
+  }
+}
+
 int main(void) {
+  test_xpbd_heavy_column();
+  test_xpbd_rounds_readback();
   test_free_tumble_energy();
   test_xpbd_mesh_ramp();
   test_no_steady_allocation();

@@ -146,11 +146,14 @@ static void test_compliant_springs(void) {
 /* ---- 3. Newton speculative widening: off by default, velocity × h with a cap when on ---- */
 
 /* Contacts after one collide() of a sphere (r = 0.1 m) whose surface is `gap` above a plane,
- * moving down at `speed` (m/s), in the newton-xpbd preset with the given collision options. */
-static int32_t newton_contacts(float gap, float speed, int widening, float cap, float constant) {
+ * moving down at `speed` (m/s), in the newton-xpbd preset with the given collision options and
+ * `rounds` XPBD substeps (the collision horizon, Newton's collide(dt), is timestep / rounds). */
+static int32_t newton_contacts_rounds(float gap, float speed, int widening, float cap, float constant, int rounds) {
   tb_world_id w = make_world(TB_PRESET_NEWTON_XPBD);
   tb_world_def def;
   tb_world_get_def(w, &def);
+  def.solver.newton.xpbd_substeps = rounds;
+  CHECK(tb_world_set_solver(w, &def.solver) == TB_OK);
   def.collision.speculative_widening = widening;
   def.collision.max_speculative_extension = cap;
   def.collision.constant_gap = constant;
@@ -165,6 +168,11 @@ static int32_t newton_contacts(float gap, float speed, int widening, float cap, 
   tb_world_contact_status(w, &st);
   tb_world_destroy(w);
   return st.count;
+}
+
+/* One collide() per step: the horizon is the timestep. */
+static int32_t newton_contacts(float gap, float speed, int widening, float cap, float constant) {
+  return newton_contacts_rounds(gap, speed, widening, cap, constant, 1);
 }
 
 static void test_newton_speculative(void) {
@@ -187,6 +195,9 @@ static void test_newton_speculative(void) {
   /* the constant distance, separately */
   CHECK(newton_contacts(0.015f, 0.0f, 0, 0.1f, 0.02f) == 1);
   CHECK(newton_contacts(0.025f, 0.0f, 0, 0.1f, 0.02f) == 0);
+  /* at the default 10 substeps each collide() looks h/10 ahead: 3 m/s × 1/600 s = 5 mm */
+  CHECK(newton_contacts_rounds(0.004f, 3.0f, 1, 0.1f, 0.0f, 10) == 1);
+  CHECK(newton_contacts_rounds(0.006f, 3.0f, 1, 0.1f, 0.0f, 10) == 0);
   /* validation names the field */
   tb_world_id w = make_world(TB_PRESET_NEWTON_XPBD);
   tb_world_get_def(w, &def);

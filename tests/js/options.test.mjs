@@ -25,6 +25,24 @@ for (const build of BUILDS) {
       w.free();
     });
 
+    it('xpbdSubsteps: 10 by default (Newton\'s examples), the readback sums the substeps; bad values name the option', () => {
+      const w = tribo.createWorld({ preset: 'newton-xpbd' });
+      assert.equal(w.options.xpbdSubsteps, 10);
+      w.addBody({ type: 'static', shapes: [{ type: 'plane' }] });
+      const m = 3, r = 0.1;
+      w.addBody({ position: [0, r, 0], shapes: [{ type: 'sphere', radius: r, density: m / (4 / 3 * Math.PI * r ** 3) }] });
+      w.step(120);
+      assert.equal(w.readbackInfo.substeps, 10);
+      const pn = w.contacts.normalImpulse[0];
+      assert.ok(Math.abs(pn / w.timestep - m * 9.81) < 0.005 * m * 9.81, `Σ normal impulse / h = ${pn / w.timestep} N, m·g = ${m * 9.81} N`);
+      for (const v of [0, 1025, 1.5, NaN, 2 ** 32 + 4]) {
+        assert.throws(() => tribo.createWorld({ preset: 'newton-xpbd', xpbdSubsteps: v }), (e) => (e instanceof RangeError || e instanceof TypeError) && /xpbdSubsteps/.test(e.message), `xpbdSubsteps: ${v}`);
+      }
+      assert.throws(() => w.setOptions({ xpbdSubsteps: '4' }), (e) => (e instanceof RangeError || e instanceof TypeError) && /xpbdSubsteps/.test(e.message));
+      assert.equal(w.options.xpbdSubsteps, 10);
+      w.free();
+    });
+
     it('setOptions changes axes between steps; a bad value names the option and changes nothing', () => {
       const w = tribo.createWorld();
       w.addBody({ type: 'static', shapes: [{ type: 'plane' }] });

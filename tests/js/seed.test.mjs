@@ -48,8 +48,12 @@ for (const build of BUILDS) {
       };
       assert.equal(count({}, 0.005, 0), 0);
       assert.equal(count({}, 0.04, 3), 0);
-      assert.equal(count({ speculativeWidening: true }, 0.04, 3), 1); // |Δv|·h = 0.05 m
-      assert.equal(count({ speculativeWidening: true, maxSpeculativeExtension: 0.03 }, 0.04, 3), 0);
+      // one collide per step: |Δv|·h = 0.05 m
+      assert.equal(count({ speculativeWidening: true, xpbdSubsteps: 1 }, 0.04, 3), 1);
+      assert.equal(count({ speculativeWidening: true, xpbdSubsteps: 1, maxSpeculativeExtension: 0.03 }, 0.04, 3), 0);
+      // the default 10 substeps collide every h/10: |Δv|·h/10 = 5 mm
+      assert.equal(count({ speculativeWidening: true }, 0.004, 3), 1);
+      assert.equal(count({ speculativeWidening: true }, 0.006, 3), 0);
       assert.equal(count({ constantGap: 0.02 }, 0.015, 0), 1);
       assert.throws(() => tribo.createWorld({ constantGap: -1 }), /constantGap must be finite and >= 0/);
       assert.throws(() => tribo.createWorld({ speculativeWidening: 1 }), TypeError);

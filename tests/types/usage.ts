@@ -142,6 +142,9 @@ export async function newtonUsage(): Promise<number> {
   const wrench: Float32Array = c.wrench;
   const scale: Float32Array = c.readbackScale;
   const w6 = world.netContactWrench(ball).force;
+  const xpbd = tribo.createWorld({ preset: 'newton-xpbd', xpbdSubsteps: 10, iterations: 2 });
+  const xpbdSubsteps: number | undefined = xpbd.readbackInfo.substeps;
+  xpbd.free();
   const semi = tribo.createWorld({ preset: 'newton-semi', ke: 1e4, kd: 100, kf: 100, ka: 0, penaltySubsteps: 8, frictionSmoothing: 1 });
   semi.collide();
   if (semi.contacts.count > 0) semi.setContactOverride(0, { stiffness: 2e4, frictionScale: 2 });

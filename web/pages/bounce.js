@@ -99,7 +99,15 @@ Real contacts at low speed do not bounce, and a solver that bounced every tiny i
 resting bodies jitter: PhysX applies restitution only when the contact closes faster than the
 <span class="formula">bounceThreshold</span> (2 m/s by default), below it the ball simply stops.</p>
 <p>Newton's XPBD runs a separate restitution pass after its position iterations (off by default, on
-here) with the fixed threshold <span class="formula">2·g·h</span> (0.33 m/s at 60 Hz). It changes the
+here) with the fixed threshold <span class="formula">2·g·h<sub>s</sub></span>, h<sub>s</sub> = h/10 its substep
+(0.033 m/s at 60 Hz). The pass gives e exactly, but inside the substep the ball meets the ground in
+(XPBD runs 10 per step): the page reads the speeds at step ends, so its impact speed (last speed + g·h)
+counts gravity over the whole step and its rebound speed has lost g·h<sub>s</sub> for each substep left
+after the bounce. The 4 m/s ball bounces in the 6th substep and XPBD reads
+<span class="formula">(e(v₀ + 6g·h<sub>s</sub>) − 4g·h<sub>s</sub>) / (v₀ + g·h)</span> = 0.574 for e = 0.6,
+v₀ its speed at the start of that step (0.542 to 0.600 by the substep of the bounce; the 0.5 m/s ball
+reads 0.28, as g·h is a third of its speed); the same drops at
+one substep of h/10, read at every substep, measure 0.600. It changes the
 velocities, but the contact readback holds only the position corrections: the table shows the share
 of the fastest ball's momentum change <span class="formula">m(v(T) − v(0)) + m g T</span> that each
 readback carries: all of it in PhysX; in XPBD only the depth correction of the step the ball arrived
