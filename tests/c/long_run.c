@@ -27,7 +27,7 @@
  *   genesis: not finished (6.4 min of CPU, its 1000-body pile still running, when the table was taken)
  *   mujoco, kamino: not run to the end (see mujoco / genesis below: the 250-body pile did not
  *   finish 300 steps in 2.4 min of CPU; kamino takes 20 s of CPU for 108 bodies × 300 steps).
- * The shortened run of `make test` (300 108): depth 0.0292 (pgs), 0.0277 (tgs), 0.1238 (xpbd),
+ * The shortened run of `make test` (300 108): depth 0.0292 (pgs), 0.0277 (tgs), 0.0051 (xpbd, 10 substeps),
  * 0.0635 (mujoco, genesis), 0.0059 (kamino) m, newton-semi refused; 24 s of CPU.
  *
  * Findings (the buildPile walls are correct; 300 steps, natively, unless said):
