@@ -159,8 +159,10 @@ test('gallery (demos/, the URL make demo prints): a card per demo, every link op
 test('embedding page (demos/embed.html): every <tribo-scene> draws and steps, its source is shown, markers equal its frame\'s contacts', { timeout: 120_000 }, async () => {
   const { page, log, close: done } = await open(h.browser, h.servers.isolated, 'demos/embed.html', { global: 'embed' });
   assert.equal(await page.evaluate(() => window.embed.scenes), 3);
-  /* each element has run some steps: its frame's step count grows */
-  await page.waitForFunction(() => [...document.querySelectorAll('tribo-scene')].every((s) => s.frame?.step >= 30), null, { timeout: 60_000, polling: 200 });
+  /* each element has run until its bodies rest: 120 steps (2 s). The newton-xpbd pile's contact
+   * list flickers while it lands (steps 37-38 list none: a body is in the air at the end of the
+   * step's last substep), and from step 110 on it holds its 20 resting contacts */
+  await page.waitForFunction(() => [...document.querySelectorAll('tribo-scene')].every((s) => s.frame?.step >= 120 && s.frame.contacts.count > 0), null, { timeout: 90_000, polling: 200 });
   const scenes = await page.evaluate(() => [...document.querySelectorAll('tribo-scene')].map((s) => {
     const c = s.shadowRoot.querySelector('canvas'), d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
     let ink = 0;
