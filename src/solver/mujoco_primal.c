@@ -1,6 +1,6 @@
 /* MuJoCo soft constraints: the cost of the rows (mj_constraintUpdate) and the primal solvers on the
  * accelerations, CG (Polak-Ribière) and Newton (H = M + JᵀDJ + cone Hessians in a skyline over the
- * bodies ordered by island), with an exact line search (a safeguarded 1-D Newton method). */
+ * bodies in the setup's order: islands apart, each in reverse Cuthill-McKee order), with an exact line search (a safeguarded 1-D Newton method). */
 #include <math.h>
 #include <string.h>
 
