@@ -85,6 +85,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "include/tribo.h"
 #include "test_util.h"
@@ -211,6 +212,10 @@ static outcome run(tb_preset preset, int bodies, int steps) {
       }
     }
     if (o.nonfinite || o.escaped) break;
+    if (steps >= 1000 && (s + 1) % 250 == 0) /* a long run's progress, for a run stopped before its end */
+      fprintf(stderr, "preset %s step %d: worst depth %.4f m (step %d), fell through %d, %.0f s of CPU\n",
+              tb_enum_name(TB_ENUM_PRESET, preset), s + 1, (double)-o.deepest, o.deepest_step, o.fell,
+              (double)clock() / CLOCKS_PER_SEC);
   }
   tb_world_destroy(p->w);
   free(below);
