@@ -90,6 +90,31 @@ static void gather_checks(tb_world* w, tb_newton_data* d) {
   }
 }
 
+/* The contact parameters a body can get before it touches anything, from the world's and every
+ * shape material's: the softest kf of a row with friction (a material sets its own penalty
+ * parameters when its ke > 0), the largest friction coefficient (0: no row has friction) and the
+ * stiffest ke. The world keeps no record of material changes to cache these by, so they are taken
+ * once per step over the shapes. */
+typedef struct spring_range {
+  float kf_soft;  /* N·s/m */
+  float mu_max;   /* 1 */
+  float ke_stiff; /* N/m */
+} spring_range;
+
+static spring_range spring_range_of(const tb_world* w) {
+  const tb_shapes* shapes = &w->shapes;
+  const tb_newton_params* np = &w->def.solver.newton;
+  spring_range r = {np->kf, 0.0f, np->ke};
+  for (int32_t sh = 0; sh < shapes->count; ++sh) {
+    if (shapes->type[sh] < 0) continue;
+    const tb_material* m = &shapes->material[sh];
+    r.mu_max = fmaxf(r.mu_max, m->dynamic_friction);
+    r.ke_stiff = fmaxf(r.ke_stiff, m->ke);
+    if (m->ke > 0.0f) r.kf_soft = fminf(r.kf_soft, m->kf);
+  }
+  return r;
+}
+
 /* Explicit viscous friction is stable only when hs·Σkf/m <= 2 for each dynamic body (Σ over its
  * penetrating rows: the slip mode of its translation, v <- v·(1 − hs·Σkf/m)); above, the box
  * chatters with a slip that changes sign every substep and drifts. A falling body (gather_checks)
@@ -97,24 +122,16 @@ static void gather_checks(tb_world* w, tb_newton_data* d) {
  * get (the world's or a shape material's) from its first step, not when it lands. Refused before
  * the step with the body, the number and the substeps that would do; a stricter rotational mode
  * is not checked. */
-static tb_status check_friction_stability(tb_world* w, tb_newton_data* d, const tb_step_context* step) {
+static tb_status check_friction_stability(tb_world* w, tb_newton_data* d, const tb_step_context* step,
+                                          const spring_range* range) {
   const float hs = step->h;
-  const tb_shapes* shapes = &w->shapes;
-  /* the softest kf of a row with friction: the world's, or a shape material's that sets its own
-   * penalty parameters (ke > 0); none when no shape has friction */
-  float kf_soft = w->def.solver.newton.kf, mu_max = 0.0f;
-  for (int32_t sh = 0; sh < shapes->count; ++sh) {
-    if (shapes->type[sh] < 0) continue;
-    mu_max = fmaxf(mu_max, shapes->material[sh].dynamic_friction);
-    if (shapes->material[sh].ke > 0.0f) kf_soft = fminf(kf_soft, shapes->material[sh].kf);
-  }
   for (int32_t k = 0; k < d->body_count; ++k) {
     const tb_newton_body* b = &d->bodies[k];
     if (!b->dynamic) continue;
     const tb_penalty_check* pc = &d->penalty_check[k];
     float kf = pc->sum_kf;
     int ahead = 0; /* judged on the one row it will land on */
-    if (pc->falls && mu_max > 0.0f && kf_soft > kf) { kf = kf_soft; ahead = 1; }
+    if (pc->falls && range->mu_max > 0.0f && range->kf_soft > kf) { kf = range->kf_soft; ahead = 1; }
     float rate = hs * kf * b->inv_mass;
     if (rate > 2.0f) {
       float need_f = ceilf(step->dt * kf * b->inv_mass / 2.0f); /* may exceed int32: say so */
@@ -157,15 +174,10 @@ static int support_rows(const tb_shapes* s, int32_t sh, float* size) {
  *   falling body (gather_checks: gravity on, no joint that may carry it) is judged; the rule looks
  *   at the body, not at its contacts, so it refuses in its first step, before it lands.
  * Each refusal names the body, the number and the value that would do. */
-static tb_status check_springs(tb_world* w, tb_newton_data* d, const tb_step_context* step) {
+static tb_status check_springs(tb_world* w, tb_newton_data* d, const tb_step_context* step, const spring_range* range) {
   const float hs = step->h;
   const tb_bodies* bodies = &w->bodies;
   const tb_shapes* shapes = &w->shapes;
-  const tb_newton_params* np = &w->def.solver.newton;
-  /* the stiffest spring any contact could get: the world's ke or any shape material's */
-  float ke_world = np->ke;
-  for (int32_t sh = 0; sh < shapes->count; ++sh)
-    if (shapes->type[sh] >= 0) ke_world = fmaxf(ke_world, shapes->material[sh].ke);
   const float g = sqrtf(w->def.gravity[0] * w->def.gravity[0] + w->def.gravity[1] * w->def.gravity[1] +
                         w->def.gravity[2] * w->def.gravity[2]);
   for (int32_t k = 0; k < d->body_count; ++k) {
@@ -197,7 +209,7 @@ static tb_status check_springs(tb_world* w, tb_newton_data* d, const tb_step_con
       size = fmaxf(size, sz);
     }
     if (rows == 0) continue;
-    float ke_best = fmaxf(ke_world, pc->max_ke);
+    float ke_best = fmaxf(range->ke_stiff, pc->max_ke);
     float depth = m * g / ((float)rows * ke_best);
     if (depth > size)
       return tb_world_fail(w, TB_ERR_INVALID_STATE,
@@ -217,8 +229,9 @@ tb_status tb_solve_penalty(tb_world* w, const tb_step_context* step) {
   const tb_newton_params* p = &w->def.solver.newton;
   float h = step->dt, hs = step->h;
   gather_checks(w, d);
-  if ((st = check_friction_stability(w, d, step)) != TB_OK) return st;
-  if ((st = check_springs(w, d, step)) != TB_OK) return st;
+  const spring_range range = spring_range_of(w);
+  if ((st = check_friction_stability(w, d, step, &range)) != TB_OK) return st;
+  if ((st = check_springs(w, d, step, &range)) != TB_OK) return st;
 
   int joints = tb_newton_joints_begin(w);
   for (int32_t sub = 0; sub < p->substeps; ++sub) {
