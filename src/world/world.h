@@ -176,7 +176,8 @@ typedef struct tb_round_sums {
 #define TB_ROUND_CONTACT 12
 
 /* One step's constants, computed once by the pipeline (src/step/step.c) and handed to every
- * stage it runs, read-only. */
+ * stage it runs, read-only: the stages of a round get one round's (tb_step_context_of), the
+ * observers the whole step's (tb_step_context_whole: rounds 1, dt the timestep). */
 typedef struct tb_step_context {
   float dt;              /* s: one collide() + solve() round: the world's timestep / rounds */
   int32_t rounds;        /* collide() + solve() rounds in one step (XPBD: solver.newton.xpbd_substeps,

@@ -56,8 +56,9 @@ static void test_stages(void) {
   tb_world_destroy(id);
 }
 
-/* The context: dt the timestep; h = dt / substeps of the solver family (TGS position iterations,
- * penalty substeps, else 1); threads as defined. */
+/* The context: dt the timestep (XPBD: over its rounds); h = dt / substeps of the solver family
+ * (TGS position iterations, penalty substeps, else 1); threads as defined. The observers' whole
+ * step: dt the timestep, h the same internal step. */
 static void test_context(void) {
   tb_world_def def = tb_default_world_def();
   def.timestep = 0.01f;
@@ -73,8 +74,24 @@ static void test_context(void) {
   CHECK(tb_world_set_preset(id, TB_PRESET_NEWTON_SEMI) == TB_OK);
   c = tb_step_context_of(tb_world_get(id));
   CHECK(c.substeps == def.solver.newton.substeps);
+  tb_step_context whole = tb_step_context_whole(tb_world_get(id)); /* one round: the same */
+  CHECK(whole.dt == c.dt && whole.rounds == 1 && whole.substeps == c.substeps && whole.h == c.h && whole.inv_h == c.inv_h);
   CHECK(tb_world_set_preset(id, TB_PRESET_PHYSX_PGS) == TB_OK);
   CHECK(tb_step_context_of(tb_world_get(id)).substeps == 1);
+  /* XPBD rounds: a round is 1/10 of the step; the observers' whole step is the timestep with
+   * its 10 internal steps of the rounds' length */
+  CHECK(tb_world_set_preset(id, TB_PRESET_NEWTON_XPBD) == TB_OK);
+  tb_world* iw = tb_world_get(id);
+  iw->def.solver.newton.xpbd_substeps = 10;
+  c = tb_step_context_of(iw);
+  whole = tb_step_context_whole(iw);
+  CHECK(c.rounds == 10 && c.substeps == 1);
+  CHECK_NEAR(0.001, c.dt, 1e-9);
+  CHECK(whole.dt == 0.01f && whole.rounds == 1 && whole.substeps == 10);
+  CHECK_NEAR(c.h, whole.h, 1e-9);
+  CHECK_NEAR(1.0, whole.h * whole.inv_h, 1e-6);
+  CHECK_NEAR(whole.dt, whole.h * (float)whole.substeps, 1e-8);
+  CHECK(whole.thread_count == c.thread_count);
   tb_world_destroy(id);
 }
 
