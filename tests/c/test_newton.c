@@ -681,6 +681,40 @@ static void test_penalty_light_body_refused_first(void) {
   }
 }
 
+/* Each newton-semi refusal reaches the caller whole, down to its last words (the friction one was
+ * once cut at 256 bytes before them), and says which check refused: an unstable normal spring
+ * (a 1 kg box on 4 rows of ke 1.2345678e6 N/m at hs = 1/480 s), unstable friction (the light
+ * capsule of test_penalty_light_body_refused_first, on the one row it lands on) and a spring too
+ * soft for the weight (a 191 kg sphere of radius 0.45 m at ke 2500 N/m). */
+static void test_penalty_refusals_whole(void) {
+  const char* const what[3] = {"penalty normal spring unstable for body", "penalty friction unstable for body",
+                               "penalty spring too soft for body"};
+  const char* const last[3] = {"; step not taken", "; the step was not taken", "; step not taken"};
+  for (int variant = 0; variant < 3; ++variant) {
+    tb_world_id w = penalty_world(1.0f / 60.0f, -G, variant == 0 ? 1.2345678e6f : 2500.0f, 123.45678f,
+                                  variant == 1 ? 1000.0f : 0.0f, 0, 8);
+    ground(w, 0.6f, 0);
+    if (variant == 0) {
+      float pos[3] = {0, 0.0999f, 0}, box[4] = {0.1f, 0.1f, 0.1f, 0};
+      tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, pos, ID_Q);
+      tb_shape_create(w, b, TB_SHAPE_BOX, box, ZERO, ID_Q, 0.6f, 0, 125.0f);
+    } else if (variant == 1) {
+      float pos[3] = {0, 2, 0}, cap[4] = {0.3f, 0.4f, 0, 0};
+      tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, pos, ID_Q);
+      tb_shape_create(w, b, TB_SHAPE_CAPSULE, cap, ZERO, ID_Q, 0.6f, 0, 1.0f);
+    } else {
+      sphere(w, 0, 2.0f, 0.45f, 500.0f * 4.0f / 3.0f * 3.14159265f * 0.45f * 0.45f * 0.45f, 0.6f, 0);
+    }
+    CHECK(tb_world_step(w) == TB_ERR_INVALID_STATE);
+    const char* msg = tb_last_error(w);
+    size_t n = strlen(msg), k = strlen(last[variant]);
+    CHECK(strstr(msg, what[variant]) != NULL);
+    CHECK(n > k && strcmp(msg + n - k, last[variant]) == 0);
+    if (n <= k || strcmp(msg + n - k, last[variant]) != 0) printf("  cut (%zu bytes): %s\n", n, msg);
+    tb_world_destroy(w);
+  }
+}
+
 static void test_penalty_normal_law(void) {
   /* force on the sphere (body1) = −a_n along +y = −(ke·d + kd·min(v_n, 0)) */
   CHECK_NEAR(-(2000.0f * -0.01f + 50.0f * -0.5f), penalty_force_y(-0.01f, -0.5f, 0, 0, 0, 0, NULL, 0, 0), 0.05);
@@ -1142,6 +1176,7 @@ int main(void) {
   test_penalty_resting_sphere();
   test_penalty_weight_refusal();
   test_penalty_light_body_refused_first();
+  test_penalty_refusals_whole();
   test_penalty_normal_law();
   test_penalty_huber_friction();
   test_penalty_sliding_mu();
