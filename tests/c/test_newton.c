@@ -13,6 +13,8 @@
 
 #include "include/tribo.h"
 #include "test_util.h"
+#define TB_TEST_SCENE_JOINTS_ONLY
+#include "test_scene.h"
 
 static const float ID_Q[4] = {0, 0, 0, 1};
 static const float ZERO[3] = {0, 0, 0};
@@ -603,14 +605,8 @@ static void test_penalty_weight_refusal(void) {
     }
     if (variant == 4) {
       /* a ball joint to the world 0.5 m above the centre carries the weight */
-      tb_joint_def jd;
-      tb_joint_default_def_into(&jd);
-      jd.type = TB_JOINT_SPHERICAL;
-      jd.body0 = TB_WORLD_BODY;
-      jd.body1 = b;
-      jd.position0[1] = 2.5f;
-      jd.position1[1] = 0.5f;
-      CHECK(tb_joint_create(w, &jd) >= 0);
+      const float pivot[3] = {0, 2.5f, 0}, above[3] = {0, 0.5f, 0};
+      add_ball_joint(w, TB_WORLD_BODY, b, pivot, above);
     }
     float before[13], after[13];
     state(w, b, before);
