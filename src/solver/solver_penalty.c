@@ -77,7 +77,7 @@ static void gather_checks(tb_world* w, tb_newton_data* d) {
   }
   for (int32_t i = 0; i < d->contact_count; ++i) {
     const tb_newton_contact* c = &d->contacts[i];
-    const int rubs = c->mu > 0.0f && tb_newton_separation(d, c) < 0.0f; /* a friction row now */
+    const int rubs = c->mu > 0.0f && !(tb_newton_separation(d, c) >= 0.0f); /* a friction row now */
     const int32_t sides[2] = {c->a, c->b};
     for (int s = 0; s < 2; ++s) {
       if (sides[s] < 0) continue;
