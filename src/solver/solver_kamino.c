@@ -71,7 +71,9 @@ typedef struct tb_kamino_data {
   int32_t contact_capacity, contact_count;
   tb_mat3* inv_inertia;   /* per solver body: world axes, 1/(kg·m²) */
   tb_kamino_acc* acc;     /* per solver body: the operator's impulses, then velocity changes */
-  int32_t body_capacity;
+  int32_t* active;        /* the solver bodies some row acts on, in index order (the operator's bodies) */
+  unsigned char* in_rows; /* per solver body: 1 when in active */
+  int32_t body_capacity, active_count;
   tb_kamino_cache cache;
   tb_kamino_joints joints; /* the joints' rows (kamino_joints.c) */
 } tb_kamino_data;
@@ -97,6 +99,8 @@ void tb_kamino_destroy(tb_world* w) {
   tb_free(d->contacts, (size_t)d->contact_capacity * sizeof(tb_kamino_contact));
   tb_free(d->inv_inertia, (size_t)d->body_capacity * sizeof(tb_mat3));
   tb_free(d->acc, (size_t)d->body_capacity * sizeof(tb_kamino_acc));
+  tb_free(d->active, (size_t)d->body_capacity * sizeof(int32_t));
+  tb_free(d->in_rows, (size_t)d->body_capacity);
   cache_free(&d->cache);
   tb_kamino_joints_free(&d->joints);
   tb_free(d, sizeof *d);
@@ -125,7 +129,7 @@ static tb_vec3 row_velocity(const tb_newton_data* nd, const tb_newton_contact* c
 }
 
 /* World impulse on body1 of a contact's preconditioned row values. */
-static tb_vec3 row_impulse(const tb_kamino_contact* k, const float* x) {
+static inline tb_vec3 row_impulse(const tb_kamino_contact* k, const float* x) {
   return tb_scale(tb_add(tb_add(tb_scale(k->e[0], x[0]), tb_scale(k->e[1], x[1])), tb_scale(k->e[2], x[2])), k->p);
 }
 
@@ -137,7 +141,7 @@ enum { TB_KAMINO_D_FROM_X, TB_KAMINO_D_KEPT, TB_KAMINO_D_CONJUGATE };
  * in their order. One pass over the contacts scatters, one gathers. */
 static double apply_operator(tb_newton_data* nd, tb_kamino_data* kd, float sigma, int dir, double beta) {
   tb_kamino_acc* acc = kd->acc;
-  for (int32_t i = 0; i < nd->body_count; ++i) acc[i].lin = acc[i].ang = tb_v3(0, 0, 0);
+  for (int32_t n = 0; n < kd->active_count; ++n) acc[kd->active[n]].lin = acc[kd->active[n]].ang = tb_v3(0, 0, 0);
   for (int32_t i = 0; i < kd->contact_count; ++i) {
     tb_kamino_contact* k = &kd->contacts[i];
     if (dir == TB_KAMINO_D_FROM_X)
@@ -157,7 +161,8 @@ static double apply_operator(tb_newton_data* nd, tb_kamino_data* kd, float sigma
   }
   tb_kamino_joints_scatter(acc, &kd->joints);
   /* velocity changes: M⁻¹ */
-  for (int32_t i = 0; i < nd->body_count; ++i) {
+  for (int32_t n = 0; n < kd->active_count; ++n) {
+    int32_t i = kd->active[n];
     acc[i].lin = tb_scale(acc[i].lin, nd->bodies[i].inv_mass);
     acc[i].ang = tb_mat3_mul_v(kd->inv_inertia[i], acc[i].ang);
   }
@@ -242,8 +247,9 @@ static tb_status setup(tb_world* w, const tb_step_context* step, tb_kamino_data*
   const tb_kamino_params* kp = &w->def.solver.kamino;
   float h = step->dt, inv_h = step->inv_h;
   const tb_array_ref ca = {(void**)&kd->contacts, sizeof(tb_kamino_contact)};
-  const tb_array_ref ba[2] = {{(void**)&kd->inv_inertia, sizeof(tb_mat3)}, {(void**)&kd->acc, sizeof(tb_kamino_acc)}};
-  if (!tb_grow_capacity(&ca, 1, &kd->contact_capacity, nd->contact_count) || !tb_grow_capacity(ba, 2, &kd->body_capacity, nd->body_count))
+  const tb_array_ref ba[4] = {{(void**)&kd->inv_inertia, sizeof(tb_mat3)}, {(void**)&kd->acc, sizeof(tb_kamino_acc)},
+                              {(void**)&kd->active, sizeof(int32_t)}, {(void**)&kd->in_rows, 1}};
+  if (!tb_grow_capacity(&ca, 1, &kd->contact_capacity, nd->contact_count) || !tb_grow_capacity(ba, 4, &kd->body_capacity, nd->body_count))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for %d contacts", nd->contact_count);
   for (int32_t i = 0; i < nd->body_count; ++i) kd->inv_inertia[i] = tb_newton_inv_inertia_world(nd, i);
 
@@ -297,6 +303,19 @@ static tb_status setup(tb_world* w, const tb_step_context* step, tb_kamino_data*
     for (int j = 0; j < 3; ++j) k->vf[j] = k->p * (k->vf[j] + tb_dot(k->e[j], v));
   }
   tb_kamino_joints_free_velocity(nd, &kd->joints);
+  /* the operator's bodies: a body no row acts on gets no impulse and is never read */
+  if (nd->body_count > 0) memset(kd->in_rows, 0, (size_t)nd->body_count);
+  for (int32_t i = 0; i < kd->contact_count; ++i) {
+    if (kd->contacts[i].a >= 0) kd->in_rows[kd->contacts[i].a] = 1;
+    if (kd->contacts[i].b >= 0) kd->in_rows[kd->contacts[i].b] = 1;
+  }
+  for (int32_t i = 0; i < kd->joints.count; ++i) {
+    if (kd->joints.rows[i].a >= 0) kd->in_rows[kd->joints.rows[i].a] = 1;
+    if (kd->joints.rows[i].b >= 0) kd->in_rows[kd->joints.rows[i].b] = 1;
+  }
+  kd->active_count = 0;
+  for (int32_t i = 0; i < nd->body_count; ++i)
+    if (kd->in_rows[i]) kd->active[kd->active_count++] = i;
   return TB_OK;
 }
 
