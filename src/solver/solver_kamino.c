@@ -26,6 +26,7 @@
  * (plus the De Saxcé term) in z; the cache is kept as world vectors, so a turned tangent basis
  * does not misplace friction; tb_world_solver_reset() clears it (tb_kamino_reset).
  * Serial in a fixed order: identical results for any thread count. */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -378,13 +379,14 @@ static int padmm(tb_world* w, tb_kamino_data* kd, tb_kamino_residuals* res) {
   tb_newton_data* nd = w->newton;
   const tb_kamino_params* kp = &w->def.solver.kamino;
   float eta = kp->eta, rho = kp->rho, sigma = eta + rho, inv_rho = 1.0f / rho;
-  /* the inner solve is a hundredth of the dual tolerance (m/s) */
+  /* the inner solve is a hundredth of the dual tolerance (m/s); Kamino's default one is a direct
+   * Cholesky factorisation (docs/presets.md) */
   double lin_tol = 0.01 * (double)kp->dual_tolerance;
   int it = 0;
   res->p = res->d = res->c = 0.0f;
   if (kd->contact_count == 0 && kd->joints.count == 0) return 0;
   /* Nesterov state: a (a_p of the last iteration) and the combined residual r_a of the last one */
-  float a_p = TB_KAMINO_A0, ra_p = INFINITY;
+  float a_p = TB_KAMINO_A0, ra_p = FLT_MAX; /* Kamino starts r_a_p at FLOAT32_MAX */
   for (int32_t i = 0; i < kd->contact_count; ++i) {
     tb_kamino_contact* k = &kd->contacts[i];
     memcpy(k->yh, k->yp, sizeof k->yh);
@@ -403,7 +405,7 @@ static int padmm(tb_world* w, tb_kamino_data* kd, tb_kamino_residuals* res) {
     tb_kamino_joints_rhs(&kd->joints, eta, rho);
     solve_linear(nd, kd, sigma, lin_tol);
     float rp = 0.0f, rd = 0.0f, rc = 0.0f;
-    double dy2 = 0.0, dz2 = 0.0; /* squared 2-norms of the slack and dual steps (unscaled) */
+    double dy2 = 0.0, dz2 = 0.0; /* sums of squares of the slack and dual steps (unscaled) */
     for (int32_t i = 0; i < kd->contact_count; ++i) {
       tb_kamino_contact* k = &kd->contacts[i];
       float arg[3];
@@ -425,9 +427,11 @@ static int padmm(tb_world* w, tb_kamino_data* kd, tb_kamino_residuals* res) {
     res->p = rp; res->d = rd; res->c = rc;
     int done = it > 1 && rp <= kp->primal_tolerance && rd <= kp->dual_tolerance && rc <= kp->complementarity_tolerance;
     /* acceleration (Kamino PADMM, O'Donoghue-Candès restart): while the combined residual
-     * r_a = ρ‖Δy‖ + ‖Δz‖/ρ falls by the restart factor, extrapolate the slack and dual by
-     * (a_p − 1)/a with a = (1 + √(1 + 4a_p²))/2; otherwise restart from the previous iterate with a = a₀ */
-    float ra = (float)(rho * sqrt(dy2) + sqrt(dz2) / rho), a, factor;
+     * r_a = ρ·Σ(P Δy)² + Σ(Δz/P)²/ρ (sums of squares, not norms, as Kamino's
+     * _project_dual_convergence_accel) falls by the restart factor, extrapolate the slack and
+     * dual by (a_p − 1)/a with a = (1 + √(1 + 4a_p²))/2; otherwise restart from the previous
+     * iterate with a = a₀ */
+    float ra = (float)(rho * dy2 + dz2 / rho), a, factor;
     int restart = !(ra < TB_KAMINO_RESTART * ra_p);
     if (!restart) {
       a = 0.5f * (1.0f + sqrtf(1.0f + 4.0f * a_p * a_p));

@@ -347,17 +347,18 @@ static int pyramid(int rows, int settle, int steps, double* mean_iterations) {
 }
 
 /* Accelerated PADMM (Nesterov with restart, Kamino's default): a resting cube converges every
- * step in <= 20 iterations (the plain iteration needed 26-29), a 3-row pyramid in most steps with
- * under 100 iterations on average (plain: 76 of 120 steps, 157); the 10-row pyramid of the
+ * step in <= 20 iterations (the plain iteration needed 26-29), a 3-row pyramid in 110 of 120
+ * steps with 55 iterations on average (plain: 76 of 120 steps, 157; with the restart test on
+ * norms instead of Kamino's sums of squares: 100 steps, 73); the 10-row pyramid of the
  * trajectory test does not converge in 200 (its normal impulses are statically indeterminate and
- * r_d stalls near 4e-5 m/s, see docs/presets.md) and its status says so. */
+ * r_d stalls near 5e-5 m/s, see docs/presets.md) and its status says so. */
 static void test_pyramid(void) {
   double mean;
   CHECK(pyramid(1, 30, 90, &mean) == 60);
   CHECK(mean <= 20.0);
   int c3 = pyramid(3, 60, 180, &mean);
-  CHECK(c3 >= 90);
-  CHECK(mean < 100.0);
+  CHECK(c3 >= 105);
+  CHECK(mean < 65.0);
   CHECK(pyramid(10, 30, 60, &mean) == 0);
   CHECK(mean == 200.0);
 }
