@@ -1308,7 +1308,10 @@ export class World {
   shapeSupport(shape: number, direction: Vec3): ShapeSupport;
 
   /* -- observation (docs/observation.md); calls that read forces throw an Error whose `readback` property holds the flags when the readback is not available -- */
-  /** Net contact wrench on a body over the last step about its centre of mass (force N, torque N·m, world). */
+  /**
+   * Net contact wrench on a body over the last step about its centre of mass (force N, torque N·m, world).
+   * Under newton-semi (per-body totals only) `with` and `excludeSelf: true` throw "not available".
+   */
   netContactWrench(body: number, options?: ContactFilter): ObservedWrench;
   /** Net contact wrench of every body slot (index by `bodySlot(id)`), 3 values per slot each. */
   netContactWrenches(options?: { excludeSelf?: boolean }): NetContactWrenches;

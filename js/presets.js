@@ -68,7 +68,7 @@ export const READBACK_INFO = Object.freeze({
       'centre of mass, world axes',
     excludes: ['per-contact forces (the solver has none)'],
     perContactForce: false,
-    perBodyForce: 'netContactWrench(id) (no `with` filter): average contact force (N) and torque about the centre of mass (N·m) over the step',
+    perBodyForce: 'netContactWrench(id) (no `with` filter, no `excludeSelf`): average contact force (N) and torque about the centre of mass (N·m) over the step',
   }),
   mujoco: Object.freeze({
     preset: 'mujoco',

@@ -989,8 +989,9 @@ TB_API tb_status tb_contacts_convert(tb_world_id world, tb_contact_convention co
 
 /* Net contact wrench on `body` (which may be static) from all its contacts of the last step.
  * When the solver has no per-contact force but keeps per-body totals (penalty: readback
- * per_body_force = 1), the totals are returned for with = TB_ANY_BODY (time averages over the
- * substeps, torque about the centre of mass); a counterpart filter is then not available.
+ * per_body_force = 1), the totals are returned for with = TB_ANY_BODY and flags 0 (time averages
+ * over the substeps, torque about the centre of mass); a counterpart filter or
+ * TB_OBSERVE_EXCLUDE_SELF is then not available (TB_ERR_INVALID_STATE, naming it).
  * Otherwise, from the per-contact forces:
  * force (N, world) and torque (N·m, world) about the body's centre of mass at the end of the
  * step (out->point). `with`: TB_ANY_BODY, -1 (any static body) or a body id (only contacts

@@ -91,8 +91,17 @@ tb_status tb_observe_body_contact_wrench(tb_world* w, const char* fn, tb_body_id
   tb_status st = check_query(w, fn, body, with, flags, &slot);
   if (st != TB_OK) return st;
   float totals[6];
-  if (!w->readback.per_contact_force && w->readback.per_body_force && with == TB_ANY_BODY &&
-      published_body_wrench(w, slot, totals)) {
+  if (!w->readback.per_contact_force && w->readback.per_body_force && (with != TB_ANY_BODY || (flags & TB_OBSERVE_EXCLUDE_SELF))) {
+    /* the solver's totals sum every contact of the body: they split neither by counterpart nor
+     * into self-contacts and the rest */
+    tb_observe_readback(w, fn, info); /* the flags */
+    return tb_world_fail(w, TB_ERR_INVALID_STATE,
+                         "%s: not available: the %s solver keeps per-body contact totals only, which cannot be split %s; "
+                         "omit it (readback.per_contact_force = 0)",
+                         fn, tb_enum_label(TB_ENUM_SOLVER, w->def.solver.solver),
+                         with != TB_ANY_BODY ? "by counterpart (with)" : "without self-contacts (TB_OBSERVE_EXCLUDE_SELF, JS excludeSelf)");
+  }
+  if (!w->readback.per_contact_force && w->readback.per_body_force && published_body_wrench(w, slot, totals)) {
     tb_observe_readback(w, fn, info); /* the flags; per-contact force stays unavailable */
     w->error[0] = 0;
     tb_vec3 c = tb_observe_body_center(w, slot);

@@ -550,6 +550,20 @@ static void test_penalty_resting_sphere(void) {
   tb_readback_info info;
   tb_world_readback_info(w, &info);
   CHECK(info.per_contact_force == 0 && info.per_body_force == 1 && info.convention == TB_READBACK_NEWTON);
+  /* the totals sum every contact of the body: no counterpart filter and no self-contact flag;
+   * refused by name, out left as it was, the readback flags still filled */
+  const tb_body_id withs[2] = {-1, TB_ANY_BODY};
+  const int32_t flags[2] = {0, TB_OBSERVE_EXCLUDE_SELF};
+  const char* names[2] = {"by counterpart (with)", "without self-contacts (TB_OBSERVE_EXCLUDE_SELF, JS excludeSelf)"};
+  for (int k = 0; k < 2; ++k) {
+    tb_wrench net;
+    memset(&net, 0x7f, sizeof net);
+    memset(&info, 0, sizeof info);
+    CHECK(tb_body_contact_wrench(w, s, withs[k], flags[k], &net, &info) == TB_ERR_INVALID_STATE);
+    CHECK(strstr(tb_last_error(w), "not available") != NULL && strstr(tb_last_error(w), names[k]) != NULL);
+    CHECK(net.force[1] == net.force[0] && net.force[1] > 1e38f); /* untouched (0x7f7f7f7f) */
+    CHECK(info.per_body_force == 1 && info.valid == 1);
+  }
   tb_world_destroy(w);
 }
 

@@ -87,6 +87,10 @@ for (const build of BUILDS) {
       assert.ok(Number.isNaN(c.normalImpulse[0]) && Number.isNaN(c.force[1]) && Number.isNaN(c.wrench[1]));
       assert.equal(w.readbackInfo.perContactForce, false);
       assert.match(w.readbackInfo.force, /not available/);
+      // the solver's totals cannot be split: a counterpart filter or excludeSelf is refused by name
+      assert.throws(() => w.netContactWrench(ball, { with: 'static' }), /not available: .*\bwith\b/);
+      assert.throws(() => w.netContactWrench(ball, { excludeSelf: true }), /not available: .*excludeSelf/);
+      near(assert, w.netContactWrench(ball, { excludeSelf: false }).force[1], mg, 0.005 * mg, 'the flag off: the totals');
       w.free();
     });
 
