@@ -47,12 +47,17 @@ export function vec(fn, field, v, n, fallback) {
   return v;
 }
 
-/** Like vec, and every component finite in float32 (|x| <= FLT_MAX). */
+/**
+ * Like vec, and every component finite in float32 (|x| <= FLT_MAX); a finite component past the
+ * float32 range is refused as such, in real()'s words.
+ */
 export function finiteVec(fn, field, v, n, fallback) {
   v = vec(fn, field, v, n, fallback);
   if (v === fallback) return v;
   for (let i = 0; i < n; i++) {
-    if (!(Math.abs(v[i]) <= FLT_MAX)) throw new RangeError(`${fn}: ${field}[${i}] must be finite (got ${show(v[i])})`);
+    if (Math.abs(v[i]) <= FLT_MAX) continue;
+    const need = Number.isFinite(v[i]) ? `finite within float32 range (|${field}[${i}]| <= ${fmt(FLT_MAX)})` : 'finite';
+    throw new RangeError(`${fn}: ${field}[${i}] must be ${need} (got ${show(v[i])})`);
   }
   return v;
 }

@@ -345,6 +345,31 @@ for (const build of BUILDS) {
       w.free();
     });
 
+    it('a vector component finite in float64 but past float32 is refused for its size, naming the component; the world equals its twin', async () => {
+      const tribo = await engine(build);
+      const range = '3\\.4028234663852886e38';
+      for (const [fn, param, call] of [
+        ['setGravity', 'gravity[1]', (w) => w.setGravity([0, -1e39, 0])],
+        ['setVelocity', 'linear[0]', (w, s) => w.setVelocity(s.box, [1e39, 0, 0])],
+        ['setPose', 'rotation[3]', (w, s) => w.setPose(s.box, [0, 0.5, 0], [0, 0, 0, 1e39])],
+        ['rayCast', 'direction[2]', (w) => w.rayCast([0, 5, 0], [0, -1, 1e39])],
+        ['addBody', 'linearVelocity[2]', (w) => w.addBody({ linearVelocity: [0, 0, 1e39], shapes: [{ type: 'sphere', radius: 0.1 }] })],
+      ]) {
+        const { w, s } = scene(tribo);
+        const { w: twin } = scene(tribo);
+        const p = param.replace(/[[\]]/g, '\\$&');
+        const want = new RegExp(`^${fn}: ${p} must be finite within float32 range \\(\\|${p}\\| <= ${range}\\) \\(got -?1e\\+39\\)$`);
+        assert.throws(() => call(w, s), (e) => e instanceof RangeError && want.test(e.message), `${fn}(${param}): the float32 range, not "must be finite"`);
+        assertSameAsTwin(w, twin, `${fn}(${param})`);
+        w.free();
+        twin.free();
+      }
+      const { w, s } = scene(tribo);
+      assert.throws(() => w.setVelocity(s.box, [0, NaN, 0]),
+        (e) => e instanceof RangeError && e.message === 'setVelocity: linear[1] must be finite (got NaN)', 'NaN: not finite');
+      w.free();
+    });
+
     it('query capacities are bounded by LIMITS.queryCapacity: a named RangeError, and engine memory does not grow', async () => {
       const tribo = await engine(build);
       const { w, s } = scene(tribo);
