@@ -5,7 +5,7 @@
  * @module tribo/observe
  */
 import { errorFor } from './errors.js';
-import { checkKeys, finite3 as v3, int, real, show } from './check.js';
+import { checkKeys, finite3 as v3, finiteVec, int, real, show } from './check.js';
 import { bodyId } from './ids.js';
 import { engineTables, heapBuffer, readValues } from './fields.js';
 
@@ -173,7 +173,7 @@ export function contactWrench(world, doc, index, side, point) {
   let pp = 0;
   if (point !== undefined) {
     pp = s + 64;
-    new Float32Array(heapBuffer(M), pp, 3).set(v3(fn, 'point', point));
+    new Float32Array(heapBuffer(M), pp, 3).set(finiteVec(fn, 'point', point, 3)); /* float32 in the engine */
   }
   const st = M._tb_contact_wrench(world._id, int(fn, 'index', index), int(fn, 'side', side), pp, s, s + INFO_AT);
   const info = readInfo(world, doc);

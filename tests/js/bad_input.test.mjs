@@ -354,6 +354,7 @@ for (const build of BUILDS) {
         ['setPose', 'rotation[3]', (w, s) => w.setPose(s.box, [0, 0.5, 0], [0, 0, 0, 1e39])],
         ['rayCast', 'direction[2]', (w) => w.rayCast([0, 5, 0], [0, -1, 1e39])],
         ['addBody', 'linearVelocity[2]', (w) => w.addBody({ linearVelocity: [0, 0, 1e39], shapes: [{ type: 'sphere', radius: 0.1 }] })],
+        ['contactWrench', 'point[0]', (w) => w.contactWrench(0, 0, [1e39, 0, 0])],
       ]) {
         const { w, s } = scene(tribo);
         const { w: twin } = scene(tribo);
