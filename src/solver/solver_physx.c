@@ -59,7 +59,7 @@ void tb_solver_destroy(tb_world* w) {
   tb_free(d->manifold_wide, (size_t)d->manifold_capacity * sizeof(int32_t));
   tb_free(d->manifold_anchor, (size_t)d->manifold_capacity * sizeof(int32_t));
   tb_free(d->chunk_residual, (size_t)d->manifold_capacity * 2 * sizeof(float));
-  tb_free(d->bits, (size_t)d->bits_capacity * sizeof(uint64_t));
+  tb_free(d->color_used, (size_t)d->color_used_capacity * sizeof(uint32_t));
   tb_free(d->wides, (size_t)d->wide_capacity * sizeof(tb_contact_wide));
   tb_free(d->pack_fill, (size_t)d->pack_capacity * sizeof(int32_t));
   tb_physx_joints_destroy(d);
@@ -417,12 +417,10 @@ static tb_status build_wides(tb_physx_prep* pc, tb_physx_plan* plan, int32_t thr
   tb_world* w = pc->w;
   tb_solver_data* d = pc->d;
   int32_t nb = plan->bodies, nc = plan->constraints;
-  int32_t words = (nb + 63) / 64;
-  if (words < 1) words = 1;
-  if (!reserve((void**)&d->bits, &d->bits_capacity, TB_GRAPH_COLORS * words, sizeof(uint64_t)))
+  if (!reserve((void**)&d->color_used, &d->color_used_capacity, nb > 0 ? nb : 1, sizeof(uint32_t)))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for the constraint graph");
-  memset(d->bits, 0, (size_t)TB_GRAPH_COLORS * (size_t)words * sizeof(uint64_t));
-  tb_color_constraints(nc, d->body_a, d->body_b, d->bits, words, d->color);
+  memset(d->color_used, 0, (size_t)nb * sizeof(uint32_t));
+  tb_color_constraints(nc, d->body_a, d->body_b, d->color_used, d->color);
 
   /* constraints per packing chunk and colour, their sums per colour, then each chunk's first slot
    * in its colours (an exclusive prefix over the chunks): the slots do not depend on the
