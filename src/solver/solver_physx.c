@@ -125,19 +125,14 @@ static void link(int32_t* parent, int32_t a, int32_t b) {
 
 /* ---- jobs ---- */
 
-/* Gravity (unless TGS applies it per internal step) and damping v·max(1 − d·h, 0) (seed §6). */
-static void pre_integrate_job(int32_t begin, int32_t end, void* vctx) {
-  tb_physx_ctx* ctx = (tb_physx_ctx*)vctx;
-  float h = ctx->h;
-  for (int32_t i = begin; i < end; ++i) {
-    tb_body_sim* sim = &ctx->d->sims[i];
-    tb_body_state* st = &ctx->d->states[i];
-    if (sim->inv_mass == 0.0f) continue; /* kinematic: keeps its velocity */
-    tb_vec3 v = ctx->ext_every ? st->v : tb_mul_add(st->v, h, ctx->gravity);
-    float dl = 1.0f - sim->linear_damping * h, da = 1.0f - sim->angular_damping * h;
-    st->v = tb_scale(v, dl > 0.0f ? dl : 0.0f);
-    st->w = tb_scale(st->w, da > 0.0f ? da : 0.0f);
-  }
+/* Gravity (unless TGS applies it per internal step) and damping v·max(1 − d·h, 0) (seed §6) on a
+ * solver body's start velocities. */
+static void pre_integrate(const tb_body_sim* sim, tb_body_state* st, float h, int ext_every, tb_vec3 gravity) {
+  if (sim->inv_mass == 0.0f) return; /* kinematic: keeps its velocity */
+  tb_vec3 v = ext_every ? st->v : tb_mul_add(st->v, h, gravity);
+  float dl = 1.0f - sim->linear_damping * h, da = 1.0f - sim->angular_damping * h;
+  st->v = tb_scale(v, dl > 0.0f ? dl : 0.0f);
+  st->w = tb_scale(st->w, da > 0.0f ? da : 0.0f);
 }
 
 /* Rotation by a constant angular velocity w over hs: q+ = Δq ⊗ q with
@@ -258,9 +253,13 @@ typedef struct tb_physx_plan {
 typedef struct tb_physx_prep {
   tb_world* w;
   tb_solver_data* d;
+  float h;         /* s: the step */
+  int ext_every;   /* TGS applies gravity before each internal step instead */
+  tb_vec3 gravity; /* m/s² */
 } tb_physx_prep;
 
-/* Job over body slots [begin, end): the start state of their solver bodies. */
+/* Job over body slots [begin, end): the start state of their solver bodies, with gravity and
+ * damping applied to the velocities (nothing before the rows reads them). */
 static void prepare_bodies_job(int32_t begin, int32_t end, void* vctx) {
   const tb_physx_prep* pc = (const tb_physx_prep*)vctx;
   tb_bodies* bodies = &pc->w->bodies;
@@ -287,12 +286,14 @@ static void prepare_bodies_job(int32_t begin, int32_t end, void* vctx) {
     memset(st, 0, sizeof *st);
     st->v = tb_v3(v[0], v[1], v[2]);
     st->w = tb_v3(av[0], av[1], av[2]);
+    pre_integrate(sim, st, pc->h, pc->ext_every, pc->gravity);
     d->parent[k] = k;
   }
 }
 
 /* Solver bodies (awake dynamic and kinematic) with their start state: centre of mass (m), world
- * inverse inertia (1/(kg·m²), zero for kinematic), damping (1/s), velocities (m/s, rad/s). */
+ * inverse inertia (1/(kg·m²), zero for kinematic), damping (1/s), velocities (m/s, rad/s) after
+ * gravity and damping. */
 static tb_status prepare_bodies(tb_physx_prep* pc, tb_physx_plan* plan, int32_t threads) {
   tb_world* w = pc->w;
   tb_solver_data* d = pc->d;
@@ -458,12 +459,15 @@ static tb_status build_wides(tb_physx_prep* pc, tb_physx_plan* plan, int32_t thr
   return TB_OK;
 }
 
-/* Prepare: solver bodies, islands, colours and wides, then gravity and damping on the velocities
- * and the lanes' rows from the manifolds (masses, bias rates, anchors, restitution, springs). */
+/* Prepare: solver bodies with gravity and damping on their velocities, islands, colours and
+ * wides, then the lanes' rows from the manifolds (masses, bias rates, anchors, restitution,
+ * springs). */
 static tb_status prepare(tb_world* w, const tb_step_context* step, int tgs, tb_physx_ctx* ctx, tb_physx_plan* plan) {
   tb_solver_data* d = w->solver;
   const tb_solver_params* sp = &w->def.solver;
-  tb_physx_prep pc = {w, d};
+  tb_vec3 gravity = tb_v3(w->def.gravity[0], w->def.gravity[1], w->def.gravity[2]);
+  int ext_every = tgs && sp->external_forces_every_iteration;
+  tb_physx_prep pc = {w, d, step->dt, ext_every, gravity};
   tb_status st = prepare_bodies(&pc, plan, step->thread_count);
   if (st != TB_OK) return st;
   build_islands(w, d, plan);
@@ -476,12 +480,10 @@ static tb_status prepare(tb_world* w, const tb_step_context* step, int tgs, tb_p
   ctx->step = step;
   ctx->h = step->dt;
   ctx->tgs = tgs;
-  ctx->ext_every = tgs && sp->external_forces_every_iteration;
-  ctx->gravity = tb_v3(w->def.gravity[0], w->def.gravity[1], w->def.gravity[2]);
+  ctx->ext_every = ext_every;
+  ctx->gravity = gravity;
   ctx->zero_state = plan->bodies;
-  int32_t threads = step->thread_count;
-  tb_parallel_for(plan->bodies, TB_BODY_CHUNK, threads, pre_integrate_job, ctx);
-  tb_parallel_for(plan->wide_count, TB_WIDE_CHUNK, threads, tb_physx_prepare_rows_job, ctx);
+  tb_parallel_for(plan->wide_count, TB_WIDE_CHUNK, step->thread_count, tb_physx_prepare_rows_job, ctx);
   return tb_physx_joints_prepare(ctx);
 }
 
