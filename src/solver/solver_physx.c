@@ -384,14 +384,6 @@ static void build_islands(tb_world* w, tb_solver_data* d, tb_physx_plan* plan) {
   plan->dyn_vel = dyn_vel;
 }
 
-/* Job over constraints [begin, end), one packing chunk: its constraints per colour. */
-static void count_colors_job(int32_t begin, int32_t end, void* vctx) {
-  const tb_physx_prep* pc = (const tb_physx_prep*)vctx;
-  int32_t* f = &pc->d->pack_fill[begin / TB_PACK_CHUNK * (TB_GRAPH_COLORS + 1)];
-  for (int32_t c = 0; c <= TB_GRAPH_COLORS; ++c) f[c] = 0;
-  for (int32_t i = begin; i < end; ++i) f[pc->d->color[i]]++;
-}
-
 /* Job over constraints [begin, end), one packing chunk: each manifold into the next lane of its
  * colour's wides from the chunk's first slot (constraint order within a colour), four to a wide,
  * the overflow colour one to a wide. */
@@ -423,13 +415,15 @@ static tb_status build_wides(tb_physx_prep* pc, tb_physx_plan* plan, int32_t thr
   memset(d->color_used, 0, (size_t)nb * sizeof(uint32_t));
   tb_color_constraints(nc, d->body_a, d->body_b, d->color_used, d->color);
 
-  /* constraints per packing chunk and colour, their sums per colour, then each chunk's first slot
-   * in its colours (an exclusive prefix over the chunks): the slots do not depend on the
+  /* constraints per packing chunk and colour (counted here: a pass of a few instructions per
+   * constraint costs less than a job's barrier), their sums per colour, then each chunk's first
+   * slot in its colours (an exclusive prefix over the chunks): the slots do not depend on the
    * thread count */
   int32_t chunks = (nc + TB_PACK_CHUNK - 1) / TB_PACK_CHUNK;
   if (!reserve((void**)&d->pack_fill, &d->pack_capacity, chunks * (TB_GRAPH_COLORS + 1), sizeof(int32_t)))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for the constraint graph");
-  tb_parallel_for(nc, TB_PACK_CHUNK, threads, count_colors_job, pc);
+  memset(d->pack_fill, 0, (size_t)chunks * (TB_GRAPH_COLORS + 1) * sizeof(int32_t));
+  for (int32_t i = 0; i < nc; ++i) d->pack_fill[i / TB_PACK_CHUNK * (TB_GRAPH_COLORS + 1) + d->color[i]]++;
   int32_t* per_color = plan->per_color;
   for (int32_t c = 0; c <= TB_GRAPH_COLORS; ++c) {
     int32_t run = 0;
