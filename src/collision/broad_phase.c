@@ -140,7 +140,7 @@ typedef struct group_ctx {
   tb_broad_scratch* b;
 } group_ctx;
 
-#define TB_GROUP_CHUNK 64
+#define TB_GROUP_CHUNK 128 /* shapes per chunk: a small scene sorts its few groups without a barrier */
 
 /* Job over shape0 slots [begin, end): their groups by shape1. */
 static void sort_groups_job(int32_t begin, int32_t end, void* vctx) {
