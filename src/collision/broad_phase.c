@@ -21,9 +21,8 @@ typedef struct tb_broad_scratch {
   uint32_t* key;
   uint32_t* key_tmp;
   int32_t* value_tmp;
-  int32_t pair_capacity; /* entries of pair_tmp and rank */
+  int32_t pair_capacity; /* entries of pair_tmp */
   tb_pair* pair_tmp;
-  int32_t* rank;
   /* parallel sweep: chunk c of the sweep order writes its pairs to region[c * region_chunk ...] */
   int32_t chunk_capacity; /* entries of chunk_found */
   int32_t* chunk_found;
@@ -58,8 +57,7 @@ static tb_broad_scratch* scratch_of(tb_world* w, int32_t shapes, int32_t pairs, 
   }
   if (b->pair_capacity < pairs) {
     int32_t cap = pairs;
-    const tb_array_ref per_pair[] = {{(void**)&b->pair_tmp, sizeof(tb_pair)}, {(void**)&b->rank, sizeof(int32_t)}};
-    if (!tb_grow_arrays(per_pair, 2, b->pair_capacity, cap)) return NULL;
+    if (!tb_grow((void**)&b->pair_tmp, sizeof(tb_pair), b->pair_capacity, cap)) return NULL;
     b->pair_capacity = cap;
   }
   return b;
@@ -72,8 +70,7 @@ static void free_scratch(tb_world* w) {
                                     {(void**)&b->value_tmp, sizeof(int32_t)}};
   tb_free_arrays(per_shape, 3, b->shape_capacity);
   tb_free(b->count, (size_t)b->count_capacity * sizeof(int32_t));
-  const tb_array_ref per_pair[] = {{(void**)&b->pair_tmp, sizeof(tb_pair)}, {(void**)&b->rank, sizeof(int32_t)}};
-  tb_free_arrays(per_pair, 2, b->pair_capacity);
+  tb_free(b->pair_tmp, (size_t)b->pair_capacity * sizeof(tb_pair));
   tb_free(b->chunk_found, (size_t)b->chunk_capacity * sizeof(int32_t));
   tb_free(b->region, (size_t)b->region_capacity * sizeof(tb_pair));
   const tb_array_ref per_band_entry[] = {{(void**)&b->band_entries, sizeof(tb_sap_entry)},

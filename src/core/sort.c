@@ -2,13 +2,6 @@
 
 #include <string.h>
 
-void tb_counting_rank(const int32_t* key, ptrdiff_t stride, int32_t n, int32_t range, int32_t* count, int32_t* rank) {
-  memset(count, 0, ((size_t)range + 1) * sizeof(int32_t));
-  for (int32_t i = 0; i < n; ++i) ++count[key[i * stride] + 1];
-  for (int32_t k = 0; k < range; ++k) count[k + 1] += count[k];
-  for (int32_t i = 0; i < n; ++i) rank[i] = count[key[i * stride]]++;
-}
-
 uint32_t tb_sort_key_f32(float x) {
   float z = x + 0.0f; /* -0 + 0 = +0 in round-to-nearest: both zeros get one key */
   uint32_t u;

@@ -6,10 +6,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Stable counting sort by an integer key in [0, range): rank[i] = the sorted position of element
- * i, whose key is key[i * stride]. count holds range + 1 entries of scratch. */
-void tb_counting_rank(const int32_t* key, ptrdiff_t stride, int32_t n, int32_t range, int32_t* count, int32_t* rank);
-
 /* An unsigned key ordered as the float x is under `<`, with -0 and +0 equal (finite x). */
 uint32_t tb_sort_key_f32(float x);
 

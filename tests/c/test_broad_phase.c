@@ -66,21 +66,6 @@ static void test_sort_slot_pairs(void) {
   CHECK(memcmp(key, ref, sizeof key) == 0);
 }
 
-static void test_counting_rank(void) {
-  enum { N = 3000, RANGE = 97 };
-  static int32_t rec[2 * N], rank[N], count[RANGE + 1], out[2 * N];
-  for (int i = 0; i < N; ++i) {
-    rec[2 * i] = (int32_t)(frand01() * RANGE) % RANGE;
-    rec[2 * i + 1] = i;
-  }
-  tb_counting_rank(rec, 2, N, RANGE, count, rank);
-  for (int i = 0; i < N; ++i) memcpy(out + 2 * rank[i], rec + 2 * i, 2 * sizeof(int32_t));
-  int ok = 1;
-  for (int i = 0; i + 1 < N; ++i)
-    ok &= out[2 * i] < out[2 * i + 2] || (out[2 * i] == out[2 * i + 2] && out[2 * i + 1] < out[2 * i + 3]);
-  CHECK(ok);
-}
-
 /* n spheres (r 0.5 m) of mixed shapes in a 24 m cube, created in random order. */
 static tb_world_id scatter_threads(tb_broad_phase_type broad, int n, int threads) {
   tb_world_def def = tb_default_world_def();
@@ -210,7 +195,6 @@ int main(void) {
   test_pair_growth_in_a_full_arena();
   test_float_keys();
   test_radix_stable();
-  test_counting_rank();
   test_sort_slot_pairs();
   test_sweep_matches_all_pairs();
   return tb_test_report("test_broad_phase");
