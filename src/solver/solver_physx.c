@@ -422,7 +422,7 @@ static tb_status build_wides(tb_physx_prep* pc, tb_physx_plan* plan, int32_t thr
   int32_t chunks = (nc + TB_PACK_CHUNK - 1) / TB_PACK_CHUNK;
   if (!reserve((void**)&d->pack_fill, &d->pack_capacity, chunks * (TB_GRAPH_COLORS + 1), sizeof(int32_t)))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for the constraint graph");
-  memset(d->pack_fill, 0, (size_t)chunks * (TB_GRAPH_COLORS + 1) * sizeof(int32_t));
+  if (chunks > 0) memset(d->pack_fill, 0, (size_t)chunks * (TB_GRAPH_COLORS + 1) * sizeof(int32_t));
   for (int32_t i = 0; i < nc; ++i) d->pack_fill[i / TB_PACK_CHUNK * (TB_GRAPH_COLORS + 1) + d->color[i]]++;
   int32_t* per_color = plan->per_color;
   for (int32_t c = 0; c <= TB_GRAPH_COLORS; ++c) {
