@@ -484,7 +484,7 @@ tb_status tb_broad_phase(tb_world* w, const tb_step_context* step) {
     out.stored = out.found; /* the arrays hold them all now */
   } else {
     /* the other generators' pairs, one run */
-    memcpy(b->pair_tmp, w->pairs, (size_t)out.stored * sizeof(tb_pair));
+    if (out.stored > 0) memcpy(b->pair_tmp, w->pairs, (size_t)out.stored * sizeof(tb_pair));
     runs = (pair_runs){b->pair_tmp, out.stored, 1, &out.stored};
   }
   order_pairs(step, &runs, w->pairs, w->shapes.count, b);
