@@ -1,5 +1,6 @@
 /* Tribo native benchmark: the pyramid, pile and readback scenes of bench/scenes.mjs, through the
- * public C API (src/include/tribo.h) only. Prints one JSON object on stdout.
+ * public C API (src/include/tribo.h) only (a TB_COUNT_BARRIERS build, bench/barrier_count.sh, also
+ * reads the job system's count of parallel jobs). Prints one JSON object on stdout.
  *
  *   native_bench [--steps N] [--scenes pyramid,pile,readback] [--threads T] [--side S] [--count A:B]
  *
