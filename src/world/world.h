@@ -240,7 +240,7 @@ typedef struct tb_world {
   uint64_t* links;             /* body slot pairs (lower slot high) linked in the last island update, sorted, unique */
   uint64_t* links_next;        /* scratch of the next update */
   int32_t link_count, link_capacity;
-  uint64_t* links_sort_tmp;    /* scratch of the links' radix sort */
+  uint64_t* links_sort_tmp;    /* scratch of the links' sort */
   int32_t links_sort_capacity;
   int32_t* island_scratch;     /* per body slot: the split's stack and adjacency */
   int32_t island_scratch_capacity;
