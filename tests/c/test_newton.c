@@ -1140,7 +1140,8 @@ static void slot_wrench(tb_world_id w, tb_body_id body, float out[6]) {
  * damping, no velocity below 1e-4), so netContactWrench·h must equal m·Δv − m·g·h, per step,
  * within 1e-3 of m·g·h (float32 sums of ten rounds of two iterations: ~1e-6 relative). The same
  * holds with the platform as counterpart filter (with = platform, with = static) and in
- * netContactWrenches, and the platform reads the opposite force. */
+ * netContactWrenches, and the platform reads the opposite force; a world restored from a snapshot
+ * of that step reads the same. */
 static void test_xpbd_rounds_ended_contact(void) {
   const float h = 1.0f / 60.0f, r = 0.1f;
   tb_world_id w = make_world(TB_PRESET_NEWTON_XPBD, h, -G);
@@ -1176,7 +1177,18 @@ static void test_xpbd_rounds_ended_contact(void) {
       CHECK_NEAR(-j[i], pslot[i] * h, 1e-3 * mgh);
     }
     if (fabsf(j[1]) > 1e-3f * mgh) ++touched;
-    if (contact_count(w) == 0 && j[1] > 0.05f * mgh) ++ended; /* a touch of this step, gone from the list */
+    if (contact_count(w) == 0 && j[1] > 0.05f * mgh) {
+      ++ended; /* a touch of this step, gone from the list */
+      /* a world restored from a snapshot reads the same total */
+      static char bytes[1 << 16];
+      int32_t n = tb_world_snapshot(w, bytes, (int32_t)sizeof bytes);
+      CHECK(n > 0 && n <= (int32_t)sizeof bytes);
+      tb_world_id copy = tb_world_create_from_snapshot(bytes, n, 1);
+      float restored[6];
+      CHECK(body_wrench(copy, s, restored) == TB_OK);
+      for (int i = 0; i < 6; ++i) CHECK(restored[i] == any[i]);
+      tb_world_destroy(copy);
+    }
   }
   printf("  xpbd rounds: %d steps with a contact impulse, %d of them with the contact ended in the step\n", touched, ended);
   CHECK(ended >= 1);
