@@ -33,11 +33,6 @@ static int selected_sides(const tb_world* w, int32_t k, int32_t slot, tb_body_id
  * that ended before its last round (step/rounds.c), in that order. */
 static int32_t total_count(const tb_world* w) { return w->contacts.count + w->round_sums.ended_count; }
 
-static int32_t body_of_shape(const tb_world* w, int32_t shape) {
-  int32_t s = tb_shape_slot_of(w, shape);
-  return s < 0 ? -1 : w->shapes.body[s];
-}
-
 /* Body slots (-1: removed), point (m, world) and force on side 1 (N, world) of total contact k. */
 static void total_contact(const tb_world* w, int32_t k, int32_t* s0, int32_t* s1, tb_vec3* point, tb_vec3* force) {
   const float *p, *f;
@@ -48,8 +43,8 @@ static void total_contact(const tb_world* w, int32_t k, int32_t* s0, int32_t* s1
     f = w->contacts.f.force + 3 * k;
   } else {
     const tb_round_ended* e = &w->round_sums.ended[k - w->contacts.count];
-    *s0 = body_of_shape(w, e->place.shape0);
-    *s1 = body_of_shape(w, e->place.shape1);
+    *s0 = tb_shape_body_slot(w, e->place.shape0);
+    *s1 = tb_shape_body_slot(w, e->place.shape1);
     p = e->place.point;
     f = e->force;
   }

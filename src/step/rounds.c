@@ -25,12 +25,6 @@ static void record_values(const tb_contact_fields* f, int32_t k, float* v) {
   memcpy(v + 6, f->wrench + 6 * k, 6 * sizeof(float));
 }
 
-/* Body slot of a shape id, or -1 when the shape is gone. */
-static int32_t body_of(const tb_world* w, int32_t shape) {
-  int32_t s = tb_shape_slot_of(w, shape);
-  return s < 0 ? -1 : w->shapes.body[s];
-}
-
 /* Chains of the previous round that no record of this one continued, appended to the ended list
  * with their sums, except those of a pair now asleep: their kept record is in the store. */
 static void add_ended(tb_world* w, int32_t prev) {
@@ -38,7 +32,7 @@ static void add_ended(tb_world* w, int32_t prev) {
   for (int32_t p = 0; p < rs->count[prev]; ++p) {
     if (rs->taken[p]) continue;
     const tb_round_place* pl = &rs->place[prev][p];
-    int32_t b0 = body_of(w, pl->shape0), b1 = body_of(w, pl->shape1);
+    int32_t b0 = tb_shape_body_slot(w, pl->shape0), b1 = tb_shape_body_slot(w, pl->shape1);
     if ((b0 >= 0 && w->bodies.f.asleep[b0]) || (b1 >= 0 && w->bodies.f.asleep[b1])) continue;
     tb_round_ended* e = &rs->ended[rs->ended_count++];
     e->place = *pl;

@@ -313,6 +313,8 @@ const char* tb_world_error_text(const tb_world* w);
 int32_t tb_body_slot_of(const tb_world* w, tb_body_id id);
 int32_t tb_shape_slot_of(const tb_world* w, tb_shape_id id);
 int32_t tb_joint_slot_of(const tb_world* w, tb_joint_id id);
+/* Body slot of a live shape id, else -1 (the shape was removed). */
+int32_t tb_shape_body_slot(const tb_world* w, tb_shape_id id);
 /* The same, failing with TB_ERR_NOT_FOUND and "<fn>: body <id> does not exist ..." */
 int32_t tb_body_slot_checked(tb_world* w, tb_body_id id, const char* fn); /* slot or -1 */
 int32_t tb_shape_slot_checked(tb_world* w, tb_shape_id id, const char* fn); /* slot or -1 */
