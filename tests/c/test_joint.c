@@ -223,22 +223,30 @@ static void test_pendulum(void) {
   }
 }
 
-/* A 1 m × 0.05 m × 0.5 m, 5 kg door panel on a horizontal hinge along z at its left edge falls
+/* A 1 m × 0.05 m × 0.5 m, 5 kg door panel (box, left edge at the pivot), its hinge at the world
+ * point (0, 2, 0) along z, limits ±0.5 rad. */
+static const float DOOR_PIVOT[3] = {0, 2, 0};
+static tb_joint_id door_on_hinge(tb_world_id w) {
+  const float half[3] = {0.5f, 0.025f, 0.25f}, pos[3] = {0.5f, 2, 0}, local[3] = {-0.5f, 0, 0};
+  tb_body_id door = box(w, pos, half, 5.0f);
+  tb_joint_def jd = hinge_def(door, DOOR_PIVOT, local);
+  jd.enable_limit = 1;
+  jd.lower = -0.5f;
+  jd.upper = 0.5f;
+  tb_joint_id j = tb_joint_create(w, &jd);
+  CHECK(j >= 0);
+  return j;
+}
+
+/* The door panel on its horizontal hinge along z at its left edge falls
  * from horizontal until its lower limit, −0.5 rad, and rests there: the angle within 0.01 rad
  * (penalty: the limit is a 1e4 N·m/rad spring, deflection 2e-4 rad) and the joint's torque on
  * the door about the hinge equal to the weight's moment m·g·(L/2)·cos(0.5) within 2%. */
 static void test_hinge_limit(void) {
   for (int p = 0; p < NP; ++p) {
     tb_world_id w = joint_world(p, 1);
-    const float half[3] = {0.5f, 0.025f, 0.25f}, m = 5.0f;
-    float pos[3] = {0.5f, 2, 0}, pivot[3] = {0, 2, 0}, local[3] = {-0.5f, 0, 0};
-    tb_body_id door = box(w, pos, half, m);
-    tb_joint_def jd = hinge_def(door, pivot, local);
-    jd.enable_limit = 1;
-    jd.lower = -0.5f;
-    jd.upper = 0.5f;
-    tb_joint_id j = tb_joint_create(w, &jd);
-    CHECK(j >= 0);
+    const float m = 5.0f, *pivot = DOOR_PIVOT;
+    tb_joint_id j = door_on_hinge(w);
     for (int s = 0; s < 480; ++s) CHECK(tb_world_step(w) == TB_OK);
     tb_joint_state st;
     CHECK(tb_joint_get_state(w, j, &st) == TB_OK);
@@ -263,15 +271,8 @@ static void door_at_limit(float hz, int n, double* dtheta, double* torque, doubl
   tb_world_get_def(w, &def);
   def.solver.newton.xpbd_substeps = n;
   CHECK(tb_world_set_solver(w, &def.solver) == TB_OK);
-  const float half[3] = {0.5f, 0.025f, 0.25f}, m = 5.0f;
-  float pos[3] = {0.5f, 2, 0}, pivot[3] = {0, 2, 0}, local[3] = {-0.5f, 0, 0};
-  tb_body_id door = box(w, pos, half, m);
-  tb_joint_def jd = hinge_def(door, pivot, local);
-  jd.enable_limit = 1;
-  jd.lower = -0.5f;
-  jd.upper = 0.5f;
-  tb_joint_id j = tb_joint_create(w, &jd);
-  CHECK(j >= 0);
+  const float m = 5.0f, *pivot = DOOR_PIVOT;
+  tb_joint_id j = door_on_hinge(w);
   for (int s = 0; s < 240; ++s) CHECK(tb_world_step(w) == TB_OK);
   tb_joint_state st;
   CHECK(tb_joint_get_state(w, j, &st) == TB_OK);
