@@ -83,6 +83,7 @@ export function num(fn, field, v, fallback) {
  * A real number the engine stores as float32: never NaN; finite in float32 unless `infinite`
  * (then ±Infinity passes); within [min, max] (min excluded when `above`), compared before
  * rounding to float32 so that 1 + 1e-8 is not taken for 1. `dot`: a descriptor field ("where.field").
+ * A finite number past the float32 range is refused as such (not as NaN or out of [min, max]).
  */
 export function real(fn, field, v, { fallback, min = -Infinity, max = Infinity, above = false, infinite = false, dot = false } = {}) {
   v = num(fn, field, v, fallback);
@@ -90,7 +91,15 @@ export function real(fn, field, v, { fallback, min = -Infinity, max = Infinity, 
   if (!ok) {
     const range = min > -Infinity && max < Infinity ? `in ${above ? '(' : '['}${fmt(min)}, ${fmt(max)}]`
       : min > -Infinity ? `${above ? '>' : '>='} ${fmt(min)}` : max < Infinity ? `<= ${fmt(max)}` : '';
-    const need = [infinite ? '' : 'finite', range].filter(Boolean).join(' and ') || 'a number, not NaN';
+    let need;
+    if (Number.isFinite(v) && Math.abs(v) > FLT_MAX) {
+      /* finite in JS but not in float32: say so, with the infinities the range lets through */
+      const inf = !infinite ? '' : min === -Infinity && max === Infinity ? ' or ±Infinity'
+        : max === Infinity ? ' or Infinity' : min === -Infinity ? ' or -Infinity' : '';
+      need = `finite within float32 range (|${field}| <= ${fmt(FLT_MAX)})${inf}${range ? `, and ${range}` : ''}`;
+    } else {
+      need = [infinite ? '' : 'finite', range].filter(Boolean).join(' and ') || 'a number, not NaN';
+    }
     throw new RangeError(`${fn}${dot ? '.' : ': '}${field} must be ${need} (got ${show(v)})`);
   }
   return v;

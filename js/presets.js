@@ -55,7 +55,9 @@ export const READBACK_INFO = Object.freeze({
       'with each iteration\'s arms plus torsional and rolling friction',
     excludes: ['the restitution velocity pass (restitution: true) is not in the readback'],
     perContactForce: true,
-    perBodyForce: 'netContactWrench(id): sum of the weighted readback of the body\'s contacts / timestep, about its centre of mass',
+    perBodyForce: 'netContactWrench(id): N and N·m, world: sum over the body\'s contacts in the list after the step (those ' +
+      'alive in the last substep, each with its chain\'s weighted impulses / timestep) at their points, torque about its ' +
+      'centre of mass at the end of the step; a touch that ended before the last substep is not in it',
   }),
   'newton-semi': Object.freeze({
     preset: 'newton-semi',

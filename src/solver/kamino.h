@@ -23,6 +23,12 @@ typedef struct tb_kamino_row {
   double r, d, q;          /* conjugate gradients: residual, direction, operator applied to d */
 } tb_kamino_row;
 
+/* Per solver body scratch of the Delassus operator: impulse sums (N·s, N·m·s about the COM), then
+ * the velocity changes they cause (m/s, rad/s), world axes. */
+typedef struct tb_kamino_acc {
+  tb_vec3 lin, ang;
+} tb_kamino_acc;
+
 typedef struct tb_kamino_joints {
   tb_kamino_row* rows;
   int32_t count, capacity;
@@ -35,9 +41,9 @@ void tb_kamino_joints_free(tb_kamino_joints* kj);
 int tb_kamino_joints_setup(tb_world* w, tb_newton_data* nd, const tb_mat3* inv_inertia, tb_kamino_joints* kj, float h);
 /* The free row velocities v_f (after every free-velocity change). */
 void tb_kamino_joints_free_velocity(const tb_newton_data* nd, tb_kamino_joints* kj);
-/* Operator pieces: impulses p·d into dlin / dang; q = p·J(Δv) + σd from dlin / dang as velocity changes. */
-void tb_kamino_joints_scatter(tb_newton_data* nd, const tb_kamino_joints* kj);
-void tb_kamino_joints_gather(const tb_newton_data* nd, tb_kamino_joints* kj, float sigma);
+/* Operator pieces: impulses p·d into acc; q = p·J(Δv) + σd from acc as velocity changes. */
+void tb_kamino_joints_scatter(tb_kamino_acc* acc, const tb_kamino_joints* kj);
+void tb_kamino_joints_gather(const tb_kamino_acc* acc, tb_kamino_joints* kj, float sigma);
 /* Conjugate gradients over the joint rows: d = x; r −= q, d = r (returns Σr²); worst |r|/p;
  * Σ d·q; x += αd, r −= αq (returns Σr²); d = r + βd. */
 void tb_kamino_joints_cg_start(tb_kamino_joints* kj);

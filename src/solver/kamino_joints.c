@@ -115,33 +115,35 @@ void tb_kamino_joints_free_velocity(const tb_newton_data* nd, tb_kamino_joints* 
   }
 }
 
-/* A row impulse f along k into the sides' dlin / dang. */
-static void add_row_impulse(tb_newton_data* nd, const tb_kamino_row* k, float f) {
+/* A row impulse f along k into the sides' linear (lin_a, lin_b) and angular (ang_a, ang_b) sums. */
+static void add_row_impulse(const tb_kamino_row* k, float f, tb_vec3* lin_a, tb_vec3* ang_a, tb_vec3* lin_b, tb_vec3* ang_b) {
   if (k->b >= 0) {
-    nd->bodies[k->b].dlin = tb_mul_add(nd->bodies[k->b].dlin, f, k->lin);
-    nd->bodies[k->b].dang = tb_mul_add(nd->bodies[k->b].dang, f, k->ang1);
+    *lin_b = tb_mul_add(*lin_b, f, k->lin);
+    *ang_b = tb_mul_add(*ang_b, f, k->ang1);
   }
   if (k->a >= 0) {
-    nd->bodies[k->a].dlin = tb_mul_add(nd->bodies[k->a].dlin, -f, k->lin);
-    nd->bodies[k->a].dang = tb_mul_add(nd->bodies[k->a].dang, -f, k->ang0);
+    *lin_a = tb_mul_add(*lin_a, -f, k->lin);
+    *ang_a = tb_mul_add(*ang_a, -f, k->ang0);
   }
 }
 
-void tb_kamino_joints_scatter(tb_newton_data* nd, const tb_kamino_joints* kj) {
+void tb_kamino_joints_scatter(tb_kamino_acc* acc, const tb_kamino_joints* kj) {
   for (int32_t i = 0; i < kj->count; ++i) {
     const tb_kamino_row* k = &kj->rows[i];
     float f = k->p * (float)k->d;
-    add_row_impulse(nd, k, f);
+    tb_kamino_acc* a = k->a >= 0 ? &acc[k->a] : NULL;
+    tb_kamino_acc* b = k->b >= 0 ? &acc[k->b] : NULL;
+    add_row_impulse(k, f, a ? &a->lin : NULL, a ? &a->ang : NULL, b ? &b->lin : NULL, b ? &b->ang : NULL);
   }
 }
 
-void tb_kamino_joints_gather(const tb_newton_data* nd, tb_kamino_joints* kj, float sigma) {
+void tb_kamino_joints_gather(const tb_kamino_acc* acc, tb_kamino_joints* kj, float sigma) {
   tb_vec3 z = tb_v3(0, 0, 0);
   for (int32_t i = 0; i < kj->count; ++i) {
     tb_kamino_row* k = &kj->rows[i];
     const tb_joint_row r = {.lin = k->lin, .ang0 = k->ang0, .ang1 = k->ang1};
-    float v = tb_joint_row_rate(&r, k->a >= 0 ? nd->bodies[k->a].dlin : z, k->a >= 0 ? nd->bodies[k->a].dang : z,
-                                k->b >= 0 ? nd->bodies[k->b].dlin : z, k->b >= 0 ? nd->bodies[k->b].dang : z);
+    float v = tb_joint_row_rate(&r, k->a >= 0 ? acc[k->a].lin : z, k->a >= 0 ? acc[k->a].ang : z,
+                                k->b >= 0 ? acc[k->b].lin : z, k->b >= 0 ? acc[k->b].ang : z);
     k->q = (double)(k->p * v) + (double)sigma * k->d;
   }
 }
@@ -227,7 +229,9 @@ void tb_kamino_joints_apply(tb_world* w, tb_newton_data* nd, const tb_kamino_joi
   for (int32_t i = 0; i < kj->count; ++i) {
     const tb_kamino_row* k = &kj->rows[i];
     float f = k->p * k->y;
-    add_row_impulse(nd, k, f);
+    tb_newton_body* a = k->a >= 0 ? &nd->bodies[k->a] : NULL;
+    tb_newton_body* b = k->b >= 0 ? &nd->bodies[k->b] : NULL;
+    add_row_impulse(k, f, a ? &a->dlin : NULL, a ? &a->dang : NULL, b ? &b->dlin : NULL, b ? &b->dang : NULL);
     const tb_joint_row r = {.lin = k->lin, .ang0 = k->ang0, .ang1 = k->ang1};
     tb_joint_row_accumulate(&r, f, 1, w->joints.impulse + 6 * k->joint);
   }

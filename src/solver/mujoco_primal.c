@@ -1,6 +1,6 @@
 /* MuJoCo soft constraints: the cost of the rows (mj_constraintUpdate) and the primal solvers on the
  * accelerations, CG (Polak-Ribière) and Newton (H = M + JᵀDJ + cone Hessians in a skyline over the
- * bodies ordered by island), with an exact line search (a safeguarded 1-D Newton method). */
+ * bodies in the setup's order: islands apart, each in reverse Cuthill-McKee order), with an exact line search (a safeguarded 1-D Newton method). */
 #include <math.h>
 #include <string.h>
 
@@ -143,6 +143,21 @@ static void add_rows_hessian(tb_mujoco_data* d, int32_t adr, int n, const double
     }
 }
 
+/* Σ a[k]·b[k] over k < n in four running sums (independent chains: the skyline's rows are long),
+ * added in a fixed order. */
+static double dot4(const double* a, const double* b, int32_t n) {
+  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+  int32_t k = 0;
+  for (; k + 4 <= n; k += 4) {
+    s0 += a[k] * b[k];
+    s1 += a[k + 1] * b[k + 1];
+    s2 += a[k + 2] * b[k + 2];
+    s3 += a[k + 3] * b[k + 3];
+  }
+  for (; k < n; ++k) s0 += a[k] * b[k];
+  return (s0 + s1) + (s2 + s3);
+}
+
 /* H = M + JᵀDJ (active rows) + cone Hessians, factorised in place (LLᵀ). */
 static void factor_hessian(tb_mujoco_data* d) {
   int32_t n = 6 * d->body_count;
@@ -175,8 +190,7 @@ static void factor_hessian(tb_mujoco_data* d) {
     for (int32_t j = d->first[i]; j <= i; ++j) {
       double* lj = d->L + d->off[j];
       int32_t k0 = d->first[i] > d->first[j] ? d->first[i] : d->first[j];
-      double s = li[j - d->first[i]];
-      for (int32_t k = k0; k < j; ++k) s -= li[k - d->first[i]] * lj[k - d->first[j]];
+      double s = li[j - d->first[i]] - dot4(li + (k0 - d->first[i]), lj + (k0 - d->first[j]), j - k0);
       if (j < i) li[j - d->first[i]] = s / lj[j - d->first[j]];
       else li[j - d->first[i]] = sqrt(s > TB_MJ_MINVAL ? s : TB_MJ_MINVAL);
     }
@@ -187,8 +201,7 @@ static void solve_hessian(const tb_mujoco_data* d, const double* b, double* x) {
   int32_t n = 6 * d->body_count;
   for (int32_t i = 0; i < n; ++i) {
     const double* li = d->L + d->off[i];
-    double s = b[i];
-    for (int32_t k = d->first[i]; k < i; ++k) s -= li[k - d->first[i]] * x[k];
+    double s = b[i] - dot4(li, x + d->first[i], i - d->first[i]);
     x[i] = s / li[i - d->first[i]];
   }
   for (int32_t i = n - 1; i >= 0; --i) {

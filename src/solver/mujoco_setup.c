@@ -1,7 +1,7 @@
 /* MuJoCo soft constraints, the setup of a step: the degrees of freedom (the awake dynamic bodies,
- * COM velocity and world angular velocity, M = diag(m·1, I_world), ordered by island so the Newton
- * skyline never couples two islands), the unconstrained accelerations a₀ (gravity, the gyroscopic
- * term), and the rows of every active manifold point at the midpoint between its surface points in
+ * COM velocity and world angular velocity, M = diag(m·1, I_world), island after island, each in
+ * reverse Cuthill-McKee order so the Newton skyline stays narrow), the unconstrained accelerations
+ * a₀ (gravity, the gyroscopic term), and the rows of every active manifold point at the midpoint between its surface points in
  * the contact store's frame (normal, tangent0, tangent1); the joints' rows come from
  * mujoco_joints.c before the contacts, in MuJoCo's order. */
 #include <math.h>
@@ -10,14 +10,6 @@
 #include "../model/contact_store.h"
 #include "../model/material.h"
 #include "mujoco_solver.h"
-
-static int32_t find_root(int32_t* p, int32_t i) {
-  while (p[i] != i) {
-    p[i] = p[p[i]];
-    i = p[i];
-  }
-  return i;
-}
 
 /* Jacobian of contact-frame direction j (0..2 translational, 3..5 rotational) at point p for the
  * side with COM x, sign -1 for body0 and +1 for body1. */
@@ -33,11 +25,13 @@ static void frame_jac(const double frame[3][3], int j, const double p[3], const 
 }
 
 /* The per-body-slot arrays (island scratch and the warm start), for tb_grow_capacity. */
-void tb_mj_slot_arrays(tb_mujoco_data* d, tb_array_ref sa[5]) {
+void tb_mj_slot_arrays(tb_mujoco_data* d, tb_array_ref sa[TB_MJ_SLOT_ARRAYS]) {
   int n = 0;
   TB_ARRAY_REF(sa, n, d, dof_of_slot, sizeof(int32_t));
-  TB_ARRAY_REF(sa, n, d, parent, sizeof(int32_t));
-  TB_ARRAY_REF(sa, n, d, order_key, sizeof(int32_t));
+  TB_ARRAY_REF(sa, n, d, adj_start, sizeof(int32_t));
+  TB_ARRAY_REF(sa, n, d, adj_len, sizeof(int32_t));
+  TB_ARRAY_REF(sa, n, d, stamp, sizeof(int32_t));
+  TB_ARRAY_REF(sa, n, d, order, sizeof(int32_t));
   TB_ARRAY_REF(sa, n, d, warm, 6 * sizeof(double));
   TB_ARRAY_REF(sa, n, d, warm_gen, sizeof(int32_t));
 }
@@ -58,8 +52,9 @@ void tb_mujoco_destroy(tb_world* w) {
   tb_free(d->off, ((size_t)d->off_capacity + 1) * sizeof(int64_t));
   tb_free(d->L, (size_t)d->l_capacity * sizeof(double));
   tb_free(d->dof_of_slot, sc * sizeof(int32_t));
-  tb_free(d->parent, sc * sizeof(int32_t));
-  tb_free(d->order_key, sc * sizeof(int32_t));
+  int32_t** sd[] = {&d->adj_start, &d->adj_len, &d->stamp, &d->order};
+  for (int i = 0; i < 4; ++i) tb_free(*sd[i], sc * sizeof(int32_t));
+  tb_free(d->adj, (size_t)d->adj_capacity * sizeof(int32_t));
   tb_free(d->warm, 6 * sc * sizeof(double));
   tb_free(d->warm_gen, sc * sizeof(int32_t));
   tb_free(d->joints, (size_t)d->joint_capacity * sizeof(tb_mj_joint));
@@ -100,11 +95,13 @@ static tb_status reserve(tb_world* w) {
                              {(void**)&d->gradold, sizeof(double)}, {(void**)&d->mgradold, sizeof(double)},
                              {(void**)&d->first, sizeof(int32_t)}};
   const tb_array_ref ja = {(void**)&d->joints, sizeof(tb_mj_joint)};
-  tb_array_ref sa[5];
+  const tb_array_ref aa = {(void**)&d->adj, sizeof(int32_t)};
+  tb_array_ref sa[TB_MJ_SLOT_ARRAYS];
   tb_mj_slot_arrays(d, sa);
   if (!tb_grow_capacity(&ba, 1, &d->body_capacity, nb) || !tb_grow_capacity(&ca, 1, &d->con_capacity, nc + nj) ||
       !tb_grow_capacity(ra, 6, &d->row_capacity, nr) || !tb_grow_capacity(da, 11, &d->dof_capacity, 6 * nb) ||
-      !tb_grow_capacity(sa, 5, &d->slot_capacity, bodies->count) ||
+      !tb_grow_capacity(sa, TB_MJ_SLOT_ARRAYS, &d->slot_capacity, bodies->count) ||
+      !tb_grow_capacity(&aa, 1, &d->adj_capacity, 2 * (w->pair_count + w->joints.count)) ||
       !tb_grow_capacity(&ja, 1, &d->joint_capacity, w->joints.live))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for %d bodies and %d contacts", nb, nc);
   for (int32_t i = old_slots; i < d->slot_capacity; ++i) d->warm_gen[i] = -1;
@@ -118,46 +115,140 @@ static tb_status reserve(tb_world* w) {
   return TB_OK;
 }
 
-/* The degrees of freedom: awake dynamic bodies ordered by island (then slot), with their state. */
+/* ---- the order of the degrees of freedom ----
+ * Newton factorises H = M + JᵀDJ as a skyline over the bodies in this order: body k's rows start
+ * at its first neighbour in the order, so the factor's size is the graph's profile. Islands come
+ * one after the other (by their smallest slot), so two islands never share a row; inside an island
+ * the bodies take the reverse Cuthill-McKee order of the contact and joint graph from a
+ * pseudo-peripheral body (George and Liu), which keeps every body near its neighbours: the
+ * profile grows with the island's width instead of with the distance of slots in contact, which
+ * in a mixed pile is the whole island. Everything is decided by degrees and slots, never by
+ * addresses or threads: the same order, so the same bits, for any thread count. */
+
+static int awake_dynamic(const tb_bodies* bodies, int32_t i) {
+  return bodies->f.body_type[i] == TB_BODY_DYNAMIC && !bodies->f.asleep[i];
+}
+
+/* The graph of the awake dynamic bodies: an edge per touching pair and per joint between two of
+ * them, each list sorted by slot without repeats (adj_start, adj_len into adj). */
+static void build_graph(tb_world* w, tb_mujoco_data* d) {
+  const tb_bodies* bodies = &w->bodies;
+  const tb_shapes* shapes = &w->shapes;
+  const tb_joints* jt = &w->joints;
+  int32_t n = bodies->count;
+  for (int32_t i = 0; i < n; ++i) d->adj_len[i] = 0;
+  for (int pass = 0; pass < 2; ++pass) { /* count, then place */
+    for (int32_t m = 0; m < w->pair_count; ++m) {
+      int32_t e[2] = {shapes->body[w->pairs[m].shape0], shapes->body[w->pairs[m].shape1]};
+      if (w->manifolds[m].point_count == 0 || !awake_dynamic(bodies, e[0]) || !awake_dynamic(bodies, e[1])) continue;
+      for (int s = 0; s < 2; ++s) {
+        if (pass == 1) d->adj[d->adj_start[e[s]] + d->adj_len[e[s]]] = e[1 - s];
+        d->adj_len[e[s]]++;
+      }
+    }
+    for (int32_t j = 0; j < jt->count; ++j) {
+      int32_t e[2] = {jt->slot0[j], jt->slot1[j]};
+      if (jt->def[j].type < 0 || jt->state[j].broken || e[0] < 0 || e[1] < 0) continue;
+      if (!awake_dynamic(bodies, e[0]) || !awake_dynamic(bodies, e[1])) continue;
+      for (int s = 0; s < 2; ++s) {
+        if (pass == 1) d->adj[d->adj_start[e[s]] + d->adj_len[e[s]]] = e[1 - s];
+        d->adj_len[e[s]]++;
+      }
+    }
+    if (pass == 1) break;
+    int32_t acc = 0;
+    for (int32_t i = 0; i < n; ++i) {
+      d->adj_start[i] = acc;
+      acc += d->adj_len[i];
+      d->adj_len[i] = 0;
+    }
+  }
+  for (int32_t i = 0; i < n; ++i) { /* sort each list (short: a body's neighbours), drop repeats */
+    int32_t* a = d->adj + d->adj_start[i];
+    int32_t len = d->adj_len[i], u = 0;
+    for (int32_t k = 1; k < len; ++k) {
+      int32_t v = a[k], q = k;
+      while (q > 0 && a[q - 1] > v) a[q] = a[q - 1], --q;
+      a[q] = v;
+    }
+    for (int32_t k = 0; k < len; ++k)
+      if (u == 0 || a[k] != a[u - 1]) a[u++] = a[k];
+    d->adj_len[i] = u;
+  }
+}
+
+/* Lower degree first, then lower slot. */
+static int before(const tb_mujoco_data* d, int32_t a, int32_t b) {
+  return d->adj_len[a] != d->adj_len[b] ? d->adj_len[a] < d->adj_len[b] : a < b;
+}
+
+/* Breadth-first from root into q (marked with stamp mark); with cm, each body's new neighbours
+ * enter in Cuthill-McKee order (lower degree first). Returns the count; *last_level is the
+ * position in q where the deepest level starts, *levels the number of levels. */
+static int32_t bfs(tb_mujoco_data* d, int32_t root, int32_t* q, int32_t mark, int cm, int32_t* last_level, int32_t* levels) {
+  int32_t head = 0, tail = 0, level_end = 1;
+  q[tail++] = root;
+  d->stamp[root] = mark;
+  *last_level = 0;
+  *levels = 1;
+  while (head < tail) {
+    if (head == level_end) { /* a new level starts */
+      *last_level = head;
+      ++*levels;
+      level_end = tail;
+    }
+    int32_t u = q[head++], first = tail;
+    const int32_t* a = d->adj + d->adj_start[u];
+    for (int32_t k = 0; k < d->adj_len[u]; ++k) {
+      int32_t v = a[k];
+      if (d->stamp[v] == mark) continue;
+      d->stamp[v] = mark;
+      q[tail] = v;
+      if (cm) { /* insertion by (degree, slot) among this body's new neighbours */
+        int32_t p = tail;
+        while (p > first && before(d, v, q[p - 1])) q[p] = q[p - 1], --p;
+        q[p] = v;
+      }
+      ++tail;
+    }
+  }
+  return tail;
+}
+
+/* The island of root in reverse Cuthill-McKee order into q; returns its body count. */
+static int32_t island_order(tb_mujoco_data* d, int32_t root, int32_t* q, int32_t* mark) {
+  int32_t last, levels, best_levels;
+  int32_t count = bfs(d, root, q, ++*mark, 0, &last, &best_levels);
+  /* pseudo-peripheral start: from the lowest-degree body of the deepest level, while that deepens */
+  for (int tries = 0; tries < 4 && count > 2; ++tries) {
+    int32_t x = q[last];
+    for (int32_t k = last + 1; k < count; ++k)
+      if (before(d, q[k], x)) x = q[k];
+    bfs(d, x, q, ++*mark, 0, &last, &levels);
+    if (levels <= best_levels) break;
+    root = x;
+    best_levels = levels;
+  }
+  bfs(d, root, q, ++*mark, 1, &last, &levels);
+  for (int32_t i = 0, j = count - 1; i < j; ++i, --j) {
+    int32_t t = q[i];
+    q[i] = q[j];
+    q[j] = t;
+  }
+  return count;
+}
+
+/* The degrees of freedom: the awake dynamic bodies, island after island in reverse Cuthill-McKee
+ * order, with their state. Returns their count. */
 static int32_t order_bodies(tb_world* w, tb_mujoco_data* d) {
   tb_bodies* bodies = &w->bodies;
-  const tb_shapes* shapes = &w->shapes;
-  int32_t nb = 0;
-  /* islands: dynamic bodies linked by contacts and joints; bodies are ordered by island (then slot) so the
-   * Newton skyline never couples two islands */
-  for (int32_t i = 0; i < bodies->count; ++i) d->parent[i] = i;
-  for (int32_t m = 0; m < w->pair_count; ++m) {
-    int32_t b0 = shapes->body[w->pairs[m].shape0], b1 = shapes->body[w->pairs[m].shape1];
-    int dyn0 = bodies->f.body_type[b0] == TB_BODY_DYNAMIC && !bodies->f.asleep[b0];
-    int dyn1 = bodies->f.body_type[b1] == TB_BODY_DYNAMIC && !bodies->f.asleep[b1];
-    if (!dyn0 || !dyn1 || w->manifolds[m].point_count == 0) continue;
-    int32_t r0 = find_root(d->parent, b0), r1 = find_root(d->parent, b1);
-    if (r0 != r1) d->parent[r0 > r1 ? r0 : r1] = r0 < r1 ? r0 : r1; /* root = smallest slot */
-  }
-  const tb_joints* jt = &w->joints;
-  for (int32_t j = 0; j < jt->count; ++j) {
-    int32_t b0 = jt->slot0[j], b1 = jt->slot1[j];
-    if (jt->def[j].type < 0 || jt->state[j].broken || b0 < 0 || b1 < 0) continue;
-    if (bodies->f.body_type[b0] != TB_BODY_DYNAMIC || bodies->f.asleep[b0]) continue;
-    if (bodies->f.body_type[b1] != TB_BODY_DYNAMIC || bodies->f.asleep[b1]) continue;
-    int32_t r0 = find_root(d->parent, b0), r1 = find_root(d->parent, b1);
-    if (r0 != r1) d->parent[r0 > r1 ? r0 : r1] = r0 < r1 ? r0 : r1;
-  }
-  /* counting order: islands by their smallest slot, bodies by slot inside */
-  for (int32_t i = 0; i < bodies->count; ++i) d->order_key[i] = 0;
+  build_graph(w, d);
+  int32_t nb = 0, mark = 0;
+  for (int32_t i = 0; i < bodies->count; ++i) d->stamp[i] = 0, d->dof_of_slot[i] = -1;
   for (int32_t i = 0; i < bodies->count; ++i)
-    if (bodies->f.body_type[i] == TB_BODY_DYNAMIC && !bodies->f.asleep[i]) d->order_key[find_root(d->parent, i)]++;
-  int32_t acc = 0;
-  for (int32_t i = 0; i < bodies->count; ++i) {
-    int32_t c = d->order_key[i];
-    d->order_key[i] = acc;
-    acc += c;
-  }
-  for (int32_t i = 0; i < bodies->count; ++i) d->dof_of_slot[i] = -1;
-  for (int32_t i = 0; i < bodies->count; ++i) {
-    if (bodies->f.body_type[i] != TB_BODY_DYNAMIC || bodies->f.asleep[i]) continue;
-    int32_t k = d->order_key[find_root(d->parent, i)]++;
-    ++nb;
+    if (awake_dynamic(bodies, i) && d->stamp[i] == 0) nb += island_order(d, i, d->order + nb, &mark);
+  for (int32_t k = 0; k < nb; ++k) {
+    int32_t i = d->order[k];
     d->dof_of_slot[i] = k;
     tb_mj_body* b = &d->bodies[k];
     tb_transform x = tb_body_pose(bodies, i);

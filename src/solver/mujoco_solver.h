@@ -1,5 +1,5 @@
 /* MuJoCo soft-constraint solver: the step's data shared by its files (internal).
- *   mujoco_setup.c   the degrees of freedom (bodies ordered by island) and the contact rows;
+ *   mujoco_setup.c   the degrees of freedom (bodies by island, reverse Cuthill-McKee inside) and the contact rows;
  *   mujoco_joints.c  the joint rows (equality, limit), motor and spring forces, joint readback;
  *   mujoco_primal.c  the soft cost and the primal solvers (CG, Newton with a skyline factor);
  *   mujoco_pgs.c     the dual solver (PGS);
@@ -65,10 +65,13 @@ typedef struct tb_mujoco_data {
   double* L;
   int64_t l_capacity;
   /* per body slot */
-  int32_t *dof_of_slot, *parent, *order_key;
+  int32_t *dof_of_slot;  /* dof body of each slot, -1 none */
+  int32_t *adj_start, *adj_len, *stamp, *order; /* the body graph (mujoco_setup.c order_bodies) */
   double* warm;          /* 6 per slot: last accelerations */
   int32_t* warm_gen;     /* generation the warm entry belongs to, -1 none */
   int32_t slot_capacity;
+  int32_t* adj;          /* neighbour slots of each slot's list (adj_start, adj_len) */
+  int32_t adj_capacity;
   tb_mj_joint* joints;   /* the solved joints of this step (mujoco_joints.c) */
   int32_t joint_capacity, joint_count;
   double scale;
@@ -137,7 +140,8 @@ typedef struct tb_mj_result { int32_t iterations, converged; double improvement,
 
 /* mujoco_setup.c: the per-body-slot arrays (island scratch and warm start) for tb_grow_capacity,
  * and the whole setup of one step (bodies, a₀, joint and contact rows). */
-void tb_mj_slot_arrays(tb_mujoco_data* d, tb_array_ref sa[5]);
+#define TB_MJ_SLOT_ARRAYS 7
+void tb_mj_slot_arrays(tb_mujoco_data* d, tb_array_ref sa[TB_MJ_SLOT_ARRAYS]);
 tb_status tb_mj_setup(tb_world* w, const tb_step_context* step);
 /* Completes row r whose a, b, ja, jb are set: M⁻¹Jᵀ, R, D = 1/R, a_ref = −B·(J v + vk) + bias and
  * AR = J M⁻¹ Jᵀ + R; vk the kinematic sides' share of the row velocity. */

@@ -54,8 +54,18 @@ typedef struct tb_newton_contact {
   float depth;             /* m: separation at the final poses (restitution row choice) */
 } tb_newton_contact;
 
+/* What the penalty solver's checks before the step know of one solver body (solver_penalty.c). */
+typedef struct tb_penalty_check {
+  int32_t falls;           /* 1: gravity is on and no joint holds the body, so it will land */
+  float sum_ke;            /* N/m: Σke over every contact row of the body */
+  float sum_kd;            /* N·s/m: Σkd over every contact row of the body */
+  float max_ke;            /* N/m: the stiffest ke of its rows (0 without rows) */
+  float sum_kf;            /* N·s/m: Σkf over its penetrating rows with friction (μ > 0) */
+} tb_penalty_check;
+
 typedef struct tb_newton_data {
   tb_newton_body* bodies;
+  tb_penalty_check* penalty_check; /* per solver body, same capacity */
   int32_t body_capacity, body_count;
   tb_newton_contact* contacts;
   int32_t contact_capacity, contact_count;

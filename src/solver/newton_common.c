@@ -15,6 +15,7 @@ void tb_newton_destroy(tb_world* w) {
     tb_free(d->rest_dv, (size_t)d->body_capacity * sizeof(tb_vec3));
     tb_free(d->rest_dw, (size_t)d->body_capacity * sizeof(tb_vec3));
     tb_free(d->rest_count, (size_t)d->body_capacity * sizeof(int32_t));
+    tb_free(d->penalty_check, (size_t)d->body_capacity * sizeof(tb_penalty_check));
     tb_free(d->contacts, (size_t)d->contact_capacity * sizeof(tb_newton_contact));
     tb_free(d->rest_order, (size_t)d->contact_capacity * sizeof(int32_t));
     tb_free(d->rest_tmp, (size_t)d->contact_capacity * sizeof(int32_t));
@@ -75,13 +76,14 @@ tb_status tb_newton_setup(tb_world* w, const char* fn) {
   for (int32_t m = 0; m < w->pair_count; ++m)
     for (int32_t j = 0; j < w->manifolds[m].point_count; ++j) nc += w->manifolds[m].points[j].active != 0;
   const tb_array_ref ba[] = {{(void**)&d->bodies, sizeof(tb_newton_body)}, {(void**)&d->rest_dv, sizeof(tb_vec3)},
-                             {(void**)&d->rest_dw, sizeof(tb_vec3)}, {(void**)&d->rest_count, sizeof(int32_t)}};
+                             {(void**)&d->rest_dw, sizeof(tb_vec3)}, {(void**)&d->rest_count, sizeof(int32_t)},
+                             {(void**)&d->penalty_check, sizeof(tb_penalty_check)}};
   const tb_array_ref ca[] = {{(void**)&d->contacts, sizeof(tb_newton_contact)}, {(void**)&d->rest_order, sizeof(int32_t)},
                              {(void**)&d->rest_tmp, sizeof(int32_t)}};
   const tb_array_ref sa = {(void**)&d->body_of_slot, sizeof(int32_t)};
   const tb_array_ref wa[] = {{(void**)&w->body_contact_wrench, 6 * sizeof(float)},
                              {(void**)&w->body_contact_generation, sizeof(int32_t)}};
-  if (!tb_grow_capacity(ba, 4, &d->body_capacity, nb) || !tb_grow_capacity(ca, 3, &d->contact_capacity, nc) ||
+  if (!tb_grow_capacity(ba, 5, &d->body_capacity, nb) || !tb_grow_capacity(ca, 3, &d->contact_capacity, nc) ||
       !tb_grow_capacity(&sa, 1, &d->slot_capacity, bodies->count) ||
       !tb_grow_capacity(wa, 2, &w->body_contact_capacity, bodies->count))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "%s: out of memory for %d bodies and %d contacts", fn, nb, nc);

@@ -41,18 +41,21 @@
 #define TB_KAMINO_A0 1.0f              /* Kamino a_0: acceleration parameter at the start and after a restart */
 
 /* One contact of the dual problem: rows 0 normal, 1 tangent0, 2 tangent1. Variables are in the
- * preconditioned space (physical impulse = p·x, physical velocity = z/p). */
+ * preconditioned space (physical impulse = p·x, physical velocity = z/p). The fields the
+ * conjugate-gradient loop reads come first, together. */
 typedef struct tb_kamino_contact {
-  int32_t row;            /* index into d->contacts of newton.h (body ids, store, material) */
+  int32_t a, b;           /* solver bodies of shape0 / shape1 (as d->contacts[row]), -1 static */
   tb_vec3 e[3];           /* world frame: n, tangent0, tangent1 (tb_basis of n, as the store) */
   tb_vec3 ra, rb;         /* m: point0 − COM of body0, point1 − COM of body1, world (static: unused) */
   float p;                /* preconditioner, √kg */
+  float x[3];             /* this iteration's primal */
+  double r[3], d[3], q[3]; /* conjugate-gradient residual, direction, operator applied to d */
+  int32_t row;            /* index into d->contacts of newton.h (store, material) */
   float mu;               /* combined friction */
   float vf[3];            /* free row velocity incl. bias, preconditioned (p·m/s) */
-  float x[3], y[3], z[3]; /* this iteration's primal, slack, dual */
+  float y[3], z[3];       /* this iteration's slack, dual */
   float xp[3], yp[3], zp[3];
   float yh[3], zh[3];      /* Nesterov points the next iteration starts from (slack, dual) */
-  double r[3], d[3], q[3]; /* conjugate-gradient residual, direction, operator applied to d */
 } tb_kamino_contact;
 
 /* Warm-start cache of the last solve(), indexed by its contact-store index. */
@@ -67,7 +70,10 @@ typedef struct tb_kamino_data {
   tb_kamino_contact* contacts;
   int32_t contact_capacity, contact_count;
   tb_mat3* inv_inertia;   /* per solver body: world axes, 1/(kg·m²) */
-  int32_t body_capacity;
+  tb_kamino_acc* acc;     /* per solver body: the operator's impulses, then velocity changes */
+  int32_t* active;        /* the solver bodies some row acts on, in index order (the operator's bodies) */
+  unsigned char* in_rows; /* per solver body: 1 when in active */
+  int32_t body_capacity, active_count;
   tb_kamino_cache cache;
   tb_kamino_joints joints; /* the joints' rows (kamino_joints.c) */
 } tb_kamino_data;
@@ -92,6 +98,9 @@ void tb_kamino_destroy(tb_world* w) {
   if (!d) return;
   tb_free(d->contacts, (size_t)d->contact_capacity * sizeof(tb_kamino_contact));
   tb_free(d->inv_inertia, (size_t)d->body_capacity * sizeof(tb_mat3));
+  tb_free(d->acc, (size_t)d->body_capacity * sizeof(tb_kamino_acc));
+  tb_free(d->active, (size_t)d->body_capacity * sizeof(int32_t));
+  tb_free(d->in_rows, (size_t)d->body_capacity);
   cache_free(&d->cache);
   tb_kamino_joints_free(&d->joints);
   tb_free(d, sizeof *d);
@@ -120,95 +129,98 @@ static tb_vec3 row_velocity(const tb_newton_data* nd, const tb_newton_contact* c
 }
 
 /* World impulse on body1 of a contact's preconditioned row values. */
-static tb_vec3 row_impulse(const tb_kamino_contact* k, const float* x) {
+static inline tb_vec3 row_impulse(const tb_kamino_contact* k, const float* x) {
   return tb_scale(tb_add(tb_add(tb_scale(k->e[0], x[0]), tb_scale(k->e[1], x[1])), tb_scale(k->e[2], x[2])), k->p);
 }
 
-/* q = (D̃ + σI) d over all contacts (double inputs), through the bodies' dlin / dang. */
-static void apply_operator(tb_newton_data* nd, tb_kamino_data* kd, float sigma) {
-  for (int32_t i = 0; i < nd->body_count; ++i) nd->bodies[i].dlin = nd->bodies[i].dang = tb_v3(0, 0, 0);
+/* How apply_operator takes the contacts' direction d before using it. */
+enum { TB_KAMINO_D_FROM_X, TB_KAMINO_D_KEPT, TB_KAMINO_D_CONJUGATE };
+
+/* q = (D̃ + σI) d over all rows (double inputs), through the bodies' acc; the contacts' d is set
+ * first (from x, kept, or d = r + βd, the conjugate direction). Returns Σ d·q over the contacts
+ * in their order. One pass over the contacts scatters, one gathers. */
+static double apply_operator(tb_newton_data* nd, tb_kamino_data* kd, float sigma, int dir, double beta) {
+  tb_kamino_acc* acc = kd->acc;
+  for (int32_t n = 0; n < kd->active_count; ++n) acc[kd->active[n]].lin = acc[kd->active[n]].ang = tb_v3(0, 0, 0);
   for (int32_t i = 0; i < kd->contact_count; ++i) {
     tb_kamino_contact* k = &kd->contacts[i];
-    const tb_newton_contact* c = &nd->contacts[k->row];
+    if (dir == TB_KAMINO_D_FROM_X)
+      for (int j = 0; j < 3; ++j) k->d[j] = k->x[j];
+    else if (dir == TB_KAMINO_D_CONJUGATE)
+      for (int j = 0; j < 3; ++j) k->d[j] = k->r[j] + beta * k->d[j];
     float dx[3] = {(float)k->d[0], (float)k->d[1], (float)k->d[2]};
     tb_vec3 imp = row_impulse(k, dx);
-    if (c->b >= 0) {
-      nd->bodies[c->b].dlin = tb_add(nd->bodies[c->b].dlin, imp);
-      nd->bodies[c->b].dang = tb_add(nd->bodies[c->b].dang, tb_cross(k->rb, imp));
+    if (k->b >= 0) {
+      acc[k->b].lin = tb_add(acc[k->b].lin, imp);
+      acc[k->b].ang = tb_add(acc[k->b].ang, tb_cross(k->rb, imp));
     }
-    if (c->a >= 0) {
-      nd->bodies[c->a].dlin = tb_sub(nd->bodies[c->a].dlin, imp);
-      nd->bodies[c->a].dang = tb_sub(nd->bodies[c->a].dang, tb_cross(k->ra, imp));
+    if (k->a >= 0) {
+      acc[k->a].lin = tb_sub(acc[k->a].lin, imp);
+      acc[k->a].ang = tb_sub(acc[k->a].ang, tb_cross(k->ra, imp));
     }
   }
-  tb_kamino_joints_scatter(nd, &kd->joints);
-  /* velocity changes: M⁻¹ (kept in dlin / dang) */
-  for (int32_t i = 0; i < nd->body_count; ++i) {
-    tb_newton_body* b = &nd->bodies[i];
-    b->dlin = tb_scale(b->dlin, b->inv_mass);
-    b->dang = tb_mat3_mul_v(kd->inv_inertia[i], b->dang);
+  tb_kamino_joints_scatter(acc, &kd->joints);
+  /* velocity changes: M⁻¹ */
+  for (int32_t n = 0; n < kd->active_count; ++n) {
+    int32_t i = kd->active[n];
+    acc[i].lin = tb_scale(acc[i].lin, nd->bodies[i].inv_mass);
+    acc[i].ang = tb_mat3_mul_v(kd->inv_inertia[i], acc[i].ang);
   }
+  double dq = 0.0;
   for (int32_t i = 0; i < kd->contact_count; ++i) {
     tb_kamino_contact* k = &kd->contacts[i];
-    const tb_newton_contact* c = &nd->contacts[k->row];
     tb_vec3 v = tb_v3(0, 0, 0);
-    if (c->b >= 0) v = tb_add(nd->bodies[c->b].dlin, tb_cross(nd->bodies[c->b].dang, k->rb));
-    if (c->a >= 0) v = tb_sub(v, tb_add(nd->bodies[c->a].dlin, tb_cross(nd->bodies[c->a].dang, k->ra)));
-    for (int j = 0; j < 3; ++j) k->q[j] = (double)(k->p * tb_dot(k->e[j], v)) + (double)sigma * k->d[j];
+    if (k->b >= 0) v = tb_add(acc[k->b].lin, tb_cross(acc[k->b].ang, k->rb));
+    if (k->a >= 0) v = tb_sub(v, tb_add(acc[k->a].lin, tb_cross(acc[k->a].ang, k->ra)));
+    for (int j = 0; j < 3; ++j) {
+      k->q[j] = (double)(k->p * tb_dot(k->e[j], v)) + (double)sigma * k->d[j];
+      dq += k->d[j] * k->q[j];
+    }
   }
-  tb_kamino_joints_gather(nd, &kd->joints, sigma);
+  tb_kamino_joints_gather(acc, &kd->joints, sigma);
+  return dq;
 }
 
+/* 1 when a contact row's residual, unscaled to m/s (|r|/p), is above tol. */
+static int row_above(const tb_kamino_contact* k, int j, double tol) { return fabs(k->r[j]) / k->p > tol; }
+
 /* Solves (D̃ + σI) x = rhs by conjugate gradients from x (in k->x), rhs in k->r on entry.
- * Stops when every row's residual, unscaled to m/s, is below tol. */
+ * Stops when every row's residual, unscaled to m/s, is within tol (the test stops at the first
+ * row above it). */
 static void solve_linear(tb_newton_data* nd, tb_kamino_data* kd, float sigma, double tol) {
   /* r = rhs − A x */
-  for (int32_t i = 0; i < kd->contact_count; ++i) {
-    tb_kamino_contact* k = &kd->contacts[i];
-    for (int j = 0; j < 3; ++j) k->d[j] = k->x[j];
-  }
   tb_kamino_joints_cg_start(&kd->joints);
-  apply_operator(nd, kd, sigma);
-  double rr = tb_kamino_joints_cg_residual(&kd->joints);
+  apply_operator(nd, kd, sigma, TB_KAMINO_D_FROM_X, 0.0);
+  double rr = tb_kamino_joints_cg_residual(&kd->joints), beta = 0.0;
+  int above = 0; /* a contact row's residual above tol */
   for (int32_t i = 0; i < kd->contact_count; ++i) {
     tb_kamino_contact* k = &kd->contacts[i];
     for (int j = 0; j < 3; ++j) {
       k->r[j] -= k->q[j];
       k->d[j] = k->r[j];
       rr += k->r[j] * k->r[j];
+      above = above || row_above(k, j, tol);
     }
   }
-  double xs[3];
   for (int it = 0; it < TB_KAMINO_CG_MAX; ++it) {
-    double worst = 0.0;
-    for (int32_t i = 0; i < kd->contact_count; ++i)
-      for (int j = 0; j < 3; ++j) {
-        double e = fabs(kd->contacts[i].r[j]) / kd->contacts[i].p;
-        if (e > worst) worst = e;
-      }
-    worst = fmax(worst, tb_kamino_joints_cg_worst(&kd->joints));
-    if (worst <= tol || rr == 0.0) break;
-    apply_operator(nd, kd, sigma);
-    double dq = 0.0;
-    for (int32_t i = 0; i < kd->contact_count; ++i)
-      for (int j = 0; j < 3; ++j) dq += kd->contacts[i].d[j] * kd->contacts[i].q[j];
+    if ((!above && !(tb_kamino_joints_cg_worst(&kd->joints) > tol)) || rr == 0.0) break;
+    if (it > 0) tb_kamino_joints_cg_direction(&kd->joints, beta);
+    double dq = apply_operator(nd, kd, sigma, it > 0 ? TB_KAMINO_D_CONJUGATE : TB_KAMINO_D_KEPT, beta);
     dq += tb_kamino_joints_cg_dq(&kd->joints);
     if (dq <= 0.0) break;
     double alpha = rr / dq, rr1 = tb_kamino_joints_cg_step(&kd->joints, alpha);
+    above = 0;
     for (int32_t i = 0; i < kd->contact_count; ++i) {
       tb_kamino_contact* k = &kd->contacts[i];
       for (int j = 0; j < 3; ++j) {
-        xs[j] = (double)k->x[j] + alpha * k->d[j];
-        k->x[j] = (float)xs[j];
+        k->x[j] = (float)((double)k->x[j] + alpha * k->d[j]);
         k->r[j] -= alpha * k->q[j];
         rr1 += k->r[j] * k->r[j];
+        above = above || row_above(k, j, tol);
       }
     }
-    double beta = rr1 / rr;
+    beta = rr1 / rr;
     rr = rr1;
-    for (int32_t i = 0; i < kd->contact_count; ++i)
-      for (int j = 0; j < 3; ++j) kd->contacts[i].d[j] = kd->contacts[i].r[j] + beta * kd->contacts[i].d[j];
-    tb_kamino_joints_cg_direction(&kd->joints, beta);
   }
 }
 
@@ -235,8 +247,9 @@ static tb_status setup(tb_world* w, const tb_step_context* step, tb_kamino_data*
   const tb_kamino_params* kp = &w->def.solver.kamino;
   float h = step->dt, inv_h = step->inv_h;
   const tb_array_ref ca = {(void**)&kd->contacts, sizeof(tb_kamino_contact)};
-  const tb_array_ref ba = {(void**)&kd->inv_inertia, sizeof(tb_mat3)};
-  if (!tb_grow_capacity(&ca, 1, &kd->contact_capacity, nd->contact_count) || !tb_grow_capacity(&ba, 1, &kd->body_capacity, nd->body_count))
+  const tb_array_ref ba[4] = {{(void**)&kd->inv_inertia, sizeof(tb_mat3)}, {(void**)&kd->acc, sizeof(tb_kamino_acc)},
+                              {(void**)&kd->active, sizeof(int32_t)}, {(void**)&kd->in_rows, 1}};
+  if (!tb_grow_capacity(&ca, 1, &kd->contact_capacity, nd->contact_count) || !tb_grow_capacity(ba, 4, &kd->body_capacity, nd->body_count))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for %d contacts", nd->contact_count);
   for (int32_t i = 0; i < nd->body_count; ++i) kd->inv_inertia[i] = tb_newton_inv_inertia_world(nd, i);
 
@@ -247,6 +260,7 @@ static tb_status setup(tb_world* w, const tb_step_context* step, tb_kamino_data*
     tb_kamino_contact* k = &kd->contacts[kd->contact_count];
     memset(k, 0, sizeof *k);
     k->row = i;
+    k->a = c->a, k->b = c->b;
     k->e[0] = c->n;
     tb_basis(c->n, &k->e[1], &k->e[2]);
     const tb_manifold_point* mp = &w->manifolds[c->pair].points[c->point];
@@ -289,6 +303,19 @@ static tb_status setup(tb_world* w, const tb_step_context* step, tb_kamino_data*
     for (int j = 0; j < 3; ++j) k->vf[j] = k->p * (k->vf[j] + tb_dot(k->e[j], v));
   }
   tb_kamino_joints_free_velocity(nd, &kd->joints);
+  /* the operator's bodies: a body no row acts on gets no impulse and is never read */
+  if (nd->body_count > 0) memset(kd->in_rows, 0, (size_t)nd->body_count);
+  for (int32_t i = 0; i < kd->contact_count; ++i) {
+    if (kd->contacts[i].a >= 0) kd->in_rows[kd->contacts[i].a] = 1;
+    if (kd->contacts[i].b >= 0) kd->in_rows[kd->contacts[i].b] = 1;
+  }
+  for (int32_t i = 0; i < kd->joints.count; ++i) {
+    if (kd->joints.rows[i].a >= 0) kd->in_rows[kd->joints.rows[i].a] = 1;
+    if (kd->joints.rows[i].b >= 0) kd->in_rows[kd->joints.rows[i].b] = 1;
+  }
+  kd->active_count = 0;
+  for (int32_t i = 0; i < nd->body_count; ++i)
+    if (kd->in_rows[i]) kd->active[kd->active_count++] = i;
   return TB_OK;
 }
 

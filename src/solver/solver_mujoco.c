@@ -18,8 +18,9 @@
  *     scale = 1/trace(M) (MuJoCo 1/(meaninertia·nv));
  *   integrate: v += h·a, ω += h·α, x += h·v, q advanced by ω (Euler; implicitfast is the same
  *     without joint damping), then the bodies' damping max(1 − c·h, 0).
- * Newton factorises H = M + JᵀDJ (+ cone Hessians) in a skyline over the bodies ordered by
- * island, so separate islands never fill. Serial in a fixed order: the same bits for any thread
+ * Newton factorises H = M + JᵀDJ (+ cone Hessians) in a skyline over the bodies island after
+ * island, each in reverse Cuthill-McKee order (mujoco_setup.c), so islands never fill and a pile's
+ * factor grows with its width, not its body count. Serial in a fixed order: the same bits for any thread
  * count. */
 #include <math.h>
 #include <string.h>
@@ -196,9 +197,9 @@ int tb_mujoco_load(tb_world* w, tb_serial* s) {
   tb_mujoco_data* d = w->mujoco ? w->mujoco : (tb_mujoco_data*)tb_alloc_zero(sizeof(tb_mujoco_data));
   if (!d) return 0;
   w->mujoco = d; /* the world's destroy frees it from here on */
-  tb_array_ref sa[5];
+  tb_array_ref sa[TB_MJ_SLOT_ARRAYS];
   tb_mj_slot_arrays(d, sa);
-  if (!tb_grow_capacity(sa, 5, &d->slot_capacity, n)) return 0;
+  if (!tb_grow_capacity(sa, TB_MJ_SLOT_ARRAYS, &d->slot_capacity, n)) return 0;
   tb_get(s, d->warm, 6 * (size_t)n * sizeof(double));
   tb_get(s, d->warm_gen, (size_t)n * sizeof(int32_t));
   for (int32_t i = n; i < d->slot_capacity; ++i) d->warm_gen[i] = -1;

@@ -62,53 +62,76 @@ static tb_vec3 penalty_force(const tb_newton_data* d, const tb_newton_contact* c
   return tb_mul_add(f0, an, n);
 }
 
-/* What the checks know of a body before it touches anything: it falls (gravity on) and no joint
- * holds it, so it will land on some support. Marked in dang.x (scratch: the substeps zero dang
- * before using it), 1 = falls free. */
-static void mark_falling(tb_world* w, tb_newton_data* d) {
+/* What the checks know of a body before the step, in d->penalty_check: whether it falls (gravity
+ * on) with no joint holding it, so it will land on some support, and the spring sums of its
+ * rows at the poses of the step's start. */
+static void gather_checks(tb_world* w, tb_newton_data* d) {
   const float* g = w->def.gravity;
-  float falls = g[0] != 0.0f || g[1] != 0.0f || g[2] != 0.0f ? 1.0f : 0.0f;
-  for (int32_t k = 0; k < d->body_count; ++k) d->bodies[k].dang = tb_v3(falls, 0, 0);
+  int32_t falls = g[0] != 0.0f || g[1] != 0.0f || g[2] != 0.0f;
+  for (int32_t k = 0; k < d->body_count; ++k) d->penalty_check[k] = (tb_penalty_check){.falls = falls};
   for (int32_t j = 0; j < w->joints.count; ++j) {
     if (w->joints.def[j].type < 0) continue;
     const int32_t ends[2] = {w->joints.slot0[j], w->joints.slot1[j]};
     for (int s = 0; s < 2; ++s)
-      if (ends[s] >= 0 && d->body_of_slot[ends[s]] >= 0) d->bodies[d->body_of_slot[ends[s]]].dang.x = 0.0f;
+      if (ends[s] >= 0 && d->body_of_slot[ends[s]] >= 0) d->penalty_check[d->body_of_slot[ends[s]]].falls = 0;
   }
+  for (int32_t i = 0; i < d->contact_count; ++i) {
+    const tb_newton_contact* c = &d->contacts[i];
+    const int rubs = c->mu > 0.0f && !(tb_newton_separation(d, c) >= 0.0f); /* a friction row now */
+    const int32_t sides[2] = {c->a, c->b};
+    for (int s = 0; s < 2; ++s) {
+      if (sides[s] < 0) continue;
+      tb_penalty_check* pc = &d->penalty_check[sides[s]];
+      pc->sum_ke += c->ke;
+      pc->sum_kd += c->kd;
+      pc->max_ke = fmaxf(pc->max_ke, c->ke);
+      if (rubs) pc->sum_kf += c->kf;
+    }
+  }
+}
+
+/* The contact parameters a body can get before it touches anything, from the world's and every
+ * shape material's: the softest kf of a row with friction (a material sets its own penalty
+ * parameters when its ke > 0), the largest friction coefficient (0: no row has friction) and the
+ * stiffest ke. The world keeps no record of material changes to cache these by, so they are taken
+ * once per step over the shapes. */
+typedef struct spring_range {
+  float kf_soft;  /* N·s/m */
+  float mu_max;   /* 1 */
+  float ke_stiff; /* N/m */
+} spring_range;
+
+static spring_range spring_range_of(const tb_world* w) {
+  const tb_shapes* shapes = &w->shapes;
+  const tb_newton_params* np = &w->def.solver.newton;
+  spring_range r = {np->kf, 0.0f, np->ke};
+  for (int32_t sh = 0; sh < shapes->count; ++sh) {
+    if (shapes->type[sh] < 0) continue;
+    const tb_material* m = &shapes->material[sh];
+    r.mu_max = fmaxf(r.mu_max, m->dynamic_friction);
+    r.ke_stiff = fmaxf(r.ke_stiff, m->ke);
+    if (m->ke > 0.0f) r.kf_soft = fminf(r.kf_soft, m->kf);
+  }
+  return r;
 }
 
 /* Explicit viscous friction is stable only when hs·Σkf/m <= 2 for each dynamic body (Σ over its
  * penetrating rows: the slip mode of its translation, v <- v·(1 − hs·Σkf/m)); above, the box
- * chatters with a slip that changes sign every substep and drifts. A falling body (mark_falling)
+ * chatters with a slip that changes sign every substep and drifts. A falling body (gather_checks)
  * will land on at least one row, so it is judged on one row of the softest kf any contact could
  * get (the world's or a shape material's) from its first step, not when it lands. Refused before
  * the step with the body, the number and the substeps that would do; a stricter rotational mode
  * is not checked. */
-static tb_status check_friction_stability(tb_world* w, tb_newton_data* d, const tb_step_context* step) {
+static tb_status check_friction_stability(tb_world* w, tb_newton_data* d, const tb_step_context* step,
+                                          const spring_range* range) {
   const float hs = step->h;
-  const tb_shapes* shapes = &w->shapes;
-  /* the softest kf of a row with friction: the world's, or a shape material's that sets its own
-   * penalty parameters (ke > 0); none when no shape has friction */
-  float kf_soft = w->def.solver.newton.kf, mu_max = 0.0f;
-  for (int32_t sh = 0; sh < shapes->count; ++sh) {
-    if (shapes->type[sh] < 0) continue;
-    mu_max = fmaxf(mu_max, shapes->material[sh].dynamic_friction);
-    if (shapes->material[sh].ke > 0.0f) kf_soft = fminf(kf_soft, shapes->material[sh].kf);
-  }
-  /* Σkf per body in dlin.x (scratch: the substeps zero dlin before using it) */
-  for (int32_t k = 0; k < d->body_count; ++k) d->bodies[k].dlin.x = 0.0f;
-  for (int32_t i = 0; i < d->contact_count; ++i) {
-    const tb_newton_contact* c = &d->contacts[i];
-    if (!(c->mu > 0.0f) || tb_newton_separation(d, c) >= 0.0f) continue;
-    if (c->a >= 0) d->bodies[c->a].dlin.x += c->kf;
-    if (c->b >= 0) d->bodies[c->b].dlin.x += c->kf;
-  }
   for (int32_t k = 0; k < d->body_count; ++k) {
     const tb_newton_body* b = &d->bodies[k];
     if (!b->dynamic) continue;
-    float kf = b->dlin.x;
+    const tb_penalty_check* pc = &d->penalty_check[k];
+    float kf = pc->sum_kf;
     int ahead = 0; /* judged on the one row it will land on */
-    if (b->dang.x > 0.0f && mu_max > 0.0f && kf_soft > kf) { kf = kf_soft; ahead = 1; }
+    if (pc->falls && range->mu_max > 0.0f && range->kf_soft > kf) { kf = range->kf_soft; ahead = 1; }
     float rate = hs * kf * b->inv_mass;
     if (rate > 2.0f) {
       float need_f = ceilf(step->dt * kf * b->inv_mass / 2.0f); /* may exceed int32: say so */
@@ -148,38 +171,20 @@ static int support_rows(const tb_shapes* s, int32_t sh, float* size) {
  *   in its most favourable case (on a flat support with every row its shape can get there, the
  *   stiffest ke of the world or of its current rows) a body that would sink deeper than its
  *   smallest half size has its centre below the support's surface and falls through. Only a
- *   falling body (mark_falling: gravity on, no joint that may carry it) is judged; the rule looks
+ *   falling body (gather_checks: gravity on, no joint that may carry it) is judged; the rule looks
  *   at the body, not at its contacts, so it refuses in its first step, before it lands.
  * Each refusal names the body, the number and the value that would do. */
-static tb_status check_springs(tb_world* w, tb_newton_data* d, const tb_step_context* step) {
+static tb_status check_springs(tb_world* w, tb_newton_data* d, const tb_step_context* step, const spring_range* range) {
   const float hs = step->h;
   const tb_bodies* bodies = &w->bodies;
   const tb_shapes* shapes = &w->shapes;
-  const tb_newton_params* np = &w->def.solver.newton;
-  /* scratch (the substeps zero dlin before using it): Σke per body in dlin.x, Σkd in dlin.y, the
-   * stiffest row ke in dlin.z; dang.x from mark_falling */
-  for (int32_t k = 0; k < d->body_count; ++k) d->bodies[k].dlin = tb_v3(0, 0, 0);
-  for (int32_t i = 0; i < d->contact_count; ++i) {
-    const tb_newton_contact* c = &d->contacts[i];
-    const int32_t sides[2] = {c->a, c->b};
-    for (int s = 0; s < 2; ++s) {
-      if (sides[s] < 0) continue;
-      tb_newton_body* b = &d->bodies[sides[s]];
-      b->dlin.x += c->ke;
-      b->dlin.y += c->kd;
-      b->dlin.z = fmaxf(b->dlin.z, c->ke);
-    }
-  }
-  /* the stiffest spring any contact could get: the world's ke or any shape material's */
-  float ke_world = np->ke;
-  for (int32_t sh = 0; sh < shapes->count; ++sh)
-    if (shapes->type[sh] >= 0) ke_world = fmaxf(ke_world, shapes->material[sh].ke);
   const float g = sqrtf(w->def.gravity[0] * w->def.gravity[0] + w->def.gravity[1] * w->def.gravity[1] +
                         w->def.gravity[2] * w->def.gravity[2]);
   for (int32_t k = 0; k < d->body_count; ++k) {
     const tb_newton_body* b = &d->bodies[k];
     if (!b->dynamic) continue;
-    float ke = b->dlin.x, kd = b->dlin.y, m = 1.0f / b->inv_mass;
+    const tb_penalty_check* pc = &d->penalty_check[k];
+    float ke = pc->sum_ke, kd = pc->sum_kd, m = 1.0f / b->inv_mass;
     tb_body_id id = tb_make_id(b->slot, bodies->generation[b->slot]);
     float rate = hs * hs * ke * b->inv_mass + 2.0f * hs * kd * b->inv_mass;
     if (rate > 4.0f) {
@@ -193,7 +198,7 @@ static tb_status check_springs(tb_world* w, tb_newton_data* d, const tb_step_con
                            "step not taken",
                            id, (double)hs, (double)ke, (double)kd, (double)m, (double)rate, (int)need);
     }
-    if (!(b->dang.x > 0.0f)) continue; /* not falling free: not judged by its weight */
+    if (!pc->falls) continue; /* not falling free: not judged by its weight */
     int rows = 0;
     float size = 0.0f;
     for (int32_t sh = bodies->first_shape[b->slot]; sh >= 0; sh = shapes->next[sh]) {
@@ -204,7 +209,7 @@ static tb_status check_springs(tb_world* w, tb_newton_data* d, const tb_step_con
       size = fmaxf(size, sz);
     }
     if (rows == 0) continue;
-    float ke_best = fmaxf(ke_world, b->dlin.z);
+    float ke_best = fmaxf(range->ke_stiff, pc->max_ke);
     float depth = m * g / ((float)rows * ke_best);
     if (depth > size)
       return tb_world_fail(w, TB_ERR_INVALID_STATE,
@@ -223,9 +228,10 @@ tb_status tb_solve_penalty(tb_world* w, const tb_step_context* step) {
   tb_newton_data* d = w->newton;
   const tb_newton_params* p = &w->def.solver.newton;
   float h = step->dt, hs = step->h;
-  mark_falling(w, d);
-  if ((st = check_friction_stability(w, d, step)) != TB_OK) return st;
-  if ((st = check_springs(w, d, step)) != TB_OK) return st;
+  gather_checks(w, d);
+  const spring_range range = spring_range_of(w);
+  if ((st = check_friction_stability(w, d, step, &range)) != TB_OK) return st;
+  if ((st = check_springs(w, d, step, &range)) != TB_OK) return st;
 
   int joints = tb_newton_joints_begin(w);
   for (int32_t sub = 0; sub < p->substeps; ++sub) {

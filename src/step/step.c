@@ -9,18 +9,25 @@
 #include "../observe/observe.h"
 #include "../solver/island.h"
 
-tb_step_context tb_step_context_of(const tb_world* w) {
+/* The constants of `rounds` rounds over the world's timestep with `substeps` internal steps each;
+ * whole: the step as one span (dt the timestep, every internal step of its rounds). */
+static tb_step_context context_of(const tb_world* w, int whole) {
   const tb_solver_params* sp = &w->def.solver;
   tb_step_context c;
-  c.rounds = sp->solver == TB_SOLVER_XPBD ? sp->newton.xpbd_substeps : 1;
+  int32_t rounds = sp->solver == TB_SOLVER_XPBD ? sp->newton.xpbd_substeps : 1;
+  int32_t substeps = sp->solver == TB_SOLVER_TGS ? sp->position_iterations
+                     : sp->solver == TB_SOLVER_PENALTY ? sp->newton.substeps : 1;
+  c.rounds = whole ? 1 : rounds;
   c.dt = c.rounds > 1 ? w->def.timestep / (float)c.rounds : w->def.timestep;
-  c.substeps = sp->solver == TB_SOLVER_TGS ? sp->position_iterations
-               : sp->solver == TB_SOLVER_PENALTY ? sp->newton.substeps : 1;
+  c.substeps = whole ? rounds * substeps : substeps;
   c.h = c.dt / (float)c.substeps;
   c.inv_h = 1.0f / c.h;
   c.thread_count = w->def.thread_count;
   return c;
 }
+
+tb_step_context tb_step_context_of(const tb_world* w) { return context_of(w, 0); }
+tb_step_context tb_step_context_whole(const tb_world* w) { return context_of(w, 1); }
 
 /* Scratch sized before the stages run: none of them allocates inside its loops. */
 static tb_status reserve_collide(tb_world* w) {
@@ -111,8 +118,7 @@ tb_status tb_step_solve(tb_world* w) {
     tb_rounds_clear(w);
     STAGE_OR_FAIL(TB_STAGE_SOLVE, solve_fresh(w, &ctx)); /* islands, rows, iterations, integration, readback, sleep */
   }
-  tb_step_context whole = ctx; /* the observers see the whole step */
-  whole.dt = w->def.timestep;
+  const tb_step_context whole = tb_step_context_whole(w); /* the observers see the whole step */
   STAGE(TB_STAGE_OBSERVERS, tb_observe_after_solve(w, &whole));
   w->sleep_log_count = 0; /* reported as events (when on) */
   return TB_OK;

@@ -23,8 +23,12 @@
 typedef enum tb_step_stage { TB_STAGE_NONE = -1, TB_STEP_STAGES(TB_STEP_STAGE_ENUM) TB_STAGE_COUNT } tb_step_stage;
 #undef TB_STEP_STAGE_ENUM
 
-/* The step's constants from the world's definition: computed once per collide() / solve(). */
+/* The step's constants from the world's definition: computed once per collide() / solve(), for
+ * one round (dt = timestep / rounds, h = dt / substeps). */
 tb_step_context tb_step_context_of(const tb_world* w);
+/* The whole step as one span, for the observers: dt the world's timestep, rounds 1, substeps
+ * every internal step of its rounds (rounds × substeps), h = dt / substeps, inv_h = 1 / h. */
+tb_step_context tb_step_context_whole(const tb_world* w);
 
 /* collide(): the stages up to the contact store. */
 tb_status tb_step_collide(tb_world* w);

@@ -42,10 +42,18 @@ void tb_world_release(tb_world* w) {
 }
 
 tb_status tb_world_fail(tb_world* w, tb_status status, const char* fmt, ...) {
+  char* out = w ? w->error : s_global_error;
   va_list args;
   va_start(args, fmt);
-  vsnprintf(w ? w->error : s_global_error, TB_ERROR_LEN, fmt, args);
+  int n = vsnprintf(out, TB_ERROR_LEN, fmt, args);
   va_end(args);
+  if (n >= TB_ERROR_LEN) {
+    /* cut: end on a whole UTF-8 character (not inside a multi-byte one) followed by the marker */
+    static const char marker[] = "\xE2\x80\xA6"; /* U+2026 … */
+    size_t at = TB_ERROR_LEN - sizeof marker;
+    while (at > 0 && ((unsigned char)out[at] & 0xC0) == 0x80) --at;
+    memcpy(out + at, marker, sizeof marker);
+  }
   return status;
 }
 

@@ -14,7 +14,10 @@
 #include "pair_keys.h"
 
 #define TB_MAX_WORLDS 64 /* 1 << TB_WORLD_SLOT_BITS */
-#define TB_ERROR_LEN 256
+/* Bytes of a world's error message with its NUL: the longest ones, the newton-semi refusals, take
+ * 226 to 251 with typical numbers and up to about 310 with the widest (the friction one was cut at
+ * 256); a longer message is cut and ends with "…" (tb_world_fail). */
+#define TB_ERROR_LEN 1024
 /* The id layout (TB_ID_INDEX_BITS, TB_ID_GEN_MASK, TB_ID_WORLD_BAND) is public: tribo.h. */
 _Static_assert(TB_ID_WORLD_BAND * TB_MAX_WORLDS == TB_ID_GEN_MASK + 1, "each world slot owns a band of generations");
 
@@ -194,7 +197,8 @@ typedef struct tb_round_sums {
 #define TB_ROUND_CONTACT 12
 
 /* One step's constants, computed once by the pipeline (src/step/step.c) and handed to every
- * stage it runs, read-only. */
+ * stage it runs, read-only: the stages of a round get one round's (tb_step_context_of), the
+ * observers the whole step's (tb_step_context_whole: rounds 1, dt the timestep). */
 typedef struct tb_step_context {
   float dt;              /* s: one collide() + solve() round: the world's timestep / rounds */
   int32_t rounds;        /* collide() + solve() rounds in one step (XPBD: solver.newton.xpbd_substeps,
@@ -304,7 +308,9 @@ tb_world* tb_world_claim(tb_world_id* id);
 void tb_world_publish(tb_world* w);
 /* Clears a world's slot (storage already freed); its id no longer resolves. */
 void tb_world_release(tb_world* w);
-/* Records the message in the world (or the global error when w is NULL); returns status. */
+/* Records the message in the world (or the global error when w is NULL); returns status. A
+ * message longer than TB_ERROR_LEN − 1 bytes is cut at a UTF-8 character boundary and ends with
+ * "…", so a cut is never silent. */
 tb_status tb_world_fail(tb_world* w, tb_status status, const char* fmt, ...);
 /* The last error message of w, or the global one when w is NULL (tb_last_error). */
 const char* tb_world_error_text(const tb_world* w);

@@ -22,11 +22,13 @@
  *   preset newton-semi  refused before its first step: solve: penalty spring too soft for body 5: m·|g|/(rows·ke) =
  *                       191 kg·9.81 m/s²/(1·2500 N/m) = 0.749 m deep at rest > its half size 0.45 m, it sinks
  *                       through; raise ke (solver.newton.ke, JS ke) to >= 4161 N/m; step not taken
- *   preset newton-xpbd  at 1 substep (before its default of 10): depth 0.8099 m (step 160) fell through 77
- *                       (the first centre below the floor at step 97); at 10 substeps: see newton-xpbd below
+ *   preset newton-xpbd  steps 5000/5000 depth 0.0186 m (band 0.05) fell through 0 non-finite 0 escaped 0 refused 0
+ *                       (its default 10 substeps; before them, at 1 substep: depth 0.8099 m at step 160,
+ *                       77 fell through, the first centre below the floor at step 97)
  *   genesis: not finished (6.4 min of CPU, its 1000-body pile still running, when the table was taken)
  *   mujoco, kamino: not run to the end (see mujoco / genesis below: the 250-body pile did not
- *   finish 300 steps in 2.4 min of CPU; kamino takes 20 s of CPU for 108 bodies × 300 steps).
+ *   finish 300 steps in 2.4 min of CPU; kamino: about 1.7 s of CPU per step once the 1000-body
+ *   pile has landed, 5000 steps would take about 2.5 h, see kamino below).
  * The shortened run of `make test` (300 108): depth 0.0292 (pgs), 0.0277 (tgs), 0.0051 (xpbd, 10 substeps),
  * 0.0635 (mujoco, genesis), 0.0059 (kamino) m, newton-semi refused; 24 s of CPU.
  *
@@ -79,12 +81,26 @@
  * - mujoco / genesis: the MuJoCo Newton solver factors a skyline Hessian in body-slot order; once
  *   the pile has mixed, neighbours are far apart in slot order and the factor fills: the 250-body
  *   pile had not finished 300 steps after 2.4 min of CPU (its first 100 steps took 0.5 s).
- * Runtime natively: PGS / TGS about 9 s of CPU per 300 steps each, more on a loaded machine. */
+ * - kamino: every step spends Newton's whole PADMM budget (200 iterations at its defaults: r_p,
+ *   r_d, r_c within 1e-6 N·s, m/s, J, PADMMSolverConfig): on this pile the residuals stop at
+ *   1e-5..1e-3 (108 bodies) and 0.05..1 (1000 bodies) after 200 iterations, in float32 as
+ *   Newton's are. Each iteration solves its x-update by conjugate gradients (15-30 operator passes, each one
+ *   pass over the contact rows and their bodies), so a step costs about 200 · 25 passes of ~50 ns
+ *   per contact natively. CPU per step after landing, natively on a loaded machine: 0.06 s (108
+ *   bodies, ~490 contacts), 0.21 s (250, ~1000), 0.47 s (500, ~1800 at step 95, still landing), 1.7 s
+ *   (1000, ~4500 contacts at steps 120-130). Newton's Kamino factors the Delassus matrix instead
+ *   (its default linear solver LLTB, a dense blocked Cholesky per world) and, since #3779, leaves
+ *   speculative contacts (d > 0) out of the solve (cull_speculative_contacts, default on); 74% of
+ *   the 108-body pile's rows are speculative at the preset's 0.2 m gap. Culling them halves the 108-body
+ *   run's CPU but leaves the worst depth at 0.070 m (above the 0.05 m band; not adopted).
+ * Runtime natively: PGS / TGS about 9 s of CPU per 300 steps each, more on a loaded machine;
+ * kamino about 18 s for 300 steps of 108 bodies. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "include/tribo.h"
 #include "test_util.h"
@@ -211,6 +227,10 @@ static outcome run(tb_preset preset, int bodies, int steps) {
       }
     }
     if (o.nonfinite || o.escaped) break;
+    if (steps >= 1000 && (s + 1) % 250 == 0) /* a long run's progress, for a run stopped before its end */
+      fprintf(stderr, "preset %s step %d: worst depth %.4f m (step %d), fell through %d, %.0f s of CPU\n",
+              tb_enum_name(TB_ENUM_PRESET, preset), s + 1, (double)-o.deepest, o.deepest_step, o.fell,
+              (double)clock() / CLOCKS_PER_SEC);
   }
   tb_world_destroy(p->w);
   free(below);

@@ -7,6 +7,8 @@
 
 #include "include/tribo.h"
 #include "test_util.h"
+#define TB_TEST_SCENE_JOINTS_ONLY
+#include "test_scene.h"
 
 static const float ID_Q[4] = {0, 0, 0, 1};
 static const float ZERO[3] = {0, 0, 0};
@@ -570,20 +572,14 @@ static void test_collide_connected(void) {
   const float half[3] = {0.5f, 0.5f, 0.5f};
   float pa[3] = {0, 1, 0}, pb[3] = {0.8f, 1, 0};
   tb_body_id a = box(w, pa, half, 1), b = box(w, pb, half, 1);
-  tb_joint_def jd;
-  tb_joint_default_def_into(&jd);
-  jd.type = TB_JOINT_SPHERICAL;
-  jd.body0 = a;
-  jd.body1 = b;
-  jd.position0[0] = 0.4f;
-  jd.position1[0] = -0.4f;
-  tb_joint_id j = tb_joint_create(w, &jd);
-  CHECK(j >= 0);
+  const float on_a[3] = {0.4f, 0, 0}, on_b[3] = {-0.4f, 0, 0};
+  tb_joint_id j = add_ball_joint(w, a, b, on_a, on_b);
   CHECK(tb_world_collide(w) == TB_OK);
   CHECK(tb_body_contacts(w, a, b, 0, NULL, 0) == 0);
   CHECK(tb_joint_destroy(w, j) == TB_OK);
   CHECK(tb_world_collide(w) == TB_OK);
   CHECK(tb_body_contacts(w, a, b, 0, NULL, 0) > 0);
+  tb_joint_def jd = ball_joint_def(a, b, on_a, on_b);
   jd.collide_connected = 1;
   j = tb_joint_create(w, &jd);
   CHECK(j >= 0);
@@ -745,14 +741,7 @@ static void chain_pile(int p, int threads, float* out) {
     float pos[3] = {0.3f + 0.2f * (float)k, 2.5f, 0};
     links[k] = box(w, pos, half, 2.0f);
     float top_world[3] = {0.2f, 2.5f, 0}, left[3] = {-0.1f, 0, 0}, right[3] = {0.1f, 0, 0};
-    tb_joint_def jd;
-    tb_joint_default_def_into(&jd);
-    jd.type = TB_JOINT_SPHERICAL;
-    jd.body0 = prev;
-    jd.body1 = links[k];
-    memcpy(jd.position0, prev == TB_WORLD_BODY ? top_world : right, 3 * sizeof(float));
-    memcpy(jd.position1, left, sizeof left);
-    CHECK(tb_joint_create(w, &jd) >= 0);
+    add_ball_joint(w, prev, links[k], prev == TB_WORLD_BODY ? top_world : right, left);
     prev = links[k];
   }
   for (int s = 0; s < 90; ++s) CHECK(tb_world_step(w) == TB_OK);

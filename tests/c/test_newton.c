@@ -13,6 +13,8 @@
 
 #include "include/tribo.h"
 #include "test_util.h"
+#define TB_TEST_SCENE_JOINTS_ONLY
+#include "test_scene.h"
 
 static const float ID_Q[4] = {0, 0, 0, 1};
 static const float ZERO[3] = {0, 0, 0};
@@ -603,14 +605,8 @@ static void test_penalty_weight_refusal(void) {
     }
     if (variant == 4) {
       /* a ball joint to the world 0.5 m above the centre carries the weight */
-      tb_joint_def jd;
-      tb_joint_default_def_into(&jd);
-      jd.type = TB_JOINT_SPHERICAL;
-      jd.body0 = TB_WORLD_BODY;
-      jd.body1 = b;
-      jd.position0[1] = 2.5f;
-      jd.position1[1] = 0.5f;
-      CHECK(tb_joint_create(w, &jd) >= 0);
+      const float pivot[3] = {0, 2.5f, 0}, above[3] = {0, 0.5f, 0};
+      add_ball_joint(w, TB_WORLD_BODY, b, pivot, above);
     }
     float before[13], after[13];
     state(w, b, before);
@@ -677,6 +673,40 @@ static void test_penalty_light_body_refused_first(void) {
       CHECK(st == TB_OK);
       for (int i = 0; i < 60; ++i) CHECK(tb_world_step(w) == TB_OK);
     }
+    tb_world_destroy(w);
+  }
+}
+
+/* Each newton-semi refusal reaches the caller whole, down to its last words (the friction one was
+ * once cut at 256 bytes before them), and says which check refused: an unstable normal spring
+ * (a 1 kg box on 4 rows of ke 1.2345678e6 N/m at hs = 1/480 s), unstable friction (the light
+ * capsule of test_penalty_light_body_refused_first, on the one row it lands on) and a spring too
+ * soft for the weight (a 191 kg sphere of radius 0.45 m at ke 2500 N/m). */
+static void test_penalty_refusals_whole(void) {
+  const char* const what[3] = {"penalty normal spring unstable for body", "penalty friction unstable for body",
+                               "penalty spring too soft for body"};
+  const char* const last[3] = {"; step not taken", "; the step was not taken", "; step not taken"};
+  for (int variant = 0; variant < 3; ++variant) {
+    tb_world_id w = penalty_world(1.0f / 60.0f, -G, variant == 0 ? 1.2345678e6f : 2500.0f, 123.45678f,
+                                  variant == 1 ? 1000.0f : 0.0f, 0, 8);
+    ground(w, 0.6f, 0);
+    if (variant == 0) {
+      float pos[3] = {0, 0.0999f, 0}, box[4] = {0.1f, 0.1f, 0.1f, 0};
+      tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, pos, ID_Q);
+      tb_shape_create(w, b, TB_SHAPE_BOX, box, ZERO, ID_Q, 0.6f, 0, 125.0f);
+    } else if (variant == 1) {
+      float pos[3] = {0, 2, 0}, cap[4] = {0.3f, 0.4f, 0, 0};
+      tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, pos, ID_Q);
+      tb_shape_create(w, b, TB_SHAPE_CAPSULE, cap, ZERO, ID_Q, 0.6f, 0, 1.0f);
+    } else {
+      sphere(w, 0, 2.0f, 0.45f, 500.0f * 4.0f / 3.0f * 3.14159265f * 0.45f * 0.45f * 0.45f, 0.6f, 0);
+    }
+    CHECK(tb_world_step(w) == TB_ERR_INVALID_STATE);
+    const char* msg = tb_last_error(w);
+    size_t n = strlen(msg), k = strlen(last[variant]);
+    CHECK(strstr(msg, what[variant]) != NULL);
+    CHECK(n > k && strcmp(msg + n - k, last[variant]) == 0);
+    if (n <= k || strcmp(msg + n - k, last[variant]) != 0) printf("  cut (%zu bytes): %s\n", n, msg);
     tb_world_destroy(w);
   }
 }
@@ -1215,6 +1245,7 @@ int main(void) {
   test_penalty_resting_sphere();
   test_penalty_weight_refusal();
   test_penalty_light_body_refused_first();
+  test_penalty_refusals_whole();
   test_penalty_normal_law();
   test_penalty_huber_friction();
   test_penalty_sliding_mu();

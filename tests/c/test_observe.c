@@ -427,7 +427,7 @@ static void test_not_available(void) {
   CHECK(strstr(tb_last_error(w), "not available") != NULL);
   CHECK(tb_contact_wrench(w, 0, 1, NULL, &out, NULL) == TB_ERR_INVALID_STATE);
   CHECK(tb_contacts_convert(w, TB_CONVENTION_PHYSX, 0, 1, buf, NULL) == TB_ERR_INVALID_STATE);
-  const tb_step_context ctx = tb_step_context_of(iw);
+  const tb_step_context ctx = tb_step_context_whole(iw);
   tb_observe_after_solve(iw, &ctx); /* the hook as it runs after such a solver */
   CHECK(tb_sensor_read(w, s, f, &info) == TB_ERR_INVALID_STATE);
   int32_t valid[4];

@@ -1,12 +1,14 @@
-/* Scene helpers shared by the island and sleep tests: a world of a preset with its sleep mode and
- * thread count, the ground plane, a dynamic box or sphere, a distance joint, the step statistics.
- * Include after test_util.h. */
+/* Scene helpers shared by the island, sleep, joint and Newton tests: a world of a preset with its
+ * sleep mode and thread count, the ground plane, a dynamic box or sphere, the step statistics, a
+ * distance or ball joint. Include after test_util.h; a test with world helpers of its own defines
+ * TB_TEST_SCENE_JOINTS_ONLY first and gets the joint helpers only. */
 #ifndef TB_TEST_SCENE_H
 #define TB_TEST_SCENE_H
 
 #include "include/tribo.h"
 #include "test_util.h"
 
+#ifndef TB_TEST_SCENE_JOINTS_ONLY
 static const float ID_Q[4] = {0, 0, 0, 1};
 static const float ZERO[3] = {0, 0, 0};
 
@@ -45,6 +47,13 @@ static inline tb_body_id add_sphere(tb_world_id w, float x, float y, float z, fl
   return b;
 }
 
+static inline tb_step_stats stats(tb_world_id w) {
+  tb_step_stats s;
+  CHECK(tb_world_step_stats(w, &s) == TB_OK);
+  return s;
+}
+#endif
+
 /* A rigid distance joint of rest length (m) between the centres of bodies a and b. */
 static inline tb_joint_id add_distance_joint(tb_world_id w, tb_body_id a, tb_body_id b, float length) {
   tb_joint_def d;
@@ -58,10 +67,24 @@ static inline tb_joint_id add_distance_joint(tb_world_id w, tb_body_id a, tb_bod
   return j;
 }
 
-static inline tb_step_stats stats(tb_world_id w) {
-  tb_step_stats s;
-  CHECK(tb_world_step_stats(w, &s) == TB_OK);
-  return s;
+/* A ball (spherical) joint's definition between bodies a and b (either may be TB_WORLD_BODY) at
+ * the anchors p0 on a and p1 on b (m, each in its body's frame from the body origin; the world's:
+ * world), the other fields at their defaults; add_ball_joint creates it. */
+static inline tb_joint_def ball_joint_def(tb_body_id a, tb_body_id b, const float p0[3], const float p1[3]) {
+  tb_joint_def d;
+  tb_joint_default_def_into(&d);
+  d.type = TB_JOINT_SPHERICAL;
+  d.body0 = a;
+  d.body1 = b;
+  for (int i = 0; i < 3; ++i) { d.position0[i] = p0[i]; d.position1[i] = p1[i]; }
+  return d;
+}
+
+static inline tb_joint_id add_ball_joint(tb_world_id w, tb_body_id a, tb_body_id b, const float p0[3], const float p1[3]) {
+  const tb_joint_def d = ball_joint_def(a, b, p0, p1);
+  tb_joint_id j = tb_joint_create(w, &d);
+  CHECK(j >= 0);
+  return j;
 }
 
 #endif

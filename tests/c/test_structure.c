@@ -56,8 +56,9 @@ static void test_stages(void) {
   tb_world_destroy(id);
 }
 
-/* The context: dt the timestep; h = dt / substeps of the solver family (TGS position iterations,
- * penalty substeps, else 1); threads as defined. */
+/* The context: dt the timestep (XPBD: over its rounds); h = dt / substeps of the solver family
+ * (TGS position iterations, penalty substeps, else 1); threads as defined. The observers' whole
+ * step: dt the timestep, h the same internal step. */
 static void test_context(void) {
   tb_world_def def = tb_default_world_def();
   def.timestep = 0.01f;
@@ -73,8 +74,24 @@ static void test_context(void) {
   CHECK(tb_world_set_preset(id, TB_PRESET_NEWTON_SEMI) == TB_OK);
   c = tb_step_context_of(tb_world_get(id));
   CHECK(c.substeps == def.solver.newton.substeps);
+  tb_step_context whole = tb_step_context_whole(tb_world_get(id)); /* one round: the same */
+  CHECK(whole.dt == c.dt && whole.rounds == 1 && whole.substeps == c.substeps && whole.h == c.h && whole.inv_h == c.inv_h);
   CHECK(tb_world_set_preset(id, TB_PRESET_PHYSX_PGS) == TB_OK);
   CHECK(tb_step_context_of(tb_world_get(id)).substeps == 1);
+  /* XPBD rounds: a round is 1/10 of the step; the observers' whole step is the timestep with
+   * its 10 internal steps of the rounds' length */
+  CHECK(tb_world_set_preset(id, TB_PRESET_NEWTON_XPBD) == TB_OK);
+  tb_world* iw = tb_world_get(id);
+  iw->def.solver.newton.xpbd_substeps = 10;
+  c = tb_step_context_of(iw);
+  whole = tb_step_context_whole(iw);
+  CHECK(c.rounds == 10 && c.substeps == 1);
+  CHECK_NEAR(0.001, c.dt, 1e-9);
+  CHECK(whole.dt == 0.01f && whole.rounds == 1 && whole.substeps == 10);
+  CHECK_NEAR(c.h, whole.h, 1e-9);
+  CHECK_NEAR(1.0, whole.h * whole.inv_h, 1e-6);
+  CHECK_NEAR(whole.dt, whole.h * (float)whole.substeps, 1e-8);
+  CHECK(whole.thread_count == c.thread_count);
   tb_world_destroy(id);
 }
 
@@ -96,10 +113,49 @@ static void test_fields_documented(void) {
   CHECK(fields > 150); /* body, contact and the struct layouts */
 }
 
+/* A world's error message is whole when it fits TB_ERROR_LEN − 1 bytes, else cut at a UTF-8
+ * character boundary and ending with "…" (U+2026), never silently: a message of 2000 bytes of
+ * 2-byte characters "Σ" after one ASCII byte (so a cut at a fixed byte would split one) ends with
+ * the marker right after a whole "Σ"; one of exactly TB_ERROR_LEN − 1 bytes has no marker. */
+static void test_error_cut_visible(void) {
+  tb_world_def def = tb_default_world_def();
+  tb_world_id id = tb_world_create(&def);
+  tb_world* w = tb_world_get(id);
+  static char text[2001];
+  text[0] = 'x';
+  for (int i = 1; i + 1 < 2001; i += 2) { text[i] = (char)0xCE; text[i + 1] = (char)0xA3; } /* Σ */
+  text[2000] = 0;
+  CHECK(tb_world_fail(w, TB_ERR_INVALID_STATE, "solve: %s", text) == TB_ERR_INVALID_STATE);
+  const char* msg = tb_last_error(id);
+  size_t n = strlen(msg);
+  CHECK(n <= TB_ERROR_LEN - 1 && n >= TB_ERROR_LEN - 5);
+  CHECK(strncmp(msg, "solve: x", 8) == 0);
+  CHECK(n >= 3 && strcmp(msg + n - 3, "\xE2\x80\xA6") == 0);
+  /* before the marker: whole "Σ"s only (an even count of bytes after "solve: x") */
+  CHECK((n - 3 - 8) % 2 == 0 && (unsigned char)msg[n - 4] == 0xA3 && (unsigned char)msg[n - 5] == 0xCE);
+  /* the longest message that fits is whole: no marker */
+  memset(text, 'y', 2000);
+  text[TB_ERROR_LEN - 1 - 7] = 0; /* "solve: " + the rest = TB_ERROR_LEN − 1 bytes */
+  tb_world_fail(w, TB_ERR_INVALID_STATE, "solve: %s", text);
+  msg = tb_last_error(id);
+  CHECK(strlen(msg) == TB_ERROR_LEN - 1 && msg[TB_ERROR_LEN - 2] == 'y');
+  /* one byte more is cut visibly */
+  text[TB_ERROR_LEN - 1 - 7] = 'y';
+  text[TB_ERROR_LEN - 7] = 0;
+  tb_world_fail(w, TB_ERR_INVALID_STATE, "solve: %s", text);
+  msg = tb_last_error(id);
+  CHECK(strlen(msg) == TB_ERROR_LEN - 1 && strcmp(msg + TB_ERROR_LEN - 4, "\xE2\x80\xA6") == 0);
+  /* the global error (no world) the same */
+  tb_world_fail(NULL, TB_ERR_NOT_FOUND, "addBody: %s", text);
+  CHECK(strcmp(tb_last_error(-1) + strlen(tb_last_error(-1)) - 3, "\xE2\x80\xA6") == 0);
+  tb_world_destroy(id);
+}
+
 int main(void) {
   test_world_generation();
   test_stages();
   test_context();
   test_fields_documented();
+  test_error_cut_visible();
   return tb_test_report("test_structure");
 }

@@ -212,7 +212,7 @@ const REAL_CALLS = [
   ['setGravity', 'gravity[1]', (w) => w.setGravity([0, -1e39, 0])],
   ['setTimestep', 'timestep', (w) => w.setTimestep(NaN)],
   ['setOptions', 'contactHertz', (w) => w.setOptions({ contactHertz: NaN })],
-  ['setOptions', 'linearSlop', (w) => w.setOptions({ linearSlop: 1e39 })],
+  ['setOptions', 'bounceThreshold', (w) => w.setOptions({ bounceThreshold: 1e39 })],
   ['setForceThreshold', 'newtons', (w) => w.setForceThreshold(NaN)],
   ['setPairForceThreshold', 'newtons', (w, s) => w.setPairForceThreshold(s.boxShape, s.groundShape, NaN)],
   ['setContactPair', 'margin', (w, s) => w.setContactPair(s.boxShape, s.ballShape, { margin: NaN })],
@@ -322,6 +322,26 @@ for (const build of BUILDS) {
       for (const v of Object.values(w.bodies).filter(ArrayBuffer.isView)) {
         if (v instanceof Float32Array) assert.ok(v.every(Number.isFinite), 'finite state after a step with bodies at the limits');
       }
+      w.free();
+    });
+
+    it('a finite real past float32 where ±Infinity passes is refused for its size, not as NaN; Infinity itself passes', async () => {
+      const tribo = await engine(build);
+      const { w, s } = scene(tribo);
+      const range = '3\\.4028234663852886e38';
+      for (const [call, fn, param, rest] of [
+        [() => w.setOptions({ bounceThreshold: 1e39 }), 'setOptions', 'bounceThreshold', ' or ±Infinity'],
+        [() => w.setOptions({ bounceThreshold: -1e39 }), 'setOptions', 'bounceThreshold', ' or ±Infinity'],
+        [() => w.setMaxContactImpulse(s.box, 1e39), 'setMaxContactImpulse', 'maxContactImpulse', ' or Infinity, and > 0'],
+        [() => w.addJoint({ body1: s.ball, breakForce: 1e39 }), 'addJoint', 'breakForce', ' or Infinity, and > 0'],
+        [() => w.rayCast([0, 5, 0], [0, -1, 0], { maxDistance: 1e39 }), 'rayCast', 'maxDistance', ' or Infinity, and > 0'],
+      ]) {
+        const want = new RegExp(`^${fn}: ${param} must be finite within float32 range \\(\\|${param}\\| <= ${range}\\)` +
+          `${rest} \\(got -?1e\\+39\\)$`);
+        assert.throws(call, (e) => e instanceof RangeError && want.test(e.message) && !/NaN/.test(e.message),
+          `${fn}(${param}): a RangeError naming it and the float32 range`);
+      }
+      w.setMaxContactImpulse(s.box, Infinity); /* the infinity the check lets through */
       w.free();
     });
 
