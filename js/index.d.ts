@@ -1308,7 +1308,11 @@ export class World {
   shapeSupport(shape: number, direction: Vec3): ShapeSupport;
 
   /* -- observation (docs/observation.md); calls that read forces throw an Error whose `readback` property holds the flags when the readback is not available -- */
-  /** Net contact wrench on a body over the last step about its centre of mass (force N, torque N·m, world). */
+  /**
+   * Net contact wrench on a body over the last step about its centre of mass (force N, torque N·m,
+   * world). Under newton-xpbd substeps it also sums the contacts that ended before the last
+   * substep (no longer in `contacts`).
+   */
   netContactWrench(body: number, options?: ContactFilter): ObservedWrench;
   /** Net contact wrench of every body slot (index by `bodySlot(id)`), 3 values per slot each. */
   netContactWrenches(options?: { excludeSelf?: boolean }): NetContactWrenches;
