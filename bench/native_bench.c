@@ -1,5 +1,6 @@
 /* Tribo native benchmark: the pyramid, pile and readback scenes of bench/scenes.mjs, through the
- * public C API (src/include/tribo.h) only. Prints one JSON object on stdout.
+ * public C API (src/include/tribo.h) only (a TB_COUNT_BARRIERS build, bench/barrier_count.sh, also
+ * reads the job system's count of parallel jobs). Prints one JSON object on stdout.
  *
  *   native_bench [--steps N] [--scenes pyramid,pile,readback] [--threads T] [--side S] [--count A:B]
  *
@@ -36,6 +37,29 @@
 
 /* Steps [count_from, count_to) of each scene run instrumented (--count). */
 static int count_from = -1, count_to = -1;
+
+/* bench/barrier_count.sh builds with TB_COUNT_BARRIERS: the jobs of the window's steps that were
+ * big enough to split over the threads (each ends in a barrier), from the job system's internal
+ * count (src/core/jobs.h), the one thing here not from tribo.h. */
+#if defined(TB_COUNT_BARRIERS)
+int64_t tb_jobs_parallel_count(void);
+#define PARALLEL_JOBS() tb_jobs_parallel_count()
+#else
+#define PARALLEL_JOBS() 0
+#endif
+static long long window_jobs;
+static int window_steps;
+
+/* stderr: barriers per step over the --count window (TB_COUNT_BARRIERS builds) */
+static void report_barriers(const char* scene) {
+#if defined(TB_COUNT_BARRIERS)
+  if (window_steps > 0) fprintf(stderr, "%s: %.2f barriers per step over %d steps\n", scene, (double)window_jobs / window_steps, window_steps);
+#else
+  (void)scene;
+#endif
+  window_jobs = 0;
+  window_steps = 0;
+}
 
 #define GRAVITY_Y (-9.81f)
 #define DT (1.0f / 60.0f)
@@ -133,9 +157,15 @@ static void get_pos(const scene* s, int i, float out[3]) {
  * instrumented too and dumped on its own (callgrind's out.N.1 file: the first step). */
 static int counted_step(tb_world_id w, int k) {
   int on = count_from >= 0 && ((k >= count_from && k < count_to) || k == 0);
+  int window = count_from >= 0 && k >= count_from && k < count_to;
+  long long jobs = window ? PARALLEL_JOBS() : 0;
   if (on) CALLGRIND_START_INSTRUMENTATION;
   int rc = tb_world_step(w);
   if (on) CALLGRIND_STOP_INSTRUMENTATION;
+  if (window) {
+    window_jobs += PARALLEL_JOBS() - jobs;
+    window_steps++;
+  }
   if (on && k == 0 && count_from > 0) CALLGRIND_DUMP_STATS;
   return rc;
 }
@@ -182,6 +212,7 @@ static void bench_pyramid(int steps, int threads, int rows) {
   printf("\"pyramid\": {\"bodies\": %d, \"steps\": %d, \"window\": [%d, %d], \"median_ms\": %.6f, "
          "\"top_dy\": %.6f, \"max_dxz\": %.6f, \"stands\": %s}",
          s.dyn_count, steps, steps / 2, steps, ms, top_dy, max_dxz, stands ? "true" : "false");
+  report_barriers("pyramid");
   free_scene(&s);
 }
 
@@ -233,6 +264,7 @@ static void bench_pile(int steps, int threads, int side) {
   printf("\"pile\": {\"bodies\": %d, \"steps\": %d, \"window\": [%d, %d], \"median_ms\": %.6f, "
          "\"first_step_ms\": %.6f, \"escaped\": %d, \"max_speed\": %.6f, \"max_y\": %.6f, \"live_bytes\": %lld}",
          s.dyn_count, steps, steps / 2, steps, ms, first, escaped, maxv, maxy, (long long)tb_live_bytes());
+  report_barriers("pile");
   free_scene(&s);
 }
 

@@ -1309,8 +1309,10 @@ export class World {
 
   /* -- observation (docs/observation.md); calls that read forces throw an Error whose `readback` property holds the flags when the readback is not available -- */
   /**
-   * Net contact wrench on a body over the last step about its centre of mass (force N, torque N·m, world).
-   * Under newton-semi (per-body totals only) `with` and `excludeSelf: true` throw "not available".
+   * Net contact wrench on a body over the last step about its centre of mass (force N, torque N·m,
+   * world). Under newton-xpbd substeps it also sums the contacts that ended before the last
+   * substep (no longer in `contacts`). Under newton-semi (per-body totals only) `with` and
+   * `excludeSelf: true` throw "not available".
    */
   netContactWrench(body: number, options?: ContactFilter): ObservedWrench;
   /** Net contact wrench of every body slot (index by `bodySlot(id)`), 3 values per slot each. */

@@ -5,7 +5,8 @@
  * (tb_*_store_arrays, from the field lists), so an array added to a list is saved without a change
  * here; the owned geometry of each hull (copied as built), mesh and heightfield (their vertices,
  * indices or heights: rebuilt, which is deterministic); the sweep order; the pair lists; both
- * matching frames; the per-body contact totals; the PhysX anchor cache; the MuJoCo and Kamino warm
+ * matching frames; the per-body contact totals with the contact chains of the last step that ended
+ * before its last round; the PhysX anchor cache; the MuJoCo and Kamino warm
  * starts; sensors and events; the joint store with the filter's list of joined body pairs; the
  * island links, the kept records of sleeping pairs and the sleep transitions not yet reported (the
  * islands themselves and each body's sleep state are body arrays).
@@ -57,6 +58,7 @@ static uint32_t layout_hash(void) {
   HASH_TYPE(tb_world_def) HASH_TYPE(tb_manifold) HASH_TYPE(tb_contact_material) HASH_TYPE(tb_pair)
   HASH_TYPE(tb_distance_pair) HASH_TYPE(tb_contact_pair_params) HASH_TYPE(tb_step_stats)
   HASH_TYPE(tb_solver_status) HASH_TYPE(tb_readback_info) HASH_TYPE(tb_sap_entry) HASH_TYPE(tb_event_contact)
+  HASH_TYPE(tb_round_ended)
   HASH_TYPE(tb_event_pair) HASH_TYPE(tb_pair_threshold) HASH_TYPE(tb_contact_event) HASH_TYPE(tb_sleep_params)
   h = hash_size(h, TB_MATCH_ARRAYS);
   h = hash_size(h, TB_MAX_MANIFOLD_POINTS);
@@ -141,6 +143,9 @@ static void put_payload(tb_serial* s, tb_world* w) {
   tb_put_i32(s, nb);
   tb_put(s, w->body_contact_wrench, 6 * (size_t)nb * sizeof(float));
   tb_put(s, w->body_contact_generation, (size_t)nb * sizeof(int32_t));
+  /* contact chains of the last step that ended before its last round (per-body totals) */
+  tb_put_i32(s, w->round_sums.ended_count);
+  tb_put(s, w->round_sums.ended, (size_t)w->round_sums.ended_count * sizeof(tb_round_ended));
   tb_solver_save(w, s);
   tb_mujoco_save(w, s);
   tb_kamino_save(w, s);
@@ -400,6 +405,15 @@ static int get_payload(tb_serial* s, tb_world* t, int32_t thread_count) {
     t->body_contact_capacity = nbc;
     tb_get_arrays(s, bc, 2, nbc, NULL);
   }
+  int32_t nend = tb_get_i32(s, 0, INT32_MAX / 1024);
+  if (s->failed) return 0;
+  if (nend > 0) {
+    const tb_array_ref ea = {(void**)&t->round_sums.ended, sizeof(tb_round_ended)};
+    if (!tb_grow_arrays(&ea, 1, 0, nend)) return 0;
+    t->round_sums.ended_capacity = nend;
+    tb_get(s, t->round_sums.ended, (size_t)nend * sizeof(tb_round_ended));
+  }
+  t->round_sums.ended_count = nend;
   if (!tb_solver_create(t) || !tb_solver_load(t, s) || !tb_mujoco_load(t, s) || !tb_kamino_load(t, s)) return 0;
   if (!tb_snapshot_get_observe(s, t)) return 0;
   /* joints */

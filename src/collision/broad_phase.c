@@ -21,13 +21,13 @@ typedef struct tb_broad_scratch {
   uint32_t* key;
   uint32_t* key_tmp;
   int32_t* value_tmp;
-  int32_t pair_capacity; /* entries of pair_tmp and rank */
+  int32_t pair_capacity; /* entries of pair_tmp */
   tb_pair* pair_tmp;
-  int32_t* rank;
   /* parallel sweep: chunk c of the sweep order writes its pairs to region[c * region_chunk ...] */
   int32_t chunk_capacity; /* entries of chunk_found */
   int32_t* chunk_found;
   int32_t region_chunk, region_capacity;
+  int32_t region_runs; /* chunks of the last sweep */
   tb_pair* region;
   /* z bands: the sweep order split into bands along z, each entry in every band it overlaps */
   int32_t band_entry_capacity; /* entries of band_entries and band_of_entry */
@@ -57,8 +57,7 @@ static tb_broad_scratch* scratch_of(tb_world* w, int32_t shapes, int32_t pairs, 
   }
   if (b->pair_capacity < pairs) {
     int32_t cap = pairs;
-    const tb_array_ref per_pair[] = {{(void**)&b->pair_tmp, sizeof(tb_pair)}, {(void**)&b->rank, sizeof(int32_t)}};
-    if (!tb_grow_arrays(per_pair, 2, b->pair_capacity, cap)) return NULL;
+    if (!tb_grow((void**)&b->pair_tmp, sizeof(tb_pair), b->pair_capacity, cap)) return NULL;
     b->pair_capacity = cap;
   }
   return b;
@@ -71,8 +70,7 @@ static void free_scratch(tb_world* w) {
                                     {(void**)&b->value_tmp, sizeof(int32_t)}};
   tb_free_arrays(per_shape, 3, b->shape_capacity);
   tb_free(b->count, (size_t)b->count_capacity * sizeof(int32_t));
-  const tb_array_ref per_pair[] = {{(void**)&b->pair_tmp, sizeof(tb_pair)}, {(void**)&b->rank, sizeof(int32_t)}};
-  tb_free_arrays(per_pair, 2, b->pair_capacity);
+  tb_free(b->pair_tmp, (size_t)b->pair_capacity * sizeof(tb_pair));
   tb_free(b->chunk_found, (size_t)b->chunk_capacity * sizeof(int32_t));
   tb_free(b->region, (size_t)b->region_capacity * sizeof(tb_pair));
   const tb_array_ref per_band_entry[] = {{(void**)&b->band_entries, sizeof(tb_sap_entry)},
@@ -82,14 +80,82 @@ static void free_scratch(tb_world* w) {
   w->broad_scratch = NULL;
 }
 
-/* Pairs by (shape0, shape1): two stable counting passes over slots in [0, range), the second key
- * last. Each pair is unique, so this is the one order any correct sort gives. */
-static void sort_pairs(tb_pair* p, int32_t n, int32_t range, tb_broad_scratch* b) {
-  const ptrdiff_t stride = (ptrdiff_t)(sizeof(tb_pair) / sizeof(int32_t));
-  tb_counting_rank(&p[0].shape1, stride, n, range, b->count, b->rank);
-  for (int32_t i = 0; i < n; ++i) b->pair_tmp[b->rank[i]] = p[i];
-  tb_counting_rank(&b->pair_tmp[0].shape0, stride, n, range, b->count, b->rank);
-  for (int32_t i = 0; i < n; ++i) p[b->rank[i]] = b->pair_tmp[i];
+/* Pairs in runs (the sweep's chunk regions, or one run): run r holds found[r] pairs from
+ * base + r * stride. */
+typedef struct pair_runs {
+  const tb_pair* base;
+  int32_t stride, count;
+  const int32_t* found;
+} pair_runs;
+
+/* The runs' pairs grouped by shape0 into p (a counting pass over shape0 slots [0, range) and a
+ * scatter, in run order); afterwards b->count[s] is the end of shape s's group, so group s is
+ * [s > 0 ? count[s - 1] : 0, count[s]). */
+static void group_by_shape0(const pair_runs* runs, tb_pair* p, int32_t range, tb_broad_scratch* b) {
+  int32_t* count = b->count;
+  memset(count, 0, ((size_t)range + 1) * sizeof(int32_t));
+  for (int32_t r = 0; r < runs->count; ++r) {
+    const tb_pair* src = runs->base + (size_t)r * (size_t)runs->stride;
+    for (int32_t k = 0; k < runs->found[r]; ++k) ++count[src[k].shape0 + 1];
+  }
+  for (int32_t s = 0; s < range; ++s) count[s + 1] += count[s];
+  for (int32_t r = 0; r < runs->count; ++r) {
+    const tb_pair* src = runs->base + (size_t)r * (size_t)runs->stride;
+    for (int32_t k = 0; k < runs->found[r]; ++k) p[count[src[k].shape0]++] = src[k];
+  }
+}
+
+/* One group [lo, hi) by shape1 (unique within a group, so any correct sort gives this order):
+ * insertion for the few pairs of a moving shape, a merge sort through tmp[lo, hi) for a ground's
+ * many. */
+static void sort_group(tb_pair* p, tb_pair* tmp, int32_t lo, int32_t hi) {
+  if (hi - lo <= 16) {
+    for (int32_t i = lo + 1; i < hi; ++i) {
+      tb_pair v = p[i];
+      int32_t j = i - 1;
+      while (j >= lo && p[j].shape1 > v.shape1) {
+        p[j + 1] = p[j];
+        --j;
+      }
+      p[j + 1] = v;
+    }
+    return;
+  }
+  int32_t mid = lo + (hi - lo) / 2;
+  sort_group(p, tmp, lo, mid);
+  sort_group(p, tmp, mid, hi);
+  if (p[mid - 1].shape1 < p[mid].shape1) return; /* already in order */
+  int32_t i = lo, j = mid, k = lo;
+  while (i < mid && j < hi) tmp[k++] = p[i].shape1 < p[j].shape1 ? p[i++] : p[j++];
+  while (i < mid) tmp[k++] = p[i++];
+  while (j < hi) tmp[k++] = p[j++];
+  memcpy(p + lo, tmp + lo, (size_t)(hi - lo) * sizeof(tb_pair));
+}
+
+typedef struct group_ctx {
+  tb_pair* pairs;
+  tb_broad_scratch* b;
+} group_ctx;
+
+#define TB_GROUP_CHUNK 128 /* shapes per chunk: a small scene sorts its few groups without a barrier */
+
+/* Job over shape0 slots [begin, end): their groups by shape1. */
+static void sort_groups_job(int32_t begin, int32_t end, void* vctx) {
+  const group_ctx* ctx = (const group_ctx*)vctx;
+  const int32_t* count = ctx->b->count;
+  for (int32_t s = begin; s < end; ++s) {
+    int32_t lo = s > 0 ? count[s - 1] : 0, hi = count[s];
+    if (hi - lo > 1) sort_group(ctx->pairs, ctx->b->pair_tmp, lo, hi);
+  }
+}
+
+/* The pairs of the runs into p ordered by (shape0, shape1): grouped by shape0 serially (a pass
+ * over the pairs), then each group sorted in parallel over shape slots; the order is the one the
+ * pairs have, whatever the thread count. */
+static void order_pairs(const tb_step_context* step, const pair_runs* runs, tb_pair* p, int32_t range, tb_broad_scratch* b) {
+  group_by_shape0(runs, p, range, b);
+  group_ctx ctx = {p, b};
+  tb_parallel_for(range, TB_GROUP_CHUNK, step->thread_count, sort_groups_job, &ctx);
 }
 
 /* Sweep order key: lower x, ties broken by slot so the order is a total one. */
@@ -106,6 +172,7 @@ static int aabbs_overlap(const tb_shapes* s, int32_t a, int32_t b) {
 typedef struct pair_sink {
   tb_pair* pairs;
   int32_t capacity, stored, found;
+  int in_regions; /* the sweep left its pairs in its chunk regions (found of them), not in pairs */
 } pair_sink;
 
 /* One candidate with overlapping AABBs: the filter decides, then it is stored while there is room
@@ -218,7 +285,7 @@ static void sweep_job(int32_t begin, int32_t end, void* vctx) {
   const sweep_ctx* ctx = (const sweep_ctx*)vctx;
   const tb_sap_entry* e = ctx->e;
   int32_t c = begin / TB_SWEEP_CHUNK;
-  pair_sink out = {ctx->b->region + (size_t)c * (size_t)ctx->b->region_chunk, ctx->b->region_chunk, 0, 0};
+  pair_sink out = {ctx->b->region + (size_t)c * (size_t)ctx->b->region_chunk, ctx->b->region_chunk, 0, 0, 0};
   for (int32_t i = begin; i < end; ++i) {
     tb_vec3 al = e[i].lower, au = e[i].upper;
     int32_t band = ctx->bands.count > 1 ? ctx->band_of_entry[i] : 0;
@@ -334,20 +401,16 @@ static tb_status sweep_and_prune(tb_world* w, const tb_step_context* step, pair_
       b->region_chunk = per;
     }
     if ((int64_t)b->region_chunk * chunks > b->region_capacity) b->region_chunk = b->region_capacity / chunks;
+    b->region_runs = chunks;
     tb_parallel_for(ctx.n, TB_SWEEP_CHUNK, step->thread_count, sweep_job, &ctx);
     int32_t most = 0;
     for (int32_t c = 0; c < chunks; ++c) most = b->chunk_found[c] > most ? b->chunk_found[c] : most;
     if (most <= b->region_chunk) break;
     per = most + most / 2 + 16;
   }
-  /* the regions in chunk order into the pair arrays (the sort after fixes the final order) */
-  for (int32_t c = 0; c < chunks; ++c) {
-    const tb_pair* src = b->region + (size_t)c * (size_t)b->region_chunk;
-    for (int32_t k = 0; k < b->chunk_found[c]; ++k) {
-      if (out->stored < out->capacity) out->pairs[out->stored++] = src[k];
-    }
-    out->found += b->chunk_found[c];
-  }
+  /* the pairs stay in the regions; tb_broad_phase orders them into the pair arrays */
+  for (int32_t c = 0; c < chunks; ++c) out->found += b->chunk_found[c];
+  out->in_regions = 1;
   return TB_OK;
 }
 
@@ -385,7 +448,7 @@ static tb_status generate(tb_world* w, const tb_step_context* step, pair_sink* o
 }
 
 tb_status tb_broad_phase(tb_world* w, const tb_step_context* step) {
-  pair_sink out = {w->pairs, w->pair_capacity, 0, 0};
+  pair_sink out = {w->pairs, w->pair_capacity, 0, 0, 0};
   tb_status st = generate(w, step, &out);
   if (st != TB_OK) return st;
   int32_t limit = w->def.collision.max_collision_pairs;
@@ -410,13 +473,21 @@ tb_status tb_broad_phase(tb_world* w, const tb_step_context* step) {
     while (cap < out.found) cap = cap > INT32_MAX / 2 ? out.found : 2 * cap;
     if (!tb_pairs_grow(w, cap))
       return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for %d candidate pairs", cap);
-    out = (pair_sink){w->pairs, w->pair_capacity, 0, 0};
+    out = (pair_sink){w->pairs, w->pair_capacity, 0, 0, 0};
     st = generate(w, step, &out);
     if (st != TB_OK) return st;
   }
   tb_broad_scratch* b = scratch_of(w, w->shapes.capacity, w->pair_capacity, 0);
   if (!b) return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for the pair sort");
-  sort_pairs(w->pairs, out.stored, w->shapes.count, b);
+  pair_runs runs = {b->region, b->region_chunk, b->region_runs, b->chunk_found};
+  if (out.in_regions) {
+    out.stored = out.found; /* the arrays hold them all now */
+  } else {
+    /* the other generators' pairs, one run */
+    if (out.stored > 0) memcpy(b->pair_tmp, w->pairs, (size_t)out.stored * sizeof(tb_pair));
+    runs = (pair_runs){b->pair_tmp, out.stored, 1, &out.stored};
+  }
+  order_pairs(step, &runs, w->pairs, w->shapes.count, b);
   w->pair_count = out.stored;
   w->pairs_requested = out.found;
   w->pairs_overflowed = 0;

@@ -58,6 +58,7 @@ static atomic_int s_sleepers = 0; /* workers waiting on s_wake */
 static atomic_flag s_busy = ATOMIC_FLAG_INIT; /* a caller is inside tb_parallel_for */
 static atomic_uint s_used_mask = 0;
 static int32_t s_serial_left = 0, s_backoff = 0; /* read and written with s_busy held */
+static _Atomic int64_t s_parallel_jobs = 0; /* jobs big enough to split (tb_jobs_parallel_count) */
 
 static inline void cpu_relax(void) {
 #if defined(__x86_64__) || defined(__i386__)
@@ -156,8 +157,12 @@ void tb_parallel_for(int32_t count, int32_t chunk_size, int32_t max_threads, tb_
   if (threads > max_threads) threads = max_threads;
   if (threads > s_worker_count + 1) threads = s_worker_count + 1;
   /* small stages, huge chunk counts and a second concurrent caller run on the calling thread */
-  if (threads <= 1 || chunks < TB_MIN_PARALLEL_CHUNKS || (uint64_t)chunks > TB_CHUNK_MASK ||
-      atomic_flag_test_and_set_explicit(&s_busy, memory_order_acquire)) {
+  if (threads <= 1 || chunks < TB_MIN_PARALLEL_CHUNKS || (uint64_t)chunks > TB_CHUNK_MASK) {
+    run_serial(count, chunk_size, fn, ctx);
+    return;
+  }
+  atomic_fetch_add_explicit(&s_parallel_jobs, 1, memory_order_relaxed);
+  if (atomic_flag_test_and_set_explicit(&s_busy, memory_order_acquire)) {
     run_serial(count, chunk_size, fn, ctx);
     return;
   }
@@ -200,6 +205,7 @@ int32_t tb_jobs_threads_used(void) {
 void tb_jobs_reset_usage(void) { atomic_store(&s_used_mask, 0u); }
 int32_t tb_jobs_pool_size(void) { return s_worker_count + 1; }
 int32_t tb_jobs_max_threads(void) { return TB_MAX_WORKERS + 1; }
+int64_t tb_jobs_parallel_count(void) { return atomic_load_explicit(&s_parallel_jobs, memory_order_relaxed); }
 
 #else /* serial build */
 
@@ -217,4 +223,5 @@ int32_t tb_jobs_threads_used(void) { return s_used; }
 void tb_jobs_reset_usage(void) { s_used = 0; }
 int32_t tb_jobs_pool_size(void) { return 1; }
 int32_t tb_jobs_max_threads(void) { return 1; }
+int64_t tb_jobs_parallel_count(void) { return 0; }
 #endif

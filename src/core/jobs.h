@@ -20,5 +20,9 @@ void tb_jobs_reset_usage(void);
 int32_t tb_jobs_pool_size(void);
 /* Threads a world may ask for, incl. the caller (tb_max_threads): 1 in the serial build. */
 int32_t tb_jobs_max_threads(void);
+/* Jobs since the start of the process that were big enough to split over the threads: each ends
+ * in the caller waiting for the others' chunks (a barrier), unless the pool backed off after a
+ * slow wait and ran it serially. 0 in the serial build. */
+int64_t tb_jobs_parallel_count(void);
 
 #endif

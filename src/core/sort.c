@@ -2,13 +2,6 @@
 
 #include <string.h>
 
-void tb_counting_rank(const int32_t* key, ptrdiff_t stride, int32_t n, int32_t range, int32_t* count, int32_t* rank) {
-  memset(count, 0, ((size_t)range + 1) * sizeof(int32_t));
-  for (int32_t i = 0; i < n; ++i) ++count[key[i * stride] + 1];
-  for (int32_t k = 0; k < range; ++k) count[k + 1] += count[k];
-  for (int32_t i = 0; i < n; ++i) rank[i] = count[key[i * stride]]++;
-}
-
 uint32_t tb_sort_key_f32(float x) {
   float z = x + 0.0f; /* -0 + 0 = +0 in round-to-nearest: both zeros get one key */
   uint32_t u;
@@ -40,25 +33,14 @@ void tb_radix_sort_u32(uint32_t* key, int32_t* value, uint32_t* key_tmp, int32_t
   }
 }
 
-void tb_radix_sort_u64(uint64_t* key, uint64_t* tmp, int32_t n) {
-  /* the bytes in which some keys differ: only those take a pass */
-  uint64_t all_and = ~UINT64_C(0), all_or = 0;
-  for (int32_t i = 0; i < n; ++i) { all_and &= key[i]; all_or |= key[i]; }
-  uint64_t varying = all_and ^ all_or;
-  int digit[8], passes = 0;
-  for (int d = 0; d < 8; ++d)
-    if ((varying >> (8 * d)) & 0xFFu) digit[passes++] = d;
-  int32_t count[8][257];
-  memset(count, 0, (size_t)passes * sizeof count[0]);
-  for (int32_t i = 0; i < n; ++i)
-    for (int p = 0; p < passes; ++p) ++count[p][((key[i] >> (8 * digit[p])) & 0xFFu) + 1];
-  uint64_t *src = key, *dst = tmp;
-  for (int p = 0; p < passes; ++p) {
-    int32_t* c = count[p];
-    int shift = 8 * digit[p];
-    for (int v = 0; v < 256; ++v) c[v + 1] += c[v];
-    for (int32_t i = 0; i < n; ++i) dst[c[(src[i] >> shift) & 0xFFu]++] = src[i];
-    uint64_t* t = src; src = dst; dst = t;
-  }
-  if (src != key) memcpy(key, src, (size_t)n * sizeof(uint64_t));
+void tb_sort_slot_pairs(uint64_t* key, uint64_t* tmp, int32_t n, int32_t range, int32_t* count) {
+  /* the low word first, then the high word; each pass stable */
+  memset(count, 0, ((size_t)range + 1) * sizeof(int32_t));
+  for (int32_t i = 0; i < n; ++i) ++count[(uint32_t)key[i] + 1];
+  for (int32_t k = 0; k < range; ++k) count[k + 1] += count[k];
+  for (int32_t i = 0; i < n; ++i) tmp[count[(uint32_t)key[i]]++] = key[i];
+  memset(count, 0, ((size_t)range + 1) * sizeof(int32_t));
+  for (int32_t i = 0; i < n; ++i) ++count[(tmp[i] >> 32) + 1];
+  for (int32_t k = 0; k < range; ++k) count[k + 1] += count[k];
+  for (int32_t i = 0; i < n; ++i) key[count[tmp[i] >> 32]++] = tmp[i];
 }

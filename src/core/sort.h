@@ -6,10 +6,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Stable counting sort by an integer key in [0, range): rank[i] = the sorted position of element
- * i, whose key is key[i * stride]. count holds range + 1 entries of scratch. */
-void tb_counting_rank(const int32_t* key, ptrdiff_t stride, int32_t n, int32_t range, int32_t* count, int32_t* rank);
-
 /* An unsigned key ordered as the float x is under `<`, with -0 and +0 equal (finite x). */
 uint32_t tb_sort_key_f32(float x);
 
@@ -17,9 +13,9 @@ uint32_t tb_sort_key_f32(float x);
  * same for every key is skipped. key_tmp and value_tmp hold n entries of scratch. */
 void tb_radix_sort_u32(uint32_t* key, int32_t* value, uint32_t* key_tmp, int32_t* value_tmp, int32_t n);
 
-/* Ascending LSD radix sort of n 64-bit keys, 8 bits per pass, only over the bytes in which some
- * keys differ (body slot pairs below 2^16 take at most 4 passes), the counts of every pass from
- * one read of the keys. tmp holds n entries of scratch. */
-void tb_radix_sort_u64(uint64_t* key, uint64_t* tmp, int32_t n);
+/* Ascending sort of n 64-bit keys (a << 32 | b) whose halves a and b are slots in [0, range) (body
+ * slot pairs): two stable counting passes, b then a. tmp holds n entries of scratch, count
+ * range + 1. */
+void tb_sort_slot_pairs(uint64_t* key, uint64_t* tmp, int32_t n, int32_t range, int32_t* count);
 
 #endif

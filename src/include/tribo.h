@@ -362,7 +362,8 @@ TB_API tb_status tb_world_set_pair_capacity(tb_world_id world, int32_t capacity)
  * build and thread count. Layout: a 32-byte header (magic "TRIBOSNP", version, header size,
  * payload size, layout hash of the build's storage, FNV-1a checksum of the payload), then the
  * payload. */
-#define TB_SNAPSHOT_VERSION 4 /* 2: the MuJoCo and Kamino warm starts; 3: islands and sleep; 4: the id salt */
+#define TB_SNAPSHOT_VERSION 5 /* 2: the MuJoCo and Kamino warm starts; 3: islands and sleep; 4: the id salt;
+                                * 5: contact chains that ended before a step's last round */
 #define TB_SNAPSHOT_HEADER_SIZE 32
 /* Why a snapshot is refused (tb_snapshot_check). */
 #define TB_SNAPSHOT_ERRORS(X)                                                                      \
@@ -994,7 +995,9 @@ TB_API tb_status tb_contacts_convert(tb_world_id world, tb_contact_convention co
  * TB_OBSERVE_EXCLUDE_SELF is then not available (TB_ERR_INVALID_STATE, naming it).
  * Otherwise, from the per-contact forces:
  * force (N, world) and torque (N·m, world) about the body's centre of mass at the end of the
- * step (out->point). `with`: TB_ANY_BODY, -1 (any static body) or a body id (only contacts
+ * step (out->point). A step of several collide() + solve() rounds (newton-xpbd substeps) also
+ * sums the contacts that ended before its last round (not in the contact list): their force over
+ * the step, applied at the point of their last record. `with`: TB_ANY_BODY, -1 (any static body) or a body id (only contacts
  * with that body; the body itself selects its self-contacts). flags: TB_OBSERVE_*. */
 TB_API tb_status tb_body_contact_wrench(tb_world_id world, tb_body_id body, tb_body_id with, int32_t flags,
                                         tb_wrench* out, tb_readback_info* info);
@@ -1003,7 +1006,8 @@ TB_API tb_status tb_body_contact_wrench(tb_world_id world, tb_body_id body, tb_b
  * out[6 * slot + 0..2] = force (N, world), out[6 * slot + 3..5] = torque (N·m, world) about that
  * body's centre of mass at the end of the step; slots = tb_world_body_slot_count() (body id
  * & 0xFFFFF is the slot). Bodies without contacts and free slots get zeros (no contact: a measured
- * zero). flags: TB_OBSERVE_*. */
+ * zero). The same contacts as tb_body_contact_wrench (with those that ended before the last round
+ * of a step of several). flags: TB_OBSERVE_*. */
 TB_API tb_status tb_world_body_contact_wrenches(tb_world_id world, int32_t flags, float* out, int32_t slots,
                                                 tb_readback_info* info);
 

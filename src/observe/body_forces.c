@@ -13,10 +13,10 @@ static int with_matches(const tb_world* w, int32_t other_slot, tb_body_id with) 
   return other_slot == tb_id_slot(with);
 }
 
-/* Sides (bit 0: side 0, bit 1: side 1) of contact k on which body slot `slot` is selected by the
- * counterpart filter and flags; 0 when the contact is not selected. */
-static int selected_sides(const tb_world* w, int32_t k, int32_t slot, tb_body_id with, int32_t flags) {
-  int32_t s0 = tb_observe_contact_body_slot(w, k, 0), s1 = tb_observe_contact_body_slot(w, k, 1);
+/* Sides (bit 0: side 0, bit 1: side 1) of a contact between body slots s0 and s1 (-1: removed)
+ * on which body slot `slot` is selected by the counterpart filter and flags; 0 when the contact
+ * is not selected. */
+static int selected_sides_of(const tb_world* w, int32_t s0, int32_t s1, int32_t slot, tb_body_id with, int32_t flags) {
   if (s0 != slot && s1 != slot) return 0;
   if (s0 == s1 && (flags & TB_OBSERVE_EXCLUDE_SELF)) return 0;
   int sides = 0;
@@ -25,15 +25,43 @@ static int selected_sides(const tb_world* w, int32_t k, int32_t slot, tb_body_id
   return sides;
 }
 
+static int selected_sides(const tb_world* w, int32_t k, int32_t slot, tb_body_id with, int32_t flags) {
+  return selected_sides_of(w, tb_observe_contact_body_slot(w, k, 0), tb_observe_contact_body_slot(w, k, 1), slot, with, flags);
+}
+
+/* The contacts a body total sums: the store's records, then those of a step of several rounds
+ * that ended before its last round (step/rounds.c), in that order. */
+static int32_t total_count(const tb_world* w) { return w->contacts.count + w->round_sums.ended_count; }
+
+/* Body slots (-1: removed), point (m, world) and force on side 1 (N, world) of total contact k. */
+static void total_contact(const tb_world* w, int32_t k, int32_t* s0, int32_t* s1, tb_vec3* point, tb_vec3* force) {
+  const float *p, *f;
+  if (k < w->contacts.count) {
+    *s0 = tb_observe_contact_body_slot(w, k, 0);
+    *s1 = tb_observe_contact_body_slot(w, k, 1);
+    p = w->contacts.f.point + 3 * k;
+    f = w->contacts.f.force + 3 * k;
+  } else {
+    const tb_round_ended* e = &w->round_sums.ended[k - w->contacts.count];
+    *s0 = tb_shape_body_slot(w, e->place.shape0);
+    *s1 = tb_shape_body_slot(w, e->place.shape1);
+    p = e->place.point;
+    f = e->force;
+  }
+  *point = tb_v3(p[0], p[1], p[2]);
+  *force = tb_v3(f[0], f[1], f[2]);
+}
+
 void tb_observe_body_sum(const tb_world* w, int32_t slot, tb_body_id with, int32_t flags, tb_vec3* force, tb_vec3* torque) {
-  const tb_contact_fields* c = &w->contacts.f;
   tb_vec3 center = tb_observe_body_center(w, slot);
   tb_vec3 f = tb_v3(0, 0, 0), t = tb_v3(0, 0, 0);
-  for (int32_t k = 0; k < w->contacts.count; ++k) { /* contact order: deterministic */
-    int sides = selected_sides(w, k, slot, with, flags);
+  for (int32_t k = 0; k < total_count(w); ++k) { /* contact order: deterministic */
+    int32_t s0, s1;
+    tb_vec3 pk, fk; /* fk on side 1 */
+    total_contact(w, k, &s0, &s1, &pk, &fk);
+    int sides = selected_sides_of(w, s0, s1, slot, with, flags);
     if (!sides) continue;
-    tb_vec3 fk = tb_v3(c->force[3 * k], c->force[3 * k + 1], c->force[3 * k + 2]); /* on side 1 */
-    tb_vec3 r = tb_sub(tb_v3(c->point[3 * k], c->point[3 * k + 1], c->point[3 * k + 2]), center);
+    tb_vec3 r = tb_sub(pk, center);
     for (int side = 0; side < 2; ++side) {
       if (!(sides & (1 << side))) continue;
       tb_vec3 fs = side ? fk : tb_scale(fk, -1.0f);
@@ -127,12 +155,11 @@ tb_status tb_observe_body_contact_wrenches(tb_world* w, const char* fn, int32_t 
   tb_status st = tb_observe_readback(w, fn, info);
   if (st != TB_OK) return st;
   for (int32_t i = 0; i < 6 * slots; ++i) out[i] = 0.0f;
-  const tb_contact_fields* c = &w->contacts.f;
-  for (int32_t k = 0; k < w->contacts.count; ++k) { /* contact order, side 0 then 1: as tb_observe_body_sum */
-    int32_t s0 = tb_observe_contact_body_slot(w, k, 0), s1 = tb_observe_contact_body_slot(w, k, 1);
+  for (int32_t k = 0; k < total_count(w); ++k) { /* contact order, side 0 then 1: as tb_observe_body_sum */
+    int32_t s0, s1;
+    tb_vec3 pk, fk;
+    total_contact(w, k, &s0, &s1, &pk, &fk);
     if (s0 == s1 && (flags & TB_OBSERVE_EXCLUDE_SELF)) continue;
-    tb_vec3 fk = tb_v3(c->force[3 * k], c->force[3 * k + 1], c->force[3 * k + 2]);
-    tb_vec3 pk = tb_v3(c->point[3 * k], c->point[3 * k + 1], c->point[3 * k + 2]);
     for (int side = 0; side < 2; ++side) {
       int32_t slot = side ? s1 : s0;
       if (slot < 0) continue;

@@ -90,9 +90,7 @@ tb_status tb_observe_wrench_average(const tb_wrench* samples, const float* h, in
 
 /* Body slot of side `side` of contact k (via its shape), or -1 when that shape was removed. */
 int32_t tb_observe_contact_body_slot(const tb_world* w, int32_t k, int side) {
-  int32_t id = side ? w->contacts.f.shape1[k] : w->contacts.f.shape0[k];
-  int32_t s = tb_shape_slot_of(w, id);
-  return s < 0 ? -1 : w->shapes.body[s];
+  return tb_shape_body_slot(w, side ? w->contacts.f.shape1[k] : w->contacts.f.shape0[k]);
 }
 
 /* Force (N, world) of contact k on its side `side`, applied at the contact point. */

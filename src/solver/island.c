@@ -433,7 +433,9 @@ int tb_islands_update(tb_world* w) {
     if (!tb_grow((void**)&w->links_sort_tmp, sizeof(uint64_t), w->links_sort_capacity, c)) return 0;
     w->links_sort_capacity = c;
   }
-  tb_radix_sort_u64(w->links_next, w->links_sort_tmp, n); /* the one ascending order of the keys */
+  /* the one ascending order of the keys (both halves are body slots below b->count) */
+  if (!grow_i32(&w->island_scratch, &w->island_scratch_capacity, b->count + 1)) return 0;
+  tb_sort_slot_pairs(w->links_next, w->links_sort_tmp, n, b->count, w->island_scratch);
   int32_t u = 0;
   for (int32_t i = 0; i < n; ++i)
     if (u == 0 || w->links_next[u - 1] != w->links_next[i]) w->links_next[u++] = w->links_next[i];

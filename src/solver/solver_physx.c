@@ -59,7 +59,7 @@ void tb_solver_destroy(tb_world* w) {
   tb_free(d->manifold_wide, (size_t)d->manifold_capacity * sizeof(int32_t));
   tb_free(d->manifold_anchor, (size_t)d->manifold_capacity * sizeof(int32_t));
   tb_free(d->chunk_residual, (size_t)d->manifold_capacity * 2 * sizeof(float));
-  tb_free(d->bits, (size_t)d->bits_capacity * sizeof(uint64_t));
+  tb_free(d->color_used, (size_t)d->color_used_capacity * sizeof(uint32_t));
   tb_free(d->wides, (size_t)d->wide_capacity * sizeof(tb_contact_wide));
   tb_free(d->pack_fill, (size_t)d->pack_capacity * sizeof(int32_t));
   tb_physx_joints_destroy(d);
@@ -125,19 +125,14 @@ static void link(int32_t* parent, int32_t a, int32_t b) {
 
 /* ---- jobs ---- */
 
-/* Gravity (unless TGS applies it per internal step) and damping v·max(1 − d·h, 0) (seed §6). */
-static void pre_integrate_job(int32_t begin, int32_t end, void* vctx) {
-  tb_physx_ctx* ctx = (tb_physx_ctx*)vctx;
-  float h = ctx->h;
-  for (int32_t i = begin; i < end; ++i) {
-    tb_body_sim* sim = &ctx->d->sims[i];
-    tb_body_state* st = &ctx->d->states[i];
-    if (sim->inv_mass == 0.0f) continue; /* kinematic: keeps its velocity */
-    tb_vec3 v = ctx->ext_every ? st->v : tb_mul_add(st->v, h, ctx->gravity);
-    float dl = 1.0f - sim->linear_damping * h, da = 1.0f - sim->angular_damping * h;
-    st->v = tb_scale(v, dl > 0.0f ? dl : 0.0f);
-    st->w = tb_scale(st->w, da > 0.0f ? da : 0.0f);
-  }
+/* Gravity (unless TGS applies it per internal step) and damping v·max(1 − d·h, 0) (seed §6) on a
+ * solver body's start velocities. */
+static void pre_integrate(const tb_body_sim* sim, tb_body_state* st, float h, int ext_every, tb_vec3 gravity) {
+  if (sim->inv_mass == 0.0f) return; /* kinematic: keeps its velocity */
+  tb_vec3 v = ext_every ? st->v : tb_mul_add(st->v, h, gravity);
+  float dl = 1.0f - sim->linear_damping * h, da = 1.0f - sim->angular_damping * h;
+  st->v = tb_scale(v, dl > 0.0f ? dl : 0.0f);
+  st->w = tb_scale(st->w, da > 0.0f ? da : 0.0f);
 }
 
 /* Rotation by a constant angular velocity w over hs: q+ = Δq ⊗ q with
@@ -258,9 +253,13 @@ typedef struct tb_physx_plan {
 typedef struct tb_physx_prep {
   tb_world* w;
   tb_solver_data* d;
+  float h;         /* s: the step */
+  int ext_every;   /* TGS applies gravity before each internal step instead */
+  tb_vec3 gravity; /* m/s² */
 } tb_physx_prep;
 
-/* Job over body slots [begin, end): the start state of their solver bodies. */
+/* Job over body slots [begin, end): the start state of their solver bodies, with gravity and
+ * damping applied to the velocities (nothing before the rows reads them). */
 static void prepare_bodies_job(int32_t begin, int32_t end, void* vctx) {
   const tb_physx_prep* pc = (const tb_physx_prep*)vctx;
   tb_bodies* bodies = &pc->w->bodies;
@@ -287,12 +286,14 @@ static void prepare_bodies_job(int32_t begin, int32_t end, void* vctx) {
     memset(st, 0, sizeof *st);
     st->v = tb_v3(v[0], v[1], v[2]);
     st->w = tb_v3(av[0], av[1], av[2]);
+    pre_integrate(sim, st, pc->h, pc->ext_every, pc->gravity);
     d->parent[k] = k;
   }
 }
 
 /* Solver bodies (awake dynamic and kinematic) with their start state: centre of mass (m), world
- * inverse inertia (1/(kg·m²), zero for kinematic), damping (1/s), velocities (m/s, rad/s). */
+ * inverse inertia (1/(kg·m²), zero for kinematic), damping (1/s), velocities (m/s, rad/s) after
+ * gravity and damping. */
 static tb_status prepare_bodies(tb_physx_prep* pc, tb_physx_plan* plan, int32_t threads) {
   tb_world* w = pc->w;
   tb_solver_data* d = pc->d;
@@ -383,14 +384,6 @@ static void build_islands(tb_world* w, tb_solver_data* d, tb_physx_plan* plan) {
   plan->dyn_vel = dyn_vel;
 }
 
-/* Job over constraints [begin, end), one packing chunk: its constraints per colour. */
-static void count_colors_job(int32_t begin, int32_t end, void* vctx) {
-  const tb_physx_prep* pc = (const tb_physx_prep*)vctx;
-  int32_t* f = &pc->d->pack_fill[begin / TB_PACK_CHUNK * (TB_GRAPH_COLORS + 1)];
-  for (int32_t c = 0; c <= TB_GRAPH_COLORS; ++c) f[c] = 0;
-  for (int32_t i = begin; i < end; ++i) f[pc->d->color[i]]++;
-}
-
 /* Job over constraints [begin, end), one packing chunk: each manifold into the next lane of its
  * colour's wides from the chunk's first slot (constraint order within a colour), four to a wide,
  * the overflow colour one to a wide. */
@@ -417,20 +410,20 @@ static tb_status build_wides(tb_physx_prep* pc, tb_physx_plan* plan, int32_t thr
   tb_world* w = pc->w;
   tb_solver_data* d = pc->d;
   int32_t nb = plan->bodies, nc = plan->constraints;
-  int32_t words = (nb + 63) / 64;
-  if (words < 1) words = 1;
-  if (!reserve((void**)&d->bits, &d->bits_capacity, TB_GRAPH_COLORS * words, sizeof(uint64_t)))
+  if (!reserve((void**)&d->color_used, &d->color_used_capacity, nb > 0 ? nb : 1, sizeof(uint32_t)))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for the constraint graph");
-  memset(d->bits, 0, (size_t)TB_GRAPH_COLORS * (size_t)words * sizeof(uint64_t));
-  tb_color_constraints(nc, d->body_a, d->body_b, d->bits, words, d->color);
+  memset(d->color_used, 0, (size_t)nb * sizeof(uint32_t));
+  tb_color_constraints(nc, d->body_a, d->body_b, d->color_used, d->color);
 
-  /* constraints per packing chunk and colour, their sums per colour, then each chunk's first slot
-   * in its colours (an exclusive prefix over the chunks): the slots do not depend on the
+  /* constraints per packing chunk and colour (counted here: a pass of a few instructions per
+   * constraint costs less than a job's barrier), their sums per colour, then each chunk's first
+   * slot in its colours (an exclusive prefix over the chunks): the slots do not depend on the
    * thread count */
   int32_t chunks = (nc + TB_PACK_CHUNK - 1) / TB_PACK_CHUNK;
   if (!reserve((void**)&d->pack_fill, &d->pack_capacity, chunks * (TB_GRAPH_COLORS + 1), sizeof(int32_t)))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for the constraint graph");
-  tb_parallel_for(nc, TB_PACK_CHUNK, threads, count_colors_job, pc);
+  if (chunks > 0) memset(d->pack_fill, 0, (size_t)chunks * (TB_GRAPH_COLORS + 1) * sizeof(int32_t));
+  for (int32_t i = 0; i < nc; ++i) d->pack_fill[i / TB_PACK_CHUNK * (TB_GRAPH_COLORS + 1) + d->color[i]]++;
   int32_t* per_color = plan->per_color;
   for (int32_t c = 0; c <= TB_GRAPH_COLORS; ++c) {
     int32_t run = 0;
@@ -460,12 +453,15 @@ static tb_status build_wides(tb_physx_prep* pc, tb_physx_plan* plan, int32_t thr
   return TB_OK;
 }
 
-/* Prepare: solver bodies, islands, colours and wides, then gravity and damping on the velocities
- * and the lanes' rows from the manifolds (masses, bias rates, anchors, restitution, springs). */
+/* Prepare: solver bodies with gravity and damping on their velocities, islands, colours and
+ * wides, then the lanes' rows from the manifolds (masses, bias rates, anchors, restitution,
+ * springs). */
 static tb_status prepare(tb_world* w, const tb_step_context* step, int tgs, tb_physx_ctx* ctx, tb_physx_plan* plan) {
   tb_solver_data* d = w->solver;
   const tb_solver_params* sp = &w->def.solver;
-  tb_physx_prep pc = {w, d};
+  tb_vec3 gravity = tb_v3(w->def.gravity[0], w->def.gravity[1], w->def.gravity[2]);
+  int ext_every = tgs && sp->external_forces_every_iteration;
+  tb_physx_prep pc = {w, d, step->dt, ext_every, gravity};
   tb_status st = prepare_bodies(&pc, plan, step->thread_count);
   if (st != TB_OK) return st;
   build_islands(w, d, plan);
@@ -478,12 +474,10 @@ static tb_status prepare(tb_world* w, const tb_step_context* step, int tgs, tb_p
   ctx->step = step;
   ctx->h = step->dt;
   ctx->tgs = tgs;
-  ctx->ext_every = tgs && sp->external_forces_every_iteration;
-  ctx->gravity = tb_v3(w->def.gravity[0], w->def.gravity[1], w->def.gravity[2]);
+  ctx->ext_every = ext_every;
+  ctx->gravity = gravity;
   ctx->zero_state = plan->bodies;
-  int32_t threads = step->thread_count;
-  tb_parallel_for(plan->bodies, TB_BODY_CHUNK, threads, pre_integrate_job, ctx);
-  tb_parallel_for(plan->wide_count, TB_WIDE_CHUNK, threads, tb_physx_prepare_rows_job, ctx);
+  tb_parallel_for(plan->wide_count, TB_WIDE_CHUNK, step->thread_count, tb_physx_prepare_rows_job, ctx);
   return tb_physx_joints_prepare(ctx);
 }
 

@@ -40,8 +40,8 @@ typedef struct tb_solver_data {
   int32_t* manifold_anchor;  /* per pair, readback: 1 = its anchors stuck, then their row in the next anchor cache (-1 none) */
   float* chunk_residual;     /* per readback chunk: the largest velocity (m/s) and penetration (m) residual */
   int32_t constraint_capacity, manifold_capacity;
-  uint64_t* bits;
-  int32_t bits_capacity;
+  uint32_t* color_used;      /* per solver body, colouring: bit c = the body has a constraint of colour c */
+  int32_t color_used_capacity;
   tb_contact_wide* wides;
   int32_t wide_capacity;
   int32_t* pack_fill;        /* per packing chunk and colour: its constraints, then its first slot in the colour */

@@ -115,6 +115,7 @@ tb_status tb_step_solve(tb_world* w) {
   if (ctx.rounds > 1) {
     STAGE_OR_FAIL(TB_STAGE_SOLVE, solve_rounds(w, &ctx));
   } else {
+    tb_rounds_clear(w);
     STAGE_OR_FAIL(TB_STAGE_SOLVE, solve_fresh(w, &ctx)); /* islands, rows, iterations, integration, readback, sleep */
   }
   const tb_step_context whole = tb_step_context_whole(w); /* the observers see the whole step */

@@ -45,6 +45,8 @@ tb_status tb_body_state_save(tb_world* w, float** saved, int32_t* capacity);
 void tb_body_state_restore(tb_world* w, const float* saved);
 /* Readback sums over the rounds of one step (rounds.c): after round r (0 first), and after the last. */
 tb_status tb_rounds_add(tb_world* w, int32_t round);
+/* A step of one round: no chain ended before its last round. */
+void tb_rounds_clear(tb_world* w);
 void tb_rounds_finish(tb_world* w, int32_t rounds);
 
 #endif

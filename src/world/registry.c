@@ -99,6 +99,10 @@ tb_id_state tb_joint_id_state(const tb_world* w, tb_joint_id id) {
 int32_t tb_body_slot_of(const tb_world* w, tb_body_id id) { return tb_body_id_state(w, id) == TB_ID_LIVE ? tb_id_slot(id) : -1; }
 int32_t tb_shape_slot_of(const tb_world* w, tb_shape_id id) { return tb_shape_id_state(w, id) == TB_ID_LIVE ? tb_id_slot(id) : -1; }
 int32_t tb_joint_slot_of(const tb_world* w, tb_joint_id id) { return tb_joint_id_state(w, id) == TB_ID_LIVE ? tb_id_slot(id) : -1; }
+int32_t tb_shape_body_slot(const tb_world* w, tb_shape_id id) {
+  int32_t s = tb_shape_slot_of(w, id);
+  return s < 0 ? -1 : w->shapes.body[s];
+}
 
 
 int32_t tb_joint_slot_checked(tb_world* w, tb_joint_id id, const char* fn) {

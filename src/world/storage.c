@@ -112,6 +112,8 @@ void tb_world_storage_free(tb_world* w, void (*free_data)(int32_t type, void* da
   tb_round_sums* rs = &w->round_sums;
   for (int i = 0; i < 2; ++i) tb_free(rs->contact[i], (size_t)rs->contact_capacity * TB_ROUND_CONTACT * sizeof(float));
   tb_free(rs->taken, (size_t)rs->contact_capacity * sizeof(int32_t));
+  for (int i = 0; i < 2; ++i) tb_free(rs->place[i], (size_t)rs->contact_capacity * sizeof(tb_round_place));
+  tb_free(rs->ended, (size_t)rs->ended_capacity * sizeof(tb_round_ended));
   tb_free(rs->body, (size_t)rs->body_capacity * 6 * sizeof(float));
   tb_free(rs->joint, (size_t)rs->joint_capacity * 8 * sizeof(float));
   tb_free(rs->backup, (size_t)rs->backup_capacity * 13 * sizeof(float));

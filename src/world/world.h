@@ -163,6 +163,20 @@ typedef struct tb_contact_store {
 struct tb_solver_data; /* defined by the solver */
 
 /* Readback sums over the collide() + solve() rounds of one step (src/step/rounds.c). */
+/* Shapes (ids) and point (m, world) of one record of a round. */
+typedef struct tb_round_place {
+  int32_t shape0, shape1;
+  float point[3];
+} tb_round_place;
+
+/* A contact chain that ended before the last round of its step: where its last record was and its
+ * force (N on shape1's body by shape0's, world): the sum of its rounds' forces over the step's
+ * rounds, i.e. its impulse over the step / timestep, as a listed contact's `force`. */
+typedef struct tb_round_ended {
+  tb_round_place place;
+  float force[3];
+} tb_round_ended;
+
 typedef struct tb_round_sums {
   float* contact[2];     /* per record of the last two rounds: normal and tangent impulses (N·s),
                           * force (N), wrench (N, N·m): TB_ROUND_CONTACT floats */
@@ -175,6 +189,10 @@ typedef struct tb_round_sums {
   float scale;           /* the readback scale shared by every round, NaN when they differ */
   float* backup;         /* per body slot: the state at the start of the step, 13 floats */
   int32_t backup_capacity;
+  tb_round_place* place[2]; /* per record of the last two rounds: its shapes and point */
+  tb_round_ended* ended; /* chains of the last step that ended before its last round (the per-body
+                          * totals sum them after the store's records); empty after a one-round step */
+  int32_t ended_count, ended_capacity;
 } tb_round_sums;
 #define TB_ROUND_CONTACT 12
 
@@ -240,7 +258,7 @@ typedef struct tb_world {
   uint64_t* links;             /* body slot pairs (lower slot high) linked in the last island update, sorted, unique */
   uint64_t* links_next;        /* scratch of the next update */
   int32_t link_count, link_capacity;
-  uint64_t* links_sort_tmp;    /* scratch of the links' radix sort */
+  uint64_t* links_sort_tmp;    /* scratch of the links' sort */
   int32_t links_sort_capacity;
   int32_t* island_scratch;     /* per body slot: the split's stack and adjacency */
   int32_t island_scratch_capacity;
@@ -301,6 +319,8 @@ const char* tb_world_error_text(const tb_world* w);
 int32_t tb_body_slot_of(const tb_world* w, tb_body_id id);
 int32_t tb_shape_slot_of(const tb_world* w, tb_shape_id id);
 int32_t tb_joint_slot_of(const tb_world* w, tb_joint_id id);
+/* Body slot of a live shape id, else -1 (the shape was removed). */
+int32_t tb_shape_body_slot(const tb_world* w, tb_shape_id id);
 /* The same, failing with TB_ERR_NOT_FOUND and "<fn>: body <id> does not exist ..." */
 int32_t tb_body_slot_checked(tb_world* w, tb_body_id id, const char* fn); /* slot or -1 */
 int32_t tb_shape_slot_checked(tb_world* w, tb_shape_id id, const char* fn); /* slot or -1 */

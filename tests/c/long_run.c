@@ -25,10 +25,10 @@
  *   preset newton-xpbd  steps 5000/5000 depth 0.0186 m (band 0.05) fell through 0 non-finite 0 escaped 0 refused 0
  *                       (its default 10 substeps; before them, at 1 substep: depth 0.8099 m at step 160,
  *                       77 fell through, the first centre below the floor at step 97)
- *   genesis: not finished (6.4 min of CPU, its 1000-body pile still running, when the table was taken)
- *   mujoco, kamino: not run to the end (see mujoco / genesis below: the 250-body pile did not
- *   finish 300 steps in 2.4 min of CPU; kamino: about 1.7 s of CPU per step once the 1000-body
- *   pile has landed, 5000 steps would take about 2.5 h, see kamino below).
+ *   mujoco, genesis, kamino: not run to the end. mujoco: 200 of the 1000-body pile's steps in
+ *   170 s of CPU (depth 0.1224 m at step 81, band 0.15, none fell through), about 1.5 s of CPU per
+ *   step once it has landed, so 5000 steps take about 2 h; genesis runs the same solver. kamino:
+ *   about 1.7 s per step once the pile has landed, about 2.5 h (see both below).
  * The shortened run of `make test` (300 108): depth 0.0292 (pgs), 0.0277 (tgs), 0.0051 (xpbd, 10 substeps),
  * 0.0635 (mujoco, genesis), 0.0059 (kamino) m, newton-semi refused; 24 s of CPU.
  *
@@ -78,9 +78,15 @@
  *   0.75 m deep on one row of the default ke = 2500 N/m, below its centre: the penalty solver's
  *   spring check refuses a body that sinks deeper than its smallest half size even on a flat
  *   support with every row its shape gets there (docs/presets.md).
- * - mujoco / genesis: the MuJoCo Newton solver factors a skyline Hessian in body-slot order; once
- *   the pile has mixed, neighbours are far apart in slot order and the factor fills: the 250-body
- *   pile had not finished 300 steps after 2.4 min of CPU (its first 100 steps took 0.5 s).
+ * - mujoco / genesis: the MuJoCo Newton solver factors the skyline Hessian M + JᵀDJ in every
+ *   iteration. In body-slot order a mixed pile's neighbours were far apart and the factor filled
+ *   (the 250-body pile had not finished 300 steps after 2.4 min of CPU); each island is now in
+ *   reverse Cuthill-McKee order (src/solver/mujoco_setup.c): 250 bodies × 300 steps take 8.7 s of
+ *   CPU, same worst depth (0.1180 m). At 1000 bodies the factor holds 1.29 M values by step 140
+ *   (6000 dofs, rows of about 215: the pile's width) and a step takes 10-16 Newton iterations,
+ *   each factoring it again. MuJoCo factors once per step and then updates the factor by rank one
+ *   per row that changes state; here 1000-1500 rows change in a step's first iteration and about
+ *   4000 in all, each update as long as the factor below the row, so that would not be cheaper.
  * - kamino: every step spends Newton's whole PADMM budget (200 iterations at its defaults: r_p,
  *   r_d, r_c within 1e-6 N·s, m/s, J, PADMMSolverConfig): on this pile the residuals stop at
  *   1e-5..1e-3 (108 bodies) and 0.05..1 (1000 bodies) after 200 iterations, in float32 as

@@ -45,38 +45,25 @@ static int cmp_u64(const void* a, const void* b) {
   return x < y ? -1 : x > y;
 }
 
-/* The 64-bit radix sort gives qsort's ascending order (digits in every byte, duplicates). */
-static void test_radix_u64(void) {
-  enum { N = 1000 };
+/* The sort of body slot pairs gives qsort's ascending order (duplicates, halves up to the range). */
+static void test_sort_slot_pairs(void) {
+  enum { N = 1000, RANGE = 70000 };
   static uint64_t key[N], ref[N], tmp[N];
+  static int32_t count[RANGE + 1];
   rng_state = 0x5EEDu;
   for (int i = 0; i < N; ++i) {
-    uint64_t hi = draw_u32() % 70000u, lo = i % 3 ? draw_u32() : draw_u32() % 300u;
+    uint64_t hi = draw_u32() % RANGE, lo = i % 3 ? draw_u32() % RANGE : draw_u32() % 300u;
     key[i] = ref[i] = i % 7 == 0 && i > 0 ? key[i - 1] : (hi << 32) | lo;
   }
+  key[1] = ref[1] = ((uint64_t)(RANGE - 1) << 32) | (RANGE - 1);
   qsort(ref, N, sizeof(uint64_t), cmp_u64);
-  tb_radix_sort_u64(key, tmp, N);
+  tb_sort_slot_pairs(key, tmp, N, RANGE, count);
   CHECK(memcmp(key, ref, sizeof key) == 0);
-  /* keys sharing the high word: only the low passes run */
+  /* keys sharing the high word */
   for (int i = 0; i < N; ++i) key[i] = ref[i] = (UINT64_C(7) << 32) | (uint32_t)(N - i);
   qsort(ref, N, sizeof(uint64_t), cmp_u64);
-  tb_radix_sort_u64(key, tmp, N);
+  tb_sort_slot_pairs(key, tmp, N, RANGE, count);
   CHECK(memcmp(key, ref, sizeof key) == 0);
-}
-
-static void test_counting_rank(void) {
-  enum { N = 3000, RANGE = 97 };
-  static int32_t rec[2 * N], rank[N], count[RANGE + 1], out[2 * N];
-  for (int i = 0; i < N; ++i) {
-    rec[2 * i] = (int32_t)(frand01() * RANGE) % RANGE;
-    rec[2 * i + 1] = i;
-  }
-  tb_counting_rank(rec, 2, N, RANGE, count, rank);
-  for (int i = 0; i < N; ++i) memcpy(out + 2 * rank[i], rec + 2 * i, 2 * sizeof(int32_t));
-  int ok = 1;
-  for (int i = 0; i + 1 < N; ++i)
-    ok &= out[2 * i] < out[2 * i + 2] || (out[2 * i] == out[2 * i + 2] && out[2 * i + 1] < out[2 * i + 3]);
-  CHECK(ok);
 }
 
 /* n spheres (r 0.5 m) of mixed shapes in a 24 m cube, created in random order. */
@@ -208,8 +195,7 @@ int main(void) {
   test_pair_growth_in_a_full_arena();
   test_float_keys();
   test_radix_stable();
-  test_counting_rank();
-  test_radix_u64();
+  test_sort_slot_pairs();
   test_sweep_matches_all_pairs();
   return tb_test_report("test_broad_phase");
 }

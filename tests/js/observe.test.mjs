@@ -137,6 +137,31 @@ for (const build of BUILDS) {
       w.free();
     });
 
+    it('newton-xpbd substeps: a contact that ends inside a step is in the body totals (Σ force·h = m·Δv − m·g·h)', () => {
+      // a frictionless 1 kg sphere slides at 4 m/s off a platform's edge; one contact, so the
+      // readback (scale 1, no restitution pass) is the impulse that moved the body
+      const w = tribo.createWorld({ preset: 'newton-xpbd', timestep: 1 / 60 });
+      assert.equal(w.options.xpbdSubsteps, 10);
+      const plat = w.addBody({ type: 'static', position: [0, -0.5, 0], shapes: [{ type: 'box', halfExtents: [1, 0.5, 1], friction: 0 }] });
+      const ball = w.addBody({ position: [0.6, 0.1, 0], shapes: [{ type: 'sphere', radius: 0.1, density: sphereDensity(1, 0.1), friction: 0 }] });
+      w.setVelocity(ball, [4, 0, 0]);
+      const sensor = w.addContactSensor(ball, { capacity: 4 });
+      const m = w.getMass(ball).mass, h = w.timestep, mgh = m * G * h;
+      let ended = 0;
+      for (let s = 0; s < 30; s++) {
+        const v0 = Array.from(w.getLinearVelocity(ball));
+        w.step();
+        const v1 = Array.from(w.getLinearVelocity(ball));
+        const j = [m * (v1[0] - v0[0]), m * (v1[1] - v0[1]) + mgh, m * (v1[2] - v0[2])];
+        nearVec(w.netContactWrench(ball).force.map((f) => f * h), j, 1e-3 * mgh, `step ${s}: impulse (N·s)`);
+        nearVec(w.netContactWrench(ball, { with: plat }).force.map((f) => f * h), j, 1e-3 * mgh, `step ${s}: with the platform`);
+        nearVec(w.readContactSensor(sensor).force.map((f) => f * h), j, 1e-3 * mgh, `step ${s}: sensor`);
+        if (w.contacts.count === 0 && j[1] > 0.05 * mgh) ended++;
+      }
+      assert.ok(ended >= 1, 'a step whose contact ended before its last substep');
+      w.free();
+    });
+
     it('a contact sensor keeps the last samples of the body force', () => {
       const { w, ball } = restingSphere(tribo);
       w.step(60);
