@@ -164,6 +164,7 @@ static void build_graph(tb_world* w, tb_mujoco_data* d) {
     }
   }
   for (int32_t i = 0; i < n; ++i) { /* sort each list (short: a body's neighbours), drop repeats */
+    if (d->adj_len[i] < 2) continue;  /* nothing to sort (and adj is NULL while no edge was ever held) */
     int32_t* a = d->adj + d->adj_start[i];
     int32_t len = d->adj_len[i], u = 0;
     for (int32_t k = 1; k < len; ++k) {
@@ -198,6 +199,7 @@ static int32_t bfs(tb_mujoco_data* d, int32_t root, int32_t* q, int32_t mark, in
       level_end = tail;
     }
     int32_t u = q[head++], first = tail;
+    if (d->adj_len[u] == 0) continue; /* no neighbour (adj may be NULL) */
     const int32_t* a = d->adj + d->adj_start[u];
     for (int32_t k = 0; k < d->adj_len[u]; ++k) {
       int32_t v = a[k];
