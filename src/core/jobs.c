@@ -161,7 +161,9 @@ void tb_parallel_for(int32_t count, int32_t chunk_size, int32_t max_threads, tb_
     run_serial(count, chunk_size, fn, ctx);
     return;
   }
+#if defined(TB_COUNT_BARRIERS) /* bench/barrier_count.sh only: not on the step's path otherwise */
   atomic_fetch_add_explicit(&s_parallel_jobs, 1, memory_order_relaxed);
+#endif
   if (atomic_flag_test_and_set_explicit(&s_busy, memory_order_acquire)) {
     run_serial(count, chunk_size, fn, ctx);
     return;

@@ -43,8 +43,6 @@ static int auto_sleep(const tb_world* w) { return w->def.solver.sleep.mode != TB
 
 static int dynamic(const tb_bodies* b, int32_t i) { return b->f.body_type[i] == TB_BODY_DYNAMIC; }
 
-static int awake_dynamic(const tb_bodies* b, int32_t i) { return dynamic(b, i) && !b->f.asleep[i]; }
-
 static int moving_kinematic(const tb_bodies* b, int32_t i) {
   if (b->f.body_type[i] != TB_BODY_KINEMATIC) return 0;
   const float* v = b->f.linear_velocity + 3 * i;
@@ -156,7 +154,7 @@ static void copy_record(tb_contact_store* to, int32_t j, tb_contact_store* from,
 /* A side of a kept record that keeps it kept: static (-1), kinematic, or asleep. */
 static int side_rests(const tb_bodies* b, int32_t id) {
   int32_t s = body_slot_of_id(id);
-  return s < 0 || !awake_dynamic(b, s);
+  return s < 0 || !tb_body_awake_dynamic(b, s);
 }
 
 /* Drops the kept records naming a body that is now awake or gone. */
@@ -193,7 +191,7 @@ static void keep_records(tb_world* w, int32_t id) {
     int32_t base = w->manifold_contact[m];
     int32_t b0 = sh->body[w->pairs[m].shape0], b1 = sh->body[w->pairs[m].shape1];
     if (base < 0 || (b->island[b0] != id && b->island[b1] != id)) continue;
-    if (awake_dynamic(b, b0) || awake_dynamic(b, b1)) continue;
+    if (tb_body_awake_dynamic(b, b0) || tb_body_awake_dynamic(b, b1)) continue;
     for (int32_t j = 0; j < w->manifolds[m].point_count && base + j < w->fresh_contacts; ++j) {
       copy_record(c, c->count, &w->contacts, base + j);
       c->f.sleeping[c->count] = 1;
@@ -301,7 +299,7 @@ int32_t tb_islands_wake_touched(tb_world* w) {
   for (int32_t m = 0; m < w->pair_count; ++m) {
     if (!(w->pairs[m].flags & TB_PAIR_SOLVE) || !has_active_point(&w->manifolds[m])) continue;
     int32_t b0 = sh->body[w->pairs[m].shape0], b1 = sh->body[w->pairs[m].shape1];
-    int a0 = awake_dynamic(b, b0) || moving_kinematic(b, b0), a1 = awake_dynamic(b, b1) || moving_kinematic(b, b1);
+    int a0 = tb_body_awake_dynamic(b, b0) || moving_kinematic(b, b0), a1 = tb_body_awake_dynamic(b, b1) || moving_kinematic(b, b1);
     int32_t sleeper = a0 && dynamic(b, b1) && b->f.asleep[b1] ? b1 : a1 && dynamic(b, b0) && b->f.asleep[b0] ? b0 : -1;
     if (sleeper < 0 || b->island[sleeper] < 0) continue;
     wake_island(w, b->island[sleeper]);
@@ -311,8 +309,8 @@ int32_t tb_islands_wake_touched(tb_world* w) {
   for (int32_t j = 0; j < jt->count; ++j) {
     int32_t s0 = jt->slot0[j], s1 = jt->slot1[j];
     if (jt->def[j].type < 0 || jt->state[j].broken || s0 < 0 || s1 < 0) continue;
-    int32_t sleeper = awake_dynamic(b, s0) && dynamic(b, s1) && b->f.asleep[s1] ? s1
-                      : awake_dynamic(b, s1) && dynamic(b, s0) && b->f.asleep[s0] ? s0 : -1;
+    int32_t sleeper = tb_body_awake_dynamic(b, s0) && dynamic(b, s1) && b->f.asleep[s1] ? s1
+                      : tb_body_awake_dynamic(b, s1) && dynamic(b, s0) && b->f.asleep[s0] ? s0 : -1;
     if (sleeper < 0 || b->island[sleeper] < 0) continue;
     wake_island(w, b->island[sleeper]);
     ++woken;
@@ -413,12 +411,12 @@ int tb_islands_update(tb_world* w) {
   for (int32_t m = 0; m < w->pair_count; ++m) {
     if (!(w->pairs[m].flags & TB_PAIR_SOLVE) || !has_active_point(&w->manifolds[m])) continue;
     int32_t b0 = sh->body[w->pairs[m].shape0], b1 = sh->body[w->pairs[m].shape1];
-    if (awake_dynamic(b, b0) && awake_dynamic(b, b1) && b->island[b0] >= 0 && b->island[b1] >= 0) w->links_next[n++] = link_key(b0, b1);
+    if (tb_body_awake_dynamic(b, b0) && tb_body_awake_dynamic(b, b1) && b->island[b0] >= 0 && b->island[b1] >= 0) w->links_next[n++] = link_key(b0, b1);
   }
   for (int32_t j = 0; j < jt->count; ++j) {
     int32_t s0 = jt->slot0[j], s1 = jt->slot1[j];
     if (jt->def[j].type < 0 || jt->state[j].broken || s0 < 0 || s1 < 0) continue;
-    if (awake_dynamic(b, s0) && awake_dynamic(b, s1) && b->island[s0] >= 0 && b->island[s1] >= 0) w->links_next[n++] = link_key(s0, s1);
+    if (tb_body_awake_dynamic(b, s0) && tb_body_awake_dynamic(b, s1) && b->island[s0] >= 0 && b->island[s1] >= 0) w->links_next[n++] = link_key(s0, s1);
   }
   /* links inside sleeping islands are not collided: kept as they were */
   for (int32_t l = 0; l < w->link_count; ++l) {
@@ -480,7 +478,7 @@ int tb_islands_update(tb_world* w) {
 static int joint_rests(const tb_world* w, int32_t j) {
   const tb_bodies* b = &w->bodies;
   int32_t s0 = w->joints.slot0[j], s1 = w->joints.slot1[j];
-  int rest0 = s0 < 0 || !awake_dynamic(b, s0), rest1 = s1 < 0 || !awake_dynamic(b, s1);
+  int rest0 = s0 < 0 || !tb_body_awake_dynamic(b, s0), rest1 = s1 < 0 || !tb_body_awake_dynamic(b, s1);
   int asleep = (s0 >= 0 && dynamic(b, s0) && b->f.asleep[s0]) || (s1 >= 0 && dynamic(b, s1) && b->f.asleep[s1]);
   return rest0 && rest1 && asleep;
 }
@@ -512,13 +510,13 @@ void tb_islands_sleep(tb_world* w, const tb_step_context* step) {
   float dt = step->dt;
   if (!genesis) tb_sleep_rule_count_interactions(w);
   for (int32_t i = 0; i < b->count; ++i)
-    if (awake_dynamic(b, i)) tb_sleep_rule_body(w, i, dt);
+    if (tb_body_awake_dynamic(b, i)) tb_sleep_rule_body(w, i, dt);
   /* touching a moving kinematic body keeps a body awake */
   for (int32_t m = 0; m < w->pair_count; ++m) {
     if (!(w->pairs[m].flags & TB_PAIR_SOLVE) || !has_active_point(&w->manifolds[m])) continue;
     int32_t b0 = sh->body[w->pairs[m].shape0], b1 = sh->body[w->pairs[m].shape1];
     int32_t body = moving_kinematic(b, b0) ? b1 : moving_kinematic(b, b1) ? b0 : -1;
-    if (body < 0 || !awake_dynamic(b, body)) continue;
+    if (body < 0 || !tb_body_awake_dynamic(b, body)) continue;
     b->sleep_steps[body] = 0;
     b->wake_counter[body] = w->def.solver.sleep.wake_counter;
     memset(b->sleep_velocity + 6 * body, 0, 6 * sizeof(float));
@@ -526,7 +524,7 @@ void tb_islands_sleep(tb_world* w, const tb_step_context* step) {
   split_graph g = {0};
   int32_t need = w->def.solver.sleep.steps;
   for (int32_t i = 0; i < b->count; ++i) {
-    if (!awake_dynamic(b, i) || b->island[i] != i || !b->island_dirty[i]) continue;
+    if (!tb_body_awake_dynamic(b, i) || b->island[i] != i || !b->island_dirty[i]) continue;
     int ready = 1;
     for (int32_t k = i; k >= 0 && ready; k = b->island_next[k])
       ready = genesis ? b->sleep_steps[k] >= need : b->wake_counter[k] <= 0.0f;
@@ -535,7 +533,7 @@ void tb_islands_sleep(tb_world* w, const tb_step_context* step) {
   }
   /* every awake island whose bodies are all ready sleeps */
   for (int32_t i = 0; i < b->count; ++i) {
-    if (!awake_dynamic(b, i) || b->island[i] != i || b->island_dirty[i]) continue;
+    if (!tb_body_awake_dynamic(b, i) || b->island[i] != i || b->island_dirty[i]) continue;
     int ready = 1;
     for (int32_t k = i; k >= 0 && ready; k = b->island_next[k])
       ready = genesis ? b->sleep_steps[k] >= need : b->wake_counter[k] <= 0.0f;

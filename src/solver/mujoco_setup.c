@@ -125,10 +125,6 @@ static tb_status reserve(tb_world* w) {
  * in a mixed pile is the whole island. Everything is decided by degrees and slots, never by
  * addresses or threads: the same order, so the same bits, for any thread count. */
 
-static int awake_dynamic(const tb_bodies* bodies, int32_t i) {
-  return bodies->f.body_type[i] == TB_BODY_DYNAMIC && !bodies->f.asleep[i];
-}
-
 /* The graph of the awake dynamic bodies: an edge per touching pair and per joint between two of
  * them, each list sorted by slot without repeats (adj_start, adj_len into adj). */
 static void build_graph(tb_world* w, tb_mujoco_data* d) {
@@ -140,7 +136,7 @@ static void build_graph(tb_world* w, tb_mujoco_data* d) {
   for (int pass = 0; pass < 2; ++pass) { /* count, then place */
     for (int32_t m = 0; m < w->pair_count; ++m) {
       int32_t e[2] = {shapes->body[w->pairs[m].shape0], shapes->body[w->pairs[m].shape1]};
-      if (w->manifolds[m].point_count == 0 || !awake_dynamic(bodies, e[0]) || !awake_dynamic(bodies, e[1])) continue;
+      if (w->manifolds[m].point_count == 0 || !tb_body_awake_dynamic(bodies, e[0]) || !tb_body_awake_dynamic(bodies, e[1])) continue;
       for (int s = 0; s < 2; ++s) {
         if (pass == 1) d->adj[d->adj_start[e[s]] + d->adj_len[e[s]]] = e[1 - s];
         d->adj_len[e[s]]++;
@@ -149,7 +145,7 @@ static void build_graph(tb_world* w, tb_mujoco_data* d) {
     for (int32_t j = 0; j < jt->count; ++j) {
       int32_t e[2] = {jt->slot0[j], jt->slot1[j]};
       if (jt->def[j].type < 0 || jt->state[j].broken || e[0] < 0 || e[1] < 0) continue;
-      if (!awake_dynamic(bodies, e[0]) || !awake_dynamic(bodies, e[1])) continue;
+      if (!tb_body_awake_dynamic(bodies, e[0]) || !tb_body_awake_dynamic(bodies, e[1])) continue;
       for (int s = 0; s < 2; ++s) {
         if (pass == 1) d->adj[d->adj_start[e[s]] + d->adj_len[e[s]]] = e[1 - s];
         d->adj_len[e[s]]++;
@@ -248,7 +244,7 @@ static int32_t order_bodies(tb_world* w, tb_mujoco_data* d) {
   int32_t nb = 0, mark = 0;
   for (int32_t i = 0; i < bodies->count; ++i) d->stamp[i] = 0, d->dof_of_slot[i] = -1;
   for (int32_t i = 0; i < bodies->count; ++i)
-    if (awake_dynamic(bodies, i) && d->stamp[i] == 0) nb += island_order(d, i, d->order + nb, &mark);
+    if (tb_body_awake_dynamic(bodies, i) && d->stamp[i] == 0) nb += island_order(d, i, d->order + nb, &mark);
   for (int32_t k = 0; k < nb; ++k) {
     int32_t i = d->order[k];
     d->dof_of_slot[i] = k;

@@ -379,6 +379,11 @@ static inline uint64_t tb_pair_match_key(const tb_shapes* s, int32_t s0, int32_t
   return (k0 << 31) | k1;
 }
 
+/* A dynamic body that is awake: the bodies the solvers move. */
+static inline int tb_body_awake_dynamic(const tb_bodies* b, int32_t slot) {
+  return b->f.body_type[slot] == TB_BODY_DYNAMIC && !b->f.asleep[slot];
+}
+
 static inline tb_transform tb_body_pose(const tb_bodies* b, int32_t slot) {
   const float* t = b->f.transform + 7 * slot;
   tb_transform x = {{t[0], t[1], t[2]}, {t[3], t[4], t[5], t[6]}};
