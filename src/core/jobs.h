@@ -22,8 +22,8 @@ int32_t tb_jobs_pool_size(void);
 int32_t tb_jobs_max_threads(void);
 /* Jobs since the start of the process that were big enough to split over the threads: each ends
  * in the caller waiting for the others' chunks (a barrier), unless the pool backed off after a
- * slow wait and ran it serially. 0 in the serial build. */
-/* Jobs big enough to split since start; counted only in a TB_COUNT_BARRIERS build (bench/barrier_count.sh), 0 otherwise. */
+ * slow wait and ran it serially. Counted only in a TB_COUNT_BARRIERS build (bench/barrier_count.sh);
+ * 0 otherwise and in the serial build. */
 int64_t tb_jobs_parallel_count(void);
 
 #endif
