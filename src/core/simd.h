@@ -1,4 +1,5 @@
-/* Four-lane float32 SIMD through one header (internal). Back ends: wasm SIMD128, SSE2, scalar.
+/* Four-lane float32 and two-lane float64 SIMD through one header (internal). Back ends: wasm
+ * SIMD128, SSE2, scalar.
  * Every back end computes the same IEEE results lane by lane (no fused multiply-add, no
  * approximate reciprocals), so the builds agree bit for bit. */
 #ifndef TB_SIMD_H
@@ -34,6 +35,15 @@ static inline void tb_f4_transpose(tb_f4* r0, tb_f4* r1, tb_f4* r2, tb_f4* r3) {
   *r3 = wasm_i32x4_shuffle(t2, t3, 2, 3, 6, 7);
 }
 
+/* two float64 lanes (the MuJoCo Newton skyline factor) */
+typedef v128_t tb_d2;
+static inline tb_d2 tb_d2_zero(void) { return wasm_f64x2_splat(0.0); }
+static inline tb_d2 tb_d2_load(const double* p) { return wasm_v128_load(p); }
+static inline tb_d2 tb_d2_add(tb_d2 a, tb_d2 b) { return wasm_f64x2_add(a, b); }
+static inline tb_d2 tb_d2_mul(tb_d2 a, tb_d2 b) { return wasm_f64x2_mul(a, b); }
+static inline double tb_d2_lane0(tb_d2 a) { return wasm_f64x2_extract_lane(a, 0); }
+static inline double tb_d2_lane1(tb_d2 a) { return wasm_f64x2_extract_lane(a, 1); }
+
 #elif defined(__SSE2__) && !defined(TB_SIMD_SCALAR)
 #include <emmintrin.h>
 #define TB_SIMD_BACKEND "sse2"
@@ -64,6 +74,15 @@ static inline void tb_f4_transpose(tb_f4* r0, tb_f4* r1, tb_f4* r2, tb_f4* r3) {
   *r2 = _mm_movelh_ps(t2, t3);
   *r3 = _mm_movehl_ps(t3, t2);
 }
+
+/* two float64 lanes (the MuJoCo Newton skyline factor) */
+typedef __m128d tb_d2;
+static inline tb_d2 tb_d2_zero(void) { return _mm_setzero_pd(); }
+static inline tb_d2 tb_d2_load(const double* p) { return _mm_loadu_pd(p); }
+static inline tb_d2 tb_d2_add(tb_d2 a, tb_d2 b) { return _mm_add_pd(a, b); }
+static inline tb_d2 tb_d2_mul(tb_d2 a, tb_d2 b) { return _mm_mul_pd(a, b); }
+static inline double tb_d2_lane0(tb_d2 a) { return _mm_cvtsd_f64(a); }
+static inline double tb_d2_lane1(tb_d2 a) { return _mm_cvtsd_f64(_mm_unpackhi_pd(a, a)); }
 
 #else
 #include <math.h>
@@ -103,6 +122,14 @@ static inline void tb_f4_transpose(tb_f4* r0, tb_f4* r1, tb_f4* r2, tb_f4* r3) {
     for (int j = i + 1; j < 4; ++j) { float t = r[i]->v[j]; r[i]->v[j] = r[j]->v[i]; r[j]->v[i] = t; }
 }
 #undef TB_F4_MAP2
+/* two float64 lanes (the MuJoCo Newton skyline factor) */
+typedef struct tb_d2 { double v[2]; } tb_d2;
+static inline tb_d2 tb_d2_zero(void) { tb_d2 r = {{0.0, 0.0}}; return r; }
+static inline tb_d2 tb_d2_load(const double* p) { tb_d2 r = {{p[0], p[1]}}; return r; }
+static inline tb_d2 tb_d2_add(tb_d2 a, tb_d2 b) { tb_d2 r = {{a.v[0] + b.v[0], a.v[1] + b.v[1]}}; return r; }
+static inline tb_d2 tb_d2_mul(tb_d2 a, tb_d2 b) { tb_d2 r = {{a.v[0] * b.v[0], a.v[1] * b.v[1]}}; return r; }
+static inline double tb_d2_lane0(tb_d2 a) { return a.v[0]; }
+static inline double tb_d2_lane1(tb_d2 a) { return a.v[1]; }
 #endif
 
 #endif

@@ -64,6 +64,7 @@ typedef struct tb_mujoco_data {
   int32_t dof_capacity;
   double* L;
   int64_t l_capacity;
+  int32_t hessian_stale;  /* L is not the factor of this iterate's H (a row changed state since) */
   /* per body slot */
   int32_t *dof_of_slot;  /* dof body of each slot, -1 none */
   int32_t *adj_start, *adj_len, *stamp, *order; /* the body graph (mujoco_setup.c order_bodies) */
