@@ -162,8 +162,9 @@ static void add_rows_hessian(tb_mujoco_data* d, int32_t adr, int n, const double
 
 /* Adds D_q J_qᵀ J_q of the active rows q of rows adr..adr+n−1 (same two bodies, H diagonal: the
  * pyramidal, frictionless and equality rows), row after row into each entry, as one
- * add_rows_hessian call per active row would: entry (u, v) gets (D_q·J_q[u])·J_q[v] where that
- * is not zero. */
+ * add_rows_hessian call per active row would: entry (u, v) gets (D_q·J_q[u])·J_q[v]. Where that
+ * call skips a zero product this adds it: no entry is ever −0 (L starts at +0, and a sum is −0
+ * only of two −0), so adding ±0 leaves it as it is. */
 static void add_rows_diagonal(tb_mujoco_data* d, int32_t adr, int n) {
   const tb_mj_row* r0 = &d->rows[adr];
   int32_t bod[2] = {r0->a, r0->b}, act[TB_MJ_MAX_ROWS], na = 0;
@@ -195,10 +196,7 @@ static void add_rows_diagonal(tb_mujoco_data* d, int32_t adr, int n) {
         double* e = li + 6 * bod[sb];
         for (int v = 0; v <= vmax; ++v) {
           double acc = e[v];
-          for (int q = 0; q < nk; ++q) {
-            double x = hj[q] * (sb == 0 ? rq[q]->ja[v] : rq[q]->jb[v]);
-            if (x != 0.0) acc += x;
-          }
+          for (int q = 0; q < nk; ++q) acc += hj[q] * (sb == 0 ? rq[q]->ja[v] : rq[q]->jb[v]);
           e[v] = acc;
         }
       }
@@ -225,20 +223,24 @@ static double dot4(const double* a, const double* b, int32_t n) {
  * exactly as dot4 adds it: lanes (s0, s1) and (s2, s3) of two float64 pairs, the tail into s0;
  * lj is loaded once for the six rows. */
 static void dot4_rows6(double* const li[6], const double* lj, int32_t k0, int32_t j, double out[6]) {
-  tb_d2 a[6], b[6];
-  for (int u = 0; u < 6; ++u) a[u] = tb_d2_zero(), b[u] = tb_d2_zero();
+  const double *r0 = li[0], *r1 = li[1], *r2 = li[2], *r3 = li[3], *r4 = li[4], *r5 = li[5];
+  tb_d2 a0 = tb_d2_zero(), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0; /* (s0, s1) of each row */
+  tb_d2 b0 = a0, b1 = a0, b2 = a0, b3 = a0, b4 = a0, b5 = a0;           /* (s2, s3) */
   int32_t c = k0;
-  for (; c + 4 <= j; c += 4) {
-    tb_d2 x0 = tb_d2_load(lj + c), x1 = tb_d2_load(lj + c + 2);
-    for (int u = 0; u < 6; ++u) {
-      a[u] = tb_d2_add(a[u], tb_d2_mul(tb_d2_load(li[u] + c), x0));
-      b[u] = tb_d2_add(b[u], tb_d2_mul(tb_d2_load(li[u] + c + 2), x1));
-    }
+  for (; c + 4 <= j; c += 4) { /* twelve independent chains in registers */
+    tb_d2 x = tb_d2_load(lj + c), y = tb_d2_load(lj + c + 2);
+    a0 = tb_d2_add(a0, tb_d2_mul(tb_d2_load(r0 + c), x)), b0 = tb_d2_add(b0, tb_d2_mul(tb_d2_load(r0 + c + 2), y));
+    a1 = tb_d2_add(a1, tb_d2_mul(tb_d2_load(r1 + c), x)), b1 = tb_d2_add(b1, tb_d2_mul(tb_d2_load(r1 + c + 2), y));
+    a2 = tb_d2_add(a2, tb_d2_mul(tb_d2_load(r2 + c), x)), b2 = tb_d2_add(b2, tb_d2_mul(tb_d2_load(r2 + c + 2), y));
+    a3 = tb_d2_add(a3, tb_d2_mul(tb_d2_load(r3 + c), x)), b3 = tb_d2_add(b3, tb_d2_mul(tb_d2_load(r3 + c + 2), y));
+    a4 = tb_d2_add(a4, tb_d2_mul(tb_d2_load(r4 + c), x)), b4 = tb_d2_add(b4, tb_d2_mul(tb_d2_load(r4 + c + 2), y));
+    a5 = tb_d2_add(a5, tb_d2_mul(tb_d2_load(r5 + c), x)), b5 = tb_d2_add(b5, tb_d2_mul(tb_d2_load(r5 + c + 2), y));
   }
+  const tb_d2 as[6] = {a0, a1, a2, a3, a4, a5}, bs[6] = {b0, b1, b2, b3, b4, b5};
   for (int u = 0; u < 6; ++u) {
-    double s0 = tb_d2_lane0(a[u]);
+    double s0 = tb_d2_lane0(as[u]);
     for (int32_t t = c; t < j; ++t) s0 += li[u][t] * lj[t];
-    out[u] = (s0 + tb_d2_lane1(a[u])) + (tb_d2_lane0(b[u]) + tb_d2_lane1(b[u]));
+    out[u] = (s0 + tb_d2_lane1(as[u])) + (tb_d2_lane0(bs[u]) + tb_d2_lane1(bs[u]));
   }
 }
 
