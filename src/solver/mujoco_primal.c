@@ -78,6 +78,8 @@ static double constraint_update(tb_mujoco_data* d, const double* jar, double* fo
 
 /* ---- primal solvers (CG, Newton) ---- */
 
+#define UPDATE_COST 8.0 /* a rank-one update's multiply-adds per skyline value it passes, against the factor's */
+
 static double gauss_cost(const tb_mujoco_data* d) {
   double s = 0.0;
   for (int32_t i = 0; i < 6 * d->body_count; ++i) s += (d->acc[i] - d->a0[i]) * (d->ma[i] - d->ma0[i]);
@@ -245,9 +247,10 @@ static void dot4_rows6(double* const li[6], const double* lj, int32_t k0, int32_
 }
 
 /* H = M + JᵀDJ (active rows) + cone Hessians, factorised in place (LLᵀ). */
-static void factor_hessian(tb_mujoco_data* d) {
+void tb_mj_factor_hessian(tb_mujoco_data* d) {
   int32_t n = 6 * d->body_count;
   d->hessian_stale = 0;
+  if (d->row_count > 0) memcpy(d->hstate, d->rstate, (size_t)d->row_count * sizeof(int32_t));
   if (n > 0) memset(d->L, 0, (size_t)d->off[n] * sizeof(double));
   for (int32_t k = 0; k < d->body_count; ++k) {
     const tb_mj_body* b = &d->bodies[k];
@@ -287,6 +290,91 @@ static void factor_hessian(tb_mujoco_data* d) {
         else li[u][j] = sqrt(s > TB_MJ_MINVAL ? s : TB_MJ_MINVAL);
       }
   }
+}
+
+/* L Lᵀ += σ v vᵀ for row r's v = √D·Jᵀ (σ = +1 the row became active, −1 it left): the rank-one
+ * update of Gill, Golub, Murray and Saunders (MuJoCo mju_cholUpdate) row after row over the
+ * skyline from the first dof of v on. Column j's rotation, c = r/l and s = x_j/l for its new
+ * diagonal r = √(l² + σx_j²), is kept as (1/c, s/c) for the rows below:
+ * L_ij ← L_ij/c + σ(s/c)·x_i and x_i ← x_i/c − (s/c)·L_ij (old L_ij; c² − σs² = 1).
+ * Returns 0 when a downdate would leave a diagonal below √MINVAL or lose more than half its
+ * digits (L is then left half updated: the caller factors H again). */
+int tb_mj_rank_one(tb_mujoco_data* d, const tb_mj_row* r, double sigma) {
+  int32_t n = 6 * d->body_count, lo = r->a < 0 ? r->b : r->b < 0 ? r->a : r->a < r->b ? r->a : r->b;
+  if (lo < 0) return 1;
+  double sq = sqrt(r->D), *ic = d->upd_c, *es = d->upd_s;
+  for (int32_t k = lo; k < d->body_count; ++k) {
+    int32_t i0 = 6 * k, f = d->first[i0], k0 = f > 6 * lo ? f : 6 * lo;
+    if (k0 >= i0 && k != r->a && k != r->b && k != lo) { /* v and every rotation so far are zero here */
+      for (int u = 0; u < 6; ++u) ic[i0 + u] = 1.0, es[i0 + u] = 0.0;
+      continue;
+    }
+    double x[6] = {0, 0, 0, 0, 0, 0}, *li[6];
+    for (int u = 0; u < 6; ++u) {
+      if (k == r->a) x[u] = sq * r->ja[u];
+      if (k == r->b) x[u] = sq * r->jb[u];
+      li[u] = d->L + d->off[i0 + u] - f;
+    }
+    for (int32_t j = k0; j < i0; ++j) { /* the columns of earlier bodies: six independent chains */
+      double b = ic[j], e = es[j], a = sigma * e;
+      double x0 = x[0], x1 = x[1], x2 = x[2], x3 = x[3], x4 = x[4], x5 = x[5];
+      double l0 = li[0][j], l1 = li[1][j], l2 = li[2][j], l3 = li[3][j], l4 = li[4][j], l5 = li[5][j];
+      li[0][j] = b * l0 + a * x0, x[0] = b * x0 - e * l0;
+      li[1][j] = b * l1 + a * x1, x[1] = b * x1 - e * l1;
+      li[2][j] = b * l2 + a * x2, x[2] = b * x2 - e * l2;
+      li[3][j] = b * l3 + a * x3, x[3] = b * x3 - e * l3;
+      li[4][j] = b * l4 + a * x4, x[4] = b * x4 - e * l4;
+      li[5][j] = b * l5 + a * x5, x[5] = b * x5 - e * l5;
+    }
+    for (int u = 0; u < 6; ++u) {
+      for (int32_t j = i0; j < i0 + u; ++j) {
+        double l = li[u][j];
+        li[u][j] = ic[j] * l + sigma * es[j] * x[u];
+        x[u] = ic[j] * x[u] - es[j] * l;
+      }
+      double l = li[u][i0 + u], r2 = l * l + sigma * x[u] * x[u];
+      if (!(r2 > TB_MJ_MINVAL && r2 > 1e-8 * l * l)) return 0;
+      double rr = sqrt(r2);
+      ic[i0 + u] = l / rr, es[i0 + u] = x[u] / rr; /* 1/c and s/c, c = rr/l, s = x/l */
+      li[u][i0 + u] = rr;
+    }
+  }
+  (void)n;
+  return 1;
+}
+
+/* Brings L to this iterate's H: nothing when no row changed state, rank-one updates when few did
+ * (cheaper than the factor: an update costs about the profile below its row, the factor the
+ * profile times the row length), else the whole factor. Elliptic cones in their middle zone move
+ * with jar: those factor again. */
+static void refresh_hessian(tb_mujoco_data* d, int elliptic) {
+  if (!d->hessian_stale) return;
+  int32_t n = 6 * d->body_count;
+  if (elliptic || n == 0) {
+    tb_mj_factor_hessian(d);
+    return;
+  }
+  double budget = 0.0, cost = 0.0; /* multiply-adds: the factor's, the updates' (a chain of four) */
+  for (int32_t i = 0; i < n; ++i) budget += 0.5 * (double)(i - d->first[i]) * (double)(i - d->first[i]);
+  for (int32_t i = 0; i < d->row_count && cost <= budget; ++i) {
+    if (d->rstate[i] == d->hstate[i]) continue;
+    const tb_mj_row* r = &d->rows[i];
+    int32_t lo = r->a < 0 ? r->b : r->b < 0 ? r->a : r->a < r->b ? r->a : r->b;
+    if (lo >= 0) cost += UPDATE_COST * (double)(d->off[n] - d->off[6 * lo]);
+  }
+  if (cost > budget) {
+    tb_mj_factor_hessian(d);
+    return;
+  }
+  for (int32_t i = 0; i < d->row_count; ++i) {
+    if (d->rstate[i] == d->hstate[i]) continue;
+    if (!tb_mj_rank_one(d, &d->rows[i], d->rstate[i] ? 1.0 : -1.0)) {
+      tb_mj_factor_hessian(d);
+      return;
+    }
+    d->hstate[i] = d->rstate[i];
+  }
+  d->hessian_stale = 0;
 }
 
 static void solve_hessian(const tb_mujoco_data* d, const double* b, double* x) {
@@ -398,7 +486,7 @@ tb_mj_result tb_mj_solve_primal(tb_mujoco_data* d, const tb_mujoco_params* p, in
   }
   if (newton) {
     tb_mj_skyline_profile(d);
-    factor_hessian(d);
+    tb_mj_factor_hessian(d);
     solve_hessian(d, d->grad, d->mgrad);
   } else {
     solve_m(d, d->grad, d->mgrad);
@@ -432,7 +520,7 @@ tb_mj_result tb_mj_solve_primal(tb_mujoco_data* d, const tb_mujoco_params* p, in
     }
     if (res.iterations == p->iterations) break; /* nor after the last iteration */
     if (newton) { /* H changes only with the rows' states (MuJoCo's HessianIncremental) */
-      if (d->hessian_stale) factor_hessian(d);
+      refresh_hessian(d, elliptic);
       solve_hessian(d, d->grad, d->mgrad);
     } else {
       solve_m(d, d->grad, d->mgrad);
