@@ -128,7 +128,7 @@ for (const build of BUILDS) {
           for (let k = 0; k < c.count; ++k) fy += c.force[3 * k + 1];
           near(assert, Math.abs(fy), mg, 0.005 * mg, `${label}: Σ force_y = m·g`);
         }
-        w.destroy();
+        w.free();
       }
     });
   });
