@@ -72,7 +72,10 @@ int tb_pcm_refresh(const tb_world* w, int32_t a, int32_t c, const tb_match_frame
                    tb_manifold* m, tb_pcm_cache* out) {
   const tb_pcm_cache* cache = &prev->pcm[pi];
   int32_t n = prev->count[pi];
-  if (cache->state == TB_PCM_NONE || n <= 0 || n > TB_MAX_MANIFOLD_POINTS) return 0;
+  /* a changed collision.max_points_per_pair takes effect at once: more points than it allows, or
+   * fewer after the reduction dropped some, regenerate */
+  int32_t bound = w->def.collision.max_points_per_pair;
+  if (cache->state == TB_PCM_NONE || n <= 0 || n > bound || (prev->reduced[pi] && n < bound)) return 0;
   const tb_shapes* s = &w->shapes;
   tb_shape_geom ga = tb_shape_geom_of(s, a), gc = tb_shape_geom_of(s, c);
   float margin = fminf(shape_margin(&ga), shape_margin(&gc)); /* m: PhysX minMargin */

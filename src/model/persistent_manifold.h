@@ -11,7 +11,8 @@
 int tb_pcm_pair_type(int32_t type_a, int32_t type_b);
 
 /* Pair i (shapes a, c) from pair pi of the previous matching frame: when the previous manifold had
- * points, the relative pose stayed within the thresholds and every point, moved with its body,
+ * points (at most collision.max_points_per_pair, and as many when the reduction dropped some), the
+ * relative pose stayed within the thresholds and every point, moved with its body,
  * stays within 0.8 · margin tangentially of its partner and at most `detect` (m) apart along the
  * normal, fills m with those points (feature ids kept), writes the cache (TB_PCM_REFRESHED) and
  * returns 1. Returns 0 otherwise (the caller runs the full generation). */

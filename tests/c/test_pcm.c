@@ -162,6 +162,32 @@ static void test_invalidation(tb_preset preset) {
   tb_world_destroy(w);
 }
 
+/* Lowering collision.max_points_per_pair between steps takes effect at the next collide(), also
+ * for a pair that would refresh: the resting cube keeps 1 point (refreshed from then on), and 4
+ * again at once when the bound is raised. */
+static void test_points_bound(tb_preset preset) {
+  tb_world_id w = make_world(preset);
+  ground_box(w);
+  cube(w, 0, 0.5f, 0);
+  for (int s = 0; s < 60; ++s) CHECK(tb_world_step(w) == TB_OK);
+  CHECK(tb_world_get(w)->contacts.count == 4 && stats(w).refreshed_pairs == 1);
+  tb_world_def def;
+  tb_world_get_def(w, &def);
+  def.collision.max_points_per_pair = 1;
+  CHECK(tb_world_set_collision(w, &def.collision) == TB_OK);
+  CHECK(tb_world_step(w) == TB_OK);
+  CHECK(tb_world_get(w)->contacts.count == 1 && stats(w).regenerated_pairs == 1);
+  CHECK(tb_world_step(w) == TB_OK);
+  CHECK(tb_world_get(w)->contacts.count == 1 && stats(w).refreshed_pairs == 1);
+  def.collision.max_points_per_pair = 4;
+  CHECK(tb_world_set_collision(w, &def.collision) == TB_OK);
+  CHECK(tb_world_step(w) == TB_OK);
+  printf("%s max_points_per_pair 4 → 1 → 4: %d contacts, refreshed %d\n", preset_name(preset),
+         tb_world_get(w)->contacts.count, stats(w).refreshed_pairs);
+  CHECK(tb_world_get(w)->contacts.count == 4 && stats(w).regenerated_pairs == 1);
+  tb_world_destroy(w);
+}
+
 /* The 10-row pyramid of unit cubes on a ground box stands for 300 steps with refreshed pairs: no
  * cube moves more than 5 cm from its start (a cube that tips or slides off moves >= 0.5 m; with
  * the cache off PGS drifts 12 cm here, TGS 1.6 cm). */
@@ -231,6 +257,7 @@ int main(void) {
     test_column(presets[i]);
     test_invalidation(presets[i]);
     test_pyramid(presets[i]);
+    test_points_bound(presets[i]);
   }
   test_presets();
   return tb_test_report("test_pcm");
