@@ -1,7 +1,8 @@
 /* Persistent manifolds of the PhysX presets (collision.persistent_manifolds, PhysX PCM): box–box
  * pairs that barely move refresh their previous points, and the loads they report still add up
  * to m·g; a pose change beyond the thresholds regenerates the manifold (the step counters say
- * which), with the points of a fresh generation; the pyramid stands; other presets never refresh. */
+ * which), with the points of a fresh generation; a resting capsule (capsule–box) refreshes too; the
+ * pyramid stands; a changed points bound regenerates; other presets never refresh. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -79,6 +80,31 @@ static void test_resting(tb_preset preset) {
   CHECK(refreshed >= 55 && refreshed + regenerated == 60);
   CHECK(tb_world_get(w)->contacts.count == 4);
   CHECK_NEAR(1000.0 * G, fy, 0.005 * 1000.0 * G);
+  tb_world_destroy(w);
+}
+
+/* A capsule lying on a ground box (capsule–box, 2 points): refreshed while at rest, m·g within 0.5 %. */
+static void test_resting_capsule(tb_preset preset) {
+  tb_world_id w = make_world(preset);
+  ground_box(w);
+  float cap[4] = {0.2f, 0.4f, 0, 0}, p[3] = {0, 0.2f, 0}, q[4] = {0, 0, 0.70710678f, 0.70710678f}; /* axis along x */
+  tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, p, q);
+  tb_shape_create(w, b, TB_SHAPE_CAPSULE, cap, ZERO, ID_Q, 0.6f, 0, 1000.0f);
+  float mp[13];
+  tb_body_get_mass(w, b, mp);
+  int refreshed = 0, regenerated = 0;
+  for (int s = 0; s < 120; ++s) {
+    CHECK(tb_world_step(w) == TB_OK);
+    if (s < 60) continue;
+    refreshed += stats(w).refreshed_pairs;
+    regenerated += stats(w).regenerated_pairs;
+  }
+  double fy = load_between(w, tb_id_slot(b), -1), mg = (double)mp[0] * G;
+  printf("%s resting capsule on a box: %d refreshed / %d regenerated in steps 60-119, %d points, Fy %.4f N (m·g %.4f)\n",
+         preset_name(preset), refreshed, regenerated, tb_world_get(w)->contacts.count, fy, mg);
+  CHECK(refreshed >= 55 && refreshed + regenerated == 60);
+  CHECK(tb_world_get(w)->contacts.count == 2);
+  CHECK_NEAR(mg, fy, 0.005 * mg);
   tb_world_destroy(w);
 }
 
@@ -254,6 +280,7 @@ int main(void) {
   const tb_preset presets[2] = {TB_PRESET_PHYSX_PGS, TB_PRESET_PHYSX_TGS};
   for (int i = 0; i < 2; ++i) {
     test_resting(presets[i]);
+    test_resting_capsule(presets[i]);
     test_column(presets[i]);
     test_invalidation(presets[i]);
     test_pyramid(presets[i]);
