@@ -1,6 +1,5 @@
 /* PhysX PGS and TGS presets (seed physx-e3 §3–7): readback of resting loads, incline stick/slip (on
- * a plane and on a box) at
- * the combined static/dynamic friction, TGS free fall with gravity per internal step, restitution
+ * a plane and on a box) at the combined static/dynamic friction, TGS free fall with gravity per internal step, restitution
  * around the bounce threshold, at least one velocity iteration, PGS friction in the last three
  * position iterations, max contact impulse, island iteration counts, patch anchors, damping,
  * compliant contacts, thread-count independence and input validation. */
