@@ -84,7 +84,7 @@ int tb_pcm_refresh(const tb_world* w, int32_t a, int32_t c, const tb_match_frame
    * lost when the two points slid apart beyond the breaking distance; PhysX regenerates when a
    * point was lost, and so does this (also when one left the detection distance) */
   tb_transform x0 = tb_match_body_frame(w, a), x1 = tb_match_body_frame(w, c);
-  tb_vec3 normal = tb_rotate(x0.q, cache->normal);
+  tb_vec3 normal = tb_rotate(cache->normal_body ? x1.q : x0.q, cache->normal);
   float brk = TB_PCM_BREAKING_RATIO * margin;
   for (int32_t j = 0; j < n; ++j) {
     int32_t k = TB_MAX_MANIFOLD_POINTS * pi + j;
@@ -114,6 +114,9 @@ void tb_pcm_generated(const tb_world* w, int32_t a, int32_t c, const tb_manifold
   out->relative = relative_pose(ta, tc);
   out->q0 = ta.q;
   out->q1 = tc.q;
-  out->normal = tb_inv_rotate(tb_match_body_frame(w, a).q, m->normal);
+  /* a capsule–box normal is the box's face normal or the closest-feature direction: it turns with
+   * the box, not with a rolling capsule */
+  out->normal_body = s->type[a] == TB_SHAPE_CAPSULE;
+  out->normal = tb_inv_rotate(tb_match_body_frame(w, out->normal_body ? c : a).q, m->normal);
   out->state = TB_PCM_GENERATED;
 }

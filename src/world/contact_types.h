@@ -64,7 +64,10 @@ typedef struct tb_distance_pair {
 typedef struct tb_pcm_cache {
   tb_transform relative; /* shape1's pose in shape0's frame at the last full generation (m, unit quat) */
   tb_quat q0, q1;        /* the two shapes' world orientations then (box–box rule) */
-  tb_vec3 normal;        /* manifold normal in shape0's body frame (world for a static body) */
+  tb_vec3 normal;        /* manifold normal (shape0 towards shape1) in the frame of body `normal_body` */
+  int32_t normal_body;   /* 0 / 1: the body whose frame holds the normal (world for a static body):
+                            the box's of a capsule–box pair (its face defines the normal; PhysX keeps
+                            it in the box's frame), else body 0 */
   int32_t state;         /* TB_PCM_* of this frame */
 } tb_pcm_cache;
 

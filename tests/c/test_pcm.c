@@ -83,13 +83,14 @@ static void test_resting(tb_preset preset) {
   tb_world_destroy(w);
 }
 
-/* A capsule lying on a ground box (capsule–box, 2 points): refreshed while at rest, m·g within 0.5 %. */
+/* A capsule lying on a ground box (capsule–box, 2 points): refreshed while at rest, m·g within 0.5 %;
+ * pushed 2 cm sideways it refreshes, turned 5° about the vertical it regenerates. */
 static void test_resting_capsule(tb_preset preset) {
   tb_world_id w = make_world(preset);
-  ground_box(w);
   float cap[4] = {0.2f, 0.4f, 0, 0}, p[3] = {0, 0.2f, 0}, q[4] = {0, 0, 0.70710678f, 0.70710678f}; /* axis along x */
   tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, p, q);
   tb_shape_create(w, b, TB_SHAPE_CAPSULE, cap, ZERO, ID_Q, 0.6f, 0, 1000.0f);
+  ground_box(w); /* after the capsule: the capsule is shape0, the normal is kept in the box's frame */
   float mp[13];
   tb_body_get_mass(w, b, mp);
   int refreshed = 0, regenerated = 0;
@@ -105,6 +106,20 @@ static void test_resting_capsule(tb_preset preset) {
   CHECK(refreshed >= 55 && refreshed + regenerated == 60);
   CHECK(tb_world_get(w)->contacts.count == 2);
   CHECK_NEAR(mg, fy, 0.005 * mg);
+  float x[13];
+  CHECK(tb_body_get_state(w, b, x) == TB_OK);
+  /* the pair's margin is min(0.15 · 0.5 m, 0.2 m) = 0.075 m: a 2 cm push stays below 0.75 · margin
+   * (2 points) and refreshes; a further turn of 5° about the vertical (relative quaternion dot
+   * cos 2.5° < 0.9997) regenerates */
+  float p2[3] = {x[0] + 0.02f, x[1], x[2]};
+  CHECK(tb_body_set_pose(w, b, p2, q) == TB_OK);
+  CHECK(tb_world_collide(w) == TB_OK);
+  CHECK(stats(w).refreshed_pairs == 1 && stats(w).regenerated_pairs == 0);
+  float turn = 5.0f * 3.14159265f / 180.0f, qz[4] = {0, sinf(0.5f * turn), 0, cosf(0.5f * turn)};
+  float qn[4] = {qz[3] * q[0] + qz[1] * q[2], qz[3] * q[1] + qz[1] * q[3], qz[3] * q[2] - qz[1] * q[0], qz[3] * q[3] - qz[1] * q[1]};
+  CHECK(tb_body_set_pose(w, b, p2, qn) == TB_OK);
+  CHECK(tb_world_collide(w) == TB_OK);
+  CHECK(stats(w).regenerated_pairs == 1 && stats(w).refreshed_pairs == 0);
   tb_world_destroy(w);
 }
 
