@@ -1032,7 +1032,7 @@ export interface ContactStatusStruct {
 }
 
 /**
- * The members of the engine struct of field set 'step_stats' (44 bytes), as the World getters that
+ * The members of the engine struct of field set 'step_stats' (52 bytes), as the World getters that
  * return it give them (js/fields.js readValues): a 0/1 flag as a boolean, an enum as its name, several
  * components as a tuple.
  */
@@ -1124,6 +1124,22 @@ export interface StepStatsStruct {
    * - C member: `sleeping_contacts` (i32 × 1, byte offset 40)
    */
   sleepingContacts: number;
+
+  /**
+   * persistent manifolds: pairs refreshed from their previous points in the last collide()
+   *
+   * - Unit: 1
+   * - C member: `refreshed_pairs` (i32 × 1, byte offset 44)
+   */
+  refreshedPairs: number;
+
+  /**
+   * persistent manifolds: pairs of the refreshed types fully generated in the last collide()
+   *
+   * - Unit: 1
+   * - C member: `regenerated_pairs` (i32 × 1, byte offset 48)
+   */
+  regeneratedPairs: number;
 }
 
 /**

@@ -115,6 +115,13 @@ export interface AxisOptions {
    */
   matchDistance?: number;
   /**
+   * PhysX's persistent contact manifolds (PCM): a box–box or capsule–box pair whose relative pose
+   * moved less than PhysX's thresholds since its last full generation refreshes its previous
+   * points instead (docs/presets.md; `stepStats.refreshedPairs` / `regeneratedPairs` count them).
+   * Default: `true` in `'physx-pgs'` and `'physx-tgs'`, `false` in the other presets.
+   */
+  persistentManifolds?: boolean;
+  /**
    * Newton distance rule only: keep a candidate when d <= gap0 + gap1 + min(|Δv|·h,
    * `maxSpeculativeExtension`), Δv = relative velocity of the two bodies (m/s), h = the time to the
    * next collide (s): the timestep, or timestep / `xpbdSubsteps` under the XPBD solver.

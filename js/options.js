@@ -39,6 +39,7 @@ export const DEF_OPTIONS = {
   matching: ['collision.matching', 'matching'],
   maxPointsPerPair: ['collision.max_points_per_pair', 'int'],
   matchDistance: ['collision.match_distance', 'num'],
+  persistentManifolds: ['collision.persistent_manifolds', 'bool'],
   /* Newton speculative contacts (m) */
   speculativeWidening: ['collision.speculative_widening', 'bool'],
   maxSpeculativeExtension: ['collision.max_speculative_extension', 'num'],

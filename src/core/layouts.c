@@ -88,7 +88,9 @@
   X(S, sleeping_bodies, TB_I32, 1, "1", "dynamic bodies asleep: not integrated, not solved")              \
   X(S, skipped_shapes, TB_I32, 1, "1", "shapes whose bounds collide() did not update (their body sleeps)") \
   X(S, sleeping_pairs, TB_I32, 1, "1", "shape pairs of sleeping bodies not collided, their records kept") \
-  X(S, sleeping_contacts, TB_I32, 1, "1", "kept contact records (flagged sleeping) at the end of the store")
+  X(S, sleeping_contacts, TB_I32, 1, "1", "kept contact records (flagged sleeping) at the end of the store") \
+  X(S, refreshed_pairs, TB_I32, 1, "1", "persistent manifolds: pairs refreshed from their previous points in the last collide()") \
+  X(S, regenerated_pairs, TB_I32, 1, "1", "persistent manifolds: pairs of the refreshed types fully generated in the last collide()")
 #define READBACK_INFO(X, S)                                                                           \
   X(S, convention, TB_I32, 1, "enum", "tb_readback of the solver that filled the store")                  \
   X(S, valid, TB_I32, 1, "0/1", "1 after solve() filled this contact set")                                \

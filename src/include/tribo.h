@@ -172,6 +172,11 @@ typedef struct tb_collision_params {
   float max_speculative_extension; /* m, finite, >= 0: cap of that widening; default 0.1 (Newton) */
   float constant_gap;              /* m, finite, >= 0: a constant distance added to gap0 + gap1 (not
                                       velocity-dependent); default 0 */
+  /* -- collision section: persistent manifolds -- */
+  int32_t persistent_manifolds;    /* 0/1: box–box and capsule–box pairs whose relative pose moved less
+                                      than PhysX's PCM thresholds refresh their previous points instead
+                                      of a full generation (docs/presets.md); 1 in physx-pgs / physx-tgs
+                                      (PxSceneFlag::eENABLE_PCM is on by default), 0 in the others */
 } tb_collision_params;
 
 /* ---- Newton XPBD / penalty parameters (the `newton-xpbd` and `newton-semi` presets). ---- */
@@ -671,6 +676,9 @@ typedef struct tb_step_stats {
   int32_t skipped_shapes;   /* shapes whose bounds collide() did not update (their body sleeps) */
   int32_t sleeping_pairs;   /* shape pairs of sleeping bodies kept from their last readback, not collided */
   int32_t sleeping_contacts;/* contact records kept (flagged `sleeping`), at the end of the store */
+  /* persistent manifolds (collision.persistent_manifolds), the last collide() of the step */
+  int32_t refreshed_pairs;  /* pairs whose previous points were refreshed (no full generation) */
+  int32_t regenerated_pairs;/* pairs of the refreshed types that ran the full generation */
 } tb_step_stats;
 TB_API tb_status tb_world_step_stats(tb_world_id world, tb_step_stats* out);
 

@@ -25,14 +25,23 @@ static int32_t find_match(const tb_match_frame* prev, int32_t pi, const tb_manif
   return best;
 }
 
-/* First index of keys[0, n) not below key (keys ascending). */
-static int32_t lower_bound(const uint64_t* keys, int32_t n, uint64_t key) {
-  int32_t lo = 0, hi = n;
+int32_t tb_match_lower_bound(const tb_match_frame* f, uint64_t key) {
+  int32_t lo = 0, hi = f->pair_count;
   while (lo < hi) {
     int32_t mid = lo + (hi - lo) / 2;
-    if (keys[mid] < key) lo = mid + 1; else hi = mid;
+    if (f->key[mid] < key) lo = mid + 1; else hi = mid;
   }
   return lo;
+}
+
+tb_transform tb_match_body_frame(const tb_world* w, int32_t shape) {
+  const tb_bodies* b = &w->bodies;
+  int32_t body = w->shapes.body[shape];
+  if (b->f.body_type[body] == TB_BODY_STATIC) {
+    const tb_transform world = {tb_v3(0, 0, 0), tb_quat_identity()};
+    return world;
+  }
+  return tb_body_pose(b, body);
 }
 
 typedef struct match_ctx {
@@ -52,21 +61,17 @@ static void match_job(int32_t begin, int32_t end, void* vctx) {
   const tb_match_frame* prev = ctx->prev;
   tb_match_frame* cur = ctx->cur;
   const tb_shapes* s = &w->shapes;
-  const tb_bodies* b = &w->bodies;
   const int sticky = ctx->sticky;
   const float dmax = ctx->dmax;
   /* the chunk's first pair by binary search, then a merge walk as keys ascend */
-  int32_t pk = lower_bound(prev->key, prev->pair_count, tb_pair_match_key(s, w->pairs[begin].shape0, w->pairs[begin].shape1));
+  int32_t pk = tb_match_lower_bound(prev, tb_pair_match_key(s, w->pairs[begin].shape0, w->pairs[begin].shape1));
   for (int32_t i = begin; i < end; ++i) {
     int32_t s0 = w->pairs[i].shape0, s1 = w->pairs[i].shape1;
     uint64_t key = tb_pair_match_key(s, s0, s1);
     while (pk < prev->pair_count && prev->key[pk] < key) ++pk;
     int32_t pi = pk < prev->pair_count && prev->key[pk] == key ? pk : -1;
     /* body-local points; a static shape's (body -1 in the record) are world points (newton-e3 §2) */
-    tb_transform x0 = tb_body_pose(b, s->body[s0]), x1 = tb_body_pose(b, s->body[s1]);
-    const tb_transform world = {tb_v3(0, 0, 0), tb_quat_identity()};
-    if (b->f.body_type[s->body[s0]] == TB_BODY_STATIC) x0 = world;
-    if (b->f.body_type[s->body[s1]] == TB_BODY_STATIC) x1 = world;
+    tb_transform x0 = tb_match_body_frame(w, s0), x1 = tb_match_body_frame(w, s1);
     tb_manifold* m = &w->manifolds[i];
     const tb_distance_pair* dp = &cur->dist[i];
     int claimed[TB_MAX_MANIFOLD_POINTS] = {0};
@@ -119,9 +124,15 @@ void tb_match_contacts(tb_world* w, const tb_step_context* step) {
   tb_parallel_for(w->pair_count, TB_MATCH_CHUNK, step->thread_count, match_job, &ctx);
   /* persistent ids of the new points, in pair and point order (the matched ones have age >= 1) */
   tb_match_frame* cur = ctx.cur;
-  for (int32_t i = 0; i < w->pair_count; ++i)
+  int32_t refreshed = 0, generated = 0;
+  for (int32_t i = 0; i < w->pair_count; ++i) {
     for (int32_t j = 0; j < cur->count[i]; ++j)
       if (cur->age[4 * i + j] == 0) cur->id[4 * i + j] = md->next_id++;
+    refreshed += cur->pcm[i].state == TB_PCM_REFRESHED;
+    generated += cur->pcm[i].state == TB_PCM_GENERATED;
+  }
+  w->stats.refreshed_pairs = refreshed;
+  w->stats.regenerated_pairs = generated;
   cur->pair_count = w->pair_count;
   md->current = 1 - md->current;
 }

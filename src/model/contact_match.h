@@ -12,6 +12,13 @@ struct tb_step_context;
 /* The frame the running collide() fills (becomes current in tb_match_contacts). */
 static inline tb_match_frame* tb_match_next(tb_match_data* m) { return &m->frame[1 - m->current]; }
 
+/* The frame of shape s's body in which the matching keeps its points: the body's pose, the world
+ * for a static body (newton-e3 §2: a static shape's record points are world points). */
+tb_transform tb_match_body_frame(const struct tb_world* w, int32_t shape);
+
+/* Index of the first pair of frame f whose key is not below `key` (keys ascend). */
+int32_t tb_match_lower_bound(const tb_match_frame* f, uint64_t key);
+
 /* After the narrow phase and the distance stage: makes a new current frame, matches every point
  * with the previous frame and applies sticky anchors (collision.matching). The matching frames'
  * storage is world storage (tb_match_reserve, src/world/storage.c). */

@@ -2,6 +2,7 @@
  * the configured points per pair, the distance rule and the combined material. One pass keeps each
  * pair's data in cache; the four jobs are the collision and model layers' functions. */
 #include <math.h>
+#include <string.h>
 
 #include "../collision/contact_reduction.h"
 #include "../collision/narrow_phase.h"
@@ -9,6 +10,7 @@
 #include "../model/contact_match.h"
 #include "../model/distance.h"
 #include "../model/material.h"
+#include "../model/persistent_manifold.h"
 #include "step.h"
 
 #define TB_NARROW_CHUNK 32
@@ -20,13 +22,19 @@ typedef struct narrow_ctx {
 
 /* Per pair: the narrow-phase manifold searched up to the distance rule's detection distance
  * (PhysX: plus the speculative distance and the relative motion of one step, so fast bodies are
- * caught before they tunnel), then the rule's keep / active / excluded classification. */
+ * caught before they tunnel), or, with persistent manifolds, the previous frame's points refreshed
+ * while the pair's relative pose stays within the thresholds; then the rule's keep / active /
+ * excluded classification. A pair's choice reads only its own previous entry. */
 static void narrow_job(int32_t begin, int32_t end, void* vctx) {
   narrow_ctx* ctx = (narrow_ctx*)vctx;
   tb_world* w = ctx->w;
   const tb_shapes* s = &w->shapes;
   const tb_bodies* b = &w->bodies;
   tb_match_frame* frame = tb_match_next(&w->match);
+  const tb_match_frame* prev = &w->match.frame[w->match.current];
+  const int pcm = w->def.collision.persistent_manifolds;
+  /* the previous frame's entry of the chunk's first pair, then a merge walk as keys ascend */
+  int32_t pk = pcm ? tb_match_lower_bound(prev, tb_pair_match_key(s, w->pairs[begin].shape0, w->pairs[begin].shape1)) : 0;
   for (int32_t i = begin; i < end; ++i) {
     int32_t a = w->pairs[i].shape0, c = w->pairs[i].shape1;
     tb_shape_geom ga = tb_shape_geom_of(s, a), gc = tb_shape_geom_of(s, c);
@@ -35,10 +43,24 @@ static void narrow_job(int32_t begin, int32_t end, void* vctx) {
     tb_vec3 dv = tb_v3(vc[0] - va[0], vc[1] - va[1], vc[2] - va[2]);
     tb_distance_pair dp = tb_distance_pair_of(w, a, c, tb_length(dv) * ctx->h);
     tb_manifold* m = &w->manifolds[i];
-    tb_collide(&ga, s->world_pose[a], &gc, s->world_pose[c], dp.detect, m);
-    /* the configured bound on points per pair (points_found keeps the count before) */
-    tb_manifold_reduce(m, w->def.collision.max_points_per_pair);
-    frame->reduced[i] = m->points_found > m->point_count;
+    tb_pcm_cache* cache = &frame->pcm[i];
+    int persistent = pcm && tb_pcm_pair_type(ga.type, gc.type);
+    int32_t pi = -1;
+    if (persistent) {
+      uint64_t key = tb_pair_match_key(s, a, c);
+      while (pk < prev->pair_count && prev->key[pk] < key) ++pk;
+      if (pk < prev->pair_count && prev->key[pk] == key) pi = pk;
+    }
+    if (pi >= 0 && tb_pcm_refresh(w, a, c, prev, pi, dp.detect, m, cache)) {
+      frame->reduced[i] = prev->reduced[pi];
+    } else {
+      tb_collide(&ga, s->world_pose[a], &gc, s->world_pose[c], dp.detect, m);
+      /* the configured bound on points per pair (points_found keeps the count before) */
+      tb_manifold_reduce(m, w->def.collision.max_points_per_pair);
+      frame->reduced[i] = m->points_found > m->point_count;
+      if (persistent) tb_pcm_generated(w, a, c, m, cache);
+      else memset(cache, 0, sizeof *cache); /* TB_PCM_NONE */
+    }
     frame->dist[i] = dp;
     tb_distance_apply(&dp, (w->pairs[i].flags & TB_PAIR_SOLVE) != 0, m);
     tb_combine_materials(w, a, c, &w->manifold_material[i]);

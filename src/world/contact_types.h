@@ -59,6 +59,24 @@ typedef struct tb_distance_pair {
                        collision.max_speculative_extension); 0 for the other rules */
 } tb_distance_pair;
 
+/* A pair's persistent manifold (PhysX PCM, collision.persistent_manifolds): the poses of the last
+ * full contact generation, against which the next collide() decides to refresh or regenerate. */
+typedef struct tb_pcm_cache {
+  tb_transform relative; /* shape1's pose in shape0's frame at the last full generation (m, unit quat) */
+  tb_quat q0, q1;        /* the two shapes' world orientations then (box–box rule) */
+  tb_vec3 normal;        /* manifold normal (shape0 towards shape1) in the frame of body `normal_body` */
+  int32_t normal_body;   /* 0 / 1: the body whose frame holds the normal (world for a static body):
+                            the box's of a capsule–box pair (its face defines the normal; PhysX keeps
+                            it in the box's frame), else body 0 */
+  int32_t state;         /* TB_PCM_* of this frame */
+} tb_pcm_cache;
+
+enum {
+  TB_PCM_NONE = 0,        /* no persistent manifold: off, another pair type */
+  TB_PCM_GENERATED = 1,   /* full generation this frame (the cache holds its poses) */
+  TB_PCM_REFRESHED = 2    /* the previous points refreshed (the cache is the last generation's) */
+};
+
 /* One frame's manifold points, per pair (i) and point (4 * i + j), in pair order. */
 typedef struct tb_match_frame {
   uint64_t* key;        /* per pair: tb_pair_match_key, ascending */
@@ -72,6 +90,7 @@ typedef struct tb_match_frame {
   int32_t* store;       /* per point: contact store index in this frame, -1 when not stored */
   tb_vec3* local0;      /* per point: point0 in shape0's body frame (m) */
   tb_vec3* local1;      /* per point: point1 in shape1's body frame (m) */
+  tb_pcm_cache* pcm;    /* per pair: persistent manifold (state TB_PCM_NONE when off) */
   int32_t pair_count;
 } tb_match_frame;
 

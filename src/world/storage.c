@@ -75,7 +75,7 @@ int tb_match_frame_arrays(tb_match_frame* f, tb_array_ref* out) {
       {(void**)&f->feature, P * sizeof(uint32_t)}, {(void**)&f->id, P * sizeof(uint32_t)},
       {(void**)&f->age, P * sizeof(int32_t)},      {(void**)&f->previous, P * sizeof(int32_t)},
       {(void**)&f->store, P * sizeof(int32_t)},    {(void**)&f->local0, P * sizeof(tb_vec3)},
-      {(void**)&f->local1, P * sizeof(tb_vec3)}};
+      {(void**)&f->local1, P * sizeof(tb_vec3)},   {(void**)&f->pcm, sizeof(tb_pcm_cache)}};
   for (int i = 0; i < TB_MATCH_ARRAYS; ++i) out[i] = all[i];
   return TB_MATCH_ARRAYS;
 }

@@ -358,7 +358,7 @@ void tb_world_storage_free(tb_world* w, void (*free_data)(int32_t type, void* da
 int tb_match_reserve(tb_world* w, int32_t pairs);
 void tb_match_free(tb_match_data* m);
 /* Every array of one matching frame (TB_MATCH_ARRAYS of them), elements per pair. */
-#define TB_MATCH_ARRAYS 11
+#define TB_MATCH_ARRAYS 12
 int tb_match_frame_arrays(tb_match_frame* f, tb_array_ref* out);
 
 /* Shape geometry view for the narrow phase. */

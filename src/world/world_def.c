@@ -80,6 +80,7 @@
   X(collision.speculative_widening, TB_I32, 1, "0/1", "Newton: widen by relative speed x step, capped") \
   X(collision.max_speculative_extension, TB_F32, 1, "m", "Newton: cap of the speculative widening") \
   X(collision.constant_gap, TB_F32, 1, "m", "Newton: constant distance added to the gaps")       \
+  X(collision.persistent_manifolds, TB_I32, 1, "0/1", "PhysX PCM: refresh box-box / capsule-box points below the pose thresholds") \
   /* -- def fields section: collision -- */                                                      \
   X(collision.max_collision_pairs, TB_I32, 1, "1", "most candidate pairs after filtering; 0 = unlimited")
 
@@ -368,6 +369,8 @@ tb_status tb_world_def_apply_preset(tb_preset preset, tb_world_def* def) {
       return tb_world_fail(NULL, TB_ERR_INVALID_ARGUMENT, "presetApply: preset must be in [0, %d) (got %d)",
                            TB_PRESET_COUNT, (int)preset);
   }
+  /* PhysX's contact cache (PxSceneFlag::eENABLE_PCM, on by default); no other seed has one */
+  c->persistent_manifolds = preset == TB_PRESET_PHYSX_PGS || preset == TB_PRESET_PHYSX_TGS;
   return TB_OK;
 }
 
@@ -391,6 +394,9 @@ tb_status tb_collision_params_check(tb_world* w, const char* fn, const tb_collis
   if (!tb_is_finite(c->match_distance) || c->match_distance < 0.0f)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: collision.match_distance must be finite and >= 0 (got %g)", fn,
                          (double)c->match_distance);
+  if (c->persistent_manifolds != 0 && c->persistent_manifolds != 1)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: collision.persistent_manifolds must be 0 or 1 (got %d)", fn,
+                         c->persistent_manifolds);
   if (c->speculative_widening != 0 && c->speculative_widening != 1)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: collision.speculative_widening must be 0 or 1 (got %d)", fn,
                          c->speculative_widening);

@@ -1,5 +1,5 @@
-/* PhysX PGS and TGS presets (seed physx-e3 §3–7): readback of resting loads, incline stick/slip at
- * the combined static/dynamic friction, TGS free fall with gravity per internal step, restitution
+/* PhysX PGS and TGS presets (seed physx-e3 §3–7): readback of resting loads, incline stick/slip (on
+ * a plane and on a box) at the combined static/dynamic friction, TGS free fall with gravity per internal step, restitution
  * around the bounce threshold, at least one velocity iteration, PGS friction in the last three
  * position iterations, max contact impulse, island iteration counts, patch anchors, damping,
  * compliant contacts, thread-count independence and input validation. */
@@ -186,22 +186,36 @@ static void test_sliding_box(tb_preset preset) {
  * decides sticking, dynamic μd the sliding acceleration g(sinθ − μd·cosθ). Returns the
  * displacement along the slope (m, downhill positive) and the acceleration (m/s²) between steps
  * 30 and 90. */
-static void incline(tb_preset preset, float theta, float mu_s, float mu_d, float* travel, float* accel) {
+static void incline(tb_preset preset, int on_box, float theta, float mu_s, float mu_d, float* travel, float* accel,
+                    int* refreshed) {
   tb_world_id w = make_world(preset, -G);
   float plane[4] = {0, 1, 0, 0};
   float q[4] = {0, 0, sinf(0.5f * theta), cosf(0.5f * theta)};
-  tb_body_id g = tb_body_create(w, TB_BODY_STATIC, ZERO, q);
-  tb_shape_create(w, g, TB_SHAPE_PLANE, plane, ZERO, ID_Q, 0.5f, 0.0f, 1.0f);
-  float half[4] = {0.2f, 0.1f, 0.2f, 0};
   float n[3] = {-sinf(theta), cosf(theta), 0};
+  /* the slope as a plane, or as a static box (a box–box pair: persistent manifolds) with its top
+   * face through the origin */
+  float slab[4] = {20, 0.5f, 20, 0}, centre[3] = {-0.5f * n[0], -0.5f * n[1], 0};
+  tb_body_id g = tb_body_create(w, TB_BODY_STATIC, on_box ? centre : ZERO, q);
+  tb_shape_create(w, g, on_box ? TB_SHAPE_BOX : TB_SHAPE_PLANE, on_box ? slab : plane, ZERO, ID_Q, 0.5f, 0.0f, 1.0f);
+  if (on_box) { /* awake: a sleeping pair is not collided, so it would neither refresh nor slip */
+    tb_world_def def;
+    tb_world_get_def(w, &def);
+    def.solver.sleep.mode = TB_SLEEP_OFF;
+    CHECK(tb_world_set_solver(w, &def.solver) == TB_OK);
+  }
+  float half[4] = {0.2f, 0.1f, 0.2f, 0};
   float p[3] = {0.1f * n[0], 0.1f * n[1], 0};
   tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, p, q);
   tb_shape_create(w, b, TB_SHAPE_BOX, half, ZERO, ID_Q, 0.5f, 0.0f, 1000.0f);
   tb_world* ww = tb_world_get(w);
   float down[3] = {-cosf(theta), -sinf(theta), 0};
   float v30 = 0, x30 = 0, x[13];
+  *refreshed = 0;
   for (int s = 0; s < 90; ++s) {
     CHECK(tb_world_collide(w) == TB_OK);
+    tb_step_stats st;
+    tb_world_step_stats(w, &st);
+    if (s >= 30) *refreshed += st.refreshed_pairs;
     for (int32_t i = 0; i < ww->pair_count; ++i) {
       ww->manifold_material[i].static_friction = mu_s;
       ww->manifold_material[i].dynamic_friction = mu_d;
@@ -221,27 +235,36 @@ static void incline(tb_preset preset, float theta, float mu_s, float mu_d, float
 }
 
 static void test_incline(tb_preset preset) {
-  float mu_s = 0.7f, mu_d = 0.5f, travel, accel;
-  /* tanθ = 0.55: above μd but below μs — static friction holds it (a slide at μd would travel
-   * ½·g(sinθ − μd·cosθ)·(1 s)² = 0.21 m in the second measured) */
-  incline(preset, atanf(0.55f), mu_s, mu_d, &travel, &accel);
-  printf("%s incline tan 0.55: travel %.3g m\n", preset_name(preset), travel);
-  CHECK(fabsf(travel) < 1e-3f);
-  /* tanθ = 0.85 > μs: slides with g(sinθ − μd cosθ) */
-  float th = atanf(0.85f);
-  incline(preset, th, mu_s, mu_d, &travel, &accel);
-  double a = G * (sin(th) - mu_d * cos(th));
-  printf("%s incline tan 0.85: a %.5f m/s² (expected %.5f)\n", preset_name(preset), accel, a);
-  CHECK_NEAR(a, accel, 0.03 * a);
-  /* equal coefficients: sticks below tanθ = μ (at 0.8 μ: closer, the 4+1 iterations leave a
-   * creep of a few mm/s), slides above */
-  incline(preset, atanf(0.4f), 0.5f, 0.5f, &travel, &accel);
-  printf("%s incline tan 0.4, mu 0.5: travel %.3g m\n", preset_name(preset), travel);
-  CHECK(fabsf(travel) < 1e-3f);
-  th = atanf(0.6f);
-  incline(preset, th, 0.5f, 0.5f, &travel, &accel);
-  a = G * (sin(th) - 0.5 * cos(th));
-  CHECK_NEAR(a, accel, 0.03 * a);
+  /* on a plane, and on a box: a sticking box–box pair refreshes its manifold (the PhysX presets'
+   * persistent manifolds) and must hold the same friction */
+  for (int on_box = 0; on_box <= 1; ++on_box) {
+    const char* on = on_box ? "box" : "plane";
+    float mu_s = 0.7f, mu_d = 0.5f, travel, accel;
+    int refreshed;
+    /* tanθ = 0.55: above μd but below μs — static friction holds it (a slide at μd would travel
+     * ½·g(sinθ − μd·cosθ)·(1 s)² = 0.21 m in the second measured) */
+    incline(preset, on_box, atanf(0.55f), mu_s, mu_d, &travel, &accel, &refreshed);
+    printf("%s incline (%s) tan 0.55: travel %.3g m, %d of 60 collides refreshed\n", preset_name(preset), on, travel,
+           refreshed);
+    CHECK(fabsf(travel) < 1e-3f);
+    CHECK(on_box ? refreshed >= 55 : refreshed == 0);
+    /* tanθ = 0.85 > μs: slides with g(sinθ − μd cosθ) */
+    float th = atanf(0.85f);
+    incline(preset, on_box, th, mu_s, mu_d, &travel, &accel, &refreshed);
+    double a = G * (sin(th) - mu_d * cos(th));
+    printf("%s incline (%s) tan 0.85: a %.5f m/s² (expected %.5f), %d of 60 collides refreshed\n", preset_name(preset),
+           on, accel, a, refreshed);
+    CHECK_NEAR(a, accel, 0.03 * a);
+    /* equal coefficients: sticks below tanθ = μ (at 0.8 μ: closer, the 4+1 iterations leave a
+     * creep of a few mm/s), slides above */
+    incline(preset, on_box, atanf(0.4f), 0.5f, 0.5f, &travel, &accel, &refreshed);
+    printf("%s incline (%s) tan 0.4, mu 0.5: travel %.3g m\n", preset_name(preset), on, travel);
+    CHECK(fabsf(travel) < 1e-3f);
+    th = atanf(0.6f);
+    incline(preset, on_box, th, 0.5f, 0.5f, &travel, &accel, &refreshed);
+    a = G * (sin(th) - 0.5 * cos(th));
+    CHECK_NEAR(a, accel, 0.03 * a);
+  }
 }
 
 /* TGS free fall over one step: gravity a·h/N before each of N internal steps moves the body by

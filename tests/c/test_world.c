@@ -127,6 +127,7 @@ static uint32_t fnv_bytes(uint32_t h, const void* data, size_t n) {
 static void run_pile(int threads, float* out, int* bodies, uint32_t* contacts) {
   tb_world_def def = tb_default_world_def();
   def.thread_count = threads;
+  def.solver.sleep.mode = TB_SLEEP_OFF; /* every pair collided and read back in every step */
   tb_world_id w = tb_world_create(&def);
   ground(w);
   float bx[4] = {0.3f, 0.25f, 0.2f, 0}, sp[4] = {0.3f, 0, 0, 0}, cp[4] = {0.2f, 0.25f, 0, 0};

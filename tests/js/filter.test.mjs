@@ -111,7 +111,9 @@ for (const build of BUILDS) {
     });
 
     it('the three broad-phase generators give identical contacts on a random scene', () => {
-      const w = tribo.createWorld({ broadPhase: 'sap' });
+      // full generations only: a refreshed manifold (persistentManifolds) carries the points of the
+      // collide() before it, and that one differs between the three generators
+      const w = tribo.createWorld({ broadPhase: 'sap', persistentManifolds: false });
       const bodies = [w.addBody({ type: 'static', shapes: [{ type: 'plane' }] })];
       let seed = 12345;
       const rnd = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };

@@ -105,5 +105,31 @@ for (const build of BUILDS) {
       assert.ok(x.wrench.every(Number.isFinite) && x.scale > 0, 'XPBD: Newton wrench and scale');
       assert.ok(x.anchors.every((a) => a === -1) && Number.isNaN(x.anchorImpulse), 'XPBD: no PhysX anchors (-1, NaN)');
     });
+
+    it('persistent manifolds: a cube resting on a box refreshes its pair in the PhysX presets only, and still reports m·g', () => {
+      const mg = 1000 * G;
+      for (const [preset, extra, expectRefresh] of [['physx-pgs', {}, true], ['physx-tgs', {}, true],
+        ['physx-tgs', { persistentManifolds: false }, false], ['mujoco', {}, false]]) {
+        const w = tribo.createWorld({ preset, timestep: H, sleep: 'off', ...extra });
+        w.addBody({ type: 'static', position: [0, -0.5, 0], shapes: [{ type: 'box', halfExtents: [20, 0.5, 20] }] });
+        w.addBody({ position: [0, 0.5, 0], shapes: [{ type: 'box', halfExtents: [0.5, 0.5, 0.5], density: 1000 }] });
+        let refreshed = 0, regenerated = 0;
+        for (let s = 0; s < 120; ++s) {
+          w.step();
+          if (s >= 60) { refreshed += w.stepStats.refreshedPairs; regenerated += w.stepStats.regeneratedPairs; }
+        }
+        const label = `${preset} ${JSON.stringify(extra)}`;
+        assert.equal(w.options.persistentManifolds, expectRefresh, `${label}: the option`);
+        if (expectRefresh) assert.ok(refreshed >= 55 && refreshed + regenerated === 60, `${label}: ${refreshed} refreshed, ${regenerated} regenerated`);
+        else assert.equal(refreshed + regenerated, 0, `${label}: no persistent manifolds`);
+        if (preset.startsWith('physx')) {
+          let fy = 0;
+          const c = w.contacts;
+          for (let k = 0; k < c.count; ++k) fy += c.force[3 * k + 1];
+          near(assert, Math.abs(fy), mg, 0.005 * mg, `${label}: Σ force_y = m·g`);
+        }
+        w.free();
+      }
+    });
   });
 }

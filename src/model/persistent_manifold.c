@@ -1,0 +1,122 @@
+/* Persistent contact manifolds: PhysX's PCM refresh and invalidation rules
+ * (GuPersistentContactManifold: refreshContactPoints, invalidate_BoxConvex,
+ * invalidate_SphereCapsule; GuPCMContactBoxBox.cpp, GuPCMContactCapsuleBox.cpp). */
+#include "persistent_manifold.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "contact_match.h"
+
+/* PhysX: translation threshold as a share of the pair's margin, by the points the manifold holds
+ * (box–box: invalidateThresholds, 0..4 points; capsule–box: invalidateThresholds2, 0..2), and the
+ * least dot product of the orientation quaternions then and now (invalidateQuatThresholds*). */
+static const float k_box_ratio[5] = {0.5f, 0.125f, 0.25f, 0.375f, 0.375f};
+static const float k_box_quat[5] = {0.9998f, 0.9999f, 0.9999f, 0.9999f, 0.9999f};
+static const float k_capsule_ratio[3] = {0.5f, 0.1f, 0.75f};
+static const float k_capsule_quat[3] = {0.9995f, 0.9999f, 0.9997f};
+/* PhysX BOX_MARGIN_RATIO: a box's margin is 0.15 of its smallest half extent, at most 0.15 of the
+ * tolerance length (PxTolerancesScale::length, 1 m) */
+#define TB_PCM_BOX_MARGIN_RATIO 0.15f
+#define TB_PCM_TOLERANCE_LENGTH 1.0f /* m */
+/* PhysX projectBreakingThreshold: a point drifting tangentially beyond 0.8 · margin is lost */
+#define TB_PCM_BREAKING_RATIO 0.8f
+
+int tb_pcm_pair_type(int32_t type_a, int32_t type_b) {
+  if (type_a == TB_SHAPE_BOX && type_b == TB_SHAPE_BOX) return 1;
+  return (type_a == TB_SHAPE_CAPSULE && type_b == TB_SHAPE_BOX) || (type_a == TB_SHAPE_BOX && type_b == TB_SHAPE_CAPSULE);
+}
+
+/* m: PhysX CalculatePCMBoxMargin for a box, the radius for a capsule */
+static float shape_margin(const tb_shape_geom* g) {
+  if (g->type == TB_SHAPE_CAPSULE) return g->params[0];
+  float e = fminf(g->params[0], fminf(g->params[1], g->params[2]));
+  return fminf(e * TB_PCM_BOX_MARGIN_RATIO, TB_PCM_TOLERANCE_LENGTH * TB_PCM_BOX_MARGIN_RATIO);
+}
+
+static float quat_dot(tb_quat a, tb_quat b) { return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w; }
+
+/* shape c's pose in shape a's frame */
+static tb_transform relative_pose(tb_transform ta, tb_transform tc) {
+  tb_transform r;
+  r.q = tb_quat_mul(tb_quat_conj(ta.q), tc.q);
+  r.p = tb_inv_rotate(ta.q, tb_sub(tc.p, ta.p));
+  return r;
+}
+
+/* m: arc a point at `radius` (m) travels when the orientation turns from q to the cached one
+ * (PhysX: acos of the quaternion dot, i.e. half the angle, times the radius) */
+static float travel(float dq, float radius) { return dq < 1.0f ? acosf(dq) * radius : 0.0f; }
+
+/* 1 when the pose moved beyond PhysX's thresholds for a manifold of n points */
+static int invalidated(const tb_shape_geom* ga, const tb_shape_geom* gc, tb_transform ta, tb_transform tc,
+                       const tb_pcm_cache* cache, int32_t n, float margin) {
+  tb_transform rel = relative_pose(ta, tc);
+  tb_vec3 d = tb_sub(rel.p, cache->relative.p);
+  float dp = fmaxf(fabsf(d.x), fmaxf(fabsf(d.y), fabsf(d.z))); /* m, in shape a's frame */
+  if (ga->type == TB_SHAPE_BOX && gc->type == TB_SHAPE_BOX) {
+    /* invalidate_BoxConvex: each box's own world orientation, and the arc of its corners */
+    float thr = margin * k_box_ratio[n], thq = k_box_quat[n];
+    float dqa = quat_dot(ta.q, cache->q0), dqc = quat_dot(tc.q, cache->q1);
+    if (dp > thr || dqa < thq || dqc < thq) return 1;
+    float ra = sqrtf(ga->params[0] * ga->params[0] + ga->params[1] * ga->params[1] + ga->params[2] * ga->params[2]);
+    float rc = sqrtf(gc->params[0] * gc->params[0] + gc->params[1] * gc->params[1] + gc->params[2] * gc->params[2]);
+    return travel(dqa, ra) > thr || travel(dqc, rc) > thr;
+  }
+  /* invalidate_SphereCapsule: the relative orientation */
+  int32_t k = n < 2 ? n : 2;
+  return dp > margin * k_capsule_ratio[k] || quat_dot(rel.q, cache->relative.q) < k_capsule_quat[k];
+}
+
+int tb_pcm_refresh(const tb_world* w, int32_t a, int32_t c, const tb_match_frame* prev, int32_t pi, float detect,
+                   tb_manifold* m, tb_pcm_cache* out) {
+  const tb_pcm_cache* cache = &prev->pcm[pi];
+  int32_t n = prev->count[pi];
+  /* a changed collision.max_points_per_pair takes effect at once: more points than it allows, or
+   * fewer after the reduction dropped some, regenerate */
+  int32_t bound = w->def.collision.max_points_per_pair;
+  if (cache->state == TB_PCM_NONE || n <= 0 || n > bound || (prev->reduced[pi] && n < bound)) return 0;
+  const tb_shapes* s = &w->shapes;
+  tb_shape_geom ga = tb_shape_geom_of(s, a), gc = tb_shape_geom_of(s, c);
+  float margin = fminf(shape_margin(&ga), shape_margin(&gc)); /* m: PhysX minMargin */
+  if (invalidated(&ga, &gc, s->world_pose[a], s->world_pose[c], cache, n, margin)) return 0;
+  /* refreshContactPoints: each point with its body, the separation along the normal (with body 0),
+   * lost when the two points slid apart beyond the breaking distance; PhysX regenerates when a
+   * point was lost, and so does this (also when one left the detection distance) */
+  tb_transform x0 = tb_match_body_frame(w, a), x1 = tb_match_body_frame(w, c);
+  tb_vec3 normal = tb_rotate(cache->normal_body ? x1.q : x0.q, cache->normal);
+  float brk = TB_PCM_BREAKING_RATIO * margin;
+  for (int32_t j = 0; j < n; ++j) {
+    int32_t k = TB_MAX_MANIFOLD_POINTS * pi + j;
+    tb_vec3 p0 = tb_transform_point(x0, prev->local0[k]), p1 = tb_transform_point(x1, prev->local1[k]);
+    tb_vec3 d = tb_sub(p1, p0);
+    float sep = tb_dot(d, normal);
+    tb_vec3 slide = tb_sub(d, tb_scale(normal, sep));
+    if (tb_length_sq(slide) > brk * brk || sep > detect) return 0;
+    tb_manifold_point* p = &m->points[j];
+    p->point0 = p0;
+    p->point1 = p1;
+    p->separation = sep;
+    p->feature_id = prev->feature[k];
+    p->active = 1;
+    p->excluded = 0;
+  }
+  m->normal = normal;
+  m->point_count = m->points_found = n;
+  *out = *cache;
+  out->state = TB_PCM_REFRESHED;
+  return 1;
+}
+
+void tb_pcm_generated(const tb_world* w, int32_t a, int32_t c, const tb_manifold* m, tb_pcm_cache* out) {
+  const tb_shapes* s = &w->shapes;
+  tb_transform ta = s->world_pose[a], tc = s->world_pose[c];
+  out->relative = relative_pose(ta, tc);
+  out->q0 = ta.q;
+  out->q1 = tc.q;
+  /* a capsule–box normal is the box's face normal or the closest-feature direction: it turns with
+   * the box, not with a rolling capsule */
+  out->normal_body = s->type[a] == TB_SHAPE_CAPSULE;
+  out->normal = tb_inv_rotate(tb_match_body_frame(w, out->normal_body ? c : a).q, m->normal);
+  out->state = TB_PCM_GENERATED;
+}

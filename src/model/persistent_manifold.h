@@ -1,0 +1,25 @@
+/* Persistent contact manifolds (internal; PhysX PCM, collision.persistent_manifolds): a box–box or
+ * capsule–box pair whose relative pose moved less than PhysX's invalidation thresholds since its
+ * last full generation refreshes its previous points (kept in the bodies' frames by the matching)
+ * instead of running the narrow phase again. */
+#ifndef TB_PERSISTENT_MANIFOLD_H
+#define TB_PERSISTENT_MANIFOLD_H
+
+#include "../world/world.h"
+
+/* 1 when pairs of these shape types keep a persistent manifold (box–box, capsule–box). */
+int tb_pcm_pair_type(int32_t type_a, int32_t type_b);
+
+/* Pair i (shapes a, c) from pair pi of the previous matching frame: when the previous manifold had
+ * points (at most collision.max_points_per_pair, and as many when the reduction dropped some), the
+ * relative pose stayed within the thresholds and every point, moved with its body,
+ * stays within 0.8 · margin tangentially of its partner and at most `detect` (m) apart along the
+ * normal, fills m with those points (feature ids kept), writes the cache (TB_PCM_REFRESHED) and
+ * returns 1. Returns 0 otherwise (the caller runs the full generation). */
+int tb_pcm_refresh(const tb_world* w, int32_t a, int32_t c, const tb_match_frame* prev, int32_t pi, float detect,
+                   tb_manifold* m, tb_pcm_cache* out);
+
+/* The cache after a full generation of (a, c) into m: its poses and normal (TB_PCM_GENERATED). */
+void tb_pcm_generated(const tb_world* w, int32_t a, int32_t c, const tb_manifold* m, tb_pcm_cache* out);
+
+#endif
