@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "../core/serial.h"
+#include "../core/simd_vec3.h"
 #include "../model/contact_store.h"
 #include "kamino.h"
 #include "solver.h"
@@ -42,15 +43,13 @@
 #define TB_KAMINO_A0 1.0f              /* Kamino a_0: acceleration parameter at the start and after a restart */
 
 /* One contact of the dual problem: rows 0 normal, 1 tangent0, 2 tangent1. Variables are in the
- * preconditioned space (physical impulse = p·x, physical velocity = z/p). The fields the
- * conjugate-gradient loop reads come first, together. */
+ * preconditioned space (physical impulse = p·x, physical velocity = z/p). The primal x and the
+ * conjugate-gradient state live in the contact's wide (tb_kamino_wide). */
 typedef struct tb_kamino_contact {
   int32_t a, b;           /* solver bodies of shape0 / shape1 (as d->contacts[row]), -1 static */
   tb_vec3 e[3];           /* world frame: n, tangent0, tangent1 (tb_basis of n, as the store) */
-  tb_vec3 ra, rb;         /* m: point0 − COM of body0, point1 − COM of body1, world (static: unused) */
+  tb_vec3 ra, rb;         /* m: point0 − COM of body0, point1 − COM of body1, world (static: 0) */
   float p;                /* preconditioner, √kg */
-  float x[3];             /* this iteration's primal */
-  double r[3], d[3], q[3]; /* conjugate-gradient residual, direction, operator applied to d */
   int32_t row;            /* index into d->contacts of newton.h (store, material) */
   float mu;               /* combined friction */
   float vf[3];            /* free row velocity incl. bias, preconditioned (p·m/s) */
@@ -58,6 +57,22 @@ typedef struct tb_kamino_contact {
   float xp[3], yp[3], zp[3];
   float yh[3], zh[3];      /* Nesterov points the next iteration starts from (slack, dual) */
 } tb_kamino_contact;
+
+/* Four consecutive contacts (lanes: contact i is lane i % 4 of wide i / 4) as the
+ * conjugate-gradient loop reads them, copied from the contacts at setup: the operator's frame,
+ * arms and preconditioner are computed on four lanes at once (src/core/simd_vec3.h, each lane's
+ * float operations those of the scalar formula in the same order) and the wide streams only what
+ * the loop needs. Lanes past the last contact have a = b = -1 and zeros everywhere. */
+#define TB_KAMINO_LANES 4
+typedef struct tb_kamino_wide {
+  float e[3][3][TB_KAMINO_LANES];     /* e[row][axis]: n, tangent0, tangent1, world */
+  float ra[3][TB_KAMINO_LANES], rb[3][TB_KAMINO_LANES]; /* m, world; 0 on a static side */
+  float p[TB_KAMINO_LANES];           /* preconditioner, √kg */
+  float x[3][TB_KAMINO_LANES];        /* this iteration's primal */
+  int32_t a[TB_KAMINO_LANES], b[TB_KAMINO_LANES];         /* solver bodies, -1 static (scatter) */
+  int32_t acc_a[TB_KAMINO_LANES], acc_b[TB_KAMINO_LANES]; /* acc entries the gather reads: a, b, static → the zero entry */
+  double r[3][TB_KAMINO_LANES], d[3][TB_KAMINO_LANES], q[3][TB_KAMINO_LANES]; /* residual, direction, operator applied to d */
+} tb_kamino_wide;
 
 /* Warm-start cache of the last solve(), indexed by its contact-store index. */
 typedef struct tb_kamino_cache {
@@ -70,8 +85,11 @@ typedef struct tb_kamino_cache {
 typedef struct tb_kamino_data {
   tb_kamino_contact* contacts;
   int32_t contact_capacity, contact_count;
+  tb_kamino_wide* wides;  /* the contacts four by four, (contact_count + 3) / 4 of them */
+  int32_t wide_capacity;
   tb_mat3* inv_inertia;   /* per solver body: world axes, 1/(kg·m²) */
-  tb_kamino_acc* acc;     /* per solver body: the operator's impulses, then velocity changes */
+  tb_kamino_acc* acc;     /* per solver body: the operator's impulses, then velocity changes; one
+                           * more entry, after the bodies, stays zero (a static side's) */
   int32_t* active;        /* the solver bodies some row acts on, in index order (the operator's bodies) */
   unsigned char* in_rows; /* per solver body: 1 when in active */
   int32_t body_capacity, active_count;
@@ -98,6 +116,7 @@ void tb_kamino_destroy(tb_world* w) {
   tb_kamino_data* d = w->kamino;
   if (!d) return;
   tb_free(d->contacts, (size_t)d->contact_capacity * sizeof(tb_kamino_contact));
+  tb_free(d->wides, (size_t)d->wide_capacity * sizeof(tb_kamino_wide));
   tb_free(d->inv_inertia, (size_t)d->body_capacity * sizeof(tb_mat3));
   tb_free(d->acc, (size_t)d->body_capacity * sizeof(tb_kamino_acc));
   tb_free(d->active, (size_t)d->body_capacity * sizeof(int32_t));
@@ -137,27 +156,58 @@ static inline tb_vec3 row_impulse(const tb_kamino_contact* k, const float* x) {
 /* How apply_operator takes the contacts' direction d before using it. */
 enum { TB_KAMINO_D_FROM_X, TB_KAMINO_D_KEPT, TB_KAMINO_D_CONJUGATE };
 
+static int32_t wide_count(const tb_kamino_data* kd) { return (kd->contact_count + TB_KAMINO_LANES - 1) / TB_KAMINO_LANES; }
+
+/* Lanes of wide i that hold a contact. */
+static int wide_lanes(const tb_kamino_data* kd, int32_t i) {
+  int32_t n = kd->contact_count - i * TB_KAMINO_LANES;
+  return n < TB_KAMINO_LANES ? (int)n : TB_KAMINO_LANES;
+}
+
+/* acc entry i as floats: lin at 0, ang at 4 (each read and written as four floats). */
+static inline float* acc_floats(tb_kamino_acc* acc, int32_t i) { return &acc[i].lin.x; }
+
 /* q = (D̃ + σI) d over all rows (double inputs), through the bodies' acc; the contacts' d is set
  * first (from x, kept, or d = r + βd, the conjugate direction). Returns Σ d·q over the contacts
- * in their order. One pass over the contacts scatters, one gathers. */
+ * in their order. One pass over the wides scatters, one gathers; the impulses, arms and row
+ * velocities are computed four contacts at a time, the sums into acc and Σ d·q contact by
+ * contact in order. */
 static double apply_operator(tb_newton_data* nd, tb_kamino_data* kd, float sigma, int dir, double beta) {
   tb_kamino_acc* acc = kd->acc;
-  for (int32_t n = 0; n < kd->active_count; ++n) acc[kd->active[n]].lin = acc[kd->active[n]].ang = tb_v3(0, 0, 0);
-  for (int32_t i = 0; i < kd->contact_count; ++i) {
-    tb_kamino_contact* k = &kd->contacts[i];
-    if (dir == TB_KAMINO_D_FROM_X)
-      for (int j = 0; j < 3; ++j) k->d[j] = k->x[j];
-    else if (dir == TB_KAMINO_D_CONJUGATE)
-      for (int j = 0; j < 3; ++j) k->d[j] = k->r[j] + beta * k->d[j];
-    float dx[3] = {(float)k->d[0], (float)k->d[1], (float)k->d[2]};
-    tb_vec3 imp = row_impulse(k, dx);
-    if (k->b >= 0) {
-      acc[k->b].lin = tb_add(acc[k->b].lin, imp);
-      acc[k->b].ang = tb_add(acc[k->b].ang, tb_cross(k->rb, imp));
-    }
-    if (k->a >= 0) {
-      acc[k->a].lin = tb_sub(acc[k->a].lin, imp);
-      acc[k->a].ang = tb_sub(acc[k->a].ang, tb_cross(k->ra, imp));
+  const tb_kamino_acc zero = {{0, 0, 0}, 0, {0, 0, 0}, 0};
+  int32_t nw = wide_count(kd);
+  for (int32_t n = 0; n < kd->active_count; ++n) acc[kd->active[n]] = zero;
+  for (int32_t i = 0; i < nw; ++i) {
+    tb_kamino_wide* k = &kd->wides[i];
+    float dx[3][TB_KAMINO_LANES];
+    for (int j = 0; j < 3; ++j)
+      for (int l = 0; l < TB_KAMINO_LANES; ++l) {
+        if (dir == TB_KAMINO_D_FROM_X) k->d[j][l] = k->x[j][l];
+        else if (dir == TB_KAMINO_D_CONJUGATE) k->d[j][l] = k->r[j][l] + beta * k->d[j][l];
+        dx[j][l] = (float)k->d[j][l];
+      }
+    /* the world impulse on body1, p·(e₀x₀ + e₁x₁ + e₂x₂), and its moments about the two COMs */
+    v3w imp = v3w_add(v3w_add(v3w_scale(v3w_load(k->e[0]), tb_f4_load(dx[0])), v3w_scale(v3w_load(k->e[1]), tb_f4_load(dx[1]))),
+                      v3w_scale(v3w_load(k->e[2]), tb_f4_load(dx[2])));
+    imp = v3w_scale(imp, tb_f4_load(k->p));
+    v3w mb = v3w_cross(v3w_load(k->rb), imp), ma = v3w_cross(v3w_load(k->ra), imp);
+    /* one contact per vector (x, y, z, 0) */
+    tb_f4 z4 = tb_f4_splat(0.0f);
+    tb_f4 li[4] = {imp.x, imp.y, imp.z, z4}, lb[4] = {mb.x, mb.y, mb.z, z4}, la[4] = {ma.x, ma.y, ma.z, z4};
+    tb_f4_transpose(&li[0], &li[1], &li[2], &li[3]);
+    tb_f4_transpose(&lb[0], &lb[1], &lb[2], &lb[3]);
+    tb_f4_transpose(&la[0], &la[1], &la[2], &la[3]);
+    for (int l = 0; l < TB_KAMINO_LANES; ++l) {
+      if (k->b[l] >= 0) {
+        float* s = acc_floats(acc, k->b[l]);
+        tb_f4_store(s, tb_f4_add(tb_f4_load(s), li[l]));
+        tb_f4_store(s + 4, tb_f4_add(tb_f4_load(s + 4), lb[l]));
+      }
+      if (k->a[l] >= 0) {
+        float* s = acc_floats(acc, k->a[l]);
+        tb_f4_store(s, tb_f4_sub(tb_f4_load(s), li[l]));
+        tb_f4_store(s + 4, tb_f4_sub(tb_f4_load(s + 4), la[l]));
+      }
     }
   }
   tb_kamino_joints_scatter(acc, &kd->joints);
@@ -167,41 +217,61 @@ static double apply_operator(tb_newton_data* nd, tb_kamino_data* kd, float sigma
     acc[i].lin = tb_scale(acc[i].lin, nd->bodies[i].inv_mass);
     acc[i].ang = tb_mat3_mul_v(kd->inv_inertia[i], acc[i].ang);
   }
-  double dq = 0.0;
-  for (int32_t i = 0; i < kd->contact_count; ++i) {
-    tb_kamino_contact* k = &kd->contacts[i];
-    tb_vec3 v = tb_v3(0, 0, 0);
-    if (k->b >= 0) v = tb_add(acc[k->b].lin, tb_cross(acc[k->b].ang, k->rb));
-    if (k->a >= 0) v = tb_sub(v, tb_add(acc[k->a].lin, tb_cross(acc[k->a].ang, k->ra)));
-    for (int j = 0; j < 3; ++j) {
-      k->q[j] = (double)(k->p * tb_dot(k->e[j], v)) + (double)sigma * k->d[j];
-      dq += k->d[j] * k->q[j];
+  double dq = 0.0, sd = (double)sigma;
+  for (int32_t i = 0; i < nw; ++i) {
+    tb_kamino_wide* k = &kd->wides[i];
+    /* row velocity change (lin_b + ang_b × rb) − (lin_a + ang_a × ra); a static side reads the
+     * zero entry, whose term is +0 (its arm is 0): the same bits as leaving the side out */
+    tb_f4 lb[4], ab[4], la[4], aa[4];
+    for (int l = 0; l < TB_KAMINO_LANES; ++l) {
+      const float* sb = acc_floats(acc, k->acc_b[l]);
+      const float* sa = acc_floats(acc, k->acc_a[l]);
+      lb[l] = tb_f4_load(sb), ab[l] = tb_f4_load(sb + 4);
+      la[l] = tb_f4_load(sa), aa[l] = tb_f4_load(sa + 4);
     }
+    tb_f4_transpose(&lb[0], &lb[1], &lb[2], &lb[3]);
+    tb_f4_transpose(&ab[0], &ab[1], &ab[2], &ab[3]);
+    tb_f4_transpose(&la[0], &la[1], &la[2], &la[3]);
+    tb_f4_transpose(&aa[0], &aa[1], &aa[2], &aa[3]);
+    v3w vb = {lb[0], lb[1], lb[2]}, wb = {ab[0], ab[1], ab[2]}, va = {la[0], la[1], la[2]}, wa = {aa[0], aa[1], aa[2]};
+    v3w v = v3w_sub(v3w_add(vb, v3w_cross(wb, v3w_load(k->rb))), v3w_add(va, v3w_cross(wa, v3w_load(k->ra))));
+    tb_f4 p = tb_f4_load(k->p);
+    float pv[3][TB_KAMINO_LANES]; /* p·(e_j · v) */
+    for (int j = 0; j < 3; ++j) tb_f4_store(pv[j], tb_f4_mul(p, v3w_dot(v3w_load(k->e[j]), v)));
+    int n = wide_lanes(kd, i);
+    for (int l = 0; l < n; ++l)
+      for (int j = 0; j < 3; ++j) {
+        k->q[j][l] = (double)pv[j][l] + sd * k->d[j][l];
+        dq += k->d[j][l] * k->q[j][l];
+      }
   }
   tb_kamino_joints_gather(acc, &kd->joints, sigma);
   return dq;
 }
 
 /* 1 when a contact row's residual, unscaled to m/s (|r|/p), is above tol. */
-static int row_above(const tb_kamino_contact* k, int j, double tol) { return fabs(k->r[j]) / k->p > tol; }
+static int row_above(const tb_kamino_wide* k, int j, int l, double tol) { return fabs(k->r[j][l]) / k->p[l] > tol; }
 
-/* Solves (D̃ + σI) x = rhs by conjugate gradients from x (in k->x), rhs in k->r on entry.
- * Stops when every row's residual, unscaled to m/s, is within tol (the test stops at the first
- * row above it). */
+/* Solves (D̃ + σI) x = rhs by conjugate gradients from x (in the wides' x), rhs in their r on
+ * entry. Stops when every row's residual, unscaled to m/s, is within tol (the test stops at the
+ * first row above it). */
 static void solve_linear(tb_newton_data* nd, tb_kamino_data* kd, float sigma, double tol) {
+  int32_t nw = wide_count(kd);
   /* r = rhs − A x */
   tb_kamino_joints_cg_start(&kd->joints);
   apply_operator(nd, kd, sigma, TB_KAMINO_D_FROM_X, 0.0);
   double rr = tb_kamino_joints_cg_residual(&kd->joints), beta = 0.0;
   int above = 0; /* a contact row's residual above tol */
-  for (int32_t i = 0; i < kd->contact_count; ++i) {
-    tb_kamino_contact* k = &kd->contacts[i];
-    for (int j = 0; j < 3; ++j) {
-      k->r[j] -= k->q[j];
-      k->d[j] = k->r[j];
-      rr += k->r[j] * k->r[j];
-      above = above || row_above(k, j, tol);
-    }
+  for (int32_t i = 0; i < nw; ++i) {
+    tb_kamino_wide* k = &kd->wides[i];
+    int n = wide_lanes(kd, i);
+    for (int l = 0; l < n; ++l)
+      for (int j = 0; j < 3; ++j) {
+        k->r[j][l] -= k->q[j][l];
+        k->d[j][l] = k->r[j][l];
+        rr += k->r[j][l] * k->r[j][l];
+        above = above || row_above(k, j, l, tol);
+      }
   }
   for (int it = 0; it < TB_KAMINO_CG_MAX; ++it) {
     if ((!above && !(tb_kamino_joints_cg_worst(&kd->joints) > tol)) || rr == 0.0) break;
@@ -211,14 +281,16 @@ static void solve_linear(tb_newton_data* nd, tb_kamino_data* kd, float sigma, do
     if (dq <= 0.0) break;
     double alpha = rr / dq, rr1 = tb_kamino_joints_cg_step(&kd->joints, alpha);
     above = 0;
-    for (int32_t i = 0; i < kd->contact_count; ++i) {
-      tb_kamino_contact* k = &kd->contacts[i];
-      for (int j = 0; j < 3; ++j) {
-        k->x[j] = (float)((double)k->x[j] + alpha * k->d[j]);
-        k->r[j] -= alpha * k->q[j];
-        rr1 += k->r[j] * k->r[j];
-        above = above || row_above(k, j, tol);
-      }
+    for (int32_t i = 0; i < nw; ++i) {
+      tb_kamino_wide* k = &kd->wides[i];
+      int n = wide_lanes(kd, i);
+      for (int l = 0; l < n; ++l)
+        for (int j = 0; j < 3; ++j) {
+          k->x[j][l] = (float)((double)k->x[j][l] + alpha * k->d[j][l]);
+          k->r[j][l] -= alpha * k->q[j][l];
+          rr1 += k->r[j][l] * k->r[j][l];
+          above = above || row_above(k, j, l, tol);
+        }
     }
     beta = rr1 / rr;
     rr = rr1;
@@ -248,9 +320,12 @@ static tb_status setup(tb_world* w, const tb_step_context* step, tb_kamino_data*
   const tb_kamino_params* kp = &w->def.solver.kamino;
   float h = step->dt, inv_h = step->inv_h;
   const tb_array_ref ca = {(void**)&kd->contacts, sizeof(tb_kamino_contact)};
+  const tb_array_ref wa = {(void**)&kd->wides, sizeof(tb_kamino_wide)};
   const tb_array_ref ba[4] = {{(void**)&kd->inv_inertia, sizeof(tb_mat3)}, {(void**)&kd->acc, sizeof(tb_kamino_acc)},
                               {(void**)&kd->active, sizeof(int32_t)}, {(void**)&kd->in_rows, 1}};
-  if (!tb_grow_capacity(&ca, 1, &kd->contact_capacity, nd->contact_count) || !tb_grow_capacity(ba, 4, &kd->body_capacity, nd->body_count))
+  if (!tb_grow_capacity(&ca, 1, &kd->contact_capacity, nd->contact_count) ||
+      !tb_grow_capacity(&wa, 1, &kd->wide_capacity, (nd->contact_count + TB_KAMINO_LANES - 1) / TB_KAMINO_LANES) ||
+      !tb_grow_capacity(ba, 4, &kd->body_capacity, nd->body_count + 1))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for %d contacts", nd->contact_count);
   for (int32_t i = 0; i < nd->body_count; ++i) kd->inv_inertia[i] = tb_newton_inv_inertia_world(nd, i);
 
@@ -304,6 +379,27 @@ static tb_status setup(tb_world* w, const tb_step_context* step, tb_kamino_data*
     for (int j = 0; j < 3; ++j) k->vf[j] = k->p * (k->vf[j] + tb_dot(k->e[j], v));
   }
   tb_kamino_joints_free_velocity(nd, &kd->joints);
+  /* the wides; a static side's gather reads the zero entry after the bodies */
+  const tb_kamino_acc zero = {{0, 0, 0}, 0, {0, 0, 0}, 0};
+  kd->acc[nd->body_count] = zero;
+  int32_t nw = wide_count(kd);
+  if (nw > 0) memset(kd->wides, 0, (size_t)nw * sizeof(tb_kamino_wide));
+  for (int32_t i = 0; i < nw * TB_KAMINO_LANES; ++i) {
+    tb_kamino_wide* kw = &kd->wides[i / TB_KAMINO_LANES];
+    int l = i % TB_KAMINO_LANES;
+    const tb_kamino_contact* k = i < kd->contact_count ? &kd->contacts[i] : NULL;
+    kw->a[l] = k ? k->a : -1;
+    kw->b[l] = k ? k->b : -1;
+    kw->acc_a[l] = kw->a[l] >= 0 ? kw->a[l] : nd->body_count;
+    kw->acc_b[l] = kw->b[l] >= 0 ? kw->b[l] : nd->body_count;
+    if (!k) continue;
+    for (int j = 0; j < 3; ++j) {
+      kw->e[j][0][l] = k->e[j].x, kw->e[j][1][l] = k->e[j].y, kw->e[j][2][l] = k->e[j].z;
+    }
+    kw->ra[0][l] = k->ra.x, kw->ra[1][l] = k->ra.y, kw->ra[2][l] = k->ra.z;
+    kw->rb[0][l] = k->rb.x, kw->rb[1][l] = k->rb.y, kw->rb[2][l] = k->rb.z;
+    kw->p[l] = k->p;
+  }
   /* the operator's bodies: a body no row acts on gets no impulse and is never read */
   if (nd->body_count > 0) memset(kd->in_rows, 0, (size_t)nd->body_count);
   for (int32_t i = 0; i < kd->contact_count; ++i) {
@@ -396,10 +492,12 @@ static int padmm(tb_world* w, tb_kamino_data* kd, tb_kamino_residuals* res) {
   while (it < kp->max_iterations) {
     for (int32_t i = 0; i < kd->contact_count; ++i) {
       tb_kamino_contact* k = &kd->contacts[i];
+      tb_kamino_wide* kw = &kd->wides[i / TB_KAMINO_LANES];
+      int l = i % TB_KAMINO_LANES;
       float s = k->mu * sqrtf(k->zh[1] * k->zh[1] + k->zh[2] * k->zh[2]); /* De Saxcé, normal row */
       for (int j = 0; j < 3; ++j) {
-        k->r[j] = (double)(-k->vf[j] + eta * k->xp[j] + rho * k->yh[j] + k->zh[j]) - (j == 0 ? (double)s : 0.0);
-        k->x[j] = k->xp[j];
+        kw->r[j][l] = (double)(-k->vf[j] + eta * k->xp[j] + rho * k->yh[j] + k->zh[j]) - (j == 0 ? (double)s : 0.0);
+        kw->x[j][l] = k->xp[j];
       }
     }
     tb_kamino_joints_rhs(&kd->joints, eta, rho);
@@ -408,17 +506,19 @@ static int padmm(tb_world* w, tb_kamino_data* kd, tb_kamino_residuals* res) {
     double dy2 = 0.0, dz2 = 0.0; /* sums of squares of the slack and dual steps (unscaled) */
     for (int32_t i = 0; i < kd->contact_count; ++i) {
       tb_kamino_contact* k = &kd->contacts[i];
-      float arg[3];
-      for (int j = 0; j < 3; ++j) arg[j] = k->x[j] - inv_rho * k->zh[j];
+      const tb_kamino_wide* kw = &kd->wides[i / TB_KAMINO_LANES];
+      int l = i % TB_KAMINO_LANES;
+      float x[3] = {kw->x[0][l], kw->x[1][l], kw->x[2][l]}, arg[3];
+      for (int j = 0; j < 3; ++j) arg[j] = x[j] - inv_rho * k->zh[j];
       project_cone(arg, k->mu, k->y);
       float xz = 0.0f;
       for (int j = 0; j < 3; ++j) {
-        k->z[j] = k->zh[j] + rho * (k->y[j] - k->x[j]);
-        rp = fmaxf(rp, fabsf(k->p * (k->x[j] - k->y[j])));
-        rd = fmaxf(rd, fabsf((eta * (k->x[j] - k->xp[j]) + rho * (k->y[j] - k->yh[j])) / k->p));
+        k->z[j] = k->zh[j] + rho * (k->y[j] - x[j]);
+        rp = fmaxf(rp, fabsf(k->p * (x[j] - k->y[j])));
+        rd = fmaxf(rd, fabsf((eta * (x[j] - k->xp[j]) + rho * (k->y[j] - k->yh[j])) / k->p));
         double dy = (double)k->p * (k->y[j] - k->yh[j]), dz = (double)(k->z[j] - k->zh[j]) / k->p;
         dy2 += dy * dy, dz2 += dz * dz;
-        xz += k->x[j] * k->z[j];
+        xz += x[j] * k->z[j];
       }
       rc = fmaxf(rc, fabsf(xz));
     }
@@ -445,11 +545,12 @@ static int padmm(tb_world* w, tb_kamino_data* kd, tb_kamino_residuals* res) {
     a_p = a;
     for (int32_t i = 0; i < kd->contact_count; ++i) {
       tb_kamino_contact* k = &kd->contacts[i];
+      const tb_kamino_wide* kw = &kd->wides[i / TB_KAMINO_LANES];
       for (int j = 0; j < 3; ++j) {
         k->yh[j] = restart ? k->yp[j] : k->y[j] + factor * (k->y[j] - k->yp[j]);
         k->zh[j] = restart ? k->zp[j] : k->z[j] + factor * (k->z[j] - k->zp[j]);
+        k->xp[j] = kw->x[j][i % TB_KAMINO_LANES];
       }
-      memcpy(k->xp, k->x, sizeof k->x);
       memcpy(k->yp, k->y, sizeof k->y);
       memcpy(k->zp, k->z, sizeof k->z);
     }
