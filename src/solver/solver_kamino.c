@@ -179,16 +179,26 @@ static double apply_operator(tb_newton_data* nd, tb_kamino_data* kd, float sigma
   for (int32_t n = 0; n < kd->active_count; ++n) acc[kd->active[n]] = zero;
   for (int32_t i = 0; i < nw; ++i) {
     tb_kamino_wide* k = &kd->wides[i];
-    float dx[3][TB_KAMINO_LANES];
-    for (int j = 0; j < 3; ++j)
-      for (int l = 0; l < TB_KAMINO_LANES; ++l) {
-        if (dir == TB_KAMINO_D_FROM_X) k->d[j][l] = k->x[j][l];
-        else if (dir == TB_KAMINO_D_CONJUGATE) k->d[j][l] = k->r[j][l] + beta * k->d[j][l];
-        dx[j][l] = (float)k->d[j][l];
+    tb_f4 dx[3]; /* d as floats */
+    for (int j = 0; j < 3; ++j) {
+      tb_d2 lo, hi;
+      if (dir == TB_KAMINO_D_FROM_X) {
+        tb_f4 x = tb_f4_load(k->x[j]);
+        lo = tb_d2_from_lo(x), hi = tb_d2_from_hi(x);
+      } else {
+        lo = tb_d2_load(&k->d[j][0]), hi = tb_d2_load(&k->d[j][2]);
+        if (dir == TB_KAMINO_D_CONJUGATE) {
+          tb_d2 b2 = tb_d2_splat(beta);
+          lo = tb_d2_add(tb_d2_load(&k->r[j][0]), tb_d2_mul(b2, lo));
+          hi = tb_d2_add(tb_d2_load(&k->r[j][2]), tb_d2_mul(b2, hi));
+        }
       }
+      tb_d2_store(&k->d[j][0], lo), tb_d2_store(&k->d[j][2], hi);
+      dx[j] = tb_f4_from_d2(lo, hi);
+    }
     /* the world impulse on body1, p·(e₀x₀ + e₁x₁ + e₂x₂), and its moments about the two COMs */
-    v3w imp = v3w_add(v3w_add(v3w_scale(v3w_load(k->e[0]), tb_f4_load(dx[0])), v3w_scale(v3w_load(k->e[1]), tb_f4_load(dx[1]))),
-                      v3w_scale(v3w_load(k->e[2]), tb_f4_load(dx[2])));
+    v3w imp = v3w_add(v3w_add(v3w_scale(v3w_load(k->e[0]), dx[0]), v3w_scale(v3w_load(k->e[1]), dx[1])),
+                      v3w_scale(v3w_load(k->e[2]), dx[2]));
     imp = v3w_scale(imp, tb_f4_load(k->p));
     v3w mb = v3w_cross(v3w_load(k->rb), imp), ma = v3w_cross(v3w_load(k->ra), imp);
     /* one contact per vector (x, y, z, 0) */
@@ -217,7 +227,8 @@ static double apply_operator(tb_newton_data* nd, tb_kamino_data* kd, float sigma
     acc[i].lin = tb_scale(acc[i].lin, nd->bodies[i].inv_mass);
     acc[i].ang = tb_mat3_mul_v(kd->inv_inertia[i], acc[i].ang);
   }
-  double dq = 0.0, sd = (double)sigma;
+  double dq = 0.0;
+  tb_d2 s2 = tb_d2_splat((double)sigma);
   for (int32_t i = 0; i < nw; ++i) {
     tb_kamino_wide* k = &kd->wides[i];
     /* row velocity change (lin_b + ang_b × rb) − (lin_a + ang_a × ra); a static side reads the
@@ -235,15 +246,19 @@ static double apply_operator(tb_newton_data* nd, tb_kamino_data* kd, float sigma
     tb_f4_transpose(&aa[0], &aa[1], &aa[2], &aa[3]);
     v3w vb = {lb[0], lb[1], lb[2]}, wb = {ab[0], ab[1], ab[2]}, va = {la[0], la[1], la[2]}, wa = {aa[0], aa[1], aa[2]};
     v3w v = v3w_sub(v3w_add(vb, v3w_cross(wb, v3w_load(k->rb))), v3w_add(va, v3w_cross(wa, v3w_load(k->ra))));
+    /* q = p·(e_j · v) + σd in double, and the terms d·q of Σ d·q */
     tb_f4 p = tb_f4_load(k->p);
-    float pv[3][TB_KAMINO_LANES]; /* p·(e_j · v) */
-    for (int j = 0; j < 3; ++j) tb_f4_store(pv[j], tb_f4_mul(p, v3w_dot(v3w_load(k->e[j]), v)));
+    double dqj[3][TB_KAMINO_LANES];
+    for (int j = 0; j < 3; ++j) {
+      tb_f4 pv = tb_f4_mul(p, v3w_dot(v3w_load(k->e[j]), v));
+      tb_d2 dlo = tb_d2_load(&k->d[j][0]), dhi = tb_d2_load(&k->d[j][2]);
+      tb_d2 qlo = tb_d2_add(tb_d2_from_lo(pv), tb_d2_mul(s2, dlo)), qhi = tb_d2_add(tb_d2_from_hi(pv), tb_d2_mul(s2, dhi));
+      tb_d2_store(&k->q[j][0], qlo), tb_d2_store(&k->q[j][2], qhi);
+      tb_d2_store(&dqj[j][0], tb_d2_mul(dlo, qlo)), tb_d2_store(&dqj[j][2], tb_d2_mul(dhi, qhi));
+    }
     int n = wide_lanes(kd, i);
     for (int l = 0; l < n; ++l)
-      for (int j = 0; j < 3; ++j) {
-        k->q[j][l] = (double)pv[j][l] + sd * k->d[j][l];
-        dq += k->d[j][l] * k->q[j][l];
-      }
+      for (int j = 0; j < 3; ++j) dq += dqj[j][l];
   }
   tb_kamino_joints_gather(acc, &kd->joints, sigma);
   return dq;
@@ -251,6 +266,27 @@ static double apply_operator(tb_newton_data* nd, tb_kamino_data* kd, float sigma
 
 /* 1 when a contact row's residual, unscaled to m/s (|r|/p), is above tol. */
 static int row_above(const tb_kamino_wide* k, int j, int l, double tol) { return fabs(k->r[j][l]) / k->p[l] > tol; }
+
+/* 1 when a row of the wide's first n lanes is above tol (row_above). Decided without the division
+ * where |r| is clearly apart from tol·p (a relative margin of 1e-12, far above the few roundings
+ * of 2⁻⁵³ between the two tests, for a normal tol); only a row at the threshold takes row_above
+ * itself. */
+static int wide_above(const tb_kamino_wide* k, int n, double tol) {
+  if (!(tol >= DBL_MIN)) { /* the margin holds for a normal tol only */
+    for (int l = 0; l < n; ++l)
+      for (int j = 0; j < 3; ++j)
+        if (row_above(k, j, l, tol)) return 1;
+    return 0;
+  }
+  for (int l = 0; l < n; ++l) {
+    double t = tol * (double)k->p[l], hi = t * (1.0 + 1e-12), lo = t * (1.0 - 1e-12);
+    for (int j = 0; j < 3; ++j) {
+      double r = fabs(k->r[j][l]);
+      if (r > hi || (r >= lo && row_above(k, j, l, tol))) return 1;
+    }
+  }
+  return 0;
+}
 
 /* Solves (D̃ + σI) x = rhs by conjugate gradients from x (in the wides' x), rhs in their r on
  * entry. Stops when every row's residual, unscaled to m/s, is within tol (the test stops at the
@@ -264,14 +300,17 @@ static void solve_linear(tb_newton_data* nd, tb_kamino_data* kd, float sigma, do
   int above = 0; /* a contact row's residual above tol */
   for (int32_t i = 0; i < nw; ++i) {
     tb_kamino_wide* k = &kd->wides[i];
+    double r2[3][TB_KAMINO_LANES];
+    for (int j = 0; j < 3; ++j)
+      for (int l = 0; l < TB_KAMINO_LANES; l += 2) {
+        tb_d2 r = tb_d2_sub(tb_d2_load(&k->r[j][l]), tb_d2_load(&k->q[j][l]));
+        tb_d2_store(&k->r[j][l], r), tb_d2_store(&k->d[j][l], r);
+        tb_d2_store(&r2[j][l], tb_d2_mul(r, r));
+      }
     int n = wide_lanes(kd, i);
     for (int l = 0; l < n; ++l)
-      for (int j = 0; j < 3; ++j) {
-        k->r[j][l] -= k->q[j][l];
-        k->d[j][l] = k->r[j][l];
-        rr += k->r[j][l] * k->r[j][l];
-        above = above || row_above(k, j, l, tol);
-      }
+      for (int j = 0; j < 3; ++j) rr += r2[j][l];
+    above = above || wide_above(k, n, tol);
   }
   for (int it = 0; it < TB_KAMINO_CG_MAX; ++it) {
     if ((!above && !(tb_kamino_joints_cg_worst(&kd->joints) > tol)) || rr == 0.0) break;
@@ -281,16 +320,25 @@ static void solve_linear(tb_newton_data* nd, tb_kamino_data* kd, float sigma, do
     if (dq <= 0.0) break;
     double alpha = rr / dq, rr1 = tb_kamino_joints_cg_step(&kd->joints, alpha);
     above = 0;
+    tb_d2 a2 = tb_d2_splat(alpha);
     for (int32_t i = 0; i < nw; ++i) {
       tb_kamino_wide* k = &kd->wides[i];
+      double r2[3][TB_KAMINO_LANES];
+      for (int j = 0; j < 3; ++j) {
+        /* x = (float)((double)x + αd), r −= αq */
+        tb_f4 x = tb_f4_load(k->x[j]);
+        tb_d2 dlo = tb_d2_load(&k->d[j][0]), dhi = tb_d2_load(&k->d[j][2]);
+        tb_f4_store(k->x[j], tb_f4_from_d2(tb_d2_add(tb_d2_from_lo(x), tb_d2_mul(a2, dlo)), tb_d2_add(tb_d2_from_hi(x), tb_d2_mul(a2, dhi))));
+        for (int l = 0; l < TB_KAMINO_LANES; l += 2) {
+          tb_d2 r = tb_d2_sub(tb_d2_load(&k->r[j][l]), tb_d2_mul(a2, tb_d2_load(&k->q[j][l])));
+          tb_d2_store(&k->r[j][l], r);
+          tb_d2_store(&r2[j][l], tb_d2_mul(r, r));
+        }
+      }
       int n = wide_lanes(kd, i);
       for (int l = 0; l < n; ++l)
-        for (int j = 0; j < 3; ++j) {
-          k->x[j][l] = (float)((double)k->x[j][l] + alpha * k->d[j][l]);
-          k->r[j][l] -= alpha * k->q[j][l];
-          rr1 += k->r[j][l] * k->r[j][l];
-          above = above || row_above(k, j, l, tol);
-        }
+        for (int j = 0; j < 3; ++j) rr1 += r2[j][l];
+      above = above || wide_above(k, n, tol);
     }
     beta = rr1 / rr;
     rr = rr1;
