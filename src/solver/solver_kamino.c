@@ -519,6 +519,9 @@ static void store_cache(tb_world* w, tb_kamino_data* kd) {
 
 typedef struct tb_kamino_residuals { float p, d, c; } tb_kamino_residuals;
 
+/* fmaxf(m, v) for a running maximum m that is never NaN (a NaN v leaves m), inline. */
+static inline float running_max(float m, float v) { return v > m ? v : m; }
+
 static int padmm(tb_world* w, tb_kamino_data* kd, tb_kamino_residuals* res) {
   tb_newton_data* nd = w->newton;
   const tb_kamino_params* kp = &w->def.solver.kamino;
@@ -562,13 +565,13 @@ static int padmm(tb_world* w, tb_kamino_data* kd, tb_kamino_residuals* res) {
       float xz = 0.0f;
       for (int j = 0; j < 3; ++j) {
         k->z[j] = k->zh[j] + rho * (k->y[j] - x[j]);
-        rp = fmaxf(rp, fabsf(k->p * (x[j] - k->y[j])));
-        rd = fmaxf(rd, fabsf((eta * (x[j] - k->xp[j]) + rho * (k->y[j] - k->yh[j])) / k->p));
+        rp = running_max(rp, fabsf(k->p * (x[j] - k->y[j])));
+        rd = running_max(rd, fabsf((eta * (x[j] - k->xp[j]) + rho * (k->y[j] - k->yh[j])) / k->p));
         double dy = (double)k->p * (k->y[j] - k->yh[j]), dz = (double)(k->z[j] - k->zh[j]) / k->p;
         dy2 += dy * dy, dz2 += dz * dz;
         xz += x[j] * k->z[j];
       }
-      rc = fmaxf(rc, fabsf(xz));
+      rc = running_max(rc, fabsf(xz));
     }
     tb_kamino_joints_project(&kd->joints, eta, rho, &rp, &rd, &rc, &dy2, &dz2);
     ++it;
