@@ -164,6 +164,17 @@ static int wide_lanes(const tb_kamino_data* kd, int32_t i) {
   return n < TB_KAMINO_LANES ? (int)n : TB_KAMINO_LANES;
 }
 
+/* s + the terms t[row][lane] of the wide's first n lanes, added one by one in contact order (lane,
+ * then row), as a sum over the contacts would; a full wide's loop is unrolled. */
+static inline double add_terms(double s, const double t[3][TB_KAMINO_LANES], int n) {
+  if (n == TB_KAMINO_LANES) {
+    for (int l = 0; l < TB_KAMINO_LANES; ++l) s = ((s + t[0][l]) + t[1][l]) + t[2][l];
+    return s;
+  }
+  for (int l = 0; l < n; ++l) s = ((s + t[0][l]) + t[1][l]) + t[2][l];
+  return s;
+}
+
 /* acc entry i as floats: lin at 0, ang at 4 (each read and written as four floats). */
 static inline float* acc_floats(tb_kamino_acc* acc, int32_t i) { return &acc[i].lin.x; }
 
@@ -256,9 +267,7 @@ static double apply_operator(tb_newton_data* nd, tb_kamino_data* kd, float sigma
       tb_d2_store(&k->q[j][0], qlo), tb_d2_store(&k->q[j][2], qhi);
       tb_d2_store(&dqj[j][0], tb_d2_mul(dlo, qlo)), tb_d2_store(&dqj[j][2], tb_d2_mul(dhi, qhi));
     }
-    int n = wide_lanes(kd, i);
-    for (int l = 0; l < n; ++l)
-      for (int j = 0; j < 3; ++j) dq += dqj[j][l];
+    dq = add_terms(dq, dqj, wide_lanes(kd, i));
   }
   tb_kamino_joints_gather(acc, &kd->joints, sigma);
   return dq;
@@ -308,8 +317,7 @@ static void solve_linear(tb_newton_data* nd, tb_kamino_data* kd, float sigma, do
         tb_d2_store(&r2[j][l], tb_d2_mul(r, r));
       }
     int n = wide_lanes(kd, i);
-    for (int l = 0; l < n; ++l)
-      for (int j = 0; j < 3; ++j) rr += r2[j][l];
+    rr = add_terms(rr, r2, n);
     above = above || wide_above(k, n, tol);
   }
   for (int it = 0; it < TB_KAMINO_CG_MAX; ++it) {
@@ -336,8 +344,7 @@ static void solve_linear(tb_newton_data* nd, tb_kamino_data* kd, float sigma, do
         }
       }
       int n = wide_lanes(kd, i);
-      for (int l = 0; l < n; ++l)
-        for (int j = 0; j < 3; ++j) rr1 += r2[j][l];
+      rr1 = add_terms(rr1, r2, n);
       above = above || wide_above(k, n, tol);
     }
     beta = rr1 / rr;
