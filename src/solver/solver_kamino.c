@@ -178,6 +178,32 @@ static inline double add_terms(double s, const double t[3][TB_KAMINO_LANES], int
 /* acc entry i as floats: lin at 0, ang at 4 (each read and written as four floats). */
 static inline float* acc_floats(tb_kamino_acc* acc, int32_t i) { return &acc[i].lin.x; }
 
+/* One contact's impulse (x, y, z, ·) into acc: + on body1 (b) with its moment mb, − on body0 (a)
+ * with ma; a static side (-1) takes nothing. */
+static inline void scatter_lane(tb_kamino_acc* acc, int32_t a, int32_t b, tb_f4 imp, tb_f4 ma, tb_f4 mb) {
+  if (b >= 0) {
+    float* s = acc_floats(acc, b);
+    tb_f4_store(s, tb_f4_add(tb_f4_load(s), imp));
+    tb_f4_store(s + 4, tb_f4_add(tb_f4_load(s + 4), mb));
+  }
+  if (a >= 0) {
+    float* s = acc_floats(acc, a);
+    tb_f4_store(s, tb_f4_sub(tb_f4_load(s), imp));
+    tb_f4_store(s + 4, tb_f4_sub(tb_f4_load(s + 4), ma));
+  }
+}
+
+/* lin + ang × r of four acc entries (one per lane) at the arms r. */
+static inline v3w side_velocity(tb_kamino_acc* acc, const int32_t idx[TB_KAMINO_LANES], v3w r) {
+  const float *s0 = acc_floats(acc, idx[0]), *s1 = acc_floats(acc, idx[1]), *s2 = acc_floats(acc, idx[2]), *s3 = acc_floats(acc, idx[3]);
+  tb_f4 l0 = tb_f4_load(s0), l1 = tb_f4_load(s1), l2 = tb_f4_load(s2), l3 = tb_f4_load(s3);
+  tb_f4 w0 = tb_f4_load(s0 + 4), w1 = tb_f4_load(s1 + 4), w2 = tb_f4_load(s2 + 4), w3 = tb_f4_load(s3 + 4);
+  tb_f4_transpose(&l0, &l1, &l2, &l3);
+  tb_f4_transpose(&w0, &w1, &w2, &w3);
+  v3w lin = {l0, l1, l2}, ang = {w0, w1, w2};
+  return v3w_add(lin, v3w_cross(ang, r));
+}
+
 /* q = (D̃ + σI) d over all rows (double inputs), through the bodies' acc; the contacts' d is set
  * first (from x, kept, or d = r + βd, the conjugate direction). Returns Σ d·q over the contacts
  * in their order. One pass over the wides scatters, one gathers; the impulses, arms and row
@@ -212,24 +238,16 @@ static double apply_operator(tb_newton_data* nd, tb_kamino_data* kd, float sigma
                       v3w_scale(v3w_load(k->e[2]), dx[2]));
     imp = v3w_scale(imp, tb_f4_load(k->p));
     v3w mb = v3w_cross(v3w_load(k->rb), imp), ma = v3w_cross(v3w_load(k->ra), imp);
-    /* one contact per vector (x, y, z, 0) */
-    tb_f4 z4 = tb_f4_splat(0.0f);
-    tb_f4 li[4] = {imp.x, imp.y, imp.z, z4}, lb[4] = {mb.x, mb.y, mb.z, z4}, la[4] = {ma.x, ma.y, ma.z, z4};
-    tb_f4_transpose(&li[0], &li[1], &li[2], &li[3]);
-    tb_f4_transpose(&lb[0], &lb[1], &lb[2], &lb[3]);
-    tb_f4_transpose(&la[0], &la[1], &la[2], &la[3]);
-    for (int l = 0; l < TB_KAMINO_LANES; ++l) {
-      if (k->b[l] >= 0) {
-        float* s = acc_floats(acc, k->b[l]);
-        tb_f4_store(s, tb_f4_add(tb_f4_load(s), li[l]));
-        tb_f4_store(s + 4, tb_f4_add(tb_f4_load(s + 4), lb[l]));
-      }
-      if (k->a[l] >= 0) {
-        float* s = acc_floats(acc, k->a[l]);
-        tb_f4_store(s, tb_f4_sub(tb_f4_load(s), li[l]));
-        tb_f4_store(s + 4, tb_f4_sub(tb_f4_load(s + 4), la[l]));
-      }
-    }
+    /* one contact per vector (x, y, z, 0), then into acc lane by lane */
+    tb_f4 i0 = imp.x, i1 = imp.y, i2 = imp.z, i3 = tb_f4_splat(0.0f);
+    tb_f4 b0 = mb.x, b1 = mb.y, b2 = mb.z, b3 = i3, a0 = ma.x, a1 = ma.y, a2 = ma.z, a3 = i3;
+    tb_f4_transpose(&i0, &i1, &i2, &i3);
+    tb_f4_transpose(&b0, &b1, &b2, &b3);
+    tb_f4_transpose(&a0, &a1, &a2, &a3);
+    scatter_lane(acc, k->a[0], k->b[0], i0, a0, b0);
+    scatter_lane(acc, k->a[1], k->b[1], i1, a1, b1);
+    scatter_lane(acc, k->a[2], k->b[2], i2, a2, b2);
+    scatter_lane(acc, k->a[3], k->b[3], i3, a3, b3);
   }
   tb_kamino_joints_scatter(acc, &kd->joints);
   /* velocity changes: M⁻¹ */
@@ -244,19 +262,8 @@ static double apply_operator(tb_newton_data* nd, tb_kamino_data* kd, float sigma
     tb_kamino_wide* k = &kd->wides[i];
     /* row velocity change (lin_b + ang_b × rb) − (lin_a + ang_a × ra); a static side reads the
      * zero entry, whose term is +0 (its arm is 0): the same bits as leaving the side out */
-    tb_f4 lb[4], ab[4], la[4], aa[4];
-    for (int l = 0; l < TB_KAMINO_LANES; ++l) {
-      const float* sb = acc_floats(acc, k->acc_b[l]);
-      const float* sa = acc_floats(acc, k->acc_a[l]);
-      lb[l] = tb_f4_load(sb), ab[l] = tb_f4_load(sb + 4);
-      la[l] = tb_f4_load(sa), aa[l] = tb_f4_load(sa + 4);
-    }
-    tb_f4_transpose(&lb[0], &lb[1], &lb[2], &lb[3]);
-    tb_f4_transpose(&ab[0], &ab[1], &ab[2], &ab[3]);
-    tb_f4_transpose(&la[0], &la[1], &la[2], &la[3]);
-    tb_f4_transpose(&aa[0], &aa[1], &aa[2], &aa[3]);
-    v3w vb = {lb[0], lb[1], lb[2]}, wb = {ab[0], ab[1], ab[2]}, va = {la[0], la[1], la[2]}, wa = {aa[0], aa[1], aa[2]};
-    v3w v = v3w_sub(v3w_add(vb, v3w_cross(wb, v3w_load(k->rb))), v3w_add(va, v3w_cross(wa, v3w_load(k->ra))));
+    v3w vb = side_velocity(acc, k->acc_b, v3w_load(k->rb));
+    v3w v = v3w_sub(vb, side_velocity(acc, k->acc_a, v3w_load(k->ra)));
     /* q = p·(e_j · v) + σd in double, and the terms d·q of Σ d·q */
     tb_f4 p = tb_f4_load(k->p);
     double dqj[3][TB_KAMINO_LANES];
