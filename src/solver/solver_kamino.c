@@ -82,12 +82,20 @@ typedef struct tb_kamino_cache {
   int32_t count, capacity;
 } tb_kamino_cache;
 
+/* A body's inverse mass (1/kg) and world inverse inertia (columns, 1/(kg·m²)), each padded to four
+ * floats for the operator's M⁻¹. */
+typedef struct tb_kamino_inverse {
+  float inertia[3][4];
+  float mass;
+} tb_kamino_inverse;
+
 typedef struct tb_kamino_data {
   tb_kamino_contact* contacts;
   int32_t contact_capacity, contact_count;
   tb_kamino_wide* wides;  /* the contacts four by four, (contact_count + 3) / 4 of them */
   int32_t wide_capacity;
   tb_mat3* inv_inertia;   /* per solver body: world axes, 1/(kg·m²) */
+  tb_kamino_inverse* inverse; /* per solver body: M⁻¹ as the operator reads it */
   tb_kamino_acc* acc;     /* per solver body: the operator's impulses, then velocity changes; one
                            * more entry, after the bodies, stays zero (a static side's) */
   int32_t* active;        /* the solver bodies some row acts on, in index order (the operator's bodies) */
@@ -118,6 +126,7 @@ void tb_kamino_destroy(tb_world* w) {
   tb_free(d->contacts, (size_t)d->contact_capacity * sizeof(tb_kamino_contact));
   tb_free(d->wides, (size_t)d->wide_capacity * sizeof(tb_kamino_wide));
   tb_free(d->inv_inertia, (size_t)d->body_capacity * sizeof(tb_mat3));
+  tb_free(d->inverse, (size_t)d->body_capacity * sizeof(tb_kamino_inverse));
   tb_free(d->acc, (size_t)d->body_capacity * sizeof(tb_kamino_acc));
   tb_free(d->active, (size_t)d->body_capacity * sizeof(int32_t));
   tb_free(d->in_rows, (size_t)d->body_capacity);
@@ -209,7 +218,7 @@ static inline v3w side_velocity(tb_kamino_acc* acc, const int32_t idx[TB_KAMINO_
  * in their order. One pass over the wides scatters, one gathers; the impulses, arms and row
  * velocities are computed four contacts at a time, the sums into acc and Σ d·q contact by
  * contact in order. */
-static double apply_operator(tb_newton_data* nd, tb_kamino_data* kd, float sigma, int dir, double beta) {
+static double apply_operator(tb_kamino_data* kd, float sigma, int dir, double beta) {
   tb_kamino_acc* acc = kd->acc;
   const tb_kamino_acc zero = {{0, 0, 0}, 0, {0, 0, 0}, 0};
   int32_t nw = wide_count(kd);
@@ -250,11 +259,15 @@ static double apply_operator(tb_newton_data* nd, tb_kamino_data* kd, float sigma
     scatter_lane(acc, k->a[3], k->b[3], i3, a3, b3);
   }
   tb_kamino_joints_scatter(acc, &kd->joints);
-  /* velocity changes: M⁻¹ */
+  /* velocity changes: M⁻¹ (tb_scale, tb_mat3_mul_v lane by lane) */
   for (int32_t n = 0; n < kd->active_count; ++n) {
     int32_t i = kd->active[n];
-    acc[i].lin = tb_scale(acc[i].lin, nd->bodies[i].inv_mass);
-    acc[i].ang = tb_mat3_mul_v(kd->inv_inertia[i], acc[i].ang);
+    const tb_kamino_inverse* m = &kd->inverse[i];
+    float* s = acc_floats(acc, i);
+    tb_f4 wx = tb_f4_splat(s[4]), wy = tb_f4_splat(s[5]), wz = tb_f4_splat(s[6]);
+    tb_f4_store(s, tb_f4_mul(tb_f4_load(s), tb_f4_splat(m->mass)));
+    tb_f4_store(s + 4, tb_f4_add(tb_f4_add(tb_f4_mul(tb_f4_load(m->inertia[0]), wx), tb_f4_mul(tb_f4_load(m->inertia[1]), wy)),
+                                 tb_f4_mul(tb_f4_load(m->inertia[2]), wz)));
   }
   double dq = 0.0;
   tb_d2 s2 = tb_d2_splat((double)sigma);
@@ -307,11 +320,11 @@ static int wide_above(const tb_kamino_wide* k, int n, double tol) {
 /* Solves (D̃ + σI) x = rhs by conjugate gradients from x (in the wides' x), rhs in their r on
  * entry. Stops when every row's residual, unscaled to m/s, is within tol (the test stops at the
  * first row above it). */
-static void solve_linear(tb_newton_data* nd, tb_kamino_data* kd, float sigma, double tol) {
+static void solve_linear(tb_kamino_data* kd, float sigma, double tol) {
   int32_t nw = wide_count(kd);
   /* r = rhs − A x */
   tb_kamino_joints_cg_start(&kd->joints);
-  apply_operator(nd, kd, sigma, TB_KAMINO_D_FROM_X, 0.0);
+  apply_operator(kd, sigma, TB_KAMINO_D_FROM_X, 0.0);
   double rr = tb_kamino_joints_cg_residual(&kd->joints), beta = 0.0;
   int above = 0; /* a contact row's residual above tol */
   for (int32_t i = 0; i < nw; ++i) {
@@ -330,7 +343,7 @@ static void solve_linear(tb_newton_data* nd, tb_kamino_data* kd, float sigma, do
   for (int it = 0; it < TB_KAMINO_CG_MAX; ++it) {
     if ((!above && !(tb_kamino_joints_cg_worst(&kd->joints) > tol)) || rr == 0.0) break;
     if (it > 0) tb_kamino_joints_cg_direction(&kd->joints, beta);
-    double dq = apply_operator(nd, kd, sigma, it > 0 ? TB_KAMINO_D_CONJUGATE : TB_KAMINO_D_KEPT, beta);
+    double dq = apply_operator(kd, sigma, it > 0 ? TB_KAMINO_D_CONJUGATE : TB_KAMINO_D_KEPT, beta);
     dq += tb_kamino_joints_cg_dq(&kd->joints);
     if (dq <= 0.0) break;
     double alpha = rr / dq, rr1 = tb_kamino_joints_cg_step(&kd->joints, alpha);
@@ -383,13 +396,20 @@ static tb_status setup(tb_world* w, const tb_step_context* step, tb_kamino_data*
   float h = step->dt, inv_h = step->inv_h;
   const tb_array_ref ca = {(void**)&kd->contacts, sizeof(tb_kamino_contact)};
   const tb_array_ref wa = {(void**)&kd->wides, sizeof(tb_kamino_wide)};
-  const tb_array_ref ba[4] = {{(void**)&kd->inv_inertia, sizeof(tb_mat3)}, {(void**)&kd->acc, sizeof(tb_kamino_acc)},
-                              {(void**)&kd->active, sizeof(int32_t)}, {(void**)&kd->in_rows, 1}};
+  const tb_array_ref ba[5] = {{(void**)&kd->inv_inertia, sizeof(tb_mat3)}, {(void**)&kd->acc, sizeof(tb_kamino_acc)},
+                              {(void**)&kd->active, sizeof(int32_t)}, {(void**)&kd->in_rows, 1},
+                              {(void**)&kd->inverse, sizeof(tb_kamino_inverse)}};
   if (!tb_grow_capacity(&ca, 1, &kd->contact_capacity, nd->contact_count) ||
       !tb_grow_capacity(&wa, 1, &kd->wide_capacity, (nd->contact_count + TB_KAMINO_LANES - 1) / TB_KAMINO_LANES) ||
-      !tb_grow_capacity(ba, 4, &kd->body_capacity, nd->body_count + 1))
+      !tb_grow_capacity(ba, 5, &kd->body_capacity, nd->body_count + 1))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for %d contacts", nd->contact_count);
-  for (int32_t i = 0; i < nd->body_count; ++i) kd->inv_inertia[i] = tb_newton_inv_inertia_world(nd, i);
+  for (int32_t i = 0; i < nd->body_count; ++i) {
+    tb_mat3 m = kd->inv_inertia[i] = tb_newton_inv_inertia_world(nd, i);
+    tb_kamino_inverse* v = &kd->inverse[i];
+    const tb_vec3 col[3] = {m.cx, m.cy, m.cz};
+    for (int c = 0; c < 3; ++c) v->inertia[c][0] = col[c].x, v->inertia[c][1] = col[c].y, v->inertia[c][2] = col[c].z, v->inertia[c][3] = 0.0f;
+    v->mass = nd->bodies[i].inv_mass;
+  }
 
   /* rows at the pre-step velocities (for restitution), then the free velocities */
   kd->contact_count = 0;
@@ -537,7 +557,6 @@ typedef struct tb_kamino_residuals { float p, d, c; } tb_kamino_residuals;
 static inline float running_max(float m, float v) { return v > m ? v : m; }
 
 static int padmm(tb_world* w, tb_kamino_data* kd, tb_kamino_residuals* res) {
-  tb_newton_data* nd = w->newton;
   const tb_kamino_params* kp = &w->def.solver.kamino;
   float eta = kp->eta, rho = kp->rho, sigma = eta + rho, inv_rho = 1.0f / rho;
   /* the inner solve is a hundredth of the dual tolerance (m/s); Kamino's default one is a direct
@@ -566,7 +585,7 @@ static int padmm(tb_world* w, tb_kamino_data* kd, tb_kamino_residuals* res) {
       }
     }
     tb_kamino_joints_rhs(&kd->joints, eta, rho);
-    solve_linear(nd, kd, sigma, lin_tol);
+    solve_linear(kd, sigma, lin_tol);
     float rp = 0.0f, rd = 0.0f, rc = 0.0f;
     double dy2 = 0.0, dz2 = 0.0; /* sums of squares of the slack and dual steps (unscaled) */
     for (int32_t i = 0; i < kd->contact_count; ++i) {
