@@ -556,6 +556,17 @@ typedef struct tb_kamino_residuals { float p, d, c; } tb_kamino_residuals;
 /* fmaxf(m, v) for a running maximum m that is never NaN (a NaN v leaves m), inline. */
 static inline float running_max(float m, float v) { return v > m ? v : m; }
 
+/* Contact i's right side of the x-update, −ṽ_f − s(z_prev) + η x_prev + ρ y_prev + z_prev, into
+ * its wide's r (from xp and the Nesterov points yh, zh). */
+static void right_side(tb_kamino_data* kd, int32_t i, float eta, float rho) {
+  const tb_kamino_contact* k = &kd->contacts[i];
+  tb_kamino_wide* kw = &kd->wides[i / TB_KAMINO_LANES];
+  int l = i % TB_KAMINO_LANES;
+  float s = k->mu * sqrtf(k->zh[1] * k->zh[1] + k->zh[2] * k->zh[2]); /* De Saxcé, normal row */
+  for (int j = 0; j < 3; ++j)
+    kw->r[j][l] = (double)(-k->vf[j] + eta * k->xp[j] + rho * k->yh[j] + k->zh[j]) - (j == 0 ? (double)s : 0.0);
+}
+
 static int padmm(tb_world* w, tb_kamino_data* kd, tb_kamino_residuals* res) {
   const tb_kamino_params* kp = &w->def.solver.kamino;
   float eta = kp->eta, rho = kp->rho, sigma = eta + rho, inv_rho = 1.0f / rho;
@@ -565,6 +576,7 @@ static int padmm(tb_world* w, tb_kamino_data* kd, tb_kamino_residuals* res) {
   int it = 0;
   res->p = res->d = res->c = 0.0f;
   if (kd->contact_count == 0 && kd->joints.count == 0) return 0;
+  if (kp->max_iterations <= 0) return 0; /* no budget: unconverged, nothing solved */
   /* Nesterov state: a (a_p of the last iteration) and the combined residual r_a of the last one */
   float a_p = TB_KAMINO_A0, ra_p = FLT_MAX; /* Kamino starts r_a_p at FLOAT32_MAX */
   for (int32_t i = 0; i < kd->contact_count; ++i) {
@@ -573,18 +585,14 @@ static int padmm(tb_world* w, tb_kamino_data* kd, tb_kamino_residuals* res) {
     memcpy(k->zh, k->zp, sizeof k->zh);
   }
   tb_kamino_joints_restart_point(&kd->joints);
-  while (it < kp->max_iterations) {
-    for (int32_t i = 0; i < kd->contact_count; ++i) {
-      tb_kamino_contact* k = &kd->contacts[i];
-      tb_kamino_wide* kw = &kd->wides[i / TB_KAMINO_LANES];
-      int l = i % TB_KAMINO_LANES;
-      float s = k->mu * sqrtf(k->zh[1] * k->zh[1] + k->zh[2] * k->zh[2]); /* De Saxcé, normal row */
-      for (int j = 0; j < 3; ++j) {
-        kw->r[j][l] = (double)(-k->vf[j] + eta * k->xp[j] + rho * k->yh[j] + k->zh[j]) - (j == 0 ? (double)s : 0.0);
-        kw->x[j][l] = k->xp[j];
-      }
-    }
-    tb_kamino_joints_rhs(&kd->joints, eta, rho);
+  /* the first x-update's start and right side; the later ones come with the Nesterov step */
+  for (int32_t i = 0; i < kd->contact_count; ++i) {
+    tb_kamino_wide* kw = &kd->wides[i / TB_KAMINO_LANES];
+    for (int j = 0; j < 3; ++j) kw->x[j][i % TB_KAMINO_LANES] = kd->contacts[i].xp[j];
+    right_side(kd, i, eta, rho);
+  }
+  tb_kamino_joints_rhs(&kd->joints, eta, rho);
+  for (;;) {
     solve_linear(kd, sigma, lin_tol);
     float rp = 0.0f, rd = 0.0f, rc = 0.0f;
     double dy2 = 0.0, dz2 = 0.0; /* sums of squares of the slack and dual steps (unscaled) */
@@ -627,6 +635,10 @@ static int padmm(tb_world* w, tb_kamino_data* kd, tb_kamino_residuals* res) {
     }
     ra_p = ra;
     a_p = a;
+    /* what follows only feeds the next iteration (the solution is y, z) */
+    if (done) return it;
+    if (it >= kp->max_iterations) return -it; /* budget spent */
+    /* the Nesterov step, then the next x-update's right side (it starts from x = x_prev) */
     for (int32_t i = 0; i < kd->contact_count; ++i) {
       tb_kamino_contact* k = &kd->contacts[i];
       const tb_kamino_wide* kw = &kd->wides[i / TB_KAMINO_LANES];
@@ -637,11 +649,11 @@ static int padmm(tb_world* w, tb_kamino_data* kd, tb_kamino_residuals* res) {
       }
       memcpy(k->yp, k->y, sizeof k->y);
       memcpy(k->zp, k->z, sizeof k->z);
+      right_side(kd, i, eta, rho);
     }
     tb_kamino_joints_advance(&kd->joints, restart, factor);
-    if (done) return it;
+    tb_kamino_joints_rhs(&kd->joints, eta, rho);
   }
-  return -it; /* budget spent */
 }
 
 tb_status tb_solve_kamino(tb_world* w, const tb_step_context* step) {
