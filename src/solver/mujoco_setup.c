@@ -46,8 +46,9 @@ void tb_mujoco_destroy(tb_world* w) {
   double** rd[] = {&d->jar, &d->force, &d->jv, &d->oldforce};
   for (int i = 0; i < 4; ++i) tb_free(*rd[i], rc * sizeof(double));
   tb_free(d->rstate, rc * sizeof(int32_t));
-  double** dd[] = {&d->a0, &d->ma0, &d->acc, &d->ma, &d->grad, &d->mgrad, &d->search, &d->mv, &d->gradold, &d->mgradold};
-  for (int i = 0; i < 10; ++i) tb_free(*dd[i], dc * sizeof(double));
+  tb_free(d->hstate, rc * sizeof(int32_t));
+  double** dd[] = {&d->a0, &d->ma0, &d->acc, &d->ma, &d->grad, &d->mgrad, &d->search, &d->mv, &d->gradold, &d->mgradold, &d->upd_c, &d->upd_s};
+  for (int i = 0; i < 12; ++i) tb_free(*dd[i], dc * sizeof(double));
   tb_free(d->first, dc * sizeof(int32_t));
   tb_free(d->off, ((size_t)d->off_capacity + 1) * sizeof(int64_t));
   tb_free(d->L, (size_t)d->l_capacity * sizeof(double));
@@ -87,19 +88,21 @@ static tb_status reserve(tb_world* w) {
   const tb_array_ref ca = {(void**)&d->cons, sizeof(tb_mj_con)};
   const tb_array_ref ra[] = {{(void**)&d->rows, sizeof(tb_mj_row)}, {(void**)&d->jar, sizeof(double)},
                              {(void**)&d->force, sizeof(double)}, {(void**)&d->jv, sizeof(double)},
-                             {(void**)&d->oldforce, sizeof(double)}, {(void**)&d->rstate, sizeof(int32_t)}};
+                             {(void**)&d->oldforce, sizeof(double)}, {(void**)&d->rstate, sizeof(int32_t)},
+                             {(void**)&d->hstate, sizeof(int32_t)}};
   const tb_array_ref da[] = {{(void**)&d->a0, sizeof(double)}, {(void**)&d->ma0, sizeof(double)},
                              {(void**)&d->acc, sizeof(double)}, {(void**)&d->ma, sizeof(double)},
                              {(void**)&d->grad, sizeof(double)}, {(void**)&d->mgrad, sizeof(double)},
                              {(void**)&d->search, sizeof(double)}, {(void**)&d->mv, sizeof(double)},
                              {(void**)&d->gradold, sizeof(double)}, {(void**)&d->mgradold, sizeof(double)},
+                             {(void**)&d->upd_c, sizeof(double)}, {(void**)&d->upd_s, sizeof(double)},
                              {(void**)&d->first, sizeof(int32_t)}};
   const tb_array_ref ja = {(void**)&d->joints, sizeof(tb_mj_joint)};
   const tb_array_ref aa = {(void**)&d->adj, sizeof(int32_t)};
   tb_array_ref sa[TB_MJ_SLOT_ARRAYS];
   tb_mj_slot_arrays(d, sa);
   if (!tb_grow_capacity(&ba, 1, &d->body_capacity, nb) || !tb_grow_capacity(&ca, 1, &d->con_capacity, nc + nj) ||
-      !tb_grow_capacity(ra, 6, &d->row_capacity, nr) || !tb_grow_capacity(da, 11, &d->dof_capacity, 6 * nb) ||
+      !tb_grow_capacity(ra, 7, &d->row_capacity, nr) || !tb_grow_capacity(da, 13, &d->dof_capacity, 6 * nb) ||
       !tb_grow_capacity(sa, TB_MJ_SLOT_ARRAYS, &d->slot_capacity, bodies->count) ||
       !tb_grow_capacity(&aa, 1, &d->adj_capacity, 2 * (w->pair_count + w->joints.count)) ||
       !tb_grow_capacity(&ja, 1, &d->joint_capacity, w->joints.live))

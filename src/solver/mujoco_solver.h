@@ -55,15 +55,18 @@ typedef struct tb_mujoco_data {
   tb_mj_row* rows;
   double *jar, *force, *jv, *oldforce;
   int32_t* rstate;
+  int32_t* hstate;        /* the state of each row in the Newton factor L (rstate when it was built) */
   int32_t row_capacity, row_count;
   /* dofs (6 per body) */
   double *a0, *ma0, *acc, *ma, *grad, *mgrad, *search, *mv, *gradold, *mgradold;
+  double *upd_c, *upd_s; /* a rank-one update of L: each column's rotation as 1/c and s/c */
   int32_t* first;        /* skyline: first column of each dof row */
   int64_t* off;          /* skyline: offset of each row (off_capacity + 1) */
   int32_t off_capacity;  /* dofs off holds; follows dof_capacity, apart after a failed allocation */
   int32_t dof_capacity;
   double* L;
   int64_t l_capacity;
+  int32_t hessian_stale;  /* L is not the factor of this iterate's H (a row changed state since) */
   /* per body slot */
   int32_t *dof_of_slot;  /* dof body of each slot, -1 none */
   int32_t *adj_start, *adj_len, *stamp, *order; /* the body graph (mujoco_setup.c order_bodies) */
@@ -157,6 +160,10 @@ void tb_mj_joint_readback(tb_world* w, const tb_mujoco_data* d);
 double tb_mj_total_cost(tb_mujoco_data* d);
 tb_mj_result tb_mj_solve_primal(tb_mujoco_data* d, const tb_mujoco_params* p, int newton);
 int64_t tb_mj_skyline_profile(tb_mujoco_data* d);
+/* The Newton factor L of H = M + JᵀDJ (rows in rstate) + cone Hessians; hstate ← rstate. */
+void tb_mj_factor_hessian(tb_mujoco_data* d);
+/* L Lᵀ += σ·D·J_rᵀJ_r (σ = ±1) by a rank-one update; 0 when a downdate would lose the factor. */
+int tb_mj_rank_one(tb_mujoco_data* d, const tb_mj_row* r, double sigma);
 /* mujoco_pgs.c: the dual solver from the forces in d->force. */
 tb_mj_result tb_mj_solve_pgs(tb_mujoco_data* d, const tb_mujoco_params* p);
 

@@ -20,8 +20,9 @@
  *     without joint damping), then the bodies' damping max(1 − c·h, 0).
  * Newton factorises H = M + JᵀDJ (+ cone Hessians) in a skyline over the bodies island after
  * island, each in reverse Cuthill-McKee order (mujoco_setup.c), so islands never fill and a pile's
- * factor grows with its width, not its body count. Serial in a fixed order: the same bits for any thread
- * count. */
+ * factor grows with its width, not its body count; an iteration updates the factor by rank one per
+ * row that changed state when that is cheaper than factoring again (mujoco_primal.c). Serial in a
+ * fixed order: the same bits for any thread count. */
 #include <math.h>
 #include <string.h>
 

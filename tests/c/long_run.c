@@ -26,10 +26,11 @@
  *                       (its default 10 substeps; before them, at 1 substep: depth 0.8099 m at step 160,
  *                       77 fell through, the first centre below the floor at step 97)
  *   mujoco, genesis, kamino: not run to the end. mujoco: 200 of the 1000-body pile's steps in
- *   170 s of CPU (depth 0.1224 m at step 81, band 0.15, none fell through), about 1.5 s of CPU per
- *   step once it has landed, so 5000 steps take about 2 h; genesis runs the same solver. kamino:
- *   about 1.0 s per step once the pile has landed (estimated from the 500-body pile's speed-up; 1.7 s
- *   before its operator ran four contacts at a time), about 1.4 h (see both below).
+ *   57 s of CPU on a loaded machine (depth 0.1224 m at step 81, band 0.15, none fell through),
+ *   0.8 s of CPU per step once it has landed (steps 150-200; 2.5 s before the factor work below),
+ *   less on an idle machine; genesis runs the same solver. kamino: about 1.0 s per step once the
+ *   pile has landed (estimated from the 500-body pile's speed-up; 1.7 s before its operator ran
+ *   four contacts at a time), about 1.4 h (see both below).
  * The shortened run of `make test` (300 108): depth 0.0292 (pgs), 0.0277 (tgs), 0.0051 (xpbd, 10 substeps),
  * 0.0635 (mujoco, genesis), 0.0059 (kamino) m, newton-semi refused; 24 s of CPU (kamino then 18 s of
  * it, now 10-11 s).
@@ -80,15 +81,19 @@
  *   0.75 m deep on one row of the default ke = 2500 N/m, below its centre: the penalty solver's
  *   spring check refuses a body that sinks deeper than its smallest half size even on a flat
  *   support with every row its shape gets there (docs/presets.md).
- * - mujoco / genesis: the MuJoCo Newton solver factors the skyline Hessian M + JᵀDJ in every
- *   iteration. In body-slot order a mixed pile's neighbours were far apart and the factor filled
- *   (the 250-body pile had not finished 300 steps after 2.4 min of CPU); each island is now in
- *   reverse Cuthill-McKee order (src/solver/mujoco_setup.c): 250 bodies × 300 steps take 8.7 s of
- *   CPU, same worst depth (0.1180 m). At 1000 bodies the factor holds 1.29 M values by step 140
- *   (6000 dofs, rows of about 215: the pile's width) and a step takes 10-16 Newton iterations,
- *   each factoring it again. MuJoCo factors once per step and then updates the factor by rank one
- *   per row that changes state; here 1000-1500 rows change in a step's first iteration and about
- *   4000 in all, each update as long as the factor below the row, so that would not be cheaper.
+ * - mujoco / genesis: the MuJoCo Newton solver works on the skyline Hessian M + JᵀDJ. In
+ *   body-slot order a mixed pile's neighbours were far apart and the factor filled (the 250-body
+ *   pile had not finished 300 steps after 2.4 min of CPU); each island is now in reverse
+ *   Cuthill-McKee order (src/solver/mujoco_setup.c). At 1000 bodies the factor holds 1.29 M values
+ *   by step 140 (6000 dofs, rows of about 215: the pile's width) and a step takes 10-16 Newton
+ *   iterations. Each factors H again only where it has to (src/solver/mujoco_primal.c): the six
+ *   rows of a body in one pass over each earlier row, in two-lane float64 (the sums of the
+ *   one-row loop, bitwise); not after the last iteration; not at all when no row changed state;
+ *   by rank-one updates (MuJoCo's HessianIncremental) when they cost less than the factor, which
+ *   they do once a step's first iterations are past (1000-10000 rows change state in those, tens
+ *   in the last ones). 250 bodies × 300 steps: 8.3 s of CPU before, 3-4 s after (mujoco and
+ *   genesis), same worst depth (0.1180 m); 1000 bodies: 200 steps in 57 s instead of 165 s, steps
+ *   150-200 at 0.8 s instead of 2.5 s per step (the same loaded machine).
  * - kamino: every step spends Newton's whole PADMM budget (200 iterations at its defaults: r_p,
  *   r_d, r_c within 1e-6 N·s, m/s, J, PADMMSolverConfig): on this pile the residuals stop at
  *   1e-5..1e-3 (108 bodies) and 0.05..1 (1000 bodies) after 200 iterations, in float32 as
