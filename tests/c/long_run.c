@@ -32,8 +32,8 @@
  *   pile has landed (estimated from the 500-body pile's speed-up; 1.7 s before its operator ran
  *   four contacts at a time), about 1.4 h (see both below).
  * The shortened run of `make test` (300 108): depth 0.0292 (pgs), 0.0277 (tgs), 0.0051 (xpbd, 10 substeps),
- * 0.0635 (mujoco, genesis), 0.0059 (kamino) m, newton-semi refused; 24 s of CPU (kamino then 18 s of
- * it, now 10-11 s).
+ * 0.0635 (mujoco, genesis), 0.0059 (kamino) m, newton-semi refused; about 17 s of CPU, 10-11 s of it
+ * kamino's (24 s and 18 s before kamino's four-contact operator pass).
  *
  * Findings (the buildPile walls are correct; 300 steps, natively, unless said):
  * - newton-xpbd: passes at its default of 10 substeps (solver.newton.xpbd_substeps, Newton's
