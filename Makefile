@@ -104,7 +104,7 @@ test-c: $(TEST_BIN) build/scalar/test_world build/tests/long_run
 
 # The 1000-body pile, 5000 steps in every preset (tests/c/long_run.c; its header has the
 # criterion and the last table). test-c runs it shortened: 300 steps of the pile's lowest three
-# layers (108 bodies), about 25 s of CPU natively, most of it kamino's.
+# layers (108 bodies), about 17 s of CPU natively, most of it kamino's.
 SHORT_LONG_RUN := 300 108
 LONG_STEPS ?= 5000
 build/tests/long_run: tests/c/long_run.c build/libtribo.a $(TEST_HDR)

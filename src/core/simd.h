@@ -1,7 +1,7 @@
-/* Four-lane float32 and two-lane float64 SIMD through one header (internal). Back ends: wasm
- * SIMD128, SSE2, scalar.
- * Every back end computes the same IEEE results lane by lane (no fused multiply-add, no
- * approximate reciprocals), so the builds agree bit for bit. */
+/* Four-lane float32 and two-lane float64 (tb_d2, for double-precision sums of float data) SIMD
+ * through one header (internal). Back ends: wasm SIMD128, SSE2, scalar. Every back end computes
+ * the same IEEE results lane by lane (no fused multiply-add, no approximate reciprocals;
+ * conversions round to nearest), so the builds agree bit for bit. */
 #ifndef TB_SIMD_H
 #define TB_SIMD_H
 
@@ -34,15 +34,23 @@ static inline void tb_f4_transpose(tb_f4* r0, tb_f4* r1, tb_f4* r2, tb_f4* r3) {
   *r2 = wasm_i32x4_shuffle(t2, t3, 0, 1, 4, 5);
   *r3 = wasm_i32x4_shuffle(t2, t3, 2, 3, 6, 7);
 }
-
-/* two float64 lanes (the MuJoCo Newton skyline factor) */
+/* two float64 lanes (double sums: the MuJoCo Newton skyline factor, Kamino's conjugate gradients) */
 typedef v128_t tb_d2;
 static inline tb_d2 tb_d2_zero(void) { return wasm_f64x2_splat(0.0); }
+static inline tb_d2 tb_d2_splat(double a) { return wasm_f64x2_splat(a); }
 static inline tb_d2 tb_d2_load(const double* p) { return wasm_v128_load(p); }
+static inline void tb_d2_store(double* p, tb_d2 a) { wasm_v128_store(p, a); }
 static inline tb_d2 tb_d2_add(tb_d2 a, tb_d2 b) { return wasm_f64x2_add(a, b); }
+static inline tb_d2 tb_d2_sub(tb_d2 a, tb_d2 b) { return wasm_f64x2_sub(a, b); }
 static inline tb_d2 tb_d2_mul(tb_d2 a, tb_d2 b) { return wasm_f64x2_mul(a, b); }
 static inline double tb_d2_lane0(tb_d2 a) { return wasm_f64x2_extract_lane(a, 0); }
 static inline double tb_d2_lane1(tb_d2 a) { return wasm_f64x2_extract_lane(a, 1); }
+/* lanes 0, 1 (lo) or 2, 3 (hi) of a as doubles; two d2 rounded back to one f4 (lo, hi) */
+static inline tb_d2 tb_d2_from_lo(tb_f4 a) { return wasm_f64x2_promote_low_f32x4(a); }
+static inline tb_d2 tb_d2_from_hi(tb_f4 a) { return wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(a, a, 2, 3, 2, 3)); }
+static inline tb_f4 tb_f4_from_d2(tb_d2 lo, tb_d2 hi) {
+  return wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(lo), wasm_f32x4_demote_f64x2_zero(hi), 0, 1, 4, 5);
+}
 
 #elif defined(__SSE2__) && !defined(TB_SIMD_SCALAR)
 #include <emmintrin.h>
@@ -74,15 +82,19 @@ static inline void tb_f4_transpose(tb_f4* r0, tb_f4* r1, tb_f4* r2, tb_f4* r3) {
   *r2 = _mm_movelh_ps(t2, t3);
   *r3 = _mm_movehl_ps(t3, t2);
 }
-
-/* two float64 lanes (the MuJoCo Newton skyline factor) */
 typedef __m128d tb_d2;
 static inline tb_d2 tb_d2_zero(void) { return _mm_setzero_pd(); }
+static inline tb_d2 tb_d2_splat(double a) { return _mm_set1_pd(a); }
 static inline tb_d2 tb_d2_load(const double* p) { return _mm_loadu_pd(p); }
+static inline void tb_d2_store(double* p, tb_d2 a) { _mm_storeu_pd(p, a); }
 static inline tb_d2 tb_d2_add(tb_d2 a, tb_d2 b) { return _mm_add_pd(a, b); }
+static inline tb_d2 tb_d2_sub(tb_d2 a, tb_d2 b) { return _mm_sub_pd(a, b); }
 static inline tb_d2 tb_d2_mul(tb_d2 a, tb_d2 b) { return _mm_mul_pd(a, b); }
 static inline double tb_d2_lane0(tb_d2 a) { return _mm_cvtsd_f64(a); }
 static inline double tb_d2_lane1(tb_d2 a) { return _mm_cvtsd_f64(_mm_unpackhi_pd(a, a)); }
+static inline tb_d2 tb_d2_from_lo(tb_f4 a) { return _mm_cvtps_pd(a); }
+static inline tb_d2 tb_d2_from_hi(tb_f4 a) { return _mm_cvtps_pd(_mm_movehl_ps(a, a)); }
+static inline tb_f4 tb_f4_from_d2(tb_d2 lo, tb_d2 hi) { return _mm_movelh_ps(_mm_cvtpd_ps(lo), _mm_cvtpd_ps(hi)); }
 
 #else
 #include <math.h>
@@ -122,14 +134,22 @@ static inline void tb_f4_transpose(tb_f4* r0, tb_f4* r1, tb_f4* r2, tb_f4* r3) {
     for (int j = i + 1; j < 4; ++j) { float t = r[i]->v[j]; r[i]->v[j] = r[j]->v[i]; r[j]->v[i] = t; }
 }
 #undef TB_F4_MAP2
-/* two float64 lanes (the MuJoCo Newton skyline factor) */
 typedef struct tb_d2 { double v[2]; } tb_d2;
 static inline tb_d2 tb_d2_zero(void) { tb_d2 r = {{0.0, 0.0}}; return r; }
-static inline tb_d2 tb_d2_load(const double* p) { tb_d2 r = {{p[0], p[1]}}; return r; }
+static inline tb_d2 tb_d2_splat(double s) { tb_d2 r = {{s, s}}; return r; }
+static inline tb_d2 tb_d2_load(const double* p) { tb_d2 r; memcpy(r.v, p, sizeof r.v); return r; }
+static inline void tb_d2_store(double* p, tb_d2 a) { memcpy(p, a.v, sizeof a.v); }
 static inline tb_d2 tb_d2_add(tb_d2 a, tb_d2 b) { tb_d2 r = {{a.v[0] + b.v[0], a.v[1] + b.v[1]}}; return r; }
+static inline tb_d2 tb_d2_sub(tb_d2 a, tb_d2 b) { tb_d2 r = {{a.v[0] - b.v[0], a.v[1] - b.v[1]}}; return r; }
 static inline tb_d2 tb_d2_mul(tb_d2 a, tb_d2 b) { tb_d2 r = {{a.v[0] * b.v[0], a.v[1] * b.v[1]}}; return r; }
 static inline double tb_d2_lane0(tb_d2 a) { return a.v[0]; }
 static inline double tb_d2_lane1(tb_d2 a) { return a.v[1]; }
+static inline tb_d2 tb_d2_from_lo(tb_f4 a) { tb_d2 r = {{(double)a.v[0], (double)a.v[1]}}; return r; }
+static inline tb_d2 tb_d2_from_hi(tb_f4 a) { tb_d2 r = {{(double)a.v[2], (double)a.v[3]}}; return r; }
+static inline tb_f4 tb_f4_from_d2(tb_d2 lo, tb_d2 hi) {
+  tb_f4 r = {{(float)lo.v[0], (float)lo.v[1], (float)hi.v[0], (float)hi.v[1]}};
+  return r;
+}
 #endif
 
 #endif

@@ -36,6 +36,11 @@ static inline v3w v3w_cross(v3w a, v3w b) {
            tb_f4_sub(tb_f4_mul(a.x, b.y), tb_f4_mul(a.y, b.x))};
   return r;
 }
+/* a·s (tb_scale) */
+static inline v3w v3w_scale(v3w a, tb_f4 s) {
+  v3w r = {tb_f4_mul(a.x, s), tb_f4_mul(a.y, s), tb_f4_mul(a.z, s)};
+  return r;
+}
 /* a + s·b */
 static inline v3w v3w_mad(v3w a, tb_f4 s, v3w b) {
   v3w r = {tb_f4_add(a.x, tb_f4_mul(s, b.x)), tb_f4_add(a.y, tb_f4_mul(s, b.y)), tb_f4_add(a.z, tb_f4_mul(s, b.z))};

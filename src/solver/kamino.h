@@ -24,9 +24,13 @@ typedef struct tb_kamino_row {
 } tb_kamino_row;
 
 /* Per solver body scratch of the Delassus operator: impulse sums (N·s, N·m·s about the COM), then
- * the velocity changes they cause (m/s, rad/s), world axes. */
+ * the velocity changes they cause (m/s, rad/s), world axes. The contacts read and write lin and
+ * ang as four floats each (the pads unused). */
 typedef struct tb_kamino_acc {
-  tb_vec3 lin, ang;
+  tb_vec3 lin;
+  float lin_pad;
+  tb_vec3 ang;
+  float ang_pad;
 } tb_kamino_acc;
 
 typedef struct tb_kamino_joints {

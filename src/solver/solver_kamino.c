@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "../core/serial.h"
+#include "../core/simd_vec3.h"
 #include "../model/contact_store.h"
 #include "kamino.h"
 #include "solver.h"
@@ -42,15 +43,13 @@
 #define TB_KAMINO_A0 1.0f              /* Kamino a_0: acceleration parameter at the start and after a restart */
 
 /* One contact of the dual problem: rows 0 normal, 1 tangent0, 2 tangent1. Variables are in the
- * preconditioned space (physical impulse = p·x, physical velocity = z/p). The fields the
- * conjugate-gradient loop reads come first, together. */
+ * preconditioned space (physical impulse = p·x, physical velocity = z/p). The primal x and the
+ * conjugate-gradient state live in the contact's wide (tb_kamino_wide). */
 typedef struct tb_kamino_contact {
   int32_t a, b;           /* solver bodies of shape0 / shape1 (as d->contacts[row]), -1 static */
   tb_vec3 e[3];           /* world frame: n, tangent0, tangent1 (tb_basis of n, as the store) */
-  tb_vec3 ra, rb;         /* m: point0 − COM of body0, point1 − COM of body1, world (static: unused) */
+  tb_vec3 ra, rb;         /* m: point0 − COM of body0, point1 − COM of body1, world (static: 0) */
   float p;                /* preconditioner, √kg */
-  float x[3];             /* this iteration's primal */
-  double r[3], d[3], q[3]; /* conjugate-gradient residual, direction, operator applied to d */
   int32_t row;            /* index into d->contacts of newton.h (store, material) */
   float mu;               /* combined friction */
   float vf[3];            /* free row velocity incl. bias, preconditioned (p·m/s) */
@@ -58,6 +57,22 @@ typedef struct tb_kamino_contact {
   float xp[3], yp[3], zp[3];
   float yh[3], zh[3];      /* Nesterov points the next iteration starts from (slack, dual) */
 } tb_kamino_contact;
+
+/* Four consecutive contacts (lanes: contact i is lane i % 4 of wide i / 4) as the
+ * conjugate-gradient loop reads them, copied from the contacts at setup: the operator's frame,
+ * arms and preconditioner are computed on four lanes at once (src/core/simd_vec3.h, each lane's
+ * float operations those of the scalar formula in the same order) and the wide streams only what
+ * the loop needs. Lanes past the last contact have a = b = -1 and zeros everywhere. */
+#define TB_KAMINO_LANES 4
+typedef struct tb_kamino_wide {
+  float e[3][3][TB_KAMINO_LANES];     /* e[row][axis]: n, tangent0, tangent1, world */
+  float ra[3][TB_KAMINO_LANES], rb[3][TB_KAMINO_LANES]; /* m, world; 0 on a static side */
+  float p[TB_KAMINO_LANES];           /* preconditioner, √kg */
+  float x[3][TB_KAMINO_LANES];        /* this iteration's primal */
+  int32_t a[TB_KAMINO_LANES], b[TB_KAMINO_LANES];         /* solver bodies, -1 static (scatter) */
+  int32_t acc_a[TB_KAMINO_LANES], acc_b[TB_KAMINO_LANES]; /* acc entries the gather reads: a, b, static → the zero entry */
+  double r[3][TB_KAMINO_LANES], d[3][TB_KAMINO_LANES], q[3][TB_KAMINO_LANES]; /* residual, direction, operator applied to d */
+} tb_kamino_wide;
 
 /* Warm-start cache of the last solve(), indexed by its contact-store index. */
 typedef struct tb_kamino_cache {
@@ -67,11 +82,22 @@ typedef struct tb_kamino_cache {
   int32_t count, capacity;
 } tb_kamino_cache;
 
+/* A body's inverse mass (1/kg) and world inverse inertia (columns, 1/(kg·m²)), each padded to four
+ * floats for the operator's M⁻¹. */
+typedef struct tb_kamino_inverse {
+  float inertia[3][4];
+  float mass;
+} tb_kamino_inverse;
+
 typedef struct tb_kamino_data {
   tb_kamino_contact* contacts;
   int32_t contact_capacity, contact_count;
+  tb_kamino_wide* wides;  /* the contacts four by four, (contact_count + 3) / 4 of them */
+  int32_t wide_capacity;
   tb_mat3* inv_inertia;   /* per solver body: world axes, 1/(kg·m²) */
-  tb_kamino_acc* acc;     /* per solver body: the operator's impulses, then velocity changes */
+  tb_kamino_inverse* inverse; /* per solver body: M⁻¹ as the operator reads it */
+  tb_kamino_acc* acc;     /* per solver body: the operator's impulses, then velocity changes; one
+                           * more entry, after the bodies, stays zero (a static side's) */
   int32_t* active;        /* the solver bodies some row acts on, in index order (the operator's bodies) */
   unsigned char* in_rows; /* per solver body: 1 when in active */
   int32_t body_capacity, active_count;
@@ -98,7 +124,9 @@ void tb_kamino_destroy(tb_world* w) {
   tb_kamino_data* d = w->kamino;
   if (!d) return;
   tb_free(d->contacts, (size_t)d->contact_capacity * sizeof(tb_kamino_contact));
+  tb_free(d->wides, (size_t)d->wide_capacity * sizeof(tb_kamino_wide));
   tb_free(d->inv_inertia, (size_t)d->body_capacity * sizeof(tb_mat3));
+  tb_free(d->inverse, (size_t)d->body_capacity * sizeof(tb_kamino_inverse));
   tb_free(d->acc, (size_t)d->body_capacity * sizeof(tb_kamino_acc));
   tb_free(d->active, (size_t)d->body_capacity * sizeof(int32_t));
   tb_free(d->in_rows, (size_t)d->body_capacity);
@@ -137,88 +165,207 @@ static inline tb_vec3 row_impulse(const tb_kamino_contact* k, const float* x) {
 /* How apply_operator takes the contacts' direction d before using it. */
 enum { TB_KAMINO_D_FROM_X, TB_KAMINO_D_KEPT, TB_KAMINO_D_CONJUGATE };
 
+static int32_t wide_count(const tb_kamino_data* kd) { return (kd->contact_count + TB_KAMINO_LANES - 1) / TB_KAMINO_LANES; }
+
+/* Lanes of wide i that hold a contact. */
+static int wide_lanes(const tb_kamino_data* kd, int32_t i) {
+  int32_t n = kd->contact_count - i * TB_KAMINO_LANES;
+  return n < TB_KAMINO_LANES ? (int)n : TB_KAMINO_LANES;
+}
+
+/* s + the terms t[row][lane] of the wide's first n lanes, added one by one in contact order (lane,
+ * then row), as a sum over the contacts would; a full wide's loop is unrolled. */
+static inline double add_terms(double s, const double t[3][TB_KAMINO_LANES], int n) {
+  if (n == TB_KAMINO_LANES) {
+    for (int l = 0; l < TB_KAMINO_LANES; ++l) s = ((s + t[0][l]) + t[1][l]) + t[2][l];
+    return s;
+  }
+  for (int l = 0; l < n; ++l) s = ((s + t[0][l]) + t[1][l]) + t[2][l];
+  return s;
+}
+
+/* acc entry i as floats: lin at 0, ang at 4 (each read and written as four floats). */
+static inline float* acc_floats(tb_kamino_acc* acc, int32_t i) { return &acc[i].lin.x; }
+
+/* One contact's impulse (x, y, z, ·) into acc: + on body1 (b) with its moment mb, − on body0 (a)
+ * with ma; a static side (-1) takes nothing. */
+static inline void scatter_lane(tb_kamino_acc* acc, int32_t a, int32_t b, tb_f4 imp, tb_f4 ma, tb_f4 mb) {
+  if (b >= 0) {
+    float* s = acc_floats(acc, b);
+    tb_f4_store(s, tb_f4_add(tb_f4_load(s), imp));
+    tb_f4_store(s + 4, tb_f4_add(tb_f4_load(s + 4), mb));
+  }
+  if (a >= 0) {
+    float* s = acc_floats(acc, a);
+    tb_f4_store(s, tb_f4_sub(tb_f4_load(s), imp));
+    tb_f4_store(s + 4, tb_f4_sub(tb_f4_load(s + 4), ma));
+  }
+}
+
+/* lin + ang × r of four acc entries (one per lane) at the arms r. */
+static inline v3w side_velocity(tb_kamino_acc* acc, const int32_t idx[TB_KAMINO_LANES], v3w r) {
+  const float *s0 = acc_floats(acc, idx[0]), *s1 = acc_floats(acc, idx[1]), *s2 = acc_floats(acc, idx[2]), *s3 = acc_floats(acc, idx[3]);
+  tb_f4 l0 = tb_f4_load(s0), l1 = tb_f4_load(s1), l2 = tb_f4_load(s2), l3 = tb_f4_load(s3);
+  tb_f4 w0 = tb_f4_load(s0 + 4), w1 = tb_f4_load(s1 + 4), w2 = tb_f4_load(s2 + 4), w3 = tb_f4_load(s3 + 4);
+  tb_f4_transpose(&l0, &l1, &l2, &l3);
+  tb_f4_transpose(&w0, &w1, &w2, &w3);
+  v3w lin = {l0, l1, l2}, ang = {w0, w1, w2};
+  return v3w_add(lin, v3w_cross(ang, r));
+}
+
 /* q = (D̃ + σI) d over all rows (double inputs), through the bodies' acc; the contacts' d is set
  * first (from x, kept, or d = r + βd, the conjugate direction). Returns Σ d·q over the contacts
- * in their order. One pass over the contacts scatters, one gathers. */
-static double apply_operator(tb_newton_data* nd, tb_kamino_data* kd, float sigma, int dir, double beta) {
+ * in their order. One pass over the wides scatters, one gathers; the impulses, arms and row
+ * velocities are computed four contacts at a time, the sums into acc and Σ d·q contact by
+ * contact in order. */
+static double apply_operator(tb_kamino_data* kd, float sigma, int dir, double beta) {
   tb_kamino_acc* acc = kd->acc;
-  for (int32_t n = 0; n < kd->active_count; ++n) acc[kd->active[n]].lin = acc[kd->active[n]].ang = tb_v3(0, 0, 0);
-  for (int32_t i = 0; i < kd->contact_count; ++i) {
-    tb_kamino_contact* k = &kd->contacts[i];
-    if (dir == TB_KAMINO_D_FROM_X)
-      for (int j = 0; j < 3; ++j) k->d[j] = k->x[j];
-    else if (dir == TB_KAMINO_D_CONJUGATE)
-      for (int j = 0; j < 3; ++j) k->d[j] = k->r[j] + beta * k->d[j];
-    float dx[3] = {(float)k->d[0], (float)k->d[1], (float)k->d[2]};
-    tb_vec3 imp = row_impulse(k, dx);
-    if (k->b >= 0) {
-      acc[k->b].lin = tb_add(acc[k->b].lin, imp);
-      acc[k->b].ang = tb_add(acc[k->b].ang, tb_cross(k->rb, imp));
+  const tb_kamino_acc zero = {{0, 0, 0}, 0, {0, 0, 0}, 0};
+  int32_t nw = wide_count(kd);
+  for (int32_t n = 0; n < kd->active_count; ++n) acc[kd->active[n]] = zero;
+  for (int32_t i = 0; i < nw; ++i) {
+    tb_kamino_wide* k = &kd->wides[i];
+    tb_f4 dx[3]; /* d as floats */
+    for (int j = 0; j < 3; ++j) {
+      tb_d2 lo, hi;
+      if (dir == TB_KAMINO_D_FROM_X) {
+        tb_f4 x = tb_f4_load(k->x[j]);
+        lo = tb_d2_from_lo(x), hi = tb_d2_from_hi(x);
+      } else {
+        lo = tb_d2_load(&k->d[j][0]), hi = tb_d2_load(&k->d[j][2]);
+        if (dir == TB_KAMINO_D_CONJUGATE) {
+          tb_d2 b2 = tb_d2_splat(beta);
+          lo = tb_d2_add(tb_d2_load(&k->r[j][0]), tb_d2_mul(b2, lo));
+          hi = tb_d2_add(tb_d2_load(&k->r[j][2]), tb_d2_mul(b2, hi));
+        }
+      }
+      tb_d2_store(&k->d[j][0], lo), tb_d2_store(&k->d[j][2], hi);
+      dx[j] = tb_f4_from_d2(lo, hi);
     }
-    if (k->a >= 0) {
-      acc[k->a].lin = tb_sub(acc[k->a].lin, imp);
-      acc[k->a].ang = tb_sub(acc[k->a].ang, tb_cross(k->ra, imp));
-    }
+    /* the world impulse on body1, p·(e₀x₀ + e₁x₁ + e₂x₂), and its moments about the two COMs */
+    v3w imp = v3w_add(v3w_add(v3w_scale(v3w_load(k->e[0]), dx[0]), v3w_scale(v3w_load(k->e[1]), dx[1])),
+                      v3w_scale(v3w_load(k->e[2]), dx[2]));
+    imp = v3w_scale(imp, tb_f4_load(k->p));
+    v3w mb = v3w_cross(v3w_load(k->rb), imp), ma = v3w_cross(v3w_load(k->ra), imp);
+    /* one contact per vector (x, y, z, 0), then into acc lane by lane */
+    tb_f4 i0 = imp.x, i1 = imp.y, i2 = imp.z, i3 = tb_f4_splat(0.0f);
+    tb_f4 b0 = mb.x, b1 = mb.y, b2 = mb.z, b3 = i3, a0 = ma.x, a1 = ma.y, a2 = ma.z, a3 = i3;
+    tb_f4_transpose(&i0, &i1, &i2, &i3);
+    tb_f4_transpose(&b0, &b1, &b2, &b3);
+    tb_f4_transpose(&a0, &a1, &a2, &a3);
+    scatter_lane(acc, k->a[0], k->b[0], i0, a0, b0);
+    scatter_lane(acc, k->a[1], k->b[1], i1, a1, b1);
+    scatter_lane(acc, k->a[2], k->b[2], i2, a2, b2);
+    scatter_lane(acc, k->a[3], k->b[3], i3, a3, b3);
   }
   tb_kamino_joints_scatter(acc, &kd->joints);
-  /* velocity changes: M⁻¹ */
+  /* velocity changes: M⁻¹ (tb_scale, tb_mat3_mul_v lane by lane) */
   for (int32_t n = 0; n < kd->active_count; ++n) {
     int32_t i = kd->active[n];
-    acc[i].lin = tb_scale(acc[i].lin, nd->bodies[i].inv_mass);
-    acc[i].ang = tb_mat3_mul_v(kd->inv_inertia[i], acc[i].ang);
+    const tb_kamino_inverse* m = &kd->inverse[i];
+    float* s = acc_floats(acc, i);
+    tb_f4 wx = tb_f4_splat(s[4]), wy = tb_f4_splat(s[5]), wz = tb_f4_splat(s[6]);
+    tb_f4_store(s, tb_f4_mul(tb_f4_load(s), tb_f4_splat(m->mass)));
+    tb_f4_store(s + 4, tb_f4_add(tb_f4_add(tb_f4_mul(tb_f4_load(m->inertia[0]), wx), tb_f4_mul(tb_f4_load(m->inertia[1]), wy)),
+                                 tb_f4_mul(tb_f4_load(m->inertia[2]), wz)));
   }
   double dq = 0.0;
-  for (int32_t i = 0; i < kd->contact_count; ++i) {
-    tb_kamino_contact* k = &kd->contacts[i];
-    tb_vec3 v = tb_v3(0, 0, 0);
-    if (k->b >= 0) v = tb_add(acc[k->b].lin, tb_cross(acc[k->b].ang, k->rb));
-    if (k->a >= 0) v = tb_sub(v, tb_add(acc[k->a].lin, tb_cross(acc[k->a].ang, k->ra)));
+  tb_d2 s2 = tb_d2_splat((double)sigma);
+  for (int32_t i = 0; i < nw; ++i) {
+    tb_kamino_wide* k = &kd->wides[i];
+    /* row velocity change (lin_b + ang_b × rb) − (lin_a + ang_a × ra); a static side reads the
+     * zero entry, whose term is +0 (its arm is 0): the same bits as leaving the side out */
+    v3w vb = side_velocity(acc, k->acc_b, v3w_load(k->rb));
+    v3w v = v3w_sub(vb, side_velocity(acc, k->acc_a, v3w_load(k->ra)));
+    /* q = p·(e_j · v) + σd in double, and the terms d·q of Σ d·q */
+    tb_f4 p = tb_f4_load(k->p);
+    double dqj[3][TB_KAMINO_LANES];
     for (int j = 0; j < 3; ++j) {
-      k->q[j] = (double)(k->p * tb_dot(k->e[j], v)) + (double)sigma * k->d[j];
-      dq += k->d[j] * k->q[j];
+      tb_f4 pv = tb_f4_mul(p, v3w_dot(v3w_load(k->e[j]), v));
+      tb_d2 dlo = tb_d2_load(&k->d[j][0]), dhi = tb_d2_load(&k->d[j][2]);
+      tb_d2 qlo = tb_d2_add(tb_d2_from_lo(pv), tb_d2_mul(s2, dlo)), qhi = tb_d2_add(tb_d2_from_hi(pv), tb_d2_mul(s2, dhi));
+      tb_d2_store(&k->q[j][0], qlo), tb_d2_store(&k->q[j][2], qhi);
+      tb_d2_store(&dqj[j][0], tb_d2_mul(dlo, qlo)), tb_d2_store(&dqj[j][2], tb_d2_mul(dhi, qhi));
     }
+    dq = add_terms(dq, dqj, wide_lanes(kd, i));
   }
   tb_kamino_joints_gather(acc, &kd->joints, sigma);
   return dq;
 }
 
 /* 1 when a contact row's residual, unscaled to m/s (|r|/p), is above tol. */
-static int row_above(const tb_kamino_contact* k, int j, double tol) { return fabs(k->r[j]) / k->p > tol; }
+static int row_above(const tb_kamino_wide* k, int j, int l, double tol) { return fabs(k->r[j][l]) / k->p[l] > tol; }
 
-/* Solves (D̃ + σI) x = rhs by conjugate gradients from x (in k->x), rhs in k->r on entry.
- * Stops when every row's residual, unscaled to m/s, is within tol (the test stops at the first
- * row above it). */
-static void solve_linear(tb_newton_data* nd, tb_kamino_data* kd, float sigma, double tol) {
+/* 1 when a row of the wide's first n lanes is above tol (row_above). Decided without the division
+ * where |r| is clearly apart from tol·p (a relative margin of 1e-12, far above the few roundings
+ * of 2⁻⁵³ between the two tests, for a normal tol); only a row at the threshold takes row_above
+ * itself. */
+static int wide_above(const tb_kamino_wide* k, int n, double tol) {
+  if (!(tol >= DBL_MIN)) { /* the margin holds for a normal tol only */
+    for (int l = 0; l < n; ++l)
+      for (int j = 0; j < 3; ++j)
+        if (row_above(k, j, l, tol)) return 1;
+    return 0;
+  }
+  for (int l = 0; l < n; ++l) {
+    double t = tol * (double)k->p[l], hi = t * (1.0 + 1e-12), lo = t * (1.0 - 1e-12);
+    for (int j = 0; j < 3; ++j) {
+      double r = fabs(k->r[j][l]);
+      if (r > hi || (r >= lo && row_above(k, j, l, tol))) return 1;
+    }
+  }
+  return 0;
+}
+
+/* Solves (D̃ + σI) x = rhs by conjugate gradients from x (in the wides' x), rhs in their r on
+ * entry. Stops when every row's residual, unscaled to m/s, is within tol (the test stops at the
+ * first row above it). */
+static void solve_linear(tb_kamino_data* kd, float sigma, double tol) {
+  int32_t nw = wide_count(kd);
   /* r = rhs − A x */
   tb_kamino_joints_cg_start(&kd->joints);
-  apply_operator(nd, kd, sigma, TB_KAMINO_D_FROM_X, 0.0);
+  apply_operator(kd, sigma, TB_KAMINO_D_FROM_X, 0.0);
   double rr = tb_kamino_joints_cg_residual(&kd->joints), beta = 0.0;
   int above = 0; /* a contact row's residual above tol */
-  for (int32_t i = 0; i < kd->contact_count; ++i) {
-    tb_kamino_contact* k = &kd->contacts[i];
-    for (int j = 0; j < 3; ++j) {
-      k->r[j] -= k->q[j];
-      k->d[j] = k->r[j];
-      rr += k->r[j] * k->r[j];
-      above = above || row_above(k, j, tol);
-    }
+  for (int32_t i = 0; i < nw; ++i) {
+    tb_kamino_wide* k = &kd->wides[i];
+    double r2[3][TB_KAMINO_LANES];
+    for (int j = 0; j < 3; ++j)
+      for (int l = 0; l < TB_KAMINO_LANES; l += 2) {
+        tb_d2 r = tb_d2_sub(tb_d2_load(&k->r[j][l]), tb_d2_load(&k->q[j][l]));
+        tb_d2_store(&k->r[j][l], r), tb_d2_store(&k->d[j][l], r);
+        tb_d2_store(&r2[j][l], tb_d2_mul(r, r));
+      }
+    int n = wide_lanes(kd, i);
+    rr = add_terms(rr, r2, n);
+    above = above || wide_above(k, n, tol);
   }
   for (int it = 0; it < TB_KAMINO_CG_MAX; ++it) {
     if ((!above && !(tb_kamino_joints_cg_worst(&kd->joints) > tol)) || rr == 0.0) break;
     if (it > 0) tb_kamino_joints_cg_direction(&kd->joints, beta);
-    double dq = apply_operator(nd, kd, sigma, it > 0 ? TB_KAMINO_D_CONJUGATE : TB_KAMINO_D_KEPT, beta);
+    double dq = apply_operator(kd, sigma, it > 0 ? TB_KAMINO_D_CONJUGATE : TB_KAMINO_D_KEPT, beta);
     dq += tb_kamino_joints_cg_dq(&kd->joints);
     if (dq <= 0.0) break;
     double alpha = rr / dq, rr1 = tb_kamino_joints_cg_step(&kd->joints, alpha);
     above = 0;
-    for (int32_t i = 0; i < kd->contact_count; ++i) {
-      tb_kamino_contact* k = &kd->contacts[i];
+    tb_d2 a2 = tb_d2_splat(alpha);
+    for (int32_t i = 0; i < nw; ++i) {
+      tb_kamino_wide* k = &kd->wides[i];
+      double r2[3][TB_KAMINO_LANES];
       for (int j = 0; j < 3; ++j) {
-        k->x[j] = (float)((double)k->x[j] + alpha * k->d[j]);
-        k->r[j] -= alpha * k->q[j];
-        rr1 += k->r[j] * k->r[j];
-        above = above || row_above(k, j, tol);
+        /* x = (float)((double)x + αd), r −= αq */
+        tb_f4 x = tb_f4_load(k->x[j]);
+        tb_d2 dlo = tb_d2_load(&k->d[j][0]), dhi = tb_d2_load(&k->d[j][2]);
+        tb_f4_store(k->x[j], tb_f4_from_d2(tb_d2_add(tb_d2_from_lo(x), tb_d2_mul(a2, dlo)), tb_d2_add(tb_d2_from_hi(x), tb_d2_mul(a2, dhi))));
+        for (int l = 0; l < TB_KAMINO_LANES; l += 2) {
+          tb_d2 r = tb_d2_sub(tb_d2_load(&k->r[j][l]), tb_d2_mul(a2, tb_d2_load(&k->q[j][l])));
+          tb_d2_store(&k->r[j][l], r);
+          tb_d2_store(&r2[j][l], tb_d2_mul(r, r));
+        }
       }
+      int n = wide_lanes(kd, i);
+      rr1 = add_terms(rr1, r2, n);
+      above = above || wide_above(k, n, tol);
     }
     beta = rr1 / rr;
     rr = rr1;
@@ -248,11 +395,21 @@ static tb_status setup(tb_world* w, const tb_step_context* step, tb_kamino_data*
   const tb_kamino_params* kp = &w->def.solver.kamino;
   float h = step->dt, inv_h = step->inv_h;
   const tb_array_ref ca = {(void**)&kd->contacts, sizeof(tb_kamino_contact)};
-  const tb_array_ref ba[4] = {{(void**)&kd->inv_inertia, sizeof(tb_mat3)}, {(void**)&kd->acc, sizeof(tb_kamino_acc)},
-                              {(void**)&kd->active, sizeof(int32_t)}, {(void**)&kd->in_rows, 1}};
-  if (!tb_grow_capacity(&ca, 1, &kd->contact_capacity, nd->contact_count) || !tb_grow_capacity(ba, 4, &kd->body_capacity, nd->body_count))
+  const tb_array_ref wa = {(void**)&kd->wides, sizeof(tb_kamino_wide)};
+  const tb_array_ref ba[5] = {{(void**)&kd->inv_inertia, sizeof(tb_mat3)}, {(void**)&kd->acc, sizeof(tb_kamino_acc)},
+                              {(void**)&kd->active, sizeof(int32_t)}, {(void**)&kd->in_rows, 1},
+                              {(void**)&kd->inverse, sizeof(tb_kamino_inverse)}};
+  if (!tb_grow_capacity(&ca, 1, &kd->contact_capacity, nd->contact_count) ||
+      !tb_grow_capacity(&wa, 1, &kd->wide_capacity, (nd->contact_count + TB_KAMINO_LANES - 1) / TB_KAMINO_LANES) ||
+      !tb_grow_capacity(ba, 5, &kd->body_capacity, nd->body_count + 1))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for %d contacts", nd->contact_count);
-  for (int32_t i = 0; i < nd->body_count; ++i) kd->inv_inertia[i] = tb_newton_inv_inertia_world(nd, i);
+  for (int32_t i = 0; i < nd->body_count; ++i) {
+    tb_mat3 m = kd->inv_inertia[i] = tb_newton_inv_inertia_world(nd, i);
+    tb_kamino_inverse* v = &kd->inverse[i];
+    const tb_vec3 col[3] = {m.cx, m.cy, m.cz};
+    for (int c = 0; c < 3; ++c) v->inertia[c][0] = col[c].x, v->inertia[c][1] = col[c].y, v->inertia[c][2] = col[c].z, v->inertia[c][3] = 0.0f;
+    v->mass = nd->bodies[i].inv_mass;
+  }
 
   /* rows at the pre-step velocities (for restitution), then the free velocities */
   kd->contact_count = 0;
@@ -304,6 +461,27 @@ static tb_status setup(tb_world* w, const tb_step_context* step, tb_kamino_data*
     for (int j = 0; j < 3; ++j) k->vf[j] = k->p * (k->vf[j] + tb_dot(k->e[j], v));
   }
   tb_kamino_joints_free_velocity(nd, &kd->joints);
+  /* the wides; a static side's gather reads the zero entry after the bodies */
+  const tb_kamino_acc zero = {{0, 0, 0}, 0, {0, 0, 0}, 0};
+  kd->acc[nd->body_count] = zero;
+  int32_t nw = wide_count(kd);
+  if (nw > 0) memset(kd->wides, 0, (size_t)nw * sizeof(tb_kamino_wide));
+  for (int32_t i = 0; i < nw * TB_KAMINO_LANES; ++i) {
+    tb_kamino_wide* kw = &kd->wides[i / TB_KAMINO_LANES];
+    int l = i % TB_KAMINO_LANES;
+    const tb_kamino_contact* k = i < kd->contact_count ? &kd->contacts[i] : NULL;
+    kw->a[l] = k ? k->a : -1;
+    kw->b[l] = k ? k->b : -1;
+    kw->acc_a[l] = kw->a[l] >= 0 ? kw->a[l] : nd->body_count;
+    kw->acc_b[l] = kw->b[l] >= 0 ? kw->b[l] : nd->body_count;
+    if (!k) continue;
+    for (int j = 0; j < 3; ++j) {
+      kw->e[j][0][l] = k->e[j].x, kw->e[j][1][l] = k->e[j].y, kw->e[j][2][l] = k->e[j].z;
+    }
+    kw->ra[0][l] = k->ra.x, kw->ra[1][l] = k->ra.y, kw->ra[2][l] = k->ra.z;
+    kw->rb[0][l] = k->rb.x, kw->rb[1][l] = k->rb.y, kw->rb[2][l] = k->rb.z;
+    kw->p[l] = k->p;
+  }
   /* the operator's bodies: a body no row acts on gets no impulse and is never read */
   if (nd->body_count > 0) memset(kd->in_rows, 0, (size_t)nd->body_count);
   for (int32_t i = 0; i < kd->contact_count; ++i) {
@@ -375,8 +553,21 @@ static void store_cache(tb_world* w, tb_kamino_data* kd) {
 
 typedef struct tb_kamino_residuals { float p, d, c; } tb_kamino_residuals;
 
+/* fmaxf(m, v) for a running maximum m that is never NaN (a NaN v leaves m), inline. */
+static inline float running_max(float m, float v) { return v > m ? v : m; }
+
+/* Contact i's right side of the x-update, −ṽ_f − s(z_prev) + η x_prev + ρ y_prev + z_prev, into
+ * its wide's r (from xp and the Nesterov points yh, zh). */
+static void right_side(tb_kamino_data* kd, int32_t i, float eta, float rho) {
+  const tb_kamino_contact* k = &kd->contacts[i];
+  tb_kamino_wide* kw = &kd->wides[i / TB_KAMINO_LANES];
+  int l = i % TB_KAMINO_LANES;
+  float s = k->mu * sqrtf(k->zh[1] * k->zh[1] + k->zh[2] * k->zh[2]); /* De Saxcé, normal row */
+  for (int j = 0; j < 3; ++j)
+    kw->r[j][l] = (double)(-k->vf[j] + eta * k->xp[j] + rho * k->yh[j] + k->zh[j]) - (j == 0 ? (double)s : 0.0);
+}
+
 static int padmm(tb_world* w, tb_kamino_data* kd, tb_kamino_residuals* res) {
-  tb_newton_data* nd = w->newton;
   const tb_kamino_params* kp = &w->def.solver.kamino;
   float eta = kp->eta, rho = kp->rho, sigma = eta + rho, inv_rho = 1.0f / rho;
   /* the inner solve is a hundredth of the dual tolerance (m/s); Kamino's default one is a direct
@@ -385,6 +576,7 @@ static int padmm(tb_world* w, tb_kamino_data* kd, tb_kamino_residuals* res) {
   int it = 0;
   res->p = res->d = res->c = 0.0f;
   if (kd->contact_count == 0 && kd->joints.count == 0) return 0;
+  if (kp->max_iterations <= 0) return 0; /* no budget: unconverged, nothing solved */
   /* Nesterov state: a (a_p of the last iteration) and the combined residual r_a of the last one */
   float a_p = TB_KAMINO_A0, ra_p = FLT_MAX; /* Kamino starts r_a_p at FLOAT32_MAX */
   for (int32_t i = 0; i < kd->contact_count; ++i) {
@@ -393,34 +585,34 @@ static int padmm(tb_world* w, tb_kamino_data* kd, tb_kamino_residuals* res) {
     memcpy(k->zh, k->zp, sizeof k->zh);
   }
   tb_kamino_joints_restart_point(&kd->joints);
-  while (it < kp->max_iterations) {
-    for (int32_t i = 0; i < kd->contact_count; ++i) {
-      tb_kamino_contact* k = &kd->contacts[i];
-      float s = k->mu * sqrtf(k->zh[1] * k->zh[1] + k->zh[2] * k->zh[2]); /* De Saxcé, normal row */
-      for (int j = 0; j < 3; ++j) {
-        k->r[j] = (double)(-k->vf[j] + eta * k->xp[j] + rho * k->yh[j] + k->zh[j]) - (j == 0 ? (double)s : 0.0);
-        k->x[j] = k->xp[j];
-      }
-    }
-    tb_kamino_joints_rhs(&kd->joints, eta, rho);
-    solve_linear(nd, kd, sigma, lin_tol);
+  /* the first x-update's start and right side; the later ones come with the Nesterov step */
+  for (int32_t i = 0; i < kd->contact_count; ++i) {
+    tb_kamino_wide* kw = &kd->wides[i / TB_KAMINO_LANES];
+    for (int j = 0; j < 3; ++j) kw->x[j][i % TB_KAMINO_LANES] = kd->contacts[i].xp[j];
+    right_side(kd, i, eta, rho);
+  }
+  tb_kamino_joints_rhs(&kd->joints, eta, rho);
+  for (;;) {
+    solve_linear(kd, sigma, lin_tol);
     float rp = 0.0f, rd = 0.0f, rc = 0.0f;
     double dy2 = 0.0, dz2 = 0.0; /* sums of squares of the slack and dual steps (unscaled) */
     for (int32_t i = 0; i < kd->contact_count; ++i) {
       tb_kamino_contact* k = &kd->contacts[i];
-      float arg[3];
-      for (int j = 0; j < 3; ++j) arg[j] = k->x[j] - inv_rho * k->zh[j];
+      const tb_kamino_wide* kw = &kd->wides[i / TB_KAMINO_LANES];
+      int l = i % TB_KAMINO_LANES;
+      float x[3] = {kw->x[0][l], kw->x[1][l], kw->x[2][l]}, arg[3];
+      for (int j = 0; j < 3; ++j) arg[j] = x[j] - inv_rho * k->zh[j];
       project_cone(arg, k->mu, k->y);
       float xz = 0.0f;
       for (int j = 0; j < 3; ++j) {
-        k->z[j] = k->zh[j] + rho * (k->y[j] - k->x[j]);
-        rp = fmaxf(rp, fabsf(k->p * (k->x[j] - k->y[j])));
-        rd = fmaxf(rd, fabsf((eta * (k->x[j] - k->xp[j]) + rho * (k->y[j] - k->yh[j])) / k->p));
+        k->z[j] = k->zh[j] + rho * (k->y[j] - x[j]);
+        rp = running_max(rp, fabsf(k->p * (x[j] - k->y[j])));
+        rd = running_max(rd, fabsf((eta * (x[j] - k->xp[j]) + rho * (k->y[j] - k->yh[j])) / k->p));
         double dy = (double)k->p * (k->y[j] - k->yh[j]), dz = (double)(k->z[j] - k->zh[j]) / k->p;
         dy2 += dy * dy, dz2 += dz * dz;
-        xz += k->x[j] * k->z[j];
+        xz += x[j] * k->z[j];
       }
-      rc = fmaxf(rc, fabsf(xz));
+      rc = running_max(rc, fabsf(xz));
     }
     tb_kamino_joints_project(&kd->joints, eta, rho, &rp, &rd, &rc, &dy2, &dz2);
     ++it;
@@ -443,20 +635,25 @@ static int padmm(tb_world* w, tb_kamino_data* kd, tb_kamino_residuals* res) {
     }
     ra_p = ra;
     a_p = a;
+    /* what follows only feeds the next iteration (the solution is y, z) */
+    if (done) return it;
+    if (it >= kp->max_iterations) return -it; /* budget spent */
+    /* the Nesterov step, then the next x-update's right side (it starts from x = x_prev) */
     for (int32_t i = 0; i < kd->contact_count; ++i) {
       tb_kamino_contact* k = &kd->contacts[i];
+      const tb_kamino_wide* kw = &kd->wides[i / TB_KAMINO_LANES];
       for (int j = 0; j < 3; ++j) {
         k->yh[j] = restart ? k->yp[j] : k->y[j] + factor * (k->y[j] - k->yp[j]);
         k->zh[j] = restart ? k->zp[j] : k->z[j] + factor * (k->z[j] - k->zp[j]);
+        k->xp[j] = kw->x[j][i % TB_KAMINO_LANES];
       }
-      memcpy(k->xp, k->x, sizeof k->x);
       memcpy(k->yp, k->y, sizeof k->y);
       memcpy(k->zp, k->z, sizeof k->z);
+      right_side(kd, i, eta, rho);
     }
     tb_kamino_joints_advance(&kd->joints, restart, factor);
-    if (done) return it;
+    tb_kamino_joints_rhs(&kd->joints, eta, rho);
   }
-  return -it; /* budget spent */
 }
 
 tb_status tb_solve_kamino(tb_world* w, const tb_step_context* step) {

@@ -12,7 +12,7 @@
  *   long_run [steps] [bodies] [preset,...]   (default 5000, 1000, every preset; `make test-long`,
  *                                            LONG_STEPS=n)
  *
- * `make test` (test-c) runs `long_run 300 108`: the lowest 3 layers, about 25 s of CPU natively,
+ * `make test` (test-c) runs `long_run 300 108`: the lowest 3 layers, about 17 s of CPU natively,
  * with the same bands (the taller pile sets them).
  *
  * Last full run (`make test-long`, natively, one process per preset group on a loaded machine):
@@ -32,10 +32,12 @@
  *   mujoco, genesis, kamino: not run to the end. mujoco: 200 of the 1000-body pile's steps in
  *   57 s of CPU on a loaded machine (depth 0.1224 m at step 81, band 0.15, none fell through),
  *   0.8 s of CPU per step once it has landed (steps 150-200; 2.5 s before the factor work below),
- *   less on an idle machine; genesis runs the same solver. kamino: about 1.7 s per step once the
- *   pile has landed, about 2.5 h (see both below).
+ *   less on an idle machine; genesis runs the same solver. kamino: about 1.0 s per step once the
+ *   pile has landed (estimated from the 500-body pile's speed-up; 1.7 s before its operator ran
+ *   four contacts at a time), about 1.4 h (see both below).
  * The shortened run of `make test` (300 108): depth 0.0292 (pgs), 0.0277 (tgs), 0.0051 (xpbd, 10 substeps),
- * 0.0635 (mujoco, genesis), 0.0059 (kamino) m, newton-semi refused; 24 s of CPU.
+ * 0.0635 (mujoco, genesis), 0.0059 (kamino) m, newton-semi refused; about 17 s of CPU, 10-11 s of it
+ * kamino's (24 s and 18 s before kamino's four-contact operator pass).
  *
  * Findings (the buildPile walls are correct; 300 steps, natively, unless said):
  * - newton-xpbd: passes at its default of 10 substeps (solver.newton.xpbd_substeps, Newton's
@@ -100,16 +102,18 @@
  *   r_d, r_c within 1e-6 N·s, m/s, J, PADMMSolverConfig): on this pile the residuals stop at
  *   1e-5..1e-3 (108 bodies) and 0.05..1 (1000 bodies) after 200 iterations, in float32 as
  *   Newton's are. Each iteration solves its x-update by conjugate gradients (15-30 operator passes, each one
- *   pass over the contact rows and their bodies), so a step costs about 200 · 25 passes of ~50 ns
- *   per contact natively. CPU per step after landing, natively on a loaded machine: 0.06 s (108
- *   bodies, ~490 contacts), 0.21 s (250, ~1000), 0.47 s (500, ~1800 at step 95, still landing), 1.7 s
- *   (1000, ~4500 contacts at steps 120-130). Newton's Kamino factors the Delassus matrix instead
+ *   pass over the contact rows and their bodies), so a step costs about 200 · 25 passes of ~25 ns
+ *   per contact natively (~50 ns before the pass ran four contacts at a time: the same bits, the
+ *   pass's double sums still contact by contact). CPU per step after landing, natively on a loaded
+ *   machine: 0.035 s (108 bodies, ~490 contacts; 0.06 s before), 0.27 s (500, ~1800 at step 95,
+ *   still landing; 0.47 s before; 150 steps: 28 s, 49 s before), about 1.0 s (1000, ~4500 contacts
+ *   at steps 120-130, scaled from the 500-body speed-up; 1.7 s measured before). Newton's Kamino factors the Delassus matrix instead
  *   (its default linear solver LLTB, a dense blocked Cholesky per world) and, since #3779, leaves
  *   speculative contacts (d > 0) out of the solve (cull_speculative_contacts, default on); 74% of
  *   the 108-body pile's rows are speculative at the preset's 0.2 m gap. Culling them halves the 108-body
  *   run's CPU but leaves the worst depth at 0.070 m (above the 0.05 m band; not adopted).
  * Runtime natively: PGS / TGS about 9 s of CPU per 300 steps each, more on a loaded machine;
- * kamino about 18 s for 300 steps of 108 bodies. */
+ * kamino about 10-11 s for 300 steps of 108 bodies (18 s before the four-contact pass). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
