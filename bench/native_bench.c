@@ -3,6 +3,11 @@
  * reads the job system's count of parallel jobs). Prints one JSON object on stdout.
  *
  *   native_bench [--steps N] [--scenes pyramid,pile,readback] [--threads T] [--side S] [--count A:B]
+ *                [--adaptive 0|1] [--ab T [--hog]]
+ *
+ * --adaptive 0: worlds keep their thread count (tb_world_set_adaptive_threads). --ab T: see
+ * bench_ab (the thread governor against 1 thread and T fixed threads, interleaved; --hog beside
+ * a busy child process); needs a -DTB_THREADS build.
  *
  * --count A:B: under `valgrind --tool=callgrind --instr-atstart=no`, instruments only steps A..B-1
  * of each scene (step 0 is the first step), so bench/instr_counts.sh reads instructions per step
@@ -16,12 +21,15 @@
  *   gcc -O2 -std=c11 -ffp-contract=off -msse2 -Isrc bench/native_bench.c $(find src -name '*.c') \
  *       -lm -lpthread -o build/native_bench
  */
-#define _POSIX_C_SOURCE 199309L
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <signal.h>
+#include <sys/types.h>
+#include <unistd.h>
 
 #include "include/tribo.h"
 
@@ -34,6 +42,9 @@
 #define CALLGRIND_START_INSTRUMENTATION
 #define CALLGRIND_STOP_INSTRUMENTATION
 #endif
+
+/* --adaptive 0: the world keeps its thread count (tb_world_set_adaptive_threads); default 1 */
+static int adaptive = 1;
 
 /* Steps [count_from, count_to) of each scene run instrumented (--count). */
 static int count_from = -1, count_to = -1;
@@ -110,6 +121,7 @@ static tb_world_id make_world(int threads) {
   if (threads > 0) def.thread_count = threads;
   tb_world_id w = tb_world_create(&def);
   if (w < 0) fail(w, "tb_world_create", w);
+  if (!adaptive) tb_world_set_adaptive_threads(w, 0);
   return w;
 }
 
@@ -170,6 +182,10 @@ static int counted_step(tb_world_id w, int k) {
   return rc;
 }
 
+/* Mean ms/step of the last run_steps window: with adaptive threads its probes show in the mean,
+ * not in the median. */
+static double last_mean_ms;
+
 /* Steps the scene `steps` times from step index `first`; returns the median ms/step over
  * [from, steps). */
 static double run_steps(scene* s, int steps, int from, int first) {
@@ -182,22 +198,29 @@ static double run_steps(scene* s, int steps, int from, int first) {
     if (rc != TB_OK) fail(s->world, "tb_world_step", rc);
     if (i >= from) t[n++] = t1 - t0;
   }
+  double sum = 0;
+  for (int i = 0; i < n; i++) sum += t[i];
+  last_mean_ms = n ? sum / n : 0;
   double m = median(t, n);
   free(t);
   return m;
 }
 
 /* Same layout as scenes.mjs pyramid(): ground box top at y = 0, rows touching. */
-static void bench_pyramid(int steps, int threads, int rows) {
-  scene s = {0};
-  s.world = make_world(threads);
-  add_static_box(&s, 0, -0.5f, 0, 50, 0.5f, 50);
+static void build_pyramid(scene* s, int threads, int rows) {
+  s->world = make_world(threads);
+  add_static_box(s, 0, -0.5f, 0, 50, 0.5f, 50);
   const float cube[4] = {0.5f, 0.5f, 0.5f, 0};
   for (int r = 0; r < rows; r++) {
     int n = rows - r;
     for (int i = 0; i < n; i++)
-      add_body(&s, TB_BODY_DYNAMIC, (float)((i - (n - 1) / 2.0) * 1.0), 0.5f + (float)r, 0, TB_SHAPE_BOX, cube, 1.0f);
+      add_body(s, TB_BODY_DYNAMIC, (float)((i - (n - 1) / 2.0) * 1.0), 0.5f + (float)r, 0, TB_SHAPE_BOX, cube, 1.0f);
   }
+}
+
+static void bench_pyramid(int steps, int threads, int rows) {
+  scene s = {0};
+  build_pyramid(&s, threads, rows);
   double ms = run_steps(&s, steps, steps / 2, 0);
   int top = s.dyn_count - 1;
   float p[3], top_dy = 0, max_dxz = 0;
@@ -209,25 +232,24 @@ static void bench_pyramid(int steps, int threads, int rows) {
     if (i == top) top_dy = p[1] - s.start[i][1];
   }
   int stands = fabsf(top_dy) <= 0.1f && max_dxz <= 0.25f;
-  printf("\"pyramid\": {\"bodies\": %d, \"steps\": %d, \"window\": [%d, %d], \"median_ms\": %.6f, "
+  printf("\"pyramid\": {\"bodies\": %d, \"steps\": %d, \"window\": [%d, %d], \"median_ms\": %.6f, \"mean_ms\": %.6f, "
          "\"top_dy\": %.6f, \"max_dxz\": %.6f, \"stands\": %s}",
-         s.dyn_count, steps, steps / 2, steps, ms, top_dy, max_dxz, stands ? "true" : "false");
+         s.dyn_count, steps, steps / 2, steps, ms, last_mean_ms, top_dy, max_dxz, stands ? "true" : "false");
   report_barriers("pyramid");
   free_scene(&s);
 }
 
 /* Same layout as scenes.mjs pile(), including the deterministic ±0.05 m jitter. */
-static void bench_pile(int steps, int threads, int side) {
+static void build_pile(scene* s, int threads, int side) {
   const int n = 10;
   const float spacing = 1.5f, wall = 0.5f, height = 20;
   const float inner = (float)side * spacing / 2 + 0.5f; /* 8 m for the 10 × 10 pile */
-  scene s = {0};
-  s.world = make_world(threads);
-  add_static_box(&s, 0, -0.5f, 0, inner + 2 * wall, 0.5f, inner + 2 * wall);
-  add_static_box(&s, inner + wall, height / 2, 0, wall, height / 2, inner + 2 * wall);
-  add_static_box(&s, -(inner + wall), height / 2, 0, wall, height / 2, inner + 2 * wall);
-  add_static_box(&s, 0, height / 2, inner + wall, inner, height / 2, wall);
-  add_static_box(&s, 0, height / 2, -(inner + wall), inner, height / 2, wall);
+  s->world = make_world(threads);
+  add_static_box(s, 0, -0.5f, 0, inner + 2 * wall, 0.5f, inner + 2 * wall);
+  add_static_box(s, inner + wall, height / 2, 0, wall, height / 2, inner + 2 * wall);
+  add_static_box(s, -(inner + wall), height / 2, 0, wall, height / 2, inner + 2 * wall);
+  add_static_box(s, 0, height / 2, inner + wall, inner, height / 2, wall);
+  add_static_box(s, 0, height / 2, -(inner + wall), inner, height / 2, wall);
   const float sphere[4] = {0.5f, 0, 0, 0}, box[4] = {0.5f, 0.5f, 0.5f, 0}, capsule[4] = {0.3f, 0.4f, 0, 0};
   uint32_t seed = 12345u;
   const double off = (side - 1) * spacing / 2.0;
@@ -241,12 +263,19 @@ static void bench_pile(int steps, int threads, int side) {
         double jz = 0.05 * (((double)(seed >> 8) / 16777216.0) * 2 - 1);
         float px = (float)(x * spacing - off + jx), py = (float)(2 + y * spacing), pz = (float)(z * spacing - off + jz);
         switch (k % 3) {
-          case 0: add_body(&s, TB_BODY_DYNAMIC, px, py, pz, TB_SHAPE_SPHERE, sphere, 1.0f); break;
-          case 1: add_body(&s, TB_BODY_DYNAMIC, px, py, pz, TB_SHAPE_BOX, box, 1.0f); break;
-          default: add_body(&s, TB_BODY_DYNAMIC, px, py, pz, TB_SHAPE_CAPSULE, capsule, 1.0f); break;
+          case 0: add_body(s, TB_BODY_DYNAMIC, px, py, pz, TB_SHAPE_SPHERE, sphere, 1.0f); break;
+          case 1: add_body(s, TB_BODY_DYNAMIC, px, py, pz, TB_SHAPE_BOX, box, 1.0f); break;
+          default: add_body(s, TB_BODY_DYNAMIC, px, py, pz, TB_SHAPE_CAPSULE, capsule, 1.0f); break;
         }
         k++;
       }
+}
+
+static void bench_pile(int steps, int threads, int side) {
+  const float spacing = 1.5f, height = 20;
+  const float inner = (float)side * spacing / 2 + 0.5f; /* as in build_pile */
+  scene s = {0};
+  build_pile(&s, threads, side);
   double t0 = now_ms();
   if (counted_step(s.world, 0) != TB_OK) fail(s.world, "tb_world_step", -1);
   double first = now_ms() - t0;
@@ -261,9 +290,9 @@ static void bench_pile(int steps, int threads, int side) {
     float v = sqrtf(st[7] * st[7] + st[8] * st[8] + st[9] * st[9]);
     if (!(v <= maxv)) maxv = v;
   }
-  printf("\"pile\": {\"bodies\": %d, \"steps\": %d, \"window\": [%d, %d], \"median_ms\": %.6f, "
+  printf("\"pile\": {\"bodies\": %d, \"steps\": %d, \"window\": [%d, %d], \"median_ms\": %.6f, \"mean_ms\": %.6f, "
          "\"first_step_ms\": %.6f, \"escaped\": %d, \"max_speed\": %.6f, \"max_y\": %.6f, \"live_bytes\": %lld}",
-         s.dyn_count, steps, steps / 2, steps, ms, first, escaped, maxv, maxy, (long long)tb_live_bytes());
+         s.dyn_count, steps, steps / 2, steps, ms, last_mean_ms, first, escaped, maxv, maxy, (long long)tb_live_bytes());
   report_barriers("pile");
   free_scene(&s);
 }
@@ -317,8 +346,52 @@ static void bench_readback(int threads) {
   free_scene(&s);
 }
 
+/* --ab T: the thread governor against fixed threads. Three worlds of the same scene, built with
+ * 1 thread, T threads fixed (tb_world_set_adaptive_threads 0) and T threads adaptive, step in
+ * turns of AB_BLOCK steps (so machine load falls on all three alike and the pool's workers see
+ * a world's own pace); ms/step median and mean over the second half, and whether the adaptive
+ * world ended serial. --hog adds a busy child process for the whole run. */
+#define AB_BLOCK 25
+static void bench_ab(const char* name, int steps, int threads, int side) {
+  scene sc[3] = {{0}};
+  const char* label[3] = {"one", "fixed", "adaptive"};
+  double* t[3];
+  int n[3] = {0, 0, 0};
+  for (int k = 0; k < 3; k++) {
+    adaptive = k == 2;
+    if (!strcmp(name, "pyramid")) build_pyramid(&sc[k], k ? threads : 1, 20);
+    else build_pile(&sc[k], k ? threads : 1, side);
+    t[k] = malloc(sizeof(double) * (size_t)steps);
+  }
+  for (int b = 0; b < steps; b += AB_BLOCK)
+    for (int k = 0; k < 3; k++)
+      for (int i = b; i < b + AB_BLOCK && i < steps; i++) {
+        double t0 = now_ms();
+        int rc = tb_world_step(sc[k].world);
+        double t1 = now_ms();
+        if (rc != TB_OK) fail(sc[k].world, "tb_world_step", rc);
+        if (i >= steps / 2) t[k][n[k]++] = t1 - t0;
+      }
+  int32_t serial = 0;
+  double switches = 0;
+  tb_world_thread_mode(sc[2].world, &serial, &switches);
+  printf("\"%s\": {", name);
+  for (int k = 0; k < 3; k++) {
+    double sum = 0;
+    for (int i = 0; i < n[k]; i++) sum += t[k][i];
+    printf("\"%s\": {\"median_ms\": %.6f, \"mean_ms\": %.6f}, ", label[k], median(t[k], n[k]), n[k] ? sum / n[k] : 0);
+    free(t[k]);
+    free_scene(&sc[k]);
+  }
+  printf("\"adaptive_serial_at_end\": %s, \"adaptive_switches\": %.0f}", serial ? "true" : "false", switches);
+  adaptive = 1;
+}
+
+static pid_t hog_pid = -1;
+static void stop_hog(void) { if (hog_pid > 0) kill(hog_pid, SIGKILL); }
+
 int main(int argc, char** argv) {
-  int steps = 600, threads = 0, side = 10;
+  int steps = 600, threads = 0, side = 10, ab = 0, hog = 0;
   const char* scenes = "pyramid,pile,readback";
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--steps") && i + 1 < argc) steps = atoi(argv[++i]);
@@ -326,7 +399,23 @@ int main(int argc, char** argv) {
     else if (!strcmp(argv[i], "--threads") && i + 1 < argc) threads = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--side") && i + 1 < argc) side = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--count") && i + 1 < argc && sscanf(argv[i + 1], "%d:%d", &count_from, &count_to) == 2) ++i;
-    else { fprintf(stderr, "usage: %s [--steps N] [--scenes pyramid,pile,readback] [--threads T] [--side S] [--count A:B]\n", argv[0]); return 1; }
+    else if (!strcmp(argv[i], "--adaptive") && i + 1 < argc) adaptive = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--ab") && i + 1 < argc) ab = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--hog")) hog = 1;
+    else { fprintf(stderr, "usage: %s [--steps N] [--scenes pyramid,pile,readback] [--threads T] [--side S] [--count A:B] [--adaptive 0|1] [--ab T [--hog]]\n", argv[0]); return 1; }
+  }
+  if (hog) {
+    hog_pid = fork();
+    if (hog_pid == 0) for (volatile unsigned long x = 0;; ++x) {}
+    atexit(stop_hog);
+  }
+  if (ab > 1) {
+    printf("{\"build\": \"native\", \"ab_threads\": %d, \"hog\": %s, \"scenes\": {", ab, hog ? "true" : "false");
+    int first = 1;
+    if (strstr(scenes, "pyramid")) { bench_ab("pyramid", steps, ab, side); first = 0; }
+    if (strstr(scenes, "pile")) { if (!first) printf(", "); bench_ab("pile", steps, ab, side); }
+    printf("}}\n");
+    return 0;
   }
   if (steps < 2) steps = 2;
   if (side < 1) side = 1;

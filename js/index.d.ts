@@ -333,9 +333,9 @@ export class Tribo {
    * @throws {SnapshotError} malformed or foreign bytes (`reason` says why)
    * @throws {TypeError} bytes not a Uint8Array
    */
-  createWorldFromSnapshot(bytes: Uint8Array, options?: { threads?: number }): World;
+  createWorldFromSnapshot(bytes: Uint8Array, options?: { threads?: number; adaptiveThreads?: boolean }): World;
   /** The same in a worker. */
-  createWorkerWorldFromSnapshot(bytes: Uint8Array, options?: { threads?: number; build?: 'threads' | 'simd' }): Promise<WorkerWorld>;
+  createWorkerWorldFromSnapshot(bytes: Uint8Array, options?: { threads?: number; adaptiveThreads?: boolean; build?: 'threads' | 'simd' }): Promise<WorkerWorld>;
   /** Bytes currently allocated by the engine (returns to its earlier value after `free()`). */
   liveBytes(): number;
 }
@@ -389,6 +389,14 @@ export interface WorldOptions extends AxisOptions {
    * {@link Tribo.createWorkerWorld} there).
    */
   threads?: number;
+  /**
+   * With `threads` > 1: `step()` times itself and every 8 to 64 steps runs two steps in the other
+   * mode (on the caller alone, or on every thread while serial); when that is faster twice in a
+   * row by 3 %, the world switches (beside another busy process, threads that share a core are
+   * slower than one). Same results in either mode. `false`: always `threads`. Not saved in
+   * snapshots. Default `true`.
+   */
+  adaptiveThreads?: boolean;
 }
 
 /* -- filtering: broad phase, filter rules, shape filter fields, queries -- */
@@ -1135,6 +1143,10 @@ export class World {
   readonly timestep: number;
   /** Threads the world uses (caller included). */
   readonly threads: number;
+  /** {@link WorldOptions.adaptiveThreads}. */
+  readonly adaptiveThreads: boolean;
+  /** Adaptive threads now: `serial` while steps run on the caller alone; `switches`, mode changes so far. */
+  readonly threadMode: { serial: boolean; switches: number };
 
   /**
    * Adds a body with its shapes and returns its id. On any error nothing is added.
@@ -1246,7 +1258,7 @@ export class World {
   setOptions(options: AxisOptions & Pick<WorldOptions, 'substeps' | 'velocityIterations' | 'bounceThreshold' |
     'maxDepenetrationVelocity' | 'speculativeDistance'>): void;
   /** The world's current options, every axis by name. */
-  readonly options: Required<AxisOptions> & { preset: Preset; threads: number; gravity: number[]; timestep: number;
+  readonly options: Required<AxisOptions> & { preset: Preset; threads: number; adaptiveThreads: boolean; gravity: number[]; timestep: number;
     substeps?: never; velocityIterations: number; bounceThreshold: number; maxDepenetrationVelocity: number | null;
     speculativeDistance: number;
     bodyCapacity: number; contactCapacity: number; pairCapacity: number };

@@ -97,7 +97,7 @@ export const DEF_OPTIONS = {
 };
 /** Options that may change between steps (solver and collision axes). */
 const RUNTIME_OPTIONS = new Set(Object.keys(DEF_OPTIONS).filter((k) => /^(solver|collision)\./.test(DEF_OPTIONS[k][0])));
-export const WORLD_OPTIONS = new Set(['preset', 'threads', ...Object.keys(DEF_OPTIONS)]);
+export const WORLD_OPTIONS = new Set(['preset', 'threads', 'adaptiveThreads', ...Object.keys(DEF_OPTIONS)]);
 const KAMINO_OPTIONS = new Set(['friction', 'restitution']);
 
 /** The engine names definition fields as in C; say them as the JS options are spelled. */
@@ -225,7 +225,7 @@ export function getOptions(world) {
   const d = world._t._scratch;
   world._check(world._M._tb_world_get_def(world._id, d));
   const { enums } = engineTables(world._M);
-  const out = { preset: world.preset, threads: world.threads };
+  const out = { preset: world.preset, threads: world.threads, adaptiveThreads: world.adaptiveThreads };
   for (const [js, [path, kind]] of Object.entries(DEF_OPTIONS)) {
     if (js === 'substeps') continue;
     if (kind === 'kaminoCombine') {

@@ -6,7 +6,7 @@
  * @module tribo/world
  */
 import { errorFor } from './errors.js';
-import { checkKeys, int } from './check.js';
+import { boolean, checkKeys, int } from './check.js';
 import { heapBuffer } from './fields.js';
 import * as options from './options.js';
 import * as presets from './presets.js';
@@ -21,7 +21,7 @@ import * as joints from './joints.js';
 import { ID_PARAMETERS, checkIds } from './ids.js';
 import * as snapshots from './snapshot.js';
 
-const SNAPSHOT_OPTIONS = new Set(['threads']);
+const SNAPSHOT_OPTIONS = new Set(['threads', 'adaptiveThreads']);
 
 export { READBACK_INFO } from './presets.js';
 export { DEFAULT_MATERIAL } from './materials.js';
@@ -51,6 +51,8 @@ export class World {
       throw new RangeError(`${fn}: threads must be 1 on a page's main thread (got ${threads}); use createWorkerWorld() for threads`);
     }
     this.threads = threads;
+    /** Whether step() may run on the caller alone while that is faster (README "Threads"). */
+    this.adaptiveThreads = opts.adaptiveThreads === undefined ? true : boolean(fn, 'adaptiveThreads', opts.adaptiveThreads);
     this._version = 0; /* bumped by every call that may move or change the views */
     this._bodyViews = null;
     this._contactViews = null;
@@ -61,6 +63,7 @@ export class World {
       const made = snapshots.createFromSnapshot(M, fn, bytes, threads);
       this._id = made.id;
       made.adopt(this);
+      if (!this.adaptiveThreads) this._check(M._tb_world_set_adaptive_threads(this._id, 0));
       return;
     }
     const d = options.worldDef(tribo, preset, opts, threads, fn);
@@ -68,6 +71,7 @@ export class World {
     if (id < 0) throw errorFor(-id, options.jsOptionNames(M.UTF8ToString(M._tb_last_error(-1)), opts));
     this._id = id;
     this.timestep = options.readDef(tribo, d, 'timestep')[0];
+    if (!this.adaptiveThreads) this._check(M._tb_world_set_adaptive_threads(id, 0));
   }
 
   _check(status) {
@@ -198,6 +202,19 @@ export class World {
   setContactOverride(index, o) { views.setContactOverride(this, index, o); }
   /** Statistics of the last step: threads used, constraint colours, manifolds, substeps. */
   get stepStats() { return views.stepStats(this); }
+  /**
+   * Adaptive threads: `serial` is true while this world's steps run on the caller alone although
+   * it has more threads (beside another busy process that is faster); `switches` counts mode
+   * changes so far.
+   * @returns {{ serial: boolean, switches: number }}
+   */
+  get threadMode() {
+    this._alive('threadMode');
+    const M = this._M, p = this._t._scratch;
+    this._check(M._tb_world_thread_mode(this._id, p, p + 8));
+    const heap = heapBuffer(M);
+    return { serial: new Int32Array(heap, p, 1)[0] !== 0, switches: new Float64Array(heap, p + 8, 1)[0] };
+  }
   /** Status of the last solve(): solver, iterations used, converged (null where the solver has no tolerance), residuals (m/s, m). */
   get solverStatus() { return views.solverStatus(this); }
   /** Clears the solver's history across steps (Kamino: the warm-start cache); the next step starts cold. */

@@ -183,7 +183,28 @@ tb_status tb_world_solve(tb_world_id world) {
 
 tb_status tb_world_step(tb_world_id world) {
   GET_WORLD("step");
+  tb_governor_begin(&w->governor, w->def.thread_count); /* all threads or one: the faster */
   tb_status st = tb_step_collide(w);
-  if (st != TB_OK) return st;
-  return tb_step_solve(w);
+  if (st == TB_OK) st = tb_step_solve(w);
+  if (st == TB_OK) tb_governor_end(&w->governor, w->def.thread_count);
+  else w->governor.probing = 0;
+  return st;
+}
+
+tb_status tb_world_set_adaptive_threads(tb_world_id world, int32_t adaptive) {
+  GET_WORLD("setAdaptiveThreads");
+  if (adaptive != 0 && adaptive != 1)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setAdaptiveThreads: adaptive must be 0 or 1 (got %d)", adaptive);
+  tb_thread_governor g = {0};
+  g.fixed = !adaptive;
+  w->governor = g; /* a fresh start either way: measured again from the next step */
+  return TB_OK;
+}
+
+tb_status tb_world_thread_mode(tb_world_id world, int32_t* serial, double* switches) {
+  GET_WORLD("threadMode");
+  if (!serial || !switches) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "threadMode: serial and switches must not be NULL");
+  *serial = w->def.thread_count > 1 && tb_governor_threads(&w->governor, w->def.thread_count) == 1;
+  *switches = (double)w->governor.switches;
+  return TB_OK;
 }

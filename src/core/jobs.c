@@ -209,6 +209,8 @@ int32_t tb_jobs_pool_size(void) { return s_worker_count + 1; }
 int32_t tb_jobs_max_threads(void) { return TB_MAX_WORKERS + 1; }
 int64_t tb_jobs_parallel_count(void) { return atomic_load_explicit(&s_parallel_jobs, memory_order_relaxed); }
 
+int64_t tb_jobs_now_ns(void) { return now_ns(); }
+
 #else /* serial build */
 
 static int32_t s_used = 0;
@@ -226,4 +228,68 @@ void tb_jobs_reset_usage(void) { s_used = 0; }
 int32_t tb_jobs_pool_size(void) { return 1; }
 int32_t tb_jobs_max_threads(void) { return 1; }
 int64_t tb_jobs_parallel_count(void) { return 0; }
+int64_t tb_jobs_now_ns(void) { return 0; }
 #endif
+
+/* ---- adaptive thread use (the same code in both builds: with one thread it never runs) ---- */
+
+static int governed(const tb_thread_governor* g, int32_t max_threads) { return !g->fixed && max_threads > 1; }
+
+int32_t tb_governor_threads(const tb_thread_governor* g, int32_t max_threads) {
+  if (!governed(g, max_threads)) return max_threads;
+  return (g->serial ^ (g->probing != 0)) ? 1 : max_threads;
+}
+
+void tb_governor_begin(tb_thread_governor* g, int32_t max_threads) {
+  if (!governed(g, max_threads)) { g->probing = 0; return; }
+  if (g->period == 0) g->countdown = g->period = TB_GOVERNOR_MIN_PERIOD;
+  /* a probe needs a full reference of the current mode */
+  if (!g->probing && g->countdown <= 0 && g->ref_count == TB_GOVERNOR_REFS) g->probing = 1;
+  g->started = tb_jobs_now_ns();
+}
+
+/* ns: the mean of the reference steps (a mean, not a median: a mode whose steps are usually fast
+ * but now and then wait milliseconds for a descheduled worker is slow on average) */
+static double ref_mean(const tb_thread_governor* g) {
+  double sum = 0.0;
+  for (int32_t i = 0; i < g->ref_count; ++i) sum += (double)g->ref[i];
+  return sum / (double)g->ref_count;
+}
+
+static void push_ref(tb_thread_governor* g, int64_t ns) {
+  g->ref[g->ref_next] = ns;
+  g->ref_next = (g->ref_next + 1) % TB_GOVERNOR_REFS;
+  if (g->ref_count < TB_GOVERNOR_REFS) ++g->ref_count;
+}
+
+void tb_governor_record(tb_thread_governor* g, int32_t max_threads, int64_t ns) {
+  if (!governed(g, max_threads)) return;
+  if (!g->probing) {
+    push_ref(g, ns);
+    --g->countdown;
+    return;
+  }
+  if (g->probing == 1) { g->probing = 2; return; } /* the warm-up step: workers woken, caches filled */
+  g->probing = 0;
+  if ((double)ns < ref_mean(g) * (1.0 - TB_GOVERNOR_MARGIN)) {
+    /* confirm with another probe against fresh reference steps */
+    if (++g->wins < 2) { g->countdown = TB_GOVERNOR_REFS; return; }
+    /* the other mode won twice: it becomes the current mode, measured afresh */
+    g->serial ^= 1;
+    g->switches++;
+    g->wins = 0;
+    g->ref_count = g->ref_next = 0;
+    push_ref(g, ns);
+    g->countdown = g->period = TB_GOVERNOR_MIN_PERIOD;
+    return;
+  }
+  /* the current mode holds: probe less often */
+  g->wins = 0;
+  g->period = g->period * 2 < TB_GOVERNOR_MAX_PERIOD ? g->period * 2 : TB_GOVERNOR_MAX_PERIOD;
+  g->countdown = g->period;
+}
+
+void tb_governor_end(tb_thread_governor* g, int32_t max_threads) {
+  if (!governed(g, max_threads)) return;
+  tb_governor_record(g, max_threads, tb_jobs_now_ns() - g->started);
+}

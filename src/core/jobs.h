@@ -26,4 +26,43 @@ int32_t tb_jobs_max_threads(void);
  * 0 otherwise and in the serial build. */
 int64_t tb_jobs_parallel_count(void);
 
+/* Adaptive thread use of one world. Threads pay only while they get cores of their own: beside
+ * another busy process a worker shares the caller's core and the step runs slower than on one
+ * thread. So a world with more than one thread times each step (tb_world_step) and, every
+ * `period` steps, runs two steps in the other mode (all threads or the caller alone) as a probe:
+ * the first wakes the workers (or lets them fall asleep) and is not timed, the second is. When
+ * two probes in a row (each against its own TB_GOVERNOR_REFS steps of the current mode just
+ * before it) beat the mean of those steps by TB_GOVERNOR_MARGIN, the world switches modes. The period doubles while probes confirm the mode
+ * (up to TB_GOVERNOR_MAX_PERIOD), so probes in the slower mode cost at most about
+ * 2 · (its slowdown) / 64 of the steps. Who runs a chunk never changes a result (above), so the mode
+ * decides speed only. Zero-initialised = adaptive, serial off. */
+#define TB_GOVERNOR_REFS 4
+#define TB_GOVERNOR_MIN_PERIOD 8
+#define TB_GOVERNOR_MAX_PERIOD 64
+#define TB_GOVERNOR_MARGIN 0.03 /* the probe must be this much faster (share of the reference) */
+typedef struct tb_thread_governor {
+  int32_t fixed;      /* 1: always the world's thread count (tb_world_set_adaptive_threads 0) */
+  int32_t serial;     /* 1: the current mode runs every job on the caller */
+  int32_t probing;    /* 1, 2: the running step is the first (warm-up) or second (timed) step
+                       * of a probe in the other mode; 0: the current mode */
+  int32_t countdown;  /* steps in the current mode until the next probe */
+  int32_t period;     /* steps between probes (0 before the first: TB_GOVERNOR_MIN_PERIOD) */
+  int32_t wins;       /* consecutive probes faster than the current mode */
+  int32_t ref_count;  /* step times held in ref, at most TB_GOVERNOR_REFS */
+  int32_t ref_next;   /* ring position of the next time */
+  int64_t ref[TB_GOVERNOR_REFS]; /* ns: the last steps in the current mode */
+  int64_t started;    /* ns: tb_jobs_now_ns() when the running step began */
+  int64_t switches;   /* mode changes since the world was made */
+} tb_thread_governor;
+
+/* Threads a stage of the running step may use (caller included): 1 or max_threads. */
+int32_t tb_governor_threads(const tb_thread_governor* g, int32_t max_threads);
+/* At the start of a step: decides whether it is a probe and starts its clock. */
+void tb_governor_begin(tb_thread_governor* g, int32_t max_threads);
+/* At its end: the step took `ns`; updates the mode (tb_governor_end reads the clock and calls it). */
+void tb_governor_record(tb_thread_governor* g, int32_t max_threads, int64_t ns);
+void tb_governor_end(tb_thread_governor* g, int32_t max_threads);
+/* A monotonic clock, ns (0 in the serial build, which never needs one). */
+int64_t tb_jobs_now_ns(void);
+
 #endif

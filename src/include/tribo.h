@@ -569,6 +569,17 @@ TB_API tb_status tb_shape_get_hull(tb_world_id world, tb_shape_id shape, tb_hull
 TB_API tb_status tb_world_collide(tb_world_id world);
 TB_API tb_status tb_world_solve(tb_world_id world);
 TB_API tb_status tb_world_step(tb_world_id world);
+/* Adaptive threads (default 1, with a thread count above 1): step() times itself and, every 8
+ * to 64 steps, runs one step on the caller alone (or, while serial, on every thread) as a probe;
+ * two probes in a row 3 % faster than the median of the last three steps switch the world to
+ * that mode. Beside another busy process, threads that share a core make a step slower than one
+ * thread; this keeps the faster. The results are the same bits in either mode. 0: always the
+ * world's thread count. Not saved in snapshots; collide() and solve() called on their own keep
+ * the current mode. */
+TB_API tb_status tb_world_set_adaptive_threads(tb_world_id world, int32_t adaptive);
+/* *serial: 1 while the world's steps run on the caller alone although it has more threads;
+ * *switches: mode changes so far (a count). */
+TB_API tb_status tb_world_thread_mode(tb_world_id world, int32_t* serial, double* switches);
 
 /* Field tables: one list (src/core/fields.h) defines the body and contact SoA fields; these calls
  * expose it so that bindings build views from the same list. The other sets are the layouts of

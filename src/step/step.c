@@ -22,7 +22,7 @@ static tb_step_context context_of(const tb_world* w, int whole) {
   c.substeps = whole ? rounds * substeps : substeps;
   c.h = c.dt / (float)c.substeps;
   c.inv_h = 1.0f / c.h;
-  c.thread_count = w->def.thread_count;
+  c.thread_count = tb_governor_threads(&w->governor, w->def.thread_count); /* 1 while serial pays */
   return c;
 }
 

@@ -8,6 +8,7 @@
 #include "../core/alloc.h"
 #include "../core/enums.h"
 #include "../core/fields.h"
+#include "../core/jobs.h"
 #include "../core/math.h"
 #include "../include/tribo.h"
 #include "contact_types.h"
@@ -220,6 +221,7 @@ typedef struct tb_world {
   int32_t alive;
   int32_t generation;
   tb_world_def def;
+  tb_thread_governor governor; /* adaptive thread use of tb_world_step (core/jobs.h); not saved */
   tb_bodies bodies;
   tb_shapes shapes;
   tb_joints joints;

@@ -638,6 +638,7 @@ static uint32_t pile_hash(tb_preset preset, int threads) {
   tb_preset_apply(preset, &def);
   def.thread_count = threads;
   tb_world_id w = tb_world_create(&def);
+  tb_world_set_adaptive_threads(w, 0); /* every step on all threads, however loaded the machine */
   ground(w, 0.5f, 0.0f);
   float half[4] = {0.3f, 0.3f, 0.3f, 0}, sp[4] = {0.3f, 0, 0, 0};
   for (int i = 0; i < 60; ++i) {

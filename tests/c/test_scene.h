@@ -20,6 +20,7 @@ static inline tb_world_id make_world(tb_preset preset, int sleep_mode, int threa
   if (sleep_mode >= 0) def.solver.sleep.mode = sleep_mode;
   tb_world_id w = tb_world_create(&def);
   CHECK(w >= 0);
+  tb_world_set_adaptive_threads(w, 0); /* thread-count tests: every step on all threads */
   return w;
 }
 

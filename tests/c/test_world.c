@@ -129,6 +129,7 @@ static void run_pile(int threads, float* out, int* bodies, uint32_t* contacts) {
   def.thread_count = threads;
   def.solver.sleep.mode = TB_SLEEP_OFF; /* every pair collided and read back in every step */
   tb_world_id w = tb_world_create(&def);
+  tb_world_set_adaptive_threads(w, 0); /* every step on all threads, however loaded the machine */
   ground(w);
   float bx[4] = {0.3f, 0.25f, 0.2f, 0}, sp[4] = {0.3f, 0, 0, 0}, cp[4] = {0.2f, 0.25f, 0, 0};
   int n = 0;

@@ -3,8 +3,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { engine, buildPile } from './helpers.mjs';
 
-function runPile(tribo, threads, steps) {
-  const w = tribo.createWorld({ threads });
+function runPile(tribo, threads, steps, adaptiveThreads = false) {
+  const w = tribo.createWorld({ threads, adaptiveThreads });
   buildPile(w, 300);
   let maxThreadsUsed = 0;
   for (let s = 0; s < steps; s++) {
@@ -14,8 +14,9 @@ function runPile(tribo, threads, steps) {
   const transforms = new Float32Array(w.bodies.transform);
   const contacts = w.contacts.count;
   const stats = w.stepStats;
+  const mode = w.threadMode;
   w.free();
-  return { transforms, maxThreadsUsed, contacts, stats };
+  return { transforms, maxThreadsUsed, contacts, stats, mode };
 }
 
 describe('determinism and threads', () => {
@@ -38,5 +39,21 @@ describe('determinism and threads', () => {
     }
     // the pile actually exercises the graph colouring and SIMD lanes
     assert.ok(ref.stats.colorCount >= 4, `constraint colours used: ${ref.stats.colorCount}`);
+  });
+
+  it('adaptive threads (the default) change who runs a step, never its result: the same bits as fixed threads', async () => {
+    const mt = await engine('threads');
+    const fixed = runPile(mt, 2, 300, false);
+    const adaptive = runPile(mt, 2, 300, true);
+    assert.deepEqual(new Uint32Array(adaptive.transforms.buffer), new Uint32Array(fixed.transforms.buffer));
+    assert.equal(fixed.mode.serial, false, 'a fixed world never runs serially');
+    assert.equal(fixed.mode.switches, 0);
+    assert.equal(typeof adaptive.mode.serial, 'boolean');
+    assert.ok(Number.isInteger(adaptive.mode.switches) && adaptive.mode.switches >= 0);
+    const w = mt.createWorld({ threads: 2 });
+    assert.equal(w.adaptiveThreads, true, 'adaptive by default');
+    assert.equal(w.options.adaptiveThreads, true);
+    w.free();
+    assert.throws(() => mt.createWorld({ adaptiveThreads: 1 }), (e) => e instanceof TypeError && /^createWorld: adaptiveThreads/.test(e.message));
   });
 });

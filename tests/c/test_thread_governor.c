@@ -1,0 +1,138 @@
+/* The thread governor (src/core/jobs.h): a world with more than one thread runs each step in the
+ * faster of two modes, all threads or the caller alone, found by timed probes. Driven here by
+ * synthetic step times (tb_governor_record takes the time), so each case is exact:
+ * - threads faster (a quiet machine): it stays parallel, and its serial probes are at most
+ *   2 steps per probe period, about 2/64 of the steps once settled;
+ * - one thread faster (threads sharing a core with another busy process): it switches to serial
+ *   within a few dozen steps and stays there, its parallel probes again about 2/64 of the steps;
+ * - the machine changes in the middle: it follows, both ways;
+ * - equal speeds with ±2 % noise: never a switch (the 3 % margin);
+ * - fixed worlds and one-thread worlds never probe.
+ * The step's results do not depend on the mode (tests/c/test_world.c: 1 vs 3 threads bitwise;
+ * tests/js/threads.test.mjs), so these times are all the governor decides on. */
+#include <stdint.h>
+
+#include "../../src/core/jobs.h"
+#include "test_util.h"
+
+#define MAX_THREADS 2
+
+/* Runs `steps` steps whose time is par_ns on every thread and ser_ns on the caller alone (each
+ * times (1 + noise·u), u in [-1, 1] from a fixed sequence); counts the steps run serially and
+ * returns the step index of the last switch (-1 none). */
+typedef struct run_result {
+  int serial_steps;
+  int last_switch;
+  int switches;
+} run_result;
+
+static uint32_t rng = 1u;
+static double uniform_pm1(void) {
+  rng = rng * 1664525u + 1013904223u;
+  return (double)(rng >> 8) / 8388608.0 - 1.0;
+}
+
+static run_result run(tb_thread_governor* g, int steps, double par_ns, double ser_ns, double noise) {
+  run_result r = {0, -1, 0};
+  int64_t before = g->switches;
+  for (int i = 0; i < steps; ++i) {
+    tb_governor_begin(g, MAX_THREADS);
+    int threads = tb_governor_threads(g, MAX_THREADS);
+    CHECK(threads == 1 || threads == MAX_THREADS);
+    if (threads == 1) ++r.serial_steps;
+    double t = (threads == 1 ? ser_ns : par_ns) * (1.0 + noise * uniform_pm1());
+    int64_t sw = g->switches;
+    tb_governor_record(g, MAX_THREADS, (int64_t)t);
+    if (g->switches != sw) r.last_switch = i;
+  }
+  r.switches = (int)(g->switches - before);
+  return r;
+}
+
+/* Threads 1.4× faster (the 1000-body pile on a quiet 2-core machine): stays parallel. */
+static void test_quiet_machine(void) {
+  tb_thread_governor g = {0};
+  run_result r = run(&g, 2000, 2.3e6, 3.5e6, 0.02);
+  CHECK(r.switches == 0);
+  CHECK(!g.serial);
+  /* serial probes: 2 steps per period; the period doubles 8 → 64, so over 2000 steps at most
+   * 2·(1 + 1 + 1 + 2000/64) ≈ 69 serial steps; a governor that probed every step, or did not
+   * back off, would run hundreds */
+  CHECK(r.serial_steps <= 70);
+  CHECK(r.serial_steps >= 2 * (2000 / 64) - 4); /* it keeps probing: a change would be noticed */
+}
+
+/* One thread 1.3× faster (threads beside a CPU hog): serial within a few dozen steps. */
+static void test_busy_machine(void) {
+  tb_thread_governor g = {0};
+  run_result r = run(&g, 2000, 5.0e6, 3.8e6, 0.02);
+  CHECK(g.serial);
+  CHECK(r.switches == 1);
+  /* first probe after 8 steps (2 steps), confirmed after TB_GOVERNOR_REFS more (2 steps) */
+  CHECK(r.last_switch >= 0 && r.last_switch <= 8 + 2 + TB_GOVERNOR_REFS + 2);
+  /* after the switch, parallel probes at most 2 per period: ≥ 2000 − 16 − 70 serial steps */
+  CHECK(r.serial_steps >= 2000 - 16 - 70);
+}
+
+/* The machine gets busy, then quiet again: the governor follows both ways. */
+static void test_follows_changes(void) {
+  tb_thread_governor g = {0};
+  run_result a = run(&g, 500, 2.3e6, 3.5e6, 0.02);
+  CHECK(a.switches == 0 && !g.serial);
+  run_result b = run(&g, 500, 5.0e6, 3.8e6, 0.02); /* a hog starts */
+  CHECK(b.switches == 1 && g.serial);
+  /* noticed within a probe period of 64 steps plus the confirmation */
+  CHECK(b.last_switch >= 0 && b.last_switch <= 64 + 2 + TB_GOVERNOR_REFS + 2);
+  run_result c = run(&g, 500, 2.3e6, 3.5e6, 0.02); /* the hog stops */
+  CHECK(c.switches == 1 && !g.serial);
+  CHECK(c.last_switch >= 0 && c.last_switch <= 64 + 2 + TB_GOVERNOR_REFS + 2);
+}
+
+/* Equal speeds with ±2 % noise: the 3 % margin holds, no switch. */
+static void test_equal_noise(void) {
+  tb_thread_governor g = {0};
+  run_result r = run(&g, 3000, 3.0e6, 3.0e6, 0.02);
+  CHECK(r.switches == 0);
+}
+
+/* A probe that wins once but not in its confirmation does not switch. */
+static void test_confirmation(void) {
+  tb_thread_governor g = {0};
+  int64_t par = 2000000, ser = 3000000;
+  int first_probe = -1;
+  for (int i = 0; i < 200; ++i) {
+    tb_governor_begin(&g, MAX_THREADS);
+    int serial = tb_governor_threads(&g, MAX_THREADS) == 1;
+    int64_t t = serial ? ser : par;
+    /* the first timed serial probe step is an outlier: far faster than the parallel steps */
+    if (serial && g.probing == 2 && first_probe < 0) { first_probe = i; t = 1000000; }
+    tb_governor_record(&g, MAX_THREADS, t);
+  }
+  CHECK(first_probe > 0);
+  CHECK(g.switches == 0 && !g.serial);
+}
+
+/* Fixed worlds and one-thread worlds: the world's thread count, never a probe. */
+static void test_fixed_and_single(void) {
+  tb_thread_governor g = {0};
+  g.fixed = 1;
+  run_result r = run(&g, 500, 5.0e6, 1.0e6, 0.0);
+  CHECK(r.serial_steps == 0 && r.switches == 0);
+  tb_thread_governor one = {0};
+  for (int i = 0; i < 300; ++i) {
+    tb_governor_begin(&one, 1);
+    CHECK(tb_governor_threads(&one, 1) == 1);
+    tb_governor_record(&one, 1, 1000);
+  }
+  CHECK(one.switches == 0 && one.probing == 0 && one.ref_count == 0);
+}
+
+int main(void) {
+  test_quiet_machine();
+  test_busy_machine();
+  test_follows_changes();
+  test_equal_noise();
+  test_confirmation();
+  test_fixed_and_single();
+  return tb_test_report("test_thread_governor");
+}
