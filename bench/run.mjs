@@ -18,7 +18,8 @@
 //   BENCH_SCENES   comma list of pyramid,pile,readback (default: all)
 //   BENCH_OUT      results file (default bench/RESULTS.md; '-' = do not write)
 //   BENCH_ISOLATE  engines run in a child process per scene and round, killed when a step makes
-//                  no progress for BENCH_HANG_S seconds (default: tribo:threads; 30 s)
+//                  no progress for BENCH_HANG_S seconds (default: every engine but tribo-native,
+//                  itself a child process; 30 s)
 //   BENCH_SCALING  body counts of the scaling table (piles of 10 layers, 10·side² bodies), e.g.
 //                  250,1000,4000,16000 (or 1 for that list); default engines then tribo:simd,
 //                  tribo:threads, tribo-native, rapier-simd; ms/step, ms per 1000 bodies, first step
@@ -63,7 +64,9 @@ const SCENE_NAMES = SCALING.length && !process.env.BENCH_SCENES ? []
 // Threads-build entries that also run beside a CPU hog (BENCH_HOG=1), as rows `<id>+hog`.
 const HOG_OF = new Map(HOG ? ENTRIES.filter((e) => e.module === 'tribo' && e.params.threads).map((e) => [`${e.id}+hog`, e.id]) : []);
 for (const [hogId, id] of HOG_OF) { ENGINES.push(hogId); TRIBO.push(hogId); ENTRY.set(hogId, ENTRY.get(id)); }
-const ISOLATE = CHILD || process.env.BENCH_ISOLATE === undefined ? ['tribo-threads']
+// Default: every engine in a fresh process per scene and round (tribo-native is a child process already).
+const ISOLATE = CHILD ? ['tribo-threads']
+  : process.env.BENCH_ISOLATE === undefined ? ENTRIES.filter((e) => e.module !== 'tribo-native').map((e) => e.id)
   : ['', 'none'].includes(process.env.BENCH_ISOLATE) ? [] : (await engineEntries(listOf(process.env.BENCH_ISOLATE))).map((e) => e.id);
 const HANG_S = posInt(process.env.BENCH_HANG_S, 30);
 
@@ -535,7 +538,7 @@ function writeResults(report, meta) {
     "engine's default solver iterations, sleeping disabled, one thread unless stated. Ground and",
     'container are static boxes. ms/step is the median of `performance.now()` around each step call',
     '(native: `clock_gettime` around `tb_world_step`) over the timing window, then the median of the',
-    'rounds; all engines ran in the same process (native: a child process), interleaved per round.',
+    `rounds; engines interleaved per round, ${ISOLATE.length ? `each of ${ISOLATE.join(', ')} in a fresh child process per scene and round` : 'all in this process'} (native: a child process).`,
     'Pile: 1000 bodies (sphere r 0.5, cube half 0.5, capsule r 0.3 / half-height 0.4, cycling; density',
     '1 kg/m³) from a 10×10×10 grid 1.5 m apart (±0.05 m fixed jitter), lowest layer y = 2, in a',
     '16×16 m container; "escaped" counts bodies outside it at the end, "max speed" is the largest',

@@ -2,8 +2,10 @@
 // names an entry `tribo:<param>:…` and hands the parameters to load() and engineId():
 //   simd | threads       the wasm build (default simd); simd runs 1 thread, threads runs 2
 //   preset=<name>        createWorld({ preset }) with the preset's own defaults (one of PRESETS)
+//   fixed                with threads: createWorld({ adaptiveThreads: false }), every step on both
+//                        threads (the default adapts: README "Threads")
 // Row names in the report: tribo-simd, tribo-threads, tribo-<preset> (simd build),
-// tribo-threads-<preset> (threads build).
+// tribo-threads-<preset> (threads build), tribo-threads-fixed(-<preset>).
 // The contract with js/index.js:
 //   const tribo = await init({ build: 'simd' | 'threads' });
 //   const world = tribo.createWorld({ gravity, timestep, threads, preset, sleep: 'off' });
@@ -44,26 +46,29 @@ export const PRESETS = ['physx-pgs', 'physx-tgs', 'newton-xpbd', 'newton-semi', 
  */
 function configOf(params = {}) {
   if ('simd' in params && 'threads' in params) throw new RangeError('tribo: simd and threads name two builds; give one');
-  let build = 'simd', preset;
+  let build = 'simd', preset, fixed = false;
   for (const [key, value] of Object.entries(params)) {
     if ((key === 'simd' || key === 'threads') && value === true) build = key;
+    else if (key === 'fixed' && value === true) fixed = true;
     else if (key === 'preset' && PRESETS.includes(value)) preset = value;
     else if (key === 'preset') throw new RangeError(`tribo: preset must be one of ${PRESETS.join(', ')} (got ${JSON.stringify(value)})`);
-    else throw new RangeError(`tribo: unknown parameter ${value === true ? key : `${key}=${value}`} (known: simd, threads, preset=<name>)`);
+    else throw new RangeError(`tribo: unknown parameter ${value === true ? key : `${key}=${value}`} (known: simd, threads, fixed, preset=<name>)`);
   }
-  return { build, threads: build === 'threads' ? 2 : 1, preset };
+  if (fixed && build !== 'threads') throw new RangeError('tribo: fixed applies to the threads build only');
+  return { build, threads: build === 'threads' ? 2 : 1, preset, fixed };
 }
 
 /** Row name of the entry in the report tables: tribo-simd, tribo-threads, tribo-<preset>, tribo-threads-<preset>. */
 export function engineId(params) {
-  const { build, preset } = configOf(params);
-  return preset ? (build === 'simd' ? `tribo-${preset}` : `tribo-${build}-${preset}`) : `tribo-${build}`;
+  const { build, preset, fixed } = configOf(params);
+  const b = fixed ? `${build}-fixed` : build;
+  return preset ? (build === 'simd' ? `tribo-${preset}` : `tribo-${b}-${preset}`) : `tribo-${b}`;
 }
 
 export const packageName = null;
 
 export async function load(params) {
-  const { build, threads, preset } = configOf(params);
+  const { build, threads, preset, fixed } = configOf(params);
   const entry = path.join(ROOT, 'js/index.js');
   if (!fs.existsSync(entry)) throw new Unavailable('js/index.js does not exist yet (Tribo JS API not written)');
   const dist = path.join(ROOT, 'dist');
@@ -89,11 +94,12 @@ export async function load(params) {
     id: engineId(params),
     version: null,
     preset: preset ?? 'physx-tgs',
-    notes: `${build === 'simd' ? 'single-threaded SIMD128 wasm' : 'pthreads wasm'}, threads: ${threads}; ` +
+    notes: `${build === 'simd' ? 'single-threaded SIMD128 wasm' : 'pthreads wasm'}, threads: ${threads}${build === 'simd' ? '' : fixed ? ' (fixed)' : ' (adaptive)'}; ` +
       (preset ? `preset ${preset} with its default parameters` : 'Tribo default solver (preset physx-tgs)'),
     createWorld(scene) {
       // sleeping off, as for every engine of the bench (the physx presets sleep by default)
       const opts = { gravity: GRAVITY, timestep: DT, threads, sleep: 'off' };
+      if (fixed) opts.adaptiveThreads = false;
       if (preset) opts.preset = preset;
       const world = tribo.createWorld(opts);
       const dyn = [];
