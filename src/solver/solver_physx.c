@@ -233,7 +233,7 @@ static void for_each_color(tb_physx_ctx* ctx) {
     if (end <= begin) continue;
     ctx->wide_base = begin;
     int32_t threads = c == TB_OVERFLOW_COLOR ? 1 : ctx->step->thread_count;
-    tb_parallel_for(end - begin, TB_WIDE_CHUNK, threads, solve_job, ctx);
+    tb_parallel_for(end - begin, TB_SOLVE_CHUNK, threads, solve_job, ctx);
   }
 }
 

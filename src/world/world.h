@@ -153,7 +153,7 @@ typedef struct tb_pair {
   X(pairs, tb_pair, 1, "candidates of the broad phase, ordered by (shape0, shape1)")              \
   X(manifolds, tb_manifold, 1, "filled by the narrow phase")                                       \
   X(manifold_contact, int32_t, 1, "first contact-store index of each manifold, -1 when not stored") \
-  X(manifold_material, tb_contact_material, 1, "combined material (filled by collide)")
+  X(manifold_material, tb_contact_material, 1, "combined material (filled by collide for pairs with points; unread otherwise)")
 
 typedef struct tb_contact_store {
   tb_contact_fields f;
