@@ -70,13 +70,14 @@ static void match_job(int32_t begin, int32_t end, void* vctx) {
     uint64_t key = tb_pair_match_key(s, s0, s1);
     while (pk < prev->pair_count && prev->key[pk] < key) ++pk;
     int32_t pi = pk < prev->pair_count && prev->key[pk] == key ? pk : -1;
-    /* body-local points; a static shape's (body -1 in the record) are world points (newton-e3 §2) */
-    tb_transform x0 = tb_match_body_frame(w, s0), x1 = tb_match_body_frame(w, s1);
     tb_manifold* m = &w->manifolds[i];
-    const tb_distance_pair* dp = &cur->dist[i];
-    int claimed[TB_MAX_MANIFOLD_POINTS] = {0};
     cur->key[i] = key;
     cur->count[i] = m->point_count;
+    if (m->point_count == 0) continue; /* most candidate pairs: nothing to match */
+    /* body-local points; a static shape's (body -1 in the record) are world points (newton-e3 §2) */
+    tb_transform x0 = tb_match_body_frame(w, s0), x1 = tb_match_body_frame(w, s1);
+    const tb_distance_pair* dp = &cur->dist[i];
+    int claimed[TB_MAX_MANIFOLD_POINTS] = {0};
     for (int32_t j = 0; j < m->point_count; ++j) {
       tb_manifold_point* p = &m->points[j];
       int32_t k = 4 * i + j;
