@@ -4,8 +4,10 @@
 import { execFileSync } from 'node:child_process';
 
 // the iteration kernel: tb_contact_solve, or the job it is inlined into (binaryen inlines across
-// files at -O3); the friction rows may stay in their own function
-const HOT = [['tb_contact_solve', 'solve_job']];
+// files at -O3); the friction rows may stay in their own function. Kamino's PADMM operator
+// (apply_operator, four contacts at a time) is the kamino preset's hot loop, or the linear solve
+// it is inlined into.
+const HOT = [['tb_contact_solve', 'solve_job'], ['apply_operator', 'solve_linear']];
 const MIN_SIMD_OPS = 40;
 let failed = false;
 
