@@ -106,6 +106,7 @@ static void update_grad(tb_mujoco_data* d) {
 /* Skyline profile: the first column of each dof row from the rows' body pairs. */
 int64_t tb_mj_skyline_profile(tb_mujoco_data* d) {
   int32_t n = 6 * d->body_count;
+  d->factor_cost = 0.0;
   if (n == 0) return 0; /* no dynamic body: the arrays may not exist yet */
   for (int32_t k = 0; k < d->body_count; ++k)
     for (int i = 0; i < 6; ++i) d->first[6 * k + i] = 6 * k;
@@ -117,11 +118,14 @@ int64_t tb_mj_skyline_profile(tb_mujoco_data* d) {
       if (d->first[6 * hi + q] > 6 * lo) d->first[6 * hi + q] = 6 * lo;
   }
   int64_t total = 0;
+  double cost = 0.0;
   for (int32_t i = 0; i < n; ++i) {
     d->off[i] = total;
     total += i - d->first[i] + 1;
+    cost += 0.5 * (double)(i - d->first[i]) * (double)(i - d->first[i]);
   }
   d->off[n] = total;
+  d->factor_cost = cost; /* fixed with the profile: refresh_hessian weighs updates against it */
   return total;
 }
 
@@ -357,8 +361,8 @@ static void refresh_hessian(tb_mujoco_data* d, int elliptic) {
     tb_mj_factor_hessian(d);
     return;
   }
-  double budget = 0.0, cost = 0.0; /* the factor's multiply-adds; the updates' in the same unit */
-  for (int32_t i = 0; i < n; ++i) budget += 0.5 * (double)(i - d->first[i]) * (double)(i - d->first[i]);
+  const double budget = d->factor_cost; /* the factor's multiply-adds; the updates' in the same unit */
+  double cost = 0.0;
   for (int32_t i = 0; i < d->row_count && cost <= budget; ++i) {
     if (d->rstate[i] == d->hstate[i]) continue;
     const tb_mj_row* r = &d->rows[i];

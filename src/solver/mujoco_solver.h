@@ -61,6 +61,7 @@ typedef struct tb_mujoco_data {
   double *a0, *ma0, *acc, *ma, *grad, *mgrad, *search, *mv, *gradold, *mgradold;
   double *upd_c, *upd_s; /* a rank-one update of L: each column's rotation as 1/c and s/c */
   int32_t* first;        /* skyline: first column of each dof row */
+  double factor_cost;    /* the factor's multiply-adds, Σ ½(i − first[i])², set with the profile */
   int64_t* off;          /* skyline: offset of each row (off_capacity + 1) */
   int32_t off_capacity;  /* dofs off holds; follows dof_capacity, apart after a failed allocation */
   int32_t dof_capacity;
