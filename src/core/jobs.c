@@ -237,14 +237,15 @@ static int governed(const tb_thread_governor* g, int32_t max_threads) { return !
 
 int32_t tb_governor_threads(const tb_thread_governor* g, int32_t max_threads) {
   if (!governed(g, max_threads)) return max_threads;
-  return (g->serial ^ (g->probing != 0)) ? 1 : max_threads;
+  int other = g->probing == TB_PROBE_WARM || g->probing == TB_PROBE_TIMED;
+  return (g->serial ^ other) ? 1 : max_threads;
 }
 
 void tb_governor_begin(tb_thread_governor* g, int32_t max_threads) {
-  if (!governed(g, max_threads)) { g->probing = 0; return; }
+  if (!governed(g, max_threads)) { g->probing = TB_PROBE_NONE; return; }
   if (g->period == 0) g->countdown = g->period = TB_GOVERNOR_MIN_PERIOD;
-  /* a probe needs a full reference of the current mode */
-  if (!g->probing && g->countdown <= 0 && g->ref_count == TB_GOVERNOR_REFS) g->probing = 1;
+  /* a probe needs a full reference of the current mode before it */
+  if (g->probing == TB_PROBE_NONE && g->countdown <= 0 && g->ref_count == TB_GOVERNOR_REFS) g->probing = TB_PROBE_WARM;
   g->started = tb_jobs_now_ns();
 }
 
@@ -262,16 +263,12 @@ static void push_ref(tb_thread_governor* g, int64_t ns) {
   if (g->ref_count < TB_GOVERNOR_REFS) ++g->ref_count;
 }
 
-void tb_governor_record(tb_thread_governor* g, int32_t max_threads, int64_t ns) {
-  if (!governed(g, max_threads)) return;
-  if (!g->probing) {
-    push_ref(g, ns);
-    --g->countdown;
-    return;
-  }
-  if (g->probing == 1) { g->probing = 2; return; } /* the warm-up step: workers woken, caches filled */
-  g->probing = 0;
-  if ((double)ns < ref_mean(g) * (1.0 - TB_GOVERNOR_MARGIN)) {
+/* The probe's verdict, once the steps after it are in: the reference is the mean of the steps
+ * before and of those after, so that a scene whose cost rises or falls (a pile landing) does not
+ * make either mode look faster. */
+static void decide(tb_thread_governor* g) {
+  double ref = 0.5 * (g->before + g->after / TB_GOVERNOR_AFTER);
+  if ((double)g->probe_ns < ref * (1.0 - TB_GOVERNOR_MARGIN)) {
     /* confirm with another probe against fresh reference steps */
     if (++g->wins < 2) { g->countdown = TB_GOVERNOR_REFS; return; }
     /* the other mode won twice: it becomes the current mode, measured afresh */
@@ -279,7 +276,6 @@ void tb_governor_record(tb_thread_governor* g, int32_t max_threads, int64_t ns) 
     g->switches++;
     g->wins = 0;
     g->ref_count = g->ref_next = 0;
-    push_ref(g, ns);
     g->countdown = g->period = TB_GOVERNOR_MIN_PERIOD;
     return;
   }
@@ -287,6 +283,35 @@ void tb_governor_record(tb_thread_governor* g, int32_t max_threads, int64_t ns) 
   g->wins = 0;
   g->period = g->period * 2 < TB_GOVERNOR_MAX_PERIOD ? g->period * 2 : TB_GOVERNOR_MAX_PERIOD;
   g->countdown = g->period;
+}
+
+void tb_governor_record(tb_thread_governor* g, int32_t max_threads, int64_t ns) {
+  if (!governed(g, max_threads)) return;
+  switch (g->probing) {
+    case TB_PROBE_NONE:
+      push_ref(g, ns);
+      --g->countdown;
+      return;
+    case TB_PROBE_WARM: /* workers woken (or left to sleep), data moved between the cores' caches */
+      g->probing = TB_PROBE_TIMED;
+      g->before = ref_mean(g);
+      return;
+    case TB_PROBE_TIMED:
+      g->probe_ns = ns;
+      g->after = 0.0;
+      g->probing = TB_PROBE_BACK;
+      return;
+    case TB_PROBE_BACK: /* back in the current mode: the same move of data again, not counted */
+      g->probing = TB_PROBE_AFTER;
+      g->after_count = 0;
+      return;
+    default: /* TB_PROBE_AFTER */
+      push_ref(g, ns);
+      g->after += (double)ns;
+      if (++g->after_count < TB_GOVERNOR_AFTER) return;
+      g->probing = TB_PROBE_NONE;
+      decide(g);
+  }
 }
 
 void tb_governor_end(tb_thread_governor* g, int32_t max_threads) {

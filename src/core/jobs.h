@@ -29,28 +29,35 @@ int64_t tb_jobs_parallel_count(void);
 /* Adaptive thread use of one world. Threads pay only while they get cores of their own: beside
  * another busy process a worker shares the caller's core and the step runs slower than on one
  * thread. So a world with more than one thread times each step (tb_world_step) and, every
- * `period` steps, runs two steps in the other mode (all threads or the caller alone) as a probe:
- * the first wakes the workers (or lets them fall asleep) and is not timed, the second is. When
- * two probes in a row (each against its own TB_GOVERNOR_REFS steps of the current mode just
- * before it) beat the mean of those steps by TB_GOVERNOR_MARGIN, the world switches modes. The period doubles while probes confirm the mode
- * (up to TB_GOVERNOR_MAX_PERIOD), so probes in the slower mode cost at most about
- * 2 · (its slowdown) / 64 of the steps. Who runs a chunk never changes a result (above), so the mode
- * decides speed only. Zero-initialised = adaptive, serial off. */
+ * `period` steps, probes the other mode (all threads or the caller alone): a warm-up step (the
+ * workers wake or fall asleep, data moves between the cores' caches), one timed step, then back
+ * in the current mode one step not counted (the same move back) and TB_GOVERNOR_AFTER timed ones.
+ * The probe wins when it beats by TB_GOVERNOR_MARGIN the mean of the TB_GOVERNOR_REFS steps
+ * before it and the mean of the steps after it, averaged (a scene whose cost rises or falls, such
+ * as a landing pile, makes neither mode look faster); two wins in a row switch the mode. The
+ * period doubles while probes confirm the mode (up to TB_GOVERNOR_MAX_PERIOD), so probes in the
+ * slower mode cost about 2 · (its slowdown) / 64 of the steps. Who runs a chunk never changes a
+ * result (above), so the mode decides speed only. Zero-initialised = adaptive, not serial. */
 #define TB_GOVERNOR_REFS 4
+#define TB_GOVERNOR_AFTER 2
 #define TB_GOVERNOR_MIN_PERIOD 8
 #define TB_GOVERNOR_MAX_PERIOD 64
 #define TB_GOVERNOR_MARGIN 0.03 /* the probe must be this much faster (share of the reference) */
+enum { TB_PROBE_NONE, TB_PROBE_WARM, TB_PROBE_TIMED, TB_PROBE_BACK, TB_PROBE_AFTER };
 typedef struct tb_thread_governor {
   int32_t fixed;      /* 1: always the world's thread count (tb_world_set_adaptive_threads 0) */
   int32_t serial;     /* 1: the current mode runs every job on the caller */
-  int32_t probing;    /* 1, 2: the running step is the first (warm-up) or second (timed) step
-                       * of a probe in the other mode; 0: the current mode */
+  int32_t probing;    /* TB_PROBE_*: the running step's part in a probe (NONE: not probing) */
   int32_t countdown;  /* steps in the current mode until the next probe */
   int32_t period;     /* steps between probes (0 before the first: TB_GOVERNOR_MIN_PERIOD) */
   int32_t wins;       /* consecutive probes faster than the current mode */
   int32_t ref_count;  /* step times held in ref, at most TB_GOVERNOR_REFS */
   int32_t ref_next;   /* ring position of the next time */
+  int32_t after_count; /* timed steps after the probe so far */
   int64_t ref[TB_GOVERNOR_REFS]; /* ns: the last steps in the current mode */
+  double before;      /* ns: mean of ref when the probe began */
+  double after;       /* ns: sum of the timed steps after the probe */
+  int64_t probe_ns;   /* ns: the probe's timed step */
   int64_t started;    /* ns: tb_jobs_now_ns() when the running step began */
   int64_t switches;   /* mode changes since the world was made */
 } tb_thread_governor;

@@ -7,15 +7,20 @@
  *   within a few dozen steps and stays there, its parallel probes again about 2/64 of the steps;
  * - the machine changes in the middle: it follows, both ways;
  * - equal speeds with ±2 % noise: never a switch (the 3 % margin);
+ * - a scene whose cost keeps falling or rising fast (waves of a pile landing), with the first step
+ *   after each change of mode slower (data moving between the cores' caches): never a switch;
  * - fixed worlds and one-thread worlds never probe.
  * The step's results do not depend on the mode (tests/c/test_world.c: 1 vs 3 threads bitwise;
  * tests/js/threads.test.mjs), so these times are all the governor decides on. */
+#include <math.h>
 #include <stdint.h>
 
 #include "../../src/core/jobs.h"
 #include "test_util.h"
 
 #define MAX_THREADS 2
+/* steps of one probe: warm-up, timed, the step back, the timed steps after */
+#define PROBE_STEPS (3 + TB_GOVERNOR_AFTER)
 
 /* Runs `steps` steps whose time is par_ns on every thread and ser_ns on the caller alone (each
  * times (1 + noise·u), u in [-1, 1] from a fixed sequence); counts the steps run serially and
@@ -68,8 +73,8 @@ static void test_busy_machine(void) {
   run_result r = run(&g, 2000, 5.0e6, 3.8e6, 0.02);
   CHECK(g.serial);
   CHECK(r.switches == 1);
-  /* first probe after 8 steps (2 steps), confirmed after TB_GOVERNOR_REFS more (2 steps) */
-  CHECK(r.last_switch >= 0 && r.last_switch <= 8 + 2 + TB_GOVERNOR_REFS + 2);
+  /* first probe after 8 steps, confirmed by a second one after TB_GOVERNOR_REFS more steps */
+  CHECK(r.last_switch >= 0 && r.last_switch <= 8 + PROBE_STEPS + TB_GOVERNOR_REFS + PROBE_STEPS);
   /* after the switch, parallel probes at most 2 per period: ≥ 2000 − 16 − 70 serial steps */
   CHECK(r.serial_steps >= 2000 - 16 - 70);
 }
@@ -82,10 +87,10 @@ static void test_follows_changes(void) {
   run_result b = run(&g, 500, 5.0e6, 3.8e6, 0.02); /* a hog starts */
   CHECK(b.switches == 1 && g.serial);
   /* noticed within a probe period of 64 steps plus the confirmation */
-  CHECK(b.last_switch >= 0 && b.last_switch <= 64 + 2 + TB_GOVERNOR_REFS + 2);
+  CHECK(b.last_switch >= 0 && b.last_switch <= 64 + 2 * PROBE_STEPS + TB_GOVERNOR_REFS + PROBE_STEPS);
   run_result c = run(&g, 500, 2.3e6, 3.5e6, 0.02); /* the hog stops */
   CHECK(c.switches == 1 && !g.serial);
-  CHECK(c.last_switch >= 0 && c.last_switch <= 64 + 2 + TB_GOVERNOR_REFS + 2);
+  CHECK(c.last_switch >= 0 && c.last_switch <= 64 + 2 * PROBE_STEPS + TB_GOVERNOR_REFS + PROBE_STEPS);
 }
 
 /* Equal speeds with ±2 % noise: the 3 % margin holds, no switch. */
@@ -93,6 +98,28 @@ static void test_equal_noise(void) {
   tb_thread_governor g = {0};
   run_result r = run(&g, 3000, 3.0e6, 3.0e6, 0.02);
   CHECK(r.switches == 0);
+}
+
+/* Threads 1.3× faster while the step's cost keeps changing 10 % per step, falling (or rising)
+ * 17-fold over 30 steps and then jumping back (waves of bodies landing on a pile), and the first
+ * step after each change of mode costs 1.6× (its data sits in the other core's cache): never a
+ * switch to serial. A reference taken only before the probe would see a falling cost as a faster
+ * probe, and the slow step after each probe would inflate the next reference. */
+static void test_trends(void) {
+  for (int rising = 0; rising < 2; ++rising) {
+    tb_thread_governor g = {0};
+    int last_serial = 0;
+    for (int i = 0; i < 900; ++i) {
+      tb_governor_begin(&g, MAX_THREADS);
+      int serial = tb_governor_threads(&g, MAX_THREADS) == 1;
+      double par = 1.0e6 * pow(1.1, rising ? i % 30 : 30 - i % 30);
+      double t = (serial ? 1.3 : 1.0) * par * (i > 0 && serial != last_serial ? 1.6 : 1.0);
+      last_serial = serial;
+      tb_governor_record(&g, MAX_THREADS, (int64_t)t);
+    }
+    CHECK(g.switches == 0);
+    CHECK(!g.serial);
+  }
 }
 
 /* A probe that wins once but not in its confirmation does not switch. */
@@ -132,6 +159,7 @@ int main(void) {
   test_busy_machine();
   test_follows_changes();
   test_equal_noise();
+  test_trends();
   test_confirmation();
   test_fixed_and_single();
   return tb_test_report("test_thread_governor");
