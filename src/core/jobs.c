@@ -268,7 +268,10 @@ static void push_ref(tb_thread_governor* g, int64_t ns) {
  * make either mode look faster. */
 static void decide(tb_thread_governor* g) {
   double ref = 0.5 * (g->before + g->after / TB_GOVERNOR_AFTER);
-  if ((double)g->probe_ns < ref * (1.0 - TB_GOVERNOR_MARGIN)) {
+  /* a parallel probe is one step; beside a busy process the parallel mode's cost is in its
+   * occasional long waits, which one step seldom shows: it must win by more */
+  double margin = g->serial ? TB_GOVERNOR_MARGIN_PARALLEL : TB_GOVERNOR_MARGIN;
+  if ((double)g->probe_ns < ref * (1.0 - margin)) {
     /* confirm with another probe against fresh reference steps */
     if (++g->wins < 2) { g->countdown = TB_GOVERNOR_REFS; return; }
     /* the other mode won twice: it becomes the current mode, measured afresh */

@@ -32,8 +32,8 @@ int64_t tb_jobs_parallel_count(void);
  * `period` steps, probes the other mode (all threads or the caller alone): a warm-up step (the
  * workers wake or fall asleep, data moves between the cores' caches), one timed step, then back
  * in the current mode one step not counted (the same move back) and TB_GOVERNOR_AFTER timed ones.
- * The probe wins when it beats by TB_GOVERNOR_MARGIN the mean of the TB_GOVERNOR_REFS steps
- * before it and the mean of the steps after it, averaged (a scene whose cost rises or falls, such
+ * The probe wins when it beats by TB_GOVERNOR_MARGIN (to serial) or TB_GOVERNOR_MARGIN_PARALLEL (to
+ * parallel) the mean of the TB_GOVERNOR_REFS steps before it and the mean of the steps after it, averaged (a scene whose cost rises or falls, such
  * as a landing pile, makes neither mode look faster); two wins in a row switch the mode. The
  * period doubles while probes confirm the mode (up to TB_GOVERNOR_MAX_PERIOD), so probes in the
  * slower mode cost about 2 · (its slowdown) / 64 of the steps. Who runs a chunk never changes a
@@ -42,7 +42,8 @@ int64_t tb_jobs_parallel_count(void);
 #define TB_GOVERNOR_AFTER 2
 #define TB_GOVERNOR_MIN_PERIOD 8
 #define TB_GOVERNOR_MAX_PERIOD 64
-#define TB_GOVERNOR_MARGIN 0.03 /* the probe must be this much faster (share of the reference) */
+#define TB_GOVERNOR_MARGIN 0.03 /* a serial probe must be this much faster (share of the reference) */
+#define TB_GOVERNOR_MARGIN_PARALLEL 0.10 /* a parallel probe: this much (its waits are rare, see decide) */
 enum { TB_PROBE_NONE, TB_PROBE_WARM, TB_PROBE_TIMED, TB_PROBE_BACK, TB_PROBE_AFTER };
 typedef struct tb_thread_governor {
   int32_t fixed;      /* 1: always the world's thread count (tb_world_set_adaptive_threads 0) */
