@@ -390,11 +390,11 @@ export interface WorldOptions extends AxisOptions {
    */
   threads?: number;
   /**
-   * With `threads` > 1: `step()` times itself and every 8 to 64 steps runs two steps in the other
-   * mode (on the caller alone, or on every thread while serial); when that is faster twice in a
-   * row by 3 %, the world switches (beside another busy process, threads that share a core are
-   * slower than one). Same results in either mode. `false`: always `threads`. Not saved in
-   * snapshots. Default `true`.
+   * With `threads` > 1: `step()` times itself and every 8 to 64 steps probes the other mode (on
+   * the caller alone, or on every thread while serial); when the probe beats the steps around it
+   * by 3 % (to serial) or 10 % (back to threads) twice in a row, the world switches (beside
+   * another busy process, threads that share a core are slower than one; README "Threads").
+   * Same results in either mode. `false`: always `threads`. Not saved in snapshots. Default `true`.
    */
   adaptiveThreads?: boolean;
 }

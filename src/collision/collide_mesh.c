@@ -215,6 +215,12 @@ static void query_heightfield(mesh_query* q, const tb_heightfield_data* h) {
   float x0 = -0.5f * (float)(h->cols - 1) * h->cell_x, z0 = -0.5f * (float)(h->rows - 1) * h->cell_z;
   float fc0 = floorf((q->lo.x - x0) / h->cell_x), fc1 = floorf((q->hi.x - x0) / h->cell_x);
   float fr0 = floorf((q->lo.z - z0) / h->cell_z), fr1 = floorf((q->hi.z - z0) / h->cell_z);
+  /* a query box with an infinite side (a plane) has NaN bounds after its rotation into the field's
+   * frame (inf · 0): that side spans the whole field (and a NaN never reaches an int conversion) */
+  if (fc0 != fc0) fc0 = -INFINITY;
+  if (fr0 != fr0) fr0 = -INFINITY;
+  if (fc1 != fc1) fc1 = INFINITY;
+  if (fr1 != fr1) fr1 = INFINITY;
   if (fc1 < 0.0f || fr1 < 0.0f || fc0 > (float)(h->cols - 2) || fr0 > (float)(h->rows - 2)) return;
   int32_t c0 = fc0 < 0.0f ? 0 : (int32_t)fc0, c1 = fc1 > (float)(h->cols - 2) ? h->cols - 2 : (int32_t)fc1;
   int32_t r0 = fr0 < 0.0f ? 0 : (int32_t)fr0, r1 = fr1 > (float)(h->rows - 2) ? h->rows - 2 : (int32_t)fr1;

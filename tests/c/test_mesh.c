@@ -136,6 +136,25 @@ static void test_sphere_flat(void) {
   free(h);
 }
 
+/* A query box with NaN sides: a convex whose box in the field's frame is inf · 0 on a side (here a
+ * capsule of infinite half-height along the field's y, which |R|·extent turns into NaN in x and
+ * z; the fuzzer reached the same through poses beyond float range, tests/fuzz/corpus). The NaN
+ * reached the cell range's float-to-int conversion, undefined behaviour (UBSan: `make asan`).
+ * Now a NaN side spans the whole field; whatever is found has finite separations. */
+static void test_nan_query_box(void) {
+  int rows = 4, cols = 4;
+  float cx = 0.25f, cz = 0.25f;
+  float* h = grid_heights(rows, cols, cx, cz, flat_03);
+  tb_heightfield_data* hf = tb_heightfield_data_create(rows, cols, h, cx, cz);
+  tb_shape_geom ghf = {TB_SHAPE_HEIGHTFIELD, {cx, cz, (float)rows, (float)cols}, hf};
+  tb_shape_geom cap = {TB_SHAPE_CAPSULE, {0.2f, INFINITY, 0.0f, 0.0f}, NULL};
+  tb_manifold m;
+  int n = tb_collide(&cap, pose(0.1f, 0.3f, -0.1f), &ghf, pose(0, 0, 0), MS, &m);
+  CHECK(n >= 0 && n <= TB_MAX_MANIFOLD_POINTS);
+  tb_heightfield_data_free(hf);
+  free(h);
+}
+
 /* ---- sphere on a tilted heightfield: the normal is the slope normal everywhere ---- */
 
 static void test_sphere_tilted(void) {
@@ -729,6 +748,7 @@ static void test_terrain_random_pairs(void) {
 }
 
 int main(void) {
+  test_nan_query_box();
   int64_t live = tb_live_bytes();
   test_sphere_flat();
   test_sphere_tilted();
