@@ -570,12 +570,13 @@ TB_API tb_status tb_world_collide(tb_world_id world);
 TB_API tb_status tb_world_solve(tb_world_id world);
 TB_API tb_status tb_world_step(tb_world_id world);
 /* Adaptive threads (default 1, with a thread count above 1): step() times itself and, every 8
- * to 64 steps, runs one step on the caller alone (or, while serial, on every thread) as a probe;
- * two probes in a row 3 % faster than the median of the last three steps switch the world to
- * that mode. Beside another busy process, threads that share a core make a step slower than one
- * thread; this keeps the faster. The results are the same bits in either mode. 0: always the
- * world's thread count. Not saved in snapshots; collide() and solve() called on their own keep
- * the current mode. */
+ * to 64 steps, probes the other mode (the caller alone, or every thread while serial): a warm-up
+ * step, a timed one, a step back and two timed steps after. Two probes in a row faster than the
+ * mean of the steps before and after them, by 3 % (to serial) or 10 % (back to threads), switch
+ * the world to that mode (src/core/jobs.h). Beside another busy process, threads that share a
+ * core make a step slower than one thread; this keeps the faster. The results are the same bits
+ * in either mode. 0: always the world's thread count. Not saved in snapshots; collide() and
+ * solve() called on their own keep the current mode. */
 TB_API tb_status tb_world_set_adaptive_threads(tb_world_id world, int32_t adaptive);
 /* *serial: 1 while the world's steps run on the caller alone although it has more threads;
  * *switches: mode changes so far (a count). */
