@@ -372,9 +372,9 @@ static void bench_ab(const char* name, int steps, int threads, int side) {
         if (rc != TB_OK) fail(sc[k].world, "tb_world_step", rc);
         if (i >= steps / 2) t[k][n[k]++] = t1 - t0;
       }
-  int32_t serial = 0;
+  int32_t adaptive_on = 0, serial = 0;
   double switches = 0;
-  tb_world_thread_mode(sc[2].world, &serial, &switches);
+  tb_world_thread_mode(sc[2].world, &adaptive_on, &serial, &switches);
   printf("\"%s\": {", name);
   for (int k = 0; k < 3; k++) {
     double sum = 0;

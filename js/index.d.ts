@@ -1145,8 +1145,8 @@ export class World {
   readonly threads: number;
   /** {@link WorldOptions.adaptiveThreads}. */
   readonly adaptiveThreads: boolean;
-  /** Adaptive threads now: `serial` while steps run on the caller alone; `switches`, mode changes so far. */
-  readonly threadMode: { serial: boolean; switches: number };
+  /** Adaptive threads now: the setting, `serial` while steps run on the caller alone, `switches` (mode changes so far). */
+  readonly threadMode: { adaptive: boolean; serial: boolean; switches: number };
 
   /**
    * Adds a body with its shapes and returns its id. On any error nothing is added.

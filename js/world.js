@@ -203,17 +203,17 @@ export class World {
   /** Statistics of the last step: threads used, constraint colours, manifolds, substeps. */
   get stepStats() { return views.stepStats(this); }
   /**
-   * Adaptive threads: `serial` is true while this world's steps run on the caller alone although
-   * it has more threads (beside another busy process that is faster); `switches` counts mode
-   * changes so far.
-   * @returns {{ serial: boolean, switches: number }}
+   * Adaptive threads: `adaptive` is the setting (adaptiveThreads), `serial` is true while this
+   * world's steps run on the caller alone although it has more threads (beside another busy
+   * process that is faster); `switches` counts mode changes so far.
+   * @returns {{ adaptive: boolean, serial: boolean, switches: number }}
    */
   get threadMode() {
     this._alive('threadMode');
     const M = this._M, p = this._t._scratch;
-    this._check(M._tb_world_thread_mode(this._id, p, p + 8));
-    const heap = heapBuffer(M);
-    return { serial: new Int32Array(heap, p, 1)[0] !== 0, switches: new Float64Array(heap, p + 8, 1)[0] };
+    this._check(M._tb_world_thread_mode(this._id, p, p + 4, p + 8));
+    const heap = heapBuffer(M), i = new Int32Array(heap, p, 2);
+    return { adaptive: i[0] !== 0, serial: i[1] !== 0, switches: new Float64Array(heap, p + 8, 1)[0] };
   }
   /** Status of the last solve(): solver, iterations used, converged (null where the solver has no tolerance), residuals (m/s, m). */
   get solverStatus() { return views.solverStatus(this); }

@@ -470,6 +470,7 @@ tb_status tb_world_restore(tb_world_id world, const void* bytes, int32_t size) {
   t.alive = w->alive;
   t.generation = w->generation;
   t.arena = w->arena;
+  t.governor.fixed = w->governor.fixed; /* the world's setting, like its thread count; timing starts afresh */
   memset(&old.arena, 0, sizeof old.arena);
   *w = t;
   tb_undo_forget(w); /* the restored slots are not the last creation's */

@@ -201,9 +201,11 @@ tb_status tb_world_set_adaptive_threads(tb_world_id world, int32_t adaptive) {
   return TB_OK;
 }
 
-tb_status tb_world_thread_mode(tb_world_id world, int32_t* serial, double* switches) {
+tb_status tb_world_thread_mode(tb_world_id world, int32_t* adaptive, int32_t* serial, double* switches) {
   GET_WORLD("threadMode");
-  if (!serial || !switches) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "threadMode: serial and switches must not be NULL");
+  if (!adaptive || !serial || !switches)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "threadMode: adaptive, serial and switches must not be NULL");
+  *adaptive = !w->governor.fixed;
   *serial = w->def.thread_count > 1 && tb_governor_threads(&w->governor, w->def.thread_count) == 1;
   *switches = (double)w->governor.switches;
   return TB_OK;

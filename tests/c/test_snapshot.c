@@ -259,6 +259,27 @@ static void warm_start_carried(void) {
   }
 }
 
+/* The adaptive-threads setting is the world's, like its thread count: restore keeps it (the
+ * snapshot does not carry it, and the restored state replaced the whole world struct). */
+static void adaptive_threads_kept(void) {
+  tb_world_def def = tb_default_world_def();
+  def.thread_count = tb_max_threads() >= 2 ? 2 : 1;
+  tb_world_id w = tb_world_create(&def);
+  CHECK(tb_world_set_adaptive_threads(w, 0) == TB_OK);
+  int32_t n = tb_world_snapshot(w, NULL, 0);
+  CHECK(n > 0);
+  void* bytes = malloc((size_t)n);
+  CHECK(tb_world_snapshot(w, bytes, n) == n);
+  CHECK(tb_world_restore(w, bytes, n) == TB_OK);
+  int32_t adaptive = -1, serial = -1;
+  double switches = -1;
+  CHECK(tb_world_thread_mode(w, &adaptive, &serial, &switches) == TB_OK);
+  CHECK(adaptive == 0 && serial == 0 && switches == 0);
+  CHECK(tb_world_set_adaptive_threads(w, 2) == TB_ERR_INVALID_ARGUMENT); /* 0 or 1 only */
+  free(bytes);
+  tb_world_destroy(w);
+}
+
 int main(void) {
   int64_t live = tb_live_bytes();
   for (int p = 0; p < TB_PRESET_COUNT; ++p) {
@@ -267,6 +288,7 @@ int main(void) {
   }
   warm_start_carried();
   refusals();
+  adaptive_threads_kept();
   CHECK(tb_live_bytes() == live || (fprintf(stderr, "live bytes %lld, expected %lld\n", (long long)tb_live_bytes(), (long long)live), 0));
   return tb_test_report("test_snapshot");
 }

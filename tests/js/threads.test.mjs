@@ -46,6 +46,8 @@ describe('determinism and threads', () => {
     const fixed = runPile(mt, 2, 300, false);
     const adaptive = runPile(mt, 2, 300, true);
     assert.deepEqual(new Uint32Array(adaptive.transforms.buffer), new Uint32Array(fixed.transforms.buffer));
+    assert.equal(fixed.mode.adaptive, false);
+    assert.equal(adaptive.mode.adaptive, true);
     assert.equal(fixed.mode.serial, false, 'a fixed world never runs serially');
     assert.equal(fixed.mode.switches, 0);
     assert.equal(typeof adaptive.mode.serial, 'boolean');
@@ -54,6 +56,16 @@ describe('determinism and threads', () => {
     assert.equal(w.adaptiveThreads, true, 'adaptive by default');
     assert.equal(w.options.adaptiveThreads, true);
     w.free();
+    // the setting is the world's: a restore keeps it, a world made from a snapshot takes its option
+    const f = mt.createWorld({ threads: 2, adaptiveThreads: false });
+    f.step(3);
+    const bytes = f.snapshot();
+    f.restore(bytes);
+    assert.equal(f.threadMode.adaptive, false, 'restore keeps adaptiveThreads: false');
+    const g = mt.createWorldFromSnapshot(bytes, { threads: 2, adaptiveThreads: false });
+    assert.equal(g.threadMode.adaptive, false);
+    f.free();
+    g.free();
     assert.throws(() => mt.createWorld({ adaptiveThreads: 1 }), (e) => e instanceof TypeError && /^createWorld: adaptiveThreads/.test(e.message));
   });
 });
