@@ -1145,7 +1145,7 @@ export class World {
   readonly threads: number;
   /** {@link WorldOptions.adaptiveThreads}. */
   readonly adaptiveThreads: boolean;
-  /** Adaptive threads now: the setting, `serial` while steps run on the caller alone, `switches` (mode changes so far). */
+  /** Adaptive threads now: the setting, `serial` while the mode runs steps on the caller alone (a probe's steps aside: {@link World.stepStats} `threadsUsed` says what the last step did), `switches` (mode changes so far). */
   readonly threadMode: { adaptive: boolean; serial: boolean; switches: number };
 
   /**

@@ -222,10 +222,11 @@ export function setOptions(world, options) {
 /** World.options: every definition field under its JS name; enums as names. */
 export function getOptions(world) {
   world._alive('options');
+  const adaptiveThreads = world.adaptiveThreads; /* before the def: both are read through the scratch */
   const d = world._t._scratch;
   world._check(world._M._tb_world_get_def(world._id, d));
   const { enums } = engineTables(world._M);
-  const out = { preset: world.preset, threads: world.threads, adaptiveThreads: world.adaptiveThreads };
+  const out = { preset: world.preset, threads: world.threads, adaptiveThreads };
   for (const [js, [path, kind]] of Object.entries(DEF_OPTIONS)) {
     if (js === 'substeps') continue;
     if (kind === 'kaminoCombine') {

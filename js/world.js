@@ -51,8 +51,7 @@ export class World {
       throw new RangeError(`${fn}: threads must be 1 on a page's main thread (got ${threads}); use createWorkerWorld() for threads`);
     }
     this.threads = threads;
-    /** Whether step() may run on the caller alone while that is faster (README "Threads"). */
-    this.adaptiveThreads = opts.adaptiveThreads === undefined ? true : boolean(fn, 'adaptiveThreads', opts.adaptiveThreads);
+    const adaptive = opts.adaptiveThreads === undefined ? true : boolean(fn, 'adaptiveThreads', opts.adaptiveThreads);
     this._version = 0; /* bumped by every call that may move or change the views */
     this._bodyViews = null;
     this._contactViews = null;
@@ -63,7 +62,7 @@ export class World {
       const made = snapshots.createFromSnapshot(M, fn, bytes, threads);
       this._id = made.id;
       made.adopt(this);
-      if (!this.adaptiveThreads) this._check(M._tb_world_set_adaptive_threads(this._id, 0));
+      if (!adaptive) this._check(M._tb_world_set_adaptive_threads(this._id, 0));
       return;
     }
     const d = options.worldDef(tribo, preset, opts, threads, fn);
@@ -71,7 +70,7 @@ export class World {
     if (id < 0) throw errorFor(-id, options.jsOptionNames(M.UTF8ToString(M._tb_last_error(-1)), opts));
     this._id = id;
     this.timestep = options.readDef(tribo, d, 'timestep')[0];
-    if (!this.adaptiveThreads) this._check(M._tb_world_set_adaptive_threads(id, 0));
+    if (!adaptive) this._check(M._tb_world_set_adaptive_threads(id, 0));
   }
 
   _check(status) {
@@ -202,10 +201,12 @@ export class World {
   setContactOverride(index, o) { views.setContactOverride(this, index, o); }
   /** Statistics of the last step: threads used, constraint colours, manifolds, substeps. */
   get stepStats() { return views.stepStats(this); }
+  /** Whether step() may run on the caller alone while that is faster (README "Threads"); the engine's setting. */
+  get adaptiveThreads() { return this.threadMode.adaptive; }
   /**
    * Adaptive threads: `adaptive` is the setting (adaptiveThreads), `serial` is true while this
-   * world's steps run on the caller alone although it has more threads (beside another busy
-   * process that is faster); `switches` counts mode changes so far.
+   * world's mode runs its steps on the caller alone although it has more threads (beside another
+   * busy process that is faster; a probe's steps aside); `switches` counts mode changes so far.
    * @returns {{ adaptive: boolean, serial: boolean, switches: number }}
    */
   get threadMode() {

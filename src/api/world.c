@@ -187,7 +187,7 @@ tb_status tb_world_step(tb_world_id world) {
   tb_status st = tb_step_collide(w);
   if (st == TB_OK) st = tb_step_solve(w);
   if (st == TB_OK) tb_governor_end(&w->governor, w->def.thread_count);
-  else w->governor.probing = 0;
+  else w->governor.probing = TB_PROBE_NONE; /* a failed step is no measurement */
   return st;
 }
 
@@ -206,7 +206,7 @@ tb_status tb_world_thread_mode(tb_world_id world, int32_t* adaptive, int32_t* se
   if (!adaptive || !serial || !switches)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "threadMode: adaptive, serial and switches must not be NULL");
   *adaptive = !w->governor.fixed;
-  *serial = w->def.thread_count > 1 && tb_governor_threads(&w->governor, w->def.thread_count) == 1;
+  *serial = w->def.thread_count > 1 && !w->governor.fixed && w->governor.serial; /* the mode, not a probe's */
   *switches = (double)w->governor.switches;
   return TB_OK;
 }

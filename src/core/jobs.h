@@ -32,9 +32,10 @@ int64_t tb_jobs_parallel_count(void);
  * `period` steps, probes the other mode (all threads or the caller alone): a warm-up step (the
  * workers wake or fall asleep, data moves between the cores' caches), one timed step, then back
  * in the current mode one step not counted (the same move back) and TB_GOVERNOR_AFTER timed ones.
- * The probe wins when it beats by TB_GOVERNOR_MARGIN (to serial) or TB_GOVERNOR_MARGIN_PARALLEL (to
- * parallel) the mean of the TB_GOVERNOR_REFS steps before it and the mean of the steps after it, averaged (a scene whose cost rises or falls, such
- * as a landing pile, makes neither mode look faster); two wins in a row switch the mode. The
+ * The probe wins when it beats by TB_GOVERNOR_MARGIN (to serial) or TB_GOVERNOR_MARGIN_PARALLEL
+ * (to parallel) the average of two means, of the TB_GOVERNOR_REFS steps before it and of the
+ * steps after it (a scene whose cost rises or falls, such as a landing pile, makes neither mode
+ * look faster); two wins in a row switch the mode. The
  * period doubles while probes confirm the mode (up to TB_GOVERNOR_MAX_PERIOD), so probes in the
  * slower mode cost about 2 · (its slowdown) / 64 of the steps. Who runs a chunk never changes a
  * result (above), so the mode decides speed only. Zero-initialised = adaptive, not serial. */

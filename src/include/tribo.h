@@ -578,8 +578,9 @@ TB_API tb_status tb_world_step(tb_world_id world);
  * in either mode. 0: always the world's thread count. Not saved in snapshots; collide() and
  * solve() called on their own keep the current mode. */
 TB_API tb_status tb_world_set_adaptive_threads(tb_world_id world, int32_t adaptive);
-/* *adaptive: the setting above (kept by tb_world_restore); *serial: 1 while the world's steps run
- * on the caller alone although it has more threads; *switches: mode changes so far (a count). */
+/* *adaptive: the setting above (kept by tb_world_restore); *serial: 1 while the world's mode runs
+ * its steps on the caller alone although it has more threads (a probe's steps aside: stepStats'
+ * threads_used says what the last step did); *switches: mode changes so far (a count). */
 TB_API tb_status tb_world_thread_mode(tb_world_id world, int32_t* adaptive, int32_t* serial, double* switches);
 
 /* Field tables: one list (src/core/fields.h) defines the body and contact SoA fields; these calls

@@ -139,8 +139,9 @@ static void test_sphere_flat(void) {
 /* A query box with NaN sides: a convex whose box in the field's frame is inf · 0 on a side (here a
  * capsule of infinite half-height along the field's y, which |R|·extent turns into NaN in x and
  * z; the fuzzer reached the same through poses beyond float range, tests/fuzz/corpus). The NaN
- * reached the cell range's float-to-int conversion, undefined behaviour (UBSan: `make asan`).
- * Now a NaN side spans the whole field; whatever is found has finite separations. */
+ * reached the cell range's float-to-int conversion, undefined behaviour: `make asan` (UBSan,
+ * no recovery) aborts here before the fix. Now a NaN side spans the whole field and the call
+ * returns a point count in range. */
 static void test_nan_query_box(void) {
   int rows = 4, cols = 4;
   float cx = 0.25f, cz = 0.25f;

@@ -132,7 +132,7 @@ static void test_confirmation(void) {
     int serial = tb_governor_threads(&g, MAX_THREADS) == 1;
     int64_t t = serial ? ser : par;
     /* the first timed serial probe step is an outlier: far faster than the parallel steps */
-    if (serial && g.probing == 2 && first_probe < 0) { first_probe = i; t = 1000000; }
+    if (serial && g.probing == TB_PROBE_TIMED && first_probe < 0) { first_probe = i; t = 1000000; }
     tb_governor_record(&g, MAX_THREADS, t);
   }
   CHECK(first_probe > 0);

@@ -246,7 +246,7 @@ const CAPACITY_CALLS = [
 /** Methods whose parameters all appear above, or that take none a caller could get wrong. */
 const WITHOUT_BAD_VALUES = new Set(['collide', 'solve', 'free', 'bodies', 'contacts', 'stepStats', 'solverStatus',
   'options', 'readbackInfo', 'events', 'netContactWrenches', 'setPreset', 'snapshot', 'resetSolver', 'joints',
-  'threadMode']);
+  'threadMode', 'adaptiveThreads']);
 
 /** Asserts a TypeError or RangeError whose message names `fn` and `param`. */
 function assertNamedError(call, fn, param, what) {
