@@ -384,23 +384,34 @@ static void build_islands(tb_world* w, tb_solver_data* d, tb_physx_plan* plan) {
   plan->dyn_vel = dyn_vel;
 }
 
+/* Packing buckets: each colour's constraints in four classes by their manifold's point count, so
+ * that a wide's lanes have about as many points (the rows run to the largest; lanes are
+ * independent within a colour, so the order there changes no result), then the overflow colour,
+ * whose order is kept (its lanes may share bodies). */
+#define TB_POINT_CLASSES TB_MAX_MANIFOLD_POINTS
+#define TB_PACK_BUCKETS (TB_GRAPH_COLORS * TB_POINT_CLASSES + 1)
+
+static int32_t pack_bucket(const tb_world* w, const tb_solver_data* d, int32_t i) {
+  int32_t c = d->color[i];
+  if (c == TB_OVERFLOW_COLOR) return TB_PACK_BUCKETS - 1;
+  int32_t points = w->manifolds[d->constraint_manifold[i]].point_count;
+  return c * TB_POINT_CLASSES + (points > 1 ? points - 1 : 0);
+}
+
 /* Job over constraints [begin, end), one packing chunk: each manifold into the next lane of its
- * colour's wides from the chunk's first slot (constraint order within a colour), four to a wide,
+ * bucket's slots from the chunk's first slot (constraint order within a bucket), four to a wide,
  * the overflow colour one to a wide. */
 static void pack_wides_job(int32_t begin, int32_t end, void* vctx) {
   const tb_physx_prep* pc = (const tb_physx_prep*)vctx;
   tb_solver_data* d = pc->d;
-  int32_t fill[TB_GRAPH_COLORS + 1];
-  memcpy(fill, &d->pack_fill[begin / TB_PACK_CHUNK * (TB_GRAPH_COLORS + 1)], sizeof fill);
+  int32_t fill[TB_PACK_BUCKETS];
+  memcpy(fill, &d->pack_fill[begin / TB_PACK_CHUNK * TB_PACK_BUCKETS], sizeof fill);
   for (int32_t i = begin; i < end; ++i) {
-    int32_t c = d->color[i], m = d->constraint_manifold[i];
-    int32_t per = c == TB_OVERFLOW_COLOR ? 1 : TB_LANES;
-    int32_t wi = d->color_start[c] + fill[c] / per, lane = fill[c] % per;
-    fill[c]++;
-    d->wides[wi].manifold[lane] = m;
-    if (per == 1)
-      for (int l = 1; l < TB_LANES; ++l) d->wides[wi].manifold[l] = -1;
-    d->manifold_wide[m] = wi * TB_LANES + lane;
+    int32_t k = pack_bucket(pc->w, d, i), m = d->constraint_manifold[i];
+    int32_t slot = fill[k];
+    fill[k] += k == TB_PACK_BUCKETS - 1 ? TB_LANES : 1;
+    d->wides[slot / TB_LANES].manifold[slot % TB_LANES] = m;
+    d->manifold_wide[m] = slot;
   }
 }
 
@@ -415,41 +426,47 @@ static tb_status build_wides(tb_physx_prep* pc, tb_physx_plan* plan, int32_t thr
   memset(d->color_used, 0, (size_t)nb * sizeof(uint32_t));
   tb_color_constraints(nc, d->body_a, d->body_b, d->color_used, d->color);
 
-  /* constraints per packing chunk and colour (counted here: a pass of a few instructions per
-   * constraint costs less than a job's barrier), their sums per colour, then each chunk's first
-   * slot in its colours (an exclusive prefix over the chunks): the slots do not depend on the
-   * thread count */
+  /* constraints per packing chunk and bucket (counted here: a pass of a few instructions per
+   * constraint costs less than a job's barrier), their sums per bucket, then each chunk's first
+   * lane slot (wide * 4 + lane) in its buckets (an exclusive prefix over the chunks and buckets):
+   * the slots do not depend on the thread count */
   int32_t chunks = (nc + TB_PACK_CHUNK - 1) / TB_PACK_CHUNK;
-  if (!reserve((void**)&d->pack_fill, &d->pack_capacity, chunks * (TB_GRAPH_COLORS + 1), sizeof(int32_t)))
+  if (!reserve((void**)&d->pack_fill, &d->pack_capacity, chunks * TB_PACK_BUCKETS, sizeof(int32_t)))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for the constraint graph");
-  if (chunks > 0) memset(d->pack_fill, 0, (size_t)chunks * (TB_GRAPH_COLORS + 1) * sizeof(int32_t));
-  for (int32_t i = 0; i < nc; ++i) d->pack_fill[i / TB_PACK_CHUNK * (TB_GRAPH_COLORS + 1) + d->color[i]]++;
+  if (chunks > 0) memset(d->pack_fill, 0, (size_t)chunks * TB_PACK_BUCKETS * sizeof(int32_t));
+  for (int32_t i = 0; i < nc; ++i) d->pack_fill[i / TB_PACK_CHUNK * TB_PACK_BUCKETS + pack_bucket(w, d, i)]++;
   int32_t* per_color = plan->per_color;
-  for (int32_t c = 0; c <= TB_GRAPH_COLORS; ++c) {
-    int32_t run = 0;
-    for (int32_t k = 0; k < chunks; ++k) {
-      int32_t* f = &d->pack_fill[k * (TB_GRAPH_COLORS + 1) + c];
-      int32_t n = *f;
-      *f = run;
-      run += n;
-    }
-    per_color[c] = run;
-  }
   int32_t wide_count = 0;
   for (int32_t c = 0; c <= TB_GRAPH_COLORS; ++c) {
+    int32_t overflow = c == TB_OVERFLOW_COLOR;
+    int32_t first = overflow ? TB_PACK_BUCKETS - 1 : c * TB_POINT_CLASSES, last = overflow ? TB_PACK_BUCKETS : first + TB_POINT_CLASSES;
+    int32_t run = 0;
+    for (int32_t k = first; k < last; ++k)
+      for (int32_t ch = 0; ch < chunks; ++ch) {
+        int32_t* f = &d->pack_fill[ch * TB_PACK_BUCKETS + k];
+        int32_t n = *f;
+        /* overflow manifolds get one wide each (lane 0): their lanes could share bodies */
+        *f = wide_count * TB_LANES + (overflow ? run * TB_LANES : run);
+        run += n;
+      }
+    per_color[c] = run;
     d->color_start[c] = wide_count;
-    /* overflow manifolds get one wide each: their lanes could share bodies */
-    wide_count += c == TB_OVERFLOW_COLOR ? per_color[c] : (per_color[c] + TB_LANES - 1) / TB_LANES;
+    wide_count += overflow ? run : (run + TB_LANES - 1) / TB_LANES;
   }
   d->color_start[TB_GRAPH_COLORS + 1] = wide_count;
   if (!reserve((void**)&d->wides, &d->wide_capacity, wide_count, sizeof(tb_contact_wide)))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for %d constraints", wide_count);
   plan->wide_count = wide_count;
+  /* empty lanes: each colour's last wide's rest and the overflow wides' lanes 1-3 */
+  for (int32_t c = 0; c <= TB_GRAPH_COLORS; ++c) {
+    int32_t first = d->color_start[c], end = d->color_start[c + 1];
+    if (c == TB_OVERFLOW_COLOR)
+      for (int32_t wi = first; wi < end; ++wi)
+        for (int l = 1; l < TB_LANES; ++l) d->wides[wi].manifold[l] = -1;
+    else if (end > first)
+      for (int32_t lane = per_color[c] % TB_LANES; lane > 0 && lane < TB_LANES; ++lane) d->wides[end - 1].manifold[lane] = -1;
+  }
   tb_parallel_for(nc, TB_PACK_CHUNK, threads, pack_wides_job, pc);
-  /* the empty lanes of each colour's last wide (the packing fills all others) */
-  for (int32_t c = 0; c < TB_GRAPH_COLORS; ++c)
-    for (int32_t lane = per_color[c] % TB_LANES; lane > 0 && lane < TB_LANES; ++lane)
-      d->wides[d->color_start[c + 1] - 1].manifold[lane] = -1;
   return TB_OK;
 }
 

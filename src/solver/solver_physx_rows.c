@@ -3,6 +3,7 @@
  * (kept from the last step while they stick) with their tangent rows, and one normal row per active
  * point with its bias, restitution or implicit spring. */
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "../core/simd_vec3.h"
@@ -341,12 +342,19 @@ void tb_physx_prepare_rows_job(int32_t begin, int32_t end, void* vctx) {
   tb_solver_data* d = ctx->d;
   for (int32_t wi = begin; wi < end; ++wi) {
     tb_contact_wide* c = &d->wides[wi];
-    int32_t lanes[TB_LANES];
-    tb_physx_lanes ls;
-    memset(&ls, 0, sizeof ls);
+    int32_t lanes[TB_LANES], points = 0;
     memcpy(lanes, c->manifold, sizeof lanes);
-    memset(c, 0, sizeof *c);
+    for (int l = 0; l < TB_LANES; ++l)
+      if (lanes[l] >= 0 && ctx->w->manifolds[lanes[l]].point_count > points) points = ctx->w->manifolds[lanes[l]].point_count;
+    /* zeros where the rows are read: the iterations and the readback stop at the wide's point
+     * count, and a lane has no more anchors than points */
+    memset(c, 0, offsetof(tb_contact_wide, p));
+    memset(c->p, 0, (size_t)points * sizeof c->p[0]);
+    memset(c->a, 0, (size_t)(points < TB_MAX_ANCHORS ? points : TB_MAX_ANCHORS) * sizeof c->a[0]);
     memcpy(c->manifold, lanes, sizeof lanes);
+    /* the lanes' columns (empty lanes read zeros); ln is set for the lanes with a manifold */
+    tb_physx_lanes ls;
+    memset((char*)&ls + offsetof(tb_physx_lanes, ia), 0, sizeof ls - offsetof(tb_physx_lanes, ia));
     for (int l = 0; l < TB_LANES; ++l) {
       c->body_a[l] = c->body_b[l] = -1;
       c->state_a[l] = c->state_b[l] = ctx->zero_state;
