@@ -3,7 +3,7 @@
  * reads the job system's count of parallel jobs). Prints one JSON object on stdout.
  *
  *   native_bench [--steps N] [--scenes pyramid,pile,readback] [--threads T] [--side S] [--count A:B]
- *                [--adaptive 0|1] [--ab T [--hog]]
+ *                [--adaptive 0|1] [--ab T [--hog]] [--preset NAME]
  *
  * --adaptive 0: worlds keep their thread count (tb_world_set_adaptive_threads). --ab T: see
  * bench_ab (the thread governor against 1 thread and T fixed threads, interleaved; --hog beside
@@ -42,6 +42,14 @@
 #define CALLGRIND_START_INSTRUMENTATION
 #define CALLGRIND_STOP_INSTRUMENTATION
 #endif
+
+/* --preset NAME: the worlds use that preset (tb_preset_apply) with sleeping off; default physx-tgs */
+static int preset = -1;
+static const char* const preset_names[] = {
+#define TB_PRESET_NAME(id, name) name,
+    TB_PRESETS(TB_PRESET_NAME)
+#undef TB_PRESET_NAME
+};
 
 /* --adaptive 0: the world keeps its thread count (tb_world_set_adaptive_threads); default 1 */
 static int adaptive = 1;
@@ -117,6 +125,7 @@ static tb_world_id make_world(int threads) {
   tb_world_def def = tb_default_world_def();
   def.gravity[0] = 0; def.gravity[1] = GRAVITY_Y; def.gravity[2] = 0;
   def.timestep = DT;
+  if (preset >= 0 && tb_preset_apply((tb_preset)preset, &def) != TB_OK) fail(-1, "tb_preset_apply", 1);
   def.solver.sleep.mode = TB_SLEEP_OFF; /* as for every engine of the bench (physx presets sleep by default) */
   if (threads > 0) def.thread_count = threads;
   tb_world_id w = tb_world_create(&def);
@@ -402,6 +411,15 @@ int main(int argc, char** argv) {
     else if (!strcmp(argv[i], "--adaptive") && i + 1 < argc) adaptive = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--ab") && i + 1 < argc) ab = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--hog")) hog = 1;
+    else if (!strcmp(argv[i], "--preset") && i + 1 < argc) {
+      const char* name = argv[++i];
+      for (int k = 0; k < TB_PRESET_COUNT; ++k)
+        if (!strcmp(name, preset_names[k])) preset = k;
+      if (preset < 0) {
+        fprintf(stderr, "native_bench: unknown preset %s\n", name);
+        return 2;
+      }
+    }
     else { fprintf(stderr, "usage: %s [--steps N] [--scenes pyramid,pile,readback] [--threads T] [--side S] [--count A:B] [--adaptive 0|1] [--ab T [--hog]]\n", argv[0]); return 1; }
   }
   if (hog) {

@@ -27,6 +27,8 @@ typedef struct tb_newton_body {
                             * penalty: contact force (N) and torque about the COM (N·m) of one substep */
   tb_vec3 sum_f, sum_t;    /* step totals: impulse (N·s) and angular impulse about the COM (N·m·s) */
   int32_t count;           /* XPBD: active contacts of this iteration */
+  tb_mat3 inv_inertia_world; /* XPBD: world inverse inertia at this iteration's pose (the poses change
+                              * only when the iteration's deltas are applied), 1/(kg·m²) */
 } tb_newton_body;
 
 /* One contact row. Anchors are body-frame offsets from the centre of mass (static side: world). */
@@ -52,6 +54,8 @@ typedef struct tb_newton_contact {
   float scale;             /* weighting factor of the last iteration the contact was active in */
   int32_t marked;          /* 1 when any iteration corrected it (d < 0) */
   float depth;             /* m: separation at the final poses (restitution row choice) */
+  float separation;        /* XPBD: m, the separation at this iteration's poses */
+  tb_vec3 core_a, core_b;  /* XPBD: the core anchors in the world at this iteration's poses, m */
 } tb_newton_contact;
 
 /* What the penalty solver's checks before the step know of one solver body (solver_penalty.c). */
@@ -103,6 +107,11 @@ void tb_newton_finish(tb_world* w, float h);
  * nᵀ(c1 − c0) − (t0 + t1) from the core anchors and thicknesses; equals nᵀ(p1 − p0) of the
  * surface points at the poses of collide(). */
 float tb_newton_separation(const tb_newton_data* d, const tb_newton_contact* c);
+/* The same from the core anchors in the world, core_a = tb_newton_anchor(d, c->a, c->ca) and
+ * core_b likewise (m). */
+static inline float tb_newton_separation_at(const tb_newton_contact* c, tb_vec3 core_a, tb_vec3 core_b) {
+  return tb_dot(c->n, tb_sub(core_b, core_a)) - (c->ta + c->tb);
+}
 /* Deepest penetration (m, >= 0) over the contact rows at the current poses. */
 float tb_newton_max_penetration(const tb_newton_data* d);
 

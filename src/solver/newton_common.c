@@ -42,7 +42,7 @@ tb_vec3 tb_newton_anchor(const tb_newton_data* d, int32_t k, tb_vec3 local) {
 }
 
 float tb_newton_separation(const tb_newton_data* d, const tb_newton_contact* c) {
-  return tb_dot(c->n, tb_sub(tb_newton_anchor(d, c->b, c->cb), tb_newton_anchor(d, c->a, c->ca))) - (c->ta + c->tb);
+  return tb_newton_separation_at(c, tb_newton_anchor(d, c->a, c->ca), tb_newton_anchor(d, c->b, c->cb));
 }
 
 /* Radius (m) a sphere or capsule adds around its core (centre or segment); 0 for the other shapes. */

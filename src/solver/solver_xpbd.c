@@ -124,9 +124,10 @@ static void solve_row(tb_newton_data* d, tb_newton_contact* c, float s, float h,
   tb_vec3 n = c->n;
   /* the normal acts at the core points (a sphere's centre): a rolling sphere's contact point
    * rotating away from the bottom gives the normal no lever */
-  tb_vec3 ra = tb_sub(tb_newton_anchor(d, c->a, c->ca), body_x(d, c->a));
-  tb_vec3 rb = tb_sub(tb_newton_anchor(d, c->b, c->cb), body_x(d, c->b));
-  tb_mat3 ia = tb_newton_inv_inertia_world(d, c->a), ib = tb_newton_inv_inertia_world(d, c->b);
+  tb_vec3 ra = tb_sub(c->core_a, body_x(d, c->a));
+  tb_vec3 rb = tb_sub(c->core_b, body_x(d, c->b));
+  tb_mat3 ia = c->a >= 0 ? d->bodies[c->a].inv_inertia_world : tb_mat3_zero();
+  tb_mat3 ib = c->b >= 0 ? d->bodies[c->b].inv_inertia_world : tb_mat3_zero();
   float wn = inv_mass_along(d, c, ra, rb, n, ia, ib);
   if (wn <= 0.0f) return; /* both sides immovable */
   float pn = relax * (-s) / (h * wn);
@@ -193,24 +194,30 @@ static void apply_deltas(tb_newton_data* d, float h, int weighting) {
   }
 }
 
-/* One position iteration: rows then the weighted application. */
+/* One position iteration: rows then the weighted application. The rows only add to the bodies'
+ * deltas (Jacobi), so each body's world inverse inertia and each row's separation are computed
+ * once, at the iteration's poses. */
 static void iterate(tb_newton_data* d, float h, float relax, int weighting) {
   for (int32_t k = 0; k < d->body_count; ++k) {
     d->bodies[k].dlin = d->bodies[k].dang = tb_v3(0, 0, 0);
     d->bodies[k].count = 0;
+    d->bodies[k].inv_inertia_world = tb_newton_inv_inertia_world(d, k);
   }
   /* separations and active counts first: the readback scale needs this iteration's counts */
   for (int32_t i = 0; i < d->contact_count; ++i) {
-    const tb_newton_contact* c = &d->contacts[i];
-    if (tb_newton_separation(d, c) >= 0.0f) continue;
+    tb_newton_contact* c = &d->contacts[i];
+    /* tb_newton_separation, keeping the anchors for the row */
+    c->core_a = tb_newton_anchor(d, c->a, c->ca);
+    c->core_b = tb_newton_anchor(d, c->b, c->cb);
+    c->separation = tb_newton_separation_at(c, c->core_a, c->core_b);
+    if (c->separation >= 0.0f) continue;
     if (c->a >= 0) d->bodies[c->a].count++;
     if (c->b >= 0) d->bodies[c->b].count++;
   }
   for (int32_t i = 0; i < d->contact_count; ++i) {
     tb_newton_contact* c = &d->contacts[i];
-    float s = tb_newton_separation(d, c);
-    if (s >= 0.0f) continue; /* a record with d >= 0 gets no correction */
-    solve_row(d, c, s, h, relax, weighting);
+    if (c->separation >= 0.0f) continue; /* a record with d >= 0 gets no correction */
+    solve_row(d, c, c->separation, h, relax, weighting);
   }
   apply_deltas(d, h, weighting);
 }
