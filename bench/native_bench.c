@@ -420,7 +420,7 @@ int main(int argc, char** argv) {
         return 2;
       }
     }
-    else { fprintf(stderr, "usage: %s [--steps N] [--scenes pyramid,pile,readback] [--threads T] [--side S] [--count A:B] [--adaptive 0|1] [--ab T [--hog]]\n", argv[0]); return 1; }
+    else { fprintf(stderr, "usage: %s [--steps N] [--scenes pyramid,pile,readback] [--threads T] [--side S] [--count A:B] [--adaptive 0|1] [--ab T [--hog]] [--preset NAME]\n", argv[0]); return 1; }
   }
   if (hog) {
     hog_pid = fork();

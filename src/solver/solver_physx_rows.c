@@ -156,7 +156,6 @@ static void prepare_lane_bodies(const tb_physx_ctx* ctx, tb_contact_wide* c, int
   set3(ls->va, l, ln->va); set3(ls->wa, l, ln->wa);
   set3(ls->vb, l, ln->vb); set3(ls->wb, l, ln->wb);
   set3(ls->dg, l, ln->dg);
-  if (ln->mf->point_count > c->point_count) c->point_count = ln->mf->point_count;
 }
 
 /* Friction of lane l: the anchors (kept while they stick), the tangent basis along the slip and,
@@ -352,6 +351,7 @@ void tb_physx_prepare_rows_job(int32_t begin, int32_t end, void* vctx) {
     memset(c->p, 0, (size_t)points * sizeof c->p[0]);
     memset(c->a, 0, (size_t)(points < TB_MAX_ANCHORS ? points : TB_MAX_ANCHORS) * sizeof c->a[0]);
     memcpy(c->manifold, lanes, sizeof lanes);
+    c->point_count = points;
     /* the lanes' columns (empty lanes read zeros); ln is set for the lanes with a manifold */
     tb_physx_lanes ls;
     memset((char*)&ls + offsetof(tb_physx_lanes, ia), 0, sizeof ls - offsetof(tb_physx_lanes, ia));
