@@ -5,32 +5,80 @@
 #include <string.h>
 
 #include "../core/jobs.h"
+#include "../core/simd.h"
 
 static void put3(float* dst, int32_t n, tb_vec3 v) { memcpy(dst + 3 * n, &v, sizeof v); }
 
-/* The combined material of contact n, NaN for the parameters its rule does not define. */
-static void store_material(tb_contact_fields* f, int32_t n, const tb_contact_material* m) {
+/* count floats of value v from dst, four at a time */
+static void fill_f32(float* dst, float v, int32_t count) {
+  const tb_f4 v4 = tb_f4_splat(v);
+  int32_t i = 0;
+  for (; i + 4 <= count; i += 4) tb_f4_store(dst + i, v4);
+  for (; i < count; ++i) dst[i] = v;
+}
+
+/* What records [n0, n0 + count) hold until something fills them: impulses and force zero until
+ * the solve; the convention-specific readback NaN / -1 (not computed) until a solver of that
+ * convention fills it, so another preset's solve never leaves stale or fake-zero values; the
+ * material parameters NaN (condim 0) where the combine rule defines none. One loop per array
+ * over the chunk's records, which are contiguous, instead of ~50 scattered stores per record. */
+static void store_defaults(tb_contact_fields* f, int32_t n0, int32_t count) {
   const float nan = NAN;
+  const size_t ints = (size_t)count * sizeof(int32_t); /* the int fields: bytes 0x00 = 0, 0xff = -1 */
+  fill_f32(f->normal_impulse + n0, 0.0f, count);
+  fill_f32(f->tangent_impulse + 2 * n0, 0.0f, 2 * count);
+  fill_f32(f->force + 3 * n0, 0.0f, 3 * count);
+  fill_f32(f->wrench + 6 * n0, nan, 6 * count);
+  fill_f32(f->readback_scale + n0, nan, count);
+  memset(f->anchor + n0, 0xff, ints);
+  fill_f32(f->friction_anchor_impulse + 3 * n0, nan, 3 * count);
+  fill_f32(f->mujoco_force + 6 * n0, nan, 6 * count);
+  memset(f->efc_address + n0, 0xff, ints);
+  memset(f->sleeping + n0, 0, ints);
+  fill_f32(f->static_friction + n0, nan, count);
+  fill_f32(f->dynamic_friction + n0, nan, count);
+  fill_f32(f->restitution + n0, nan, count);
+  fill_f32(f->stiffness + n0, nan, count);
+  fill_f32(f->damping + n0, nan, count);
+  fill_f32(f->spin_friction + 2 * n0, nan, 2 * count);
+  fill_f32(f->penalty_friction + 2 * n0, nan, 2 * count);
+  memset(f->condim + n0, 0, ints);
+  fill_f32(f->solref + 2 * n0, nan, 2 * count);
+  fill_f32(f->solimp + 5 * n0, nan, 5 * count);
+  fill_f32(f->adhesion + n0, nan, count);
+  fill_f32(f->friction + 5 * n0, nan, 5 * count);
+  fill_f32(f->solref_friction + 2 * n0, nan, 2 * count);
+}
+
+/* The parameters the combine rule defines for contact n (store_defaults wrote the rest). */
+static void store_material(tb_contact_fields* f, int32_t n, const tb_contact_material* m) {
   int d = m->defined;
-  int fr = (d & TB_CONTACT_PARAM_FRICTION) != 0, sp = (d & TB_CONTACT_PARAM_SPRING) != 0;
-  int sn = (d & TB_CONTACT_PARAM_SPIN) != 0, pe = (d & TB_CONTACT_PARAM_PENALTY) != 0;
-  f->static_friction[n] = fr ? m->static_friction : nan;
-  f->dynamic_friction[n] = fr ? m->dynamic_friction : nan;
-  f->restitution[n] = (d & TB_CONTACT_PARAM_RESTITUTION) ? m->restitution : nan;
-  f->stiffness[n] = sp ? m->stiffness : nan;
-  f->damping[n] = sp ? m->damping : nan;
-  f->spin_friction[2 * n] = sn ? m->torsional_friction : nan;
-  f->spin_friction[2 * n + 1] = sn ? m->rolling_friction : nan;
-  f->penalty_friction[2 * n] = pe ? m->kf : nan;
-  f->penalty_friction[2 * n + 1] = pe ? m->ka : nan;
   f->material_flags[n] = (uint32_t)m->flags;
-  int mj = (d & TB_CONTACT_PARAM_MUJOCO) != 0;
-  f->condim[n] = mj ? m->condim : 0;
-  for (int i = 0; i < 2; ++i) f->solref[2 * n + i] = mj ? m->solref[i] : nan;
-  for (int i = 0; i < 5; ++i) f->solimp[5 * n + i] = mj ? m->solimp[i] : nan;
-  f->adhesion[n] = mj ? m->adhesion : nan;
-  for (int i = 0; i < 5; ++i) f->friction[5 * n + i] = mj ? m->friction[i] : nan;
-  for (int i = 0; i < 2; ++i) f->solref_friction[2 * n + i] = mj ? m->solref_friction[i] : nan;
+  if (d & TB_CONTACT_PARAM_FRICTION) {
+    f->static_friction[n] = m->static_friction;
+    f->dynamic_friction[n] = m->dynamic_friction;
+  }
+  if (d & TB_CONTACT_PARAM_RESTITUTION) f->restitution[n] = m->restitution;
+  if (d & TB_CONTACT_PARAM_SPRING) {
+    f->stiffness[n] = m->stiffness;
+    f->damping[n] = m->damping;
+  }
+  if (d & TB_CONTACT_PARAM_SPIN) {
+    f->spin_friction[2 * n] = m->torsional_friction;
+    f->spin_friction[2 * n + 1] = m->rolling_friction;
+  }
+  if (d & TB_CONTACT_PARAM_PENALTY) {
+    f->penalty_friction[2 * n] = m->kf;
+    f->penalty_friction[2 * n + 1] = m->ka;
+  }
+  if (d & TB_CONTACT_PARAM_MUJOCO) {
+    f->condim[n] = m->condim;
+    for (int i = 0; i < 2; ++i) f->solref[2 * n + i] = m->solref[i];
+    for (int i = 0; i < 5; ++i) f->solimp[5 * n + i] = m->solimp[i];
+    f->adhesion[n] = m->adhesion;
+    for (int i = 0; i < 5; ++i) f->friction[5 * n + i] = m->friction[i];
+    for (int i = 0; i < 2; ++i) f->solref_friction[2 * n + i] = m->solref_friction[i];
+  }
 }
 
 tb_status tb_contact_store_reserve(tb_world* w) {
@@ -68,7 +116,14 @@ static void fill_job(int32_t begin, int32_t end, void* vctx) {
   const tb_shapes* s = &w->shapes;
   const tb_bodies* b = &w->bodies;
   tb_match_frame* frame = &w->match.frame[w->match.current];
-  for (int32_t i = begin; i < end; ++i) {
+  /* the chunk's records: from its first pair with points to its last one's end */
+  int32_t first = begin, last = end - 1;
+  while (first < end && w->manifolds[first].point_count == 0) ++first;
+  if (first == end) return;
+  while (w->manifolds[last].point_count == 0) --last;
+  int32_t n0 = w->manifold_contact[first];
+  store_defaults(f, n0, w->manifold_contact[last] + w->manifolds[last].point_count - n0);
+  for (int32_t i = first; i <= last; ++i) {
     const tb_manifold* m = &w->manifolds[i];
     if (m->point_count == 0) continue;
     const tb_distance_pair* dp = &frame->dist[i];
@@ -95,18 +150,6 @@ static void fill_job(int32_t begin, int32_t end, void* vctx) {
       put3(f->tangent1, n, t1);
       f->separation[n] = tb_dot(tb_sub(p->point1, p->point0), m->normal);
       f->feature_id[n] = p->feature_id;
-      f->normal_impulse[n] = 0.0f;
-      f->tangent_impulse[2 * n] = 0.0f;
-      f->tangent_impulse[2 * n + 1] = 0.0f;
-      memset(f->force + 3 * n, 0, 3 * sizeof(float));
-      /* convention-specific readback: NaN / -1 (not computed) until a solver of that convention
-       * fills it, so another preset's solve never leaves stale or fake-zero values */
-      for (int q = 0; q < 6; ++q) f->wrench[6 * n + q] = NAN;
-      f->readback_scale[n] = NAN;
-      f->anchor[n] = -1;
-      for (int q = 0; q < 3; ++q) f->friction_anchor_impulse[3 * n + q] = NAN;
-      for (int q = 0; q < 6; ++q) f->mujoco_force[6 * n + q] = NAN;
-      f->efc_address[n] = -1;
       /* -- fill section: distance rule and record -- */
       f->distance_rule[n] = dp->rule;
       f->distance[n] = p->separation;
@@ -123,7 +166,6 @@ static void fill_job(int32_t begin, int32_t end, void* vctx) {
       f->match_key[n] = frame->id[k];
       f->match_index[n] = frame->previous[k];
       f->age[n] = frame->age[k];
-      f->sleeping[n] = 0;
       store_material(f, n, &w->manifold_material[i]);
       ++n;
     }
