@@ -48,6 +48,15 @@ static tb_transform relative_pose(tb_transform ta, tb_transform tc) {
  * (PhysX: acos of the quaternion dot, i.e. half the angle, times the radius) */
 static float travel(float dq, float radius) { return dq < 1.0f ? acosf(dq) * radius : 0.0f; }
 
+/* travel(dq, radius) > thr, without the acosf while the turn is far below the threshold: for
+ * t = 1 - dq in [0, 0.1], acos(1 - t) = sqrt(2t)(1 + t/12 + 3t²/160 + …) < sqrt(2t)(1 + t/10), so
+ * a bound 0.1 % under thr decides as the acosf would (same result bit for bit) */
+static int travel_beyond(float dq, float radius, float thr) {
+  float t = 1.0f - dq;
+  if (t >= 0.0f && t <= 0.1f && sqrtf(2.0f * t) * (1.0f + 0.1f * t) * radius <= 0.999f * thr) return 0;
+  return travel(dq, radius) > thr;
+}
+
 /* 1 when the pose moved beyond PhysX's thresholds for a manifold of n points */
 static int invalidated(const tb_shape_geom* ga, const tb_shape_geom* gc, tb_transform ta, tb_transform tc,
                        const tb_pcm_cache* cache, int32_t n, float margin) {
@@ -61,7 +70,7 @@ static int invalidated(const tb_shape_geom* ga, const tb_shape_geom* gc, tb_tran
     if (dp > thr || dqa < thq || dqc < thq) return 1;
     float ra = sqrtf(ga->params[0] * ga->params[0] + ga->params[1] * ga->params[1] + ga->params[2] * ga->params[2]);
     float rc = sqrtf(gc->params[0] * gc->params[0] + gc->params[1] * gc->params[1] + gc->params[2] * gc->params[2]);
-    return travel(dqa, ra) > thr || travel(dqc, rc) > thr;
+    return travel_beyond(dqa, ra, thr) || travel_beyond(dqc, rc, thr);
   }
   /* invalidate_SphereCapsule: the relative orientation */
   int32_t k = n < 2 ? n : 2;
