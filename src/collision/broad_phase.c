@@ -7,6 +7,7 @@
 
 #include "../core/sort.h"
 #include "../core/jobs.h"
+#include "../core/simd.h"
 #include "filter.h"
 
 /* Most z bands of the sweep (see split_bands). */
@@ -288,12 +289,15 @@ static void sweep_job(int32_t begin, int32_t end, void* vctx) {
   pair_sink out = {ctx->b->region + (size_t)c * (size_t)ctx->b->region_chunk, ctx->b->region_chunk, 0, 0, 0};
   for (int32_t i = begin; i < end; ++i) {
     tb_vec3 al = e[i].lower, au = e[i].upper;
+    /* lanes 1, 2 (y, z) of the four floats from lower.x and from upper.x of an entry */
+    const tb_f4 al4 = tb_f4_load(&e[i].lower.x), au4 = tb_f4_load(&e[i].upper.x);
     int32_t band = ctx->bands.count > 1 ? ctx->band_of_entry[i] : 0;
     int32_t n = ctx->bands.count > 1 ? ctx->band_start[band + 1] : ctx->n;
     for (int32_t j = i + 1; j < n && e[j].lower.x <= au.x; ++j) {
-      tb_vec3 bl = e[j].lower, bu = e[j].upper;
-      if (bl.y > au.y || bu.y < al.y || bl.z > au.z || bu.z < al.z) continue;
-      if (ctx->bands.count > 1 && band_of(&ctx->bands, fmaxf(al.z, bl.z)) != band) continue; /* another band's */
+      /* apart in y or z: bl > au or bu < al (a NaN bound compares false and is not apart) */
+      tb_f4 apart = tb_f4_or(tb_f4_gt(tb_f4_load(&e[j].lower.x), au4), tb_f4_lt(tb_f4_load(&e[j].upper.x), al4));
+      if (tb_f4_bitmask(apart) & 0x6) continue;
+      if (ctx->bands.count > 1 && band_of(&ctx->bands, fmaxf(al.z, e[j].lower.z)) != band) continue; /* another band's */
       consider(ctx->w, &out, e[i].slot, e[j].slot);
     }
   }

@@ -25,6 +25,8 @@ static inline tb_f4 tb_f4_and(tb_f4 a, tb_f4 b) { return wasm_v128_and(a, b); }
 static inline tb_f4 tb_f4_or(tb_f4 a, tb_f4 b) { return wasm_v128_or(a, b); }
 /* mask ? a : b, with mask lanes all-ones or all-zeros */
 static inline tb_f4 tb_f4_select(tb_f4 mask, tb_f4 a, tb_f4 b) { return wasm_v128_bitselect(a, b, mask); }
+/* bit i = the top bit of lane i (a mask lane all-ones gives 1) */
+static inline int tb_f4_bitmask(tb_f4 a) { return (int)wasm_i32x4_bitmask(a); }
 /* rows r0..r3 become the columns: r_i[j] ← r_j[i] (data moves only) */
 static inline void tb_f4_transpose(tb_f4* r0, tb_f4* r1, tb_f4* r2, tb_f4* r3) {
   tb_f4 t0 = wasm_i32x4_shuffle(*r0, *r1, 0, 4, 1, 5), t1 = wasm_i32x4_shuffle(*r2, *r3, 0, 4, 1, 5);
@@ -74,6 +76,7 @@ static inline tb_f4 tb_f4_or(tb_f4 a, tb_f4 b) { return _mm_or_ps(a, b); }
 static inline tb_f4 tb_f4_select(tb_f4 mask, tb_f4 a, tb_f4 b) {
   return _mm_or_ps(_mm_and_ps(mask, a), _mm_andnot_ps(mask, b));
 }
+static inline int tb_f4_bitmask(tb_f4 a) { return _mm_movemask_ps(a); }
 static inline void tb_f4_transpose(tb_f4* r0, tb_f4* r1, tb_f4* r2, tb_f4* r3) {
   tb_f4 t0 = _mm_unpacklo_ps(*r0, *r1), t1 = _mm_unpacklo_ps(*r2, *r3);
   tb_f4 t2 = _mm_unpackhi_ps(*r0, *r1), t3 = _mm_unpackhi_ps(*r2, *r3);
@@ -126,6 +129,11 @@ static inline tb_f4 tb_f4_or(tb_f4 a, tb_f4 b) { TB_F4_MAP2(tb_f4_float_(tb_f4_b
 static inline tb_f4 tb_f4_select(tb_f4 m, tb_f4 a, tb_f4 b) {
   tb_f4 r;
   for (int i = 0; i < 4; ++i) r.v[i] = tb_f4_bits_(m.v[i]) ? a.v[i] : b.v[i];
+  return r;
+}
+static inline int tb_f4_bitmask(tb_f4 a) {
+  int r = 0;
+  for (int i = 0; i < 4; ++i) r |= (int)(tb_f4_bits_(a.v[i]) >> 31) << i;
   return r;
 }
 static inline void tb_f4_transpose(tb_f4* r0, tb_f4* r1, tb_f4* r2, tb_f4* r3) {
