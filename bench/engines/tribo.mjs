@@ -68,10 +68,15 @@ export function engineId(params) {
 export const packageName = null;
 
 export async function load(params) {
+  return loadFrom(ROOT, params);
+}
+
+/** load() from the checkout at root (its js/ and dist/); bench/ab.mjs compares two checkouts. */
+export async function loadFrom(root, params) {
   const { build, threads, preset, fixed } = configOf(params);
-  const entry = path.join(ROOT, 'js/index.js');
+  const entry = path.join(root, 'js/index.js');
   if (!fs.existsSync(entry)) throw new Unavailable('js/index.js does not exist yet (Tribo JS API not written)');
-  const dist = path.join(ROOT, 'dist');
+  const dist = path.join(root, 'dist');
   const builds = fs.existsSync(dist) ? fs.readdirSync(dist).filter((f) => /\.(mjs|js|wasm)$/.test(f)) : [];
   if (builds.length === 0) throw new Unavailable('dist/ holds no wasm build yet (run the wasm build first)');
   let init;

@@ -1,0 +1,59 @@
+#!/usr/bin/env node
+// Two builds of Tribo in one Node process, the same scene stepping in turns: a change's effect on
+// wasm time on a shared, noisy machine (both builds see the same load, turn by turn).
+//
+//   node bench/ab.mjs BASE_ROOT [scene] [side] [steps]
+//
+// BASE_ROOT is another checkout with its wasm built (e.g. `git worktree add /tmp/base <commit>`,
+// then `make wasm` there); "new" is this checkout. scene: pile (default) or pyramid (bench/scenes.mjs);
+// side: the pile's columns per side (10 = 1000 bodies); steps: default 900. ENGINE names the bench
+// entry (default tribo:simd; e.g. tribo:preset=newton-xpbd), built as bench/run.mjs builds it.
+// Both worlds step in turns of 20 steps; steps from 300 on are timed. Prints each build's median
+// ms/step and the median (min–max) over turns of new / base turn time.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { pile, pyramid } from './scenes.mjs';
+import { loadFrom } from './engines/tribo.mjs';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const TURN = 20, WARM = 300;
+const [baseRoot, sceneName = 'pile', sideArg = '10', stepsArg = '900'] = process.argv.slice(2);
+const side = Number(sideArg), steps = Number(stepsArg);
+if (!baseRoot || !['pile', 'pyramid'].includes(sceneName) || !(side >= 1) || !(steps > WARM)) {
+  console.error(`usage: node bench/ab.mjs BASE_ROOT [pile|pyramid] [side >= 1] [steps > ${WARM}]`);
+  process.exit(1);
+}
+
+/** The bench entry's parameters: `tribo:preset=mujoco` → { preset: 'mujoco' }. */
+function paramsOf(name) {
+  const [module, ...rest] = name.split(':');
+  if (module !== 'tribo') {
+    console.error(`bench/ab.mjs: ENGINE must be a tribo entry such as tribo:simd or tribo:preset=mujoco (got ${name})`);
+    process.exit(1);
+  }
+  return Object.fromEntries(rest.map((p) => (p.includes('=') ? p.split('=') : [p, true])));
+}
+
+const params = paramsOf(process.env.ENGINE ?? 'tribo:simd');
+const scene = sceneName === 'pyramid' ? pyramid() : pile({ side });
+const worlds = [];
+for (const root of [path.resolve(baseRoot), path.resolve(HERE, '..')]) worlds.push((await loadFrom(root, params)).createWorld(scene));
+
+const times = [[], []], turns = [[], []];
+for (let start = 0; start < steps; start += TURN) {
+  for (let k = 0; k < 2; ++k) {
+    let sum = 0;
+    for (let i = start; i < start + TURN; ++i) {
+      const t0 = performance.now();
+      worlds[k].step();
+      const dt = performance.now() - t0;
+      if (i >= WARM) { times[k].push(dt); sum += dt; }
+    }
+    if (start >= WARM) turns[k].push(sum);
+  }
+}
+const median = (a) => a.slice().sort((x, y) => x - y)[a.length >> 1];
+const ratios = turns[1].map((x, i) => x / turns[0][i]);
+console.log(`${sceneName}${sceneName === 'pile' ? ` (${scene.bodies.filter((b) => b.type === 'dynamic').length} bodies)` : ''}: base ${median(times[0]).toFixed(3)} ms/step, ` +
+  `new ${median(times[1]).toFixed(3)} ms/step; new/base per turn median ${median(ratios).toFixed(3)} ` +
+  `(${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}, ${ratios.length} turns)`);
