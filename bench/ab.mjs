@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pile, pyramid } from './scenes.mjs';
 import { loadFrom } from './engines/tribo.mjs';
+import { parseEngineName } from './engine_name.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const TURN = 20, WARM = 300;
@@ -24,20 +25,14 @@ if (!baseRoot || !['pile', 'pyramid'].includes(sceneName) || !(side >= 1) || !(s
   process.exit(1);
 }
 
-/** The bench entry's parameters: `tribo:preset=mujoco` → { preset: 'mujoco' }. */
-function paramsOf(name) {
-  const [module, ...rest] = name.split(':');
-  if (module !== 'tribo') {
-    console.error(`bench/ab.mjs: ENGINE must be a tribo entry such as tribo:simd or tribo:preset=mujoco (got ${name})`);
-    process.exit(1);
-  }
-  return Object.fromEntries(rest.map((p) => (p.includes('=') ? p.split('=') : [p, true])));
+const engine = parseEngineName(process.env.ENGINE ?? 'tribo:simd');
+if (engine.module !== 'tribo') {
+  console.error(`bench/ab.mjs: ENGINE must be a tribo entry such as tribo:simd or tribo:preset=mujoco (got ${process.env.ENGINE})`);
+  process.exit(1);
 }
-
-const params = paramsOf(process.env.ENGINE ?? 'tribo:simd');
 const scene = sceneName === 'pyramid' ? pyramid() : pile({ side });
 const worlds = [];
-for (const root of [path.resolve(baseRoot), path.resolve(HERE, '..')]) worlds.push((await loadFrom(root, params)).createWorld(scene));
+for (const root of [path.resolve(baseRoot), path.resolve(HERE, '..')]) worlds.push((await loadFrom(root, engine.params)).createWorld(scene));
 
 const times = [[], []], turns = [[], []];
 for (let start = 0; start < steps; start += TURN) {

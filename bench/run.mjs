@@ -35,6 +35,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { mergeResults } from './results_file.mjs';
+import { parseEngineName } from './engine_name.mjs';
 import * as S from './scenes.mjs';
 import { PRESETS } from './engines/tribo.mjs';
 
@@ -96,17 +97,6 @@ function listEnv(v, all) {
   const bad = want.filter((w) => !all.includes(w));
   if (bad.length) { console.error(`unknown: ${bad.join(', ')} (known: ${all.join(', ')})`); process.exit(1); }
   return all.filter((a) => want.includes(a));
-}
-
-/** `tribo:threads:preset=newton-xpbd` → { module: 'tribo', params: { threads: true, preset: 'newton-xpbd' } }. */
-function parseEngineName(name) {
-  const [module, ...rest] = name.split(':');
-  const params = {};
-  for (const p of rest) {
-    const eq = p.indexOf('=');
-    if (eq < 0) params[p] = true; else params[p.slice(0, eq)] = p.slice(eq + 1);
-  }
-  return { module, params };
 }
 
 /** The adapter of an engine name, and its row name; exits naming a bad engine or parameter. */
