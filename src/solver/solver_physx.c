@@ -58,6 +58,7 @@ void tb_solver_destroy(tb_world* w) {
   tb_free(d->color, (size_t)d->constraint_capacity * sizeof(int32_t));
   tb_free(d->manifold_wide, (size_t)d->manifold_capacity * sizeof(int32_t));
   tb_free(d->manifold_anchor, (size_t)d->manifold_capacity * sizeof(int32_t));
+  tb_free(d->manifold_kept, (size_t)d->manifold_capacity * sizeof(int32_t));
   tb_free(d->chunk_residual, (size_t)d->manifold_capacity * 2 * sizeof(float));
   tb_free(d->color_used, (size_t)d->color_used_capacity * sizeof(uint32_t));
   tb_free(d->wides, (size_t)d->wide_capacity * sizeof(tb_contact_wide));
@@ -95,11 +96,11 @@ static int reserve_many(tb_solver_data* d, int32_t bodies, int32_t constraints, 
                             {(void**)&d->constraint_manifold, sizeof(int32_t)}, {(void**)&d->color, sizeof(int32_t)}};
   /* per pair; the readback's chunk residuals (two per chunk) are sized by pairs too */
   const tb_array_ref m[] = {{(void**)&d->manifold_wide, sizeof(int32_t)}, {(void**)&d->manifold_anchor, sizeof(int32_t)},
-                            {(void**)&d->chunk_residual, 2 * sizeof(float)}};
+                            {(void**)&d->manifold_kept, sizeof(int32_t)}, {(void**)&d->chunk_residual, 2 * sizeof(float)}};
   tb_array_ref a0[5], a1[5];
   int na0 = anchor_cache_arrays(&d->anchors[0], a0), na1 = anchor_cache_arrays(&d->anchors[1], a1);
   return reserve_arrays(b, 3, &d->body_capacity, bodies) && reserve_arrays(c, 4, &d->constraint_capacity, constraints) &&
-         reserve_arrays(m, 3, &d->manifold_capacity, manifolds) &&
+         reserve_arrays(m, 4, &d->manifold_capacity, manifolds) &&
          reserve_arrays(a0, na0, &d->anchors[0].capacity, manifolds) &&
          reserve_arrays(a1, na1, &d->anchors[1].capacity, manifolds);
 }
@@ -398,20 +399,39 @@ static int32_t pack_bucket(const tb_world* w, const tb_solver_data* d, int32_t i
   return c * TB_POINT_CLASSES + (points > 1 ? points - 1 : 0);
 }
 
+/* First row of the anchor cache whose key is not below key (rows ascend by key). */
+static int32_t anchor_cache_lower_bound(const tb_anchor_cache* a, uint64_t key) {
+  int32_t lo = 0, hi = a->pair_count;
+  while (lo < hi) {
+    int32_t mid = lo + (hi - lo) / 2;
+    if (a->key[mid] < key) lo = mid + 1; else hi = mid;
+  }
+  return lo;
+}
+
 /* Job over constraints [begin, end), one packing chunk: each manifold into the next lane of its
  * bucket's slots from the chunk's first slot (constraint order within a bucket), four to a wide,
- * the overflow colour one to a wide. */
+ * the overflow colour one to a wide; and each manifold's row in the last step's anchor cache, by a
+ * merge walk (constraints and cache rows both ascend in pair order) instead of a binary search per
+ * lane, whose branches went either way at random. */
 static void pack_wides_job(int32_t begin, int32_t end, void* vctx) {
   const tb_physx_prep* pc = (const tb_physx_prep*)vctx;
   tb_solver_data* d = pc->d;
+  const tb_shapes* s = &pc->w->shapes;
+  const tb_anchor_cache* prev = &d->anchors[d->anchors_prev];
   int32_t fill[TB_PACK_BUCKETS];
   memcpy(fill, &d->pack_fill[begin / TB_PACK_CHUNK * TB_PACK_BUCKETS], sizeof fill);
+  int32_t row = -1;
   for (int32_t i = begin; i < end; ++i) {
     int32_t k = pack_bucket(pc->w, d, i), m = d->constraint_manifold[i];
     int32_t slot = fill[k];
     fill[k] += k == TB_PACK_BUCKETS - 1 ? TB_LANES : 1;
     d->wides[slot / TB_LANES].manifold[slot % TB_LANES] = m;
     d->manifold_wide[m] = slot;
+    uint64_t key = tb_pair_match_key(s, pc->w->pairs[m].shape0, pc->w->pairs[m].shape1);
+    if (row < 0) row = anchor_cache_lower_bound(prev, key);
+    while (row < prev->pair_count && prev->key[row] < key) ++row;
+    d->manifold_kept[m] = row < prev->pair_count && prev->key[row] == key ? row : -1;
   }
 }
 

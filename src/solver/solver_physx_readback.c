@@ -5,8 +5,8 @@
  *
  * Two jobs over the manifolds, in chunks of TB_READBACK_CHUNK: the first writes the impulses,
  * marks the patches whose anchors stuck and keeps each chunk's residual maxima; a serial prefix
- * sum gives each stuck patch its row in the next step's anchor cache (pair order, as the binary
- * search of the cache needs); the second writes those rows. The result does not depend on the
+ * sum gives each stuck patch its row in the next step's anchor cache (pair order, as the packing's
+ * merge walk over the cache needs); the second writes those rows. The result does not depend on the
  * thread count. */
 #include <math.h>
 #include <string.h>

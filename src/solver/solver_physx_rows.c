@@ -35,18 +35,6 @@ typedef struct tb_physx_lanes {
   int32_t anchors[TB_LANES]; /* friction anchors of the lane, 0 to 2 */
 } tb_physx_lanes;
 
-/* Patch index of key in the cache, -1 when absent (binary search: keys ascend). */
-static int32_t anchor_cache_find(const tb_anchor_cache* a, uint64_t key) {
-  int32_t lo = 0, hi = a->pair_count - 1;
-  while (lo <= hi) {
-    int32_t mid = (lo + hi) / 2;
-    if (a->key[mid] == key) return mid;
-    if (a->key[mid] < key) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
-}
-
 static void set3(float a[3][TB_LANES], int l, tb_vec3 v) { a[0][l] = v.x; a[1][l] = v.y; a[2][l] = v.z; }
 
 /* Strong friction: the last step's anchors of this patch when every one of them still has an
@@ -177,7 +165,7 @@ static void prepare_lane_friction(const tb_physx_ctx* ctx, tb_contact_wide* c, i
   c->kept[l] = -1;
   if (c->strong[l]) {
     const tb_anchor_cache* prev = &d->anchors[d->anchors_prev];
-    int32_t ci = anchor_cache_find(prev, tb_pair_match_key(s, ln->shape0, ln->shape1));
+    int32_t ci = d->manifold_kept[ln->manifold];
     int32_t pts[TB_MAX_ANCHORS];
     int nk = ci >= 0 ? kept_anchors(prev, ci, mf, pts) : 0;
     if (nk > 0) {
