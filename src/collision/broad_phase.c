@@ -10,6 +10,9 @@
 #include "../core/simd.h"
 #include "filter.h"
 
+/* Candidates of one entry tested before the filter sees those that meet (sweep_job). */
+#define TB_SWEEP_BATCH 32
+
 /* Most z bands of the sweep (see split_bands). */
 #define TB_MAX_SWEEP_BANDS 64
 
@@ -184,8 +187,10 @@ static void consider(const tb_world* w, pair_sink* out, int32_t a, int32_t b) {
   ++out->found;
   if (out->stored >= out->capacity) return;
   const tb_shapes* s = &w->shapes;
-  /* shape0 = lower (type, slot), so each pair routine sees a fixed order */
-  int swap = s->type[a] > s->type[b] || (s->type[a] == s->type[b] && a > b);
+  /* shape0 = lower (type, slot), so each pair routine sees a fixed order; | and & rather than
+   * || and &&: no branch on an outcome that goes either way */
+  int32_t ta = s->type[a], tb = s->type[b];
+  int swap = (ta > tb) | ((ta == tb) & (a > b));
   tb_pair* p = &out->pairs[out->stored++];
   p->shape0 = swap ? b : a;
   p->shape1 = swap ? a : b;
@@ -293,12 +298,22 @@ static void sweep_job(int32_t begin, int32_t end, void* vctx) {
     const tb_f4 al4 = tb_f4_load(&e[i].lower.x), au4 = tb_f4_load(&e[i].upper.x);
     int32_t band = ctx->bands.count > 1 ? ctx->band_of_entry[i] : 0;
     int32_t n = ctx->bands.count > 1 ? ctx->band_start[band + 1] : ctx->n;
-    for (int32_t j = i + 1; j < n && e[j].lower.x <= au.x; ++j) {
-      /* apart in y or z: bl > au or bu < al (a NaN bound compares false and is not apart) */
-      tb_f4 apart = tb_f4_or(tb_f4_gt(tb_f4_load(&e[j].lower.x), au4), tb_f4_lt(tb_f4_load(&e[j].upper.x), al4));
-      if (tb_f4_bitmask(apart) & 0x6) continue;
-      if (ctx->bands.count > 1 && band_of(&ctx->bands, fmaxf(al.z, e[j].lower.z)) != band) continue; /* another band's */
-      consider(ctx->w, &out, e[i].slot, e[j].slot);
+    int32_t j = i + 1;
+    while (j < n && e[j].lower.x <= au.x) {
+      /* the candidates that also meet in y and z, a batch at a time: each is written and the count
+       * advances only when it meets, so no branch depends on that outcome */
+      int32_t met[TB_SWEEP_BATCH], count = 0;
+      for (; j < n && e[j].lower.x <= au.x && count < TB_SWEEP_BATCH; ++j) {
+        /* apart in y or z: bl > au or bu < al (a NaN bound compares false and is not apart) */
+        tb_f4 apart = tb_f4_or(tb_f4_gt(tb_f4_load(&e[j].lower.x), au4), tb_f4_lt(tb_f4_load(&e[j].upper.x), al4));
+        met[count] = j;
+        count += (tb_f4_bitmask(apart) & 0x6) == 0;
+      }
+      for (int32_t k = 0; k < count; ++k) {
+        const tb_sap_entry* b = &e[met[k]];
+        if (ctx->bands.count > 1 && band_of(&ctx->bands, fmaxf(al.z, b->lower.z)) != band) continue; /* another band's */
+        consider(ctx->w, &out, e[i].slot, b->slot);
+      }
     }
   }
   ctx->b->chunk_found[c] = out.found;
