@@ -23,8 +23,9 @@ static const float k_capsule_quat[3] = {0.9995f, 0.9999f, 0.9997f};
 #define TB_PCM_BREAKING_RATIO 0.8f
 
 int tb_pcm_pair_type(int32_t type_a, int32_t type_b) {
-  if (type_a == TB_SHAPE_BOX && type_b == TB_SHAPE_BOX) return 1;
-  return (type_a == TB_SHAPE_CAPSULE && type_b == TB_SHAPE_BOX) || (type_a == TB_SHAPE_BOX && type_b == TB_SHAPE_CAPSULE);
+  /* box-box, capsule-box, box-capsule; | and & as the pair types of a pile alternate at random */
+  int box_a = type_a == TB_SHAPE_BOX, box_b = type_b == TB_SHAPE_BOX;
+  return (box_a & box_b) | ((type_a == TB_SHAPE_CAPSULE) & box_b) | (box_a & (type_b == TB_SHAPE_CAPSULE));
 }
 
 /* m: PhysX CalculatePCMBoxMargin for a box, the radius for a capsule */

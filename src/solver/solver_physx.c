@@ -334,7 +334,7 @@ static void build_islands(tb_world* w, tb_solver_data* d, tb_physx_plan* plan) {
     d->constraint_manifold[nc] = m;
     ++nc;
   }
-  plan->constraints = nc;
+  plan->constraints = d->constraint_count = nc;
   /* the persistent islands of touching contacts and joints (src/solver/island.c): the awake
    * bodies of one island share a root */
   for (int32_t k = 0; k < nb; ++k) {

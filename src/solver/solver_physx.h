@@ -35,10 +35,11 @@ typedef struct tb_solver_data {
   int32_t body_capacity;
   int32_t* body_a;           /* per constraint (manifold with points): dynamic solver index or -1 */
   int32_t* body_b;
-  int32_t* constraint_manifold;
+  int32_t* constraint_manifold; /* per constraint: its manifold (pair) index, ascending */
+  int32_t constraint_count;  /* constraints of this step (manifolds with points that solve) */
   int32_t* color;
   int32_t* manifold_wide;    /* per pair: wide * 4 + lane, -1 when the manifold is empty */
-  int32_t* manifold_anchor;  /* per pair, readback: 1 = its anchors stuck, then their row in the next anchor cache (-1 none) */
+  int32_t* manifold_anchor;  /* per pair with a constraint, readback: 1 = its anchors stuck, then their row in the next anchor cache (-1 none) */
   int32_t* manifold_kept;    /* per pair with a constraint: its row in the last step's anchor cache (anchors[anchors_prev]), -1 none */
   float* chunk_residual;     /* per readback chunk: the largest velocity (m/s) and penetration (m) residual */
   int32_t constraint_capacity, manifold_capacity;

@@ -3,10 +3,11 @@
  * the step (N), the anchors that stuck for the next step, and the rows' residuals from the final
  * velocities and poses.
  *
- * Two jobs over the manifolds, in chunks of TB_READBACK_CHUNK: the first writes the impulses,
- * marks the patches whose anchors stuck and keeps each chunk's residual maxima; a serial prefix
- * sum gives each stuck patch its row in the next step's anchor cache (pair order, as the packing's
- * merge walk over the cache needs); the second writes those rows. The result does not depend on the
+ * Two jobs over the constraints (the manifolds with a wide slot, in pair order; the pairs without
+ * points take no pass), in chunks of TB_READBACK_CHUNK: the first writes the impulses, marks the
+ * patches whose anchors stuck and keeps each chunk's residual maxima; a serial prefix sum gives
+ * each stuck patch its row in the next step's anchor cache (pair order, as the packing's merge
+ * walk over the cache needs); the second writes those rows. The result does not depend on the
  * thread count. */
 #include <math.h>
 #include <string.h>
@@ -108,18 +109,16 @@ static void store_impulses(const tb_physx_ctx* ctx, int32_t m, const tb_contact_
   }
 }
 
-/* Job over manifolds [begin, end): impulses, the stuck flag (d->manifold_anchor[m] = 1) and the
- * chunk's residual maxima. */
+/* Job over constraints [begin, end) (the manifolds with a wide slot, in pair order): impulses, the
+ * stuck flag (d->manifold_anchor[m] = 1) and the chunk's residual maxima. */
 static void readback_impulses_job(int32_t begin, int32_t end, void* vctx) {
   const tb_physx_ctx* ctx = (const tb_physx_ctx*)vctx;
   const tb_world* w = ctx->w;
   tb_solver_data* d = ctx->d;
   float inv_h = 1.0f / ctx->h, residual_v = 0.0f, residual_p = 0.0f;
   const tb_body_state* zero_state = &d->states[ctx->zero_state];
-  for (int32_t m = begin; m < end; ++m) {
-    int32_t slot = d->manifold_wide[m];
-    d->manifold_anchor[m] = 0;
-    if (slot < 0) continue;
+  for (int32_t i = begin; i < end; ++i) {
+    int32_t m = d->constraint_manifold[i], slot = d->manifold_wide[m];
     const tb_contact_wide* c = &d->wides[slot / TB_LANES];
     int l = slot % TB_LANES;
     tb_vec3 n = tb_v3(c->n[0][l], c->n[1][l], c->n[2][l]);
@@ -137,13 +136,13 @@ static void readback_impulses_job(int32_t begin, int32_t end, void* vctx) {
   d->chunk_residual[2 * chunk + 1] = residual_p;
 }
 
-/* Job over manifolds [begin, end): the anchor cache rows of the stuck patches
+/* Job over constraints [begin, end): the anchor cache rows of the stuck patches
  * (d->manifold_anchor[m] = row, -1 none). */
 static void readback_anchors_job(int32_t begin, int32_t end, void* vctx) {
   const tb_physx_ctx* ctx = (const tb_physx_ctx*)vctx;
   const tb_solver_data* d = ctx->d;
-  for (int32_t m = begin; m < end; ++m) {
-    int32_t ci = d->manifold_anchor[m];
+  for (int32_t i = begin; i < end; ++i) {
+    int32_t m = d->constraint_manifold[i], ci = d->manifold_anchor[m];
     if (ci < 0) continue;
     int32_t slot = d->manifold_wide[m];
     store_stuck_anchors(ctx, m, &d->wides[slot / TB_LANES], slot % TB_LANES, ci);
@@ -151,9 +150,8 @@ static void readback_anchors_job(int32_t begin, int32_t end, void* vctx) {
 }
 
 void tb_physx_readback_contacts(const tb_physx_ctx* ctx, float* residual_v, float* residual_p) {
-  tb_world* w = ctx->w;
   tb_solver_data* d = ctx->d;
-  int32_t n = w->pair_count, threads = ctx->step->thread_count;
+  int32_t n = d->constraint_count, threads = ctx->step->thread_count;
   tb_parallel_for(n, TB_READBACK_CHUNK, threads, readback_impulses_job, (void*)ctx);
   /* the running maxima, chunk by chunk (the same values as one pass over the manifolds) */
   *residual_v = 0.0f;
@@ -163,7 +161,11 @@ void tb_physx_readback_contacts(const tb_physx_ctx* ctx, float* residual_v, floa
     if (d->chunk_residual[2 * k + 1] > *residual_p) *residual_p = d->chunk_residual[2 * k + 1];
   }
   int32_t stuck = 0;
-  for (int32_t m = 0; m < n; ++m) d->manifold_anchor[m] = d->manifold_anchor[m] ? stuck++ : -1;
+  for (int32_t i = 0; i < n; ++i) {
+    int32_t m = d->constraint_manifold[i], flag = d->manifold_anchor[m];
+    d->manifold_anchor[m] = flag ? stuck : -1;
+    stuck += flag;
+  }
   d->anchors[d->anchors_prev ^ 1].pair_count = stuck;
   tb_parallel_for(n, TB_READBACK_CHUNK, threads, readback_anchors_job, (void*)ctx);
   d->anchors_prev ^= 1;
