@@ -297,12 +297,26 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       case 15: observe(&s, r); break;
       case 16: s_fail_in = 1 + u8(r) % 16; break; /* one allocation soon fails */
       case 17: {
-        int k = u8(r) % 5;
+        int k = u8(r) % 7;
         if (k == 0) tb_world_set_contact_capacity(w, caps[u8(r) % 10]);
         else if (k == 1) tb_world_set_pair_capacity(w, caps[u8(r) % 10]);
         else if (k == 2) tb_body_set_damping(w, pick(r, s.bodies, s.nb), f32(r), f32(r));
         else if (k == 3) tb_body_set_sleeping(w, pick(r, s.bodies, s.nb), u8(r) % 3);
-        else tb_body_discard(w, pick(r, s.bodies, s.nb));
+        else if (k == 4) tb_body_discard(w, pick(r, s.bodies, s.nb));
+        else if (k == 5) { /* adaptive threads: 0 / 1, or any integer (refused); threadMode reports the setting */
+          int32_t want = u8(r) < 200 ? u8(r) % 2 : i32(r), adaptive = -1, serial = -1;
+          double switches = -1.0;
+          tb_status st = tb_world_set_adaptive_threads(w, want);
+          check(tb_world_thread_mode(w, &adaptive, &serial, &switches) == TB_OK, "threadMode failed", w);
+          check(st != TB_OK || adaptive == want, "threadMode does not report the adaptive setting just made", w);
+          check((serial == 0 || serial == 1) && switches >= 0.0, "threadMode out of range", w);
+        } else { /* threadMode with a missing output: refused */
+          int32_t a = 0, b = 0;
+          double c = 0.0;
+          int m = u8(r) % 3;
+          check(tb_world_thread_mode(w, m == 0 ? NULL : &a, m == 1 ? NULL : &b, m == 2 ? NULL : &c) != TB_OK,
+                "threadMode accepted a NULL output", w);
+        }
         break;
       }
       case 18: { /* filtering and pair lists */
