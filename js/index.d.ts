@@ -1443,7 +1443,7 @@ export interface Frame {
 /** A World member as a worker world offers it: methods resolve asynchronously, getters are promises. */
 export type AsyncMember<T> = T extends (...a: infer A) => infer R ? (...a: A) => Promise<Awaited<R>> : Promise<T>;
 /** World members forwarded to the worker as they are (typed arrays arrive as copies). */
-export type ForwardedWorldMembers = 'setPreset' | 'setOptions' | 'options';
+export type ForwardedWorldMembers = 'setPreset' | 'setOptions' | 'options' | 'adaptiveThreads' | 'threadMode';
 export interface WorkerWorld extends Readonly<{ [K in ForwardedWorldMembers]: AsyncMember<World[K]> }> {}
 
 export class WorkerWorld {

@@ -68,4 +68,21 @@ describe('determinism and threads', () => {
     g.free();
     assert.throws(() => mt.createWorld({ adaptiveThreads: 1 }), (e) => e instanceof TypeError && /^createWorld: adaptiveThreads/.test(e.message));
   });
+
+  it('a worker world reports its thread mode as the in-process world does', async () => {
+    const mt = await engine('threads');
+    for (const adaptiveThreads of [true, false]) {
+      const ww = await mt.createWorkerWorld({ threads: 2, adaptiveThreads });
+      try {
+        await ww.step(3);
+        const mode = await ww.threadMode;
+        assert.equal(mode.adaptive, adaptiveThreads);
+        assert.equal(await ww.adaptiveThreads, adaptiveThreads);
+        assert.equal(typeof mode.serial, 'boolean');
+        if (!adaptiveThreads) assert.deepEqual([mode.serial, mode.switches], [false, 0], 'a fixed world never runs serially');
+      } finally {
+        await ww.free();
+      }
+    }
+  });
 });

@@ -67,7 +67,9 @@ async function presets(): Promise<void> {
   const ww = await tribo.createWorkerWorld({ combineRule: 'mean' });
   await ww.setOptions({ maxPointsPerPair: 2 });
   const o = await ww.options;
-  console.log(solver, o.broadPhase);
+  const mode: { adaptive: boolean; serial: boolean; switches: number } = await ww.threadMode;
+  const adaptive: boolean = await ww.adaptiveThreads;
+  console.log(solver, o.broadPhase, mode.serial, adaptive);
 }
 void presets;
 // Distance rules, matching and per-shape distances.
