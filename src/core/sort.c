@@ -44,3 +44,12 @@ void tb_sort_slot_pairs(uint64_t* key, uint64_t* tmp, int32_t n, int32_t range, 
   for (int32_t k = 0; k < range; ++k) count[k + 1] += count[k];
   for (int32_t i = 0; i < n; ++i) key[count[tmp[i] >> 32]++] = tmp[i];
 }
+
+int32_t tb_lower_bound_u64(const uint64_t* keys, int32_t n, uint64_t k) {
+  int32_t lo = 0, hi = n;
+  while (lo < hi) {
+    int32_t mid = lo + (hi - lo) / 2;
+    if (keys[mid] < k) lo = mid + 1; else hi = mid;
+  }
+  return lo;
+}

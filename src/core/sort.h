@@ -18,4 +18,7 @@ void tb_radix_sort_u32(uint32_t* key, int32_t* value, uint32_t* key_tmp, int32_t
  * range + 1. */
 void tb_sort_slot_pairs(uint64_t* key, uint64_t* tmp, int32_t n, int32_t range, int32_t* count);
 
+/* The first index in [0, n) whose key is not below k, n when none (keys ascending). */
+int32_t tb_lower_bound_u64(const uint64_t* keys, int32_t n, uint64_t k);
+
 #endif

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../core/jobs.h"
+#include "../core/sort.h"
 #include "../world/world.h"
 #include "distance.h"
 
@@ -23,15 +24,6 @@ static int32_t find_match(const tb_match_frame* prev, int32_t pi, const tb_manif
     if (d <= best_d) { best_d = d; best = q; }
   }
   return best;
-}
-
-int32_t tb_match_lower_bound(const tb_match_frame* f, uint64_t key) {
-  int32_t lo = 0, hi = f->pair_count;
-  while (lo < hi) {
-    int32_t mid = lo + (hi - lo) / 2;
-    if (f->key[mid] < key) lo = mid + 1; else hi = mid;
-  }
-  return lo;
 }
 
 tb_transform tb_match_body_frame(const tb_world* w, int32_t shape) {
@@ -64,7 +56,7 @@ static void match_job(int32_t begin, int32_t end, void* vctx) {
   const int sticky = ctx->sticky;
   const float dmax = ctx->dmax;
   /* the chunk's first pair by binary search, then a merge walk as keys ascend */
-  int32_t pk = tb_match_lower_bound(prev, tb_pair_match_key(s, w->pairs[begin].shape0, w->pairs[begin].shape1));
+  int32_t pk = tb_lower_bound_u64(prev->key, prev->pair_count, tb_pair_match_key(s, w->pairs[begin].shape0, w->pairs[begin].shape1));
   for (int32_t i = begin; i < end; ++i) {
     int32_t s0 = w->pairs[i].shape0, s1 = w->pairs[i].shape1;
     uint64_t key = tb_pair_match_key(s, s0, s1);

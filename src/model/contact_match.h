@@ -16,9 +16,6 @@ static inline tb_match_frame* tb_match_next(tb_match_data* m) { return &m->frame
  * for a static body (newton-e3 §2: a static shape's record points are world points). */
 tb_transform tb_match_body_frame(const struct tb_world* w, int32_t shape);
 
-/* Index of the first pair of frame f whose key is not below `key` (keys ascend). */
-int32_t tb_match_lower_bound(const tb_match_frame* f, uint64_t key);
-
 /* After the narrow phase and the distance stage: makes a new current frame, matches every point
  * with the previous frame and applies sticky anchors (collision.matching). The matching frames'
  * storage is world storage (tb_match_reserve, src/world/storage.c). */

@@ -28,6 +28,7 @@
 
 #include "../core/jobs.h"
 #include "../core/serial.h"
+#include "../core/sort.h"
 #include "../model/contact_store.h"
 #include "solver_physx.h"
 
@@ -399,16 +400,6 @@ static int32_t pack_bucket(const tb_world* w, const tb_solver_data* d, int32_t i
   return c * TB_POINT_CLASSES + (points > 1 ? points - 1 : 0);
 }
 
-/* First row of the anchor cache whose key is not below key (rows ascend by key). */
-static int32_t anchor_cache_lower_bound(const tb_anchor_cache* a, uint64_t key) {
-  int32_t lo = 0, hi = a->pair_count;
-  while (lo < hi) {
-    int32_t mid = lo + (hi - lo) / 2;
-    if (a->key[mid] < key) lo = mid + 1; else hi = mid;
-  }
-  return lo;
-}
-
 /* Job over constraints [begin, end), one packing chunk: each manifold into the next lane of its
  * bucket's slots from the chunk's first slot (constraint order within a bucket), four to a wide,
  * the overflow colour one to a wide; and each manifold's row in the last step's anchor cache, by a
@@ -429,7 +420,7 @@ static void pack_wides_job(int32_t begin, int32_t end, void* vctx) {
     d->wides[slot / TB_LANES].manifold[slot % TB_LANES] = m;
     d->manifold_wide[m] = slot;
     uint64_t key = tb_pair_match_key(s, pc->w->pairs[m].shape0, pc->w->pairs[m].shape1);
-    if (row < 0) row = anchor_cache_lower_bound(prev, key);
+    if (row < 0) row = tb_lower_bound_u64(prev->key, prev->pair_count, key);
     while (row < prev->pair_count && prev->key[row] < key) ++row;
     d->manifold_kept[m] = row < prev->pair_count && prev->key[row] == key ? row : -1;
   }

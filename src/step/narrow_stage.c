@@ -7,6 +7,7 @@
 #include "../collision/contact_reduction.h"
 #include "../collision/narrow_phase.h"
 #include "../core/jobs.h"
+#include "../core/sort.h"
 #include "../model/contact_match.h"
 #include "../model/distance.h"
 #include "../model/material.h"
@@ -34,7 +35,7 @@ static void narrow_job(int32_t begin, int32_t end, void* vctx) {
   const tb_match_frame* prev = &w->match.frame[w->match.current];
   const int pcm = w->def.collision.persistent_manifolds;
   /* the previous frame's entry of the chunk's first pair, then a merge walk as keys ascend */
-  int32_t pk = pcm ? tb_match_lower_bound(prev, tb_pair_match_key(s, w->pairs[begin].shape0, w->pairs[begin].shape1)) : 0;
+  int32_t pk = pcm ? tb_lower_bound_u64(prev->key, prev->pair_count, tb_pair_match_key(s, w->pairs[begin].shape0, w->pairs[begin].shape1)) : 0;
   for (int32_t i = begin; i < end; ++i) {
     int32_t a = w->pairs[i].shape0, c = w->pairs[i].shape1;
     tb_shape_geom ga = tb_shape_geom_of(s, a), gc = tb_shape_geom_of(s, c);
