@@ -112,18 +112,43 @@ export async function loadBuild(build, options = {}) {
   }, 'threads', wasm, worker);
 }
 
+/**
+ * The global Worker while `run` runs, with an 'error' listener on every worker made meanwhile: the
+ * threads build makes its pthread pool as it starts, but Emscripten attaches its own error handler
+ * only once the wasm is compiled, so a worker script that failed to load before that went
+ * unnoticed and init() never settled (seen in about 1 of 12 loads beside a busy process).
+ */
+function withWatchedWorkers(onError, run) {
+  const Native = globalThis.Worker;
+  if (typeof Native !== 'function') return run();
+  globalThis.Worker = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('error', onError);
+    }
+  };
+  try {
+    return run();
+  } finally {
+    globalThis.Worker = Native;
+  }
+}
+
 /** Runs an Emscripten factory; a failed fetch or a pthread worker that cannot start rejects, naming the file. */
 function instantiate(create, moduleOptions, build, wasm, worker) {
   return new Promise((resolve, reject) => {
     const fail = (what) => reject(new Error(`init: the ${build} build failed to load: ${what}`));
+    const workerFailed = (detail) => fail(`a pthread worker (${worker ?? 'tribo_mt.worker.js, embedded'}) did not start: ${detail || 'no details'}`);
     const printErr = (text) => {
       const s = String(text);
-      if (s.startsWith('worker sent an error!')) fail(`a pthread worker (${worker ?? 'tribo_mt.worker.js, embedded'}) did not start: ${s.slice(21).trim() || 'no details'}`);
+      if (s.startsWith('worker sent an error!')) workerFailed(s.slice(21).trim());
       else if (/failed to asynchronously prepare wasm|wasm streaming compile failed|both async and sync fetching/.test(s)) fail(`${s} (wasm: ${wasm})`);
       else console.warn(s);
     };
     try {
-      create({ ...moduleOptions, printErr }).then(resolve, (e) => fail(`${e?.message ?? e} (wasm: ${wasm})`));
+      const run = () => create({ ...moduleOptions, printErr });
+      const started = build === 'threads' ? withWatchedWorkers((e) => workerFailed(e?.message), run) : run();
+      started.then(resolve, (e) => fail(`${e?.message ?? e} (wasm: ${wasm})`));
     } catch (e) {
       fail(`${e?.message ?? e}${worker ? ` (pthread worker script: ${worker})` : ''}`);
     }

@@ -195,23 +195,27 @@ test('another origin (CORS): isolated uses threads through same-origin worker tr
 });
 
 test('a pthread worker script that cannot load: init() falls back to simd, names the file, notes it once', async () => {
-  // The package's files served with CORP (embeddable) but the pthread worker script blocked (404).
-  const cdn = await serve(path.join(APP, 'node_modules'), { cors: true });
-  const html = `<!doctype html><meta charset="utf-8"><script type="module">
+  // The package's files served with CORP (embeddable) but the pthread worker script blocked (404);
+  // once with the wasm held back 1.5 s, so that the worker's failure comes before the threads
+  // build has compiled (init() used to wait for that worker forever).
+  for (const wasmDelay of [0, 1500]) {
+    const cdn = await serve(path.join(APP, 'node_modules'), { cors: true, delay: (p) => (p.endsWith('.wasm') ? wasmDelay : 0) });
+    const html = `<!doctype html><meta charset="utf-8"><script type="module">
 import { init } from '${cdn.origin}/tribo/js/index.js';
 const t = await init({ locateFile: (name) => name.endsWith('.worker.js') ? '${cdn.origin}/missing.worker.js' : undefined });
 const w = t.createWorld({}); w.step(1);
 window.__result = { build: t.build, fallback: t.fallback };
 </script>`;
-  write('fallback/index.html', html);
-  const s = await serve(path.join(APP, 'fallback'), { isolation: true });
-  try {
-    const { page, out, notes } = await load(`${s.origin}/`);
-    await page.close();
-    assert.equal(out.build, 'simd', JSON.stringify(out));
-    assert.match(out.fallback, /pthread worker .*missing\.worker\.js/, 'the fallback names the file that failed');
-    assert.equal(notes.filter((n) => n.startsWith('tribo: using')).length, 1, 'one console note');
-  } finally { await cdn.close(); await s.close(); }
+    write('fallback/index.html', html);
+    const s = await serve(path.join(APP, 'fallback'), { isolation: true });
+    try {
+      const { page, out, notes } = await load(`${s.origin}/`);
+      await page.close();
+      assert.equal(out.build, 'simd', `wasm held back ${wasmDelay} ms: ${JSON.stringify(out)}`);
+      assert.match(out.fallback, /pthread worker .*missing\.worker\.js/, 'the fallback names the file that failed');
+      assert.equal(notes.filter((n) => n.startsWith('tribo: using')).length, 1, 'one console note');
+    } finally { await cdn.close(); await s.close(); }
+  }
 });
 
 test('<tribo-scene>: two on a plain page draw, markers equal the API count, removal frees the world', async () => {

@@ -6,8 +6,11 @@ import http from 'node:http';
 import path from 'node:path';
 import { mimeType } from '../../web/server.mjs';
 
-/** @returns {Promise<{ origin: string, close: () => Promise<void> }>} */
-export function serve(root, { isolation = false, cors = false } = {}) {
+/**
+ * delay(pathname): ms to hold a response back (default none), to order the page's loads.
+ * @returns {Promise<{ origin: string, close: () => Promise<void> }>}
+ */
+export function serve(root, { isolation = false, cors = false, delay = () => 0 } = {}) {
   const headers = {
     'Cache-Control': 'no-cache',
     ...(isolation ? { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' } : {}),
@@ -18,10 +21,10 @@ export function serve(root, { isolation = false, cors = false } = {}) {
     let file = path.join(root, decodeURIComponent(new URL(req.url, 'http://x').pathname));
     if (!file.startsWith(root)) { res.writeHead(403).end(); return; }
     if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
-    fs.readFile(file, (err, body) => {
+    setTimeout(() => fs.readFile(file, (err, body) => {
       if (err) { res.writeHead(404, headers).end(`not found: ${req.url}`); return; }
       res.writeHead(200, { ...headers, 'Content-Type': mimeType(file) }).end(body);
-    });
+    }), delay(new URL(req.url, 'http://x').pathname));
   });
   const sockets = new Set();
   server.on('connection', (s) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
