@@ -244,7 +244,6 @@ static void for_each_color(tb_physx_ctx* ctx) {
 /* Sizes of one step, set by the preparation and read by the iterations and the readback. */
 typedef struct tb_physx_plan {
   int32_t bodies;           /* solver bodies: awake dynamic and kinematic bodies */
-  int32_t constraints;      /* manifolds with points and the solve flag */
   int32_t wide_count;       /* wide constraints over all colours */
   int32_t max_pos, max_vel; /* largest position / velocity iteration count of any solver body */
   int32_t dyn_pos, dyn_vel; /* the same over dynamic bodies only, 0 when there is none */
@@ -335,7 +334,7 @@ static void build_islands(tb_world* w, tb_solver_data* d, tb_physx_plan* plan) {
     d->constraint_manifold[nc] = m;
     ++nc;
   }
-  plan->constraints = d->constraint_count = nc;
+  d->constraint_count = nc;
   /* the persistent islands of touching contacts and joints (src/solver/island.c): the awake
    * bodies of one island share a root */
   for (int32_t k = 0; k < nb; ++k) {
@@ -431,7 +430,7 @@ static void pack_wides_job(int32_t begin, int32_t end, void* vctx) {
 static tb_status build_wides(tb_physx_prep* pc, tb_physx_plan* plan, int32_t threads) {
   tb_world* w = pc->w;
   tb_solver_data* d = pc->d;
-  int32_t nb = plan->bodies, nc = plan->constraints;
+  int32_t nb = plan->bodies, nc = d->constraint_count;
   if (!reserve((void**)&d->color_used, &d->color_used_capacity, nb > 0 ? nb : 1, sizeof(uint32_t)))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for the constraint graph");
   memset(d->color_used, 0, (size_t)nb * sizeof(uint32_t));
@@ -573,7 +572,7 @@ static void readback(tb_physx_ctx* ctx, const tb_physx_plan* plan) {
   w->stats.threads_used = tb_jobs_threads_used();
   w->stats.color_count = colors;
   w->stats.overflow_constraints = plan->per_color[TB_OVERFLOW_COLOR];
-  w->stats.manifold_count = plan->constraints;
+  w->stats.manifold_count = ctx->d->constraint_count;
   w->stats.substeps = tgs ? internal : 1;
   w->collided = 0;
 }

@@ -20,7 +20,7 @@
  * (ascending), with their points in each body's frame, so that they are kept and their drift is
  * corrected while they stick. */
 typedef struct tb_anchor_cache {
-  uint64_t* key;       /* per patch: (shape0 << 32) | shape1 */
+  uint64_t* key;       /* per patch: tb_pair_match_key of its pair, ascending (the packing walks it in pair order) */
   int32_t* count;      /* per patch: anchors, 1 or 2 */
   uint32_t* feature;   /* per anchor (2 per patch): feature id of the anchor's contact point */
   tb_vec3* local_a;    /* per anchor: the anchor in body A's frame (shape0's body), m */
