@@ -190,6 +190,15 @@ static float edge_bound_sq(const edge_gaps* g, int m, int bits) {
  * count, or -1 when the segment touches the box (the SAT decides). */
 static int tb_np_capsule_box_apart(tb_vec3 p0, tb_vec3 p1, float r, tb_vec3 h, tb_transform tb, float max_separation,
                                    tb_manifold* out) {
+  const edge_gaps gaps = edge_gaps_of(tb_vmin(p0, p1), tb_vmax(p0, p1), h);
+  /* Most candidate pairs of a pile are apart along a face axis. Every candidate's d2 below is at
+   * least each axis's `along` bound (an edge along k spans the box's interval on k; a clamped end
+   * too), so with the separation 5e-6 of the reach beyond it (far above the rounding of
+   * sqrtf(best) - r) the test `dist - r > max_separation` returns 0 as it would after all the
+   * edge tests. */
+  float face_gap_sq = fmaxf(gaps.along[0], fmaxf(gaps.along[1], gaps.along[2]));
+  float reach = r + max_separation; /* m */
+  if (max_separation >= 0.0f && r >= 0.0f && face_gap_sq > reach * reach * (1.0f + 1e-5f)) return 0;
   float best = INFINITY;
   tb_vec3 sb = p0, bb = p0;
   uint32_t id = 0;
@@ -199,7 +208,6 @@ static int tb_np_capsule_box_apart(tb_vec3 p0, tb_vec3 p1, float r, tb_vec3 h, t
     float d2 = tb_length_sq(tb_sub(p, q));
     if (d2 < best) { best = d2; sb = p; bb = q; id = 0x300u | (uint32_t)i; }
   }
-  const edge_gaps gaps = edge_gaps_of(tb_vmin(p0, p1), tb_vmax(p0, p1), h);
   for (int m = 0; m < 3; ++m) {
     for (int bits = 0; bits < 4; ++bits) {
       if (edge_bound_sq(&gaps, m, bits) >= best) continue; /* cannot be nearer: same result */

@@ -119,6 +119,13 @@ int tb_pcm_refresh(const tb_world* w, int32_t a, int32_t c, const tb_match_frame
 }
 
 void tb_pcm_generated(const tb_world* w, int32_t a, int32_t c, const tb_manifold* m, tb_pcm_cache* out) {
+  /* no points: the next frame's refresh stops at the pair's count of 0 before reading the cache,
+   * so only the state is kept (most candidate pairs of a pile) */
+  if (m->point_count == 0) {
+    memset(out, 0, sizeof *out);
+    out->state = TB_PCM_GENERATED;
+    return;
+  }
   const tb_shapes* s = &w->shapes;
   tb_transform ta = s->world_pose[a], tc = s->world_pose[c];
   out->relative = relative_pose(ta, tc);
