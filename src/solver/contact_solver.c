@@ -146,6 +146,14 @@ static inline void solve_friction(tb_contact_wide* c, lane_bodies* lb, const tb_
   }
 }
 
+/* Whether an anchor of the lanes in `lanes` slid in the last friction pass: without one, the
+ * only_sliding pass keeps every impulse and adds nothing (most wides of a resting pile). */
+static inline int any_sliding(const tb_contact_wide* c, tb_f4 lanes) {
+  tb_f4 zero = tb_f4_splat(0.0f), any = tb_f4_gt(zero, zero);
+  for (int k = 0; k < c->anchor_count; ++k) any = tb_f4_or(any, tb_f4_gt(tb_f4_load(c->a[k].sliding), zero));
+  return tb_f4_bitmask(tb_f4_and(any, lanes)) != 0;
+}
+
 void tb_contact_solve(tb_contact_wide* c, tb_body_state* states, const tb_contact_pass* pass) {
   lane_bodies lb;
   gather(c, states, &lb);
@@ -200,6 +208,6 @@ void tb_contact_solve(tb_contact_wide* c, tb_body_state* states, const tb_contac
    * normal impulse swing, and the velocity iteration restores it). A sticking anchor is left
    * as it is, so the normal rows keep the last word on it. */
   if (!pass->friction_first) solve_friction(c, &lb, pass, friction, patch_n, t0, t1, 0);
-  else if (!pass->biased) solve_friction(c, &lb, pass, friction, patch_n, t0, t1, 1);
+  else if (!pass->biased && any_sliding(c, friction)) solve_friction(c, &lb, pass, friction, patch_n, t0, t1, 1);
   scatter(c, states, &lb);
 }
