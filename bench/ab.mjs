@@ -1,15 +1,18 @@
 #!/usr/bin/env node
-// Two builds of Tribo in one Node process, the same scene stepping in turns: a change's effect on
-// wasm time on a shared, noisy machine (both builds see the same load, turn by turn).
+// Two engines in one Node process, the same scene stepping in turns: both see the same load, turn
+// by turn, which a shared, noisy machine does not give two separate runs.
 //
-//   node bench/ab.mjs BASE_ROOT [scene] [side] [steps]
+//   node bench/ab.mjs BASE [scene] [side] [steps]
 //
-// BASE_ROOT is another checkout with its wasm built (e.g. `git worktree add /tmp/base <commit>`,
-// then `make wasm` there); "new" is this checkout. scene: pile (default) or pyramid (bench/scenes.mjs);
-// side: the pile's columns per side (10 = 1000 bodies); steps: default 900. ENGINE names the bench
-// entry (default tribo:simd; e.g. tribo:preset=newton-xpbd), built as bench/run.mjs builds it.
-// Both worlds step in turns of 20 steps; steps from 300 on are timed. Prints each build's median
-// ms/step and the median (min–max) over turns of new / base turn time.
+// BASE is either another checkout with its wasm built (e.g. `git worktree add /tmp/base <commit>`,
+// then `make wasm` there): a change's effect on Tribo's wasm time; or a peer engine's bench name
+// (rapier-simd, rapier, havok, jolt, cannon: bench/engines/<name>.mjs): Tribo against that peer.
+// "new" is this checkout. scene: pile (default) or pyramid (bench/scenes.mjs); side: the pile's
+// columns per side (10 = 1000 bodies); steps: default 900. ENGINE names the Tribo entry (default
+// tribo:simd; e.g. tribo:preset=newton-xpbd), built as bench/run.mjs builds it. Both worlds step
+// in turns of 20 steps; steps from 300 on are timed. Prints each side's median ms/step and the
+// median (min–max) over turns of new / base turn time (below 1: this checkout is faster).
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pile, pyramid } from './scenes.mjs';
@@ -18,10 +21,14 @@ import { parseEngineName } from './engine_name.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const TURN = 20, WARM = 300;
-const [baseRoot, sceneName = 'pile', sideArg = '10', stepsArg = '900'] = process.argv.slice(2);
+const PEERS = ['rapier', 'rapier-simd', 'havok', 'jolt', 'cannon'];
+const [base, sceneName = 'pile', sideArg = '10', stepsArg = '900'] = process.argv.slice(2);
 const side = Number(sideArg), steps = Number(stepsArg);
-if (!baseRoot || !['pile', 'pyramid'].includes(sceneName) || !(side >= 1) || !(steps > WARM)) {
-  console.error(`usage: node bench/ab.mjs BASE_ROOT [pile|pyramid] [side >= 1] [steps > ${WARM}]`);
+const basePeer = PEERS.includes(base);
+if (!base || !(basePeer || fs.statSync(base, { throwIfNoEntry: false })?.isDirectory()) ||
+    !['pile', 'pyramid'].includes(sceneName) || !(side >= 1) || !(steps > WARM)) {
+  console.error(`usage: node bench/ab.mjs BASE [pile|pyramid] [side >= 1] [steps > ${WARM}]; BASE = a checkout's ` +
+    `directory or one of ${PEERS.join(', ')} (got ${JSON.stringify(base)})`);
   process.exit(1);
 }
 
@@ -31,8 +38,9 @@ if (engine.module !== 'tribo') {
   process.exit(1);
 }
 const scene = sceneName === 'pyramid' ? pyramid() : pile({ side });
-const worlds = [];
-for (const root of [path.resolve(baseRoot), path.resolve(HERE, '..')]) worlds.push((await loadFrom(root, engine.params)).createWorld(scene));
+const baseEngine = basePeer ? await (await import(`./engines/${base}.mjs`)).load() : await loadFrom(path.resolve(base), engine.params);
+const worlds = [baseEngine.createWorld(scene), (await loadFrom(path.resolve(HERE, '..'), engine.params)).createWorld(scene)];
+const names = [basePeer ? base : 'base', 'new'];
 
 const times = [[], []], turns = [[], []];
 for (let start = 0; start < steps; start += TURN) {
@@ -49,6 +57,6 @@ for (let start = 0; start < steps; start += TURN) {
 }
 const median = (a) => a.slice().sort((x, y) => x - y)[a.length >> 1];
 const ratios = turns[1].map((x, i) => x / turns[0][i]);
-console.log(`${sceneName}${sceneName === 'pile' ? ` (${scene.bodies.filter((b) => b.type === 'dynamic').length} bodies)` : ''}: base ${median(times[0]).toFixed(3)} ms/step, ` +
-  `new ${median(times[1]).toFixed(3)} ms/step; new/base per turn median ${median(ratios).toFixed(3)} ` +
+console.log(`${sceneName}${sceneName === 'pile' ? ` (${scene.bodies.filter((b) => b.type === 'dynamic').length} bodies)` : ''}: ${names[0]} ${median(times[0]).toFixed(3)} ms/step, ` +
+  `new ${median(times[1]).toFixed(3)} ms/step; new/${names[0]} per turn median ${median(ratios).toFixed(3)} ` +
   `(${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}, ${ratios.length} turns)`);
