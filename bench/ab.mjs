@@ -6,7 +6,7 @@
 //
 // BASE is either another checkout with its wasm built (e.g. `git worktree add /tmp/base <commit>`,
 // then `make wasm` there): a change's effect on Tribo's wasm time; or a peer engine's bench name
-// (rapier-simd, rapier, havok, jolt, cannon: bench/engines/<name>.mjs): Tribo against that peer.
+// (an adapter bench/engines/<name>.mjs: rapier-simd, rapier, havok, jolt, cannon): Tribo against it.
 // "new" is this checkout. scene: pile (default) or pyramid (bench/scenes.mjs); side: the pile's
 // columns per side (10 = 1000 bodies); steps: default 900. ENGINE names the Tribo entry (default
 // tribo:simd; e.g. tribo:preset=newton-xpbd), built as bench/run.mjs builds it. Both worlds step
@@ -21,7 +21,9 @@ import { parseEngineName } from './engine_name.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const TURN = 20, WARM = 300;
-const PEERS = ['rapier', 'rapier-simd', 'havok', 'jolt', 'cannon'];
+// the peers: every adapter in engines/ but Tribo's own and the shared Rapier module
+const PEERS = fs.readdirSync(path.join(HERE, 'engines')).map((f) => f.replace(/\.mjs$/, ''))
+  .filter((name) => !name.startsWith('tribo') && name !== 'rapier-common');
 const [base, sceneName = 'pile', sideArg = '10', stepsArg = '900'] = process.argv.slice(2);
 const side = Number(sideArg), steps = Number(stepsArg);
 const basePeer = PEERS.includes(base);

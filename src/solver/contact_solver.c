@@ -146,8 +146,9 @@ static inline void solve_friction(tb_contact_wide* c, lane_bodies* lb, const tb_
   }
 }
 
-/* Whether an anchor of the lanes in `lanes` slid in the last friction pass: without one, the
- * only_sliding pass keeps every impulse and adds nothing (most wides of a resting pile). */
+/* Whether an anchor of the lanes in `lanes` slid in the last friction pass. Without one, the
+ * only_sliding pass would keep every impulse and apply impulses of zero (at most turning a
+ * velocity component of -0 into +0), so it is skipped: a wide whose patches all stick. */
 static inline int any_sliding(const tb_contact_wide* c, tb_f4 lanes) {
   tb_f4 zero = tb_f4_splat(0.0f), any = tb_f4_gt(zero, zero);
   for (int k = 0; k < c->anchor_count; ++k) any = tb_f4_or(any, tb_f4_gt(tb_f4_load(c->a[k].sliding), zero));
