@@ -673,7 +673,7 @@ async function main() {
           const cellOf = ((scaling[id] ??= {})[n] ??= { rounds: [], first: [] });
           cellOf.rounds.push(res.ms); cellOf.first.push(res.firstMs);
           Object.assign(cellOf, { ms: median(cellOf.rounds), firstMs: median(cellOf.first), escaped: res.escaped, liveBytes: res.liveBytes });
-          log(`  ${id.padEnd(18)} ${name.padEnd(11)} ${fmtMs(res.ms)} ms/step, first step ${fmtMs(res.firstMs)} ms, escaped ${res.escaped}`);
+          log(`  ${id.padEnd(18)} ${name.padEnd(11)} ${fmtMs(res.ms)} ms/step, first step ${fmtMs(res.firstMs)} ms, escaped ${res.escaped}${threadsNote(res)}`);
         } catch (err) {
           errors[`${id}/${name}`] = `${err?.message ?? err}`.split('\n')[0].slice(0, 200);
           log(`  ${id.padEnd(18)} ${name.padEnd(11)} ERROR: ${errors[`${id}/${name}`]}`);
@@ -733,8 +733,14 @@ function record(results, id, scene, res) {
   r[scene] = { ...res, rounds, ms: median(rounds) };
 }
 
+/** ", threads used N" (last step) and, for an adaptive threads entry, ", mode serial|threads (k switches)". */
+function threadsNote(r) {
+  const used = r.threadsUsed !== undefined ? `, threads used ${r.threadsUsed}` : '';
+  return used + (r.serial !== undefined ? `, mode ${r.serial ? 'serial' : 'threads'} (${r.switches} switches)` : '');
+}
+
 function describe(scene, r) {
-  const th = r.threadsUsed !== undefined ? `, threads used ${r.threadsUsed}` : '';
+  const th = threadsNote(r);
   if (scene === 'pyramid') return `${fmtMs(r.ms)} ms/step, stands ${r.stands ? 'yes' : 'NO'} (top Δy ${r.topDy.toFixed(3)}, max horiz ${r.maxDxz.toFixed(3)})${th}`;
   if (scene === 'pile') return `${fmtMs(r.ms)} ms/step, escaped ${r.escaped}, max speed ${r.maxSpeed.toFixed(2)} m/s, max y ${r.maxY.toFixed(2)}${th}`;
   const net = r.netRatio !== undefined ? `; net contact force y ${r.netForce[1].toFixed(4)} N, ratio ${r.netRatio.toFixed(4)}`

@@ -163,10 +163,16 @@ export async function loadFrom(root, params) {
             return { unavailable: `netContactWrench: ${err.message}` };
           }
         },
-        /** Threads that executed jobs in the last step (Tribo's step statistics); bytes Tribo holds. */
+        /**
+         * Threads that executed jobs in the last step (Tribo's step statistics); for an adaptive
+         * threads world the governor's mode at the end and its switches (a round at one thread's
+         * speed: a serial choice, or a worker that waited); bytes Tribo holds.
+         */
         info() {
           const st = world.stepStats;
-          return { ...(st ? { threadsUsed: st.threadsUsed } : {}), liveBytes: tribo.liveBytes?.() };
+          const tm = build === 'threads' && !fixed ? world.threadMode : null;
+          return { ...(st ? { threadsUsed: st.threadsUsed } : {}),
+            ...(tm ? { serial: tm.serial, switches: tm.switches } : {}), liveBytes: tribo.liveBytes?.() };
         },
         free() { world.free(); },
       };
