@@ -415,6 +415,7 @@ static tb_status sweep_and_prune(tb_world* w, const tb_step_context* step, pair_
       if (b->region_capacity < per * chunks) {
         tb_free(b->region, (size_t)b->region_capacity * sizeof(tb_pair));
         b->region_capacity = 0;
+        b->region_chunk = 0; /* none until the allocation succeeds: the next sweep allocates again */
         b->region = (tb_pair*)tb_alloc((size_t)per * (size_t)chunks * sizeof(tb_pair));
         if (!b->region) return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for the sweep");
         b->region_capacity = per * chunks;

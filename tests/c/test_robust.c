@@ -313,6 +313,43 @@ static void test_allocation_failure(void) {
   tb_world_destroy(other);
 }
 
+/* ---- the sweep's pair regions: a failed regrowth, then the retried steps ---- */
+
+/* With one pair of capacity the sweep's per-chunk regions start at one pair each, so the first
+ * step's sweep finds more and grows them inside its loop, and then the pair arrays grow too. Each
+ * allocation of that step fails once in turn: the step fails, the world is unchanged, and the
+ * next steps work. A region freed for a regrowth that failed used to keep its old chunk size, and
+ * the retried sweep then offset a NULL region: clang's UBSan (the fuzzer's build, `clang
+ * -fsanitize=address,undefined` of this file) stopped there; gcc's does not check it. The fuzz
+ * corpus holds the input that found it (tests/fuzz/corpus/sweep-region-oom). */
+static void test_sweep_region_failure(void) {
+  const int n_side = 18; /* 324 spheres touching their neighbours: three sweep chunks */
+  long total = -1;
+  for (long n = 0; n == 0 || n <= total; ++n) {
+    tb_world_def def = tb_default_world_def();
+    def.pair_capacity = 1;
+    tb_world_id w = tb_world_create(&def);
+    CHECK(w >= 0);
+    float sp[4] = {0.5f, 0, 0, 0};
+    for (int i = 0; i < n_side * n_side; ++i) {
+      float p[3] = {0.95f * (float)(i % n_side), 0.5f, 0.95f * (float)(i / n_side)};
+      tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, p, ID_Q);
+      CHECK(tb_shape_create(w, b, TB_SHAPE_SPHERE, sp, ZERO, ID_Q, 0.5f, 0, 100) >= 0);
+    }
+    uint64_t before = world_hash(w);
+    tb_set_allocator(failing_alloc, plain_free, NULL);
+    s_allocs = 0;
+    s_fail_at = n == 0 ? -1 : n; /* n = 0: count the step's allocations */
+    tb_status st = tb_world_step(w);
+    if (n == 0) { total = s_allocs; CHECK(st == TB_OK); CHECK(total > 3); }
+    else if (st != TB_OK) { CHECK(st == TB_ERR_OUT_OF_MEMORY); CHECK(world_hash(w) == before); }
+    tb_set_allocator(NULL, NULL, NULL);
+    s_fail_at = -1;
+    for (int k = 0; k < 2; ++k) CHECK(tb_world_step(w) == TB_OK);
+    tb_world_destroy(w);
+  }
+}
+
 /* ---- the finite-state guard covers every body type ---- */
 
 static void test_guard_every_body_type(void) {
@@ -501,6 +538,7 @@ int main(void) {
   test_null_arguments();
   test_capacity_bounds();
   test_allocation_failure();
+  test_sweep_region_failure();
   test_guard_every_body_type();
   test_mass_bounds();
   test_position_bound();
