@@ -18,13 +18,14 @@ export function serve(root, { isolation = false, cors = false, delay = () => 0 }
   };
   const server = http.createServer((req, res) => {
     if (req.url === '/favicon.ico') { res.writeHead(204, headers).end(); return; }
-    let file = path.join(root, decodeURIComponent(new URL(req.url, 'http://x').pathname));
+    const pathname = new URL(req.url, 'http://x').pathname;
+    let file = path.join(root, decodeURIComponent(pathname));
     if (!file.startsWith(root)) { res.writeHead(403).end(); return; }
     if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
     setTimeout(() => fs.readFile(file, (err, body) => {
       if (err) { res.writeHead(404, headers).end(`not found: ${req.url}`); return; }
       res.writeHead(200, { ...headers, 'Content-Type': mimeType(file) }).end(body);
-    }), delay(new URL(req.url, 'http://x').pathname));
+    }), delay(pathname));
   });
   const sockets = new Set();
   server.on('connection', (s) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
