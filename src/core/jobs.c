@@ -31,15 +31,16 @@
 #define TB_MAX_BACKOFF 1024
 
 /* The job's claim state in one atomic word, so that a chunk is claimed together with the job it
- * belongs to: [63..48] generation, [47..40] threads allowed, [39..20] chunk count, [19..0] next
- * chunk. A worker claims chunk c by a compare-and-swap of next; the job's other fields are read
+ * belongs to: [63..48] generation, [47..40] threads allowed, [39..20] front, [19..0] back; the
+ * chunks not yet claimed are [front, back). A thread claims the chunk at the front (front + 1)
+ * or the one before the back (back − 1) by a compare-and-swap; the job's other fields are read
  * after a successful claim, when the caller cannot have moved on (it waits for every chunk). */
 #define TB_CHUNK_BITS 20
 #define TB_CHUNK_MASK ((UINT64_C(1) << TB_CHUNK_BITS) - 1)
 #define STATE_GEN(s) ((uint32_t)((s) >> 48))
 #define STATE_THREADS(s) ((int32_t)(((s) >> 40) & 0xFFu))
-#define STATE_LIMIT(s) ((int32_t)(((s) >> TB_CHUNK_BITS) & TB_CHUNK_MASK))
-#define STATE_NEXT(s) ((int32_t)((s) & TB_CHUNK_MASK))
+#define STATE_FRONT(s) ((int32_t)(((s) >> TB_CHUNK_BITS) & TB_CHUNK_MASK))
+#define STATE_BACK(s) ((int32_t)((s) & TB_CHUNK_MASK))
 
 typedef struct tb_job {
   tb_job_fn* fn;
@@ -73,16 +74,21 @@ static int64_t now_ns(void) {
 }
 
 /* Claims and runs chunks of the job published as `state` until none is left; returns the number
- * run. Stops as soon as the state word belongs to another job. */
+ * run. Stops as soon as the state word belongs to another job. Even threads (the caller is 0)
+ * claim from the front, odd ones from the back: with two threads each keeps running the same
+ * half of every stage, step after step, so its data stays in its own core's cache (claiming in
+ * one order, the two halves change threads at every job and the data moves between the cores). */
 static int32_t run_chunks(uint64_t state, int32_t worker) {
   int32_t ran = 0;
+  const int back = worker & 1;
   for (;;) {
-    if (STATE_NEXT(state) >= STATE_LIMIT(state) || worker >= STATE_THREADS(state)) break;
-    if (!atomic_compare_exchange_weak_explicit(&s_state, &state, state + 1, memory_order_acquire,
+    if (STATE_FRONT(state) >= STATE_BACK(state) || worker >= STATE_THREADS(state)) break;
+    uint64_t claimed = back ? state - 1 : state + (UINT64_C(1) << TB_CHUNK_BITS);
+    if (!atomic_compare_exchange_weak_explicit(&s_state, &state, claimed, memory_order_acquire,
                                                memory_order_acquire))
       continue; /* state now holds the current word: recheck it */
-    int32_t c = STATE_NEXT(state);
-    state += 1;
+    int32_t c = back ? STATE_BACK(state) - 1 : STATE_FRONT(state);
+    state = claimed;
     int32_t begin = c * s_job.chunk_size;
     int32_t end = begin + s_job.chunk_size < s_job.count ? begin + s_job.chunk_size : s_job.count;
     s_job.fn(begin, end, s_job.ctx);
@@ -180,8 +186,7 @@ void tb_parallel_for(int32_t count, int32_t chunk_size, int32_t max_threads, tb_
   s_job.chunk_size = chunk_size;
   atomic_store_explicit(&s_done, 0, memory_order_relaxed);
   uint64_t old = atomic_load(&s_state);
-  uint64_t state = ((uint64_t)((STATE_GEN(old) + 1u) & 0xFFFFu) << 48) | ((uint64_t)threads << 40) |
-                   ((uint64_t)chunks << TB_CHUNK_BITS);
+  uint64_t state = ((uint64_t)((STATE_GEN(old) + 1u) & 0xFFFFu) << 48) | ((uint64_t)threads << 40) | (uint64_t)chunks;
   atomic_store(&s_state, state); /* publishes the job (sequentially consistent with s_sleepers) */
   if (atomic_load(&s_sleepers) > 0) {
     pthread_mutex_lock(&s_mutex);
