@@ -82,20 +82,29 @@ static int32_t run_chunks(uint64_t state, int32_t worker) {
   int32_t ran = 0;
   const int back = worker & 1;
   for (;;) {
-    if (STATE_FRONT(state) >= STATE_BACK(state) || worker >= STATE_THREADS(state)) break;
-    uint64_t claimed = back ? state - 1 : state + (UINT64_C(1) << TB_CHUNK_BITS);
+    int32_t front = STATE_FRONT(state), left = STATE_BACK(state) - front;
+    if (left <= 0 || worker >= STATE_THREADS(state)) break;
+    /* a share of what is left per claim (guided): fewer claims on the contended word, and small
+     * claims at the end, where they balance the threads */
+    int32_t take = left / (2 * STATE_THREADS(state));
+    if (take < 1) take = 1;
+    uint64_t claimed = back ? state - (uint64_t)take : state + ((uint64_t)take << TB_CHUNK_BITS);
     if (!atomic_compare_exchange_weak_explicit(&s_state, &state, claimed, memory_order_acquire,
                                                memory_order_acquire))
       continue; /* state now holds the current word: recheck it */
-    int32_t c = back ? STATE_BACK(state) - 1 : STATE_FRONT(state);
+    int32_t first = back ? front + left - take : front;
     state = claimed;
-    int32_t begin = c * s_job.chunk_size;
-    int32_t end = begin + s_job.chunk_size < s_job.count ? begin + s_job.chunk_size : s_job.count;
-    s_job.fn(begin, end, s_job.ctx);
-    atomic_fetch_add_explicit(&s_done, 1, memory_order_release);
-    ++ran;
+    for (int32_t c = first; c < first + take; ++c) {
+      int32_t begin = c * s_job.chunk_size;
+      int32_t end = begin + s_job.chunk_size < s_job.count ? begin + s_job.chunk_size : s_job.count;
+      s_job.fn(begin, end, s_job.ctx);
+    }
+    ran += take;
   }
-  if (ran) atomic_fetch_or(&s_used_mask, 1u << worker);
+  if (ran) {
+    atomic_fetch_add_explicit(&s_done, ran, memory_order_release); /* once per thread and job */
+    atomic_fetch_or(&s_used_mask, 1u << worker);
+  }
   return ran;
 }
 
