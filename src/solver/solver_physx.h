@@ -8,7 +8,7 @@
 #include "constraint_graph.h"
 #include "contact_solver.h"
 
-#define TB_BODY_CHUNK 64
+#define TB_BODY_CHUNK 128
 #define TB_WIDE_CHUNK 8
 #define TB_SOLVE_CHUNK 2 /* wides per chunk of an iteration over one colour: a colour has a few dozen */
 #define TB_READBACK_CHUNK 64 /* manifolds per chunk of the contact readback */
