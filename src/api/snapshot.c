@@ -380,6 +380,7 @@ static int get_payload(tb_serial* s, tb_world* t, int32_t thread_count) {
   if (s->failed || !tb_contacts_grow(c, ccap)) return 0;
   c->count = nc;
   tb_get_arrays(s, a, tb_contact_field_arrays(&c->f, a), nc, NULL);
+  tb_contacts_dirty(c, TB_STORE_ALL_GROUPS, 0, nc);
   /* pair lists: shape slots, except the body exclusions */
   if (!get_keys(s, &t->explicit_pairs, ns) || !get_keys(s, &t->shape_exclusions, ns) ||
       !get_keys(s, &t->body_exclusions, nb) || !get_keys(s, &t->contact_pairs, ns))

@@ -6,6 +6,12 @@
 
 #include "../core/jobs.h"
 #include "../core/simd.h"
+#include "material.h"
+
+_Static_assert((1 << TB_STORE_FRICTION) == TB_CONTACT_PARAM_FRICTION && (1 << TB_STORE_RESTITUTION) == TB_CONTACT_PARAM_RESTITUTION &&
+                   (1 << TB_STORE_SPRING) == TB_CONTACT_PARAM_SPRING && (1 << TB_STORE_SPIN) == TB_CONTACT_PARAM_SPIN &&
+                   (1 << TB_STORE_PENALTY) == TB_CONTACT_PARAM_PENALTY && (1 << TB_STORE_MUJOCO) == TB_CONTACT_PARAM_MUJOCO,
+               "the material groups follow the TB_CONTACT_PARAM_* bits");
 
 static void put3(float* dst, int32_t n, tb_vec3 v) { memcpy(dst + 3 * n, &v, sizeof v); }
 
@@ -21,33 +27,66 @@ static void fill_f32(float* dst, float v, int32_t count) {
  * the solve; the convention-specific readback NaN / -1 (not computed) until a solver of that
  * convention fills it, so another preset's solve never leaves stale or fake-zero values; the
  * material parameters NaN (condim 0) where the combine rule defines none. One loop per array
- * over the chunk's records, which are contiguous, instead of ~50 scattered stores per record. */
-static void store_defaults(tb_contact_fields* f, int32_t n0, int32_t count) {
-  const float nan = NAN;
-  const size_t ints = (size_t)count * sizeof(int32_t); /* the int fields: bytes 0x00 = 0, 0xff = -1 */
+ * over contiguous records, instead of ~50 scattered stores per record. */
+static void impulse_defaults(tb_contact_fields* f, int32_t n0, int32_t count) {
   fill_f32(f->normal_impulse + n0, 0.0f, count);
   fill_f32(f->tangent_impulse + 2 * n0, 0.0f, 2 * count);
   fill_f32(f->force + 3 * n0, 0.0f, 3 * count);
-  fill_f32(f->wrench + 6 * n0, nan, 6 * count);
-  fill_f32(f->readback_scale + n0, nan, count);
-  memset(f->anchor + n0, 0xff, ints);
-  fill_f32(f->friction_anchor_impulse + 3 * n0, nan, 3 * count);
-  fill_f32(f->mujoco_force + 6 * n0, nan, 6 * count);
-  memset(f->efc_address + n0, 0xff, ints);
-  memset(f->sleeping + n0, 0, ints);
-  fill_f32(f->static_friction + n0, nan, count);
-  fill_f32(f->dynamic_friction + n0, nan, count);
-  fill_f32(f->restitution + n0, nan, count);
-  fill_f32(f->stiffness + n0, nan, count);
-  fill_f32(f->damping + n0, nan, count);
-  fill_f32(f->spin_friction + 2 * n0, nan, 2 * count);
-  fill_f32(f->penalty_friction + 2 * n0, nan, 2 * count);
-  memset(f->condim + n0, 0, ints);
-  fill_f32(f->solref + 2 * n0, nan, 2 * count);
-  fill_f32(f->solimp + 5 * n0, nan, 5 * count);
-  fill_f32(f->adhesion + n0, nan, count);
-  fill_f32(f->friction + 5 * n0, nan, 5 * count);
-  fill_f32(f->solref_friction + 2 * n0, nan, 2 * count);
+}
+
+static void group_defaults(tb_contact_fields* f, int g, int32_t n0, int32_t count) {
+  const float nan = NAN;
+  const size_t ints = (size_t)count * sizeof(int32_t); /* the int fields: bytes 0x00 = 0, 0xff = -1 */
+  switch (g) {
+    case TB_STORE_FRICTION:
+      fill_f32(f->static_friction + n0, nan, count);
+      fill_f32(f->dynamic_friction + n0, nan, count);
+      break;
+    case TB_STORE_RESTITUTION: fill_f32(f->restitution + n0, nan, count); break;
+    case TB_STORE_SPRING:
+      fill_f32(f->stiffness + n0, nan, count);
+      fill_f32(f->damping + n0, nan, count);
+      break;
+    case TB_STORE_SPIN: fill_f32(f->spin_friction + 2 * n0, nan, 2 * count); break;
+    case TB_STORE_PENALTY: fill_f32(f->penalty_friction + 2 * n0, nan, 2 * count); break;
+    case TB_STORE_MUJOCO:
+      memset(f->condim + n0, 0, ints);
+      fill_f32(f->solref + 2 * n0, nan, 2 * count);
+      fill_f32(f->solimp + 5 * n0, nan, 5 * count);
+      fill_f32(f->adhesion + n0, nan, count);
+      fill_f32(f->friction + 5 * n0, nan, 5 * count);
+      fill_f32(f->solref_friction + 2 * n0, nan, 2 * count);
+      break;
+    case TB_STORE_PHYSX_READBACK:
+      memset(f->anchor + n0, 0xff, ints);
+      fill_f32(f->friction_anchor_impulse + 3 * n0, nan, 3 * count);
+      break;
+    case TB_STORE_NEWTON_READBACK:
+      fill_f32(f->wrench + 6 * n0, nan, 6 * count);
+      fill_f32(f->readback_scale + n0, nan, count);
+      break;
+    case TB_STORE_MUJOCO_READBACK:
+      fill_f32(f->mujoco_force + 6 * n0, nan, 6 * count);
+      memset(f->efc_address + n0, 0xff, ints);
+      break;
+    default: /* TB_STORE_SLEEPING */
+      memset(f->sleeping + n0, 0, ints);
+      break;
+  }
+}
+
+/* Group g's defaults over the records of [n0, n1) where it may hold other values. */
+static void dirty_defaults(tb_contact_store* st, int g, int32_t n0, int32_t n1) {
+  int32_t b = n0 > st->dirty_begin[g] ? n0 : st->dirty_begin[g];
+  int32_t e = n1 < st->dirty_end[g] ? n1 : st->dirty_end[g];
+  if (e > b) group_defaults(&st->f, g, b, e - b);
+}
+
+/* The defaults over records [n0, n0 + count): the impulses always, each other group only where it
+ * may hold other values. */
+static void store_defaults(tb_contact_store* st, int32_t n0, int32_t count) {
+  impulse_defaults(&st->f, n0, count);
+  for (int g = 0; g < TB_STORE_GROUPS; ++g) dirty_defaults(st, g, n0, n0 + count);
 }
 
 /* The parameters the combine rule defines for contact n (store_defaults wrote the rest). */
@@ -122,7 +161,7 @@ static void fill_job(int32_t begin, int32_t end, void* vctx) {
   if (first == end) return;
   while (w->manifolds[last].point_count == 0) --last;
   int32_t n0 = w->manifold_contact[first];
-  store_defaults(f, n0, w->manifold_contact[last] + w->manifolds[last].point_count - n0);
+  store_defaults(st, n0, w->manifold_contact[last] + w->manifolds[last].point_count - n0);
   for (int32_t i = first; i <= last; ++i) {
     const tb_manifold* m = &w->manifolds[i];
     if (m->point_count == 0) continue;
@@ -173,7 +212,29 @@ static void fill_job(int32_t begin, int32_t end, void* vctx) {
 }
 
 void tb_contact_store_fill(tb_world* w, const tb_step_context* step) {
+  tb_contact_store* st = &w->contacts;
   tb_parallel_for(w->pair_count, TB_FILL_CHUNK, step->thread_count, fill_job, w);
+  /* the chunks wrote the defaults of records [0, fresh); those after them get them here (the next
+   * stage appends the sleeping pairs' records there); then a group holds other values only in the
+   * fresh records, where the combine rule defines it */
+  int32_t fresh = w->fresh_contacts;
+  uint32_t params = (uint32_t)tb_combine_rule_params(w->def.solver.combine_rule);
+  for (int g = 0; g < TB_STORE_GROUPS; ++g) {
+    dirty_defaults(st, g, fresh, st->capacity);
+    st->dirty_begin[g] = st->dirty_end[g] = 0;
+    if (g <= TB_STORE_MUJOCO && (params & (1u << g))) tb_contacts_dirty(st, 1u << g, 0, fresh);
+  }
+}
+
+void tb_contact_store_solving(tb_world* w) {
+  static const uint32_t groups[TB_SOLVER_TYPE_COUNT] = {
+      [TB_SOLVER_PGS] = 1u << TB_STORE_PHYSX_READBACK,    [TB_SOLVER_TGS] = 1u << TB_STORE_PHYSX_READBACK,
+      [TB_SOLVER_XPBD] = 1u << TB_STORE_NEWTON_READBACK,  [TB_SOLVER_PENALTY] = 1u << TB_STORE_NEWTON_READBACK,
+      [TB_SOLVER_MUJOCO] = 1u << TB_STORE_MUJOCO_READBACK, [TB_SOLVER_KAMINO] = 1u << TB_STORE_NEWTON_READBACK};
+  int32_t solver = w->def.solver.solver;
+  /* an unknown solver (none passes the world's checks) could write anything */
+  tb_contacts_dirty(&w->contacts, solver >= 0 && solver < TB_SOLVER_TYPE_COUNT ? groups[solver] : TB_STORE_ALL_GROUPS, 0,
+                    w->contacts.count);
 }
 
 void tb_readback_set(tb_world* w, int32_t convention, int32_t flags, int32_t substeps, float scale) {

@@ -14,6 +14,10 @@ tb_status tb_contact_store_reserve(tb_world* w);
  * solve() fills them. */
 void tb_contact_store_fill(tb_world* w, const tb_step_context* step);
 
+/* The solver about to run writes its readback convention's fields into records [0, count): they are
+ * no longer the defaults the next fill may skip (every solve calls it first). */
+void tb_contact_store_solving(tb_world* w);
+
 /* What a solver's readback put in the store (tb_readback_info flags). */
 enum {
   TB_RB_PER_CONTACT = 1 << 0,  /* per_contact_force */

@@ -113,6 +113,19 @@ static void combine_mujoco(const tb_material* m0, const tb_material* m1, tb_cont
   out->defined = TB_CONTACT_PARAM_FRICTION | TB_CONTACT_PARAM_SPIN | TB_CONTACT_PARAM_MUJOCO;
 }
 
+int32_t tb_combine_rule_params(int32_t rule) {
+  switch (rule) {
+    case TB_COMBINE_RULE_PHYSX: /* a compliant pair: a spring instead of restitution */
+      return TB_CONTACT_PARAM_FRICTION | TB_CONTACT_PARAM_RESTITUTION | TB_CONTACT_PARAM_SPRING;
+    case TB_COMBINE_RULE_VBD: return TB_CONTACT_PARAM_FRICTION | TB_CONTACT_PARAM_SPRING;
+    case TB_COMBINE_RULE_MUJOCO: return TB_CONTACT_PARAM_FRICTION | TB_CONTACT_PARAM_SPIN | TB_CONTACT_PARAM_MUJOCO;
+    case TB_COMBINE_RULE_KAMINO: return TB_CONTACT_PARAM_FRICTION | TB_CONTACT_PARAM_RESTITUTION;
+    default:
+      return TB_CONTACT_PARAM_FRICTION | TB_CONTACT_PARAM_RESTITUTION | TB_CONTACT_PARAM_SPRING |
+             TB_CONTACT_PARAM_SPIN | TB_CONTACT_PARAM_PENALTY;
+  }
+}
+
 void tb_combine_material_pair(int32_t rule, const tb_combine_params* params, const tb_material* m0,
                               const tb_material* m1, tb_contact_material* out) {
   memset(out, 0, sizeof *out);

@@ -27,6 +27,10 @@ void tb_combine_materials(const struct tb_world* w, int32_t s0, int32_t s1, tb_c
 void tb_combine_material_pair(int32_t rule, const tb_combine_params* params, const tb_material* m0,
                               const tb_material* m1, tb_contact_material* out);
 
+/* TB_CONTACT_PARAM_* bits the combined material of any pair may define under a combine rule (the
+ * union of what tb_combine_material_pair and tb_combine_materials set). */
+int32_t tb_combine_rule_params(int32_t rule);
+
 /* C(a, b) of one tb_combine_mode. */
 float tb_combine_scalar(float a, float b, int32_t mode);
 

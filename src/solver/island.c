@@ -203,8 +203,10 @@ static void keep_records(tb_world* w, int32_t id) {
 
 void tb_sleep_contacts_append(tb_world* w) {
   tb_contact_store* c = &w->sleep_contacts;
-  for (int32_t i = 0; i < c->count && w->fresh_contacts + i < w->contacts.capacity; ++i)
+  int32_t i = 0;
+  for (; i < c->count && w->fresh_contacts + i < w->contacts.capacity; ++i)
     copy_record(&w->contacts, w->fresh_contacts + i, c, i);
+  tb_contacts_dirty(&w->contacts, TB_STORE_ALL_GROUPS, w->fresh_contacts, w->fresh_contacts + i);
 }
 
 /* ---- sleep and wake ---- */

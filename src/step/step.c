@@ -79,6 +79,7 @@ static tb_status solve_fresh(tb_world* w, const tb_step_context* ctx) {
   int32_t all = w->contacts.count;
   w->contacts.count = w->fresh_contacts < all ? w->fresh_contacts : all;
   tb_islands_keep_joints(w, 0);
+  tb_contact_store_solving(w);
   tb_status st = tb_solve_guarded(w, ctx);
   w->contacts.count = all;
   tb_islands_keep_joints(w, 1);

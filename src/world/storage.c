@@ -52,7 +52,21 @@ int tb_shapes_grow(tb_shapes* s, int32_t cap) {
 
 int tb_contacts_grow(tb_contact_store* c, int32_t cap) {
   tb_array_ref a[TB_MAX_ARRAYS];
-  return grow_store(a, tb_contact_field_arrays(&c->f, a), &c->capacity, cap);
+  if (!grow_store(a, tb_contact_field_arrays(&c->f, a), &c->capacity, cap)) return 0;
+  tb_contacts_dirty(c, TB_STORE_ALL_GROUPS, 0, c->capacity); /* the new records hold whatever memory held */
+  return 1;
+}
+
+void tb_contacts_dirty(tb_contact_store* c, uint32_t groups, int32_t begin, int32_t end) {
+  if (begin >= end) return;
+  for (int g = 0; g < TB_STORE_GROUPS; ++g) {
+    if (!(groups & (1u << g))) continue;
+    int32_t* b = &c->dirty_begin[g];
+    int32_t* e = &c->dirty_end[g];
+    if (*b >= *e) { *b = begin; *e = end; continue; } /* was clean */
+    if (begin < *b) *b = begin;                          /* else the hull of both */
+    if (end > *e) *e = end;
+  }
 }
 
 int tb_pairs_grow(tb_world* w, int32_t cap) {

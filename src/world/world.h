@@ -155,10 +155,24 @@ typedef struct tb_pair {
   X(manifold_contact, int32_t, 1, "first contact-store index of each manifold, -1 when not stored") \
   X(manifold_material, tb_contact_material, 1, "combined material (filled by collide for pairs with points; unread otherwise)")
 
+/* Groups of the contact fields whose "not defined / not computed" defaults (NaN, -1, 0) the store
+ * fill writes, by who else writes them: the combine rule's parameters (one group per
+ * TB_CONTACT_PARAM_* bit, in bit order), each readback convention's fields, the sleeping flag. */
+enum {
+  TB_STORE_FRICTION, TB_STORE_RESTITUTION, TB_STORE_SPRING, TB_STORE_SPIN, TB_STORE_PENALTY, TB_STORE_MUJOCO,
+  TB_STORE_PHYSX_READBACK, TB_STORE_NEWTON_READBACK, TB_STORE_MUJOCO_READBACK, TB_STORE_SLEEPING,
+  TB_STORE_GROUPS
+};
+#define TB_STORE_ALL_GROUPS ((1u << TB_STORE_GROUPS) - 1u)
+
 typedef struct tb_contact_store {
   tb_contact_fields f;
   int32_t count, capacity, requested, overflowed, readback_valid;
   int32_t grew; /* the last collide() enlarged the store to hold every point */
+  /* per group: the records outside [dirty_begin, dirty_end) (up to the capacity) hold the group's
+   * defaults, so a fill rewrites the group only inside it (a PhysX world does not rewrite the
+   * MuJoCo and Newton fields of every contact each step); empty when begin >= end */
+  int32_t dirty_begin[TB_STORE_GROUPS], dirty_end[TB_STORE_GROUPS];
 } tb_contact_store;
 
 struct tb_solver_data; /* defined by the solver */
@@ -350,6 +364,9 @@ int tb_joint_store_arrays(tb_joints* j, tb_array_ref* out);
 int tb_bodies_grow(tb_bodies* b, int32_t capacity);
 int tb_shapes_grow(tb_shapes* s, int32_t capacity);
 int tb_contacts_grow(tb_contact_store* c, int32_t capacity);
+/* Records [begin, end) of the groups in the TB_STORE_* bit mask may now hold other values than
+ * their defaults (every writer of those fields but the store fill says so). */
+void tb_contacts_dirty(tb_contact_store* c, uint32_t groups, int32_t begin, int32_t end);
 int tb_pairs_grow(tb_world* w, int32_t capacity);
 int tb_joints_grow(tb_joints* j, int32_t capacity);
 /* Frees every array of the world's stores (bodies, shapes and their owned geometry through

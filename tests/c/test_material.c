@@ -595,7 +595,29 @@ static void test_mujoco_pair_friction(void) {
   tb_world_destroy(w);
 }
 
+/* tb_combine_rule_params is what every rule can define (the store fill skips the other parameter
+ * groups): each rule on rigid and compliant materials defines a subset, and the union is the set. */
+static void test_rule_params(void) {
+  tb_material rigid = mat(0.5f, 0.3f), soft = mat(0.4f, 0.0f);
+  soft.compliant_stiffness = 1000.0f;
+  soft.compliant_damping = 5.0f;
+  tb_combine_params p = {TB_COMBINE_AVERAGE, TB_COMBINE_MIN};
+  for (int rule = 0; rule < TB_COMBINE_RULE_COUNT; ++rule) {
+    int32_t all = tb_combine_rule_params(rule), seen = 0;
+    const tb_material* m[2] = {&rigid, &soft};
+    for (int i = 0; i < 2; ++i)
+      for (int j = 0; j < 2; ++j) {
+        tb_contact_material c;
+        tb_combine_material_pair(rule, &p, m[i], m[j], &c);
+        CHECK((c.defined & ~all) == 0);
+        seen |= c.defined;
+      }
+    CHECK(seen == all);
+  }
+}
+
 int main(void) {
+  test_rule_params();
   test_mujoco_pair_friction();
   test_physx_mode_table();
   test_physx_static_dynamic();
