@@ -6,14 +6,17 @@
 //
 // BASE is either another checkout with its wasm built (e.g. `git worktree add /tmp/base <commit>`,
 // then `make wasm` there): a change's effect on Tribo's wasm time; or a peer engine's bench name
-// (an adapter bench/engines/<name>.mjs: rapier-simd, rapier, havok, jolt, cannon): Tribo against it.
-// "new" is this checkout. scene: pile (default) or pyramid (bench/scenes.mjs); side: the pile's
+// (an adapter bench/engines/<name>.mjs: rapier-simd, rapier, havok, jolt, cannon): Tribo against it;
+// or another Tribo entry of this checkout (e.g. `ENGINE=tribo:threads node bench/ab.mjs tribo:simd`:
+// the threads build against the simd build under the same load). "new" is this checkout's ENGINE.
+// HOG=1 keeps a busy child process beside both (the threads build's "also under load" check). scene: pile (default) or pyramid (bench/scenes.mjs); side: the pile's
 // columns per side (10 = 1000 bodies); steps: default 900. ENGINE names the Tribo entry (default
 // tribo:simd; e.g. tribo:preset=newton-xpbd), built as bench/run.mjs builds it. Both worlds step
 // in turns of 20 steps; steps from 300 on are timed. Prints each side's median ms/step and the
 // median (min–max) over turns of new / base turn time (below 1: this checkout is faster).
 import fs from 'node:fs';
 import path from 'node:path';
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { pile, pyramid } from './scenes.mjs';
 import { loadFrom } from './engines/tribo.mjs';
@@ -26,11 +29,11 @@ const PEERS = fs.readdirSync(path.join(HERE, 'engines')).map((f) => f.replace(/\
   .filter((name) => !name.startsWith('tribo') && name !== 'rapier-common');
 const [base, sceneName = 'pile', sideArg = '10', stepsArg = '900'] = process.argv.slice(2);
 const side = Number(sideArg), steps = Number(stepsArg);
-const basePeer = PEERS.includes(base);
-if (!base || !(basePeer || fs.statSync(base, { throwIfNoEntry: false })?.isDirectory()) ||
+const basePeer = PEERS.includes(base), baseEntry = base?.startsWith('tribo:') ? parseEngineName(base) : null;
+if (!base || !(basePeer || baseEntry || fs.statSync(base, { throwIfNoEntry: false })?.isDirectory()) ||
     !['pile', 'pyramid'].includes(sceneName) || !(side >= 1) || !(steps > WARM)) {
   console.error(`usage: node bench/ab.mjs BASE [pile|pyramid] [side >= 1] [steps > ${WARM}]; BASE = a checkout's ` +
-    `directory or one of ${PEERS.join(', ')} (got ${JSON.stringify(base)})`);
+    `directory, a Tribo entry (tribo:simd, tribo:threads…) or one of ${PEERS.join(', ')} (got ${JSON.stringify(base)})`);
   process.exit(1);
 }
 
@@ -40,9 +43,11 @@ if (engine.module !== 'tribo') {
   process.exit(1);
 }
 const scene = sceneName === 'pyramid' ? pyramid() : pile({ side });
-const baseEngine = basePeer ? await (await import(`./engines/${base}.mjs`)).load() : await loadFrom(path.resolve(base), engine.params);
+const baseEngine = basePeer ? await (await import(`./engines/${base}.mjs`)).load()
+  : baseEntry ? await loadFrom(path.resolve(HERE, '..'), baseEntry.params) : await loadFrom(path.resolve(base), engine.params);
 const worlds = [baseEngine.createWorld(scene), (await loadFrom(path.resolve(HERE, '..'), engine.params)).createWorld(scene)];
-const names = [basePeer ? base : 'base', 'new'];
+const names = [basePeer || baseEntry ? base : 'base', 'new'];
+const hog = process.env.HOG === '1' ? spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }) : null;
 
 const times = [[], []], turns = [[], []];
 for (let start = 0; start < steps; start += TURN) {
@@ -61,4 +66,6 @@ const median = (a) => a.slice().sort((x, y) => x - y)[a.length >> 1];
 const ratios = turns[1].map((x, i) => x / turns[0][i]);
 console.log(`${sceneName}${sceneName === 'pile' ? ` (${scene.bodies.filter((b) => b.type === 'dynamic').length} bodies)` : ''}: ${names[0]} ${median(times[0]).toFixed(3)} ms/step, ` +
   `new ${median(times[1]).toFixed(3)} ms/step; new/${names[0]} per turn median ${median(ratios).toFixed(3)} ` +
-  `(${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}, ${ratios.length} turns)`);
+  `(${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}, ${ratios.length} turns)` +
+  `${baseEntry ? `; new = ${process.env.ENGINE ?? 'tribo:simd'}` : ''}${hog ? '; beside a busy process' : ''}`);
+hog?.kill('SIGKILL');
