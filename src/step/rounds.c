@@ -103,6 +103,7 @@ void tb_rounds_finish(tb_world* w, int32_t rounds) {
   const float inv = 1.0f / (float)rounds; /* force = Σ impulse / timestep = mean over equal rounds */
   tb_contact_fields* f = &w->contacts.f;
   const float* v = rs->contact[rs->current];
+  tb_contacts_dirty(&w->contacts, 1u << TB_STORE_NEWTON_READBACK, 0, rs->count[rs->current]); /* the wrench */
   for (int32_t k = 0; k < rs->count[rs->current]; ++k, v += TB_ROUND_CONTACT) {
     f->normal_impulse[k] = v[0];
     f->tangent_impulse[2 * k] = v[1];

@@ -52,8 +52,9 @@ int tb_shapes_grow(tb_shapes* s, int32_t cap) {
 
 int tb_contacts_grow(tb_contact_store* c, int32_t cap) {
   tb_array_ref a[TB_MAX_ARRAYS];
+  int32_t old = c->capacity;
   if (!grow_store(a, tb_contact_field_arrays(&c->f, a), &c->capacity, cap)) return 0;
-  tb_contacts_dirty(c, TB_STORE_ALL_GROUPS, 0, c->capacity); /* the new records hold whatever memory held */
+  tb_contacts_dirty(c, TB_STORE_ALL_GROUPS, old, c->capacity); /* new records hold whatever memory held */
   return 1;
 }
 
