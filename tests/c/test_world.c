@@ -190,9 +190,9 @@ static void drop_pile(tb_world_id w, int n, tb_body_id* ids) {
 }
 
 /* The store fill rewrites a group of "not defined / not computed" fields (NaN, -1, 0) only where
- * something else may have written it (contacts.dirty_begin / dirty_end). The world `a` steps so; `b`, the same
- * scene, is told before each step that every record of every group may hold other values, so it
- * rewrites every default as the fill once did. Through preset changes (other readbacks, other
+ * something else may have written it (contacts.dirty_begin / dirty_end). w[0] steps so; w[1], the
+ * same scene, is told before each step that every record of every group may hold other values, so
+ * it rewrites every default as the fill once did. Through preset changes (other readbacks, other
  * combine rules), sleeping records after the fresh ones and a store that shrinks and grows, every
  * field of every record is the same bits in both. */
 static void test_store_defaults_kept(void) {
