@@ -9,18 +9,19 @@
 // (an adapter bench/engines/<name>.mjs: rapier-simd, rapier, havok, jolt, cannon): Tribo against it;
 // or another Tribo entry of this checkout (e.g. `ENGINE=tribo:threads node bench/ab.mjs tribo:simd`:
 // the threads build against the simd build under the same load). "new" is this checkout's ENGINE.
-// HOG=1 keeps a busy child process beside both (the threads build's "also under load" check). scene: pile (default) or pyramid (bench/scenes.mjs); side: the pile's
-// columns per side (10 = 1000 bodies); steps: default 900. ENGINE names the Tribo entry (default
+// HOG=1 keeps a busy child process beside both (the threads build's "also under load" check).
+// scene: pile (default) or pyramid (bench/scenes.mjs); side: the pile's columns per side (10 = 1000
+// bodies); steps: default 900. ENGINE names the Tribo entry (default
 // tribo:simd; e.g. tribo:preset=newton-xpbd), built as bench/run.mjs builds it. Both worlds step
 // in turns of 20 steps; steps from 300 on are timed. Prints each side's median ms/step and the
 // median (min–max) over turns of new / base turn time (below 1: this checkout is faster).
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { pile, pyramid } from './scenes.mjs';
 import { loadFrom } from './engines/tribo.mjs';
 import { parseEngineName } from './engine_name.mjs';
+import { startHog } from './hog.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const TURN = 20, WARM = 300;
@@ -47,7 +48,9 @@ const baseEngine = basePeer ? await (await import(`./engines/${base}.mjs`)).load
   : baseEntry ? await loadFrom(path.resolve(HERE, '..'), baseEntry.params) : await loadFrom(path.resolve(base), engine.params);
 const worlds = [baseEngine.createWorld(scene), (await loadFrom(path.resolve(HERE, '..'), engine.params)).createWorld(scene)];
 const names = [basePeer || baseEntry ? base : 'base', 'new'];
-const hog = process.env.HOG === '1' ? spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }) : null;
+const hog = process.env.HOG === '1' ? startHog() : null;
+hog?.unref(); /* it does not keep this process alive, */
+process.on('exit', () => hog?.kill('SIGKILL')); /* and dies with it, also when a step throws */
 
 const times = [[], []], turns = [[], []];
 for (let start = 0; start < steps; start += TURN) {
@@ -68,4 +71,3 @@ console.log(`${sceneName}${sceneName === 'pile' ? ` (${scene.bodies.filter((b) =
   `new ${median(times[1]).toFixed(3)} ms/step; new/${names[0]} per turn median ${median(ratios).toFixed(3)} ` +
   `(${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}, ${ratios.length} turns)` +
   `${baseEntry ? `; new = ${process.env.ENGINE ?? 'tribo:simd'}` : ''}${hog ? '; beside a busy process' : ''}`);
-hog?.kill('SIGKILL');

@@ -30,6 +30,7 @@
 // after the END marker (the "## Collision…" sections of make bench-collision, bench-mesh,
 // bench-broadphase) is kept as it is.
 import { execFileSync, spawn } from 'node:child_process';
+import { startHog } from './hog.mjs';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -704,11 +705,6 @@ async function main() {
     writeResults(report, meta);
     log(`wrote ${path.relative(process.cwd(), OUT)} (${meta.totalS.toFixed(0)} s)`);
   }
-}
-
-/** A busy child process that keeps one core loaded while a threads-build entry runs. */
-function startHog() {
-  return spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
 }
 
 function loadavg() {
