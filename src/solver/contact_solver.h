@@ -32,6 +32,7 @@ typedef struct tb_body_sim {
   int32_t island;               /* root solver index of the body's island */
   int32_t position_iterations;  /* of the body's island (max of its bodies' requests) */
   int32_t velocity_iterations;  /* of the body's island, >= 1 */
+  float max_contact_impulse;    /* N·s per contact point, INFINITY = none (the body's) */
 } tb_body_sim;
 
 typedef struct tb_contact_point_wide {

@@ -59,10 +59,10 @@ void tb_solver_destroy(tb_world* w) {
   tb_free(d->color, (size_t)d->constraint_capacity * sizeof(int32_t));
   tb_free(d->manifold_wide, (size_t)d->manifold_capacity * sizeof(int32_t));
   tb_free(d->manifold_anchor, (size_t)d->manifold_capacity * sizeof(int32_t));
-  tb_free(d->manifold_kept, (size_t)d->manifold_capacity * sizeof(int32_t));
   tb_free(d->chunk_residual, (size_t)d->manifold_capacity * 2 * sizeof(float));
   tb_free(d->color_used, (size_t)d->color_used_capacity * sizeof(uint32_t));
   tb_free(d->wides, (size_t)d->wide_capacity * sizeof(tb_contact_wide));
+  tb_free(d->wide_in, (size_t)d->wide_capacity * sizeof(tb_physx_wide_in));
   tb_free(d->pack_fill, (size_t)d->pack_capacity * sizeof(int32_t));
   tb_physx_joints_destroy(d);
   for (int i = 0; i < 2; ++i) {
@@ -97,11 +97,11 @@ static int reserve_many(tb_solver_data* d, int32_t bodies, int32_t constraints, 
                             {(void**)&d->constraint_manifold, sizeof(int32_t)}, {(void**)&d->color, sizeof(int32_t)}};
   /* per pair; the readback's chunk residuals (two per chunk) are sized by pairs too */
   const tb_array_ref m[] = {{(void**)&d->manifold_wide, sizeof(int32_t)}, {(void**)&d->manifold_anchor, sizeof(int32_t)},
-                            {(void**)&d->manifold_kept, sizeof(int32_t)}, {(void**)&d->chunk_residual, 2 * sizeof(float)}};
+                            {(void**)&d->chunk_residual, 2 * sizeof(float)}};
   tb_array_ref a0[5], a1[5];
   int na0 = anchor_cache_arrays(&d->anchors[0], a0), na1 = anchor_cache_arrays(&d->anchors[1], a1);
   return reserve_arrays(b, 3, &d->body_capacity, bodies) && reserve_arrays(c, 4, &d->constraint_capacity, constraints) &&
-         reserve_arrays(m, 4, &d->manifold_capacity, manifolds) &&
+         reserve_arrays(m, 3, &d->manifold_capacity, manifolds) &&
          reserve_arrays(a0, na0, &d->anchors[0].capacity, manifolds) &&
          reserve_arrays(a1, na1, &d->anchors[1].capacity, manifolds);
 }
@@ -279,6 +279,7 @@ static void prepare_bodies_job(int32_t begin, int32_t end, void* vctx) {
     if (sim->inv_mass == 0.0f) iw = tb_mat3_zero();
     sim->inv_i[0] = iw.cx.x; sim->inv_i[1] = iw.cy.y; sim->inv_i[2] = iw.cz.z;
     sim->inv_i[3] = iw.cy.x; sim->inv_i[4] = iw.cz.x; sim->inv_i[5] = iw.cz.y;
+    sim->max_contact_impulse = bodies->max_contact_impulse[i];
     sim->linear_damping = bodies->linear_damping[i];
     sim->angular_damping = bodies->angular_damping[i];
     const float* v = bodies->f.linear_velocity + 3 * i;
@@ -401,27 +402,46 @@ static int32_t pack_bucket(const tb_world* w, const tb_solver_data* d, int32_t i
 
 /* Job over constraints [begin, end), one packing chunk: each manifold into the next lane of its
  * bucket's slots from the chunk's first slot (constraint order within a bucket), four to a wide,
- * the overflow colour one to a wide; and each manifold's row in the last step's anchor cache, by a
- * merge walk (constraints and cache rows both ascend in pair order) instead of a binary search per
- * lane, whose branches went either way at random. */
+ * the overflow colour one to a wide, with what its rows read of the pair (tb_physx_wide_in): its
+ * bodies, its combined material and its row in the last step's anchor cache, by a merge walk
+ * (constraints and cache rows both ascend in pair order) instead of a binary search per lane,
+ * whose branches went either way at random. */
 static void pack_wides_job(int32_t begin, int32_t end, void* vctx) {
   const tb_physx_prep* pc = (const tb_physx_prep*)vctx;
+  const tb_world* w = pc->w;
   tb_solver_data* d = pc->d;
-  const tb_shapes* s = &pc->w->shapes;
+  const tb_shapes* s = &w->shapes;
+  const int32_t* solver_index = w->bodies.solver_index;
   const tb_anchor_cache* prev = &d->anchors[d->anchors_prev];
   int32_t fill[TB_PACK_BUCKETS];
   memcpy(fill, &d->pack_fill[begin / TB_PACK_CHUNK * TB_PACK_BUCKETS], sizeof fill);
   int32_t row = -1;
   for (int32_t i = begin; i < end; ++i) {
-    int32_t k = pack_bucket(pc->w, d, i), m = d->constraint_manifold[i];
+    int32_t k = pack_bucket(w, d, i), m = d->constraint_manifold[i];
     int32_t slot = fill[k];
     fill[k] += k == TB_PACK_BUCKETS - 1 ? TB_LANES : 1;
-    d->wides[slot / TB_LANES].manifold[slot % TB_LANES] = m;
+    int32_t wi = slot / TB_LANES, l = slot % TB_LANES;
+    d->wides[wi].manifold[l] = m;
     d->manifold_wide[m] = slot;
-    uint64_t key = tb_pair_match_key(s, pc->w->pairs[m].shape0, pc->w->pairs[m].shape1);
+    tb_physx_wide_in* in = &d->wide_in[wi];
+    int32_t s0 = w->pairs[m].shape0, s1 = w->pairs[m].shape1;
+    int32_t a = s->body[s0], b = s->body[s1];
+    in->slot_a[l] = a;
+    in->slot_b[l] = b;
+    in->solver_a[l] = solver_index[a];
+    in->solver_b[l] = solver_index[b];
+    const tb_contact_material* mat = &w->manifold_material[m];
+    float mu_d = mat->dynamic_friction > 0.0f ? mat->dynamic_friction : 0.0f;
+    in->mu_dynamic[l] = mu_d;
+    in->mu_static[l] = mat->static_friction > mu_d ? mat->static_friction : mu_d;
+    in->flags[l] = mat->flags;
+    in->restitution[l] = mat->restitution;
+    in->stiffness[l] = mat->stiffness;
+    in->damping[l] = mat->damping;
+    uint64_t key = tb_pair_match_key(s, s0, s1);
     if (row < 0) row = tb_lower_bound_u64(prev->key, prev->pair_count, key);
     while (row < prev->pair_count && prev->key[row] < key) ++row;
-    d->manifold_kept[m] = row < prev->pair_count && prev->key[row] == key ? row : -1;
+    in->kept[l] = row < prev->pair_count && prev->key[row] == key ? row : -1;
   }
 }
 
@@ -464,7 +484,8 @@ static tb_status build_wides(tb_physx_prep* pc, tb_physx_plan* plan, int32_t thr
     wide_count += overflow ? run : (run + TB_LANES - 1) / TB_LANES;
   }
   d->color_start[TB_GRAPH_COLORS + 1] = wide_count;
-  if (!reserve((void**)&d->wides, &d->wide_capacity, wide_count, sizeof(tb_contact_wide)))
+  const tb_array_ref wa[] = {{(void**)&d->wides, sizeof(tb_contact_wide)}, {(void**)&d->wide_in, sizeof(tb_physx_wide_in)}};
+  if (!reserve_arrays(wa, 2, &d->wide_capacity, wide_count))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for %d constraints", wide_count);
   plan->wide_count = wide_count;
   /* empty lanes: each colour's last wide's rest and the overflow wides' lanes 1-3 */

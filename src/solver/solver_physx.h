@@ -28,6 +28,19 @@ typedef struct tb_anchor_cache {
   int32_t pair_count, capacity;
 } tb_anchor_cache;
 
+/* What the rows of a wide's lanes read of their pairs, written by the packing, which walks the
+ * constraints in pair order: the per-pair arrays (pairs, shapes' bodies, combined materials, the
+ * anchor cache's keys) are read in order there, and the rows' preparation, which goes colour by
+ * colour, reads this record in wide order instead of each pair's at random. */
+typedef struct tb_physx_wide_in {
+  int32_t slot_a[TB_LANES], slot_b[TB_LANES];     /* body slots of shape0 and shape1 */
+  int32_t solver_a[TB_LANES], solver_b[TB_LANES]; /* their solver bodies, -1 none */
+  int32_t kept[TB_LANES];   /* row of the pair in the last step's anchor cache, -1 none */
+  int32_t flags[TB_LANES];  /* combined material's TB_CONTACT_MATERIAL_* */
+  float mu_static[TB_LANES], mu_dynamic[TB_LANES]; /* 1, as the rows use them (>= 0, static >= dynamic) */
+  float restitution[TB_LANES], stiffness[TB_LANES], damping[TB_LANES]; /* combined material's */
+} tb_physx_wide_in;
+
 typedef struct tb_solver_data {
   tb_body_state* states;
   tb_body_sim* sims;
@@ -40,12 +53,12 @@ typedef struct tb_solver_data {
   int32_t* color;
   int32_t* manifold_wide;    /* per pair: wide * 4 + lane, -1 when the manifold is empty */
   int32_t* manifold_anchor;  /* per pair with a constraint, readback: 1 = its anchors stuck, then their row in the next anchor cache (-1 none) */
-  int32_t* manifold_kept;    /* per pair with a constraint: its row in the last step's anchor cache (anchors[anchors_prev]), -1 none */
   float* chunk_residual;     /* per readback chunk: the largest velocity (m/s) and penetration (m) residual */
   int32_t constraint_capacity, manifold_capacity;
   uint32_t* color_used;      /* per solver body, colouring: bit c = the body has a constraint of colour c */
   int32_t color_used_capacity;
   tb_contact_wide* wides;
+  tb_physx_wide_in* wide_in; /* per wide: its lanes' pair data (the packing writes, the rows read) */
   int32_t wide_capacity;
   int32_t* pack_fill;        /* per packing chunk and colour: its constraints, then its first slot in the colour */
   int32_t pack_capacity;

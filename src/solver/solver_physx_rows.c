@@ -12,9 +12,9 @@
 
 /* What the rows of one lane (one manifold) share while they are prepared. */
 typedef struct tb_physx_lane {
-  int32_t manifold, shape0, shape1;
+  int32_t manifold;
   const tb_manifold* mf;
-  const tb_contact_material* mat;
+  const tb_physx_wide_in* in; /* the wide's pair data (the lane's column) */
   const tb_body_sim* sa;    /* shape0's solver body, NULL when static */
   const tb_body_sim* sb;
   float ima, imb;           /* inverse masses, 1/kg */
@@ -77,14 +77,11 @@ static void prepare_lane_bodies(const tb_physx_ctx* ctx, tb_contact_wide* c, int
   const tb_world* w = ctx->w;
   const tb_solver_data* d = ctx->d;
   const tb_solver_params* sp = &w->def.solver;
-  const tb_shapes* s = &w->shapes;
-  const tb_bodies* bodies = &w->bodies;
+  const tb_physx_wide_in* in = &d->wide_in[c - d->wides];
   ln->manifold = m;
   ln->mf = &w->manifolds[m];
-  int32_t s0 = w->pairs[m].shape0, s1 = w->pairs[m].shape1;
-  ln->shape0 = s0;
-  ln->shape1 = s1;
-  int32_t a = bodies->solver_index[s->body[s0]], b = bodies->solver_index[s->body[s1]];
+  ln->in = in;
+  int32_t a = in->solver_a[l], b = in->solver_b[l];
   c->body_a[l] = a;
   c->body_b[l] = b;
   c->state_a[l] = a >= 0 ? a : ctx->zero_state;
@@ -115,20 +112,16 @@ static void prepare_lane_bodies(const tb_physx_ctx* ctx, tb_contact_wide* c, int
 
   /* max contact impulse: the smaller of the non-static bodies' caps */
   float cap = INFINITY;
-  if (sa) cap = bodies->max_contact_impulse[sa->slot];
-  if (sb && bodies->max_contact_impulse[sb->slot] < cap) cap = bodies->max_contact_impulse[sb->slot];
+  if (sa) cap = sa->max_contact_impulse;
+  if (sb && sb->max_contact_impulse < cap) cap = sb->max_contact_impulse;
   c->max_impulse[l] = cap;
 
   /* combined by the world's combine rule during collide() */
-  const tb_contact_material* mat = &w->manifold_material[m];
-  ln->mat = mat;
-  int compliant = (mat->flags & TB_CONTACT_MATERIAL_COMPLIANT) != 0;
+  int compliant = (in->flags[l] & TB_CONTACT_MATERIAL_COMPLIANT) != 0;
   ln->compliant = compliant;
   c->compliant[l] = compliant ? 1.0f : 0.0f;
-  float mu_d = mat->dynamic_friction > 0.0f ? mat->dynamic_friction : 0.0f;
-  float mu_s = mat->static_friction > mu_d ? mat->static_friction : mu_d;
-  c->mu_static[l] = mu_s;
-  c->mu_dynamic[l] = mu_d;
+  c->mu_static[l] = in->mu_static[l];
+  c->mu_dynamic[l] = in->mu_dynamic[l];
 
   ln->n = ln->mf->normal;
   ln->ca0 = sa ? sa->center : tb_v3(0, 0, 0);
@@ -153,19 +146,18 @@ static void prepare_lane_friction(const tb_physx_ctx* ctx, tb_contact_wide* c, i
   const tb_physx_lane* ln = &ls->ln[l];
   const tb_world* w = ctx->w;
   const tb_solver_data* d = ctx->d;
-  const tb_shapes* s = &w->shapes;
   const tb_bodies* bodies = &w->bodies;
   const tb_manifold* mf = ln->mf;
-  const tb_contact_material* mat = ln->mat;
+  int32_t flags = ln->in->flags[l];
   tb_vec3 n = ln->n;
   int32_t anchors[TB_MAX_ANCHORS] = {-1, -1};
-  int na = (mat->flags & TB_CONTACT_MATERIAL_NO_FRICTION) ? 0 : choose_anchors(mf, anchors);
+  int na = (flags & TB_CONTACT_MATERIAL_NO_FRICTION) ? 0 : choose_anchors(mf, anchors);
   /* strong friction keeps the anchors of a patch that stuck (unless a material disables it) */
-  c->strong[l] = na > 0 && !(mat->flags & TB_CONTACT_MATERIAL_NO_STRONG_FRICTION);
+  c->strong[l] = na > 0 && !(flags & TB_CONTACT_MATERIAL_NO_STRONG_FRICTION);
   c->kept[l] = -1;
   if (c->strong[l]) {
     const tb_anchor_cache* prev = &d->anchors[d->anchors_prev];
-    int32_t ci = d->manifold_kept[ln->manifold];
+    int32_t ci = ln->in->kept[l];
     int32_t pts[TB_MAX_ANCHORS];
     int nk = ci >= 0 ? kept_anchors(prev, ci, mf, pts) : 0;
     if (nk > 0) {
@@ -202,8 +194,8 @@ static void prepare_lane_friction(const tb_physx_ctx* ctx, tb_contact_wide* c, i
       /* drift of the kept anchor: B's anchor point minus A's, from the poses now */
       const tb_anchor_cache* prev = &d->anchors[d->anchors_prev];
       int32_t ai = TB_MAX_ANCHORS * c->kept[l] + k;
-      tb_vec3 xa = tb_transform_point(tb_body_pose(bodies, s->body[ln->shape0]), prev->local_a[ai]);
-      tb_vec3 xb = tb_transform_point(tb_body_pose(bodies, s->body[ln->shape1]), prev->local_b[ai]);
+      tb_vec3 xa = tb_transform_point(tb_body_pose(bodies, ln->in->slot_a[l]), prev->local_a[ai]);
+      tb_vec3 xb = tb_transform_point(tb_body_pose(bodies, ln->in->slot_b[l]), prev->local_b[ai]);
       tb_vec3 e = tb_sub(xb, xa);
       an->error_t0[l] = tb_dot(e, t0);
       an->error_t1[l] = tb_dot(e, t1);
@@ -263,7 +255,7 @@ static void prepare_lane_point(const tb_physx_ctx* ctx, tb_contact_wide* c, int 
                                float wn, float vn) {
   const tb_solver_params* sp = &ctx->w->def.solver;
   const tb_manifold_point* mp = &ln->mf->points[j];
-  const tb_contact_material* mat = ln->mat;
+  const tb_physx_wide_in* in = ln->in;
   tb_contact_point_wide* p = &c->p[j];
   float hi = ln->hi;
   p->base_separation[l] = mp->separation;
@@ -276,13 +268,14 @@ static void prepare_lane_point(const tb_physx_ctx* ctx, tb_contact_wide* c, int 
      * − x·p with target −k·s/(d + h·k); an acceleration spring (k 1/s², d 1/s) has
      * x = 1/(1 + a) and its velocity change is converted through the effective mass 1/w;
      * damping suppressed when separated and not expected to close within the step */
-    float damping = mp->separation > 0.0f && mp->separation + vn * ctx->h > 0.0f ? 0.0f : mat->damping;
-    float a_sp = hi * (damping + hi * mat->stiffness);
+    float stiffness = in->stiffness[l];
+    float damping = mp->separation > 0.0f && mp->separation + vn * ctx->h > 0.0f ? 0.0f : in->damping[l];
+    float a_sp = hi * (damping + hi * stiffness);
     if (a_sp <= 0.0f) return;
-    int accel = (mat->flags & TB_CONTACT_MATERIAL_ACCELERATION_SPRING) != 0;
+    int accel = (in->flags[l] & TB_CONTACT_MATERIAL_ACCELERATION_SPRING) != 0;
     float xk = 1.0f / (1.0f + a_sp * (accel ? 1.0f : wn));
     p->vel_mul[l] = xk * a_sp * (accel ? 1.0f / wn : 1.0f);
-    p->compliant_rate[l] = mat->stiffness / (damping + hi * mat->stiffness);
+    p->compliant_rate[l] = stiffness / (damping + hi * stiffness);
     /* TGS: each internal step's spring impulse starts from zero, so the accumulated impulse
      * of earlier internal steps does not decay */
     p->imp_mul[l] = ctx->tgs ? 1.0f : 1.0f - xk;
@@ -291,10 +284,11 @@ static void prepare_lane_point(const tb_physx_ctx* ctx, tb_contact_wide* c, int 
   p->vel_mul[l] = 1.0f / wn;
   /* restitution: e > 0, closing faster than the bounce threshold, expected to touch within
    * the step */
-  if (mat->restitution > 0.0f && vn < -sp->bounce_threshold_velocity && mp->separation + vn * ctx->h < 0.0f) {
+  float e = in->restitution[l];
+  if (e > 0.0f && vn < -sp->bounce_threshold_velocity && mp->separation + vn * ctx->h < 0.0f) {
     /* from a gap the position iterations move the pose as if the bodies had touched at the
      * step's start (PhysX biased error); the velocity iterations target the full rebound */
-    p->restitution_target[l] = -mat->restitution * vn;
+    p->restitution_target[l] = -e * vn;
     p->restitution_biased[l] = p->restitution_target[l] - (mp->separation > 0.0f ? mp->separation / ctx->h : 0.0f);
   }
 }
