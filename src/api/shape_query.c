@@ -44,7 +44,9 @@ int32_t tb_world_shape_distance(tb_world_id world, tb_shape_id a, tb_shape_id b,
       return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: shape %c is a %s, not a convex shape", fn, k ? 'b' : 'a',
                             tb_shape_type_name(sh->type[s]));
   }
-  tb_shape_geom ga = tb_shape_geom_of(sh, sa), gb = tb_shape_geom_of(sh, sb);
+  tb_shape_geom ga, gb;
+  tb_shape_geom_load(sh, sa, &ga);
+  tb_shape_geom_load(sh, sb, &gb);
   tb_convex ca = tb_convex_from_geom(&ga, shape_pose(w, sa)), cb = tb_convex_from_geom(&gb, shape_pose(w, sb));
   tb_manifold_point pt;
   tb_vec3 n;

@@ -376,7 +376,8 @@ tb_status tb_query_ray(tb_world* w, const char* fn, const float origin[3], const
     tb_transform x = shape_pose(w, s);
     tb_vec3 lo = tb_inv_rotate(x.q, tb_sub(o, x.p)), ld = tb_inv_rotate(x.q, dir);
     local_hit h;
-    tb_shape_geom g = tb_shape_geom_of(sh, s);
+    tb_shape_geom g;
+    tb_shape_geom_load(sh, s, &g);
     if (!ray_routine(sh->type[s])(&g, lo, ld, max_distance, &h)) continue;
     int32_t b = sh->body[s];
     tb_ray_hit hit;
@@ -460,7 +461,8 @@ int32_t tb_query_overlap(tb_world* w, const char* fn, int32_t type, const float 
   for (int32_t s = 0; s < sh->count; ++s) {
     if (sh->type[s] < 0 || !passes(w, filter, s)) continue;
     tb_transform x = shape_pose(w, s);
-    tb_shape_geom g = tb_shape_geom_of(sh, s);
+    tb_shape_geom g;
+    tb_shape_geom_load(sh, s, &g);
     tb_vec3 lo, hi;
     tb_shape_aabb(&g, x, &lo, &hi);
     if (!boxes_overlap(ql_lo, ql_hi, lo, hi)) continue;

@@ -22,7 +22,8 @@ static void shape_bounds(tb_world* w, int32_t i, float h) {
   int32_t body = s->body[i];
   tb_transform pose = tb_transform_mul(tb_body_pose(b, body), s->local[i]);
   s->world_pose[i] = pose;
-  tb_shape_geom g = tb_shape_geom_of(s, i);
+  tb_shape_geom g;
+  tb_shape_geom_load(s, i, &g);
   tb_vec3 lo, hi;
   tb_shape_aabb(&g, pose, &lo, &hi);
   const float* v = b->f.linear_velocity + 3 * body;

@@ -87,7 +87,9 @@ int tb_pcm_refresh(const tb_world* w, int32_t a, int32_t c, const tb_match_frame
   int32_t bound = w->def.collision.max_points_per_pair;
   if (cache->state == TB_PCM_NONE || n <= 0 || n > bound || (prev->reduced[pi] && n < bound)) return 0;
   const tb_shapes* s = &w->shapes;
-  tb_shape_geom ga = tb_shape_geom_of(s, a), gc = tb_shape_geom_of(s, c);
+  tb_shape_geom ga, gc;
+  tb_shape_geom_load(s, a, &ga);
+  tb_shape_geom_load(s, c, &gc);
   float margin = fminf(shape_margin(&ga), shape_margin(&gc)); /* m: PhysX minMargin */
   if (invalidated(&ga, &gc, s->world_pose[a], s->world_pose[c], cache, n, margin)) return 0;
   /* refreshContactPoints: each point with its body, the separation along the normal (with body 0),

@@ -38,7 +38,9 @@ static void narrow_job(int32_t begin, int32_t end, void* vctx) {
   int32_t pk = pcm ? tb_lower_bound_u64(prev->key, prev->pair_count, tb_pair_match_key(s, w->pairs[begin].shape0, w->pairs[begin].shape1)) : 0;
   for (int32_t i = begin; i < end; ++i) {
     int32_t a = w->pairs[i].shape0, c = w->pairs[i].shape1;
-    tb_shape_geom ga = tb_shape_geom_of(s, a), gc = tb_shape_geom_of(s, c);
+    tb_shape_geom ga, gc;
+    tb_shape_geom_load(s, a, &ga);
+    tb_shape_geom_load(s, c, &gc);
     const float* va = b->f.linear_velocity + 3 * s->body[a];
     const float* vc = b->f.linear_velocity + 3 * s->body[c];
     tb_vec3 dv = tb_v3(vc[0] - va[0], vc[1] - va[1], vc[2] - va[2]);
