@@ -31,6 +31,16 @@
  * waits stay slow (at most TB_MAX_BACKOFF jobs, a few steps) and resets after a fast job.
  * Who runs a chunk never changes a result, so this only decides speed. */
 #define TB_SLOW_WAIT_NS 300000
+
+/* Polls of a waiting thread between two reads of the clock (a power of two): about 10 µs either
+ * way. Natively a poll waits on a pause instruction; in wasm a poll is a few ns (no pause) and
+ * clock_gettime a call into JS of about a microsecond, which, read every 64 polls, took 4 % of the
+ * calling thread's time in the threads build's pile. */
+#if defined(__wasm__)
+#define TB_POLLS_PER_CLOCK 2048
+#else
+#define TB_POLLS_PER_CLOCK 256
+#endif
 #define TB_MAX_BACKOFF 1024
 
 /* The job's claim state in one atomic word, so that a chunk is claimed together with the job it
@@ -116,10 +126,14 @@ static void* worker_main(void* arg) {
   uint32_t seen = STATE_GEN(atomic_load(&s_state));
   for (;;) {
     uint64_t state = atomic_load_explicit(&s_state, memory_order_acquire);
-    int64_t start = STATE_GEN(state) == seen ? now_ns() : 0;
+    int64_t start = 0; /* the clock is read from the first check on (in wasm it is a call into JS) */
     for (int polls = 1; STATE_GEN(state) == seen; ++polls) {
       cpu_relax();
-      if ((polls & 63) == 0 && now_ns() - start > TB_SPIN_NS) break;
+      if ((polls & (TB_POLLS_PER_CLOCK - 1)) == 0) {
+        int64_t now = now_ns();
+        if (start == 0) start = now;
+        else if (now - start > TB_SPIN_NS) break;
+      }
       state = atomic_load_explicit(&s_state, memory_order_acquire);
     }
     if (STATE_GEN(state) == seen) {
@@ -148,13 +162,16 @@ int32_t tb_jobs_reserve(int32_t thread_count) {
 /* Waits for the chunks other threads claimed (never for idle threads); returns 1 when the wait
  * was slow. */
 static int wait_for_chunks(int32_t chunks) {
-  if (atomic_load_explicit(&s_done, memory_order_acquire) >= chunks) return 0;
-  int64_t start = now_ns();
+  int64_t start = 0; /* from the first clock check: most waits end before it */
   int slow = 0;
   for (int polls = 1; atomic_load_explicit(&s_done, memory_order_acquire) < chunks; ++polls) {
     cpu_relax();
-    if ((polls & 255) == 0) {
-      if (!slow && now_ns() - start > TB_SLOW_WAIT_NS) slow = 1;
+    if ((polls & (TB_POLLS_PER_CLOCK - 1)) == 0) {
+      if (!slow) {
+        int64_t now = now_ns();
+        if (start == 0) start = now;
+        else if (now - start > TB_SLOW_WAIT_NS) slow = 1;
+      }
       if (slow) sched_yield(); /* let the descheduled thread have the core */
     }
   }
