@@ -23,8 +23,9 @@
  * follow each other within microseconds; the serial stages between them (islands, colouring,
  * packing counts) take 80–100 µs in a 1 000-body pile, and a worker asleep there has to be woken,
  * which costs more than the spin (a wasm worker's wake-up most of all): with 100 µs the native
- * pile woke a worker 2.0 times a step, with 200 µs 0.2–0.6. Longer spins gave the pile nothing more
- * and, beside a busy process, take a core's time from the caller (3 threads on 2 cores). */
+ * pile woke a worker 2.0–2.4 times a step, with 200 µs 0.2–0.6. Longer spins gave the pile
+ * nothing more and, beside a busy process, take a core's time from the caller (3 threads on 2
+ * cores). */
 #define TB_SPIN_NS 200000
 
 /* A caller that waited longer than this for chunks another thread claimed (that thread was
