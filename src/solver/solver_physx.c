@@ -356,7 +356,7 @@ static void build_islands(tb_world* w, tb_solver_data* d, tb_physx_plan* plan) {
     if (pi > d->sims[root].position_iterations) d->sims[root].position_iterations = pi;
     if (vi > d->sims[root].velocity_iterations) d->sims[root].velocity_iterations = vi;
   }
-  int32_t max_pos = 0, max_vel = 1, dyn_pos = 0, dyn_vel = 0;
+  int32_t max_pos = 0, max_vel = 1, dyn_pos = 0, dyn_vel = 0, kinematic = 0;
   for (int32_t k = 0; k < nb; ++k) {
     tb_body_sim* sim = &d->sims[k];
     sim->position_iterations = d->sims[sim->island].position_iterations;
@@ -364,9 +364,12 @@ static void build_islands(tb_world* w, tb_solver_data* d, tb_physx_plan* plan) {
     if (sim->inv_mass > 0.0f) {
       if (sim->position_iterations > dyn_pos) dyn_pos = sim->position_iterations;
       if (sim->velocity_iterations > dyn_vel) dyn_vel = sim->velocity_iterations;
+    } else {
+      ++kinematic;
     }
   }
-  for (int32_t i = 0; i < nc; ++i) {
+  /* a serial pass over the constraints: only with a kinematic solver body to raise */
+  for (int32_t i = 0; kinematic > 0 && i < nc; ++i) {
     int32_t m = d->constraint_manifold[i];
     int32_t a = bodies->solver_index[shapes->body[w->pairs[m].shape0]];
     int32_t b = bodies->solver_index[shapes->body[w->pairs[m].shape1]];

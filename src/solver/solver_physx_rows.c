@@ -24,6 +24,7 @@ typedef struct tb_physx_lane {
   tb_vec3 ca0, cb0;         /* centres of mass at the step's start, m */
   tb_vec3 va, wa, vb, wb;   /* velocities after gravity and damping, m/s and rad/s */
   tb_vec3 dg;               /* TGS with gravity per internal step: the step's a·h not yet applied, m/s */
+  tb_vec3 x[TB_MAX_MANIFOLD_POINTS]; /* contact point of each manifold point (tb_physx_point_of), world, m */
 } tb_physx_lane;
 
 /* The four lanes' inputs of the rows side by side, zeros in empty lanes. */
@@ -32,6 +33,7 @@ typedef struct tb_physx_lanes {
   float ia[6][TB_LANES], ib[6][TB_LANES]; /* world inverse inertias xx, yy, zz, xy, xz, yz, 1/(kg·m²) */
   float ca0[3][TB_LANES], cb0[3][TB_LANES];
   float va[3][TB_LANES], wa[3][TB_LANES], vb[3][TB_LANES], wb[3][TB_LANES], dg[3][TB_LANES];
+  float x[TB_MAX_MANIFOLD_POINTS][3][TB_LANES]; /* the lanes' contact points by point index, m */
   int32_t anchors[TB_LANES]; /* friction anchors of the lane, 0 to 2 */
 } tb_physx_lanes;
 
@@ -52,8 +54,9 @@ static int kept_anchors(const tb_anchor_cache* prev, int32_t ci, const tb_manifo
 }
 
 /* Friction anchors of a patch (seed §4.3): one at the only active point, else the two active
- * points farthest apart (first pair in point order on ties). Returns the count. */
-static int choose_anchors(const tb_manifold* mf, int32_t out[TB_MAX_ANCHORS]) {
+ * points farthest apart (first pair in point order on ties), from the points' contact points x.
+ * Returns the count. */
+static int choose_anchors(const tb_manifold* mf, const tb_vec3 x[TB_MAX_MANIFOLD_POINTS], int32_t out[TB_MAX_ANCHORS]) {
   int32_t idx[TB_MAX_MANIFOLD_POINTS], n = 0;
   for (int32_t j = 0; j < mf->point_count; ++j)
     if (mf->points[j].active) idx[n++] = j;
@@ -63,15 +66,15 @@ static int choose_anchors(const tb_manifold* mf, int32_t out[TB_MAX_ANCHORS]) {
   float best = -1.0f;
   for (int32_t i = 0; i < n; ++i)
     for (int32_t j = i + 1; j < n; ++j) {
-      float d2 = tb_length_sq(tb_sub(tb_physx_point_of(&mf->points[idx[i]]), tb_physx_point_of(&mf->points[idx[j]])));
+      float d2 = tb_length_sq(tb_sub(x[idx[i]], x[idx[j]]));
       if (d2 > best) { best = d2; out[0] = idx[i]; out[1] = idx[j]; }
     }
   return 2;
 }
 
 /* Lane l of c from manifold m: bodies, masses (1/kg, 1/(kg·m²), into lane l of ia, ib), the
- * island's iteration counts, bias rates (1/s), the impulse cap (N·s), the combined friction; fills
- * ln for the rows. */
+ * island's iteration counts, bias rates (1/s), the impulse cap (N·s), the combined friction, the
+ * points' contact points (m, once for the anchors and the rows); fills ln for the rows. */
 static void prepare_lane_bodies(const tb_physx_ctx* ctx, tb_contact_wide* c, int l, int32_t m, tb_physx_lanes* ls) {
   tb_physx_lane* ln = &ls->ln[l];
   const tb_world* w = ctx->w;
@@ -124,6 +127,10 @@ static void prepare_lane_bodies(const tb_physx_ctx* ctx, tb_contact_wide* c, int
   c->mu_dynamic[l] = in->mu_dynamic[l];
 
   ln->n = ln->mf->normal;
+  for (int32_t j = 0; j < ln->mf->point_count; ++j) {
+    ln->x[j] = tb_physx_point_of(&ln->mf->points[j]);
+    set3(ls->x[j], l, ln->x[j]);
+  }
   ln->ca0 = sa ? sa->center : tb_v3(0, 0, 0);
   ln->cb0 = sb ? sb->center : tb_v3(0, 0, 0);
   ln->va = sa ? d->states[a].v : tb_v3(0, 0, 0);
@@ -151,7 +158,7 @@ static void prepare_lane_friction(const tb_physx_ctx* ctx, tb_contact_wide* c, i
   int32_t flags = ln->in->flags[l];
   tb_vec3 n = ln->n;
   int32_t anchors[TB_MAX_ANCHORS] = {-1, -1};
-  int na = (flags & TB_CONTACT_MATERIAL_NO_FRICTION) ? 0 : choose_anchors(mf, anchors);
+  int na = (flags & TB_CONTACT_MATERIAL_NO_FRICTION) ? 0 : choose_anchors(mf, ln->x, anchors);
   /* strong friction keeps the anchors of a patch that stuck (unless a material disables it) */
   c->strong[l] = na > 0 && !(flags & TB_CONTACT_MATERIAL_NO_STRONG_FRICTION);
   c->kept[l] = -1;
@@ -173,7 +180,7 @@ static void prepare_lane_friction(const tb_physx_ctx* ctx, tb_contact_wide* c, i
   tb_vec3 t0, t1;
   tb_basis(n, &t0, &t1);
   if (na > 0) {
-    tb_vec3 x = tb_physx_point_of(&mf->points[anchors[0]]);
+    tb_vec3 x = ln->x[anchors[0]];
     tb_vec3 dv = tb_sub(tb_add(ln->vb, tb_cross(ln->wb, tb_sub(x, ln->cb0))), tb_add(ln->va, tb_cross(ln->wa, tb_sub(x, ln->ca0))));
     dv = tb_add(dv, ln->dg);
     tb_vec3 vt = tb_sub(dv, tb_scale(n, tb_dot(dv, n)));
@@ -236,7 +243,7 @@ static void prepare_anchor_rows(tb_contact_wide* c, const tb_physx_lanes* ls) {
     int32_t has[TB_LANES];
     for (int l = 0; l < TB_LANES; ++l) {
       has[l] = k < ls->anchors[l];
-      if (has[l]) set3(x, l, tb_physx_point_of(&ls->ln[l].mf->points[c->anchor_point[k][l]]));
+      if (has[l]) set3(x, l, ls->ln[l].x[c->anchor_point[k][l]]);
     }
     tb_f4 mask = lane_mask(has);
     v3w xv = v3w_load(x), ra = v3w_sub(xv, ca0), rb = v3w_sub(xv, cb0);
@@ -301,13 +308,9 @@ static void prepare_point_rows(const tb_physx_ctx* ctx, tb_contact_wide* c, cons
   v3w ca0 = v3w_load(ls->ca0), cb0 = v3w_load(ls->cb0);
   v3w va = v3w_load(ls->va), wa = v3w_load(ls->wa), vb = v3w_load(ls->vb), wb = v3w_load(ls->wb), dg = v3w_load(ls->dg);
   for (int32_t j = 0; j < c->point_count; ++j) {
-    float x[3][TB_LANES] = {{0}};
     int32_t has[TB_LANES];
-    for (int l = 0; l < TB_LANES; ++l) {
-      has[l] = c->manifold[l] >= 0 && j < ls->ln[l].mf->point_count;
-      if (has[l]) set3(x, l, tb_physx_point_of(&ls->ln[l].mf->points[j]));
-    }
-    v3w xv = v3w_load(x), ra = v3w_sub(xv, ca0), rb = v3w_sub(xv, cb0);
+    for (int l = 0; l < TB_LANES; ++l) has[l] = c->manifold[l] >= 0 && j < ls->ln[l].mf->point_count;
+    v3w xv = v3w_load(ls->x[j]), ra = v3w_sub(xv, ca0), rb = v3w_sub(xv, cb0); /* zeros where !has */
     tb_contact_point_wide* p = &c->p[j];
     float wn[TB_LANES], vn[TB_LANES];
     tb_f4_store(wn, row_arms(c, ls, lane_mask(has), n, ra, rb, p->ca_n, p->cb_n, p->ia_n, p->ib_n));
