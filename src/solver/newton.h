@@ -96,8 +96,12 @@ tb_status tb_newton_setup(tb_world* w, const char* fn);
  * (γ = angular damping, 1/s) and v *= 1 − c·h (linear damping c, 1/s). Kinematic bodies move
  * with their prescribed velocity. */
 void tb_newton_predict(tb_world* w, tb_newton_body* b, tb_vec3 f, tb_vec3 t, float h);
-/* World point of an anchor of body k (static: the anchor itself). */
-tb_vec3 tb_newton_anchor(const tb_newton_data* d, int32_t k, tb_vec3 local);
+/* World point of an anchor of body k (static: the anchor itself); inline: the XPBD iterations
+ * call it four times a row. */
+static inline tb_vec3 tb_newton_anchor(const tb_newton_data* d, int32_t k, tb_vec3 local) {
+  if (k < 0) return local;
+  return tb_add(d->bodies[k].x, tb_rotate(d->bodies[k].q, local));
+}
 /* Inverse inertia in world axes of solver body k (zero for static and kinematic). */
 tb_mat3 tb_newton_inv_inertia_world(const tb_newton_data* d, int32_t k);
 /* Writes poses and velocities back into the body fields, and the per-body contact totals

@@ -36,11 +36,6 @@ tb_mat3 tb_newton_inv_inertia_world(const tb_newton_data* d, int32_t k) {
   return tb_mat3_mul(tb_mat3_mul(r, d->bodies[k].inv_inertia), tb_mat3_transpose(r));
 }
 
-tb_vec3 tb_newton_anchor(const tb_newton_data* d, int32_t k, tb_vec3 local) {
-  if (k < 0) return local;
-  return tb_add(d->bodies[k].x, tb_rotate(d->bodies[k].q, local));
-}
-
 float tb_newton_separation(const tb_newton_data* d, const tb_newton_contact* c) {
   return tb_newton_separation_at(c, tb_newton_anchor(d, c->a, c->ca), tb_newton_anchor(d, c->b, c->cb));
 }
