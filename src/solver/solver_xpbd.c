@@ -29,24 +29,24 @@
 
 /* Inverse effective mass (1/kg) of a linear impulse along unit dir at offsets ra, rb. */
 static float inv_mass_along(const tb_newton_data* d, const tb_newton_contact* c, tb_vec3 ra, tb_vec3 rb, tb_vec3 dir,
-                            tb_mat3 ia, tb_mat3 ib) {
+                            const tb_mat3* ia, const tb_mat3* ib) {
   float wsum = 0.0f;
   if (c->a >= 0) {
     tb_vec3 x = tb_cross(ra, dir);
-    wsum += d->bodies[c->a].inv_mass + tb_dot(x, tb_mat3_mul_v(ia, x));
+    wsum += d->bodies[c->a].inv_mass + tb_dot(x, tb_mat3_mul_v(*ia, x));
   }
   if (c->b >= 0) {
     tb_vec3 x = tb_cross(rb, dir);
-    wsum += d->bodies[c->b].inv_mass + tb_dot(x, tb_mat3_mul_v(ib, x));
+    wsum += d->bodies[c->b].inv_mass + tb_dot(x, tb_mat3_mul_v(*ib, x));
   }
   return wsum;
 }
 
 /* Inverse effective inertia (1/(kg·m²)) of an angular impulse about unit axis. */
-static float inv_inertia_about(const tb_newton_contact* c, tb_vec3 axis, tb_mat3 ia, tb_mat3 ib) {
+static float inv_inertia_about(const tb_newton_contact* c, tb_vec3 axis, const tb_mat3* ia, const tb_mat3* ib) {
   float wsum = 0.0f;
-  if (c->a >= 0) wsum += tb_dot(axis, tb_mat3_mul_v(ia, axis));
-  if (c->b >= 0) wsum += tb_dot(axis, tb_mat3_mul_v(ib, axis));
+  if (c->a >= 0) wsum += tb_dot(axis, tb_mat3_mul_v(*ia, axis));
+  if (c->b >= 0) wsum += tb_dot(axis, tb_mat3_mul_v(*ib, axis));
   return wsum;
 }
 
@@ -67,7 +67,7 @@ static float weight_scale(const tb_newton_data* d, const tb_newton_contact* c, i
  * it), plus h times the tangential surface velocity of a kinematic side; the impulse pulls the
  * anchors back together, limited by μ·p_n of this iteration (pn, N·s). */
 static tb_vec3 row_friction(const tb_newton_data* d, const tb_newton_contact* c, tb_vec3 n, tb_vec3 pa, tb_vec3 pb,
-                            tb_vec3 sa, tb_vec3 sb, tb_mat3 ia, tb_mat3 ib, float h, float relax, float pn) {
+                            tb_vec3 sa, tb_vec3 sb, const tb_mat3* ia, const tb_mat3* ib, float h, float relax, float pn) {
   tb_vec3 lin_f = tb_v3(0, 0, 0);
   tb_vec3 delta = tb_sub(pb, pa);
   tb_vec3 slip = tb_sub(delta, tb_scale(n, tb_dot(n, delta)));
@@ -90,8 +90,8 @@ static tb_vec3 row_friction(const tb_newton_data* d, const tb_newton_contact* c,
 
 /* Free angular impulse on body0 (N·m·s) from torsional (about n) and rolling (across n) friction
  * against the relative angular velocity dw (rad/s), each limited by its μ times pn (N·s). */
-static tb_vec3 row_spin(const tb_newton_contact* c, tb_vec3 n, tb_vec3 dw, tb_mat3 ia, tb_mat3 ib, float h, float relax,
-                        float pn) {
+static tb_vec3 row_spin(const tb_newton_contact* c, tb_vec3 n, tb_vec3 dw, const tb_mat3* ia, const tb_mat3* ib, float h,
+                        float relax, float pn) {
   tb_vec3 ang_a = tb_v3(0, 0, 0);
   if (c->mu_torsional > 0.0f) {
     float spin = tb_dot(n, dw);
@@ -126,8 +126,10 @@ static void solve_row(tb_newton_data* d, tb_newton_contact* c, float s, float h,
    * rotating away from the bottom gives the normal no lever */
   tb_vec3 ra = tb_sub(c->core_a, body_x(d, c->a));
   tb_vec3 rb = tb_sub(c->core_b, body_x(d, c->b));
-  tb_mat3 ia = c->a >= 0 ? d->bodies[c->a].inv_inertia_world : tb_mat3_zero();
-  tb_mat3 ib = c->b >= 0 ? d->bodies[c->b].inv_inertia_world : tb_mat3_zero();
+  /* the world inverse inertias by address: copied, a row moved 72 bytes per call of the helpers */
+  const tb_mat3 zero = tb_mat3_zero();
+  const tb_mat3* ia = c->a >= 0 ? &d->bodies[c->a].inv_inertia_world : &zero;
+  const tb_mat3* ib = c->b >= 0 ? &d->bodies[c->b].inv_inertia_world : &zero;
   float wn = inv_mass_along(d, c, ra, rb, n, ia, ib);
   if (wn <= 0.0f) return; /* both sides immovable */
   float pn = relax * (-s) / (h * wn);
