@@ -13,8 +13,9 @@
 // scene: pile (default) or pyramid (bench/scenes.mjs); side: the pile's columns per side (10 = 1000
 // bodies); steps: default 900. ENGINE names the Tribo entry (default
 // tribo:simd; e.g. tribo:preset=newton-xpbd), built as bench/run.mjs builds it. Both worlds step
-// in turns of 20 steps; steps from 300 on are timed. Prints each side's median ms/step and the
-// median (min–max) over turns of new / base turn time (below 1: this checkout is faster).
+// in turns of 20 steps, in pairs of turns whose order alternates; steps from 300 on are timed.
+// Prints each side's median ms/step and the median over pairs of new / base turn time (below 1:
+// this checkout is faster) with its 95 % bootstrap interval and the pairs' min–max.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,8 +54,10 @@ hog?.unref(); /* it does not keep this process alive, */
 process.on('exit', () => hog?.kill('SIGKILL')); /* and dies with it, also when a step throws */
 
 const times = [[], []], turns = [[], []];
-for (let start = 0; start < steps; start += TURN) {
-  for (let k = 0; k < 2; ++k) {
+for (let start = 0, pair = 0; start < steps; start += TURN, ++pair) {
+  /* base first in even pairs, new first in odd ones: a drift of the machine within a pair (a
+   * neighbour's load rising, caches warming) does not favour one side */
+  for (const k of pair % 2 ? [1, 0] : [0, 1]) {
     let sum = 0;
     for (let i = start; i < start + TURN; ++i) {
       const t0 = performance.now();
@@ -67,7 +70,20 @@ for (let start = 0; start < steps; start += TURN) {
 }
 const median = (a) => a.slice().sort((x, y) => x - y)[a.length >> 1];
 const ratios = turns[1].map((x, i) => x / turns[0][i]);
+/* 95 % interval of the median ratio: the median of 2000 resamples of the turns (with a fixed
+ * seed, so a rerun of the same times prints the same interval). An interval that holds 1 says
+ * the run did not tell the two apart. */
+function medianInterval(values, resamples = 2000) {
+  let seed = 0x9e3779b9;
+  const random = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 4294967296);
+  const medians = [];
+  for (let r = 0; r < resamples; ++r) medians.push(median(values.map(() => values[Math.floor(random() * values.length)])));
+  medians.sort((x, y) => x - y);
+  return [medians[Math.floor(0.025 * resamples)], medians[Math.ceil(0.975 * resamples) - 1]];
+}
+const [lo, hi] = medianInterval(ratios);
 console.log(`${sceneName}${sceneName === 'pile' ? ` (${scene.bodies.filter((b) => b.type === 'dynamic').length} bodies)` : ''}: ${names[0]} ${median(times[0]).toFixed(3)} ms/step, ` +
   `new ${median(times[1]).toFixed(3)} ms/step; new/${names[0]} per turn median ${median(ratios).toFixed(3)} ` +
-  `(${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}, ${ratios.length} turns)` +
+  `(95 % interval ${lo.toFixed(3)}–${hi.toFixed(3)}; turns ${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}, ` +
+  `${ratios.length} turns)` +
   `${baseEntry ? `; new = ${process.env.ENGINE ?? 'tribo:simd'}` : ''}${hog ? '; beside a busy process' : ''}`);
