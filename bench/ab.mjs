@@ -14,8 +14,8 @@
 // bodies); steps: default 900. ENGINE names the Tribo entry (default
 // tribo:simd; e.g. tribo:preset=newton-xpbd), built as bench/run.mjs builds it. Both worlds step
 // in turns of 20 steps, in pairs of turns whose order alternates; steps from 300 on are timed.
-// Prints each side's median ms/step and the median over pairs of new / base turn time (below 1:
-// this checkout is faster) with its 95 % bootstrap interval and the pairs' min–max.
+// Prints each side's median ms/step and the median of new / base turn time over the pairs (below 1:
+// this checkout is faster) with its 95 % bootstrap interval and the min–max over the pairs.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +23,7 @@ import { pile, pyramid } from './scenes.mjs';
 import { loadFrom } from './engines/tribo.mjs';
 import { parseEngineName } from './engine_name.mjs';
 import { startHog } from './hog.mjs';
+import { rng } from '../web/scene.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const TURN = 20, WARM = 300;
@@ -74,8 +75,7 @@ const ratios = turns[1].map((x, i) => x / turns[0][i]);
  * seed, so a rerun of the same times prints the same interval). An interval that holds 1 says
  * the run did not tell the two apart. */
 function medianInterval(values, resamples = 2000) {
-  let seed = 0x9e3779b9;
-  const random = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 4294967296);
+  const random = rng(0x9e3779b9);
   const medians = [];
   for (let r = 0; r < resamples; ++r) medians.push(median(values.map(() => values[Math.floor(random() * values.length)])));
   medians.sort((x, y) => x - y);
