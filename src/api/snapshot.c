@@ -267,6 +267,9 @@ static int consistent(const tb_world* t) {
     const tb_pair* pr = &t->pairs[p];
     if (pr->shape0 < 0 || pr->shape0 >= ns || pr->shape1 < 0 || pr->shape1 >= ns) return 0;
     if (t->manifolds[p].point_count < 0 || t->manifolds[p].point_count > TB_MAX_MANIFOLD_POINTS) return 0;
+    tb_pair counted = *pr;
+    tb_pair_count_points(&counted, &t->manifolds[p]);
+    if (pr->points != counted.points || pr->active != counted.active) return 0;
     if (t->manifold_contact[p] < -1 || t->manifold_contact[p] >= t->contacts.count) return 0;
   }
   for (int f = 0; f < 2; ++f) {

@@ -195,6 +195,7 @@ static void consider(const tb_world* w, pair_sink* out, int32_t a, int32_t b) {
   p->shape0 = swap ? b : a;
   p->shape1 = swap ? a : b;
   p->flags = flags;
+  p->points = p->active = 0; /* the narrow stage counts them */
 }
 
 /* Insertion sort by before(), the cheapest for the nearly sorted order of the last step; gives up

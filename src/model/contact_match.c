@@ -69,7 +69,7 @@ static void match_job(int32_t begin, int32_t end, void* vctx) {
     /* body-local points; a static shape's (body -1 in the record) are world points (newton-e3 §2) */
     tb_transform x0 = tb_match_body_frame(w, s0), x1 = tb_match_body_frame(w, s1);
     const tb_distance_pair* dp = &cur->dist[i];
-    int claimed[TB_MAX_MANIFOLD_POINTS] = {0};
+    int claimed[TB_MAX_MANIFOLD_POINTS] = {0}, replayed = 0;
     for (int32_t j = 0; j < m->point_count; ++j) {
       tb_manifold_point* p = &m->points[j];
       int32_t k = 4 * i + j;
@@ -93,6 +93,7 @@ static void match_job(int32_t begin, int32_t end, void* vctx) {
             p->separation = c.distance;
             p->active = c.active && (w->pairs[i].flags & TB_PAIR_SOLVE) != 0;
             p->excluded = c.excluded;
+            replayed = 1;
           }
         }
       } else {
@@ -105,6 +106,7 @@ static void match_job(int32_t begin, int32_t end, void* vctx) {
       cur->local1[k] = l1;
       cur->store[k] = -1;
     }
+    if (replayed) tb_pair_count_points(&w->pairs[i], m); /* a replayed point may change activity */
   }
 }
 

@@ -124,7 +124,7 @@ tb_status tb_contact_store_reserve(tb_world* w) {
   tb_contact_store* st = &w->contacts;
   int32_t n = 0;
   for (int32_t i = 0; i < w->pair_count; ++i) {
-    int32_t c = w->manifolds[i].point_count;
+    int32_t c = w->pairs[i].points;
     w->manifold_contact[i] = c > 0 ? n : -1;
     n += c;
   }
@@ -157,14 +157,14 @@ static void fill_job(int32_t begin, int32_t end, void* vctx) {
   tb_match_frame* frame = &w->match.frame[w->match.current];
   /* the chunk's records: from its first pair with points to its last one's end */
   int32_t first = begin, last = end - 1;
-  while (first < end && w->manifolds[first].point_count == 0) ++first;
+  while (first < end && w->pairs[first].points == 0) ++first;
   if (first == end) return;
-  while (w->manifolds[last].point_count == 0) --last;
+  while (w->pairs[last].points == 0) --last;
   int32_t n0 = w->manifold_contact[first];
-  store_defaults(st, n0, w->manifold_contact[last] + w->manifolds[last].point_count - n0);
+  store_defaults(st, n0, w->manifold_contact[last] + w->pairs[last].points - n0);
   for (int32_t i = first; i <= last; ++i) {
+    if (w->pairs[i].points == 0) continue;
     const tb_manifold* m = &w->manifolds[i];
-    if (m->point_count == 0) continue;
     const tb_distance_pair* dp = &frame->dist[i];
     int32_t n = w->manifold_contact[i];
     int32_t s0 = w->pairs[i].shape0, s1 = w->pairs[i].shape1;

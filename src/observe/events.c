@@ -109,7 +109,7 @@ void tb_observe_events_update(tb_world* w, tb_observe* o, int available, float d
     if (m < w->pair_count) {
       base = w->manifold_contact[m];
       if (base < 0 || !(w->pairs[m].flags & TB_PAIR_NOTIFY)) continue;
-      points = w->manifolds[m].point_count;
+      points = w->pairs[m].points;
     } else {
       if (kept_at >= w->contacts.count) break;
       base = kept_at;

@@ -55,12 +55,6 @@ static uint64_t link_key(int32_t a, int32_t b) {
   return ((uint64_t)lo << 32) | hi;
 }
 
-static int has_active_point(const tb_manifold* m) {
-  for (int32_t j = 0; j < m->point_count; ++j)
-    if (m->points[j].active) return 1;
-  return 0;
-}
-
 static int grow_i32(int32_t** p, int32_t* cap, int32_t n) {
   if (n <= *cap) return 1;
   int32_t c = *cap > 0 ? *cap : 64;
@@ -299,7 +293,7 @@ int32_t tb_islands_wake_touched(tb_world* w) {
   const tb_shapes* sh = &w->shapes;
   int32_t woken = 0;
   for (int32_t m = 0; m < w->pair_count; ++m) {
-    if (!(w->pairs[m].flags & TB_PAIR_SOLVE) || !has_active_point(&w->manifolds[m])) continue;
+    if (!(w->pairs[m].flags & TB_PAIR_SOLVE) || w->pairs[m].active == 0) continue;
     int32_t b0 = sh->body[w->pairs[m].shape0], b1 = sh->body[w->pairs[m].shape1];
     int a0 = tb_body_awake_dynamic(b, b0) || moving_kinematic(b, b0), a1 = tb_body_awake_dynamic(b, b1) || moving_kinematic(b, b1);
     int32_t sleeper = a0 && dynamic(b, b1) && b->f.asleep[b1] ? b1 : a1 && dynamic(b, b0) && b->f.asleep[b0] ? b0 : -1;
@@ -411,7 +405,7 @@ int tb_islands_update(tb_world* w) {
   }
   int32_t n = 0;
   for (int32_t m = 0; m < w->pair_count; ++m) {
-    if (!(w->pairs[m].flags & TB_PAIR_SOLVE) || !has_active_point(&w->manifolds[m])) continue;
+    if (!(w->pairs[m].flags & TB_PAIR_SOLVE) || w->pairs[m].active == 0) continue;
     int32_t b0 = sh->body[w->pairs[m].shape0], b1 = sh->body[w->pairs[m].shape1];
     if (tb_body_awake_dynamic(b, b0) && tb_body_awake_dynamic(b, b1) && b->island[b0] >= 0 && b->island[b1] >= 0) w->links_next[n++] = link_key(b0, b1);
   }
@@ -515,7 +509,7 @@ void tb_islands_sleep(tb_world* w, const tb_step_context* step) {
     if (tb_body_awake_dynamic(b, i)) tb_sleep_rule_body(w, i, dt);
   /* touching a moving kinematic body keeps a body awake */
   for (int32_t m = 0; m < w->pair_count; ++m) {
-    if (!(w->pairs[m].flags & TB_PAIR_SOLVE) || !has_active_point(&w->manifolds[m])) continue;
+    if (!(w->pairs[m].flags & TB_PAIR_SOLVE) || w->pairs[m].active == 0) continue;
     int32_t b0 = sh->body[w->pairs[m].shape0], b1 = sh->body[w->pairs[m].shape1];
     int32_t body = moving_kinematic(b, b0) ? b1 : moving_kinematic(b, b1) ? b0 : -1;
     if (body < 0 || !tb_body_awake_dynamic(b, body)) continue;

@@ -139,7 +139,7 @@ static void build_graph(tb_world* w, tb_mujoco_data* d) {
   for (int pass = 0; pass < 2; ++pass) { /* count, then place */
     for (int32_t m = 0; m < w->pair_count; ++m) {
       int32_t e[2] = {shapes->body[w->pairs[m].shape0], shapes->body[w->pairs[m].shape1]};
-      if (w->manifolds[m].point_count == 0 || !tb_body_awake_dynamic(bodies, e[0]) || !tb_body_awake_dynamic(bodies, e[1])) continue;
+      if (w->pairs[m].points == 0 || !tb_body_awake_dynamic(bodies, e[0]) || !tb_body_awake_dynamic(bodies, e[1])) continue;
       for (int s = 0; s < 2; ++s) {
         if (pass == 1) d->adj[d->adj_start[e[s]] + d->adj_len[e[s]]] = e[1 - s];
         d->adj_len[e[s]]++;
@@ -459,7 +459,7 @@ tb_status tb_mj_setup(tb_world* w, const tb_step_context* step) {
   tb_mj_joint_rows(w, d, h, 0);
   tb_mj_joint_rows(w, d, h, 1);
   for (int32_t m = 0; m < w->pair_count; ++m) {
-    if (w->manifolds[m].point_count == 0) continue;
+    if (w->pairs[m].points == 0) continue;
     if ((st = manifold_rows(w, d, m, h)) != TB_OK) return st;
   }
   mul_m(d, d->a0, d->ma0);

@@ -68,8 +68,7 @@ tb_status tb_newton_setup(tb_world* w, const char* fn) {
     int32_t t = bodies->f.body_type[i];
     nb += t == TB_BODY_DYNAMIC || t == TB_BODY_KINEMATIC;
   }
-  for (int32_t m = 0; m < w->pair_count; ++m)
-    for (int32_t j = 0; j < w->manifolds[m].point_count; ++j) nc += w->manifolds[m].points[j].active != 0;
+  for (int32_t m = 0; m < w->pair_count; ++m) nc += w->pairs[m].active;
   const tb_array_ref ba[] = {{(void**)&d->bodies, sizeof(tb_newton_body)}, {(void**)&d->rest_dv, sizeof(tb_vec3)},
                              {(void**)&d->rest_dw, sizeof(tb_vec3)}, {(void**)&d->rest_count, sizeof(int32_t)},
                              {(void**)&d->penalty_check, sizeof(tb_penalty_check)}};

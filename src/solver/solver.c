@@ -34,7 +34,7 @@ void tb_solver_stats_serial(tb_world* w) {
   w->stats.color_count = 0;
   w->stats.overflow_constraints = 0;
   int32_t manifolds = 0;
-  for (int32_t m = 0; m < w->pair_count; ++m) manifolds += w->manifolds[m].point_count > 0;
+  for (int32_t m = 0; m < w->pair_count; ++m) manifolds += w->pairs[m].points > 0;
   w->stats.manifold_count = manifolds;
   w->collided = 0;
 }

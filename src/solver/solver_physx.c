@@ -306,7 +306,7 @@ static tb_status prepare_bodies(tb_physx_prep* pc, tb_physx_plan* plan, int32_t 
     bodies->solver_index[i] = (t == TB_BODY_DYNAMIC || t == TB_BODY_KINEMATIC) && !bodies->f.asleep[i] ? nb++ : -1;
   }
   int32_t nc = 0;
-  for (int32_t i = 0; i < w->pair_count; ++i) nc += w->manifolds[i].point_count > 0;
+  for (int32_t i = 0; i < w->pair_count; ++i) nc += w->pairs[i].points > 0;
   /* one more body state: the zeros that static lanes of the wide rows read */
   if (!reserve_many(d, nb + 1, nc, w->pair_count))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for %d bodies and %d manifolds", nb, nc);
@@ -327,7 +327,7 @@ static void build_islands(tb_world* w, tb_solver_data* d, tb_physx_plan* plan) {
   int32_t nb = plan->bodies, nc = 0;
   for (int32_t m = 0; m < w->pair_count; ++m) {
     d->manifold_wide[m] = -1;
-    if (w->manifolds[m].point_count == 0 || !(w->pairs[m].flags & TB_PAIR_SOLVE)) continue;
+    if (w->pairs[m].points == 0 || !(w->pairs[m].flags & TB_PAIR_SOLVE)) continue;
     int32_t a = bodies->solver_index[shapes->body[w->pairs[m].shape0]];
     int32_t b = bodies->solver_index[shapes->body[w->pairs[m].shape1]];
     d->body_a[nc] = a >= 0 && d->sims[a].inv_mass > 0.0f ? a : -1;
@@ -399,7 +399,7 @@ static void build_islands(tb_world* w, tb_solver_data* d, tb_physx_plan* plan) {
 static int32_t pack_bucket(const tb_world* w, const tb_solver_data* d, int32_t i) {
   int32_t c = d->color[i];
   if (c == TB_OVERFLOW_COLOR) return TB_PACK_BUCKETS - 1;
-  int32_t points = w->manifolds[d->constraint_manifold[i]].point_count;
+  int32_t points = w->pairs[d->constraint_manifold[i]].points;
   return c * TB_POINT_CLASSES + (points > 1 ? points - 1 : 0);
 }
 
