@@ -13,11 +13,12 @@ NATIVE_CFLAGS := $(CFLAGS_COMMON) -O2 -g -msse2 -DTB_THREADS -pthread
 ASAN_CFLAGS   := $(CFLAGS_COMMON) -O1 -g -msse2 -DTB_THREADS -pthread -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=undefined,float-cast-overflow
 
 # -mbulk-memory: memset / memcpy as memory.fill / memory.copy (every engine with SIMD128 has bulk
-# memory; the pthreads build has it through -pthread).
+# memory; the pthreads build has it through -pthread). -flto: one module for the optimiser, so a
+# stage inlines the helpers of other files (the same bits: -ffp-contract=off, no fast math).
 WASM_FLAGS := $(CFLAGS_COMMON) -O3 -msimd128 -sMODULARIZE -sEXPORT_ES6 -sEXPORT_NAME=createTribo \
   -sALLOW_MEMORY_GROWTH -sDYNAMIC_EXECUTION=0 -sENVIRONMENT=web,worker,node -sFILESYSTEM=0 -sNODEJS_CATCH_EXIT=0 -sNODEJS_CATCH_REJECTION=0 \
   -sEXPORTED_FUNCTIONS=@build/exports.txt -sEXPORTED_RUNTIME_METHODS=UTF8ToString,wasmMemory \
-  -sINITIAL_MEMORY=33554432 --profiling-funcs -mbulk-memory
+  -sINITIAL_MEMORY=33554432 --profiling-funcs -mbulk-memory -flto
 WASM_MT_FLAGS := -pthread -DTB_THREADS -DTB_MAX_WORKERS=4 -sPTHREAD_POOL_SIZE=4
 
 TESTS_C  := $(sort $(wildcard tests/c/test_*.c))
