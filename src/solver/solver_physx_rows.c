@@ -158,9 +158,14 @@ static void prepare_lane_friction(const tb_physx_ctx* ctx, tb_contact_wide* c, i
   int32_t flags = ln->in->flags[l];
   tb_vec3 n = ln->n;
   int32_t anchors[TB_MAX_ANCHORS] = {-1, -1};
-  int na = (flags & TB_CONTACT_MATERIAL_NO_FRICTION) ? 0 : choose_anchors(mf, ln->x, anchors);
-  /* strong friction keeps the anchors of a patch that stuck (unless a material disables it) */
-  c->strong[l] = na > 0 && !(flags & TB_CONTACT_MATERIAL_NO_STRONG_FRICTION);
+  /* a patch with an active point has friction unless a material disables it; strong friction
+   * keeps the anchors of a patch that stuck (unless a material disables it), the others are
+   * chosen afresh */
+  int active = 0;
+  for (int32_t j = 0; j < mf->point_count; ++j) active |= mf->points[j].active;
+  int friction = active && !(flags & TB_CONTACT_MATERIAL_NO_FRICTION);
+  int na = 0;
+  c->strong[l] = friction && !(flags & TB_CONTACT_MATERIAL_NO_STRONG_FRICTION);
   c->kept[l] = -1;
   if (c->strong[l]) {
     const tb_anchor_cache* prev = &d->anchors[d->anchors_prev];
@@ -175,6 +180,7 @@ static void prepare_lane_friction(const tb_physx_ctx* ctx, tb_contact_wide* c, i
       c->anchor_bias[l] = c->pen_rate[l]; /* the penetration's bias rate, per iteration step */
     }
   }
+  if (friction && c->kept[l] < 0) na = choose_anchors(mf, ln->x, anchors);
   /* tangent t0 along the patch's slip velocity (at the first anchor) so that a sliding
    * anchor's PGS rows resist the slip along one row; any basis when not slipping */
   tb_vec3 t0, t1;
