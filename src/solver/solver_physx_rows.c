@@ -34,6 +34,7 @@ typedef struct tb_physx_lanes {
   float ca0[3][TB_LANES], cb0[3][TB_LANES];
   float va[3][TB_LANES], wa[3][TB_LANES], vb[3][TB_LANES], wb[3][TB_LANES], dg[3][TB_LANES];
   float x[TB_MAX_MANIFOLD_POINTS][3][TB_LANES]; /* the lanes' contact points by point index, m */
+  float points[TB_LANES];    /* the lanes' manifold points (0 in empty lanes), compared as floats */
   int32_t anchors[TB_LANES]; /* friction anchors of the lane, 0 to 2 */
 } tb_physx_lanes;
 
@@ -127,6 +128,7 @@ static void prepare_lane_bodies(const tb_physx_ctx* ctx, tb_contact_wide* c, int
   c->mu_dynamic[l] = in->mu_dynamic[l];
 
   ln->n = ln->mf->normal;
+  ls->points[l] = (float)ln->mf->point_count;
   for (int32_t j = 0; j < ln->mf->point_count; ++j) {
     ln->x[j] = tb_physx_point_of(&ln->mf->points[j]);
     set3(ls->x[j], l, ln->x[j]);
@@ -314,16 +316,15 @@ static void prepare_point_rows(const tb_physx_ctx* ctx, tb_contact_wide* c, cons
   v3w ca0 = v3w_load(ls->ca0), cb0 = v3w_load(ls->cb0);
   v3w va = v3w_load(ls->va), wa = v3w_load(ls->wa), vb = v3w_load(ls->vb), wb = v3w_load(ls->wb), dg = v3w_load(ls->dg);
   for (int32_t j = 0; j < c->point_count; ++j) {
-    int32_t has[TB_LANES];
-    for (int l = 0; l < TB_LANES; ++l) has[l] = c->manifold[l] >= 0 && j < ls->ln[l].mf->point_count;
-    v3w xv = v3w_load(ls->x[j]), ra = v3w_sub(xv, ca0), rb = v3w_sub(xv, cb0); /* zeros where !has */
+    tb_f4 has = tb_f4_gt(tb_f4_load(ls->points), tb_f4_splat((float)j)); /* lanes with a point j */
+    v3w xv = v3w_load(ls->x[j]), ra = v3w_sub(xv, ca0), rb = v3w_sub(xv, cb0); /* zeros outside has */
     tb_contact_point_wide* p = &c->p[j];
     float wn[TB_LANES], vn[TB_LANES];
-    tb_f4_store(wn, row_arms(c, ls, lane_mask(has), n, ra, rb, p->ca_n, p->cb_n, p->ia_n, p->ib_n));
+    tb_f4_store(wn, row_arms(c, ls, has, n, ra, rb, p->ca_n, p->cb_n, p->ia_n, p->ib_n));
     v3w dv = v3w_sub(v3w_add(vb, v3w_cross(wb, rb)), v3w_add(va, v3w_cross(wa, ra)));
     tb_f4_store(vn, v3w_dot(v3w_add(dv, dg), n));
     for (int l = 0; l < TB_LANES; ++l)
-      if (has[l]) prepare_lane_point(ctx, c, l, j, &ls->ln[l], wn[l], vn[l]);
+      if (ls->points[l] > (float)j) prepare_lane_point(ctx, c, l, j, &ls->ln[l], wn[l], vn[l]);
   }
 }
 
