@@ -21,6 +21,7 @@ static inline tb_f4 tb_f4_max(tb_f4 a, tb_f4 b) { return wasm_f32x4_pmax(a, b); 
 static inline tb_f4 tb_f4_sqrt(tb_f4 a) { return wasm_f32x4_sqrt(a); }
 static inline tb_f4 tb_f4_gt(tb_f4 a, tb_f4 b) { return wasm_f32x4_gt(a, b); }
 static inline tb_f4 tb_f4_lt(tb_f4 a, tb_f4 b) { return wasm_f32x4_lt(a, b); }
+static inline tb_f4 tb_f4_ge(tb_f4 a, tb_f4 b) { return wasm_f32x4_ge(a, b); }
 static inline tb_f4 tb_f4_and(tb_f4 a, tb_f4 b) { return wasm_v128_and(a, b); }
 static inline tb_f4 tb_f4_or(tb_f4 a, tb_f4 b) { return wasm_v128_or(a, b); }
 /* mask ? a : b, with mask lanes all-ones or all-zeros */
@@ -71,6 +72,7 @@ static inline tb_f4 tb_f4_max(tb_f4 a, tb_f4 b) { return _mm_max_ps(b, a); }
 static inline tb_f4 tb_f4_sqrt(tb_f4 a) { return _mm_sqrt_ps(a); }
 static inline tb_f4 tb_f4_gt(tb_f4 a, tb_f4 b) { return _mm_cmpgt_ps(a, b); }
 static inline tb_f4 tb_f4_lt(tb_f4 a, tb_f4 b) { return _mm_cmplt_ps(a, b); }
+static inline tb_f4 tb_f4_ge(tb_f4 a, tb_f4 b) { return _mm_cmpge_ps(a, b); }
 static inline tb_f4 tb_f4_and(tb_f4 a, tb_f4 b) { return _mm_and_ps(a, b); }
 static inline tb_f4 tb_f4_or(tb_f4 a, tb_f4 b) { return _mm_or_ps(a, b); }
 static inline tb_f4 tb_f4_select(tb_f4 mask, tb_f4 a, tb_f4 b) {
@@ -122,6 +124,7 @@ static inline tb_f4 tb_f4_sqrt(tb_f4 a) { tb_f4 r; for (int i = 0; i < 4; ++i) r
 static inline float tb_f4_mask_(int c) { uint32_t u = c ? 0xFFFFFFFFu : 0u; float f; memcpy(&f, &u, 4); return f; }
 static inline tb_f4 tb_f4_gt(tb_f4 a, tb_f4 b) { TB_F4_MAP2(tb_f4_mask_(x > y)); }
 static inline tb_f4 tb_f4_lt(tb_f4 a, tb_f4 b) { TB_F4_MAP2(tb_f4_mask_(x < y)); }
+static inline tb_f4 tb_f4_ge(tb_f4 a, tb_f4 b) { TB_F4_MAP2(tb_f4_mask_(x >= y)); }
 static inline uint32_t tb_f4_bits_(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 static inline float tb_f4_float_(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 static inline tb_f4 tb_f4_and(tb_f4 a, tb_f4 b) { TB_F4_MAP2(tb_f4_float_(tb_f4_bits_(x) & tb_f4_bits_(y))); }

@@ -212,3 +212,38 @@ void tb_contact_solve(tb_contact_wide* c, tb_body_state* states, const tb_contac
   else if (!pass->biased && any_sliding(c, friction)) solve_friction(c, &lb, pass, friction, patch_n, t0, t1, 1);
   scatter(c, states, &lb);
 }
+
+void tb_contact_residuals(const tb_contact_wide* c, const tb_body_state* states, float* residual_v, float* residual_p) {
+  lane_bodies lb;
+  gather(c, states, &lb);
+  const tb_f4 zero = tb_f4_splat(0.0f);
+  const v3w n = v3w_load(c->n);
+  const tb_f4 cap = tb_f4_load(c->max_impulse);
+  const tb_f4 rigid = tb_f4_lt(tb_f4_load(c->compliant), tb_f4_splat(0.5f)); /* compliant is 0 or 1 */
+  tb_f4 rv = zero, rp = zero;
+  for (int32_t j = 0; j < c->point_count; ++j) {
+    const tb_contact_point_wide* p = &c->p[j];
+    tb_f4 row = tb_f4_gt(tb_f4_load(p->vel_mul), zero);
+    v3w ca = v3w_load(p->ca_n), cb = v3w_load(p->cb_n);
+    tb_f4 sep = tb_f4_sub(tb_f4_add(tb_f4_add(tb_f4_load(p->base_separation), v3w_dot(v3w_sub(lb.dpb, lb.dpa), n)),
+                                    v3w_dot(lb.dtb, cb)), v3w_dot(lb.dta, ca));
+    tb_f4 pen = tb_f4_sub(zero, sep);
+    rp = tb_f4_select(tb_f4_and(row, tb_f4_gt(pen, rp)), pen, rp);
+    tb_f4 vn = rel_vel(&lb, n, ca, cb);
+    tb_f4 rt = tb_f4_load(p->restitution_target);
+    tb_f4 target = tb_f4_select(tb_f4_gt(rt, zero), rt, zero);
+    tb_f4 lambda = tb_f4_load(p->lambda_n);
+    tb_f4 below = tb_f4_and(tb_f4_gt(lambda, zero), tb_f4_lt(lambda, cap));
+    tb_f4 approach = tb_f4_sub(target, vn);
+    tb_f4 err = tb_f4_select(below, f4_abs(tb_f4_sub(vn, target)), tb_f4_select(tb_f4_gt(approach, zero), approach, zero));
+    err = tb_f4_select(tb_f4_ge(lambda, cap), zero, err);
+    rv = tb_f4_select(tb_f4_and(tb_f4_and(row, rigid), tb_f4_gt(err, rv)), err, rv);
+  }
+  float v[TB_LANES], pp[TB_LANES];
+  tb_f4_store(v, rv);
+  tb_f4_store(pp, rp);
+  for (int l = 0; l < TB_LANES; ++l) {
+    if (v[l] > *residual_v) *residual_v = v[l];
+    if (pp[l] > *residual_p) *residual_p = pp[l];
+  }
+}

@@ -98,4 +98,12 @@ typedef struct tb_contact_pass {
  * the solver bodies and the state of zeros that state_a / state_b name for static lanes. */
 void tb_contact_solve(tb_contact_wide* c, tb_body_state* states, const tb_contact_pass* pass);
 
+/* Residuals of the wide's normal rows after the solve, from the final velocities and step
+ * displacements: raises *residual_p to the deepest penetration left (m) and *residual_v to the
+ * largest velocity error of a rigid row against its rebound target (m/s; a row at its impulse cap
+ * does not count; below its cap a row with impulse counts |vn − target|, one without counts the
+ * approach speed only). Rows without a row multiplier (inactive points, empty lanes) do not count;
+ * NaN never raises a maximum. */
+void tb_contact_residuals(const tb_contact_wide* c, const tb_body_state* states, float* residual_v, float* residual_p);
+
 #endif

@@ -11,7 +11,7 @@
 #define TB_BODY_CHUNK 128
 #define TB_WIDE_CHUNK 8
 #define TB_SOLVE_CHUNK 2 /* wides per chunk of an iteration over one colour: a colour has a few dozen */
-#define TB_READBACK_CHUNK 64 /* manifolds per chunk of the contact readback */
+#define TB_READBACK_CHUNK 16 /* wides per chunk of the contact readback */
 #define TB_PACK_CHUNK 256    /* constraints per chunk of the packing into wides */
 #define TB_PGS_FRICTION_ITERATIONS 3 /* PGS friction runs in the last three position iterations */
 #define TB_SLIP_DIRECTION_SPEED 1e-3f /* m/s: slower slip keeps the fixed tangent basis (no flips from noise) */

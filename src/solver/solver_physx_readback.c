@@ -3,12 +3,13 @@
  * the step (N), the anchors that stuck for the next step, and the rows' residuals from the final
  * velocities and poses.
  *
- * Two jobs over the constraints (the manifolds with a wide slot, in pair order; the pairs without
- * points take no pass), in chunks of TB_READBACK_CHUNK: the first writes the impulses, marks the
- * patches whose anchors stuck and keeps each chunk's residual maxima; a serial prefix sum gives
+ * Two jobs: the first, over the wides (each read once, its residuals four lanes at a time), writes
+ * the impulses, marks the patches whose anchors stuck and keeps each chunk's residual maxima; a
+ * serial prefix sum over the constraints (the manifolds with a wide slot, in pair order) gives
  * each stuck patch its row in the next step's anchor cache (pair order, as the packing's merge
- * walk over the cache needs); the second writes those rows. The result does not depend on the
- * thread count. */
+ * walk over the cache needs); the second job, over the constraints, writes those rows. Every
+ * record is written once and a maximum does not depend on the order: the result does not depend
+ * on the thread count. */
 #include <math.h>
 #include <string.h>
 
@@ -54,29 +55,6 @@ static void store_stuck_anchors(const tb_physx_ctx* ctx, int32_t m, const tb_con
   }
 }
 
-/* Residuals of the rows of lane l: penetration left after the step's motion (m) and, for rigid
- * rows, the velocity error against the rebound target (m/s, capped rows excepted); raises the
- * running maxima. */
-static void lane_residuals(const tb_contact_wide* c, int l, int32_t point_count, const tb_body_state* sa,
-                           const tb_body_state* sb, tb_vec3 n, float* residual_v, float* residual_p) {
-  for (int32_t j = 0; j < point_count; ++j) {
-    const tb_contact_point_wide* p = &c->p[j];
-    if (!(p->vel_mul[l] > 0.0f)) continue;
-    tb_vec3 ca = tb_v3(p->ca_n[0][l], p->ca_n[1][l], p->ca_n[2][l]);
-    tb_vec3 cb = tb_v3(p->cb_n[0][l], p->cb_n[1][l], p->cb_n[2][l]);
-    float sep = p->base_separation[l] + tb_dot(tb_sub(sb->dp, sa->dp), n) + tb_dot(sb->dtheta, cb) - tb_dot(sa->dtheta, ca);
-    if (-sep > *residual_p) *residual_p = -sep;
-    if (c->compliant[l] == 0.0f) {
-      float vn = tb_dot(tb_sub(sb->v, sa->v), n) + tb_dot(sb->w, cb) - tb_dot(sa->w, ca);
-      float target = p->restitution_target[l] > 0.0f ? p->restitution_target[l] : 0.0f;
-      float err = p->lambda_n[l] > 0.0f && p->lambda_n[l] < c->max_impulse[l] ? fabsf(vn - target)
-                                                                              : (target - vn > 0.0f ? target - vn : 0.0f);
-      if (p->lambda_n[l] >= c->max_impulse[l]) err = 0.0f; /* capped rows do not count as error */
-      if (err > *residual_v) *residual_v = err;
-    }
-  }
-}
-
 /* Contact store entries of manifold m from lane l: impulses (N·s), tangent basis, anchor and the
  * step's mean force (N). */
 static void store_impulses(const tb_physx_ctx* ctx, int32_t m, const tb_contact_wide* c, int l, tb_vec3 n, tb_vec3 t0,
@@ -109,27 +87,24 @@ static void store_impulses(const tb_physx_ctx* ctx, int32_t m, const tb_contact_
   }
 }
 
-/* Job over constraints [begin, end) (the manifolds with a wide slot, in pair order): impulses, the
- * stuck flag (d->manifold_anchor[m] = 1) and the chunk's residual maxima. */
+/* Job over wides [begin, end), each read once while its lanes are written: impulses, the stuck
+ * flag (d->manifold_anchor[m] = 1) and the chunk's residual maxima. */
 static void readback_impulses_job(int32_t begin, int32_t end, void* vctx) {
   const tb_physx_ctx* ctx = (const tb_physx_ctx*)vctx;
-  const tb_world* w = ctx->w;
   tb_solver_data* d = ctx->d;
   float inv_h = 1.0f / ctx->h, residual_v = 0.0f, residual_p = 0.0f;
-  const tb_body_state* zero_state = &d->states[ctx->zero_state];
-  for (int32_t i = begin; i < end; ++i) {
-    int32_t m = d->constraint_manifold[i], slot = d->manifold_wide[m];
-    const tb_contact_wide* c = &d->wides[slot / TB_LANES];
-    int l = slot % TB_LANES;
-    tb_vec3 n = tb_v3(c->n[0][l], c->n[1][l], c->n[2][l]);
-    tb_vec3 t0 = tb_v3(c->t0[0][l], c->t0[1][l], c->t0[2][l]);
-    tb_vec3 t1 = tb_v3(c->t1[0][l], c->t1[1][l], c->t1[2][l]);
-    int32_t a = c->body_a[l], b = c->body_b[l];
-    const tb_body_state* sa = a >= 0 ? &d->states[a] : zero_state;
-    const tb_body_state* sb = b >= 0 ? &d->states[b] : zero_state;
-    d->manifold_anchor[m] = anchors_stuck(c, l);
-    lane_residuals(c, l, w->manifolds[m].point_count, sa, sb, n, &residual_v, &residual_p);
-    store_impulses(ctx, m, c, l, n, t0, t1, inv_h);
+  for (int32_t wi = begin; wi < end; ++wi) {
+    const tb_contact_wide* c = &d->wides[wi];
+    tb_contact_residuals(c, d->states, &residual_v, &residual_p);
+    for (int l = 0; l < TB_LANES; ++l) {
+      int32_t m = c->manifold[l];
+      if (m < 0) continue;
+      tb_vec3 n = tb_v3(c->n[0][l], c->n[1][l], c->n[2][l]);
+      tb_vec3 t0 = tb_v3(c->t0[0][l], c->t0[1][l], c->t0[2][l]);
+      tb_vec3 t1 = tb_v3(c->t1[0][l], c->t1[1][l], c->t1[2][l]);
+      d->manifold_anchor[m] = anchors_stuck(c, l);
+      store_impulses(ctx, m, c, l, n, t0, t1, inv_h);
+    }
   }
   int32_t chunk = begin / TB_READBACK_CHUNK;
   d->chunk_residual[2 * chunk] = residual_v;
@@ -152,11 +127,12 @@ static void readback_anchors_job(int32_t begin, int32_t end, void* vctx) {
 void tb_physx_readback_contacts(const tb_physx_ctx* ctx, float* residual_v, float* residual_p) {
   tb_solver_data* d = ctx->d;
   int32_t n = d->constraint_count, threads = ctx->step->thread_count;
-  tb_parallel_for(n, TB_READBACK_CHUNK, threads, readback_impulses_job, (void*)ctx);
-  /* the running maxima, chunk by chunk (the same values as one pass over the manifolds) */
+  int32_t wides = d->color_start[TB_GRAPH_COLORS + 1];
+  tb_parallel_for(wides, TB_READBACK_CHUNK, threads, readback_impulses_job, (void*)ctx);
+  /* the maxima over the chunks' maxima: the same values in any order (NaN never raises one) */
   *residual_v = 0.0f;
   *residual_p = 0.0f;
-  for (int32_t k = 0; k < (n + TB_READBACK_CHUNK - 1) / TB_READBACK_CHUNK; ++k) {
+  for (int32_t k = 0; k < (wides + TB_READBACK_CHUNK - 1) / TB_READBACK_CHUNK; ++k) {
     if (d->chunk_residual[2 * k] > *residual_v) *residual_v = d->chunk_residual[2 * k];
     if (d->chunk_residual[2 * k + 1] > *residual_p) *residual_p = d->chunk_residual[2 * k + 1];
   }
