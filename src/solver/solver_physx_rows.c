@@ -99,10 +99,11 @@ static void prepare_lane_bodies(const tb_physx_ctx* ctx, tb_contact_wide* c, int
   ln->imb = imb;
   c->inv_mass_a[l] = ima;
   c->inv_mass_b[l] = imb;
-  for (int k = 0; k < 6; ++k) {
-    ls->ia[k][l] = sa ? sa->inv_i[k] : 0.0f;
-    ls->ib[k][l] = sb ? sb->inv_i[k] : 0.0f;
-  }
+  /* a static side keeps the zeros of ls */
+  if (sa)
+    for (int k = 0; k < 6; ++k) ls->ia[k][l] = sa->inv_i[k];
+  if (sb)
+    for (int k = 0; k < 6; ++k) ls->ib[k][l] = sb->inv_i[k];
 
   /* iterations of the lane's island: its dynamic body's (both share one island) */
   const tb_body_sim* dyn = sb && sb->inv_mass > 0.0f ? sb : (sa && sa->inv_mass > 0.0f ? sa : (sb ? sb : sa));
