@@ -471,6 +471,39 @@ static void test_validation(void) {
   tb_world_destroy(w);
 }
 
+/* Every pair's point and active-point counts (what the serial passes over the pairs read) are its
+ * manifold's after each step, for every distance rule, with sticky matching (which replays points
+ * and reclassifies them) and latest; the stacks settle, so points cross their rule's activity
+ * threshold from step to step. */
+static void test_pair_counts(void) {
+  for (int32_t rule = 0; rule < 3; ++rule)
+    for (int sticky = 0; sticky < 2; ++sticky) {
+      tb_world_id w = make_world(rule, 0.02f);
+      CHECK(set_matching(w, sticky ? TB_MATCHING_STICKY : TB_MATCHING_LATEST, 0.05f) == TB_OK);
+      ground(w);
+      for (int i = 0; i < 40; ++i) {
+        float p[3] = {0.3f * (float)(i % 4), 0.6f + 1.1f * (float)(i / 4), 0.2f * (float)(i % 3)};
+        box_at(w, p, ID_Q, 0.25f);
+      }
+      int32_t mismatched = 0, touching = 0;
+      for (int s = 0; s < 90; ++s) {
+        CHECK(tb_world_step(w) == TB_OK);
+        const tb_world* ww = tb_world_get(w);
+        for (int32_t i = 0; i < ww->pair_count; ++i) {
+          const tb_manifold* m = &ww->manifolds[i];
+          int32_t active = 0;
+          for (int32_t j = 0; j < m->point_count; ++j) active += m->points[j].active != 0;
+          mismatched += ww->pairs[i].points != m->point_count || ww->pairs[i].active != active;
+          touching += active > 0;
+        }
+      }
+      CHECK(touching > 1000); /* the boxes rest on each other: many pairs with active points */
+      if (mismatched) fprintf(stderr, "rule %d sticky %d: %d pair counts differ from their manifolds\n", rule, sticky, mismatched);
+      CHECK(mismatched == 0);
+      tb_world_destroy(w);
+    }
+}
+
 /* The record and the matching are the same for 1 and 3 threads. */
 static void test_threads(void) {
   uint32_t sums[2] = {0, 0};
@@ -516,5 +549,6 @@ int main(void) {
   test_capacity();
   test_validation();
   test_threads();
+  test_pair_counts();
   return tb_test_report("test_distance");
 }
