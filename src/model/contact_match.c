@@ -70,11 +70,14 @@ static void match_job(int32_t begin, int32_t end, void* vctx) {
     tb_transform x0 = tb_match_body_frame(w, s0), x1 = tb_match_body_frame(w, s1);
     const tb_distance_pair* dp = &cur->dist[i];
     int claimed[TB_MAX_MANIFOLD_POINTS] = {0}, replayed = 0;
+    /* a refreshed manifold holds the previous points in their order with their feature ids; when
+     * the distance rule dropped none, point j is previous point j (what find_match returns) */
+    int same = pi >= 0 && cur->pcm[i].state == TB_PCM_REFRESHED && m->point_count == prev->count[pi];
     for (int32_t j = 0; j < m->point_count; ++j) {
       tb_manifold_point* p = &m->points[j];
       int32_t k = 4 * i + j;
       tb_vec3 l0 = tb_inv_transform_point(x0, p->point0), l1 = tb_inv_transform_point(x1, p->point1);
-      int32_t q = pi >= 0 ? find_match(prev, pi, p, l0, l1, dmax, claimed) : -1;
+      int32_t q = same ? j : pi >= 0 ? find_match(prev, pi, p, l0, l1, dmax, claimed) : -1;
       if (q >= 0) {
         int32_t pq = 4 * pi + q;
         claimed[q] = 1;
