@@ -122,15 +122,9 @@ void tb_match_contacts(tb_world* w, const tb_step_context* step) {
   tb_parallel_for(w->pair_count, TB_MATCH_CHUNK, step->thread_count, match_job, &ctx);
   /* persistent ids of the new points, in pair and point order (the matched ones have age >= 1) */
   tb_match_frame* cur = ctx.cur;
-  int32_t refreshed = 0, generated = 0;
-  for (int32_t i = 0; i < w->pair_count; ++i) {
+  for (int32_t i = 0; i < w->pair_count; ++i)
     for (int32_t j = 0; j < cur->count[i]; ++j)
       if (cur->age[4 * i + j] == 0) cur->id[4 * i + j] = md->next_id++;
-    refreshed += cur->pcm[i].state == TB_PCM_REFRESHED;
-    generated += cur->pcm[i].state == TB_PCM_GENERATED;
-  }
-  w->stats.refreshed_pairs = refreshed;
-  w->stats.regenerated_pairs = generated;
   cur->pair_count = w->pair_count;
   md->current = 1 - md->current;
 }

@@ -406,9 +406,9 @@ static int32_t pack_bucket(const tb_world* w, const tb_solver_data* d, int32_t i
 /* Job over constraints [begin, end), one packing chunk: each manifold into the next lane of its
  * bucket's slots from the chunk's first slot (constraint order within a bucket), four to a wide,
  * the overflow colour one to a wide, with what its rows read of the pair (tb_physx_wide_in): its
- * bodies, its combined material and its row in the last step's anchor cache, by a merge walk
- * (constraints and cache rows both ascend in pair order) instead of a binary search per lane,
- * whose branches went either way at random. */
+ * bodies, its combined material, its active points and its row in the last step's anchor cache,
+ * by a merge walk (constraints and cache rows both ascend in pair order) instead of a binary
+ * search per lane, whose branches went either way at random. */
 static void pack_wides_job(int32_t begin, int32_t end, void* vctx) {
   const tb_physx_prep* pc = (const tb_physx_prep*)vctx;
   const tb_world* w = pc->w;
@@ -438,6 +438,7 @@ static void pack_wides_job(int32_t begin, int32_t end, void* vctx) {
     in->mu_dynamic[l] = mu_d;
     in->mu_static[l] = mat->static_friction > mu_d ? mat->static_friction : mu_d;
     in->flags[l] = mat->flags;
+    in->active[l] = w->pairs[m].active;
     in->restitution[l] = mat->restitution;
     in->stiffness[l] = mat->stiffness;
     in->damping[l] = mat->damping;

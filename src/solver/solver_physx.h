@@ -37,6 +37,7 @@ typedef struct tb_physx_wide_in {
   int32_t solver_a[TB_LANES], solver_b[TB_LANES]; /* their solver bodies, -1 none */
   int32_t kept[TB_LANES];   /* row of the pair in the last step's anchor cache, -1 none */
   int32_t flags[TB_LANES];  /* combined material's TB_CONTACT_MATERIAL_* */
+  int32_t active[TB_LANES]; /* the manifold's active points (tb_pair.active) */
   float mu_static[TB_LANES], mu_dynamic[TB_LANES]; /* 1, as the rows use them (>= 0, static >= dynamic) */
   float restitution[TB_LANES], stiffness[TB_LANES], damping[TB_LANES]; /* combined material's */
 } tb_physx_wide_in;

@@ -164,9 +164,7 @@ static void prepare_lane_friction(const tb_physx_ctx* ctx, tb_contact_wide* c, i
   /* a patch with an active point has friction unless a material disables it; strong friction
    * keeps the anchors of a patch that stuck (unless a material disables it), the others are
    * chosen afresh */
-  int active = 0;
-  for (int32_t j = 0; j < mf->point_count; ++j) active |= mf->points[j].active;
-  int friction = active && !(flags & TB_CONTACT_MATERIAL_NO_FRICTION);
+  int friction = ln->in->active[l] > 0 && !(flags & TB_CONTACT_MATERIAL_NO_FRICTION);
   int na = 0;
   c->strong[l] = friction && !(flags & TB_CONTACT_MATERIAL_NO_STRONG_FRICTION);
   c->kept[l] = -1;

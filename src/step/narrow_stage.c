@@ -2,6 +2,7 @@
  * the configured points per pair, the distance rule and the combined material. One pass keeps each
  * pair's data in cache; the four jobs are the collision and model layers' functions. */
 #include <math.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "../collision/contact_reduction.h"
@@ -19,6 +20,8 @@
 typedef struct narrow_ctx {
   tb_world* w;
   float h; /* s: one step, ctx->dt */
+  /* persistent manifolds of the pass, added per chunk: sums, so the same with any thread count */
+  atomic_int refreshed, generated;
 } narrow_ctx;
 
 /* Per pair: the narrow-phase manifold searched up to the distance rule's detection distance
@@ -36,6 +39,7 @@ static void narrow_job(int32_t begin, int32_t end, void* vctx) {
   const int pcm = w->def.collision.persistent_manifolds;
   /* the previous frame's entry of the chunk's first pair, then a merge walk as keys ascend */
   int32_t pk = pcm ? tb_lower_bound_u64(prev->key, prev->pair_count, tb_pair_match_key(s, w->pairs[begin].shape0, w->pairs[begin].shape1)) : 0;
+  int32_t refreshed = 0, generated = 0;
   for (int32_t i = begin; i < end; ++i) {
     int32_t a = w->pairs[i].shape0, c = w->pairs[i].shape1;
     tb_shape_geom ga, gc;
@@ -56,13 +60,16 @@ static void narrow_job(int32_t begin, int32_t end, void* vctx) {
     }
     if (pi >= 0 && tb_pcm_refresh(w, a, c, prev, pi, dp.detect, m, cache)) {
       frame->reduced[i] = prev->reduced[pi];
+      ++refreshed;
     } else {
       tb_collide(&ga, s->world_pose[a], &gc, s->world_pose[c], dp.detect, m);
       /* the configured bound on points per pair (points_found keeps the count before) */
       tb_manifold_reduce(m, w->def.collision.max_points_per_pair);
       frame->reduced[i] = m->points_found > m->point_count;
-      if (persistent) tb_pcm_generated(w, a, c, m, cache);
-      else memset(cache, 0, sizeof *cache); /* TB_PCM_NONE */
+      if (persistent) {
+        tb_pcm_generated(w, a, c, m, cache);
+        ++generated;
+      } else memset(cache, 0, sizeof *cache); /* TB_PCM_NONE */
     }
     frame->dist[i] = dp;
     tb_distance_apply(&dp, (w->pairs[i].flags & TB_PAIR_SOLVE) != 0, m);
@@ -70,9 +77,16 @@ static void narrow_job(int32_t begin, int32_t end, void* vctx) {
     /* read only with points (the store fill and the solvers): most candidate pairs have none */
     if (m->point_count > 0) tb_combine_materials(w, a, c, &w->manifold_material[i]);
   }
+  atomic_fetch_add_explicit(&ctx->refreshed, refreshed, memory_order_relaxed);
+  atomic_fetch_add_explicit(&ctx->generated, generated, memory_order_relaxed);
 }
 
 void tb_narrow_stage(tb_world* w, const tb_step_context* step) {
-  narrow_ctx ctx = {w, step->dt};
+  narrow_ctx ctx = {.w = w, .h = step->dt};
+  atomic_init(&ctx.refreshed, 0);
+  atomic_init(&ctx.generated, 0);
   tb_parallel_for(w->pair_count, TB_NARROW_CHUNK, step->thread_count, narrow_job, &ctx);
+  /* the last pass's (a wake runs the stage again over every pair) */
+  w->stats.refreshed_pairs = atomic_load(&ctx.refreshed);
+  w->stats.regenerated_pairs = atomic_load(&ctx.generated);
 }
