@@ -63,6 +63,7 @@ void tb_solver_destroy(tb_world* w) {
   tb_free(d->color_used, (size_t)d->color_used_capacity * sizeof(uint32_t));
   tb_free(d->wides, (size_t)d->wide_capacity * sizeof(tb_contact_wide));
   tb_free(d->wide_in, (size_t)d->wide_capacity * sizeof(tb_physx_wide_in));
+  tb_free(d->wide_order, (size_t)d->wide_capacity * sizeof(int32_t));
   tb_free(d->pack_fill, (size_t)d->pack_capacity * sizeof(int32_t));
   tb_physx_joints_destroy(d);
   for (int i = 0; i < 2; ++i) {
@@ -389,18 +390,25 @@ static void build_islands(tb_world* w, tb_solver_data* d, tb_physx_plan* plan) {
   plan->dyn_vel = dyn_vel;
 }
 
-/* Packing buckets: each colour's constraints in four classes by their manifold's point count, so
- * that a wide's lanes have about as many points (the rows run to the largest; lanes are
- * independent within a colour, so the order there changes no result), then the overflow colour,
- * whose order is kept (its lanes may share bodies). */
+/* Packing buckets: each colour's constraints in two halves, the first and the second half of all
+ * constraints in pair order, each in four classes by their manifold's point count, so that a
+ * wide's lanes have about as many points (the rows run to the largest); then the overflow colour,
+ * whose order is kept (its lanes may share bodies). Lanes are independent within a colour, so the
+ * order there changes no result. The halves are for the threads: a colour's iteration splits
+ * between two threads near its middle (jobs.h), and so do the passes in pair order (narrow phase,
+ * matching, store) and in body order; pairs and bodies near each other in those orders are near
+ * each other in space, so each thread keeps to about the same bodies in every stage and colour,
+ * and their data stays in its core's cache instead of moving between the cores at each colour. */
 #define TB_POINT_CLASSES TB_MAX_MANIFOLD_POINTS
-#define TB_PACK_BUCKETS (TB_GRAPH_COLORS * TB_POINT_CLASSES + 1)
+#define TB_COLOR_BUCKETS (2 * TB_POINT_CLASSES)
+#define TB_PACK_BUCKETS (TB_GRAPH_COLORS * TB_COLOR_BUCKETS + 1)
 
-static int32_t pack_bucket(const tb_world* w, const tb_solver_data* d, int32_t i) {
+/* Bucket of constraint i; split: the first constraint of the second half. */
+static inline int32_t pack_bucket(const tb_world* w, const tb_solver_data* d, int32_t i, int32_t split) {
   int32_t c = d->color[i];
   if (c == TB_OVERFLOW_COLOR) return TB_PACK_BUCKETS - 1;
   int32_t points = w->pairs[d->constraint_manifold[i]].points;
-  return c * TB_POINT_CLASSES + (points > 1 ? points - 1 : 0);
+  return c * TB_COLOR_BUCKETS + (i >= split ? TB_POINT_CLASSES : 0) + (points > 1 ? points - 1 : 0);
 }
 
 /* Job over constraints [begin, end), one packing chunk: each manifold into the next lane of its
@@ -416,11 +424,11 @@ static void pack_wides_job(int32_t begin, int32_t end, void* vctx) {
   const tb_shapes* s = &w->shapes;
   const int32_t* solver_index = w->bodies.solver_index;
   const tb_anchor_cache* prev = &d->anchors[d->anchors_prev];
-  int32_t fill[TB_PACK_BUCKETS];
+  int32_t fill[TB_PACK_BUCKETS], split = (d->constraint_count + 1) / 2;
   memcpy(fill, &d->pack_fill[begin / TB_PACK_CHUNK * TB_PACK_BUCKETS], sizeof fill);
   int32_t row = -1;
   for (int32_t i = begin; i < end; ++i) {
-    int32_t k = pack_bucket(w, d, i), m = d->constraint_manifold[i];
+    int32_t k = pack_bucket(w, d, i, split), m = d->constraint_manifold[i];
     int32_t slot = fill[k];
     fill[k] += k == TB_PACK_BUCKETS - 1 ? TB_LANES : 1;
     int32_t wi = slot / TB_LANES, l = slot % TB_LANES;
@@ -468,14 +476,16 @@ static tb_status build_wides(tb_physx_prep* pc, tb_physx_plan* plan, int32_t thr
   if (!reserve((void**)&d->pack_fill, &d->pack_capacity, chunks * TB_PACK_BUCKETS, sizeof(int32_t)))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for the constraint graph");
   if (chunks > 0) memset(d->pack_fill, 0, (size_t)chunks * TB_PACK_BUCKETS * sizeof(int32_t));
-  for (int32_t i = 0; i < nc; ++i) d->pack_fill[i / TB_PACK_CHUNK * TB_PACK_BUCKETS + pack_bucket(w, d, i)]++;
+  int32_t split = (nc + 1) / 2;
+  for (int32_t i = 0; i < nc; ++i) d->pack_fill[i / TB_PACK_CHUNK * TB_PACK_BUCKETS + pack_bucket(w, d, i, split)]++;
   int32_t* per_color = plan->per_color;
   int32_t wide_count = 0;
   for (int32_t c = 0; c <= TB_GRAPH_COLORS; ++c) {
     int32_t overflow = c == TB_OVERFLOW_COLOR;
-    int32_t first = overflow ? TB_PACK_BUCKETS - 1 : c * TB_POINT_CLASSES, last = overflow ? TB_PACK_BUCKETS : first + TB_POINT_CLASSES;
-    int32_t run = 0;
-    for (int32_t k = first; k < last; ++k)
+    int32_t first = overflow ? TB_PACK_BUCKETS - 1 : c * TB_COLOR_BUCKETS, last = overflow ? TB_PACK_BUCKETS : first + TB_COLOR_BUCKETS;
+    int32_t run = 0, half_run = 0;
+    for (int32_t k = first; k < last; ++k) {
+      if (!overflow && k == first + TB_POINT_CLASSES) half_run = run;
       for (int32_t ch = 0; ch < chunks; ++ch) {
         int32_t* f = &d->pack_fill[ch * TB_PACK_BUCKETS + k];
         int32_t n = *f;
@@ -483,13 +493,17 @@ static tb_status build_wides(tb_physx_prep* pc, tb_physx_plan* plan, int32_t thr
         *f = wide_count * TB_LANES + (overflow ? run * TB_LANES : run);
         run += n;
       }
+    }
     per_color[c] = run;
     d->color_start[c] = wide_count;
+    /* a wide with lanes of both halves goes with the first */
+    d->color_mid[c] = wide_count + (half_run + TB_LANES - 1) / TB_LANES;
     wide_count += overflow ? run : (run + TB_LANES - 1) / TB_LANES;
   }
   d->color_start[TB_GRAPH_COLORS + 1] = wide_count;
-  const tb_array_ref wa[] = {{(void**)&d->wides, sizeof(tb_contact_wide)}, {(void**)&d->wide_in, sizeof(tb_physx_wide_in)}};
-  if (!reserve_arrays(wa, 2, &d->wide_capacity, wide_count))
+  const tb_array_ref wa[] = {{(void**)&d->wides, sizeof(tb_contact_wide)}, {(void**)&d->wide_in, sizeof(tb_physx_wide_in)},
+                             {(void**)&d->wide_order, sizeof(int32_t)}};
+  if (!reserve_arrays(wa, 3, &d->wide_capacity, wide_count))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for %d constraints", wide_count);
   plan->wide_count = wide_count;
   /* empty lanes: each colour's last wide's rest and the overflow wides' lanes 1-3 */
@@ -501,6 +515,14 @@ static tb_status build_wides(tb_physx_prep* pc, tb_physx_plan* plan, int32_t thr
     else if (end > first)
       for (int32_t lane = per_color[c] % TB_LANES; lane > 0 && lane < TB_LANES; ++lane) d->wides[end - 1].manifold[lane] = -1;
   }
+  /* the first halves of every colour, then the second halves (the overflow's wides last) */
+  int32_t n = 0;
+  for (int32_t h = 0; h < 2; ++h)
+    for (int32_t c = 0; c <= TB_GRAPH_COLORS; ++c) {
+      int32_t mid = c == TB_OVERFLOW_COLOR ? d->color_start[c] : d->color_mid[c];
+      int32_t from = h ? mid : d->color_start[c], to = h ? d->color_start[c + 1] : mid;
+      for (int32_t wi = from; wi < to; ++wi) d->wide_order[n++] = wi;
+    }
   tb_parallel_for(nc, TB_PACK_CHUNK, threads, pack_wides_job, pc);
   return TB_OK;
 }

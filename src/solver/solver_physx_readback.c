@@ -93,8 +93,8 @@ static void readback_impulses_job(int32_t begin, int32_t end, void* vctx) {
   const tb_physx_ctx* ctx = (const tb_physx_ctx*)vctx;
   tb_solver_data* d = ctx->d;
   float inv_h = 1.0f / ctx->h, residual_v = 0.0f, residual_p = 0.0f;
-  for (int32_t wi = begin; wi < end; ++wi) {
-    const tb_contact_wide* c = &d->wides[wi];
+  for (int32_t k = begin; k < end; ++k) {
+    const tb_contact_wide* c = &d->wides[d->wide_order[k]];
     tb_contact_residuals(c, d->states, &residual_v, &residual_p);
     for (int l = 0; l < TB_LANES; ++l) {
       int32_t m = c->manifold[l];

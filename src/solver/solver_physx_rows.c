@@ -330,8 +330,8 @@ static void prepare_point_rows(const tb_physx_ctx* ctx, tb_contact_wide* c, cons
 void tb_physx_prepare_rows_job(int32_t begin, int32_t end, void* vctx) {
   const tb_physx_ctx* ctx = (const tb_physx_ctx*)vctx;
   tb_solver_data* d = ctx->d;
-  for (int32_t wi = begin; wi < end; ++wi) {
-    tb_contact_wide* c = &d->wides[wi];
+  for (int32_t k = begin; k < end; ++k) {
+    tb_contact_wide* c = &d->wides[d->wide_order[k]];
     int32_t lanes[TB_LANES], points = 0;
     memcpy(lanes, c->manifold, sizeof lanes);
     for (int l = 0; l < TB_LANES; ++l)
