@@ -258,6 +258,7 @@ typedef struct tb_physx_prep {
   float h;         /* s: the step */
   int ext_every;   /* TGS applies gravity before each internal step instead */
   tb_vec3 gravity; /* m/s² */
+  int32_t split;   /* the packing: the first solver body of the second half */
 } tb_physx_prep;
 
 /* Job over body slots [begin, end): the start state of their solver bodies, with gravity and
@@ -390,25 +391,27 @@ static void build_islands(tb_world* w, tb_solver_data* d, tb_physx_plan* plan) {
   plan->dyn_vel = dyn_vel;
 }
 
-/* Packing buckets: each colour's constraints in two halves, the first and the second half of all
- * constraints in pair order, each in four classes by their manifold's point count, so that a
- * wide's lanes have about as many points (the rows run to the largest); then the overflow colour,
- * whose order is kept (its lanes may share bodies). Lanes are independent within a colour, so the
- * order there changes no result. The halves are for the threads: a colour's iteration splits
- * between two threads near its middle (jobs.h), and so do the passes in pair order (narrow phase,
- * matching, store) and in body order; pairs and bodies near each other in those orders are near
- * each other in space, so each thread keeps to about the same bodies in every stage and colour,
- * and their data stays in its core's cache instead of moving between the cores at each colour. */
+/* Packing buckets: each colour's constraints in two halves, those whose first dynamic body (the
+ * lower solver index of the two) is in the first half of the solver bodies and the others, each
+ * in four classes by their manifold's point count, so that a wide's lanes have about as many
+ * points (the rows run to the largest); then the overflow colour, whose order is kept (its lanes
+ * may share bodies). Lanes are independent within a colour, so the order there changes no
+ * result. The halves are for the threads: two threads split a colour's iteration near its middle
+ * (jobs.h) and the passes over the bodies at theirs, and bodies near each other in body order are
+ * mostly near each other in space, so each thread keeps to about the same bodies in every colour
+ * and stage, and their data stays in its core's cache instead of moving between the cores. */
 #define TB_POINT_CLASSES TB_MAX_MANIFOLD_POINTS
 #define TB_COLOR_BUCKETS (2 * TB_POINT_CLASSES)
 #define TB_PACK_BUCKETS (TB_GRAPH_COLORS * TB_COLOR_BUCKETS + 1)
 
-/* Bucket of constraint i; split: the first constraint of the second half. */
+/* Bucket of constraint i; split: the first solver body of the second half. */
 static inline int32_t pack_bucket(const tb_world* w, const tb_solver_data* d, int32_t i, int32_t split) {
   int32_t c = d->color[i];
   if (c == TB_OVERFLOW_COLOR) return TB_PACK_BUCKETS - 1;
   int32_t points = w->pairs[d->constraint_manifold[i]].points;
-  return c * TB_COLOR_BUCKETS + (i >= split ? TB_POINT_CLASSES : 0) + (points > 1 ? points - 1 : 0);
+  int32_t a = d->body_a[i], b = d->body_b[i];
+  int32_t first = a >= 0 && b >= 0 ? (a < b ? a : b) : (a > b ? a : b);
+  return c * TB_COLOR_BUCKETS + (first >= split ? TB_POINT_CLASSES : 0) + (points > 1 ? points - 1 : 0);
 }
 
 /* Job over constraints [begin, end), one packing chunk: each manifold into the next lane of its
@@ -424,11 +427,11 @@ static void pack_wides_job(int32_t begin, int32_t end, void* vctx) {
   const tb_shapes* s = &w->shapes;
   const int32_t* solver_index = w->bodies.solver_index;
   const tb_anchor_cache* prev = &d->anchors[d->anchors_prev];
-  int32_t fill[TB_PACK_BUCKETS], split = (d->constraint_count + 1) / 2;
+  int32_t fill[TB_PACK_BUCKETS];
   memcpy(fill, &d->pack_fill[begin / TB_PACK_CHUNK * TB_PACK_BUCKETS], sizeof fill);
   int32_t row = -1;
   for (int32_t i = begin; i < end; ++i) {
-    int32_t k = pack_bucket(w, d, i, split), m = d->constraint_manifold[i];
+    int32_t k = pack_bucket(w, d, i, pc->split), m = d->constraint_manifold[i];
     int32_t slot = fill[k];
     fill[k] += k == TB_PACK_BUCKETS - 1 ? TB_LANES : 1;
     int32_t wi = slot / TB_LANES, l = slot % TB_LANES;
@@ -476,8 +479,8 @@ static tb_status build_wides(tb_physx_prep* pc, tb_physx_plan* plan, int32_t thr
   if (!reserve((void**)&d->pack_fill, &d->pack_capacity, chunks * TB_PACK_BUCKETS, sizeof(int32_t)))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for the constraint graph");
   if (chunks > 0) memset(d->pack_fill, 0, (size_t)chunks * TB_PACK_BUCKETS * sizeof(int32_t));
-  int32_t split = (nc + 1) / 2;
-  for (int32_t i = 0; i < nc; ++i) d->pack_fill[i / TB_PACK_CHUNK * TB_PACK_BUCKETS + pack_bucket(w, d, i, split)]++;
+  pc->split = (nb + 1) / 2;
+  for (int32_t i = 0; i < nc; ++i) d->pack_fill[i / TB_PACK_CHUNK * TB_PACK_BUCKETS + pack_bucket(w, d, i, pc->split)]++;
   int32_t* per_color = plan->per_color;
   int32_t wide_count = 0;
   for (int32_t c = 0; c <= TB_GRAPH_COLORS; ++c) {
@@ -535,7 +538,7 @@ static tb_status prepare(tb_world* w, const tb_step_context* step, int tgs, tb_p
   const tb_solver_params* sp = &w->def.solver;
   tb_vec3 gravity = tb_v3(w->def.gravity[0], w->def.gravity[1], w->def.gravity[2]);
   int ext_every = tgs && sp->external_forces_every_iteration;
-  tb_physx_prep pc = {w, d, step->dt, ext_every, gravity};
+  tb_physx_prep pc = {w, d, step->dt, ext_every, gravity, 0};
   tb_status st = prepare_bodies(&pc, plan, step->thread_count);
   if (st != TB_OK) return st;
   build_islands(w, d, plan);
