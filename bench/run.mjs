@@ -31,6 +31,7 @@
 // bench-broadphase) is kept as it is.
 import { execFileSync, spawn } from 'node:child_process';
 import { startHog } from './hog.mjs';
+import { crossCoreRoundTripNs } from './core_latency.mjs';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -565,6 +566,8 @@ function writeResults(report, meta) {
     `- date: ${meta.date}`,
     `- machine: \`nproc\` = ${meta.nproc}, ${meta.cpu}; load average (1, 5, 15 min) at start ${meta.loadStart}, at end ${meta.loadEnd}` +
       ' (the machine is shared: a load above nproc means other processes competed for the cores, which hurts multi-threaded entries most)',
+    `- cross-core round trip (bench/core_latency.mjs) at start ${meta.roundTripStart} ns, at end ${meta.roundTripEnd} ns (the threads` +
+      ' build pays for every cache line its two threads share: one machine here measured 100 ns at one time and 440–530 ns at another, in C, and its threaded pile ran about 1.6× and 1.1× as fast as one thread then)',
     `- node ${meta.node}, ${meta.platform}`,
     `- rounds: ${ROUNDS}, steps: ${STEPS} (pyramid, pile), timing window: steps ${S.windowFor(STEPS)[0]}–${STEPS}; total run ${meta.totalS.toFixed(0)} s` +
       (ROUNDS !== 3 || STEPS !== 600 ? ' — **quick run, not the default settings**' : ''),
@@ -591,9 +594,10 @@ function writeResults(report, meta) {
 async function main() {
   const t0 = performance.now();
   const loadStart = loadavg();
+  const roundTripStart = (await crossCoreRoundTripNs()).toFixed(0);
   const nproc = (() => { try { return execFileSync('nproc', { encoding: 'utf8' }).trim(); } catch { return String(os.cpus().length); } })();
   log(`bench: rounds ${ROUNDS}, steps ${STEPS}, engines ${ENGINES.join(', ')}, scenes ${SCENE_NAMES.join(', ')}`);
-  log(`node ${process.version}, nproc ${nproc}`);
+  log(`node ${process.version}, nproc ${nproc}, cross-core round trip ${roundTripStart} ns`);
   log('loading engines:');
   const { loaded, skipped } = await loadEngines();
 
@@ -697,6 +701,8 @@ async function main() {
     totalS: (performance.now() - t0) / 1000,
     loadStart,
     loadEnd: loadavg(),
+    roundTripStart,
+    roundTripEnd: (await crossCoreRoundTripNs()).toFixed(0),
   };
   const report = buildReport({ loaded, skipped, results, errors, meta, scaling });
   log('');
