@@ -124,7 +124,8 @@ static int32_t run_chunks(uint64_t state, int32_t worker) {
     atomic_fetch_add_explicit(&s_done, ran, memory_order_release); /* once per thread and job */
     /* once per thread between two resets (a step), not per job: an atomic write per job would
      * move the line between the cores each time */
-    if (!(atomic_load_explicit(&s_used_mask, memory_order_relaxed) & (1u << worker))) atomic_fetch_or(&s_used_mask, 1u << worker);
+    unsigned bit = 1u << worker;
+    if (!(atomic_load_explicit(&s_used_mask, memory_order_relaxed) & bit)) atomic_fetch_or(&s_used_mask, bit);
   }
   return ran;
 }

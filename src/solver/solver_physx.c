@@ -397,9 +397,10 @@ static void build_islands(tb_world* w, tb_solver_data* d, tb_physx_plan* plan) {
  * points (the rows run to the largest); then the overflow colour, whose order is kept (its lanes
  * may share bodies). Lanes are independent within a colour, so the order there changes no
  * result. The halves are for the threads: two threads split a colour's iteration near its middle
- * (jobs.h) and the passes over the bodies at theirs, and bodies near each other in body order are
- * mostly near each other in space, so each thread keeps to about the same bodies in every colour
- * and stage, and their data stays in its core's cache instead of moving between the cores. */
+ * (one claims from the front, the other from the back: jobs.c) and the passes over the bodies at
+ * theirs, and bodies near each other in body order are mostly near each other in space, so each
+ * thread keeps to about the same bodies in every colour and stage, and their data stays in its
+ * core's cache instead of moving between the cores (bench/RESULTS.md "perf14"). */
 #define TB_POINT_CLASSES TB_MAX_MANIFOLD_POINTS
 #define TB_COLOR_BUCKETS (2 * TB_POINT_CLASSES)
 #define TB_PACK_BUCKETS (TB_GRAPH_COLORS * TB_COLOR_BUCKETS + 1)
