@@ -15,7 +15,7 @@ const WORKER = `
 const { workerData } = require('node:worker_threads');
 const a = new Int32Array(workerData);
 Atomics.store(a, 1, 1); /* ready */
-for (let k = 0; ; ++k) {
+for (;;) {
   let v;
   while (((v = Atomics.load(a, 0)) & 1) === 0 && v !== -1) {}
   if (v === -1) break;

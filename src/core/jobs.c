@@ -69,10 +69,10 @@ static pthread_t s_threads[TB_MAX_WORKERS];
 static int32_t s_worker_count = 0; /* threads besides the caller */
 /* The words the threads share, each on a cache line of its own (64 bytes): a write to one does not
  * take the others from the cores that poll them (a line moves between two cores in about 0.25 µs
- * on the 2-core machines here). s_job and s_state go together: a claim reads both. */
+ * on the 2-core machines here). */
 #define TB_LINE 64
 static _Alignas(TB_LINE) tb_job s_job;
-static _Atomic uint64_t s_state = 0;
+static _Alignas(TB_LINE) _Atomic uint64_t s_state = 0;
 static _Alignas(TB_LINE) atomic_int s_done = 0; /* chunks of the current job finished */
 static _Alignas(TB_LINE) atomic_int s_sleepers = 0; /* workers waiting on s_wake */
 static _Alignas(TB_LINE) atomic_flag s_busy = ATOMIC_FLAG_INIT; /* a caller is inside tb_parallel_for */

@@ -483,7 +483,7 @@ static tb_status build_wides(tb_physx_prep* pc, tb_physx_plan* plan, int32_t thr
   pc->split = (nb + 1) / 2;
   for (int32_t i = 0; i < nc; ++i) d->pack_fill[i / TB_PACK_CHUNK * TB_PACK_BUCKETS + pack_bucket(w, d, i, pc->split)]++;
   int32_t* per_color = plan->per_color;
-  int32_t wide_count = 0;
+  int32_t wide_count = 0, mid[TB_GRAPH_COLORS + 1]; /* per colour: its first wide of the second half */
   for (int32_t c = 0; c <= TB_GRAPH_COLORS; ++c) {
     int32_t overflow = c == TB_OVERFLOW_COLOR;
     int32_t first = overflow ? TB_PACK_BUCKETS - 1 : c * TB_COLOR_BUCKETS, last = overflow ? TB_PACK_BUCKETS : first + TB_COLOR_BUCKETS;
@@ -500,8 +500,8 @@ static tb_status build_wides(tb_physx_prep* pc, tb_physx_plan* plan, int32_t thr
     }
     per_color[c] = run;
     d->color_start[c] = wide_count;
-    /* a wide with lanes of both halves goes with the first */
-    d->color_mid[c] = wide_count + (half_run + TB_LANES - 1) / TB_LANES;
+    /* a wide with lanes of both halves goes with the first; the overflow colour has no halves */
+    mid[c] = wide_count + (half_run + TB_LANES - 1) / TB_LANES;
     wide_count += overflow ? run : (run + TB_LANES - 1) / TB_LANES;
   }
   d->color_start[TB_GRAPH_COLORS + 1] = wide_count;
@@ -523,8 +523,7 @@ static tb_status build_wides(tb_physx_prep* pc, tb_physx_plan* plan, int32_t thr
   int32_t n = 0;
   for (int32_t h = 0; h < 2; ++h)
     for (int32_t c = 0; c <= TB_GRAPH_COLORS; ++c) {
-      int32_t mid = c == TB_OVERFLOW_COLOR ? d->color_start[c] : d->color_mid[c];
-      int32_t from = h ? mid : d->color_start[c], to = h ? d->color_start[c + 1] : mid;
+      int32_t from = h ? mid[c] : d->color_start[c], to = h ? d->color_start[c + 1] : mid[c];
       for (int32_t wi = from; wi < to; ++wi) d->wide_order[n++] = wi;
     }
   tb_parallel_for(nc, TB_PACK_CHUNK, threads, pack_wides_job, pc);

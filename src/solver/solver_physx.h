@@ -64,7 +64,6 @@ typedef struct tb_solver_data {
   int32_t* pack_fill;        /* per packing chunk and colour: its constraints, then its first slot in the colour */
   int32_t pack_capacity;
   int32_t color_start[TB_GRAPH_COLORS + 2]; /* wide ranges per colour; the last is the overflow */
-  int32_t color_mid[TB_GRAPH_COLORS + 1];   /* per colour: its first wide of the second half */
   int32_t* wide_order;       /* every wide: the first halves of all colours, then the second halves */
   tb_anchor_cache anchors[2]; /* the last step's (read) and this step's (written), swapped */
   int32_t anchors_prev;

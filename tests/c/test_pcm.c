@@ -17,16 +17,20 @@ static const float G = 9.81f;
 
 static const char* preset_name(tb_preset p) { return p == TB_PRESET_PHYSX_PGS ? "pgs" : "tgs"; }
 
-static tb_world_id make_world(tb_preset preset) {
+static tb_world_id make_world_threads(tb_preset preset, int32_t threads) {
   tb_world_def def = tb_default_world_def();
   tb_preset_apply(preset, &def);
   def.gravity[1] = -G;
   def.timestep = 1.0f / 60.0f;
   def.solver.sleep.mode = TB_SLEEP_OFF; /* sleeping pairs are not collided: keep them all awake */
+  def.thread_count = threads;
   tb_world_id w = tb_world_create(&def);
   CHECK(w >= 0);
+  if (threads > 1) CHECK(tb_world_set_adaptive_threads(w, 0) == TB_OK); /* every step on every thread */
   return w;
 }
+
+static tb_world_id make_world(tb_preset preset) { return make_world_threads(preset, 1); }
 
 /* A static ground box, top face at y = 0 (box–box pairs with what rests on it). */
 static void ground_box(tb_world_id w) {
@@ -233,8 +237,12 @@ static void test_points_bound(tb_preset preset) {
  * cube moves more than 5 cm from its start (a cube that tips or slides off moves >= 0.5 m; with
  * the cache off PGS drifts 12 cm here, TGS 1.6 cm). */
 static void test_pyramid(tb_preset preset) {
-  tb_world_id w = make_world(preset);
+  /* every pair is box–box, so each one either refreshed or regenerated: the two counters, summed
+   * over the narrow phase's chunks, add up to the pair count in every step; and the same pyramid on
+   * 3 threads, which share out the chunks, gives the same counts */
+  tb_world_id w = make_world(preset), wt = make_world_threads(preset, 3);
   ground_box(w);
+  ground_box(wt);
   tb_body_id b[55];
   float start[55][3];
   int n = 0;
@@ -244,14 +252,20 @@ static void test_pyramid(tb_preset preset) {
       start[n][1] = 0.5f + (float)r;
       start[n][2] = 0;
       b[n] = cube(w, start[n][0], start[n][1], start[n][2]);
+      cube(wt, start[n][0], start[n][1], start[n][2]);
     }
-  int refreshed = 0, regenerated = 0;
+  int refreshed = 0, regenerated = 0, differ = 0, uncounted = 0;
   for (int s = 0; s < 300; ++s) {
     CHECK(tb_world_step(w) == TB_OK);
-    tb_step_stats st = stats(w);
+    CHECK(tb_world_step(wt) == TB_OK);
+    tb_step_stats st = stats(w), stt = stats(wt);
     refreshed += st.refreshed_pairs;
     regenerated += st.regenerated_pairs;
+    differ += st.refreshed_pairs != stt.refreshed_pairs || st.regenerated_pairs != stt.regenerated_pairs;
+    uncounted += st.refreshed_pairs + st.regenerated_pairs != tb_world_get(w)->pair_count;
   }
+  CHECK(differ == 0 && uncounted == 0);
+  tb_world_destroy(wt);
   double worst = 0;
   for (int i = 0; i < n; ++i) {
     float x[13];
