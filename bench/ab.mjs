@@ -15,7 +15,8 @@
 // tribo:simd; e.g. tribo:preset=newton-xpbd), built as bench/run.mjs builds it. Both worlds step
 // in turns of 20 steps, in pairs of turns whose order alternates; steps from 300 on are timed.
 // Prints each side's median ms/step and the median of new / base turn time over the pairs (below 1:
-// this checkout is faster) with its 95 % bootstrap interval and the min–max over the pairs.
+// this checkout is faster) with its 95 % bootstrap interval and the min–max over the pairs, and the
+// cross-core round trip (bench/core_latency.mjs) before and after the turns.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +25,7 @@ import { loadFrom } from './engines/tribo.mjs';
 import { parseEngineName } from './engine_name.mjs';
 import { startHog } from './hog.mjs';
 import { rng } from '../web/scene.js';
+import { crossCoreRoundTripNs } from './core_latency.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const TURN = 20, WARM = 300;
@@ -50,6 +52,10 @@ const baseEngine = basePeer ? await (await import(`./engines/${base}.mjs`)).load
   : baseEntry ? await loadFrom(path.resolve(HERE, '..'), baseEntry.params) : await loadFrom(path.resolve(base), engine.params);
 const worlds = [baseEngine.createWorld(scene), (await loadFrom(path.resolve(HERE, '..'), engine.params)).createWorld(scene)];
 const names = [basePeer || baseEntry ? base : 'base', 'new'];
+/* the threads build's speed follows how far apart the machine put its cores (bench/RESULTS.md
+ * "perf14"): the round trip before the turns (before the busy process starts) and after them
+ * (without one) goes with the result */
+const roundTrip = [await crossCoreRoundTripNs()];
 const hog = process.env.HOG === '1' ? startHog() : null;
 hog?.unref(); /* it does not keep this process alive, */
 process.on('exit', () => hog?.kill('SIGKILL')); /* and dies with it, also when a step throws */
@@ -69,6 +75,7 @@ for (let start = 0, pair = 0; start < steps; start += TURN, ++pair) {
     if (start >= WARM) turns[k].push(sum);
   }
 }
+if (!hog) roundTrip.push(await crossCoreRoundTripNs());
 const median = (a) => a.slice().sort((x, y) => x - y)[a.length >> 1];
 const ratios = turns[1].map((x, i) => x / turns[0][i]);
 /* 95 % interval of the median ratio: the median of 2000 resamples of the turns (with a fixed
@@ -86,4 +93,5 @@ console.log(`${sceneName}${sceneName === 'pile' ? ` (${scene.bodies.filter((b) =
   `new ${median(times[1]).toFixed(3)} ms/step; new/${names[0]} per turn median ${median(ratios).toFixed(3)} ` +
   `(95 % interval ${lo.toFixed(3)}–${hi.toFixed(3)}; turns ${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}, ` +
   `${ratios.length} turns)` +
-  `${baseEntry ? `; new = ${process.env.ENGINE ?? 'tribo:simd'}` : ''}${hog ? '; beside a busy process' : ''}`);
+  `${baseEntry ? `; new = ${process.env.ENGINE ?? 'tribo:simd'}` : ''}${hog ? '; beside a busy process' : ''}` +
+  `; cross-core round trip ${roundTrip.map((t) => t.toFixed(0)).join(' then ')} ns`);
