@@ -14,6 +14,7 @@ typedef struct lane_bodies {
 _Static_assert(offsetof(tb_body_state, w) == 3 * sizeof(float) && offsetof(tb_body_state, dp) == 6 * sizeof(float) &&
                    offsetof(tb_body_state, dtheta) == 9 * sizeof(float),
                "the gather reads v, w, dp, dtheta as 12 consecutive floats");
+_Static_assert(sizeof(tb_body_state) == 64, "a body state is one cache line");
 
 /* The 12 floats v, w, dp, dtheta of the four lanes' bodies idx[l] as lane vectors: three rows of
  * four floats per body, transposed (data moves only). */

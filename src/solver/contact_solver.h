@@ -13,13 +13,15 @@
 #define TB_MAX_ANCHORS 2
 #define TB_NO_RESTITUTION (-1e30f) /* restitution target of a point without a bounce, m/s */
 
-/* The first 12 floats (v, w, dp, dtheta) are read as three 4-float rows by the wide rows' gather. */
+/* What the wide rows read and write of a body, one 64-byte cache line each (the array is 64-byte
+ * aligned): the 12 floats v, w, dp, dtheta are read as three 4-float rows by the gather, and no
+ * two bodies share a line, so two threads solving different bodies never write the same line. */
 typedef struct tb_body_state {
   tb_vec3 v;      /* linear velocity of the centre of mass, m/s */
   tb_vec3 w;      /* angular velocity, rad/s */
   tb_vec3 dp;     /* displacement of the centre of mass since the step began, m */
   tb_vec3 dtheta; /* rotation vector accumulated since the step began (w·h summed), rad */
-  tb_vec3 mv, mw; /* PGS motion velocities saved after the position iterations (m/s, rad/s) */
+  float pad[4];
 } tb_body_state;
 
 typedef struct tb_body_sim {
@@ -33,6 +35,7 @@ typedef struct tb_body_sim {
   int32_t position_iterations;  /* of the body's island (max of its bodies' requests) */
   int32_t velocity_iterations;  /* of the body's island, >= 1 */
   float max_contact_impulse;    /* N·s per contact point, INFINITY = none (the body's) */
+  tb_vec3 mv, mw;               /* PGS motion velocities saved after the position iterations (m/s, rad/s) */
 } tb_body_sim;
 
 typedef struct tb_contact_point_wide {

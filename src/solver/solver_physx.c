@@ -24,6 +24,7 @@
  * The stage (solve_physx) runs prepare → iterate → integrate → readback; the lanes' rows are
  * filled in solver_physx_rows.c and the contact readback is in solver_physx_readback.c. */
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "../core/jobs.h"
@@ -50,7 +51,7 @@ int tb_solver_create(tb_world* w) {
 void tb_solver_destroy(tb_world* w) {
   tb_solver_data* d = w->solver;
   if (!d) return;
-  tb_free(d->states, (size_t)d->body_capacity * sizeof(tb_body_state));
+  if (d->states_block) tb_free(d->states_block, (size_t)d->state_capacity * sizeof(tb_body_state) + 63);
   tb_free(d->sims, (size_t)d->body_capacity * sizeof(tb_body_sim));
   tb_free(d->parent, (size_t)d->body_capacity * sizeof(int32_t));
   tb_free(d->body_a, (size_t)d->constraint_capacity * sizeof(int32_t));
@@ -90,9 +91,23 @@ static int reserve(void** p, int32_t* cap, int32_t n, size_t elem) {
   return reserve_arrays(&a, 1, cap, n);
 }
 
+/* The body states for n solver bodies, on 64-byte lines (the lines the threads hand over): the
+ * preparation writes every state of a step, so a larger block starts empty. */
+static int reserve_states(tb_solver_data* d, int32_t n) {
+  if (n <= d->state_capacity) return 1;
+  int32_t c = d->state_capacity > 0 ? d->state_capacity : 16;
+  while (c < n) c *= 2;
+  void* block = tb_alloc((size_t)c * sizeof(tb_body_state) + 63);
+  if (!block) return 0;
+  if (d->states_block) tb_free(d->states_block, (size_t)d->state_capacity * sizeof(tb_body_state) + 63);
+  d->states_block = block;
+  d->states = (tb_body_state*)(((uintptr_t)block + 63) & ~(uintptr_t)63);
+  d->state_capacity = c;
+  return 1;
+}
+
 static int reserve_many(tb_solver_data* d, int32_t bodies, int32_t constraints, int32_t manifolds) {
-  const tb_array_ref b[] = {{(void**)&d->states, sizeof(tb_body_state)},
-                            {(void**)&d->sims, sizeof(tb_body_sim)},
+  const tb_array_ref b[] = {{(void**)&d->sims, sizeof(tb_body_sim)},
                             {(void**)&d->parent, sizeof(int32_t)}};
   const tb_array_ref c[] = {{(void**)&d->body_a, sizeof(int32_t)}, {(void**)&d->body_b, sizeof(int32_t)},
                             {(void**)&d->constraint_manifold, sizeof(int32_t)}, {(void**)&d->color, sizeof(int32_t)}};
@@ -101,7 +116,8 @@ static int reserve_many(tb_solver_data* d, int32_t bodies, int32_t constraints, 
                             {(void**)&d->chunk_residual, 2 * sizeof(float)}};
   tb_array_ref a0[5], a1[5];
   int na0 = anchor_cache_arrays(&d->anchors[0], a0), na1 = anchor_cache_arrays(&d->anchors[1], a1);
-  return reserve_arrays(b, 3, &d->body_capacity, bodies) && reserve_arrays(c, 4, &d->constraint_capacity, constraints) &&
+  return reserve_states(d, bodies) && reserve_arrays(b, 2, &d->body_capacity, bodies) &&
+         reserve_arrays(c, 4, &d->constraint_capacity, constraints) &&
          reserve_arrays(m, 3, &d->manifold_capacity, manifolds) &&
          reserve_arrays(a0, na0, &d->anchors[0].capacity, manifolds) &&
          reserve_arrays(a1, na1, &d->anchors[1].capacity, manifolds);
@@ -179,8 +195,8 @@ static void tgs_integrate_job(int32_t begin, int32_t end, void* vctx) {
 static void pgs_save_motion_job(int32_t begin, int32_t end, void* vctx) {
   tb_physx_ctx* ctx = (tb_physx_ctx*)vctx;
   for (int32_t i = begin; i < end; ++i) {
-    ctx->d->states[i].mv = ctx->d->states[i].v;
-    ctx->d->states[i].mw = ctx->d->states[i].w;
+    ctx->d->sims[i].mv = ctx->d->states[i].v;
+    ctx->d->sims[i].mw = ctx->d->states[i].w;
   }
 }
 
@@ -188,8 +204,8 @@ static void pgs_save_motion_job(int32_t begin, int32_t end, void* vctx) {
 static void pgs_integrate_job(int32_t begin, int32_t end, void* vctx) {
   tb_physx_ctx* ctx = (tb_physx_ctx*)vctx;
   for (int32_t i = begin; i < end; ++i) {
-    tb_body_state* st = &ctx->d->states[i];
-    advance(&ctx->d->sims[i], st, st->mv, st->mw, ctx->h);
+    tb_body_sim* sim = &ctx->d->sims[i];
+    advance(sim, &ctx->d->states[i], sim->mv, sim->mw, ctx->h);
   }
 }
 

@@ -43,7 +43,9 @@ typedef struct tb_physx_wide_in {
 } tb_physx_wide_in;
 
 typedef struct tb_solver_data {
-  tb_body_state* states;
+  tb_body_state* states;     /* per solver body, then the zeros static lanes read; 64-byte aligned in */
+  void* states_block;        /* this allocation of state_capacity states and 63 bytes */
+  int32_t state_capacity;
   tb_body_sim* sims;
   int32_t* parent;           /* per solver body: union-find parent for the islands */
   int32_t body_capacity;
