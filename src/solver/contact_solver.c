@@ -37,25 +37,23 @@ static void gather(const tb_contact_wide* c, const tb_body_state* states, lane_b
   gather_side(states, c->state_b, &lb->vb, &lb->wb, &lb->dpb, &lb->dtb);
 }
 
-/* v and w of the dynamic bodies of one side (inverse mass > 0); kinematic and static never change.
- * The second row also rewrites dp.x, dp.y with the values the gather read (the solve does not
- * change them, and no other wide of the colour holds the body). */
-static inline void scatter_side(tb_body_state* states, const int32_t body[TB_LANES], const float inv_mass[TB_LANES], v3w v,
-                                v3w w, v3w dp) {
+/* v and w of one side's lanes into out[l]: the body's state for a dynamic body (inverse mass > 0),
+ * else the wide's sink (kinematic and static never change). The second row also rewrites dp.x,
+ * dp.y with the values the gather read (the solve does not change them, and no other wide of the
+ * colour holds the body). */
+static inline void scatter_side(float* const out[TB_LANES], v3w v, v3w w, v3w dp) {
   tb_f4 r0[TB_LANES] = {v.x, v.y, v.z, w.x}, r1[TB_LANES] = {w.y, w.z, dp.x, dp.y};
   tb_f4_transpose(&r0[0], &r0[1], &r0[2], &r0[3]);
   tb_f4_transpose(&r1[0], &r1[1], &r1[2], &r1[3]);
   for (int l = 0; l < TB_LANES; ++l) {
-    if (body[l] < 0 || !(inv_mass[l] > 0.0f)) continue;
-    float* f = (float*)(void*)&states[body[l]];
-    tb_f4_store(f, r0[l]);
-    tb_f4_store(f + 4, r1[l]);
+    tb_f4_store(out[l], r0[l]);
+    tb_f4_store(out[l] + 4, r1[l]);
   }
 }
 
-static void scatter(const tb_contact_wide* c, tb_body_state* states, const lane_bodies* lb) {
-  scatter_side(states, c->body_a, c->inv_mass_a, lb->va, lb->wa, lb->dpa);
-  scatter_side(states, c->body_b, c->inv_mass_b, lb->vb, lb->wb, lb->dpb);
+static void scatter(const tb_contact_wide* c, const lane_bodies* lb) {
+  scatter_side(c->out_a, lb->va, lb->wa, lb->dpa);
+  scatter_side(c->out_b, lb->vb, lb->wb, lb->dpb);
 }
 
 /* Applies impulse P along direction d; ia, ib are the row's inertia-arm products IA⁻¹(rA × d),
@@ -161,8 +159,8 @@ void tb_contact_solve(tb_contact_wide* c, tb_body_state* states, const tb_contac
   gather(c, states, &lb);
   v3w n = v3w_load(c->n), t0 = v3w_load(c->t0), t1 = v3w_load(c->t1);
   tb_f4 zero = tb_f4_splat(0.0f);
-  tb_f4 active = tb_f4_gt(tb_f4_load(pass->active), zero);
-  tb_f4 friction = tb_f4_and(active, tb_f4_gt(tb_f4_load(pass->friction), zero));
+  tb_f4 active = pass->active;
+  tb_f4 friction = tb_f4_and(active, pass->friction);
   tb_f4 pen_rate = pass->biased ? tb_f4_load(c->pen_rate) : zero;
   tb_f4 spec_rate = tb_f4_load(c->spec_rate);
   tb_f4 max_depen = tb_f4_sub(zero, tb_f4_load(c->max_depenetration));
@@ -211,7 +209,7 @@ void tb_contact_solve(tb_contact_wide* c, tb_body_state* states, const tb_contac
    * as it is, so the normal rows keep the last word on it. */
   if (!pass->friction_first) solve_friction(c, &lb, pass, friction, patch_n, t0, t1, 0);
   else if (!pass->biased && any_sliding(c, friction)) solve_friction(c, &lb, pass, friction, patch_n, t0, t1, 1);
-  scatter(c, states, &lb);
+  scatter(c, &lb);
 }
 
 void tb_contact_residuals(const tb_contact_wide* c, const tb_body_state* states, float* residual_v, float* residual_p) {

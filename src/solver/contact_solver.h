@@ -63,15 +63,21 @@ typedef struct tb_anchor_wide {
 } tb_anchor_wide;
 
 typedef struct tb_contact_wide {
-  int32_t body_a[TB_LANES], body_b[TB_LANES];   /* solver body index, -1 = static */
-  int32_t state_a[TB_LANES], state_b[TB_LANES]; /* body state read by the gather: body_a/b, static → the zero state */
+  /* where the scatter writes each lane's side: its dynamic body's state, else (static, kinematic,
+   * empty lane) the wide's own sink, which nothing reads: no branch per lane, and the sink's line
+   * is the wide's, which one thread holds while it solves the wide */
+  float* out_a[TB_LANES];
+  float* out_b[TB_LANES];
+  float sink[8];
+  int32_t state_a[TB_LANES], state_b[TB_LANES]; /* body state read by the gather: the solver body, static → the zero state */
   int32_t manifold[TB_LANES];                   /* manifold index, -1 = empty lane */
   int32_t point_count;                          /* max over lanes */
   int32_t anchor_count;                         /* max over lanes */
   int32_t anchor_point[TB_MAX_ANCHORS][TB_LANES]; /* manifold point of each anchor, -1 none */
   int32_t kept[TB_LANES];   /* strong friction: index of the previous step's anchors, -1 fresh */
   int32_t strong[TB_LANES]; /* 1: the patch may keep its anchors while they stick */
-  int32_t position_iterations[TB_LANES], velocity_iterations[TB_LANES]; /* of the lane's island */
+  float position_iterations[TB_LANES], velocity_iterations[TB_LANES]; /* of the lane's island (whole numbers;
+                                                                         0 in an empty lane) */
   float n[3][TB_LANES], t0[3][TB_LANES], t1[3][TB_LANES];
   float inv_mass_a[TB_LANES], inv_mass_b[TB_LANES];
   float mu_static[TB_LANES], mu_dynamic[TB_LANES]; /* 1 */
@@ -88,8 +94,8 @@ typedef struct tb_contact_wide {
 
 /* One pass over a wide: which lanes take part and what the rows do in it. */
 typedef struct tb_contact_pass {
-  float active[TB_LANES];   /* 1: the lane's island runs this iteration */
-  float friction[TB_LANES]; /* 1: friction rows run this iteration */
+  tb_f4 active;             /* lane mask: the lane's island runs this iteration */
+  tb_f4 friction;           /* lane mask: its friction rows run too (within active) */
   int biased;               /* position iterations: penetration bias; velocity iterations: none */
   int skip_compliant;       /* TGS velocity iterations: spring rows do not act again */
   int friction_first;       /* TGS: friction rows before the normal rows */

@@ -220,17 +220,17 @@ static void make_pass(const tb_physx_ctx* ctx, const tb_contact_wide* c, tb_cont
   pass->friction_first = ctx->tgs && (ctx->velocity_phase || ctx->iteration > 0);
   /* TGS springs act once per internal step, so not again in the velocity iterations */
   pass->skip_compliant = ctx->tgs && ctx->velocity_phase;
-  for (int l = 0; l < TB_LANES; ++l) {
-    int32_t k = ctx->iteration;
-    if (ctx->velocity_phase) {
-      pass->active[l] = k < c->velocity_iterations[l] ? 1.0f : 0.0f;
-      pass->friction[l] = 1.0f;
-    } else {
-      int32_t n = c->position_iterations[l];
-      pass->active[l] = k < n ? 1.0f : 0.0f;
-      int every = ctx->tgs || sp->friction_every_iteration;
-      pass->friction[l] = every || k >= n - TB_PGS_FRICTION_ITERATIONS ? 1.0f : 0.0f;
-    }
+  /* lanes whose island runs iteration k: k < its count (whole numbers as floats, exact) */
+  tb_f4 k = tb_f4_splat((float)ctx->iteration);
+  if (ctx->velocity_phase) {
+    pass->active = tb_f4_gt(tb_f4_load(c->velocity_iterations), k);
+    pass->friction = pass->active;
+  } else {
+    tb_f4 n = tb_f4_load(c->position_iterations);
+    pass->active = tb_f4_gt(n, k);
+    /* PGS: friction in the last TB_PGS_FRICTION_ITERATIONS of the lane's n, k >= n - that */
+    int every = ctx->tgs || sp->friction_every_iteration;
+    pass->friction = every ? pass->active : tb_f4_ge(k, tb_f4_sub(n, tb_f4_splat((float)TB_PGS_FRICTION_ITERATIONS)));
   }
 }
 

@@ -86,8 +86,6 @@ static void prepare_lane_bodies(const tb_physx_ctx* ctx, tb_contact_wide* c, int
   ln->mf = &w->manifolds[m];
   ln->in = in;
   int32_t a = in->solver_a[l], b = in->solver_b[l];
-  c->body_a[l] = a;
-  c->body_b[l] = b;
   c->state_a[l] = a >= 0 ? a : ctx->zero_state;
   c->state_b[l] = b >= 0 ? b : ctx->zero_state;
   const tb_body_sim* sa = a >= 0 ? &d->sims[a] : NULL;
@@ -95,6 +93,9 @@ static void prepare_lane_bodies(const tb_physx_ctx* ctx, tb_contact_wide* c, int
   ln->sa = sa;
   ln->sb = sb;
   float ima = sa ? sa->inv_mass : 0.0f, imb = sb ? sb->inv_mass : 0.0f;
+  /* only a dynamic body's velocities change (the sink was set for every lane) */
+  if (ima > 0.0f) c->out_a[l] = (float*)(void*)&d->states[a];
+  if (imb > 0.0f) c->out_b[l] = (float*)(void*)&d->states[b];
   ln->ima = ima;
   ln->imb = imb;
   c->inv_mass_a[l] = ima;
@@ -347,7 +348,7 @@ void tb_physx_prepare_rows_job(int32_t begin, int32_t end, void* vctx) {
     tb_physx_lanes ls;
     memset((char*)&ls + offsetof(tb_physx_lanes, ia), 0, sizeof ls - offsetof(tb_physx_lanes, ia));
     for (int l = 0; l < TB_LANES; ++l) {
-      c->body_a[l] = c->body_b[l] = -1;
+      c->out_a[l] = c->out_b[l] = c->sink;
       c->state_a[l] = c->state_b[l] = ctx->zero_state;
       c->anchor_point[0][l] = c->anchor_point[1][l] = -1;
       int32_t m = c->manifold[l];
