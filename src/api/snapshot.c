@@ -60,7 +60,8 @@ static uint32_t layout_hash(void) {
   HASH_TYPE(tb_solver_status) HASH_TYPE(tb_readback_info) HASH_TYPE(tb_sap_entry) HASH_TYPE(tb_event_contact)
   HASH_TYPE(tb_round_ended)
   HASH_TYPE(tb_event_pair) HASH_TYPE(tb_pair_threshold) HASH_TYPE(tb_contact_event) HASH_TYPE(tb_sleep_params)
-  h = hash_size(h, TB_MATCH_ARRAYS);
+  h = hash_size(h, TB_MATCH_PAIR_ARRAYS);
+  h = hash_size(h, TB_MATCH_POINT_ARRAYS);
   h = hash_size(h, TB_MAX_MANIFOLD_POINTS);
   h = hash_size(h, TB_ID_GEN_MASK);
   return h;
@@ -134,9 +135,11 @@ static void put_payload(tb_serial* s, tb_world* w) {
   tb_put(s, mh, sizeof mh);
   for (int f = 0; f < 2; ++f) {
     tb_match_frame* fr = &w->match.frame[f];
-    int32_t n = w->match.capacity ? fr->pair_count : 0;
-    tb_put_i32(s, n);
-    tb_put_arrays(s, a, tb_match_frame_arrays(fr, a), n, NULL);
+    int32_t n = w->match.capacity ? fr->pair_count : 0, np = w->match.point_capacity ? fr->point_count : 0;
+    const int32_t fh[] = {n, np, fr->stored};
+    tb_put(s, fh, sizeof fh);
+    tb_put_arrays(s, a, tb_match_pair_arrays(fr, a), n, NULL);
+    tb_put_arrays(s, a, tb_match_point_arrays(fr, a), np, NULL);
   }
   /* per-body contact totals of the Newton solvers (observation of the last solve()) */
   int32_t nb = w->body_contact_capacity >= b->count ? b->count : 0;
@@ -273,16 +276,16 @@ static int consistent(const tb_world* t) {
     if (t->manifold_contact[p] < -1 || t->manifold_contact[p] >= t->contacts.count) return 0;
   }
   for (int f = 0; f < 2; ++f) {
+    /* each pair's points follow the points of the pairs before it, and they are all the frame's */
     const tb_match_frame* fr = &t->match.frame[f];
+    int32_t points = 0;
     for (int32_t p = 0; p < fr->pair_count; ++p) {
-      if (fr->count[p] < 0 || fr->count[p] > TB_MAX_MANIFOLD_POINTS) return 0;
-      for (int j = 0; j < TB_MAX_MANIFOLD_POINTS; ++j) {
-        int32_t k = TB_MAX_MANIFOLD_POINTS * p + j;
-        if (fr->previous[k] < -1 || fr->previous[k] >= t->contacts.capacity || fr->store[k] < -1 ||
-            fr->store[k] >= t->contacts.capacity)
-          return 0;
-      }
+      if (fr->count[p] < 0 || fr->count[p] > TB_MAX_MANIFOLD_POINTS || fr->first[p] != points) return 0;
+      points += fr->count[p];
     }
+    if (points != fr->point_count) return 0;
+    for (int32_t k = 0; k < fr->point_count; ++k)
+      if (fr->previous[k] < -1 || fr->previous[k] >= t->contacts.capacity) return 0;
   }
   return 1;
 }
@@ -391,13 +394,17 @@ static int get_payload(tb_serial* s, tb_world* t, int32_t thread_count) {
   /* matching frames */
   t->match.current = tb_get_i32(s, 0, 1);
   t->match.next_id = (uint32_t)tb_get_i32(s, INT32_MIN, INT32_MAX);
-  int32_t fpc[2];
   for (int f = 0; f < 2 && !s->failed; ++f) {
-    fpc[f] = tb_get_i32(s, 0, INT32_MAX / 1024);
-    if (s->failed || !tb_match_reserve(t, fpc[f])) return 0;
+    int32_t pairs = tb_get_i32(s, 0, INT32_MAX / 1024);
+    int32_t points = tb_get_i32(s, 0, INT32_MAX / 1024);
+    int32_t stored = tb_get_i32(s, 0, 1);
+    if (s->failed || !tb_match_reserve(t, pairs) || !tb_match_reserve_points(t, points)) return 0;
     tb_match_frame* fr = &t->match.frame[f];
-    fr->pair_count = fpc[f];
-    tb_get_arrays(s, a, tb_match_frame_arrays(fr, a), fpc[f], NULL);
+    fr->pair_count = pairs;
+    fr->point_count = points;
+    fr->stored = stored;
+    tb_get_arrays(s, a, tb_match_pair_arrays(fr, a), pairs, NULL);
+    tb_get_arrays(s, a, tb_match_point_arrays(fr, a), points, NULL);
   }
   /* per-body contact totals */
   int32_t nbc = tb_get_i32(s, 0, nb);

@@ -367,8 +367,9 @@ TB_API tb_status tb_world_set_pair_capacity(tb_world_id world, int32_t capacity)
  * build and thread count. Layout: a 32-byte header (magic "TRIBOSNP", version, header size,
  * payload size, layout hash of the build's storage, FNV-1a checksum of the payload), then the
  * payload. */
-#define TB_SNAPSHOT_VERSION 5 /* 2: the MuJoCo and Kamino warm starts; 3: islands and sleep; 4: the id salt;
-                                * 5: contact chains that ended before a step's last round */
+#define TB_SNAPSHOT_VERSION 6 /* 2: the MuJoCo and Kamino warm starts; 3: islands and sleep; 4: the id salt;
+                                * 5: contact chains that ended before a step's last round; 6: matching
+                                * frames with their points in record order */
 #define TB_SNAPSHOT_HEADER_SIZE 32
 /* Why a snapshot is refused (tb_snapshot_check). */
 #define TB_SNAPSHOT_ERRORS(X)                                                                      \

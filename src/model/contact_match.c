@@ -12,7 +12,7 @@
  * id first, else the nearest unclaimed point whose body-local points are within dmax. */
 static int32_t find_match(const tb_match_frame* prev, int32_t pi, const tb_manifold_point* p, tb_vec3 l0,
                           tb_vec3 l1, float dmax, const int* claimed) {
-  int32_t base = 4 * pi, best = -1;
+  int32_t base = prev->first[pi], best = -1;
   for (int32_t q = 0; q < prev->count[pi]; ++q)
     if (!claimed[q] && prev->feature[base + q] == p->feature_id) return q;
   float best_d = dmax * dmax;
@@ -65,6 +65,7 @@ static void match_job(int32_t begin, int32_t end, void* vctx) {
     tb_manifold* m = &w->manifolds[i];
     cur->key[i] = key;
     cur->count[i] = m->point_count;
+    int32_t first = cur->first[i];
     if (m->point_count == 0) continue; /* most candidate pairs: nothing to match */
     /* body-local points; a static shape's (body -1 in the record) are world points (newton-e3 §2) */
     tb_transform x0 = tb_match_body_frame(w, s0), x1 = tb_match_body_frame(w, s1);
@@ -75,15 +76,15 @@ static void match_job(int32_t begin, int32_t end, void* vctx) {
     int same = pi >= 0 && cur->pcm[i].state == TB_PCM_REFRESHED && m->point_count == prev->count[pi];
     for (int32_t j = 0; j < m->point_count; ++j) {
       tb_manifold_point* p = &m->points[j];
-      int32_t k = 4 * i + j;
+      int32_t k = first + j;
       tb_vec3 l0 = tb_inv_transform_point(x0, p->point0), l1 = tb_inv_transform_point(x1, p->point1);
       int32_t q = same ? j : pi >= 0 ? find_match(prev, pi, p, l0, l1, dmax, claimed) : -1;
       if (q >= 0) {
-        int32_t pq = 4 * pi + q;
+        int32_t pq = prev->first[pi] + q;
         claimed[q] = 1;
         cur->id[k] = prev->id[pq];
         cur->age[k] = prev->age[pq] + 1;
-        cur->previous[k] = prev->store[pq];
+        cur->previous[k] = prev->stored ? pq : -1;
         if (sticky) {
           /* replay the previous body-local points while the new ones stay within dmax of them */
           tb_vec3 a0 = tb_transform_point(x0, prev->local0[pq]), a1 = tb_transform_point(x1, prev->local1[pq]);
@@ -107,13 +108,23 @@ static void match_job(int32_t begin, int32_t end, void* vctx) {
       cur->feature[k] = p->feature_id;
       cur->local0[k] = l0;
       cur->local1[k] = l1;
-      cur->store[k] = -1;
     }
     if (replayed) tb_pair_count_points(&w->pairs[i], m); /* a replayed point may change activity */
   }
 }
 
 #define TB_MATCH_CHUNK 64
+
+int32_t tb_match_count_points(tb_world* w) {
+  tb_match_frame* cur = tb_match_next(&w->match);
+  int32_t n = 0;
+  for (int32_t i = 0; i < w->pair_count; ++i) {
+    cur->first[i] = n;
+    n += w->pairs[i].points;
+  }
+  cur->point_count = n;
+  return n;
+}
 
 void tb_match_contacts(tb_world* w, const tb_step_context* step) {
   tb_match_data* md = &w->match;
@@ -122,9 +133,9 @@ void tb_match_contacts(tb_world* w, const tb_step_context* step) {
   tb_parallel_for(w->pair_count, TB_MATCH_CHUNK, step->thread_count, match_job, &ctx);
   /* persistent ids of the new points, in pair and point order (the matched ones have age >= 1) */
   tb_match_frame* cur = ctx.cur;
-  for (int32_t i = 0; i < w->pair_count; ++i)
-    for (int32_t j = 0; j < cur->count[i]; ++j)
-      if (cur->age[4 * i + j] == 0) cur->id[4 * i + j] = md->next_id++;
+  for (int32_t k = 0; k < cur->point_count; ++k)
+    if (cur->age[k] == 0) cur->id[k] = md->next_id++;
   cur->pair_count = w->pair_count;
+  cur->stored = 0; /* until the store fill makes its points the records */
   md->current = 1 - md->current;
 }

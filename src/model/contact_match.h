@@ -16,9 +16,15 @@ static inline tb_match_frame* tb_match_next(tb_match_data* m) { return &m->frame
  * for a static body (newton-e3 §2: a static shape's record points are world points). */
 tb_transform tb_match_body_frame(const struct tb_world* w, int32_t shape);
 
-/* After the narrow phase and the distance stage: makes a new current frame, matches every point
- * with the previous frame and applies sticky anchors (collision.matching). The matching frames'
- * storage is world storage (tb_match_reserve, src/world/storage.c). */
+/* After the narrow phase: each pair's first point in the frame the running collide() fills (the
+ * points of the pairs before it, so the points are in pair then point order, the order of their
+ * contact records; a replayed point changes no count); returns the frame's points, for which the
+ * caller reserves the per-point arrays (tb_match_reserve_points). */
+int32_t tb_match_count_points(struct tb_world* w);
+
+/* Then: makes a new current frame, matches every point with the previous frame and applies sticky
+ * anchors (collision.matching). The matching frames' storage is world storage (tb_match_reserve,
+ * src/world/storage.c). */
 void tb_match_contacts(struct tb_world* w, const struct tb_step_context* step);
 
 #endif

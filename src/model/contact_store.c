@@ -177,8 +177,7 @@ static void fill_job(int32_t begin, int32_t end, void* vctx) {
     tb_vec3 reported = dp->rule == TB_DISTANCE_PHYSX ? tb_neg(m->normal) : m->normal;
     for (int32_t j = 0; j < m->point_count; ++j) {
       const tb_manifold_point* p = &m->points[j];
-      int32_t k = 4 * i + j;
-      frame->store[k] = n;
+      int32_t k = n; /* the frame's point index: the same count of points before it */
       f->shape0[n] = tb_make_id(s0, s->generation[s0]);
       f->shape1[n] = tb_make_id(s1, s->generation[s1]);
       f->body0[n] = id0;
@@ -214,6 +213,7 @@ static void fill_job(int32_t begin, int32_t end, void* vctx) {
 void tb_contact_store_fill(tb_world* w, const tb_step_context* step) {
   tb_contact_store* st = &w->contacts;
   tb_parallel_for(w->pair_count, TB_FILL_CHUNK, step->thread_count, fill_job, w);
+  w->match.frame[w->match.current].stored = 1;
   /* the chunks wrote the defaults of records [0, fresh); those after them get them here (the next
    * stage appends the sleeping pairs' records there); then a group holds other values only in the
    * fresh records, where the combine rule defines it */

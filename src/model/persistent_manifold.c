@@ -99,7 +99,7 @@ int tb_pcm_refresh(const tb_world* w, int32_t a, int32_t c, const tb_match_frame
   tb_vec3 normal = tb_rotate(cache->normal_body ? x1.q : x0.q, cache->normal);
   float brk = TB_PCM_BREAKING_RATIO * margin;
   for (int32_t j = 0; j < n; ++j) {
-    int32_t k = TB_MAX_MANIFOLD_POINTS * pi + j;
+    int32_t k = prev->first[pi] + j;
     tb_vec3 p0 = tb_transform_point(x0, prev->local0[k]), p1 = tb_transform_point(x1, prev->local1[k]);
     tb_vec3 d = tb_sub(p1, p0);
     float sep = tb_dot(d, normal);

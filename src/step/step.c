@@ -43,6 +43,13 @@ static tb_status reserve_matching(tb_world* w) {
   return TB_OK;
 }
 
+static tb_status reserve_match_points(tb_world* w) {
+  int32_t points = tb_match_count_points(w);
+  if (!tb_match_reserve_points(w, points))
+    return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for contact matching (%d points)", points);
+  return TB_OK;
+}
+
 #define STAGE(stage, call) do { call; w->last_stage = (stage); } while (0)
 #define STAGE_OR_FAIL(stage, call) do { tb_status st_ = (call); if (st_ != TB_OK) return st_; w->last_stage = (stage); } while (0)
 
@@ -64,6 +71,7 @@ tb_status tb_step_collide(tb_world* w) {
     STAGE_OR_FAIL(TB_STAGE_BROAD_PHASE, reserve_matching(w));
     STAGE(TB_STAGE_NARROW_PHASE, tb_narrow_stage(w, &ctx));
   }
+  STAGE_OR_FAIL(TB_STAGE_MATCHING, reserve_match_points(w)); /* grows the frames' points: nothing dropped */
   STAGE(TB_STAGE_MATCHING, tb_match_contacts(w, &ctx));
   STAGE_OR_FAIL(TB_STAGE_MATCHING, tb_contact_store_reserve(w)); /* grows the store: nothing dropped */
   STAGE(TB_STAGE_CONTACT_STORE, tb_contact_store_fill(w, &ctx));

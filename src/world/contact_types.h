@@ -77,27 +77,33 @@ enum {
   TB_PCM_REFRESHED = 2    /* the previous points refreshed (the cache is the last generation's) */
 };
 
-/* One frame's manifold points, per pair (i) and point (4 * i + j), in pair order. */
+/* One frame's manifold points, per pair (i) and per point (first[i] + j: pair then point order, the
+ * order of the contact records the frame's points became). */
 typedef struct tb_match_frame {
   uint64_t* key;        /* per pair: tb_pair_match_key, ascending */
   int32_t* count;       /* per pair: points */
+  int32_t* first;       /* per pair: its first point's index (the points of the pairs before it) */
   int32_t* reduced;     /* per pair: 1 when reduction dropped points */
   tb_distance_pair* dist; /* per pair: the distance rule's summed values */
   uint32_t* feature;    /* per point */
   uint32_t* id;         /* per point: persistent match key */
   int32_t* age;         /* per point: frames matched */
-  int32_t* previous;    /* per point: contact store index of the match in the previous frame, -1 */
-  int32_t* store;       /* per point: contact store index in this frame, -1 when not stored */
+  int32_t* previous;    /* per point: contact store index of the match in the previous frame (its
+                           point index there), -1 */
   tb_vec3* local0;      /* per point: point0 in shape0's body frame (m) */
   tb_vec3* local1;      /* per point: point1 in shape1's body frame (m) */
   tb_pcm_cache* pcm;    /* per pair: persistent manifold (state TB_PCM_NONE when off) */
   int32_t pair_count;
+  int32_t point_count;
+  int32_t stored;       /* 1: the frame's points are the contact records 0 .. point_count - 1 (the store
+                           fill ran for it) */
 } tb_match_frame;
 
 typedef struct tb_match_data {
   tb_match_frame frame[2];
   int32_t current;      /* frame[current] is the last collide()'s */
   int32_t capacity;     /* pairs each frame holds */
+  int32_t point_capacity; /* points each frame holds */
   uint32_t next_id;     /* next persistent key */
 } tb_match_data;
 

@@ -80,40 +80,56 @@ int tb_joints_grow(tb_joints* j, int32_t cap) {
   return grow_store(a, tb_joint_store_arrays(j, a), &j->capacity, cap);
 }
 
-/* ---- matching frames: every array of a frame, per pair (per-point arrays hold 4 values per pair) ---- */
+/* ---- matching frames: the per-pair arrays of a frame, then its per-point arrays ---- */
 
-int tb_match_frame_arrays(tb_match_frame* f, tb_array_ref* out) {
-  const size_t P = TB_MAX_MANIFOLD_POINTS;
-  const tb_array_ref all[TB_MATCH_ARRAYS] = {
-      {(void**)&f->key, sizeof(uint64_t)},         {(void**)&f->count, sizeof(int32_t)},
-      {(void**)&f->reduced, sizeof(int32_t)},      {(void**)&f->dist, sizeof(tb_distance_pair)},
-      {(void**)&f->feature, P * sizeof(uint32_t)}, {(void**)&f->id, P * sizeof(uint32_t)},
-      {(void**)&f->age, P * sizeof(int32_t)},      {(void**)&f->previous, P * sizeof(int32_t)},
-      {(void**)&f->store, P * sizeof(int32_t)},    {(void**)&f->local0, P * sizeof(tb_vec3)},
-      {(void**)&f->local1, P * sizeof(tb_vec3)},   {(void**)&f->pcm, sizeof(tb_pcm_cache)}};
-  for (int i = 0; i < TB_MATCH_ARRAYS; ++i) out[i] = all[i];
-  return TB_MATCH_ARRAYS;
+int tb_match_pair_arrays(tb_match_frame* f, tb_array_ref* out) {
+  const tb_array_ref all[TB_MATCH_PAIR_ARRAYS] = {
+      {(void**)&f->key, sizeof(uint64_t)},   {(void**)&f->count, sizeof(int32_t)},
+      {(void**)&f->first, sizeof(int32_t)},  {(void**)&f->reduced, sizeof(int32_t)},
+      {(void**)&f->dist, sizeof(tb_distance_pair)}, {(void**)&f->pcm, sizeof(tb_pcm_cache)}};
+  for (int i = 0; i < TB_MATCH_PAIR_ARRAYS; ++i) out[i] = all[i];
+  return TB_MATCH_PAIR_ARRAYS;
 }
 
-static int both_frames(tb_match_data* m, tb_array_ref* out) {
-  int n = tb_match_frame_arrays(&m->frame[0], out);
-  return n + tb_match_frame_arrays(&m->frame[1], out + n);
+int tb_match_point_arrays(tb_match_frame* f, tb_array_ref* out) {
+  const tb_array_ref all[TB_MATCH_POINT_ARRAYS] = {
+      {(void**)&f->feature, sizeof(uint32_t)}, {(void**)&f->id, sizeof(uint32_t)},
+      {(void**)&f->age, sizeof(int32_t)},      {(void**)&f->previous, sizeof(int32_t)},
+      {(void**)&f->local0, sizeof(tb_vec3)},   {(void**)&f->local1, sizeof(tb_vec3)}};
+  for (int i = 0; i < TB_MATCH_POINT_ARRAYS; ++i) out[i] = all[i];
+  return TB_MATCH_POINT_ARRAYS;
 }
 
-int tb_match_reserve(tb_world* w, int32_t pairs) {
-  tb_match_data* m = &w->match;
-  if (pairs <= m->capacity) return 1;
-  int32_t cap = m->capacity > 0 ? 2 * m->capacity : 16;
-  while (cap < pairs) cap *= 2;
-  tb_array_ref a[2 * TB_MATCH_ARRAYS];
-  if (!tb_grow_arrays(a, both_frames(m, a), m->capacity, cap)) return 0;
-  m->capacity = cap;
+/* The arrays of both frames of one kind (arrays_of: per pair or per point). */
+static int both_frames(tb_match_data* m, int (*arrays_of)(tb_match_frame*, tb_array_ref*), tb_array_ref* out) {
+  int n = arrays_of(&m->frame[0], out);
+  return n + arrays_of(&m->frame[1], out + n);
+}
+
+static int reserve_frames(tb_match_data* m, int (*arrays_of)(tb_match_frame*, tb_array_ref*), int32_t* capacity,
+                          int32_t n) {
+  if (n <= *capacity) return 1;
+  int32_t cap = *capacity > 0 ? 2 * *capacity : 16;
+  while (cap < n) cap = cap > INT32_MAX / 2 ? n : 2 * cap;
+  tb_array_ref a[2 * TB_MATCH_PAIR_ARRAYS];
+  _Static_assert(TB_MATCH_POINT_ARRAYS <= TB_MATCH_PAIR_ARRAYS, "a holds either kind");
+  if (!tb_grow_arrays(a, both_frames(m, arrays_of, a), *capacity, cap)) return 0;
+  *capacity = cap;
   return 1;
 }
 
+int tb_match_reserve(tb_world* w, int32_t pairs) {
+  return reserve_frames(&w->match, tb_match_pair_arrays, &w->match.capacity, pairs);
+}
+
+int tb_match_reserve_points(tb_world* w, int32_t points) {
+  return reserve_frames(&w->match, tb_match_point_arrays, &w->match.point_capacity, points);
+}
+
 void tb_match_free(tb_match_data* m) {
-  tb_array_ref a[2 * TB_MATCH_ARRAYS];
-  tb_free_arrays(a, both_frames(m, a), m->capacity);
+  tb_array_ref a[2 * TB_MATCH_PAIR_ARRAYS];
+  tb_free_arrays(a, both_frames(m, tb_match_pair_arrays, a), m->capacity);
+  tb_free_arrays(a, both_frames(m, tb_match_point_arrays, a), m->point_capacity);
   memset(m, 0, sizeof *m);
 }
 

@@ -385,13 +385,18 @@ int tb_joints_grow(tb_joints* j, int32_t capacity);
 /* Frees every array of the world's stores (bodies, shapes and their owned geometry through
  * free_data, pairs, contacts, pair lists, matching frames, solver backup). */
 void tb_world_storage_free(tb_world* w, void (*free_data)(int32_t type, void* data));
-/* Grows both matching frames (doubling) to hold at least `pairs` pairs, keeping their contents;
- * called in collide() once the broad phase has counted the pairs, before the narrow phase. */
+/* Grow both matching frames (doubling), keeping their contents: the per-pair arrays to at least
+ * `pairs` (collide(), once the broad phase has counted the pairs, before the narrow phase), the
+ * per-point arrays to at least `points` (once the narrow phase has counted the points). */
 int tb_match_reserve(tb_world* w, int32_t pairs);
+int tb_match_reserve_points(tb_world* w, int32_t points);
 void tb_match_free(tb_match_data* m);
-/* Every array of one matching frame (TB_MATCH_ARRAYS of them), elements per pair. */
-#define TB_MATCH_ARRAYS 12
-int tb_match_frame_arrays(tb_match_frame* f, tb_array_ref* out);
+/* The arrays of one matching frame: TB_MATCH_PAIR_ARRAYS with an element per pair, then
+ * TB_MATCH_POINT_ARRAYS with an element per point. */
+#define TB_MATCH_PAIR_ARRAYS 6
+#define TB_MATCH_POINT_ARRAYS 6
+int tb_match_pair_arrays(tb_match_frame* f, tb_array_ref* out);
+int tb_match_point_arrays(tb_match_frame* f, tb_array_ref* out);
 
 /* Shape geometry view for the narrow phase, written field by field into *g: returned by value,
  * gcc built it in a temporary and copied it in 16-byte moves that straddled the field stores (a
