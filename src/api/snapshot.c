@@ -134,9 +134,12 @@ static void put_payload(tb_serial* s, tb_world* w) {
   const int32_t mh[] = {w->match.current, (int32_t)w->match.next_id};
   tb_put(s, mh, sizeof mh);
   for (int f = 0; f < 2; ++f) {
+    /* the other frame is written over by the next collide() before anything reads it (and a
+     * collide() that failed may have left it half written): saved empty */
     tb_match_frame* fr = &w->match.frame[f];
-    int32_t n = w->match.capacity ? fr->pair_count : 0, np = w->match.point_capacity ? fr->point_count : 0;
-    const int32_t fh[] = {n, np, fr->stored};
+    int cur = f == w->match.current;
+    int32_t n = cur && w->match.capacity ? fr->pair_count : 0, np = cur && w->match.point_capacity ? fr->point_count : 0;
+    const int32_t fh[] = {n, np, cur ? fr->stored : 0};
     tb_put(s, fh, sizeof fh);
     tb_put_arrays(s, a, tb_match_pair_arrays(fr, a), n, NULL);
     tb_put_arrays(s, a, tb_match_point_arrays(fr, a), np, NULL);

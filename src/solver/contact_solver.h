@@ -21,7 +21,7 @@ typedef struct tb_body_state {
   tb_vec3 w;      /* angular velocity, rad/s */
   tb_vec3 dp;     /* displacement of the centre of mass since the step began, m */
   tb_vec3 dtheta; /* rotation vector accumulated since the step began (w·h summed), rad */
-  float pad[4];
+  float pad[4];    /* to 64 bytes */
 } tb_body_state;
 
 typedef struct tb_body_sim {

@@ -53,7 +53,7 @@ static tb_status reserve_match_points(tb_world* w) {
 #define STAGE(stage, call) do { call; w->last_stage = (stage); } while (0)
 #define STAGE_OR_FAIL(stage, call) do { tb_status st_ = (call); if (st_ != TB_OK) return st_; w->last_stage = (stage); } while (0)
 
-tb_status tb_step_collide(tb_world* w) {
+static tb_status collide_stages(tb_world* w) {
   const tb_step_context ctx = tb_step_context_of(w);
   w->last_stage = TB_STAGE_NONE;
   w->collided = 0;     /* until every stage ran: a failed collide() leaves no contacts to solve */
@@ -78,6 +78,19 @@ tb_status tb_step_collide(tb_world* w) {
   STAGE(TB_STAGE_CONTACT_STORE, tb_sleep_contacts_append(w)); /* kept records of sleeping pairs */
   w->collided = 1;
   return TB_OK;
+}
+
+tb_status tb_step_collide(tb_world* w) {
+  tb_status st = collide_stages(w);
+  if (st != TB_OK) {
+    /* a collide() that failed part-way has rewritten some pairs, manifolds or records and not
+     * others: the world keeps none of them (no pairs, no records), so nothing reads a half-written
+     * step and a snapshot of the world restores; the matching keeps its last complete frame */
+    w->pair_count = 0;
+    w->fresh_contacts = w->contacts.count = 0;
+    w->contacts.readback_valid = 0;
+  }
+  return st;
 }
 
 /* The solver sees the records of this collide() only: the kept records of sleeping pairs after
