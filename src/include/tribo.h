@@ -567,8 +567,8 @@ TB_API tb_status tb_shape_get_hull(tb_world_id world, tb_shape_id shape, tb_hull
 /* Pipeline. collide(): AABBs, broad and narrow phase, contact store, from the current state.
  * solve(): rows, iterations, integration over one timestep, then the readback that fills the
  * impulses and forces of the contact store. step() = collide() + solve(). A collide() that fails
- * (out of memory) leaves the bodies as they were and no pairs and no contact records (count 0)
- * until the next collide(). */
+ * (out of memory, a capacity limit) leaves the bodies as they were and no pairs and no contact
+ * records (count 0) until the next collide(). */
 TB_API tb_status tb_world_collide(tb_world_id world);
 TB_API tb_status tb_world_solve(tb_world_id world);
 TB_API tb_status tb_world_step(tb_world_id world);
