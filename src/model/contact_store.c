@@ -122,12 +122,10 @@ static void store_material(tb_contact_fields* f, int32_t n, const tb_contact_mat
 
 tb_status tb_contact_store_reserve(tb_world* w) {
   tb_contact_store* st = &w->contacts;
-  int32_t n = 0;
-  for (int32_t i = 0; i < w->pair_count; ++i) {
-    int32_t c = w->pairs[i].points;
-    w->manifold_contact[i] = c > 0 ? n : -1;
-    n += c;
-  }
+  /* a point's record is its index in the matching frame (tb_match_count_points' prefix) */
+  const tb_match_frame* frame = &w->match.frame[w->match.current];
+  for (int32_t i = 0; i < w->pair_count; ++i) w->manifold_contact[i] = w->pairs[i].points > 0 ? frame->first[i] : -1;
+  int32_t n = frame->point_count;
   w->fresh_contacts = n;
   n += w->sleep_contacts.count; /* kept records of sleeping pairs, after the fresh ones */
   st->count = st->requested = n;
@@ -154,7 +152,7 @@ static void fill_job(int32_t begin, int32_t end, void* vctx) {
   tb_contact_fields* f = &st->f;
   const tb_shapes* s = &w->shapes;
   const tb_bodies* b = &w->bodies;
-  tb_match_frame* frame = &w->match.frame[w->match.current];
+  const tb_match_frame* frame = &w->match.frame[w->match.current];
   /* the chunk's records: from its first pair with points to its last one's end */
   int32_t first = begin, last = end - 1;
   while (first < end && w->pairs[first].points == 0) ++first;
@@ -177,7 +175,6 @@ static void fill_job(int32_t begin, int32_t end, void* vctx) {
     tb_vec3 reported = dp->rule == TB_DISTANCE_PHYSX ? tb_neg(m->normal) : m->normal;
     for (int32_t j = 0; j < m->point_count; ++j) {
       const tb_manifold_point* p = &m->points[j];
-      int32_t k = n; /* the frame's point index: the same count of points before it */
       f->shape0[n] = tb_make_id(s0, s->generation[s0]);
       f->shape1[n] = tb_make_id(s1, s->generation[s1]);
       f->body0[n] = id0;
@@ -197,13 +194,13 @@ static void fill_job(int32_t begin, int32_t end, void* vctx) {
       f->excluded[n] = p->excluded;
       put3(f->point0, n, p->point0);
       put3(f->point1, n, p->point1);
-      put3(f->local_point0, n, frame->local0[k]);
-      put3(f->local_point1, n, frame->local1[k]);
+      put3(f->local_point0, n, frame->local0[n]);
+      put3(f->local_point1, n, frame->local1[n]);
       put3(f->reported_normal, n, reported);
       f->reduced[n] = frame->reduced[i];
-      f->match_key[n] = frame->id[k];
-      f->match_index[n] = frame->previous[k];
-      f->age[n] = frame->age[k];
+      f->match_key[n] = frame->id[n];
+      f->match_index[n] = frame->previous[n];
+      f->age[n] = frame->age[n];
       store_material(f, n, &w->manifold_material[i]);
       ++n;
     }
