@@ -17,6 +17,7 @@
 
 #include "collision/broad_phase.h"
 #include "step/step.h"
+#include "api/api.h" /* tb_world_get: the world as a reader sees it */
 #include "world/world.h"
 
 #define WARMUP 20

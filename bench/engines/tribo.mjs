@@ -4,6 +4,8 @@
 //   preset=<name>        createWorld({ preset }) with the preset's own defaults (one of PRESETS)
 //   fixed                with threads: createWorld({ adaptiveThreads: false }), every step on both
 //                        threads (the default adapts: README "Threads")
+//   read                 reads world.contacts after every step, as an app that draws its contacts
+//                        each frame does: the store's records are written then (README "Contacts")
 // Row names in the report: tribo-simd, tribo-threads, tribo-<preset> (simd build),
 // tribo-threads-<preset> (threads build), tribo-threads-fixed(-<preset>).
 // The contract with js/index.js:
@@ -46,23 +48,25 @@ export const PRESETS = ['physx-pgs', 'physx-tgs', 'newton-xpbd', 'newton-semi', 
  */
 function configOf(params = {}) {
   if ('simd' in params && 'threads' in params) throw new RangeError('tribo: simd and threads name two builds; give one');
-  let build = 'simd', preset, fixed = false;
+  let build = 'simd', preset, fixed = false, read = false;
   for (const [key, value] of Object.entries(params)) {
     if ((key === 'simd' || key === 'threads') && value === true) build = key;
     else if (key === 'fixed' && value === true) fixed = true;
+    else if (key === 'read' && value === true) read = true;
     else if (key === 'preset' && PRESETS.includes(value)) preset = value;
     else if (key === 'preset') throw new RangeError(`tribo: preset must be one of ${PRESETS.join(', ')} (got ${JSON.stringify(value)})`);
-    else throw new RangeError(`tribo: unknown parameter ${value === true ? key : `${key}=${value}`} (known: simd, threads, fixed, preset=<name>)`);
+    else throw new RangeError(`tribo: unknown parameter ${value === true ? key : `${key}=${value}`} (known: simd, threads, fixed, read, preset=<name>)`);
   }
   if (fixed && build !== 'threads') throw new RangeError('tribo: fixed applies to the threads build only');
-  return { build, threads: build === 'threads' ? 2 : 1, preset, fixed };
+  return { build, threads: build === 'threads' ? 2 : 1, preset, fixed, read };
 }
 
 /** Row name of the entry in the report tables: tribo-simd, tribo-threads, tribo-<preset>, tribo-threads-<preset>. */
 export function engineId(params) {
-  const { build, preset, fixed } = configOf(params);
+  const { build, preset, fixed, read } = configOf(params);
   const b = fixed ? `${build}-fixed` : build;
-  return preset ? (build === 'simd' ? `tribo-${preset}` : `tribo-${b}-${preset}`) : `tribo-${b}`;
+  const id = preset ? (build === 'simd' ? `tribo-${preset}` : `tribo-${b}-${preset}`) : `tribo-${b}`;
+  return read ? `${id}-read` : id;
 }
 
 export const packageName = null;
@@ -73,7 +77,7 @@ export async function load(params) {
 
 /** load() from the checkout at root (its js/ and dist/); bench/ab.mjs compares two checkouts. */
 export async function loadFrom(root, params) {
-  const { build, threads, preset, fixed } = configOf(params);
+  const { build, threads, preset, fixed, read } = configOf(params);
   const entry = path.join(root, 'js/index.js');
   if (!fs.existsSync(entry)) throw new Unavailable('js/index.js does not exist yet (Tribo JS API not written)');
   const dist = path.join(root, 'dist');
@@ -100,7 +104,8 @@ export async function loadFrom(root, params) {
     version: null,
     preset: preset ?? 'physx-tgs',
     notes: `${build === 'simd' ? 'single-threaded SIMD128 wasm' : 'pthreads wasm'}, threads: ${threads}${build === 'simd' ? '' : fixed ? ' (fixed)' : ' (adaptive)'}; ` +
-      (preset ? `preset ${preset} with its default parameters` : 'Tribo default solver (preset physx-tgs)'),
+      (preset ? `preset ${preset} with its default parameters` : 'Tribo default solver (preset physx-tgs)') +
+      (read ? '; world.contacts read after every step' : ''),
     createWorld(scene) {
       // sleeping off, as for every engine of the bench (the physx presets sleep by default)
       const opts = { gravity: GRAVITY, timestep: DT, threads, sleep: 'off' };
@@ -114,8 +119,12 @@ export async function loadFrom(root, params) {
         if (b.type === 'dynamic') dyn.push(id);
       }
       const tmp = new Float32Array(3);
+      let sink = 0;
       return {
-        step() { world.step(); },
+        step() {
+          world.step();
+          if (read) sink += world.contacts.normalImpulse.length; // the views: the records written
+        },
         readPositions(out) {
           for (let i = 0; i < dyn.length; i++) {
             world.getPosition(dyn[i], tmp);

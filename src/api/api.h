@@ -6,9 +6,21 @@
 #include "../world/check.h"
 #include "../world/world.h"
 
+/* The live world of a public id, or NULL, with the contact store written: the records and
+ * readback the last step owes (tb_step_contacts_ready). Every call that reads the contacts, or
+ * changes what their records are made from (ids, body types, the world's settings, the solver's
+ * data), reaches its world this way; so does any call not listed under tb_world_peek. */
+tb_world* tb_world_get(tb_world_id id);
+/* The same without writing the store: the pipeline calls (step, collide, solve, which start a new
+ * set of records or owe more of one), destroy, and readers of body state and step statistics
+ * that a render loop calls after every step. */
+tb_world* tb_world_peek(tb_world_id id);
+
 /* Declares `w` for the public id `world`, or returns TB_ERR_NOT_FOUND naming fn. */
-#define GET_WORLD(fn)                                                                      \
-  tb_world* w = tb_world_get(world);                                                       \
+#define GET_WORLD(fn) GET_WORLD_WITH(tb_world_get, fn)
+#define GET_WORLD_PEEK(fn) GET_WORLD_WITH(tb_world_peek, fn)
+#define GET_WORLD_WITH(lookup, fn)                                                         \
+  tb_world* w = lookup(world);                                                             \
   if (!w) return tb_world_fail(NULL, TB_ERR_NOT_FOUND, "%s: world %d does not exist", fn, world)
 /* The same for calls that return a count or an id: the status negated. */
 #define GET_WORLD_NEG(fn)                                                                  \

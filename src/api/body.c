@@ -210,7 +210,7 @@ tb_status tb_body_set_velocity(tb_world_id world, tb_body_id body, const float l
 }
 
 tb_status tb_body_get_state(tb_world_id world, tb_body_id body, float out[13]) {
-  GET_WORLD("getState");
+  GET_WORLD_PEEK("getState");
   int32_t slot = tb_body_slot_checked(w, body, "getState");
   if (slot < 0) return TB_ERR_NOT_FOUND;
   if (!out) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "getState: out must not be NULL");

@@ -4,7 +4,7 @@
 #include "api.h"
 
 tb_status tb_world_contact_status(tb_world_id world, tb_contact_status* out) {
-  GET_WORLD("contactStatus");
+  GET_WORLD_PEEK("contactStatus");
   if (!out) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "contactStatus: out must not be NULL");
   out->count = w->contacts.count;
   out->capacity = w->contacts.capacity;

@@ -24,7 +24,7 @@ int32_t tb_field_set_size(tb_field_set set) {
 }
 
 void* tb_world_field(tb_world_id world, tb_field_set set, int32_t index) {
-  tb_world* w = tb_world_get(world);
+  tb_world* w = set == TB_FIELDS_CONTACT ? tb_world_get(world) : tb_world_peek(world);
   if (!w) return NULL;
   if (set == TB_FIELDS_BODY) return tb_body_field_ptr(&w->bodies.f, index);
   if (set == TB_FIELDS_CONTACT) return tb_contact_field_ptr(&w->contacts.f, index);
@@ -32,17 +32,17 @@ void* tb_world_field(tb_world_id world, tb_field_set set, int32_t index) {
 }
 
 int32_t tb_world_body_slot_count(tb_world_id world) {
-  tb_world* w = tb_world_get(world);
+  tb_world* w = tb_world_peek(world);
   return w ? w->bodies.count : 0;
 }
 
 int32_t tb_body_slot_alive(tb_world_id world, int32_t slot) {
-  tb_world* w = tb_world_get(world);
+  tb_world* w = tb_world_peek(world);
   return w && slot >= 0 && slot < w->bodies.count && w->bodies.f.body_type[slot] >= 0;
 }
 
 int32_t tb_body_alive(tb_world_id world, tb_body_id body) {
-  tb_world* w = tb_world_get(world);
+  tb_world* w = tb_world_peek(world);
   return w && tb_body_slot_of(w, body) >= 0;
 }
 

@@ -24,7 +24,15 @@ int32_t tb_world_def_size(void) { return (int32_t)sizeof(tb_world_def); }
 
 tb_status tb_preset_apply(tb_preset preset, tb_world_def* def) { return tb_world_def_apply_preset(preset, def); }
 
-const char* tb_last_error(tb_world_id world) { return tb_world_error_text(tb_world_get(world)); }
+tb_world* tb_world_get(tb_world_id id) {
+  tb_world* w = tb_world_lookup(id);
+  if (w) tb_step_contacts_ready(w);
+  return w;
+}
+
+tb_world* tb_world_peek(tb_world_id id) { return tb_world_lookup(id); }
+
+const char* tb_last_error(tb_world_id world) { return tb_world_error_text(tb_world_peek(world)); }
 
 /* Everything a world owns, freed: world storage, then each layer's scratch. */
 void tb_world_destroy_storage(tb_world* w) {
@@ -65,7 +73,7 @@ tb_world_id tb_world_create(const tb_world_def* def) {
 }
 
 tb_status tb_world_destroy(tb_world_id world) {
-  tb_world* w = tb_world_get(world);
+  tb_world* w = tb_world_peek(world);
   if (!w) return tb_world_fail(NULL, TB_ERR_NOT_FOUND, "free: world %d does not exist", world);
   tb_world_destroy_storage(w);
   tb_world_release(w);
@@ -150,7 +158,7 @@ tb_status tb_world_set_pair_capacity(tb_world_id world, int32_t capacity) {
 }
 
 tb_status tb_world_solver_status(tb_world_id world, tb_solver_status* out) {
-  GET_WORLD("solverStatus");
+  GET_WORLD_PEEK("solverStatus");
   if (!out) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "solverStatus: out must not be NULL");
   *out = w->status;
   return TB_OK;
@@ -163,26 +171,26 @@ tb_status tb_world_solver_reset(tb_world_id world) {
 }
 
 tb_status tb_world_step_stats(tb_world_id world, tb_step_stats* out) {
-  GET_WORLD("stepStats");
+  GET_WORLD_PEEK("stepStats");
   if (!out) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "stepStats: out must not be NULL");
   *out = w->stats;
   return TB_OK;
 }
 
 tb_status tb_world_collide(tb_world_id world) {
-  GET_WORLD("collide");
+  GET_WORLD_PEEK("collide");
   return tb_step_collide(w);
 }
 
 tb_status tb_world_solve(tb_world_id world) {
-  GET_WORLD("solve");
+  GET_WORLD_PEEK("solve");
   if (!w->collided)
     return tb_world_fail(w, TB_ERR_INVALID_STATE, "solve: call collide() first (the contacts are stale or missing)");
   return tb_step_solve(w);
 }
 
 tb_status tb_world_step(tb_world_id world) {
-  GET_WORLD("step");
+  GET_WORLD_PEEK("step");
   tb_governor_begin(&w->governor, w->def.thread_count); /* all threads or one: the faster */
   tb_status st = tb_step_collide(w);
   if (st == TB_OK) st = tb_step_solve(w);
@@ -202,7 +210,7 @@ tb_status tb_world_set_adaptive_threads(tb_world_id world, int32_t adaptive) {
 }
 
 tb_status tb_world_thread_mode(tb_world_id world, int32_t* adaptive, int32_t* serial, double* switches) {
-  GET_WORLD("threadMode");
+  GET_WORLD_PEEK("threadMode");
   if (!adaptive || !serial || !switches)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "threadMode: adaptive, serial and switches must not be NULL");
   *adaptive = !w->governor.fixed;

@@ -568,7 +568,13 @@ TB_API tb_status tb_shape_get_hull(tb_world_id world, tb_shape_id shape, tb_hull
  * solve(): rows, iterations, integration over one timestep, then the readback that fills the
  * impulses and forces of the contact store. step() = collide() + solve(). A collide() that fails
  * (out of memory, a capacity limit) leaves the bodies as they were and no pairs and no contact
- * records (count 0) until the next collide(). */
+ * records (count 0) until the next collide(). The records' values (and, after a PhysX solve(),
+ * their impulses and forces) are written into the store when something first reads it: any call
+ * on the world but the pipeline calls, tb_world_destroy, tb_body_get_state, tb_world_step_stats,
+ * tb_world_solver_status, tb_world_thread_mode, tb_world_contact_status and tb_world_field of a
+ * non-contact set; an observer (sensor, events) or an island falling asleep reads them within
+ * the step. Read or not, the values are the same bits: a step whose contacts no one reads does
+ * not pay for writing them. */
 TB_API tb_status tb_world_collide(tb_world_id world);
 TB_API tb_status tb_world_solve(tb_world_id world);
 TB_API tb_status tb_world_step(tb_world_id world);
@@ -628,7 +634,8 @@ TB_API const tb_field_info* tb_field_get(tb_field_set set, int32_t index);
 /* sizeof the set's struct (bytes); 0 for the SoA sets and unknown sets. */
 TB_API int32_t tb_field_set_size(tb_field_set set);
 /* Base address of a field's array (components * capacity values); valid until the next call
- * that may grow storage (body creation, capacity change, step). */
+ * that may grow storage (body creation, capacity change, step). For TB_FIELDS_CONTACT the last
+ * step's records are written first (tb_world_collide). */
 TB_API void* tb_world_field(tb_world_id world, tb_field_set set, int32_t index);
 
 /* Bodies are stored in slots; body_slot_count() is the number of slots in use (some may be free,

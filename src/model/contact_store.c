@@ -210,7 +210,6 @@ static void fill_job(int32_t begin, int32_t end, void* vctx) {
 void tb_contact_store_fill(tb_world* w, const tb_step_context* step) {
   tb_contact_store* st = &w->contacts;
   tb_parallel_for(w->pair_count, TB_FILL_CHUNK, step->thread_count, fill_job, w);
-  w->match.frame[w->match.current].stored = 1;
   /* the chunks wrote the defaults of records [0, fresh); those after them get them here (the next
    * stage appends the sleeping pairs' records there); then a group holds other values only in the
    * fresh records, where the combine rule defines it */
@@ -221,6 +220,11 @@ void tb_contact_store_fill(tb_world* w, const tb_step_context* step) {
     st->dirty_begin[g] = st->dirty_end[g] = 0;
     if (g <= TB_STORE_MUJOCO && (params & (1u << g))) tb_contacts_dirty(st, 1u << g, 0, fresh);
   }
+}
+
+void tb_contact_store_owe(tb_world* w) {
+  w->match.frame[w->match.current].stored = 1;
+  w->contacts.owed = TB_OWE_RECORDS;
 }
 
 void tb_contact_store_solving(tb_world* w) {

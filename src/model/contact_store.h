@@ -14,6 +14,9 @@ tb_status tb_contact_store_reserve(tb_world* w);
  * and the combined material; impulses zero and convention-specific readback NaN / -1 until a
  * solve() fills them. */
 void tb_contact_store_fill(tb_world* w, const tb_step_context* step);
+/* collide()'s last stage: the records of the reserved store are owed (TB_OWE_RECORDS) and the
+ * matching frame counts as stored (its point indices are the records' indices, written or not). */
+void tb_contact_store_owe(tb_world* w);
 
 /* The solver about to run writes its readback convention's fields into records [0, count): they are
  * no longer the defaults the next fill may skip (every solve calls it first). */

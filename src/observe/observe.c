@@ -64,6 +64,11 @@ tb_status tb_observe_check_with(tb_world* w, tb_body_id with, const char* fn) {
   return tb_observe_body_slot(w, with, fn, "with body") < 0 ? TB_ERR_NOT_FOUND : TB_OK;
 }
 
+int tb_observe_reads_contacts(const tb_world* w) {
+  const tb_observe* o = w->observe;
+  return o && (o->sensors.count > 0 || o->event_capacity > 0);
+}
+
 void tb_observe_after_solve(tb_world* w, const tb_step_context* step) {
   tb_observe* o = w->observe;
   if (!o) return;

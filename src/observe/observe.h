@@ -64,6 +64,8 @@ typedef struct tb_observe {
 /* Creates w->observe on first use; NULL when out of memory (the world error is set). */
 tb_observe* tb_observe_get(tb_world* w, const char* fn);
 void tb_observe_destroy(tb_world* w);
+/* Whether tb_observe_after_solve reads the contact store (a sensor or events are on). */
+int tb_observe_reads_contacts(const tb_world* w);
 /* Called at the end of every successful solve(): sensors and events. */
 void tb_observe_after_solve(tb_world* w, const tb_step_context* step);
 

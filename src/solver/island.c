@@ -170,7 +170,8 @@ static void drop_awake_records(tb_world* w) {
   c->count = u;
 }
 
-/* The store's records of every pair with a side in island `id` whose other side rests: kept. */
+/* The store's records of every pair with a side in island `id` whose other side rests: kept (the
+ * store owes nothing here: tb_islands_sleep's caller wrote it). */
 static void keep_records(tb_world* w, int32_t id) {
   const tb_bodies* b = &w->bodies;
   const tb_shapes* sh = &w->shapes;
@@ -498,8 +499,21 @@ void tb_islands_keep_joints(tb_world* w, int after) {
   }
 }
 
-void tb_islands_sleep(tb_world* w, const tb_step_context* step) {
-  if (!auto_sleep(w)) return;
+/* Whether i is the root of an awake island, dirty (it may have come apart) or not, whose bodies
+ * are all ready by the sleep rule. */
+static int island_ready(const tb_world* w, int32_t i, int dirty) {
+  const tb_bodies* b = &w->bodies;
+  if (!tb_body_awake_dynamic(b, i) || b->island[i] != i || b->island_dirty[i] != dirty) return 0;
+  int genesis = w->def.solver.sleep.mode == TB_SLEEP_GENESIS;
+  int32_t need = w->def.solver.sleep.steps;
+  int ready = 1;
+  for (int32_t k = i; k >= 0 && ready; k = b->island_next[k])
+    ready = genesis ? b->sleep_steps[k] >= need : b->wake_counter[k] <= 0.0f;
+  return ready;
+}
+
+int32_t tb_islands_sleep_rule(tb_world* w, const tb_step_context* step) {
+  if (!auto_sleep(w)) return 0;
   tb_bodies* b = &w->bodies;
   const tb_shapes* sh = &w->shapes;
   int genesis = w->def.solver.sleep.mode == TB_SLEEP_GENESIS;
@@ -517,24 +531,21 @@ void tb_islands_sleep(tb_world* w, const tb_step_context* step) {
     b->wake_counter[body] = w->def.solver.sleep.wake_counter;
     memset(b->sleep_velocity + 6 * body, 0, 6 * sizeof(float));
   }
+  /* a ready island that may have come apart is split first, so each component sleeps on its own
+   * (every one is ready) */
   split_graph g = {0};
-  int32_t need = w->def.solver.sleep.steps;
-  for (int32_t i = 0; i < b->count; ++i) {
-    if (!tb_body_awake_dynamic(b, i) || b->island[i] != i || !b->island_dirty[i]) continue;
-    int ready = 1;
-    for (int32_t k = i; k >= 0 && ready; k = b->island_next[k])
-      ready = genesis ? b->sleep_steps[k] >= need : b->wake_counter[k] <= 0.0f;
-    /* split first, so each component sleeps on its own (every one is ready) */
-    if (ready) split(w, &g, i);
-  }
+  for (int32_t i = 0; i < b->count; ++i)
+    if (island_ready(w, i, 1)) split(w, &g, i);
+  int32_t ready = 0;
+  for (int32_t i = 0; i < b->count; ++i) ready += island_ready(w, i, 0);
+  return ready;
+}
+
+void tb_islands_sleep(tb_world* w, const tb_step_context* step) {
+  if (!auto_sleep(w)) return;
   /* every awake island whose bodies are all ready sleeps */
-  for (int32_t i = 0; i < b->count; ++i) {
-    if (!tb_body_awake_dynamic(b, i) || b->island[i] != i || b->island_dirty[i]) continue;
-    int ready = 1;
-    for (int32_t k = i; k >= 0 && ready; k = b->island_next[k])
-      ready = genesis ? b->sleep_steps[k] >= need : b->wake_counter[k] <= 0.0f;
-    if (ready) sleep_island(w, i, dt);
-  }
+  for (int32_t i = 0; i < w->bodies.count; ++i)
+    if (island_ready(w, i, 0)) sleep_island(w, i, step->dt);
 }
 
 void tb_islands_stats(tb_world* w) {

@@ -27,7 +27,10 @@ int tb_islands_update(tb_world* w);
 /* solve(), around the solver (after = 0 before it, 1 after): the readback of a joint whose
  * sides all rest with one asleep is kept and flagged instead of being invalidated. */
 void tb_islands_keep_joints(tb_world* w, int after);
-/* solve(), after the solver: the sleep rule per body, whole islands put to sleep. */
+/* solve(), after the solver: the sleep rule per body (ready islands that may have come apart are
+ * split); returns the islands now ready to sleep. Then tb_islands_sleep puts them to sleep, which
+ * keeps their contact records (copied from the store: it must owe none). */
+int32_t tb_islands_sleep_rule(tb_world* w, const tb_step_context* step);
 void tb_islands_sleep(tb_world* w, const tb_step_context* step);
 /* The sleep rule of awake dynamic body slot i after the solve, dt (s) the step (sleep_rule.c):
  * genesis counts its steps at rest (sleep_steps), physx runs its wake counter down. */

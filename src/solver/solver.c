@@ -17,6 +17,11 @@ tb_status tb_solve_world(tb_world* w, const tb_step_context* step) {
   }
 }
 
+int tb_solver_uses_records(const tb_world* w) {
+  int32_t s = w->def.solver.solver;
+  return s != TB_SOLVER_PGS && s != TB_SOLVER_TGS;
+}
+
 void tb_solver_status_set(tb_world* w, int32_t solver, int32_t position_iterations, int32_t velocity_iterations,
                           int32_t converged, float residual_velocity, float residual_penetration) {
   tb_solver_status* s = &w->status;

@@ -27,6 +27,13 @@ tb_status tb_solve_kamino(tb_world* w, const tb_step_context* step);  /* solver_
 void tb_solver_status_set(tb_world* w, int32_t solver, int32_t position_iterations, int32_t velocity_iterations,
                           int32_t converged, float residual_velocity, float residual_penetration);
 
+/* PhysX PGS / TGS (solver_physx_readback.c): the last solve's impulses and forces into the contact
+ * store's records (what TB_OWE_READBACK owes), from the wides that solve left. */
+void tb_solver_store_readback(tb_world* w, const tb_step_context* step);
+/* Whether the world's solver reads or writes the contact store while it solves (every family but
+ * PhysX's, which leaves its impulses owed): the store's records must be written before it runs. */
+int tb_solver_uses_records(const tb_world* w);
+
 /* The statistics of a solver that runs on the calling thread without colours: one thread, no
  * colours or overflow, the manifolds with points; the contacts are consumed (collided = 0). */
 void tb_solver_stats_serial(tb_world* w);

@@ -69,6 +69,7 @@ typedef struct tb_solver_data {
   int32_t* wide_order;       /* every wide: the first halves of all colours, then the second halves */
   tb_anchor_cache anchors[2]; /* the last step's (read) and this step's (written), swapped */
   int32_t anchors_prev;
+  float readback_h;          /* s: the step of the last solve, whose impulses the store may still owe */
   struct tb_physx_joints* joints; /* joint rows of the step (joint_physx.c), NULL until a joint exists */
 } tb_solver_data;
 
@@ -95,9 +96,9 @@ static inline tb_vec3 tb_physx_point_of(const tb_manifold_point* mp) {
 /* Job over wides [begin, end): fills their lane data from their manifolds (solver_physx_rows.c). */
 void tb_physx_prepare_rows_job(int32_t begin, int32_t end, void* vctx);
 
-/* Writes the step's impulses into the contact store and this step's stuck anchors into the anchor
- * cache (solver_physx_readback.c); returns the largest velocity (m/s) and penetration (m)
- * residuals of the rows. */
+/* This step's stuck anchors into the anchor cache (solver_physx_readback.c); returns the largest
+ * velocity (m/s) and penetration (m) residuals of the rows. The store then owes the impulses
+ * (TB_OWE_READBACK, written by tb_solver_store_readback). */
 void tb_physx_readback_contacts(const tb_physx_ctx* ctx, float* residual_v, float* residual_p);
 
 /* Joints (joint_physx.c): 1 when joint slot s is solved this step, with the solver bodies of its

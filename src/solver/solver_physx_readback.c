@@ -1,10 +1,11 @@
-/* PhysX PGS / TGS readback into the contact store (seed physx-e3 §7): normal impulse per point,
- * friction impulse per anchor at the anchor's point (N·s over the step), the force they make over
- * the step (N), the anchors that stuck for the next step, and the rows' residuals from the final
- * velocities and poses.
+/* PhysX PGS / TGS readback (seed physx-e3 §7): the anchors that stuck for the next step and the
+ * rows' residuals from the final velocities and poses, at the end of the solve; and, when the
+ * contact store is first read (tb_solver_store_readback), the normal impulse per point, the
+ * friction impulse per anchor at the anchor's point (N·s over the step) and the force they make
+ * over the step (N), from the wides, which stay as the solve left them until the next solve.
  *
- * Two jobs: the first, over the wides (each read once, its residuals four lanes at a time), writes
- * the impulses, marks the patches whose anchors stuck and keeps each chunk's residual maxima; a
+ * At the solve's end two jobs: the first, over the wides (each read once, its residuals four lanes
+ * at a time), marks the patches whose anchors stuck and keeps each chunk's residual maxima; a
  * serial prefix sum over the constraints (the manifolds with a wide slot, in pair order) gives
  * each stuck patch its row in the next step's anchor cache (pair order, as the packing's merge
  * walk over the cache needs); the second job, over the constraints, writes those rows. Every
@@ -57,9 +58,8 @@ static void store_stuck_anchors(const tb_physx_ctx* ctx, int32_t m, const tb_con
 
 /* Contact store entries of manifold m from lane l: impulses (N·s), tangent basis, anchor and the
  * step's mean force (N). */
-static void store_impulses(const tb_physx_ctx* ctx, int32_t m, const tb_contact_wide* c, int l, tb_vec3 n, tb_vec3 t0,
-                           tb_vec3 t1, float inv_h) {
-  tb_world* w = ctx->w;
+static void store_impulses(tb_world* w, int32_t m, const tb_contact_wide* c, int l, tb_vec3 n, tb_vec3 t0, tb_vec3 t1,
+                           float inv_h) {
   tb_contact_fields* f = &w->contacts.f;
   int32_t base = w->manifold_contact[m];
   for (int32_t j = 0; j < w->manifolds[m].point_count; ++j) {
@@ -87,24 +87,17 @@ static void store_impulses(const tb_physx_ctx* ctx, int32_t m, const tb_contact_
   }
 }
 
-/* Job over wides [begin, end), each read once while its lanes are written: impulses, the stuck
- * flag (d->manifold_anchor[m] = 1) and the chunk's residual maxima. */
+/* Job over wides [begin, end): the stuck flag of each lane's patch (d->manifold_anchor[m] = 1)
+ * and the chunk's residual maxima. */
 static void readback_impulses_job(int32_t begin, int32_t end, void* vctx) {
   const tb_physx_ctx* ctx = (const tb_physx_ctx*)vctx;
   tb_solver_data* d = ctx->d;
-  float inv_h = 1.0f / ctx->h, residual_v = 0.0f, residual_p = 0.0f;
+  float residual_v = 0.0f, residual_p = 0.0f;
   for (int32_t k = begin; k < end; ++k) {
     const tb_contact_wide* c = &d->wides[d->wide_order[k]];
     tb_contact_residuals(c, d->states, &residual_v, &residual_p);
-    for (int l = 0; l < TB_LANES; ++l) {
-      int32_t m = c->manifold[l];
-      if (m < 0) continue;
-      tb_vec3 n = tb_v3(c->n[0][l], c->n[1][l], c->n[2][l]);
-      tb_vec3 t0 = tb_v3(c->t0[0][l], c->t0[1][l], c->t0[2][l]);
-      tb_vec3 t1 = tb_v3(c->t1[0][l], c->t1[1][l], c->t1[2][l]);
-      d->manifold_anchor[m] = anchors_stuck(c, l);
-      store_impulses(ctx, m, c, l, n, t0, t1, inv_h);
-    }
+    for (int l = 0; l < TB_LANES; ++l)
+      if (c->manifold[l] >= 0) d->manifold_anchor[c->manifold[l]] = anchors_stuck(c, l);
   }
   int32_t chunk = begin / TB_READBACK_CHUNK;
   d->chunk_residual[2 * chunk] = residual_v;
@@ -145,4 +138,30 @@ void tb_physx_readback_contacts(const tb_physx_ctx* ctx, float* residual_v, floa
   d->anchors[d->anchors_prev ^ 1].pair_count = stuck;
   tb_parallel_for(n, TB_READBACK_CHUNK, threads, readback_anchors_job, (void*)ctx);
   d->anchors_prev ^= 1;
+  /* the impulses go into the store when it is read (tb_solver_store_readback) */
+  d->readback_h = ctx->h;
+  ctx->w->contacts.owed |= TB_OWE_READBACK;
+}
+
+/* Job over wides [begin, end): each lane's impulses and forces into its manifold's records. */
+static void store_job(int32_t begin, int32_t end, void* vctx) {
+  tb_world* w = (tb_world*)vctx;
+  const tb_solver_data* d = w->solver;
+  float inv_h = 1.0f / d->readback_h;
+  for (int32_t k = begin; k < end; ++k) {
+    const tb_contact_wide* c = &d->wides[k];
+    for (int l = 0; l < TB_LANES; ++l) {
+      int32_t m = c->manifold[l];
+      if (m < 0) continue;
+      tb_vec3 n = tb_v3(c->n[0][l], c->n[1][l], c->n[2][l]);
+      tb_vec3 t0 = tb_v3(c->t0[0][l], c->t0[1][l], c->t0[2][l]);
+      tb_vec3 t1 = tb_v3(c->t1[0][l], c->t1[1][l], c->t1[2][l]);
+      store_impulses(w, m, c, l, n, t0, t1, inv_h);
+    }
+  }
+}
+
+void tb_solver_store_readback(tb_world* w, const tb_step_context* step) {
+  const tb_solver_data* d = w->solver;
+  tb_parallel_for(d->color_start[TB_GRAPH_COLORS + 1], TB_READBACK_CHUNK, step->thread_count, store_job, w);
 }

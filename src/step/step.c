@@ -8,6 +8,7 @@
 #include "../model/contact_store.h"
 #include "../observe/observe.h"
 #include "../solver/island.h"
+#include "../solver/solver.h"
 
 /* The constants of `rounds` rounds over the world's timestep with `substeps` internal steps each;
  * whole: the step as one span (dt the timestep, every internal step of its rounds). */
@@ -57,6 +58,7 @@ static tb_status collide_stages(tb_world* w) {
   const tb_step_context ctx = tb_step_context_of(w);
   w->last_stage = TB_STAGE_NONE;
   w->collided = 0;     /* until every stage ran: a failed collide() leaves no contacts to solve */
+  w->contacts.owed = 0; /* the last step's records are replaced, written or not */
   tb_undo_forget(w);   /* contacts and matching frames may now name the last created body */
   STAGE_OR_FAIL(TB_STAGE_NONE, reserve_collide(w));
   STAGE(TB_STAGE_AABB_UPDATE, tb_update_shape_bounds(w, &ctx));
@@ -74,8 +76,7 @@ static tb_status collide_stages(tb_world* w) {
   STAGE_OR_FAIL(TB_STAGE_MATCHING, reserve_match_points(w)); /* grows the frames' points: nothing dropped */
   STAGE(TB_STAGE_MATCHING, tb_match_contacts(w, &ctx));
   STAGE_OR_FAIL(TB_STAGE_MATCHING, tb_contact_store_reserve(w)); /* grows the store: nothing dropped */
-  STAGE(TB_STAGE_CONTACT_STORE, tb_contact_store_fill(w, &ctx));
-  STAGE(TB_STAGE_CONTACT_STORE, tb_sleep_contacts_append(w)); /* kept records of sleeping pairs */
+  STAGE(TB_STAGE_CONTACT_STORE, tb_contact_store_owe(w)); /* the records, written when first read */
   w->collided = 1;
   return TB_OK;
 }
@@ -89,8 +90,24 @@ tb_status tb_step_collide(tb_world* w) {
     w->pair_count = 0;
     w->fresh_contacts = w->contacts.count = 0;
     w->contacts.readback_valid = 0;
+    w->contacts.owed = 0;
   }
   return st;
+}
+
+void tb_step_contacts_ready(tb_world* w) {
+  int32_t owed = w->contacts.owed;
+  if (!owed) return;
+  w->contacts.owed = 0;
+  const tb_step_context ctx = tb_step_context_of(w);
+  if (owed & TB_OWE_RECORDS) {
+    tb_contact_store_fill(w, &ctx);
+    tb_sleep_contacts_append(w); /* kept records of sleeping pairs, after the fresh ones */
+  }
+  if (owed & TB_OWE_READBACK) {
+    tb_contact_store_solving(w); /* the fill above reset what the solve had marked */
+    tb_solver_store_readback(w, &ctx);
+  }
 }
 
 /* The solver sees the records of this collide() only: the kept records of sleeping pairs after
@@ -100,12 +117,17 @@ static tb_status solve_fresh(tb_world* w, const tb_step_context* ctx) {
   int32_t all = w->contacts.count;
   w->contacts.count = w->fresh_contacts < all ? w->fresh_contacts : all;
   tb_islands_keep_joints(w, 0);
+  if (tb_solver_uses_records(w)) tb_step_contacts_ready(w);
   tb_contact_store_solving(w);
   tb_status st = tb_solve_guarded(w, ctx);
   w->contacts.count = all;
   tb_islands_keep_joints(w, 1);
   if (st != TB_OK) return st;
-  tb_islands_sleep(w, ctx); /* the sleep rule on the step's final velocities */
+  /* the sleep rule on the step's final velocities; islands that fall asleep keep their records */
+  if (tb_islands_sleep_rule(w, ctx) > 0) {
+    tb_step_contacts_ready(w);
+    tb_islands_sleep(w, ctx);
+  }
   tb_islands_stats(w);
   return TB_OK;
 }
@@ -141,6 +163,7 @@ tb_status tb_step_solve(tb_world* w) {
     STAGE_OR_FAIL(TB_STAGE_SOLVE, solve_fresh(w, &ctx)); /* islands, rows, iterations, integration, readback, sleep */
   }
   const tb_step_context whole = tb_step_context_whole(w); /* the observers see the whole step */
+  if (tb_observe_reads_contacts(w)) tb_step_contacts_ready(w);
   STAGE(TB_STAGE_OBSERVERS, tb_observe_after_solve(w, &whole));
   w->sleep_log_count = 0; /* reported as events (when on) */
   return TB_OK;

@@ -30,8 +30,13 @@ tb_step_context tb_step_context_of(const tb_world* w);
  * every internal step of its rounds (rounds × substeps), h = dt / substeps, inv_h = 1 / h. */
 tb_step_context tb_step_context_whole(const tb_world* w);
 
-/* collide(): the stages up to the contact store. */
+/* collide(): the stages up to the contact store. The store's records are owed (TB_OWE_RECORDS):
+ * written by tb_step_contacts_ready when something first reads them. */
 tb_status tb_step_collide(tb_world* w);
+/* Writes what the contact store owes (tb_contact_store.owed): the records of the last collide()
+ * with the kept records of sleeping pairs after them, then the last PhysX solve()'s impulses.
+ * The same bits as when written during the step; allocates nothing (the store was reserved). */
+void tb_step_contacts_ready(tb_world* w);
 /* solve(): the solver family with its guard (the step is undone when it leaves a non-finite body
  * state), then the observers. Needs a collide() since the last solve(). */
 tb_status tb_step_solve(tb_world* w);

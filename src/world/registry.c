@@ -11,7 +11,7 @@ static char s_global_error[TB_ERROR_LEN];
 
 static int32_t world_id(int32_t slot, int32_t gen) { return (gen << TB_WORLD_SLOT_BITS) | slot; }
 
-tb_world* tb_world_get(tb_world_id id) {
+tb_world* tb_world_lookup(tb_world_id id) {
   if (id < 0) return NULL;
   int32_t slot = tb_world_id_slot(id), gen = id >> TB_WORLD_SLOT_BITS;
   if (!s_worlds[slot].alive || s_worlds[slot].generation != gen) return NULL;

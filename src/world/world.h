@@ -178,10 +178,18 @@ enum {
 };
 #define TB_STORE_ALL_GROUPS ((1u << TB_STORE_GROUPS) - 1u)
 
+/* Work the contact store owes (tb_contact_store.owed): the fill of the last collide()'s records
+ * with the sleeping pairs' kept records after them, and the last PhysX solve()'s readback. */
+enum { TB_OWE_RECORDS = 1, TB_OWE_READBACK = 2 };
+
 typedef struct tb_contact_store {
   tb_contact_fields f;
   int32_t count, capacity, requested, overflowed, readback_valid;
   int32_t grew; /* the last collide() enlarged the store to hold every point */
+  /* TB_OWE_*: what the store still owes its readers. The records of a collide() and a PhysX
+   * solve()'s impulses are written when something first reads the store (src/step:
+   * tb_step_contacts_ready), so a step whose contacts no one reads does not write them */
+  int32_t owed;
   /* per group: the records outside [dirty_begin, dirty_end) (up to the capacity) hold the group's
    * defaults, so a fill rewrites the group only inside it (a PhysX world does not rewrite the
    * MuJoCo and Newton fields of every contact each step); empty when begin >= end */
@@ -329,8 +337,9 @@ static inline void tb_undo_forget(tb_world* w) { w->undo_body = -1; }
 
 /* ---- registry (src/world/registry.c) ---- */
 
-/* The live world of a public id (index and generation), or NULL. */
-tb_world* tb_world_get(tb_world_id id);
+/* The live world of a public id (index and generation), or NULL. The public API reaches worlds
+ * through tb_world_get / tb_world_peek (src/api/api.h). */
+tb_world* tb_world_lookup(tb_world_id id);
 /* A free registry slot, cleared, with its generation advanced; its public id in *id. NULL when
  * TB_MAX_WORLDS worlds exist. The slot is live after tb_world_publish. */
 tb_world* tb_world_claim(tb_world_id* id);

@@ -6,6 +6,7 @@
 
 #include "include/tribo.h"
 #include "../../src/core/sort.h"
+#include "../../src/api/api.h" /* tb_world_get: the world as a reader sees it */
 #include "../../src/world/world.h"
 #include "test_random.h"
 #include "test_util.h"

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../../src/collision/filter.h"
+#include "../../src/api/api.h" /* tb_world_get: the world as a reader sees it */
 #include "../../src/world/world.h"
 #include "test_util.h"
 

@@ -6,6 +6,7 @@
 #include "../../src/collision/narrow_phase.h"
 #include "../../src/geometry/bvh.h"
 #include "../../src/geometry/triangle_mesh.h"
+#include "../../src/api/api.h" /* tb_world_get: the world as a reader sees it */
 #include "../../src/world/world.h"
 #include "test_util.h"
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "include/tribo.h"
+#include "api/api.h" /* tb_world_get: the world as a reader sees it */
 #include "observe/observe.h"
 #include "step/step.h"
 #include "test_util.h"

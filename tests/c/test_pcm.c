@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "include/tribo.h"
+#include "api/api.h" /* tb_world_get: the world as a reader sees it */
 #include "world/world.h"
 #include "test_util.h"
 

@@ -7,6 +7,7 @@
 #include "include/tribo.h"
 #include "step/step.h"
 #include "test_util.h"
+#include "api/api.h" /* tb_world_get: the world as a reader sees it */
 #include "world/world.h"
 
 static const float ID_Q[4] = {0, 0, 0, 1};

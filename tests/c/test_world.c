@@ -7,6 +7,7 @@
 
 #include "include/tribo.h"
 #include "../../src/core/fields.h"
+#include "../../src/api/api.h" /* tb_world_get: the world as a reader sees it */
 #include "../../src/world/world.h"
 #include "test_util.h"
 
@@ -221,6 +222,7 @@ static void test_store_defaults_kept(void) {
     if (!ok) break;
     ++steps;
     tb_world* wa = tb_world_get(w[0]);
+    full = tb_world_get(w[1]); /* the records as a reader sees them */
     CHECK(wa->contacts.count == full->contacts.count);
     if (wa->contacts.count != full->contacts.count) break;
     tb_array_ref ra[TB_MAX_ARRAYS], rb[TB_MAX_ARRAYS];
@@ -353,6 +355,97 @@ static void test_nonfinite_step_undone(void) {
   }
 }
 
+/* The contact records of a step are written when something first reads them: a step whose
+ * contacts no one reads leaves the store owing them (records and, after a PhysX solve, the
+ * impulses), and reading them gives the same bits as reading after every step. w[0] is read after
+ * every step; w[1] only every fifth step and at the steps where an island falls asleep or a
+ * preset changes (both read the store first), through TGS, PGS, MuJoCo and XPBD, with sleeping
+ * records after the fresh ones. */
+static void test_records_written_when_read(void) {
+  tb_world_id w[2];
+  tb_body_id ids[2][48];
+  for (int k = 0; k < 2; ++k) {
+    tb_world_def def = tb_default_world_def();
+    CHECK(tb_preset_apply(TB_PRESET_PHYSX_TGS, &def) == TB_OK);
+    def.solver.sleep.mode = TB_SLEEP_PHYSX;
+    w[k] = tb_world_create(&def);
+    drop_pile(w[k], 48, ids[k]);
+  }
+  const tb_preset order[4] = {TB_PRESET_PHYSX_TGS, TB_PRESET_PHYSX_PGS, TB_PRESET_MUJOCO, TB_PRESET_NEWTON_XPBD};
+  int compared = 0, differ = 0, owed_physx = 0, owed_other = 0, sleeping = 0;
+  for (int s = 0; s < 360; ++s) {
+    if (s % 90 == 0)
+      for (int k = 0; k < 2; ++k) CHECK(tb_world_set_preset(w[k], order[s / 90]) == TB_OK);
+    if (s % 45 == 0) /* asleep by now: the pile wakes, and falls asleep again later */
+      for (int k = 0; k < 2; ++k)
+        for (int b = 0; b < 48; ++b) CHECK(tb_body_set_sleeping(w[k], ids[k][b], 0) == TB_OK);
+    for (int k = 0; k < 2; ++k) CHECK(tb_world_step(w[k]) == TB_OK);
+    const tb_world* lazy = tb_world_peek(w[1]);
+    int physx = s < 180;
+    /* a PhysX step owes its records and impulses; the other solvers read the records while they
+     * solve, so only their fill is done by then */
+    if (physx) owed_physx += lazy->contacts.owed == (TB_OWE_RECORDS | TB_OWE_READBACK);
+    else owed_other += lazy->contacts.owed == 0;
+    tb_world* wa = tb_world_get(w[0]);
+    CHECK(wa->contacts.owed == 0);
+    if (s % 5 != 4) continue;
+    tb_world* wb = tb_world_get(w[1]);
+    CHECK(wb->contacts.owed == 0);
+    CHECK(wa->contacts.count == wb->contacts.count);
+    if (wa->contacts.count != wb->contacts.count) break;
+    tb_array_ref ra[TB_MAX_ARRAYS], rb[TB_MAX_ARRAYS];
+    int n = tb_contact_field_arrays(&wa->contacts.f, ra);
+    tb_contact_field_arrays(&wb->contacts.f, rb);
+    for (int i = 0; i < n; ++i) {
+      if (i == TB_CONTACT_FIELD_shape0 || i == TB_CONTACT_FIELD_shape1 || i == TB_CONTACT_FIELD_body0 || i == TB_CONTACT_FIELD_body1)
+        continue; /* shape and body ids name their world too */
+      differ += memcmp(*ra[i].ptr, *rb[i].ptr, ra[i].elem_size * (size_t)wa->contacts.count) != 0;
+    }
+    sleeping += wa->contacts.count > wa->fresh_contacts;
+    ++compared;
+  }
+  printf("  records written when read: %d reads compared, %d differing arrays, %d of 180 PhysX steps owed records and "
+         "impulses, %d of 180 other steps owed nothing, %d reads with sleeping records\n",
+         compared, differ, owed_physx, owed_other, sleeping);
+  CHECK(compared == 72);
+  CHECK(differ == 0);
+  CHECK(owed_physx >= 150); /* all but the steps where an island fell asleep (those write the store) */
+  CHECK(owed_other == 180);
+  CHECK(sleeping > 0);
+  for (int k = 0; k < 2; ++k) tb_world_destroy(w[k]);
+}
+
+/* A box at rest on the ground under TGS has friction anchors (record field `anchor` 0 or 1);
+ * after a switch to MuJoCo, whose readback has no anchors, every record says -1 (none), the
+ * records of the last TGS step having been written when read, the impulses after them. */
+static void test_anchors_cleared_after_written_readback(void) {
+  tb_world_def def = tb_default_world_def();
+  CHECK(tb_preset_apply(TB_PRESET_PHYSX_TGS, &def) == TB_OK);
+  def.solver.sleep.mode = TB_SLEEP_OFF;
+  tb_world_id w = tb_world_create(&def);
+  ground(w);
+  float half[4] = {0.25f, 0.25f, 0.25f, 0}, p[3] = {0, 0.25f, 0};
+  tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, p, ID_Q);
+  tb_shape_create(w, b, TB_SHAPE_BOX, half, ZERO, ID_Q, 0.5f, 0.0f, 1000.0f);
+  int anchored = 0;
+  for (int s = 0; s < 10; ++s) {
+    CHECK(tb_world_step(w) == TB_OK);
+    const tb_world* ww = tb_world_get(w);
+    for (int32_t k = 0; k < ww->contacts.count; ++k) anchored += ww->contacts.f.anchor[k] >= 0;
+  }
+  CHECK(anchored >= 10); /* TGS: one or two anchors a step */
+  CHECK(tb_world_set_preset(w, TB_PRESET_MUJOCO) == TB_OK);
+  tb_world_get_def(w, &def);
+  def.solver.sleep.mode = TB_SLEEP_OFF;
+  CHECK(tb_world_set_solver(w, &def.solver) == TB_OK);
+  CHECK(tb_world_step(w) == TB_OK);
+  const tb_world* ww = tb_world_get(w);
+  int none = 0;
+  for (int32_t k = 0; k < ww->contacts.count; ++k) none += ww->contacts.f.anchor[k] == -1;
+  CHECK(ww->contacts.count >= 1 && none == ww->contacts.count);
+  tb_world_destroy(w);
+}
+
 int main(void) {
   test_nonfinite_step_undone();
   test_store_growth();
@@ -362,5 +455,7 @@ int main(void) {
   test_resting_and_validation();
   test_threads_deterministic();
   test_store_defaults_kept();
+  test_records_written_when_read();
+  test_anchors_cleared_after_written_readback();
   return tb_test_report("test_world");
 }
