@@ -36,7 +36,7 @@ static int moving(const tb_bodies* b, int32_t i) {
   return v[0] != 0.0f || v[1] != 0.0f || v[2] != 0.0f || a[0] != 0.0f || a[1] != 0.0f || a[2] != 0.0f;
 }
 
-int32_t tb_filter_pair(const tb_world* w, int32_t a, int32_t b) {
+TB_INLINE_HOT int32_t tb_filter_pair(const tb_world* w, int32_t a, int32_t b) {
   const tb_shapes* s = &w->shapes;
   const tb_bodies* bd = &w->bodies;
   int32_t ba = s->body[a], bb = s->body[b];

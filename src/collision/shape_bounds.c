@@ -15,7 +15,7 @@ typedef struct bounds_ctx {
 
 /* World pose and AABB of shape i fattened by the motion of one step h (linear and angular), the
  * speculative distance and the shape's share of the distance rule's detection distance. */
-static void shape_bounds(tb_world* w, int32_t i, float h) {
+static TB_INLINE_HOT void shape_bounds(tb_world* w, int32_t i, float h) {
   tb_shapes* s = &w->shapes;
   const tb_bodies* b = &w->bodies;
   float spec = w->def.solver.speculative_distance;

@@ -12,6 +12,17 @@ typedef struct tb_transform { tb_vec3 p; tb_quat q; } tb_transform;
 
 #define TB_PI 3.14159265358979323846f
 
+/* Inlined always: a function the step calls once per item (candidate pair, shape, body, row)
+ * that the optimiser otherwise keeps out of line, in the wasm build (clang, link-time) most of
+ * all; there the calls kept the contact rows' velocities in memory and cost 3 to 8 % of a step
+ * (bench/RESULTS.md "perf17"). `inline` too, so that gcc accepts it on a function with external
+ * linkage (its header's declaration keeps the definition external). */
+#if defined(__GNUC__) || defined(__clang__)
+#define TB_INLINE_HOT inline __attribute__((always_inline))
+#else
+#define TB_INLINE_HOT inline
+#endif
+
 static inline tb_vec3 tb_v3(float x, float y, float z) { tb_vec3 r = {x, y, z}; return r; }
 static inline tb_vec3 tb_add(tb_vec3 a, tb_vec3 b) { return tb_v3(a.x + b.x, a.y + b.y, a.z + b.z); }
 static inline tb_vec3 tb_sub(tb_vec3 a, tb_vec3 b) { return tb_v3(a.x - b.x, a.y - b.y, a.z - b.z); }

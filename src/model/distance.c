@@ -5,7 +5,7 @@
 
 #include "../world/world.h"
 
-tb_distance_pair tb_distance_pair_of(const tb_world* w, int32_t s0, int32_t s1, float motion) {
+TB_INLINE_HOT tb_distance_pair tb_distance_pair_of(const tb_world* w, int32_t s0, int32_t s1, float motion) {
   const tb_shapes* s = &w->shapes;
   const tb_collision_params* cp = &w->def.collision;
   tb_distance_pair p;

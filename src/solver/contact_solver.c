@@ -88,7 +88,7 @@ static inline tb_f4 row(tb_f4 l, tb_f4 m, tb_f4 vt, tb_f4 b, tb_f4 lim_s, tb_f4 
 
 /* Patch friction: each anchor's bound is its share of the patch's normal impulse patch_n. With
  * only_sliding, the anchors that did not slide in the last friction pass keep their impulses. */
-static inline __attribute__((always_inline)) void solve_friction(tb_contact_wide* c, lane_bodies* lb, const tb_contact_pass* pass, tb_f4 lanes,
+static TB_INLINE_HOT void solve_friction(tb_contact_wide* c, lane_bodies* lb, const tb_contact_pass* pass, tb_f4 lanes,
                                   tb_f4 patch_n, v3w t0, v3w t1, int only_sliding) {
   tb_f4 zero = tb_f4_splat(0.0f);
   /* strong friction: a kept anchor's drift, tracked with the motion, is corrected at the

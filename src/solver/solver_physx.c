@@ -164,7 +164,7 @@ static tb_quat integrate_rotation(tb_quat q, tb_vec3 w, float hs) {
   return tb_quat_normalize(tb_quat_mul(dq, q));
 }
 
-static void advance(tb_body_sim* sim, tb_body_state* st, tb_vec3 v, tb_vec3 av, float hs) {
+static TB_INLINE_HOT void advance(tb_body_sim* sim, tb_body_state* st, tb_vec3 v, tb_vec3 av, float hs) {
   st->dp = tb_mul_add(st->dp, hs, v);
   st->dtheta = tb_mul_add(st->dtheta, hs, av);
   sim->q = integrate_rotation(sim->q, av, hs);
