@@ -12,8 +12,10 @@
  * data), reaches its world this way; so does any call not listed under tb_world_peek. */
 tb_world* tb_world_get(tb_world_id id);
 /* The same without writing the store: the pipeline calls (step, collide, solve, which start a new
- * set of records or owe more of one), destroy, and readers of body state and step statistics
- * that a render loop calls after every step. */
+ * set of records or owe more of one), destroy, and the calls that read neither the contacts nor
+ * anything a step owes and change nothing, which a render or game loop may make after every
+ * step: body state and mass, the world's settings, step statistics, solver status, the contact
+ * status (counts), the thread mode, id checks, and the ray, overlap and shape queries. */
 tb_world* tb_world_peek(tb_world_id id);
 
 /* Declares `w` for the public id `world`, or returns TB_ERR_NOT_FOUND naming fn. */
@@ -23,8 +25,10 @@ tb_world* tb_world_peek(tb_world_id id);
   tb_world* w = lookup(world);                                                             \
   if (!w) return tb_world_fail(NULL, TB_ERR_NOT_FOUND, "%s: world %d does not exist", fn, world)
 /* The same for calls that return a count or an id: the status negated. */
-#define GET_WORLD_NEG(fn)                                                                  \
-  tb_world* w = tb_world_get(world);                                                       \
+#define GET_WORLD_NEG(fn) GET_WORLD_NEG_WITH(tb_world_get, fn)
+#define GET_WORLD_NEG_PEEK(fn) GET_WORLD_NEG_WITH(tb_world_peek, fn)
+#define GET_WORLD_NEG_WITH(lookup, fn)                                                     \
+  tb_world* w = lookup(world);                                                             \
   if (!w) return -tb_world_fail(NULL, TB_ERR_NOT_FOUND, "%s: world %d does not exist", fn, world)
 
 /* Checks that a new shape (type, params, owned data, density, pose in the body frame) has mass

@@ -287,7 +287,7 @@ tb_status tb_body_set_mass(tb_world_id world, tb_body_id body, float mass, const
 }
 
 tb_status tb_body_get_mass(tb_world_id world, tb_body_id body, float out[13]) {
-  GET_WORLD("getMass");
+  GET_WORLD_PEEK("getMass");
   int32_t slot = tb_body_slot_checked(w, body, "getMass");
   if (slot < 0) return TB_ERR_NOT_FOUND;
   if (!out) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "getMass: out must not be NULL");

@@ -47,12 +47,12 @@ int32_t tb_body_alive(tb_world_id world, tb_body_id body) {
 }
 
 int32_t tb_shape_alive(tb_world_id world, tb_shape_id shape) {
-  tb_world* w = tb_world_get(world);
+  tb_world* w = tb_world_peek(world);
   return w && tb_shape_slot_of(w, shape) >= 0;
 }
 
 int32_t tb_id_check(tb_world_id world, tb_id_kind kind, int32_t id) {
-  const tb_world* w = tb_world_get(world);
+  const tb_world* w = tb_world_peek(world);
   if (!w) return TB_ID_NEVER_CREATED;
   switch (kind) {
     case TB_ID_BODY: return tb_body_id_state(w, id);

@@ -15,7 +15,7 @@ static void keep_closest(void* vctx, const tb_ray_hit* hit) {
 
 int32_t tb_world_ray_cast(tb_world_id world, const float origin[3], const float direction[3], float max_distance,
                           const tb_query_filter* filter, tb_ray_hit* hit) {
-  GET_WORLD_NEG("rayCast");
+  GET_WORLD_NEG_PEEK("rayCast");
   if (!hit) return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "rayCast: hit must not be NULL");
   closest_ctx c;
   c.found = 0;
@@ -46,7 +46,7 @@ static void keep_sorted(void* vctx, const tb_ray_hit* hit) {
 int32_t tb_world_ray_cast_all(tb_world_id world, const float origin[3], const float direction[3], float max_distance,
                               const tb_query_filter* filter, tb_ray_hit* hits, int32_t capacity, int32_t* requested) {
   const char* fn = "rayCastAll";
-  GET_WORLD_NEG(fn);
+  GET_WORLD_NEG_PEEK(fn);
   if (capacity < 0) return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: capacity must be >= 0 (got %d)", fn, capacity);
   if (capacity > TB_MAX_CAPACITY)
     return -tb_world_fail(w, TB_ERR_CAPACITY, "%s: capacity must be at most %d (got %d)", fn, TB_MAX_CAPACITY, capacity);
@@ -63,7 +63,7 @@ int32_t tb_world_overlap(tb_world_id world, tb_shape_type type, const float para
                          const float rotation[4], const tb_query_filter* filter, tb_shape_id* shape_ids, int32_t capacity,
                          int32_t* requested) {
   const char* fn = "overlap";
-  GET_WORLD_NEG(fn);
+  GET_WORLD_NEG_PEEK(fn);
   if (!params || !position || !rotation || !requested || (capacity > 0 && !shape_ids))
     return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: params, position, rotation, shape_ids and requested must not be NULL", fn);
   if (capacity < 0) return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: capacity must be >= 0 (got %d)", fn, capacity);

@@ -26,7 +26,7 @@ static void put3(float out[3], tb_vec3 v) {
 int32_t tb_world_shape_distance(tb_world_id world, tb_shape_id a, tb_shape_id b, float max_distance,
                                 tb_pair_distance* out) {
   const char* fn = "shapeDistance";
-  tb_world* w = tb_world_get(world);
+  tb_world* w = tb_world_peek(world);
   if (!w) return -tb_world_fail(NULL, TB_ERR_NOT_FOUND, "%s: world %d does not exist", fn, world);
   int32_t sa = tb_shape_slot_checked(w, a, fn);
   if (sa < 0) return -TB_ERR_NOT_FOUND;
@@ -63,7 +63,7 @@ int32_t tb_world_shape_distance(tb_world_id world, tb_shape_id a, tb_shape_id b,
 
 tb_status tb_shape_support(tb_world_id world, tb_shape_id shape, const float direction[3], tb_support_query* out) {
   const char* fn = "shapeSupport";
-  GET_WORLD(fn);
+  GET_WORLD_PEEK(fn);
   int32_t s = tb_shape_slot_checked(w, shape, fn);
   if (s < 0) return TB_ERR_NOT_FOUND;
   if (!direction || !out) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: direction and out must not be NULL", fn);

@@ -122,7 +122,7 @@ tb_status tb_world_set_preset(tb_world_id world, tb_preset preset) {
 }
 
 tb_status tb_world_get_def(tb_world_id world, tb_world_def* out) {
-  GET_WORLD("getDef");
+  GET_WORLD_PEEK("getDef");
   if (!out) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "getDef: out must not be NULL");
   *out = w->def;
   return TB_OK;

@@ -570,11 +570,12 @@ TB_API tb_status tb_shape_get_hull(tb_world_id world, tb_shape_id shape, tb_hull
  * (out of memory, a capacity limit) leaves the bodies as they were and no pairs and no contact
  * records (count 0) until the next collide(). The records' values (and, after a PhysX solve(),
  * their impulses and forces) are written into the store when something first reads it: any call
- * on the world but the pipeline calls, tb_world_destroy, tb_body_get_state, tb_world_step_stats,
- * tb_world_solver_status, tb_world_thread_mode, tb_world_contact_status and tb_world_field of a
- * non-contact set; an observer (sensor, events) or an island falling asleep reads them within
- * the step. Read or not, the values are the same bits: a step whose contacts no one reads does
- * not pay for writing them. */
+ * on the world except the pipeline calls, tb_world_destroy and the calls that neither read the
+ * contacts nor change anything (body state and mass, the world's settings, step statistics,
+ * solver status, tb_world_contact_status, the thread mode, id checks, tb_world_field of a
+ * non-contact set, ray, overlap and shape queries); an observer (sensor, events) or an island
+ * falling asleep reads them within the step. Read or not, the values are the same bits: a step
+ * whose contacts no one reads does not pay for writing them. */
 TB_API tb_status tb_world_collide(tb_world_id world);
 TB_API tb_status tb_world_solve(tb_world_id world);
 TB_API tb_status tb_world_step(tb_world_id world);

@@ -15,7 +15,7 @@
   X(BROAD_PHASE, "collision/broad_phase.c")   /* candidates by overlap, each through filter.c */    \
   X(NARROW_PHASE, "step/narrow_stage.c")      /* manifolds, reduction, distance rule, materials */ \
   X(MATCHING, "model/contact_match.c")        /* correspondence with the last collide() */          \
-  X(CONTACT_STORE, "model/contact_store.c")   /* the public contact records */                     \
+  X(CONTACT_STORE, "model/contact_store.c")   /* the public records, written when first read */   \
   X(SOLVE, "solver/solver*.c")                /* the preset's solver family, guarded */           \
   X(OBSERVERS, "observe/observe.c")           /* sensors, events */
 
