@@ -14,7 +14,7 @@ typedef struct tb_transform { tb_vec3 p; tb_quat q; } tb_transform;
 
 /* Inlined always: a function the step calls once per item (candidate pair, shape, body, row)
  * that the optimiser otherwise keeps out of line, in the wasm build (clang, link-time) most of
- * all; there the calls kept the contact rows' velocities in memory and cost 3 to 8 % of a step
+ * all; there the calls kept the contact rows' velocities in memory and cost 3 to 7 % of a step
  * (bench/RESULTS.md "perf17"). `inline` too, so that gcc accepts it on a function with external
  * linkage (its header's declaration keeps the definition external). */
 #if defined(__GNUC__) || defined(__clang__)
