@@ -190,6 +190,31 @@ static void drop_pile(tb_world_id w, int n, tb_body_id* ids) {
   }
 }
 
+/* Two TGS worlds with PhysX sleep and the same 48-body pile (ids[k] the bodies of w[k]). */
+static void twin_piles(tb_world_id w[2], tb_body_id ids[2][48]) {
+  for (int k = 0; k < 2; ++k) {
+    tb_world_def def = tb_default_world_def();
+    CHECK(tb_preset_apply(TB_PRESET_PHYSX_TGS, &def) == TB_OK);
+    def.solver.sleep.mode = TB_SLEEP_PHYSX;
+    w[k] = tb_world_create(&def);
+    drop_pile(w[k], 48, ids[k]);
+  }
+}
+
+/* Contact field arrays whose first `count` records differ in a and b (shape and body ids name
+ * their world too: skipped). */
+static int differing_arrays(tb_world* a, tb_world* b, int32_t count) {
+  tb_array_ref ra[TB_MAX_ARRAYS], rb[TB_MAX_ARRAYS];
+  int n = tb_contact_field_arrays(&a->contacts.f, ra), differ = 0;
+  tb_contact_field_arrays(&b->contacts.f, rb);
+  for (int i = 0; i < n; ++i) {
+    if (i == TB_CONTACT_FIELD_shape0 || i == TB_CONTACT_FIELD_shape1 || i == TB_CONTACT_FIELD_body0 || i == TB_CONTACT_FIELD_body1)
+      continue;
+    differ += memcmp(*ra[i].ptr, *rb[i].ptr, ra[i].elem_size * (size_t)count) != 0;
+  }
+  return differ;
+}
+
 /* The store fill rewrites a group of "not defined / not computed" fields (NaN, -1, 0) only where
  * something else may have written it (contacts.dirty_begin / dirty_end). w[0] steps so; w[1], the
  * same scene, is told before each step that every record of every group may hold other values, so
@@ -199,13 +224,7 @@ static void drop_pile(tb_world_id w, int n, tb_body_id* ids) {
 static void test_store_defaults_kept(void) {
   tb_world_id w[2];
   tb_body_id ids[2][48];
-  for (int k = 0; k < 2; ++k) {
-    tb_world_def def = tb_default_world_def();
-    CHECK(tb_preset_apply(TB_PRESET_PHYSX_TGS, &def) == TB_OK);
-    def.solver.sleep.mode = TB_SLEEP_PHYSX;
-    w[k] = tb_world_create(&def);
-    drop_pile(w[k], 48, ids[k]);
-  }
+  twin_piles(w, ids);
   const tb_preset order[4] = {TB_PRESET_PHYSX_TGS, TB_PRESET_MUJOCO, TB_PRESET_NEWTON_XPBD, TB_PRESET_PHYSX_PGS};
   int differ = 0, skipped = 0, sleeping = 0, steps = 0, solved[4] = {0, 0, 0, 0};
   for (int s = 0; s < 480; ++s) {
@@ -225,15 +244,7 @@ static void test_store_defaults_kept(void) {
     full = tb_world_get(w[1]); /* the records as a reader sees them */
     CHECK(wa->contacts.count == full->contacts.count);
     if (wa->contacts.count != full->contacts.count) break;
-    tb_array_ref ra[TB_MAX_ARRAYS], rb[TB_MAX_ARRAYS];
-    int n = tb_contact_field_arrays(&wa->contacts.f, ra);
-    tb_contact_field_arrays(&full->contacts.f, rb);
-    for (int i = 0; i < n; ++i) {
-      /* shape and body ids name their world too */
-      if (i == TB_CONTACT_FIELD_shape0 || i == TB_CONTACT_FIELD_shape1 || i == TB_CONTACT_FIELD_body0 || i == TB_CONTACT_FIELD_body1)
-        continue;
-      differ += memcmp(*ra[i].ptr, *rb[i].ptr, ra[i].elem_size * (size_t)wa->contacts.count) != 0;
-    }
+    differ += differing_arrays(wa, full, wa->contacts.count);
     /* groups the next fill rewrites in no fresh record */
     for (int g = 0; g < TB_STORE_GROUPS; ++g)
       skipped += wa->contacts.dirty_begin[g] >= wa->contacts.dirty_end[g] || wa->contacts.dirty_begin[g] >= wa->fresh_contacts;
@@ -364,13 +375,7 @@ static void test_nonfinite_step_undone(void) {
 static void test_records_written_when_read(void) {
   tb_world_id w[2];
   tb_body_id ids[2][48];
-  for (int k = 0; k < 2; ++k) {
-    tb_world_def def = tb_default_world_def();
-    CHECK(tb_preset_apply(TB_PRESET_PHYSX_TGS, &def) == TB_OK);
-    def.solver.sleep.mode = TB_SLEEP_PHYSX;
-    w[k] = tb_world_create(&def);
-    drop_pile(w[k], 48, ids[k]);
-  }
+  twin_piles(w, ids);
   const tb_preset order[4] = {TB_PRESET_PHYSX_TGS, TB_PRESET_PHYSX_PGS, TB_PRESET_MUJOCO, TB_PRESET_NEWTON_XPBD};
   int compared = 0, differ = 0, owed_physx = 0, owed_other = 0, sleeping = 0;
   for (int s = 0; s < 360; ++s) {
@@ -393,14 +398,7 @@ static void test_records_written_when_read(void) {
     CHECK(wb->contacts.owed == 0);
     CHECK(wa->contacts.count == wb->contacts.count);
     if (wa->contacts.count != wb->contacts.count) break;
-    tb_array_ref ra[TB_MAX_ARRAYS], rb[TB_MAX_ARRAYS];
-    int n = tb_contact_field_arrays(&wa->contacts.f, ra);
-    tb_contact_field_arrays(&wb->contacts.f, rb);
-    for (int i = 0; i < n; ++i) {
-      if (i == TB_CONTACT_FIELD_shape0 || i == TB_CONTACT_FIELD_shape1 || i == TB_CONTACT_FIELD_body0 || i == TB_CONTACT_FIELD_body1)
-        continue; /* shape and body ids name their world too */
-      differ += memcmp(*ra[i].ptr, *rb[i].ptr, ra[i].elem_size * (size_t)wa->contacts.count) != 0;
-    }
+    differ += differing_arrays(wa, wb, wa->contacts.count);
     sleeping += wa->contacts.count > wa->fresh_contacts;
     ++compared;
   }
