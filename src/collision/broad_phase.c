@@ -34,9 +34,10 @@ typedef struct tb_broad_scratch {
   int32_t region_runs; /* chunks of the last sweep */
   tb_pair* region;
   /* z bands: the sweep order split into bands along z, each entry in every band it overlaps */
-  int32_t band_entry_capacity; /* entries of band_entries and band_of_entry */
+  int32_t band_entry_capacity; /* entries of band_entries, band_of_entry and band_lowest */
   tb_sap_entry* band_entries;
   int32_t* band_of_entry;
+  uint8_t* band_lowest; /* 1: the copy's band is its entry's lowest (the band of its lower z) */
   int32_t band_start[TB_MAX_SWEEP_BANDS + 1];
 } tb_broad_scratch;
 
@@ -78,8 +79,9 @@ static void free_scratch(tb_world* w) {
   tb_free(b->chunk_found, (size_t)b->chunk_capacity * sizeof(int32_t));
   tb_free(b->region, (size_t)b->region_capacity * sizeof(tb_pair));
   const tb_array_ref per_band_entry[] = {{(void**)&b->band_entries, sizeof(tb_sap_entry)},
-                                         {(void**)&b->band_of_entry, sizeof(int32_t)}};
-  tb_free_arrays(per_band_entry, 2, b->band_entry_capacity);
+                                         {(void**)&b->band_of_entry, sizeof(int32_t)},
+                                         {(void**)&b->band_lowest, sizeof(uint8_t)}};
+  tb_free_arrays(per_band_entry, 3, b->band_entry_capacity);
   tb_free(b, sizeof *b);
   w->broad_scratch = NULL;
 }
@@ -283,6 +285,7 @@ typedef struct sweep_ctx {
   const tb_sap_entry* e; /* the sweep order, or the bands' entries one band after another */
   int32_t n;
   const int32_t* band_of_entry; /* band of each entry of e (bands > 1) */
+  const uint8_t* band_lowest;   /* whether that band is the entry's lowest (bands > 1) */
   const int32_t* band_start;    /* entries of band k: [band_start[k], band_start[k + 1]) */
   sweep_bands bands;
   tb_broad_scratch* b;
@@ -296,7 +299,7 @@ static void sweep_job(int32_t begin, int32_t end, void* vctx) {
   int32_t c = begin / TB_SWEEP_CHUNK;
   pair_sink out = {ctx->b->region + (size_t)c * (size_t)ctx->b->region_chunk, ctx->b->region_chunk, 0, 0, 0};
   for (int32_t i = begin; i < end; ++i) {
-    tb_vec3 al = e[i].lower, au = e[i].upper;
+    tb_vec3 au = e[i].upper;
     /* lanes 1, 2 (y, z) of the four floats from lower.x and from upper.x of an entry */
     const tb_f4 al4 = tb_f4_load(&e[i].lower.x), au4 = tb_f4_load(&e[i].upper.x);
     int32_t band = ctx->bands.count > 1 ? ctx->band_of_entry[i] : 0;
@@ -314,7 +317,10 @@ static void sweep_job(int32_t begin, int32_t end, void* vctx) {
       }
       for (int32_t k = 0; k < count; ++k) {
         const tb_sap_entry* b = &e[met[k]];
-        if (ctx->bands.count > 1 && band_of(&ctx->bands, fmaxf(al.z, b->lower.z)) != band) continue; /* another band's */
+        /* a pair is the band's of the larger lower z, band_of(fmaxf(al.z, bl.z)); band_of is
+         * monotonic (NaN in band 0), so that is the larger of the two entries' lowest bands, and
+         * both are at most this band, which holds both copies */
+        if (ctx->bands.count > 1 && !ctx->band_lowest[i] && !ctx->band_lowest[met[k]]) continue; /* another band's */
         consider(ctx->w, &out, e[i].slot, b->slot);
       }
     }
@@ -336,8 +342,9 @@ static int32_t split_bands(const tb_sap_entry* e, int32_t n, const sweep_bands* 
   if (b->band_entry_capacity < total) {
     int32_t cap = total + total / 2;
     const tb_array_ref per_band_entry[] = {{(void**)&b->band_entries, sizeof(tb_sap_entry)},
-                                           {(void**)&b->band_of_entry, sizeof(int32_t)}};
-    if (!tb_grow_arrays(per_band_entry, 2, b->band_entry_capacity, cap)) return -1;
+                                           {(void**)&b->band_of_entry, sizeof(int32_t)},
+                                           {(void**)&b->band_lowest, sizeof(uint8_t)}};
+    if (!tb_grow_arrays(per_band_entry, 3, b->band_entry_capacity, cap)) return -1;
     b->band_entry_capacity = cap;
   }
   int32_t next[TB_MAX_SWEEP_BANDS];
@@ -346,6 +353,7 @@ static int32_t split_bands(const tb_sap_entry* e, int32_t n, const sweep_bands* 
     int32_t k0 = band_of(g, e[i].lower.z), k1 = band_of(g, e[i].upper.z);
     for (int32_t k = k0; k <= k1; ++k) {
       b->band_entries[next[k]] = e[i];
+      b->band_lowest[next[k]] = k == k0;
       b->band_of_entry[next[k]++] = k;
     }
   }
@@ -393,13 +401,14 @@ static tb_status sweep_and_prune(tb_world* w, const tb_step_context* step, pair_
   }
   tb_broad_scratch* b = scratch_of(w, 0, 0, 0);
   if (!b) return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for the sweep");
-  sweep_ctx ctx = {w, e, n, NULL, b->band_start, choose_bands(e, n), b};
+  sweep_ctx ctx = {.w = w, .e = e, .n = n, .band_start = b->band_start, .bands = choose_bands(e, n), .b = b};
   w->sap_bands = ctx.bands.count;
   if (ctx.bands.count > 1) {
     ctx.n = split_bands(e, n, &ctx.bands, b);
     if (ctx.n < 0) return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for the sweep bands");
     ctx.e = b->band_entries;
     ctx.band_of_entry = b->band_of_entry;
+    ctx.band_lowest = b->band_lowest;
   }
   int32_t chunks = (ctx.n + TB_SWEEP_CHUNK - 1) / TB_SWEEP_CHUNK;
   if (b->chunk_capacity < chunks) {
