@@ -16,7 +16,8 @@
 // in turns of 20 steps, in pairs of turns whose order alternates; steps from 300 on are timed.
 // Prints each side's median ms/step and the median of new / base turn time over the pairs (below 1:
 // this checkout is faster) with its 95 % bootstrap interval and the min–max over the pairs, and the
-// cross-core round trip (bench/core_latency.mjs) before and after the turns.
+// cross-core round trip (bench/core_latency.mjs) before and after the turns. Runs under
+// `node --no-liftoff` (re-started so; BENCH_TIERING=1: V8's default tiering), bench/v8_flags.mjs.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +27,9 @@ import { parseEngineName } from './engine_name.mjs';
 import { startHog } from './hog.mjs';
 import { rng } from '../web/scene.js';
 import { crossCoreRoundTripNs } from './core_latency.mjs';
+import { ensureOptimizingCompiler } from './v8_flags.mjs';
+
+ensureOptimizingCompiler(); // both sides timed in TurboFan's code (bench/v8_flags.mjs)
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const TURN = 20, WARM = 300;

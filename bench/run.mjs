@@ -25,6 +25,7 @@
 //                  tribo:threads, tribo-native, rapier-simd; ms/step, ms per 1000 bodies, first step
 //   BENCH_HOG      1: also run every threads-build entry with a CPU hog (a busy child process)
 //                  beside it, as the row `<entry>+hog`
+//   BENCH_TIERING  1: V8's default wasm tiering instead of `node --no-liftoff` (bench/v8_flags.mjs)
 //
 // RESULTS.md: the generated part sits between the BEGIN/END marker comments below; everything
 // after the END marker (the "## Collision…" sections of make bench-collision, bench-mesh,
@@ -40,6 +41,9 @@ import { mergeResults } from './results_file.mjs';
 import { parseEngineName } from './engine_name.mjs';
 import * as S from './scenes.mjs';
 import { PRESETS } from './engines/tribo.mjs';
+import { compilerNote, ensureOptimizingCompiler } from './v8_flags.mjs';
+
+ensureOptimizingCompiler(); // steady-state code of every engine (bench/v8_flags.mjs); children inherit execArgv
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..');
@@ -247,7 +251,7 @@ function runScene(engine, scene, onProgress = null) {
 
 function runIsolated(id, sceneName) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--child', ENTRY.get(id).name, sceneName],
+    const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--child', ENTRY.get(id).name, sceneName],
       { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '', errText = '', lastStep = -1, phase = 'loading', timer = null, done = false;
     const finish = (fn, v) => { if (!done) { done = true; clearTimeout(timer); fn(v); } };
@@ -568,7 +572,7 @@ function writeResults(report, meta) {
       ' (the machine is shared: a load above nproc means other processes competed for the cores, which hurts multi-threaded entries most)',
     `- cross-core round trip (bench/core_latency.mjs) at start ${meta.roundTripStart} ns, at end ${meta.roundTripEnd} ns (the threads` +
       ' build pays for every cache line its two threads share: one machine here measured 100 ns at one time and 440–530 ns at another, in C, and its threaded pile ran about 1.6× and 1.1× as fast as one thread then)',
-    `- node ${meta.node}, ${meta.platform}`,
+    `- node ${meta.node}, ${meta.platform}; ${compilerNote()}`,
     `- rounds: ${ROUNDS}, steps: ${STEPS} (pyramid, pile), timing window: steps ${S.windowFor(STEPS)[0]}–${STEPS}; total run ${meta.totalS.toFixed(0)} s` +
       (ROUNDS !== 3 || STEPS !== 600 ? ' — **quick run, not the default settings**' : ''),
     `- packages: ${meta.packages.map(([n, v]) => `${n} ${v}`).join(', ')}`,
