@@ -4,7 +4,10 @@
  * case; bench/RESULTS.md "perf19".
  *
  *   gcc -O2 -std=c11 -DTB_THREADS -pthread -Isrc bench/governor_sim.c src/core/jobs.c \
- *       src/core/alloc.c -lm -o /tmp/governor_sim && /tmp/governor_sim
+ *       src/core/alloc.c -lm -o /tmp/governor_sim && /tmp/governor_sim [times]
+ *
+ * `times`: the governor gets each step's time but not the caller's waits in it (as before it read
+ * tb_jobs_wait_ns): the waits then count only where a probe or its reference steps caught one.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -25,7 +28,8 @@ static double uniform01(void) {
   return (double)(rng >> 8) / 16777216.0;
 }
 
-int main(void) {
+int main(int argc, char** argv) {
+  const int times_only = argc > 1 && argv[1][0] == 't'; /* `governor_sim times`: waits not passed */
   const sim_case cases[] = {
     {"threads faster, no waits (quiet machine, pile)", 2.16, 1.28, 0.0, 0.0},
     {"threads faster with rare short waits", 0.40, 0.30, 2.0, 0.03},
@@ -45,10 +49,13 @@ int main(void) {
     for (int i = 0; i < steps; ++i) {
       tb_governor_begin(&g, 2);
       int serial = tb_governor_threads(&g, 2) == 1;
-      double ms = serial ? c->serial_ms : c->parallel_ms + (uniform01() < c->p ? c->wait_ms : 0.0);
+      double wait = !serial && uniform01() < c->p ? c->wait_ms : 0.0;
+      double ms = (serial ? c->serial_ms : c->parallel_ms) + wait;
       serial_steps += serial;
       total += ms;
-      tb_governor_record(&g, 2, (int64_t)(ms * 1e6));
+      /* the caller's wait as tb_jobs_wait_ns measures it, or none (TIMES_ONLY: the step's time
+       * alone, as the governor saw it before it took the waits) */
+      tb_governor_record(&g, 2, (int64_t)(ms * 1e6), times_only ? 0 : (int64_t)(wait * 1e6));
     }
     double par_mean = c->parallel_ms + c->p * c->wait_ms;
     double better = c->serial_ms < par_mean ? c->serial_ms : par_mean;

@@ -168,8 +168,12 @@ int32_t tb_jobs_reserve(int32_t thread_count) {
   return s_worker_count + 1;
 }
 
+/* ns this thread waited in wait_for_chunks (tb_jobs_wait_ns) */
+static _Thread_local int64_t tl_wait_ns = 0;
+
 /* Waits for the chunks other threads claimed (never for idle threads); returns 1 when the wait
- * was slow. */
+ * was slow. A wait that lasts past the first clock check adds its time from that check on to
+ * tl_wait_ns (the thread governor's measure of a descheduled worker). */
 static int wait_for_chunks(int32_t chunks) {
   int64_t start = 0; /* from the first clock check: most waits end before it */
   int slow = 0;
@@ -184,6 +188,7 @@ static int wait_for_chunks(int32_t chunks) {
       if (slow) sched_yield(); /* let the descheduled thread have the core */
     }
   }
+  if (start != 0) tl_wait_ns += now_ns() - start;
   return slow;
 }
 
@@ -253,6 +258,7 @@ int32_t tb_jobs_max_threads(void) { return TB_MAX_WORKERS + 1; }
 int64_t tb_jobs_parallel_count(void) { return atomic_load_explicit(&s_parallel_jobs, memory_order_relaxed); }
 
 int64_t tb_jobs_now_ns(void) { return now_ns(); }
+int64_t tb_jobs_wait_ns(void) { return tl_wait_ns; }
 
 #else /* serial build */
 
@@ -272,6 +278,7 @@ int32_t tb_jobs_pool_size(void) { return 1; }
 int32_t tb_jobs_max_threads(void) { return 1; }
 int64_t tb_jobs_parallel_count(void) { return 0; }
 int64_t tb_jobs_now_ns(void) { return 0; }
+int64_t tb_jobs_wait_ns(void) { return 0; }
 #endif
 
 /* ---- adaptive thread use (the same code in both builds: with one thread it never runs) ---- */
@@ -290,6 +297,7 @@ void tb_governor_begin(tb_thread_governor* g, int32_t max_threads) {
   /* a probe needs a full reference of the current mode before it */
   if (g->probing == TB_PROBE_NONE && g->countdown <= 0 && g->ref_count == TB_GOVERNOR_REFS) g->probing = TB_PROBE_WARM;
   g->started = tb_jobs_now_ns();
+  g->wait_started = tb_jobs_wait_ns();
 }
 
 /* ns: the mean of the reference steps (a mean, not a median: a mode whose steps are usually fast
@@ -331,11 +339,20 @@ static void decide(tb_thread_governor* g) {
   g->countdown = g->period;
 }
 
-void tb_governor_record(tb_thread_governor* g, int32_t max_threads, int64_t ns) {
+/* A parallel step's time with its waits replaced by their running mean (jobs.h), which it
+ * updates with weight 1/steps; a serial step's as it is. */
+static int64_t spread_waits(tb_thread_governor* g, int parallel, int64_t ns, int64_t wait_ns, double steps) {
+  if (!parallel) return ns;
+  g->wait_rate += ((double)wait_ns - g->wait_rate) / steps;
+  return ns - wait_ns + (int64_t)g->wait_rate;
+}
+
+void tb_governor_record(tb_thread_governor* g, int32_t max_threads, int64_t ns, int64_t wait_ns) {
   if (!governed(g, max_threads)) return;
+  int parallel = tb_governor_threads(g, max_threads) > 1; /* the mode this step ran in */
   switch (g->probing) {
     case TB_PROBE_NONE:
-      push_ref(g, ns);
+      push_ref(g, spread_waits(g, parallel, ns, wait_ns, TB_GOVERNOR_WAIT_STEPS));
       --g->countdown;
       return;
     case TB_PROBE_WARM: /* workers woken (or left to sleep), data moved between the cores' caches */
@@ -343,7 +360,7 @@ void tb_governor_record(tb_thread_governor* g, int32_t max_threads, int64_t ns) 
       g->before = ref_mean(g);
       return;
     case TB_PROBE_TIMED:
-      g->probe_ns = ns;
+      g->probe_ns = spread_waits(g, parallel, ns, wait_ns, g->serial ? TB_GOVERNOR_WAIT_PROBE : TB_GOVERNOR_WAIT_STEPS);
       g->after = 0.0;
       g->probing = TB_PROBE_BACK;
       return;
@@ -352,6 +369,7 @@ void tb_governor_record(tb_thread_governor* g, int32_t max_threads, int64_t ns) 
       g->after_count = 0;
       return;
     default: /* TB_PROBE_AFTER */
+      ns = spread_waits(g, parallel, ns, wait_ns, TB_GOVERNOR_WAIT_STEPS);
       push_ref(g, ns);
       g->after += (double)ns;
       if (++g->after_count < TB_GOVERNOR_AFTER) return;
@@ -362,5 +380,5 @@ void tb_governor_record(tb_thread_governor* g, int32_t max_threads, int64_t ns) 
 
 void tb_governor_end(tb_thread_governor* g, int32_t max_threads) {
   if (!governed(g, max_threads)) return;
-  tb_governor_record(g, max_threads, tb_jobs_now_ns() - g->started);
+  tb_governor_record(g, max_threads, tb_jobs_now_ns() - g->started, tb_jobs_wait_ns() - g->wait_started);
 }

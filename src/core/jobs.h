@@ -38,13 +38,24 @@ int64_t tb_jobs_parallel_count(void);
  * look faster); two wins in a row switch the mode. The
  * period doubles while probes confirm the mode (up to TB_GOVERNOR_MAX_PERIOD), so probes in the
  * slower mode cost about 2 · (its slowdown) / 64 of the steps. Who runs a chunk never changes a
- * result (above), so the mode decides speed only. Zero-initialised = adaptive, not serial. */
+ * result (above), so the mode decides speed only. Zero-initialised = adaptive, not serial.
+ *
+ * Beside a busy process a parallel step is mostly fast but now and then waits milliseconds for a
+ * descheduled worker: too rare to fall reliably in a one-step probe or the six steps around it, and
+ * large enough to make the parallel mode slower on average (bench/governor_sim.c). So a parallel
+ * step counts with the caller's waits for other threads' chunks (tb_jobs_wait_ns) replaced by
+ * their running mean: `wait_rate`, an average over parallel steps with weight
+ * 1/TB_GOVERNOR_WAIT_STEPS per step (1/TB_GOVERNOR_WAIT_PROBE for a probe's step, so that a few
+ * probes without waits bring the parallel mode back once the other process has stopped). That
+ * keeps the mode's mean and spreads its waits over every step. */
 #define TB_GOVERNOR_REFS 4
 #define TB_GOVERNOR_AFTER 2
 #define TB_GOVERNOR_MIN_PERIOD 8
 #define TB_GOVERNOR_MAX_PERIOD 64
 #define TB_GOVERNOR_MARGIN 0.03 /* a serial probe must be this much faster (share of the reference) */
 #define TB_GOVERNOR_MARGIN_PARALLEL 0.10 /* a parallel probe: this much (its waits are rare, see decide) */
+#define TB_GOVERNOR_WAIT_STEPS 16  /* parallel steps over which wait_rate averages */
+#define TB_GOVERNOR_WAIT_PROBE 4   /* the same for a parallel probe's timed step (from serial) */
 enum { TB_PROBE_NONE, TB_PROBE_WARM, TB_PROBE_TIMED, TB_PROBE_BACK, TB_PROBE_AFTER };
 typedef struct tb_thread_governor {
   int32_t fixed;      /* 1: always the world's thread count (tb_world_set_adaptive_threads 0) */
@@ -61,6 +72,8 @@ typedef struct tb_thread_governor {
   double after;       /* ns: sum of the timed steps after the probe */
   int64_t probe_ns;   /* ns: the probe's timed step */
   int64_t started;    /* ns: tb_jobs_now_ns() when the running step began */
+  int64_t wait_started; /* ns: tb_jobs_wait_ns() then */
+  double wait_rate;   /* ns per parallel step: the running mean of the caller's waits (above) */
   int64_t switches;   /* mode changes since the world was made */
 } tb_thread_governor;
 
@@ -68,10 +81,15 @@ typedef struct tb_thread_governor {
 int32_t tb_governor_threads(const tb_thread_governor* g, int32_t max_threads);
 /* At the start of a step: decides whether it is a probe and starts its clock. */
 void tb_governor_begin(tb_thread_governor* g, int32_t max_threads);
-/* At its end: the step took `ns`; updates the mode (tb_governor_end reads the clock and calls it). */
-void tb_governor_record(tb_thread_governor* g, int32_t max_threads, int64_t ns);
+/* At its end: the step took `ns`, of which the caller spent `wait_ns` waiting for other threads'
+ * chunks; updates the mode (tb_governor_end reads the clocks and calls it). */
+void tb_governor_record(tb_thread_governor* g, int32_t max_threads, int64_t ns, int64_t wait_ns);
 void tb_governor_end(tb_thread_governor* g, int32_t max_threads);
 /* A monotonic clock, ns (0 in the serial build, which never needs one). */
 int64_t tb_jobs_now_ns(void);
+/* ns the calling thread has spent waiting in tb_parallel_for for chunks other threads claimed,
+ * since it started (waits shorter than the first clock check, a few µs, count as 0; 0 in the
+ * serial build). */
+int64_t tb_jobs_wait_ns(void);
 
 #endif
