@@ -339,20 +339,19 @@ static void decide(tb_thread_governor* g) {
   g->countdown = g->period;
 }
 
-/* A parallel step's time with its waits replaced by their running mean (jobs.h), which it
- * updates with weight 1/steps; a serial step's as it is. */
-static int64_t spread_waits(tb_thread_governor* g, int parallel, int64_t ns, int64_t wait_ns, double steps) {
-  if (!parallel) return ns;
-  g->wait_rate += ((double)wait_ns - g->wait_rate) / steps;
-  return ns - wait_ns + (int64_t)g->wait_rate;
-}
-
 void tb_governor_record(tb_thread_governor* g, int32_t max_threads, int64_t ns, int64_t wait_ns) {
   if (!governed(g, max_threads)) return;
-  int parallel = tb_governor_threads(g, max_threads) > 1; /* the mode this step ran in */
+  /* a counted parallel step (not the warm-up or the step back): its waits replaced by their
+   * running mean (jobs.h), updated with this step's; a parallel probe's step weighs more */
+  int counted = g->probing != TB_PROBE_WARM && g->probing != TB_PROBE_BACK;
+  if (counted && tb_governor_threads(g, max_threads) > 1) {
+    double steps = g->probing == TB_PROBE_TIMED ? TB_GOVERNOR_WAIT_PROBE : TB_GOVERNOR_WAIT_STEPS;
+    g->wait_rate += ((double)wait_ns - g->wait_rate) / steps;
+    ns = ns - wait_ns + (int64_t)g->wait_rate;
+  }
   switch (g->probing) {
     case TB_PROBE_NONE:
-      push_ref(g, spread_waits(g, parallel, ns, wait_ns, TB_GOVERNOR_WAIT_STEPS));
+      push_ref(g, ns);
       --g->countdown;
       return;
     case TB_PROBE_WARM: /* workers woken (or left to sleep), data moved between the cores' caches */
@@ -360,7 +359,7 @@ void tb_governor_record(tb_thread_governor* g, int32_t max_threads, int64_t ns, 
       g->before = ref_mean(g);
       return;
     case TB_PROBE_TIMED:
-      g->probe_ns = spread_waits(g, parallel, ns, wait_ns, g->serial ? TB_GOVERNOR_WAIT_PROBE : TB_GOVERNOR_WAIT_STEPS);
+      g->probe_ns = ns;
       g->after = 0.0;
       g->probing = TB_PROBE_BACK;
       return;
@@ -369,7 +368,6 @@ void tb_governor_record(tb_thread_governor* g, int32_t max_threads, int64_t ns, 
       g->after_count = 0;
       return;
     default: /* TB_PROBE_AFTER */
-      ns = spread_waits(g, parallel, ns, wait_ns, TB_GOVERNOR_WAIT_STEPS);
       push_ref(g, ns);
       g->after += (double)ns;
       if (++g->after_count < TB_GOVERNOR_AFTER) return;

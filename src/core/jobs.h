@@ -55,7 +55,7 @@ int64_t tb_jobs_parallel_count(void);
 #define TB_GOVERNOR_MARGIN 0.03 /* a serial probe must be this much faster (share of the reference) */
 #define TB_GOVERNOR_MARGIN_PARALLEL 0.10 /* a parallel probe: this much (its waits are rare, see decide) */
 #define TB_GOVERNOR_WAIT_STEPS 16  /* parallel steps over which wait_rate averages */
-#define TB_GOVERNOR_WAIT_PROBE 4   /* the same for a parallel probe's timed step (from serial) */
+#define TB_GOVERNOR_WAIT_PROBE 4   /* the weight 1/4 of a parallel probe's timed step (while serial) */
 enum { TB_PROBE_NONE, TB_PROBE_WARM, TB_PROBE_TIMED, TB_PROBE_BACK, TB_PROBE_AFTER };
 typedef struct tb_thread_governor {
   int32_t fixed;      /* 1: always the world's thread count (tb_world_set_adaptive_threads 0) */
