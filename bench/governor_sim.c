@@ -1,7 +1,7 @@
 /* The thread governor (src/core/jobs.h) fed synthetic step times: how its mean step time compares
  * with the better of its two modes when the parallel mode's steps are mostly fast but now and then
  * wait milliseconds for a descheduled worker (threads beside a busy process). Prints one line per
- * case; bench/RESULTS.md "perf19".
+ * case; bench/RESULTS.md "perf19" and "perf20".
  *
  *   gcc -O2 -std=c11 -DTB_THREADS -pthread -Isrc bench/governor_sim.c src/core/jobs.c \
  *       src/core/alloc.c -lm -o /tmp/governor_sim && /tmp/governor_sim [times]
@@ -20,6 +20,7 @@ typedef struct sim_case {
   double parallel_ms; /* a parallel step without a wait */
   double wait_ms;     /* added to a parallel step with probability p */
   double p;
+  double wake_ms;     /* added to the first parallel step after a serial one (the woken worker waits for a core) */
 } sim_case;
 
 static uint32_t rng = 1u;
@@ -37,6 +38,9 @@ int main(int argc, char** argv) {
     {"threads faster but waits of 3 ms in 10 % of steps", 0.40, 0.30, 3.0, 0.10},
     {"threads faster but waits of 6 ms in 20 % of steps (pile beside a hog)", 2.16, 1.28, 6.0, 0.20},
     {"threads faster but waits of 12 ms in 10 % of steps", 2.16, 1.28, 12.0, 0.10},
+    {"pyramid beside a hog, a probe's wake-up 1 ms (native_bench, perf20)", 0.39, 0.40, 3.0, 0.07, 1.0},
+    {"the same, wake-up 2 ms", 0.39, 0.40, 3.0, 0.07, 2.0},
+    {"pile beside a hog, wake-up 1 ms", 2.16, 1.28, 6.0, 0.20, 1.0},
   };
   const int steps = 20000;
   printf("%-72s %8s %8s %8s %10s %8s %8s\n", "case", "serial", "par mean", "governor", "/ better", "serial%", "switches");
@@ -44,12 +48,14 @@ int main(int argc, char** argv) {
     const sim_case* c = &cases[k];
     tb_thread_governor g = {0};
     double total = 0.0;
-    int serial_steps = 0;
+    int serial_steps = 0, was_serial = 0;
     rng = 1u;
     for (int i = 0; i < steps; ++i) {
       tb_governor_begin(&g, 2);
       int serial = tb_governor_threads(&g, 2) == 1;
       double wait = !serial && uniform01() < c->p ? c->wait_ms : 0.0;
+      if (!serial && was_serial) wait += c->wake_ms;
+      was_serial = serial;
       double ms = (serial ? c->serial_ms : c->parallel_ms) + wait;
       serial_steps += serial;
       total += ms;

@@ -5,6 +5,8 @@
 
 #include "../include/tribo.h"
 
+#include <math.h>
+
 #if defined(TB_THREADS)
 #include <pthread.h>
 #include <sched.h>
@@ -333,9 +335,14 @@ static void decide(tb_thread_governor* g) {
     g->countdown = g->period = TB_GOVERNOR_MIN_PERIOD;
     return;
   }
-  /* the current mode holds: probe less often */
+  /* the current mode holds: probe less often, up to TB_GOVERNOR_MAX_PERIOD steps apart; while
+   * probes cost more than their share (jobs.h), the period keeps doubling towards the one that
+   * keeps them to it, so that one probe caught in a rare wait does not stop the probing */
   g->wins = 0;
-  g->period = g->period * 2 < TB_GOVERNOR_MAX_PERIOD ? g->period * 2 : TB_GOVERNOR_MAX_PERIOD;
+  int32_t doubled = g->period * 2 < TB_GOVERNOR_MAX_COST_PERIOD ? g->period * 2 : TB_GOVERNOR_MAX_COST_PERIOD;
+  double cost_period = (g->probe_cost - 3.0 * ref) / (TB_GOVERNOR_PROBE_SHARE * ref);
+  g->period = doubled < TB_GOVERNOR_MAX_PERIOD ? doubled : TB_GOVERNOR_MAX_PERIOD;
+  if (cost_period > g->period) g->period = cost_period < doubled ? (int32_t)ceil(cost_period) : doubled;
   g->countdown = g->period;
 }
 
@@ -344,6 +351,9 @@ void tb_governor_record(tb_thread_governor* g, int32_t max_threads, int64_t ns, 
   /* a counted parallel step (not the warm-up or the step back): its waits replaced by their
    * running mean (jobs.h), updated with this step's; a parallel probe's step weighs more */
   int counted = g->probing != TB_PROBE_WARM && g->probing != TB_PROBE_BACK;
+  /* a probe's steps as they took: their waits are the probe's cost */
+  if (g->probing == TB_PROBE_WARM) g->probe_cost = (double)ns;
+  else if (g->probing == TB_PROBE_TIMED || g->probing == TB_PROBE_BACK) g->probe_cost += (double)ns;
   if (counted && tb_governor_threads(g, max_threads) > 1) {
     double steps = g->probing == TB_PROBE_TIMED ? TB_GOVERNOR_WAIT_PROBE : TB_GOVERNOR_WAIT_STEPS;
     g->wait_rate += ((double)wait_ns - g->wait_rate) / steps;

@@ -36,9 +36,12 @@ int64_t tb_jobs_parallel_count(void);
  * (to parallel) the average of two means, of the TB_GOVERNOR_REFS steps before it and of the
  * steps after it (a scene whose cost rises or falls, such as a landing pile, makes neither mode
  * look faster); two wins in a row switch the mode. The
- * period doubles while probes confirm the mode (up to TB_GOVERNOR_MAX_PERIOD), so probes in the
- * slower mode cost about 2 · (its slowdown) / 64 of the steps. Who runs a chunk never changes a
- * result (above), so the mode decides speed only. Zero-initialised = adaptive, not serial.
+ * period doubles while probes confirm the mode (up to TB_GOVERNOR_MAX_PERIOD), and grows beyond
+ * that while a probe's three steps (warm-up, timed, back) cost more than TB_GOVERNOR_PROBE_SHARE of
+ * the steps between probes: beside a busy process the warm-up of a parallel probe waits for its
+ * woken worker to get a core, about 1 ms natively against a 0.4 ms step (bench/RESULTS.md
+ * "perf20"), which every 64 steps would cost 4 %. Who runs a chunk never changes a result (above),
+ * so the mode decides speed only. Zero-initialised = adaptive, not serial.
  *
  * Beside a busy process a parallel step is mostly fast but now and then waits milliseconds for a
  * descheduled worker: too rare to fall reliably in a one-step probe or the six steps around it, and
@@ -52,6 +55,8 @@ int64_t tb_jobs_parallel_count(void);
 #define TB_GOVERNOR_AFTER 2
 #define TB_GOVERNOR_MIN_PERIOD 8
 #define TB_GOVERNOR_MAX_PERIOD 64
+#define TB_GOVERNOR_PROBE_SHARE 0.02    /* a probe costs at most this share of the steps between probes */
+#define TB_GOVERNOR_MAX_COST_PERIOD 1024 /* ... unless that would mean more steps than this between them */
 #define TB_GOVERNOR_MARGIN 0.03 /* a serial probe must be this much faster (share of the reference) */
 #define TB_GOVERNOR_MARGIN_PARALLEL 0.10 /* a parallel probe: this much (its waits are rare, see decide) */
 #define TB_GOVERNOR_WAIT_STEPS 16  /* parallel steps over which wait_rate averages */
@@ -71,6 +76,7 @@ typedef struct tb_thread_governor {
   double before;      /* ns: mean of ref when the probe began */
   double after;       /* ns: sum of the timed steps after the probe */
   int64_t probe_ns;   /* ns: the probe's timed step */
+  double probe_cost;  /* ns: the probe's warm-up, timed step and step back, as they took */
   int64_t started;    /* ns: tb_jobs_now_ns() when the running step began */
   int64_t wait_started; /* ns: tb_jobs_wait_ns() then */
   double wait_rate;   /* ns per parallel step: the running mean of the caller's waits (above) */
