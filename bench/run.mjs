@@ -23,7 +23,7 @@
 //   BENCH_SCALING  body counts of the scaling table (piles of 10 layers, 10·side² bodies), e.g.
 //                  250,1000,4000,16000 (or 1 for that list); default engines then tribo:simd,
 //                  tribo:threads, tribo-native, rapier-simd; ms/step, ms per 1000 bodies, first step
-//   BENCH_HOG      1: also run every threads-build entry with a CPU hog (a busy child process)
+//   BENCH_HOG      1: also run every threads-build entry and tribo:simd with a CPU hog (a busy child process)
 //                  beside it, as the row `<entry>+hog`
 //   BENCH_TIERING  1: V8's default wasm tiering instead of `node --no-liftoff` (bench/v8_flags.mjs)
 //
@@ -68,8 +68,11 @@ const PRESET_ENGINES = ENTRIES.filter((e) => e.module === 'tribo' && e.params.pr
 // With BENCH_SCALING and no BENCH_SCENES only the scaling table runs.
 const SCENE_NAMES = SCALING.length && !process.env.BENCH_SCENES ? []
   : listEnv(process.env.BENCH_SCENES, ['pyramid', 'pile', 'readback']);
-// Threads-build entries that also run beside a CPU hog (BENCH_HOG=1), as rows `<id>+hog`.
-const HOG_OF = new Map(HOG ? ENTRIES.filter((e) => e.module === 'tribo' && e.params.threads).map((e) => [`${e.id}+hog`, e.id]) : []);
+// Threads-build entries that also run beside a CPU hog (BENCH_HOG=1), as rows `<id>+hog`, and
+// tribo-simd too: a +hog row's threads ratio is taken against the simd build beside the same hog
+// (the hog also takes memory bandwidth and shared cache from a single thread).
+const HOG_OF = new Map(HOG ? ENTRIES.filter((e) => e.module === 'tribo' && (e.params.threads || e.id === 'tribo-simd'))
+  .map((e) => [`${e.id}+hog`, e.id]) : []);
 for (const [hogId, id] of HOG_OF) { ENGINES.push(hogId); TRIBO.push(hogId); ENTRY.set(hogId, ENTRY.get(id)); }
 // Default: every engine in a fresh process per scene and round (tribo-native is a child process already).
 const ISOLATE = CHILD ? ['tribo-threads']
@@ -388,19 +391,21 @@ function nativeReport({ results }) {
 function threadsReport({ results }) {
   const simd = results['tribo-simd'];
   const ids = Object.keys(results).filter((id) => /^tribo-threads(-fixed)?(\+hog)?$/.test(id));
+  // a +hog row against tribo-simd+hog when it ran (BENCH_HOG=1 runs both), else the quiet simd build
+  const refOf = (id) => (id.endsWith('+hog') && results['tribo-simd+hog'] ? results['tribo-simd+hog'] : simd);
   const scenes = ['pyramid', 'pile'].filter((sc) => simd?.[sc]?.rounds);
   if (!scenes.length || !ids.length) return '';
   const L = ['## Threads build against one thread: tribo-simd ms / entry ms (> 1 = faster than the simd build)', ''];
   L.push('Per round (the same round of both entries), then the median and the min–max over the rounds. tribo-threads adapts');
   L.push('(README "Threads": it runs on one thread while that is faster), tribo-threads-fixed always runs both threads; "+hog" =');
-  L.push('beside a busy process. The aims: at least 1.70 on a quiet machine, and never below 0.95 (5 % slower than the simd');
-  L.push('build), beside a busy process too.');
+  L.push('beside a busy process, against tribo-simd+hog (the simd build beside the same busy process) when that ran. The aims: at');
+  L.push('least 1.70 on a quiet machine, and never below 0.95 (5 % slower than the simd build), beside a busy process too.');
   L.push('');
   L.push(`| entry | ${scenes.join(' | ')} |`);
   L.push(`| --- |${scenes.map(() => ' ---: |').join('')}`);
   for (const id of ids) {
     const cells = scenes.map((sc) => {
-      const a = simd[sc].rounds, b = results[id]?.[sc]?.rounds ?? [];
+      const a = refOf(id)?.[sc]?.rounds ?? [], b = results[id]?.[sc]?.rounds ?? [];
       const r = a.map((x, i) => x / b[i]).filter(Number.isFinite);
       return r.length ? `${fmtRatio(median(r))} (${fmtRatio(Math.min(...r))}–${fmtRatio(Math.max(...r))})` : '–';
     });
