@@ -191,13 +191,13 @@ static void test_rare_long_waits(void) {
 
 /* Beside a busy process a parallel probe's warm-up step also waits for its woken worker to get a
  * core: 1 ms natively on the 0.39 ms pyramid (bench/RESULTS.md "perf20"). Probed every 64 steps
- * that alone cost 4 % (the governor before perf20: 1.054 and 1.092 here); the period grows until a
+ * that alone cost 4 % (the governor before perf20: 1.055 and 1.095 here); the period grows until a
  * probe costs at most 2 % of the steps between probes. */
 static void test_costly_probes(void) {
   double wake1 = heavy_tail_wake(0.39e6, 0.40e6, 3.0e6, 0.07, 1.0e6, 20000);
-CHECK(wake1 < 1.03);
+  CHECK(wake1 < 1.03);
   double wake2 = heavy_tail_wake(0.39e6, 0.40e6, 3.0e6, 0.07, 2.0e6, 20000);
-CHECK(wake2 < 1.03);
+  CHECK(wake2 < 1.03);
   /* the pile beside a hog, with the same wake-up */
   double pile = heavy_tail_wake(2.16e6, 1.28e6, 6.0e6, 0.20, 1.0e6, 20000);
   CHECK(pile < 1.05);
@@ -225,7 +225,7 @@ static void test_waits_come_and_go(void) {
     if (i >= 1500 && back < 0 && !g.serial) back = i - 1500;
   }
   CHECK(serial_at_stop);
-CHECK(back >= 0 && back <= 400);
+  CHECK(back >= 0 && back <= 400);
   CHECK(!g.serial);
 }
 
@@ -249,7 +249,7 @@ static void test_costly_probes_come_and_go(void) {
     if (i >= 2500 && back < 0 && !g.serial) back = i - 2500;
   }
   CHECK(serial_at_stop);
-CHECK(back >= 0 && back <= 700);
+  CHECK(back >= 0 && back <= 700);
   CHECK(!g.serial);
 }
 
