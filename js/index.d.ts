@@ -390,7 +390,8 @@ export interface WorldOptions extends AxisOptions {
    */
   threads?: number;
   /**
-   * With `threads` > 1: `step()` times itself and every 8 to 64 steps probes the other mode (on
+   * With `threads` > 1: `step()` times itself and every 8 to 64 steps (up to 1 024 while a probe
+   * costs more than 2 % of the steps between probes) probes the other mode (on
    * the caller alone, or on every thread while serial); when the probe beats the steps around it
    * by 3 % (to serial) or 10 % (back to threads) twice in a row, the world switches (beside
    * another busy process, threads that share a core are slower than one; README "Threads").

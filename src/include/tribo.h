@@ -580,8 +580,9 @@ TB_API tb_status tb_world_collide(tb_world_id world);
 TB_API tb_status tb_world_solve(tb_world_id world);
 TB_API tb_status tb_world_step(tb_world_id world);
 /* Adaptive threads (default 1, with a thread count above 1): step() times itself and, every 8
- * to 64 steps, probes the other mode (the caller alone, or every thread while serial): a warm-up
- * step, a timed one, a step back and two timed steps after. Two probes in a row faster than the
+ * to 64 steps (up to 1 024 while a probe costs more than 2 % of the steps between probes), probes
+ * the other mode (the caller alone, or every thread while serial): a warm-up step, a timed one, a
+ * step back and two timed steps after. Two probes in a row faster than the
  * mean of the steps before and after them, by 3 % (to serial) or 10 % (back to threads), switch
  * the world to that mode (src/core/jobs.h). Beside another busy process, threads that share a
  * core make a step slower than one thread; this keeps the faster. The results are the same bits
