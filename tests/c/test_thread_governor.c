@@ -208,49 +208,53 @@ static void test_costly_probes(void) {
   CHECK(r.switches == 0 && r.serial_steps >= 2 * (2000 / 64) - 4 && r.serial_steps <= 70);
 }
 
-/* The other process starts and stops: serial while it runs, threads again within a few hundred
- * steps after it stopped (the waits' mean decays by 3/4 per parallel probe without a wait). */
-static void test_waits_come_and_go(void) {
+/* A busy spell of another process over steps [from, to) of `steps`: while it runs, parallel steps
+ * wait wait_ns in a share p of them and the first parallel step after a serial one also waits
+ * wake_ns; serial steps take ser_ns, parallel ones par_ns (±2 % noise). Checks that the governor is
+ * parallel before the spell, serial at its end and parallel at the end of the run, and returns the
+ * steps it took to go back to threads after the spell (-1: it did not). */
+typedef struct busy_spell {
+  double ser_ns, par_ns, wait_ns, p, wake_ns;
+  int from, to, steps;
+} busy_spell;
+
+static int back_after(const busy_spell* b) {
   tb_thread_governor g = {0};
-  int serial_at_stop = 0, back = -1;
-  for (int i = 0; i < 3000; ++i) {
-    int busy = i >= 500 && i < 1500;
+  int serial_at_stop = 0, back = -1, was_parallel = 1;
+  for (int i = 0; i < b->steps; ++i) {
+    int busy = i >= b->from && i < b->to;
     tb_governor_begin(&g, MAX_THREADS);
     int parallel = tb_governor_threads(&g, MAX_THREADS) > 1;
-    double wait = busy && parallel && 0.5 * (uniform_pm1() + 1.0) < 0.20 ? 6.0e6 : 0.0;
-    double t = (parallel ? 1.28e6 : 2.16e6) * (1.0 + 0.02 * uniform_pm1()) + wait;
+    double wait = busy && parallel && 0.5 * (uniform_pm1() + 1.0) < b->p ? b->wait_ns : 0.0;
+    if (busy && parallel && !was_parallel) wait += b->wake_ns;
+    was_parallel = parallel;
+    double t = (parallel ? b->par_ns : b->ser_ns) * (1.0 + 0.02 * uniform_pm1()) + wait;
     tb_governor_record(&g, MAX_THREADS, (int64_t)t, (int64_t)wait);
-    if (i == 499) CHECK(!g.serial);
-    if (i == 1499) serial_at_stop = g.serial;
-    if (i >= 1500 && back < 0 && !g.serial) back = i - 1500;
+    if (i == b->from - 1) CHECK(!g.serial);
+    if (i == b->to - 1) serial_at_stop = g.serial;
+    if (i >= b->to && back < 0 && !g.serial) back = i - b->to;
   }
   CHECK(serial_at_stop);
-  CHECK(back >= 0 && back <= 400);
   CHECK(!g.serial);
+  return back;
+}
+
+/* The other process starts and stops: serial while it runs, threads again within a few hundred
+ * steps after it stopped (the waits' mean decays by 3/4 per parallel probe without a wait; a probe
+ * caught in a 6 ms wait doubles the probe period once). */
+static void test_waits_come_and_go(void) {
+  busy_spell pile = {2.16e6, 1.28e6, 6.0e6, 0.20, 0.0, 500, 1500, 3000};
+  int back = back_after(&pile);
+  CHECK(back >= 0 && back <= 400);
 }
 
 /* The same with the pyramid's times and costly probes while the other process runs (a wake-up of
  * 1 ms, waits of 3 ms in 7 % of the parallel steps; threads 0.30 against 0.39 ms when quiet): the
  * longer probe period still brings the threads back within a few hundred steps, 0.2 s here. */
 static void test_costly_probes_come_and_go(void) {
-  tb_thread_governor g = {0};
-  int serial_at_stop = 0, back = -1, was_parallel = 1;
-  for (int i = 0; i < 4000; ++i) {
-    int busy = i >= 500 && i < 2500;
-    tb_governor_begin(&g, MAX_THREADS);
-    int parallel = tb_governor_threads(&g, MAX_THREADS) > 1;
-    double wait = busy && parallel && 0.5 * (uniform_pm1() + 1.0) < 0.07 ? 3.0e6 : 0.0;
-    if (busy && parallel && !was_parallel) wait += 1.0e6;
-    was_parallel = parallel;
-    double t = (parallel ? 0.30e6 : 0.39e6) * (1.0 + 0.02 * uniform_pm1()) + wait;
-    tb_governor_record(&g, MAX_THREADS, (int64_t)t, (int64_t)wait);
-    if (i == 499) CHECK(!g.serial);
-    if (i == 2499) serial_at_stop = g.serial;
-    if (i >= 2500 && back < 0 && !g.serial) back = i - 2500;
-  }
-  CHECK(serial_at_stop);
+  busy_spell pyramid = {0.39e6, 0.30e6, 3.0e6, 0.07, 1.0e6, 500, 2500, 4000};
+  int back = back_after(&pyramid);
   CHECK(back >= 0 && back <= 700);
-  CHECK(!g.serial);
 }
 
 /* Fixed worlds and one-thread worlds: the world's thread count, never a probe. */
