@@ -339,21 +339,25 @@ static void decide(tb_thread_governor* g) {
    * probes cost more than their share (jobs.h), the period keeps doubling towards the one that
    * keeps them to it, so that one probe caught in a rare wait does not stop the probing */
   g->wins = 0;
-  int32_t doubled = g->period * 2 < TB_GOVERNOR_MAX_COST_PERIOD ? g->period * 2 : TB_GOVERNOR_MAX_COST_PERIOD;
-  double cost_period = (g->probe_cost - 3.0 * ref) / (TB_GOVERNOR_PROBE_SHARE * ref);
-  g->period = doubled < TB_GOVERNOR_MAX_PERIOD ? doubled : TB_GOVERNOR_MAX_PERIOD;
-  if (cost_period > g->period) g->period = cost_period < doubled ? (int32_t)ceil(cost_period) : doubled;
-  g->countdown = g->period;
+  int32_t doubled = g->period * 2;
+  int32_t period = doubled < TB_GOVERNOR_MAX_PERIOD ? doubled : TB_GOVERNOR_MAX_PERIOD;
+  /* the steps between probes at which this probe's cost over three reference steps is their share */
+  double cost_period = ref > 0.0 ? (g->probe_cost - 3.0 * ref) / (TB_GOVERNOR_PROBE_SHARE * ref) : 0.0;
+  if (cost_period > period) {
+    int32_t most = doubled < TB_GOVERNOR_MAX_COST_PERIOD ? doubled : TB_GOVERNOR_MAX_COST_PERIOD;
+    period = cost_period < most ? (int32_t)ceil(cost_period) : most;
+  }
+  g->countdown = g->period = period;
 }
 
 void tb_governor_record(tb_thread_governor* g, int32_t max_threads, int64_t ns, int64_t wait_ns) {
   if (!governed(g, max_threads)) return;
-  /* a counted parallel step (not the warm-up or the step back): its waits replaced by their
-   * running mean (jobs.h), updated with this step's; a parallel probe's step weighs more */
-  int counted = g->probing != TB_PROBE_WARM && g->probing != TB_PROBE_BACK;
   /* a probe's steps as they took: their waits are the probe's cost */
   if (g->probing == TB_PROBE_WARM) g->probe_cost = (double)ns;
   else if (g->probing == TB_PROBE_TIMED || g->probing == TB_PROBE_BACK) g->probe_cost += (double)ns;
+  /* a counted parallel step (not the warm-up or the step back): its waits replaced by their
+   * running mean (jobs.h), updated with this step's; a parallel probe's step weighs more */
+  int counted = g->probing != TB_PROBE_WARM && g->probing != TB_PROBE_BACK;
   if (counted && tb_governor_threads(g, max_threads) > 1) {
     double steps = g->probing == TB_PROBE_TIMED ? TB_GOVERNOR_WAIT_PROBE : TB_GOVERNOR_WAIT_STEPS;
     g->wait_rate += ((double)wait_ns - g->wait_rate) / steps;

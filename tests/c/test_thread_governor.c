@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "../../src/core/jobs.h"
+#include "governor_model.h"
 #include "test_util.h"
 
 #define MAX_THREADS 2
@@ -37,11 +38,8 @@ typedef struct run_result {
   int switches;
 } run_result;
 
-static uint32_t rng = 1u;
-static double uniform_pm1(void) {
-  rng = rng * 1664525u + 1013904223u;
-  return (double)(rng >> 8) / 8388608.0 - 1.0;
-}
+static uint32_t rng = 1u; /* one sequence through every case */
+static double uniform_pm1(void) { return 2.0 * governor_uniform01(&rng) - 1.0; }
 
 static run_result run(tb_thread_governor* g, int steps, double par_ns, double ser_ns, double noise) {
   run_result r = {0, -1, 0};
@@ -148,23 +146,11 @@ static void test_confirmation(void) {
 /* Parallel steps of par_ns, plus a wait of wait_ns in a share p of them (the caller's wait for a
  * descheduled worker, passed as such) and of wake_ns in the first parallel step after a serial one
  * (the woken worker waits for a core), serial steps of ser_ns (±2 % noise on both): the governor's
- * mean step time over `steps`, divided by the better mode's mean. */
+ * mean step time over `steps`, divided by the better mode's mean (governor_model.h). */
 static double heavy_tail_wake(double ser_ns, double par_ns, double wait_ns, double p, double wake_ns, int steps) {
-  tb_thread_governor g = {0};
-  double total = 0.0;
-  int was_parallel = 1;
-  for (int i = 0; i < steps; ++i) {
-    tb_governor_begin(&g, MAX_THREADS);
-    int parallel = tb_governor_threads(&g, MAX_THREADS) > 1;
-    double wait = parallel && 0.5 * (uniform_pm1() + 1.0) < p ? wait_ns : 0.0;
-    if (parallel && !was_parallel) wait += wake_ns;
-    was_parallel = parallel;
-    double t = (parallel ? par_ns : ser_ns) * (1.0 + 0.02 * uniform_pm1()) + wait;
-    total += t;
-    tb_governor_record(&g, MAX_THREADS, (int64_t)t, (int64_t)wait);
-  }
-  double par_mean = par_ns + p * wait_ns;
-  return total / steps / (ser_ns < par_mean ? ser_ns : par_mean);
+  governor_case c = {ser_ns, par_ns, wait_ns, p, wake_ns, 0.02};
+  governor_outcome o = governor_model(&c, steps, 1, &rng);
+  return o.mean_ns / o.better_ns;
 }
 
 static double heavy_tail(double ser_ns, double par_ns, double wait_ns, double p, int steps) {
@@ -225,7 +211,7 @@ static int back_after(const busy_spell* b) {
     int busy = i >= b->from && i < b->to;
     tb_governor_begin(&g, MAX_THREADS);
     int parallel = tb_governor_threads(&g, MAX_THREADS) > 1;
-    double wait = busy && parallel && 0.5 * (uniform_pm1() + 1.0) < b->p ? b->wait_ns : 0.0;
+    double wait = busy && parallel && governor_uniform01(&rng) < b->p ? b->wait_ns : 0.0;
     if (busy && parallel && !was_parallel) wait += b->wake_ns;
     was_parallel = parallel;
     double t = (parallel ? b->par_ns : b->ser_ns) * (1.0 + 0.02 * uniform_pm1()) + wait;
