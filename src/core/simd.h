@@ -5,6 +5,8 @@
 #ifndef TB_SIMD_H
 #define TB_SIMD_H
 
+#define TB_LANES 4 /* floats in a tb_f4 */
+
 #if defined(__wasm_simd128__) && !defined(TB_SIMD_SCALAR)
 #include <wasm_simd128.h>
 #define TB_SIMD_BACKEND "wasm-simd128"

@@ -4,6 +4,7 @@
 #ifndef TB_SIMD_VEC3_H
 #define TB_SIMD_VEC3_H
 
+#include "math.h"
 #include "simd.h"
 
 typedef struct v3w { tb_f4 x, y, z; } v3w;
@@ -50,6 +51,36 @@ static inline v3w v3w_mad(v3w a, tb_f4 s, v3w b) {
 static inline v3w v3w_select(tb_f4 mask, v3w a, v3w b) {
   v3w r = {tb_f4_select(mask, a.x, b.x), tb_f4_select(mask, a.y, b.y), tb_f4_select(mask, a.z, b.z)};
   return r;
+}
+/* v as a lane vector in every lane */
+static inline v3w v3w_splat(tb_vec3 v) {
+  v3w r = {tb_f4_splat(v.x), tb_f4_splat(v.y), tb_f4_splat(v.z)};
+  return r;
+}
+/* Lanes 0..n-1 (n <= 4) from the vectors at base, base + stride, ... (stride in bytes), zeros in
+ * the lanes after them: AoS records into lanes. */
+static inline v3w v3w_gather(const void* base, size_t stride, int32_t n) {
+  float r[3][TB_LANES] = {{0}};
+  for (int32_t l = 0; l < n; ++l) {
+    const tb_vec3* v = (const tb_vec3*)(const void*)((const char*)base + (size_t)l * stride);
+    r[0][l] = v->x;
+    r[1][l] = v->y;
+    r[2][l] = v->z;
+  }
+  return v3w_load(r);
+}
+/* Lane j of rows stored by v3w_store */
+static inline tb_vec3 v3w_rows_lane(const float rows[3][TB_LANES], int32_t j) { return tb_v3(rows[0][j], rows[1][j], rows[2][j]); }
+/* tb_rotate of every lane by one quaternion: v + 2w(u×v) + 2u×(u×v) */
+static inline v3w v3w_rotate(tb_quat q, v3w v) {
+  v3w u = v3w_splat(tb_v3(q.x, q.y, q.z));
+  v3w t = v3w_scale(v3w_cross(u, v), tb_f4_splat(2.0f));
+  return v3w_add(v3w_add(v, v3w_scale(t, tb_f4_splat(q.w))), v3w_cross(u, t));
+}
+/* tb_transform_point and tb_inv_transform_point of every lane by one transform */
+static inline v3w v3w_transform_point(tb_transform t, v3w p) { return v3w_add(v3w_rotate(t.q, p), v3w_splat(t.p)); }
+static inline v3w v3w_inv_transform_point(tb_transform t, v3w p) {
+  return v3w_rotate(tb_quat_conj(t.q), v3w_sub(p, v3w_splat(t.p)));
 }
 /* Symmetric matrix (xx, yy, zz, xy, xz, yz rows of four lanes) times v. */
 static inline v3w v3w_sym_mul(const float m[6][4], v3w v) {

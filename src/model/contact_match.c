@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../core/jobs.h"
+#include "../core/simd_vec3.h"
 #include "../core/sort.h"
 #include "../world/world.h"
 #include "distance.h"
@@ -35,6 +36,8 @@ tb_transform tb_match_body_frame(const tb_world* w, int32_t shape) {
   }
   return tb_body_pose(b, body);
 }
+
+_Static_assert(TB_MAX_MANIFOLD_POINTS <= TB_LANES, "a manifold's points fit the lanes of one v3w");
 
 typedef struct match_ctx {
   tb_world* w;
@@ -74,10 +77,18 @@ static void match_job(int32_t begin, int32_t end, void* vctx) {
     /* a refreshed manifold holds the previous points in their order with their feature ids; when
      * the distance rule dropped none, point j is previous point j (what find_match returns) */
     int same = pi >= 0 && cur->pcm[i].state == TB_PCM_REFRESHED && m->point_count == prev->count[pi];
+    /* from three points on, the points in each body's frame four at a time (as in tb_pcm_refresh) */
+    int lanes = m->point_count >= 3;
+    float b0[3][TB_LANES], b1[3][TB_LANES];
+    if (lanes) {
+      v3w_store(b0, v3w_inv_transform_point(x0, v3w_gather(&m->points[0].point0, sizeof(tb_manifold_point), m->point_count)));
+      v3w_store(b1, v3w_inv_transform_point(x1, v3w_gather(&m->points[0].point1, sizeof(tb_manifold_point), m->point_count)));
+    }
     for (int32_t j = 0; j < m->point_count; ++j) {
       tb_manifold_point* p = &m->points[j];
       int32_t k = first + j;
-      tb_vec3 l0 = tb_inv_transform_point(x0, p->point0), l1 = tb_inv_transform_point(x1, p->point1);
+      tb_vec3 l0 = lanes ? v3w_rows_lane(b0, j) : tb_inv_transform_point(x0, p->point0);
+      tb_vec3 l1 = lanes ? v3w_rows_lane(b1, j) : tb_inv_transform_point(x1, p->point1);
       int32_t q = same ? j : pi >= 0 ? find_match(prev, pi, p, l0, l1, dmax, claimed) : -1;
       if (q >= 0) {
         int32_t pq = prev->first[pi] + q;

@@ -6,11 +6,14 @@
 #include <math.h>
 #include <string.h>
 
+#include "../core/simd_vec3.h"
 #include "contact_match.h"
 
 /* PhysX: translation threshold as a share of the pair's margin, by the points the manifold holds
  * (box–box: invalidateThresholds, 0..4 points; capsule–box: invalidateThresholds2, 0..2), and the
  * least dot product of the orientation quaternions then and now (invalidateQuatThresholds*). */
+_Static_assert(TB_MAX_MANIFOLD_POINTS <= TB_LANES, "a manifold's points fit the lanes of one v3w");
+
 static const float k_box_ratio[5] = {0.5f, 0.125f, 0.25f, 0.375f, 0.375f};
 static const float k_box_quat[5] = {0.9998f, 0.9999f, 0.9999f, 0.9999f, 0.9999f};
 static const float k_capsule_ratio[3] = {0.5f, 0.1f, 0.75f};
@@ -37,13 +40,9 @@ static float shape_margin(const tb_shape_geom* g) {
 
 static float quat_dot(tb_quat a, tb_quat b) { return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w; }
 
-/* shape c's pose in shape a's frame */
-static tb_transform relative_pose(tb_transform ta, tb_transform tc) {
-  tb_transform r;
-  r.q = tb_quat_mul(tb_quat_conj(ta.q), tc.q);
-  r.p = tb_inv_rotate(ta.q, tb_sub(tc.p, ta.p));
-  return r;
-}
+/* shape c's position and orientation in shape a's frame (the box–box rule reads the position only) */
+static tb_vec3 relative_position(tb_transform ta, tb_transform tc) { return tb_inv_rotate(ta.q, tb_sub(tc.p, ta.p)); }
+static tb_quat relative_rotation(tb_transform ta, tb_transform tc) { return tb_quat_mul(tb_quat_conj(ta.q), tc.q); }
 
 /* m: arc a point at `radius` (m) travels when the orientation turns from q to the cached one
  * (PhysX: acos of the quaternion dot, i.e. half the angle, times the radius) */
@@ -61,8 +60,7 @@ static int travel_beyond(float dq, float radius, float thr) {
 /* 1 when the pose moved beyond PhysX's thresholds for a manifold of n points */
 static int invalidated(const tb_shape_geom* ga, const tb_shape_geom* gc, tb_transform ta, tb_transform tc,
                        const tb_pcm_cache* cache, int32_t n, float margin) {
-  tb_transform rel = relative_pose(ta, tc);
-  tb_vec3 d = tb_sub(rel.p, cache->relative.p);
+  tb_vec3 d = tb_sub(relative_position(ta, tc), cache->relative.p);
   float dp = fmaxf(fabsf(d.x), fmaxf(fabsf(d.y), fabsf(d.z))); /* m, in shape a's frame */
   if (ga->type == TB_SHAPE_BOX && gc->type == TB_SHAPE_BOX) {
     /* invalidate_BoxConvex: each box's own world orientation, and the arc of its corners */
@@ -75,7 +73,7 @@ static int invalidated(const tb_shape_geom* ga, const tb_shape_geom* gc, tb_tran
   }
   /* invalidate_SphereCapsule: the relative orientation */
   int32_t k = n < 2 ? n : 2;
-  return dp > margin * k_capsule_ratio[k] || quat_dot(rel.q, cache->relative.q) < k_capsule_quat[k];
+  return dp > margin * k_capsule_ratio[k] || quat_dot(relative_rotation(ta, tc), cache->relative.q) < k_capsule_quat[k];
 }
 
 int tb_pcm_refresh(const tb_world* w, int32_t a, int32_t c, const tb_match_frame* prev, int32_t pi, float detect,
@@ -98,9 +96,19 @@ int tb_pcm_refresh(const tb_world* w, int32_t a, int32_t c, const tb_match_frame
   tb_transform x0 = tb_match_body_frame(w, a), x1 = tb_match_body_frame(w, c);
   tb_vec3 normal = tb_rotate(cache->normal_body ? x1.q : x0.q, cache->normal);
   float brk = TB_PCM_BREAKING_RATIO * margin;
+  /* from three points on, their world positions four at a time (the same bits as one at a time,
+   * where gathering them into lanes would cost more than it saves) */
+  int32_t first = prev->first[pi];
+  int lanes = n >= 3;
+  float w0[3][TB_LANES], w1[3][TB_LANES];
+  if (lanes) {
+    v3w_store(w0, v3w_transform_point(x0, v3w_gather(&prev->local0[first], sizeof(tb_vec3), n)));
+    v3w_store(w1, v3w_transform_point(x1, v3w_gather(&prev->local1[first], sizeof(tb_vec3), n)));
+  }
   for (int32_t j = 0; j < n; ++j) {
-    int32_t k = prev->first[pi] + j;
-    tb_vec3 p0 = tb_transform_point(x0, prev->local0[k]), p1 = tb_transform_point(x1, prev->local1[k]);
+    int32_t k = first + j;
+    tb_vec3 p0 = lanes ? v3w_rows_lane(w0, j) : tb_transform_point(x0, prev->local0[k]);
+    tb_vec3 p1 = lanes ? v3w_rows_lane(w1, j) : tb_transform_point(x1, prev->local1[k]);
     tb_vec3 d = tb_sub(p1, p0);
     float sep = tb_dot(d, normal);
     tb_vec3 slide = tb_sub(d, tb_scale(normal, sep));
@@ -130,7 +138,8 @@ void tb_pcm_generated(const tb_world* w, int32_t a, int32_t c, const tb_manifold
   }
   const tb_shapes* s = &w->shapes;
   tb_transform ta = s->world_pose[a], tc = s->world_pose[c];
-  out->relative = relative_pose(ta, tc);
+  out->relative.p = relative_position(ta, tc);
+  out->relative.q = relative_rotation(ta, tc);
   out->q0 = ta.q;
   out->q1 = tc.q;
   /* a capsule–box normal is the box's face normal or the closest-feature direction: it turns with

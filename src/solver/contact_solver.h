@@ -9,7 +9,6 @@
 #include "../core/math.h"
 #include "../core/simd.h"
 
-#define TB_LANES 4
 #define TB_MAX_ANCHORS 2
 #define TB_NO_RESTITUTION (-1e30f) /* restitution target of a point without a bounce, m/s */
 
