@@ -150,12 +150,14 @@ static void prepare_lane_bodies(const tb_physx_ctx* ctx, tb_contact_wide* c, int
   set3(ls->dg, l, ln->dg);
 }
 
-/* Friction of lane l: the anchors (kept while they stick) and the tangent basis along the slip;
- * the kept anchors' drift (prepare_kept_drift) and the tangent rows (prepare_anchor_rows) follow
- * for all lanes at once. */
+/* Friction of lane l: the anchors (kept while they stick), the tangent basis along the slip and,
+ * for kept anchors, their drift along t0 and t1 (m); the tangent rows follow for all lanes at once
+ * (prepare_anchor_rows). */
 static void prepare_lane_friction(const tb_physx_ctx* ctx, tb_contact_wide* c, int l, tb_physx_lanes* ls) {
   const tb_physx_lane* ln = &ls->ln[l];
+  const tb_world* w = ctx->w;
   const tb_solver_data* d = ctx->d;
+  const tb_bodies* bodies = &w->bodies;
   const tb_manifold* mf = ln->mf;
   int32_t flags = ln->in->flags[l];
   tb_vec3 n = ln->n;
@@ -200,50 +202,19 @@ static void prepare_lane_friction(const tb_physx_ctx* ctx, tb_contact_wide* c, i
   c->friction_scale[l] = na > 0 ? 1.0f / (float)na : 0.0f;
   if (na > c->anchor_count) c->anchor_count = na;
   ls->anchors[l] = na;
-  for (int k = 0; k < na; ++k) c->anchor_point[k][l] = anchors[k];
-}
-
-/* Lanes where flag[l] is non-zero, as a mask. */
-static tb_f4 lane_mask(const int32_t flag[TB_LANES]) {
-  float f[TB_LANES];
-  for (int l = 0; l < TB_LANES; ++l) f[l] = flag[l] ? 1.0f : 0.0f;
-  return tb_f4_gt(tb_f4_load(f), tb_f4_splat(0.0f));
-}
-
-/* Strong friction: the drift of every kept anchor k of the four lanes, B's anchor point minus A's
- * from the poses now, along t0 and t1 (m; prepare_lane_friction set the lanes' anchors and bases):
- * each lane's transforms and dot products as tb_transform_point and tb_dot do them. */
-static void prepare_kept_drift(const tb_physx_ctx* ctx, tb_contact_wide* c, const tb_physx_lanes* ls) {
-  const tb_bodies* bodies = &ctx->w->bodies;
-  const tb_anchor_cache* prev = &ctx->d->anchors[ctx->d->anchors_prev];
-  int32_t kept = 0;
-  for (int l = 0; l < TB_LANES; ++l) kept |= c->kept[l] >= 0;
-  if (!kept) return;
-  v3w t0 = v3w_load(c->t0), t1 = v3w_load(c->t1);
-  for (int k = 0; k < c->anchor_count; ++k) {
-    /* the lanes' poses (rows of x, y, z, w and of the position) and anchor points in the bodies'
-     * frames; zeros in the lanes without a kept anchor k */
-    float qa[4][TB_LANES] = {{0}}, qb[4][TB_LANES] = {{0}}, pa[3][TB_LANES] = {{0}}, pb[3][TB_LANES] = {{0}};
-    float la[3][TB_LANES] = {{0}}, lb[3][TB_LANES] = {{0}};
-    int32_t has[TB_LANES];
-    for (int l = 0; l < TB_LANES; ++l) {
-      has[l] = c->kept[l] >= 0 && k < ls->anchors[l];
-      if (!has[l]) continue;
-      const float* ta = bodies->f.transform + 7 * ls->ln[l].in->slot_a[l];
-      const float* tb = bodies->f.transform + 7 * ls->ln[l].in->slot_b[l];
-      for (int i = 0; i < 3; ++i) { pa[i][l] = ta[i]; pb[i][l] = tb[i]; }
-      for (int i = 0; i < 4; ++i) { qa[i][l] = ta[3 + i]; qb[i][l] = tb[3 + i]; }
-      int32_t ai = TB_MAX_ANCHORS * c->kept[l] + k;
-      set3(la, l, prev->local_a[ai]);
-      set3(lb, l, prev->local_b[ai]);
-    }
-    v3w xa = v3w_add(v3w_rotate_lanes(v3w_load(qa), tb_f4_load(qa[3]), v3w_load(la)), v3w_load(pa));
-    v3w xb = v3w_add(v3w_rotate_lanes(v3w_load(qb), tb_f4_load(qb[3]), v3w_load(lb)), v3w_load(pb));
-    v3w e = v3w_sub(xb, xa);
-    tb_f4 mask = lane_mask(has);
+  for (int k = 0; k < na; ++k) {
+    c->anchor_point[k][l] = anchors[k];
     tb_anchor_wide* an = &c->a[k];
-    tb_f4_store(an->error_t0, tb_f4_select(mask, v3w_dot(e, t0), tb_f4_load(an->error_t0)));
-    tb_f4_store(an->error_t1, tb_f4_select(mask, v3w_dot(e, t1), tb_f4_load(an->error_t1)));
+    if (c->kept[l] >= 0) {
+      /* drift of the kept anchor: B's anchor point minus A's, from the poses now */
+      const tb_anchor_cache* prev = &d->anchors[d->anchors_prev];
+      int32_t ai = TB_MAX_ANCHORS * c->kept[l] + k;
+      tb_vec3 xa = tb_transform_point(tb_body_pose(bodies, ln->in->slot_a[l]), prev->local_a[ai]);
+      tb_vec3 xb = tb_transform_point(tb_body_pose(bodies, ln->in->slot_b[l]), prev->local_b[ai]);
+      tb_vec3 e = tb_sub(xb, xa);
+      an->error_t0[l] = tb_dot(e, t0);
+      an->error_t1[l] = tb_dot(e, t1);
+    }
   }
 }
 
@@ -260,6 +231,13 @@ static tb_f4 row_arms(const tb_contact_wide* c, const tb_physx_lanes* ls, tb_f4 
   v3w_store(ia_d, pa); v3w_store(ib_d, pb);
   tb_f4 im = tb_f4_add(tb_f4_load(c->inv_mass_a), tb_f4_load(c->inv_mass_b));
   return tb_f4_add(tb_f4_add(im, v3w_dot(cra, pa)), v3w_dot(crb, pb));
+}
+
+/* Lanes where flag[l] is non-zero, as a mask. */
+static tb_f4 lane_mask(const int32_t flag[TB_LANES]) {
+  float f[TB_LANES];
+  for (int l = 0; l < TB_LANES; ++l) f[l] = flag[l] ? 1.0f : 0.0f;
+  return tb_f4_gt(tb_f4_load(f), tb_f4_splat(0.0f));
 }
 
 /* Tangent rows of every anchor k of the four lanes: arms along t0, t1 and the effective masses
@@ -378,7 +356,6 @@ void tb_physx_prepare_rows_job(int32_t begin, int32_t end, void* vctx) {
       prepare_lane_bodies(ctx, c, l, m, &ls);
       prepare_lane_friction(ctx, c, l, &ls);
     }
-    prepare_kept_drift(ctx, c, &ls);
     prepare_anchor_rows(c, &ls);
     prepare_point_rows(ctx, c, &ls);
   }
