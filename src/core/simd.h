@@ -13,6 +13,7 @@
 typedef v128_t tb_f4;
 static inline tb_f4 tb_f4_splat(float a) { return wasm_f32x4_splat(a); }
 static inline tb_f4 tb_f4_load(const float* p) { return wasm_v128_load(p); }
+static inline tb_f4 tb_f4_make(float a, float b, float c, float d) { return wasm_f32x4_make(a, b, c, d); }
 static inline void tb_f4_store(float* p, tb_f4 a) { wasm_v128_store(p, a); }
 static inline tb_f4 tb_f4_add(tb_f4 a, tb_f4 b) { return wasm_f32x4_add(a, b); }
 static inline tb_f4 tb_f4_sub(tb_f4 a, tb_f4 b) { return wasm_f32x4_sub(a, b); }
@@ -63,6 +64,7 @@ static inline tb_f4 tb_f4_from_d2(tb_d2 lo, tb_d2 hi) {
 typedef __m128 tb_f4;
 static inline tb_f4 tb_f4_splat(float a) { return _mm_set1_ps(a); }
 static inline tb_f4 tb_f4_load(const float* p) { return _mm_loadu_ps(p); }
+static inline tb_f4 tb_f4_make(float a, float b, float c, float d) { return _mm_setr_ps(a, b, c, d); }
 static inline void tb_f4_store(float* p, tb_f4 a) { _mm_storeu_ps(p, a); }
 static inline tb_f4 tb_f4_add(tb_f4 a, tb_f4 b) { return _mm_add_ps(a, b); }
 static inline tb_f4 tb_f4_sub(tb_f4 a, tb_f4 b) { return _mm_sub_ps(a, b); }
@@ -115,6 +117,7 @@ typedef struct tb_f4 { float v[4]; } tb_f4;
   return r
 static inline tb_f4 tb_f4_splat(float s) { tb_f4 r = {{s, s, s, s}}; return r; }
 static inline tb_f4 tb_f4_load(const float* p) { tb_f4 r; memcpy(r.v, p, sizeof r.v); return r; }
+static inline tb_f4 tb_f4_make(float a, float b, float c, float d) { tb_f4 r = {{a, b, c, d}}; return r; }
 static inline void tb_f4_store(float* p, tb_f4 a) { memcpy(p, a.v, sizeof a.v); }
 static inline tb_f4 tb_f4_add(tb_f4 a, tb_f4 b) { TB_F4_MAP2(x + y); }
 static inline tb_f4 tb_f4_sub(tb_f4 a, tb_f4 b) { TB_F4_MAP2(x - y); }

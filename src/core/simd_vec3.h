@@ -4,6 +4,8 @@
 #ifndef TB_SIMD_VEC3_H
 #define TB_SIMD_VEC3_H
 
+#include <stddef.h>
+
 #include "math.h"
 #include "simd.h"
 
@@ -58,16 +60,15 @@ static inline v3w v3w_splat(tb_vec3 v) {
   return r;
 }
 /* Lanes 0..n-1 (n <= 4) from the vectors at base, base + stride, ... (stride in bytes), zeros in
- * the lanes after them: AoS records into lanes. */
+ * the lanes after them: AoS records into lanes, built in registers (four scalar stores and a
+ * vector load of them would stall on the store forwarding). */
 static inline v3w v3w_gather(const void* base, size_t stride, int32_t n) {
-  float r[3][TB_LANES] = {{0}};
-  for (int32_t l = 0; l < n; ++l) {
-    const tb_vec3* v = (const tb_vec3*)(const void*)((const char*)base + (size_t)l * stride);
-    r[0][l] = v->x;
-    r[1][l] = v->y;
-    r[2][l] = v->z;
-  }
-  return v3w_load(r);
+  tb_vec3 v[TB_LANES];
+  for (int32_t l = 0; l < TB_LANES; ++l)
+    v[l] = l < n ? *(const tb_vec3*)(const void*)((const char*)base + (size_t)l * stride) : tb_v3(0.0f, 0.0f, 0.0f);
+  v3w r = {tb_f4_make(v[0].x, v[1].x, v[2].x, v[3].x), tb_f4_make(v[0].y, v[1].y, v[2].y, v[3].y),
+           tb_f4_make(v[0].z, v[1].z, v[2].z, v[3].z)};
+  return r;
 }
 /* Lane j of rows stored by v3w_store */
 static inline tb_vec3 v3w_rows_lane(const float rows[3][TB_LANES], int32_t j) { return tb_v3(rows[0][j], rows[1][j], rows[2][j]); }
