@@ -1365,7 +1365,8 @@ export class World {
    * @throws {RangeError} negative or non-finite value, index out of range @throws {Error} no collide() before
    */
   setContactOverride(index: number, override: ContactOverride): void;
-  /** Status of the last solve: iterations used and residuals. */
+  /** Status of the last solve: iterations used and residuals ('physx-pgs', 'physx-tgs': computed
+   * when first read after the step, the same values; a step nobody reads them after costs nothing for them). */
   readonly solverStatus: SolverStatus;
   /** Clears the solver's history across steps (`'kamino'`: the warm-start cache); the next step starts cold. */
   resetSolver(): void;

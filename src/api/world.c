@@ -26,7 +26,10 @@ tb_status tb_preset_apply(tb_preset preset, tb_world_def* def) { return tb_world
 
 tb_world* tb_world_get(tb_world_id id) {
   tb_world* w = tb_world_lookup(id);
-  if (w) tb_step_contacts_ready(w);
+  if (w) {
+    tb_step_contacts_ready(w);
+    tb_step_status_ready(w);
+  }
   return w;
 }
 
@@ -160,6 +163,7 @@ tb_status tb_world_set_pair_capacity(tb_world_id world, int32_t capacity) {
 tb_status tb_world_solver_status(tb_world_id world, tb_solver_status* out) {
   GET_WORLD_PEEK("solverStatus");
   if (!out) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "solverStatus: out must not be NULL");
+  tb_step_status_ready(w);
   *out = w->status;
   return TB_OK;
 }

@@ -728,7 +728,10 @@ TB_API tb_status tb_world_readback_info(tb_world_id world, tb_readback_info* out
  * never 0 (which would claim "ran and did not converge"). */
 #define TB_CONVERGED_UNDEFINED (-1)
 /* Solver status of the last solve(): iterations used and residuals where the solver defines
- * them (NaN where it does not). */
+ * them (NaN where it does not). PGS and TGS compute their residuals when the status is first read
+ * after the solve (tb_world_solver_status, a snapshot, or any call that looks the world up), from
+ * the rows and velocities the solve left, which stay until the next solve: the same values as at
+ * the solve's end, and a step nobody reads them after costs nothing for them. */
 typedef struct tb_solver_status {
   int32_t solver;               /* tb_solver_type */
   int32_t position_iterations;  /* used (max over islands) */

@@ -27,6 +27,14 @@ tb_status tb_solve_kamino(tb_world* w, const tb_step_context* step);  /* solver_
 void tb_solver_status_set(tb_world* w, int32_t solver, int32_t position_iterations, int32_t velocity_iterations,
                           int32_t converged, float residual_velocity, float residual_penetration);
 
+/* The residuals a PGS / TGS solve left owed (w->status_owed) into w->status: computed from the
+ * final velocities and the wides that solve left, which stay until the next solve, when the
+ * status is first read (the API's world lookup, tb_world_solver_status); nothing when none are
+ * owed. tb_solver_status_forget drops them at the start of a solve (its status replaces them; a
+ * solve that fails before it keeps the last status with NaN residuals: not available). */
+void tb_solver_status_ready(tb_world* w, const tb_step_context* step);
+void tb_solver_status_forget(tb_world* w);
+
 /* PhysX PGS / TGS (solver_physx_readback.c): the last solve's impulses and forces into the contact
  * store's records (what TB_OWE_READBACK owes), from the wides that solve left. */
 void tb_solver_store_readback(tb_world* w, const tb_step_context* step);

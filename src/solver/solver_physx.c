@@ -613,14 +613,13 @@ static void write_bodies_job(int32_t begin, int32_t end, void* vctx) {
 }
 
 /* Readback: impulses into the contact store (N·s, at the start poses), then the poses (m) and
- * velocities (m/s, rad/s) into the body fields, the readback convention, solver status with the
- * residuals, and the step's statistics. */
+ * velocities (m/s, rad/s) into the body fields, the readback convention, solver status (its
+ * residuals owed until it is read), and the step's statistics. */
 static void readback(tb_physx_ctx* ctx, const tb_physx_plan* plan) {
   tb_world* w = ctx->w;
   const tb_solver_params* sp = &w->def.solver;
   int tgs = ctx->tgs;
-  float residual_v, residual_p;
-  tb_physx_readback_contacts(ctx, &residual_v, &residual_p);
+  tb_physx_readback_contacts(ctx);
   tb_physx_joints_readback(ctx);
 
   tb_parallel_for(plan->bodies, TB_BODY_CHUNK, ctx->step->thread_count, write_bodies_job, ctx);
@@ -631,7 +630,8 @@ static void readback(tb_physx_ctx* ctx, const tb_physx_plan* plan) {
   /* fixed iteration counts, no tolerance (physx-e3 §5.3) */
   tb_solver_status_set(w, tgs ? TB_SOLVER_TGS : TB_SOLVER_PGS, plan->dyn_pos > 0 ? plan->dyn_pos : sp->position_iterations,
                        plan->dyn_vel > 0 ? plan->dyn_vel : (sp->velocity_iterations > 1 ? sp->velocity_iterations : 1),
-                       TB_CONVERGED_UNDEFINED, residual_v, residual_p);
+                       TB_CONVERGED_UNDEFINED, NAN, NAN);
+  w->status_owed = 1; /* the residuals, when the status is read (tb_solver_status_ready) */
 
   int32_t colors = 0;
   for (int32_t c = 0; c < TB_GRAPH_COLORS; ++c) colors += plan->per_color[c] > 0;

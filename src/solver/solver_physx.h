@@ -96,10 +96,12 @@ static inline tb_vec3 tb_physx_point_of(const tb_manifold_point* mp) {
 /* Job over wides [begin, end): fills their lane data from their manifolds (solver_physx_rows.c). */
 void tb_physx_prepare_rows_job(int32_t begin, int32_t end, void* vctx);
 
-/* This step's stuck anchors into the anchor cache (solver_physx_readback.c); returns the largest
- * velocity (m/s) and penetration (m) residuals of the rows. The store then owes the impulses
- * (TB_OWE_READBACK, written by tb_solver_store_readback). */
-void tb_physx_readback_contacts(const tb_physx_ctx* ctx, float* residual_v, float* residual_p);
+/* This step's stuck anchors into the anchor cache (solver_physx_readback.c). The store then owes
+ * the impulses (TB_OWE_READBACK, written by tb_solver_store_readback). */
+void tb_physx_readback_contacts(const tb_physx_ctx* ctx);
+/* The largest velocity (m/s) and penetration (m) residuals of the last solve's rows into
+ * w->status (what w->status_owed owes). */
+void tb_physx_residuals(tb_world* w, const tb_step_context* step);
 
 /* Joints (joint_physx.c): 1 when joint slot s is solved this step, with the solver bodies of its
  * sides in a, b (-1 none); its rows from the start poses; one serial pass over them per iteration

@@ -1,16 +1,16 @@
-/* PhysX PGS / TGS readback (seed physx-e3 §7): the anchors that stuck for the next step and the
- * rows' residuals from the final velocities and poses, at the end of the solve; and, when the
- * contact store is first read (tb_solver_store_readback), the normal impulse per point, the
- * friction impulse per anchor at the anchor's point (N·s over the step) and the force they make
- * over the step (N), from the wides, which stay as the solve left them until the next solve.
+/* PhysX PGS / TGS readback (seed physx-e3 §7): the anchors that stuck for the next step, at the
+ * end of the solve; when the contact store is first read (tb_solver_store_readback), the normal
+ * impulse per point, the friction impulse per anchor at the anchor's point (N·s over the step) and
+ * the force they make over the step (N); when the solver status is first read
+ * (tb_physx_residuals), the rows' residuals from the final velocities and poses. Both from the
+ * wides and solver bodies, which stay as the solve left them until the next solve.
  *
- * At the solve's end two jobs: the first, over the wides (each read once, its residuals four lanes
- * at a time), marks the patches whose anchors stuck and keeps each chunk's residual maxima; a
+ * At the solve's end two jobs: the first, over the wides, marks the patches whose anchors stuck; a
  * serial prefix sum over the constraints (the manifolds with a wide slot, in pair order) gives
  * each stuck patch its row in the next step's anchor cache (pair order, as the packing's merge
  * walk over the cache needs); the second job, over the constraints, writes those rows. Every
- * record is written once and a maximum does not depend on the order: the result does not depend
- * on the thread count. */
+ * record is written once and a residual maximum does not depend on the order: the result does not
+ * depend on the thread count. */
 #include <math.h>
 #include <string.h>
 
@@ -87,21 +87,39 @@ static void store_impulses(tb_world* w, int32_t m, const tb_contact_wide* c, int
   }
 }
 
-/* Job over wides [begin, end): the stuck flag of each lane's patch (d->manifold_anchor[m] = 1)
- * and the chunk's residual maxima. */
-static void readback_impulses_job(int32_t begin, int32_t end, void* vctx) {
+/* Job over wides [begin, end): the stuck flag of each lane's patch (d->manifold_anchor[m] = 1). */
+static void readback_stuck_job(int32_t begin, int32_t end, void* vctx) {
   const tb_physx_ctx* ctx = (const tb_physx_ctx*)vctx;
   tb_solver_data* d = ctx->d;
-  float residual_v = 0.0f, residual_p = 0.0f;
   for (int32_t k = begin; k < end; ++k) {
     const tb_contact_wide* c = &d->wides[d->wide_order[k]];
-    tb_contact_residuals(c, d->states, &residual_v, &residual_p);
     for (int l = 0; l < TB_LANES; ++l)
       if (c->manifold[l] >= 0) d->manifold_anchor[c->manifold[l]] = anchors_stuck(c, l);
   }
+}
+
+/* Job over wides [begin, end): the chunk's residual maxima. */
+static void residuals_job(int32_t begin, int32_t end, void* vctx) {
+  tb_solver_data* d = (tb_solver_data*)vctx;
+  float residual_v = 0.0f, residual_p = 0.0f;
+  for (int32_t k = begin; k < end; ++k) tb_contact_residuals(&d->wides[d->wide_order[k]], d->states, &residual_v, &residual_p);
   int32_t chunk = begin / TB_READBACK_CHUNK;
   d->chunk_residual[2 * chunk] = residual_v;
   d->chunk_residual[2 * chunk + 1] = residual_p;
+}
+
+void tb_physx_residuals(tb_world* w, const tb_step_context* step) {
+  tb_solver_data* d = w->solver;
+  int32_t wides = d->color_start[TB_GRAPH_COLORS + 1];
+  tb_parallel_for(wides, TB_READBACK_CHUNK, step->thread_count, residuals_job, d);
+  /* the maxima over the chunks' maxima: the same values in any order (NaN never raises one) */
+  float residual_v = 0.0f, residual_p = 0.0f;
+  for (int32_t k = 0; k < (wides + TB_READBACK_CHUNK - 1) / TB_READBACK_CHUNK; ++k) {
+    if (d->chunk_residual[2 * k] > residual_v) residual_v = d->chunk_residual[2 * k];
+    if (d->chunk_residual[2 * k + 1] > residual_p) residual_p = d->chunk_residual[2 * k + 1];
+  }
+  w->status.residual_velocity = residual_v;
+  w->status.residual_penetration = residual_p;
 }
 
 /* Job over constraints [begin, end): the anchor cache rows of the stuck patches
@@ -117,18 +135,11 @@ static void readback_anchors_job(int32_t begin, int32_t end, void* vctx) {
   }
 }
 
-void tb_physx_readback_contacts(const tb_physx_ctx* ctx, float* residual_v, float* residual_p) {
+void tb_physx_readback_contacts(const tb_physx_ctx* ctx) {
   tb_solver_data* d = ctx->d;
   int32_t n = d->constraint_count, threads = ctx->step->thread_count;
   int32_t wides = d->color_start[TB_GRAPH_COLORS + 1];
-  tb_parallel_for(wides, TB_READBACK_CHUNK, threads, readback_impulses_job, (void*)ctx);
-  /* the maxima over the chunks' maxima: the same values in any order (NaN never raises one) */
-  *residual_v = 0.0f;
-  *residual_p = 0.0f;
-  for (int32_t k = 0; k < (wides + TB_READBACK_CHUNK - 1) / TB_READBACK_CHUNK; ++k) {
-    if (d->chunk_residual[2 * k] > *residual_v) *residual_v = d->chunk_residual[2 * k];
-    if (d->chunk_residual[2 * k + 1] > *residual_p) *residual_p = d->chunk_residual[2 * k + 1];
-  }
+  tb_parallel_for(wides, TB_READBACK_CHUNK, threads, readback_stuck_job, (void*)ctx);
   int32_t stuck = 0;
   for (int32_t i = 0; i < n; ++i) {
     int32_t m = d->constraint_manifold[i], flag = d->manifold_anchor[m];

@@ -95,6 +95,12 @@ tb_status tb_step_collide(tb_world* w) {
   return st;
 }
 
+void tb_step_status_ready(tb_world* w) {
+  if (!w->status_owed) return;
+  const tb_step_context ctx = tb_step_context_of(w);
+  tb_solver_status_ready(w, &ctx);
+}
+
 void tb_step_contacts_ready(tb_world* w) {
   int32_t owed = w->contacts.owed;
   if (!owed) return;
@@ -119,6 +125,7 @@ static tb_status solve_fresh(tb_world* w, const tb_step_context* ctx) {
   tb_islands_keep_joints(w, 0);
   if (tb_solver_uses_records(w)) tb_step_contacts_ready(w);
   tb_contact_store_solving(w);
+  tb_solver_status_forget(w); /* this solve's status replaces the last one's */
   tb_status st = tb_solve_guarded(w, ctx);
   w->contacts.count = all;
   tb_islands_keep_joints(w, 1);

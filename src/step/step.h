@@ -37,6 +37,9 @@ tb_status tb_step_collide(tb_world* w);
  * with the kept records of sleeping pairs after them, then the last PhysX solve()'s impulses.
  * The same bits as when written during the step; allocates nothing (the store was reserved). */
 void tb_step_contacts_ready(tb_world* w);
+/* Computes the residuals the last PhysX solve() owes the solver status (w->status_owed); the same
+ * bits as when computed during the step. */
+void tb_step_status_ready(tb_world* w);
 /* solve(): the solver family with its guard (the step is undone when it leaves a non-finite body
  * state), then the observers. Needs a collide() since the last solve(). */
 tb_status tb_step_solve(tb_world* w);

@@ -282,6 +282,8 @@ typedef struct tb_world {
   int32_t backup_capacity;
   tb_round_sums round_sums;   /* readback sums over the rounds of one step (src/step/rounds.c) */
   tb_solver_status status;    /* filled by the solver */
+  int32_t status_owed;        /* 1: status's residuals are the PGS/TGS solve's to compute from the wides it left,
+                               * when first read (tb_solver_status_ready) */
   /* -- world section: filtering -- */
   tb_pair_keys explicit_pairs;   /* shape slots: candidates of TB_BROAD_PHASE_EXPLICIT */
   tb_pair_keys shape_exclusions; /* shape slots: Newton excluded pairs */
