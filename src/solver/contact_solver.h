@@ -50,7 +50,8 @@ typedef struct tb_contact_point_wide {
 } tb_contact_point_wide;
 
 typedef struct tb_anchor_wide {
-  float ca_t0[3][TB_LANES], cb_t0[3][TB_LANES];
+  _Alignas(64) float ca_t0[3][TB_LANES];
+  float cb_t0[3][TB_LANES];
   float ca_t1[3][TB_LANES], cb_t1[3][TB_LANES];
   float ia_t0[3][TB_LANES], ib_t0[3][TB_LANES]; /* IA⁻¹(rA × t0), IB⁻¹(rB × t0), 1/(kg·m) */
   float ia_t1[3][TB_LANES], ib_t1[3][TB_LANES];
@@ -87,7 +88,7 @@ typedef struct tb_contact_wide {
   float max_depenetration[TB_LANES]; /* m/s */
   float compliant[TB_LANES];       /* 1 for a spring contact, else 0 */
   float anchor_bias[TB_LANES];     /* 1/s: drift correction rate of kept anchors (0 for fresh ones) */
-  tb_contact_point_wide p[4];
+  _Alignas(64) tb_contact_point_wide p[4];
   tb_anchor_wide a[TB_MAX_ANCHORS];
 } tb_contact_wide;
 

@@ -62,7 +62,7 @@ void tb_solver_destroy(tb_world* w) {
   tb_free(d->manifold_anchor, (size_t)d->manifold_capacity * sizeof(int32_t));
   tb_free(d->chunk_residual, (size_t)d->manifold_capacity * 2 * sizeof(float));
   tb_free(d->color_used, (size_t)d->color_used_capacity * sizeof(uint32_t));
-  tb_free(d->wides, (size_t)d->wide_capacity * sizeof(tb_contact_wide));
+  tb_free(d->wides_block, (size_t)d->wides_block_capacity * sizeof(tb_contact_wide) + 63);
   tb_free(d->wide_in, (size_t)d->wide_capacity * sizeof(tb_physx_wide_in));
   tb_free(d->wide_order, (size_t)d->wide_capacity * sizeof(int32_t));
   tb_free(d->pack_fill, (size_t)d->pack_capacity * sizeof(int32_t));
@@ -91,19 +91,27 @@ static int reserve(void** p, int32_t* cap, int32_t n, size_t elem) {
   return reserve_arrays(&a, 1, cap, n);
 }
 
-/* The body states for n solver bodies, on 64-byte lines (the lines the threads hand over): the
- * preparation writes every state of a step, so a larger block starts empty. */
-static int reserve_states(tb_solver_data* d, int32_t n) {
-  if (n <= d->state_capacity) return 1;
-  int32_t c = d->state_capacity > 0 ? d->state_capacity : 16;
+/* A block of at least n elements of elem bytes from a 64-byte boundary (*block its allocation of
+ * *cap elements and 63 bytes, *aligned the boundary), doubling from 16; contents not kept (the
+ * solve writes every element of a step before reading it), so a larger block starts empty. */
+static int reserve_aligned(void** block, void** aligned, int32_t* cap, int32_t n, size_t elem) {
+  if (n <= *cap) return 1;
+  int32_t c = *cap > 0 ? *cap : 16;
   while (c < n) c *= 2;
-  void* block = tb_alloc((size_t)c * sizeof(tb_body_state) + 63);
-  if (!block) return 0;
-  if (d->states_block) tb_free(d->states_block, (size_t)d->state_capacity * sizeof(tb_body_state) + 63);
-  d->states_block = block;
-  d->states = (tb_body_state*)(((uintptr_t)block + 63) & ~(uintptr_t)63);
-  d->state_capacity = c;
+  size_t bytes;
+  if (!tb_size_mul((size_t)c, elem, &bytes) || bytes > SIZE_MAX - 63) return 0;
+  void* b = tb_alloc(bytes + 63);
+  if (!b) return 0;
+  if (*block) tb_free(*block, (size_t)*cap * elem + 63);
+  *block = b;
+  *aligned = (void*)(((uintptr_t)b + 63) & ~(uintptr_t)63);
+  *cap = c;
   return 1;
+}
+
+/* The body states for n solver bodies, on 64-byte lines (the lines the threads hand over). */
+static int reserve_states(tb_solver_data* d, int32_t n) {
+  return reserve_aligned(&d->states_block, (void**)&d->states, &d->state_capacity, n, sizeof(tb_body_state));
 }
 
 static int reserve_many(tb_solver_data* d, int32_t bodies, int32_t constraints, int32_t manifolds) {
@@ -521,9 +529,9 @@ static tb_status build_wides(tb_physx_prep* pc, tb_physx_plan* plan, int32_t thr
     wide_count += overflow ? run : (run + TB_LANES - 1) / TB_LANES;
   }
   d->color_start[TB_GRAPH_COLORS + 1] = wide_count;
-  const tb_array_ref wa[] = {{(void**)&d->wides, sizeof(tb_contact_wide)}, {(void**)&d->wide_in, sizeof(tb_physx_wide_in)},
-                             {(void**)&d->wide_order, sizeof(int32_t)}};
-  if (!reserve_arrays(wa, 3, &d->wide_capacity, wide_count))
+  const tb_array_ref wa[] = {{(void**)&d->wide_in, sizeof(tb_physx_wide_in)}, {(void**)&d->wide_order, sizeof(int32_t)}};
+  if (!reserve_arrays(wa, 2, &d->wide_capacity, wide_count) ||
+      !reserve_aligned(&d->wides_block, (void**)&d->wides, &d->wides_block_capacity, wide_count, sizeof(tb_contact_wide)))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for %d constraints", wide_count);
   plan->wide_count = wide_count;
   /* empty lanes: each colour's last wide's rest and the overflow wides' lanes 1-3 */

@@ -60,7 +60,10 @@ typedef struct tb_solver_data {
   int32_t constraint_capacity, manifold_capacity;
   uint32_t* color_used;      /* per solver body, colouring: bit c = the body has a constraint of colour c */
   int32_t color_used_capacity;
-  tb_contact_wide* wides;
+  tb_contact_wide* wides;    /* 64-byte aligned in wides_block (wides_block_capacity wides and 63 bytes): every
+                              * row of four floats on its own part of a cache line, none split by a line's end */
+  void* wides_block;
+  int32_t wides_block_capacity;
   tb_physx_wide_in* wide_in; /* per wide: its lanes' pair data (the packing writes, the rows read) */
   int32_t wide_capacity;
   int32_t* pack_fill;        /* per packing chunk and colour: its constraints, then its first slot in the colour */
