@@ -5,8 +5,6 @@
 #ifndef TB_SIMD_H
 #define TB_SIMD_H
 
-#include <stddef.h>
-
 #define TB_LANES 4 /* floats in a tb_f4 */
 
 #if defined(__wasm_simd128__) && !defined(TB_SIMD_SCALAR)
@@ -169,24 +167,5 @@ static inline tb_f4 tb_f4_from_d2(tb_d2 lo, tb_d2 hi) {
   return r;
 }
 #endif
-
-
-/* A zero the optimiser cannot see through (one volatile read): stores of it stay vector stores.
- * A memset or memcpy of a few dozen bytes is a wasm memory.fill / memory.copy, a call into the
- * runtime (bench/RESULTS.md "perf21"), and the optimiser turns a run of zero stores or a copy loop
- * back into one. */
-static inline tb_f4 tb_f4_opaque_zero(void) {
-  static volatile const float zero = 0.0f;
-  return tb_f4_splat(zero);
-}
-/* n bytes (a multiple of 16) from p cleared, or copied from src (bit for bit: each row OR zero),
- * with the opaque zero z */
-static inline void tb_rows_clear(void* p, size_t n, tb_f4 z) {
-  for (size_t i = 0; i < n; i += 16) tb_f4_store((float*)(void*)((char*)p + i), z);
-}
-static inline void tb_rows_copy(void* dst, const void* src, size_t n, tb_f4 z) {
-  for (size_t i = 0; i < n; i += 16)
-    tb_f4_store((float*)(void*)((char*)dst + i), tb_f4_or(tb_f4_load((const float*)(const void*)((const char*)src + i)), z));
-}
 
 #endif

@@ -328,11 +328,16 @@ static void prepare_point_rows(const tb_physx_ctx* ctx, tb_contact_wide* c, cons
   }
 }
 
-/* the rows a wide's preparation clears with vector stores (tb_rows_clear: four memsets a wide
- * were wasm memory.fill calls into the runtime, bench/RESULTS.md "perf21") */
+/* Zeroes n bytes (a multiple of 16) from p with four-float stores of z, a zero the compiler does
+ * not know (read from the state of zeros), so the loop stays stores: as a memset it was wasm's
+ * memory.fill, a call into the runtime for each of a wide's few hundred bytes, four calls a wide
+ * (bench/RESULTS.md "perf21"). */
+static inline void zero_rows(void* p, size_t n, tb_f4 z) {
+  for (size_t i = 0; i < n; i += 16) tb_f4_store((float*)(void*)((char*)p + i), z);
+}
 _Static_assert(offsetof(tb_contact_wide, p) % 16 == 0 && sizeof(tb_contact_point_wide) % 16 == 0 &&
                    sizeof(tb_anchor_wide) % 16 == 0 && (sizeof(tb_physx_lanes) - offsetof(tb_physx_lanes, ia)) % 16 == 0,
-               "tb_rows_clear clears whole rows of four floats");
+               "zero_rows clears whole rows of four floats");
 
 void tb_physx_prepare_rows_job(int32_t begin, int32_t end, void* vctx) {
   const tb_physx_ctx* ctx = (const tb_physx_ctx*)vctx;
@@ -345,15 +350,15 @@ void tb_physx_prepare_rows_job(int32_t begin, int32_t end, void* vctx) {
       if (lanes[l] >= 0 && ctx->w->manifolds[lanes[l]].point_count > points) points = ctx->w->manifolds[lanes[l]].point_count;
     /* zeros where the rows are read: the iterations and the readback stop at the wide's point
      * count, and a lane has no more anchors than points */
-    tb_f4 z = tb_f4_opaque_zero();
-    tb_rows_clear(c, offsetof(tb_contact_wide, p), z);
-    tb_rows_clear(c->p, (size_t)points * sizeof c->p[0], z);
-    tb_rows_clear(c->a, (size_t)(points < TB_MAX_ANCHORS ? points : TB_MAX_ANCHORS) * sizeof c->a[0], z);
+    tb_f4 z = tb_f4_load(&d->states[ctx->zero_state].v.x);
+    zero_rows(c, offsetof(tb_contact_wide, p), z);
+    zero_rows(c->p, (size_t)points * sizeof c->p[0], z);
+    zero_rows(c->a, (size_t)(points < TB_MAX_ANCHORS ? points : TB_MAX_ANCHORS) * sizeof c->a[0], z);
     memcpy(c->manifold, lanes, sizeof lanes);
     c->point_count = points;
     /* the lanes' columns (empty lanes read zeros); ln is set for the lanes with a manifold */
     tb_physx_lanes ls;
-    tb_rows_clear((char*)&ls + offsetof(tb_physx_lanes, ia), sizeof ls - offsetof(tb_physx_lanes, ia), z);
+    zero_rows((char*)&ls + offsetof(tb_physx_lanes, ia), sizeof ls - offsetof(tb_physx_lanes, ia), z);
     for (int l = 0; l < TB_LANES; ++l) {
       c->out_a[l] = c->out_b[l] = c->sink;
       c->state_a[l] = c->state_b[l] = ctx->zero_state;

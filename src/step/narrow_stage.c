@@ -8,7 +8,6 @@
 #include "../collision/contact_reduction.h"
 #include "../collision/narrow_phase.h"
 #include "../core/jobs.h"
-#include "../core/simd.h"
 #include "../core/sort.h"
 #include "../model/contact_match.h"
 #include "../model/distance.h"
@@ -70,7 +69,7 @@ static void narrow_job(int32_t begin, int32_t end, void* vctx) {
       if (persistent) {
         tb_pcm_generated(w, a, c, m, cache);
         ++generated;
-      } else tb_rows_clear(cache, sizeof *cache, tb_f4_opaque_zero()); /* TB_PCM_NONE */
+      } else memset(cache, 0, sizeof *cache); /* TB_PCM_NONE */
     }
     frame->dist[i] = dp;
     tb_distance_apply(&dp, (w->pairs[i].flags & TB_PAIR_SOLVE) != 0, m);

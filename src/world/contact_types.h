@@ -62,9 +62,7 @@ typedef struct tb_distance_pair {
 /* A pair's persistent manifold (PhysX PCM, collision.persistent_manifolds): the poses of the last
  * full contact generation, against which the next collide() decides to refresh or regenerate. */
 typedef struct tb_pcm_cache {
-  /* 16-byte aligned, 80 bytes: copied and cleared per pair as five vector stores (a memcpy or
-   * memset the compiler cannot prove aligned became a wasm memory.copy / memory.fill call) */
-  _Alignas(16) tb_transform relative; /* shape1's pose in shape0's frame at the last full generation (m, unit quat) */
+  tb_transform relative; /* shape1's pose in shape0's frame at the last full generation (m, unit quat) */
   tb_quat q0, q1;        /* the two shapes' world orientations then (box–box rule) */
   tb_vec3 normal;        /* manifold normal (shape0 towards shape1) in the frame of body `normal_body` */
   int32_t normal_body;   /* 0 / 1: the body whose frame holds the normal (world for a static body):
@@ -72,7 +70,6 @@ typedef struct tb_pcm_cache {
                             it in the box's frame), else body 0 */
   int32_t state;         /* TB_PCM_* of this frame */
 } tb_pcm_cache;
-_Static_assert(sizeof(tb_pcm_cache) == 80, "five rows of 16 bytes");
 
 enum {
   TB_PCM_NONE = 0,        /* no persistent manifold: off, another pair type */
