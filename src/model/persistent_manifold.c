@@ -9,11 +9,11 @@
 #include "../core/simd_vec3.h"
 #include "contact_match.h"
 
+_Static_assert(TB_MAX_MANIFOLD_POINTS <= TB_LANES, "a manifold's points fit the lanes of one v3w");
+
 /* PhysX: translation threshold as a share of the pair's margin, by the points the manifold holds
  * (box–box: invalidateThresholds, 0..4 points; capsule–box: invalidateThresholds2, 0..2), and the
  * least dot product of the orientation quaternions then and now (invalidateQuatThresholds*). */
-_Static_assert(TB_MAX_MANIFOLD_POINTS <= TB_LANES, "a manifold's points fit the lanes of one v3w");
-
 static const float k_box_ratio[5] = {0.5f, 0.125f, 0.25f, 0.375f, 0.375f};
 static const float k_box_quat[5] = {0.9998f, 0.9999f, 0.9999f, 0.9999f, 0.9999f};
 static const float k_capsule_ratio[3] = {0.5f, 0.1f, 0.75f};

@@ -3,9 +3,9 @@
  * solver_penalty.c; MuJoCo soft constraints: solver_mujoco.c; Kamino PADMM: solver_kamino.c. */
 #include "solver.h"
 
-#include "solver_physx.h"
-
 #include <string.h>
+
+#include "solver_physx.h"
 
 typedef tb_status tb_solve_fn(tb_world* w, const tb_step_context* step);
 
@@ -44,7 +44,7 @@ void tb_solver_status_set(tb_world* w, int32_t solver, int32_t position_iteratio
 void tb_solver_status_ready(tb_world* w, const tb_step_context* step) {
   if (!w->status_owed) return;
   w->status_owed = 0;
-  tb_physx_residuals(w, step); /* only PGS / TGS owe residuals */
+  if (w->solver) tb_physx_residuals(w, step); /* only PGS / TGS owe residuals */
 }
 
 void tb_solver_status_forget(tb_world* w) { w->status_owed = 0; }
