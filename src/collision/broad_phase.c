@@ -1,5 +1,13 @@
 /* Candidate pair generators (sweep and prune, all pairs, explicit list) and the filter rule
- * applied to every candidate. All generators store the same pairs in the same order. */
+ * applied to every candidate. All generators store the same pairs in the same order.
+ *
+ * Sweep and prune keeps its pairs between steps: each shape has a fat box (its AABB grown by a
+ * margin), a sweep finds the pairs of overlapping fat boxes, and a step tests only those pairs'
+ * AABBs, in the pairs' order, so nothing is sorted. A shape whose AABB leaves its fat box gets a new
+ * one and is tested against every other fat box; when more than a few do at once (a scene in
+ * motion), the step sweeps the AABBs themselves as without fat boxes, and the fat boxes are swept
+ * again once the scene calms. The 1 000-body pile's steps 300-600 sweep nothing (bench/RESULTS.md
+ * "perf22"). */
 #include "broad_phase.h"
 
 #include <math.h>
@@ -15,6 +23,17 @@
 
 /* Most z bands of the sweep (see split_bands). */
 #define TB_MAX_SWEEP_BANDS 64
+
+/* A fat box is the AABB grown on every side by this share of its largest finite extent: scale-free,
+ * so a pile of dice and a pile of crates keep about as many fat pairs per shape. */
+#define TB_FAT_MARGIN 0.05f
+/* Shapes leaving their fat box in one step that are tested against every fat box (each a pass over
+ * the shapes); with more, the step sweeps the AABBs as without fat boxes. */
+#define TB_FAT_MAX_MOVED 16
+/* While more move, a step stops updating fat boxes there (it sweeps the AABBs anyway), except every
+ * this many steps, when all are updated: the fat pairs return within that many steps of the scene
+ * calming, and a moving scene pays for a full update only now and then. */
+#define TB_FAT_FULL_PERIOD 8
 
 /* Scratch of the two linear sorts, sized by the shape and pair capacities (so it grows when they
  * do, never in a steady state, and never inside a loop). */
@@ -39,6 +58,22 @@ typedef struct tb_broad_scratch {
   int32_t* band_of_entry;
   uint8_t* band_lowest; /* 1: the copy's band is its entry's lowest (the band of its lower z) */
   int32_t band_start[TB_MAX_SWEEP_BANDS + 1];
+  /* fat boxes per shape slot [0, fat_count), the type each was made for (-1: no live shape), and
+   * every pair of overlapping fat boxes as (shape0, shape1) keys in ascending order, oriented as
+   * consider() stores them; valid = 0: sweep again */
+  int32_t fat_capacity; /* entries of fat_lower, fat_upper, fat_type, fat_moved */
+  tb_vec3* fat_lower;
+  tb_vec3* fat_upper;
+  int32_t* fat_type;
+  uint8_t* fat_moved;
+  int32_t fat_count;
+  int fat_valid;
+  int32_t fat_partial; /* passes in a row that stopped past the few (update_fat) */
+  int32_t fat_pair_count, fat_pair_capacity; /* entries of fat_keys, fat_keys_tmp, fat_pair_tmp */
+  uint64_t* fat_keys;
+  uint64_t* fat_keys_tmp;
+  tb_pair* fat_pair_tmp; /* the sweep's pairs in order, before they become keys */
+  int32_t moved[TB_FAT_MAX_MOVED];
 } tb_broad_scratch;
 
 static tb_broad_scratch* scratch_of(tb_world* w, int32_t shapes, int32_t pairs, int sweep_keys) {
@@ -82,6 +117,12 @@ static void free_scratch(tb_world* w) {
                                          {(void**)&b->band_of_entry, sizeof(int32_t)},
                                          {(void**)&b->band_lowest, sizeof(uint8_t)}};
   tb_free_arrays(per_band_entry, 3, b->band_entry_capacity);
+  const tb_array_ref per_slot[] = {{(void**)&b->fat_lower, sizeof(tb_vec3)}, {(void**)&b->fat_upper, sizeof(tb_vec3)},
+                                   {(void**)&b->fat_type, sizeof(int32_t)}, {(void**)&b->fat_moved, sizeof(uint8_t)}};
+  tb_free_arrays(per_slot, 4, b->fat_capacity);
+  const tb_array_ref per_fat_pair[] = {{(void**)&b->fat_keys, sizeof(uint64_t)}, {(void**)&b->fat_keys_tmp, sizeof(uint64_t)},
+                                       {(void**)&b->fat_pair_tmp, sizeof(tb_pair)}};
+  tb_free_arrays(per_fat_pair, 3, b->fat_pair_capacity);
   tb_free(b, sizeof *b);
   w->broad_scratch = NULL;
 }
@@ -165,21 +206,30 @@ static void order_pairs(const tb_step_context* step, const pair_runs* runs, tb_p
 }
 
 /* Sweep order key: lower x, ties broken by slot so the order is a total one. */
-static int before(const tb_shapes* s, int32_t a, int32_t b) {
-  float xa = s->aabb_lower[a].x, xb = s->aabb_lower[b].x;
+static int before(const tb_vec3* lower, int32_t a, int32_t b) {
+  float xa = lower[a].x, xb = lower[b].x;
   return xa < xb || (xa == xb && a < b);
 }
 
-static int aabbs_overlap(const tb_shapes* s, int32_t a, int32_t b) {
-  tb_vec3 al = s->aabb_lower[a], au = s->aabb_upper[a], bl = s->aabb_lower[b], bu = s->aabb_upper[b];
+static inline int boxes_overlap(const tb_vec3* lower, const tb_vec3* upper, int32_t a, int32_t b) {
+  tb_vec3 al = lower[a], au = upper[a], bl = lower[b], bu = upper[b];
   return !(bl.x > au.x || bu.x < al.x || bl.y > au.y || bu.y < al.y || bl.z > au.z || bu.z < al.z);
 }
+
+static inline int aabbs_overlap(const tb_shapes* s, int32_t a, int32_t b) { return boxes_overlap(s->aabb_lower, s->aabb_upper, a, b); }
 
 typedef struct pair_sink {
   tb_pair* pairs;
   int32_t capacity, stored, found;
   int in_regions; /* the sweep left its pairs in its chunk regions (found of them), not in pairs */
+  int ordered;    /* the pairs are in pairs, already ordered by (shape0, shape1) */
 } pair_sink;
+
+/* Shape0 of a pair: the lower (type, slot), so each pair routine sees a fixed order. */
+static inline int swapped(const tb_shapes* s, int32_t a, int32_t b) {
+  int32_t ta = s->type[a], tb = s->type[b];
+  return (ta > tb) | ((ta == tb) & (a > b)); /* | and &: no branch on an outcome that goes either way */
+}
 
 /* One candidate with overlapping AABBs: the filter decides, then it is stored while there is room
  * (tb_broad_phase grows the arrays and generates again when there was not). */
@@ -188,11 +238,7 @@ static void consider(const tb_world* w, pair_sink* out, int32_t a, int32_t b) {
   if (!flags) return;
   ++out->found;
   if (out->stored >= out->capacity) return;
-  const tb_shapes* s = &w->shapes;
-  /* shape0 = lower (type, slot), so each pair routine sees a fixed order; | and & rather than
-   * || and &&: no branch on an outcome that goes either way */
-  int32_t ta = s->type[a], tb = s->type[b];
-  int swap = (ta > tb) | ((ta == tb) & (a > b));
+  int swap = swapped(&w->shapes, a, b);
   tb_pair* p = &out->pairs[out->stored++];
   p->shape0 = swap ? b : a;
   p->shape1 = swap ? a : b;
@@ -200,13 +246,26 @@ static void consider(const tb_world* w, pair_sink* out, int32_t a, int32_t b) {
   p->points = p->active = 0; /* the narrow stage counts them */
 }
 
+/* One pair of overlapping fat boxes, stored unfiltered (the filter runs on the pairs whose AABBs
+ * meet, every step: its inputs change between steps). */
+static void consider_fat(const tb_world* w, pair_sink* out, int32_t a, int32_t b) {
+  ++out->found;
+  if (out->stored >= out->capacity) return;
+  int swap = swapped(&w->shapes, a, b);
+  tb_pair* p = &out->pairs[out->stored++];
+  p->shape0 = swap ? b : a;
+  p->shape1 = swap ? a : b;
+  p->flags = 0;
+  p->points = p->active = 0;
+}
+
 /* Insertion sort by before(), the cheapest for the nearly sorted order of the last step; gives up
  * (returns 0, order permuted) after `budget` moves. */
-static int insertion_sort_bounded(const tb_shapes* s, int32_t* order, int32_t n, int64_t budget) {
+static int insertion_sort_bounded(const tb_vec3* lower, int32_t* order, int32_t n, int64_t budget) {
   for (int32_t i = 1; i < n; ++i) {
     int32_t v = order[i];
     int32_t j = i - 1;
-    while (j >= 0 && before(s, v, order[j])) {
+    while (j >= 0 && before(lower, v, order[j])) {
       order[j + 1] = order[j];
       --j;
     }
@@ -219,11 +278,11 @@ static int insertion_sort_bounded(const tb_shapes* s, int32_t* order, int32_t n,
 
 /* The same order by a radix sort of lower x over the live slots in slot order (stable, so ties
  * stay by slot), for a first step or a shuffled scene: linear where insertion would be n². */
-static void radix_sweep_order(const tb_shapes* s, int32_t* order, int32_t n, tb_broad_scratch* b) {
+static void radix_sweep_order(const tb_shapes* s, const tb_vec3* lower, int32_t* order, int32_t n, tb_broad_scratch* b) {
   int32_t k = 0;
   for (int32_t id = 0; id < s->count; ++id)
     if (s->type[id] >= 0) {
-      b->key[k] = tb_sort_key_f32(s->aabb_lower[id].x);
+      b->key[k] = tb_sort_key_f32(lower[id].x);
       order[k++] = id;
     }
   tb_radix_sort_u32(b->key, order, b->key_tmp, b->value_tmp, n);
@@ -289,6 +348,7 @@ typedef struct sweep_ctx {
   const int32_t* band_start;    /* entries of band k: [band_start[k], band_start[k + 1]) */
   sweep_bands bands;
   tb_broad_scratch* b;
+  int fat; /* the boxes are fat boxes: store every overlapping pair, unfiltered */
 } sweep_ctx;
 
 /* Entries [begin, end) of e against the entries after them in their band, into the chunk's own
@@ -297,7 +357,7 @@ static void sweep_job(int32_t begin, int32_t end, void* vctx) {
   const sweep_ctx* ctx = (const sweep_ctx*)vctx;
   const tb_sap_entry* e = ctx->e;
   int32_t c = begin / TB_SWEEP_CHUNK;
-  pair_sink out = {ctx->b->region + (size_t)c * (size_t)ctx->b->region_chunk, ctx->b->region_chunk, 0, 0, 0};
+  pair_sink out = {ctx->b->region + (size_t)c * (size_t)ctx->b->region_chunk, ctx->b->region_chunk, 0, 0, 0, 0};
   for (int32_t i = begin; i < end; ++i) {
     tb_vec3 au = e[i].upper;
     /* lanes 1, 2 (y, z) of the four floats from lower.x and from upper.x of an entry */
@@ -321,7 +381,8 @@ static void sweep_job(int32_t begin, int32_t end, void* vctx) {
          * monotonic (NaN in band 0), so that is the larger of the two entries' lowest bands, and
          * both are at most this band, which holds both copies */
         if (ctx->bands.count > 1 && !ctx->band_lowest[i] && !ctx->band_lowest[met[k]]) continue; /* another band's */
-        consider(ctx->w, &out, e[i].slot, b->slot);
+        if (ctx->fat) consider_fat(ctx->w, &out, e[i].slot, b->slot);
+        else consider(ctx->w, &out, e[i].slot, b->slot);
       }
     }
   }
@@ -361,8 +422,10 @@ static int32_t split_bands(const tb_sap_entry* e, int32_t n, const sweep_bands* 
 }
 
 /* Keeps live shapes in the previous order, appends new ones, then insertion-sorts (nearly sorted
- * between steps) and sweeps along x, in parallel chunks of the order. */
-static tb_status sweep_and_prune(tb_world* w, const tb_step_context* step, pair_sink* out) {
+ * between steps) and sweeps the boxes [lower, upper] of the shapes along x, in parallel chunks of
+ * the order; fat: the fat boxes, every overlapping pair unfiltered (consider_fat). */
+static tb_status sweep_and_prune(tb_world* w, const tb_step_context* step, const tb_vec3* lower, const tb_vec3* upper, int fat,
+                                 pair_sink* out) {
   tb_shapes* s = &w->shapes;
   if (w->sap_capacity < s->count) {
     const tb_array_ref arrays[] = {{(void**)&w->sap_order, sizeof(int32_t)}, {(void**)&w->sap_entries, sizeof(tb_sap_entry)}};
@@ -388,20 +451,20 @@ static tb_status sweep_and_prune(tb_world* w, const tb_step_context* step, pair_
   w->sap_count = n;
   tb_arena_pop(&w->arena, arena_mark);
   int32_t* order = w->sap_order;
-  if (!insertion_sort_bounded(s, order, n, 8 * (int64_t)n + 1024)) {
+  if (!insertion_sort_bounded(lower, order, n, 8 * (int64_t)n + 1024)) {
     tb_broad_scratch* b = scratch_of(w, s->capacity, 0, 1);
     if (!b) return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for the sweep sort");
-    radix_sweep_order(s, order, n, b);
+    radix_sweep_order(s, lower, order, n, b);
   }
   tb_sap_entry* e = w->sap_entries;
   for (int32_t i = 0; i < n; ++i) {
-    e[i].lower = s->aabb_lower[order[i]];
-    e[i].upper = s->aabb_upper[order[i]];
+    e[i].lower = lower[order[i]];
+    e[i].upper = upper[order[i]];
     e[i].slot = order[i];
   }
   tb_broad_scratch* b = scratch_of(w, 0, 0, 0);
   if (!b) return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for the sweep");
-  sweep_ctx ctx = {.w = w, .e = e, .n = n, .band_start = b->band_start, .bands = choose_bands(e, n), .b = b};
+  sweep_ctx ctx = {.w = w, .e = e, .n = n, .band_start = b->band_start, .bands = choose_bands(e, n), .b = b, .fat = fat};
   w->sap_bands = ctx.bands.count;
   if (ctx.bands.count > 1) {
     ctx.n = split_bands(e, n, &ctx.bands, b);
@@ -446,6 +509,206 @@ static tb_status sweep_and_prune(tb_world* w, const tb_step_context* step, pair_
   return TB_OK;
 }
 
+/* ---- fat boxes and their pairs, kept between steps ---- */
+
+/* Room for the fat boxes of `shapes` slots (new slots hold no box). */
+static int fat_reserve(tb_broad_scratch* b, int32_t shapes) {
+  if (b->fat_capacity >= shapes) return 1;
+  const tb_array_ref per_slot[] = {{(void**)&b->fat_lower, sizeof(tb_vec3)}, {(void**)&b->fat_upper, sizeof(tb_vec3)},
+                                   {(void**)&b->fat_type, sizeof(int32_t)}, {(void**)&b->fat_moved, sizeof(uint8_t)}};
+  if (!tb_grow_arrays(per_slot, 4, b->fat_capacity, shapes)) return 0;
+  for (int32_t i = b->fat_capacity; i < shapes; ++i) {
+    b->fat_type[i] = -1;
+    b->fat_moved[i] = 0;
+  }
+  b->fat_capacity = shapes;
+  return 1;
+}
+
+/* Room for n fat pairs (doubling). */
+static int fat_pairs_reserve(tb_broad_scratch* b, int32_t n) {
+  if (b->fat_pair_capacity >= n) return 1;
+  int32_t cap = b->fat_pair_capacity > 0 ? b->fat_pair_capacity : 64;
+  while (cap < n) cap = cap > INT32_MAX / 2 ? n : 2 * cap;
+  const tb_array_ref per_pair[] = {{(void**)&b->fat_keys, sizeof(uint64_t)}, {(void**)&b->fat_keys_tmp, sizeof(uint64_t)},
+                                   {(void**)&b->fat_pair_tmp, sizeof(tb_pair)}};
+  if (!tb_grow_arrays(per_pair, 3, b->fat_pair_capacity, cap)) return 0;
+  b->fat_pair_capacity = cap;
+  return 1;
+}
+
+static inline uint64_t fat_key(const tb_shapes* s, int32_t a, int32_t b) {
+  int swap = swapped(s, a, b);
+  return (uint64_t)(uint32_t)(swap ? b : a) << 32 | (uint32_t)(swap ? a : b);
+}
+
+/* New fat boxes for the shapes whose AABB left theirs, and for new, removed and retyped shapes, into
+ * b->moved. Returns how many, TB_FAT_MAX_MOVED + 1 for more, or -1 for an AABB with a NaN bound
+ * (nothing contains it: that step sweeps the AABBs themselves). Past the few, a pass stops, except
+ * every TB_FAT_FULL_PERIOD-th in a row, which visits every shape. */
+static int32_t update_fat(const tb_shapes* s, tb_broad_scratch* b) {
+  int32_t n = s->count > b->fat_count ? s->count : b->fat_count, moved = 0;
+  int full = 0; /* past the few, visiting every shape */
+  for (int32_t i = 0; i < n; ++i) {
+    int32_t type = i < s->count ? s->type[i] : -1;
+    if (type < 0) {
+      if (b->fat_type[i] < 0) continue;
+      b->fat_type[i] = -1; /* removed: its pairs go */
+    } else {
+      tb_vec3 l = s->aabb_lower[i], u = s->aabb_upper[i], fl = b->fat_lower[i], fu = b->fat_upper[i];
+      if (l.x != l.x || l.y != l.y || l.z != l.z || u.x != u.x || u.y != u.y || u.z != u.z) return -1;
+      if (b->fat_type[i] == type && l.x >= fl.x && l.y >= fl.y && l.z >= fl.z && u.x <= fu.x && u.y <= fu.y && u.z <= fu.z)
+        continue;
+      float ex = u.x - l.x, ey = u.y - l.y, ez = u.z - l.z, e = 0.0f; /* the largest finite extent, m */
+      if (ex < INFINITY && ex > e) e = ex;
+      if (ey < INFINITY && ey > e) e = ey;
+      if (ez < INFINITY && ez > e) e = ez;
+      float m = TB_FAT_MARGIN * e;
+      b->fat_lower[i] = tb_v3(l.x - m, l.y - m, l.z - m);
+      b->fat_upper[i] = tb_v3(u.x + m, u.y + m, u.z + m);
+      b->fat_type[i] = type;
+    }
+    if (moved == TB_FAT_MAX_MOVED) {
+      if (b->fat_partial < TB_FAT_FULL_PERIOD) {
+        /* one more than the few: this step sweeps the AABBs, and the other shapes' fat boxes wait
+         * for a step that visits them all */
+        ++b->fat_partial;
+        b->fat_count = n;
+        return moved + 1;
+      }
+      full = 1;
+    }
+    if (!full) b->moved[moved] = i;
+    ++moved;
+  }
+  b->fat_partial = 0;
+  b->fat_count = s->count;
+  return full ? TB_FAT_MAX_MOVED + 1 : moved;
+}
+
+/* Every pair of overlapping fat boxes, by the sweep, into b->fat_keys in order. */
+static tb_status fat_sweep(tb_world* w, const tb_step_context* step, tb_broad_scratch* b) {
+  b->fat_valid = 0;
+  pair_sink raw = {NULL, 0, 0, 0, 0, 0};
+  tb_status st = sweep_and_prune(w, step, b->fat_lower, b->fat_upper, 1, &raw);
+  if (st != TB_OK) return st;
+  int32_t n = raw.found;
+  if (!fat_pairs_reserve(b, n) || !scratch_of(w, w->shapes.capacity, n, 0))
+    return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for %d pairs of fat boxes", n);
+  pair_runs runs = {b->region, b->region_chunk, b->region_runs, b->chunk_found};
+  order_pairs(step, &runs, b->fat_pair_tmp, w->shapes.count, b);
+  for (int32_t i = 0; i < n; ++i)
+    b->fat_keys[i] = (uint64_t)(uint32_t)b->fat_pair_tmp[i].shape0 << 32 | (uint32_t)b->fat_pair_tmp[i].shape1;
+  b->fat_pair_count = n;
+  b->fat_valid = 1;
+  ++w->sap_sweeps;
+  return TB_OK;
+}
+
+/* The pairs of the moved shapes' new fat boxes with every other fat box, as keys into out (NULL:
+ * counted only); a pair of two moved shapes is found from the lower slot. */
+static int32_t moved_pairs(const tb_shapes* s, const tb_broad_scratch* b, int32_t moved, uint64_t* out) {
+  int32_t n = 0;
+  for (int32_t k = 0; k < moved; ++k) {
+    int32_t x = b->moved[k];
+    if (b->fat_type[x] < 0) continue;
+    for (int32_t y = 0; y < b->fat_count; ++y) {
+      if (y == x || b->fat_type[y] < 0 || (b->fat_moved[y] && y < x)) continue;
+      if (!boxes_overlap(b->fat_lower, b->fat_upper, x, y)) continue;
+      if (out) out[n] = fat_key(s, x, y);
+      ++n;
+    }
+  }
+  return n;
+}
+
+/* Ascending sort of n keys, tmp n entries of scratch: insertion for the few of a step where a few
+ * shapes moved, the counting sort of slot pairs for more. */
+static void sort_keys(uint64_t* key, uint64_t* tmp, int32_t n, int32_t range, int32_t* count) {
+  if (n > 32) {
+    tb_sort_slot_pairs(key, tmp, n, range, count);
+    return;
+  }
+  for (int32_t i = 1; i < n; ++i) {
+    uint64_t v = key[i];
+    int32_t j = i - 1;
+    while (j >= 0 && key[j] > v) {
+      key[j + 1] = key[j];
+      --j;
+    }
+    key[j + 1] = v;
+  }
+}
+
+/* A fat pair whose AABBs overlap: through the filter into out. */
+static inline void emit(const tb_world* w, pair_sink* out, uint64_t key) {
+  int32_t a = (int32_t)(key >> 32), c = (int32_t)(key & 0xFFFFFFFFu);
+  if (aabbs_overlap(&w->shapes, a, c)) consider(w, out, a, c);
+}
+
+/* Emits the fat pairs in key order; with `moved` shapes moved, their old pairs are dropped and their
+ * new ones (tested against every fat box) merged in on the way. Returns 0 when out of memory. */
+static int fat_emit(const tb_world* w, tb_broad_scratch* b, int32_t moved, pair_sink* out) {
+  const tb_shapes* s = &w->shapes;
+  if (moved == 0) {
+    for (int32_t i = 0; i < b->fat_pair_count; ++i) emit(w, out, b->fat_keys[i]);
+    return 1;
+  }
+  for (int32_t k = 0; k < moved; ++k) b->fat_moved[b->moved[k]] = 1;
+  int32_t fresh = moved_pairs(s, b, moved, NULL);
+  if (!fat_pairs_reserve(b, b->fat_pair_count + fresh) || b->count_capacity <= s->count) {
+    for (int32_t k = 0; k < moved; ++k) b->fat_moved[b->moved[k]] = 0;
+    return 0;
+  }
+  /* the new keys and their sort's scratch in fat_pair_tmp (room for two keys a pair) */
+  uint64_t* add = (uint64_t*)(void*)b->fat_pair_tmp;
+  moved_pairs(s, b, moved, add);
+  sort_keys(add, add + fresh, fresh, s->count, b->count);
+  uint64_t* merged = b->fat_keys_tmp;
+  int32_t i = 0, j = 0, n = 0;
+  for (;;) {
+    /* the next kept key (neither shape moved) */
+    while (i < b->fat_pair_count && (b->fat_moved[b->fat_keys[i] >> 32] || b->fat_moved[b->fat_keys[i] & 0xFFFFFFFFu])) ++i;
+    int old = i < b->fat_pair_count, add_next = j < fresh;
+    if (!old && !add_next) break;
+    uint64_t key = old && (!add_next || b->fat_keys[i] < add[j]) ? b->fat_keys[i++] : add[j++];
+    merged[n++] = key;
+    emit(w, out, key);
+  }
+  for (int32_t k = 0; k < moved; ++k) b->fat_moved[b->moved[k]] = 0;
+  b->fat_keys_tmp = b->fat_keys;
+  b->fat_keys = merged;
+  b->fat_pair_count = n;
+  return 1;
+}
+
+/* Sweep and prune over fat boxes: the fat pairs brought up to date, and those whose AABBs overlap
+ * through the filter, stored in key order (the order of the other generators). */
+static tb_status fat_pairs(tb_world* w, const tb_step_context* step, pair_sink* out) {
+  const tb_shapes* s = &w->shapes;
+  tb_broad_scratch* b = scratch_of(w, s->capacity, 0, 0);
+  if (!b || !fat_reserve(b, s->capacity)) return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for the fat boxes");
+  int32_t moved = update_fat(s, b);
+  w->sap_fat_moved = moved;
+  if (moved < 0 || moved > TB_FAT_MAX_MOVED) {
+    /* a scene in motion (or a NaN bound): the sweep of the AABBs themselves, as cheap as a sweep
+     * of the fat boxes and without their extra pairs; the fat pairs are swept again once it calms */
+    b->fat_valid = 0;
+    return sweep_and_prune(w, step, s->aabb_lower, s->aabb_upper, 0, out);
+  }
+  if (!b->fat_valid) {
+    tb_status st = fat_sweep(w, step, b);
+    if (st != TB_OK) return st;
+    moved = 0;
+  }
+  if (!fat_emit(w, b, moved, out)) {
+    b->fat_valid = 0;
+    return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for pairs of fat boxes");
+  }
+  out->ordered = 1;
+  return TB_OK;
+}
+
 void tb_broad_phase_destroy(tb_world* w) {
   const tb_array_ref arrays[] = {{(void**)&w->sap_order, sizeof(int32_t)}, {(void**)&w->sap_entries, sizeof(tb_sap_entry)}};
   tb_free_arrays(arrays, 2, w->sap_capacity);
@@ -475,12 +738,12 @@ static tb_status generate(tb_world* w, const tb_step_context* step, pair_sink* o
   switch (w->def.collision.broad_phase) {
     case TB_BROAD_PHASE_ALL_PAIRS: all_pairs(w, out); return TB_OK;
     case TB_BROAD_PHASE_EXPLICIT: explicit_pairs(w, out); return TB_OK;
-    default: return sweep_and_prune(w, step, out);
+    default: return fat_pairs(w, step, out);
   }
 }
 
 tb_status tb_broad_phase(tb_world* w, const tb_step_context* step) {
-  pair_sink out = {w->pairs, w->pair_capacity, 0, 0, 0};
+  pair_sink out = {w->pairs, w->pair_capacity, 0, 0, 0, 0};
   tb_status st = generate(w, step, &out);
   if (st != TB_OK) return st;
   int32_t limit = w->def.collision.max_collision_pairs;
@@ -505,21 +768,23 @@ tb_status tb_broad_phase(tb_world* w, const tb_step_context* step) {
     while (cap < out.found) cap = cap > INT32_MAX / 2 ? out.found : 2 * cap;
     if (!tb_pairs_grow(w, cap))
       return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for %d candidate pairs", cap);
-    out = (pair_sink){w->pairs, w->pair_capacity, 0, 0, 0};
+    out = (pair_sink){w->pairs, w->pair_capacity, 0, 0, 0, 0};
     st = generate(w, step, &out);
     if (st != TB_OK) return st;
   }
-  tb_broad_scratch* b = scratch_of(w, w->shapes.capacity, w->pair_capacity, 0);
-  if (!b) return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for the pair sort");
-  pair_runs runs = {b->region, b->region_chunk, b->region_runs, b->chunk_found};
-  if (out.in_regions) {
-    out.stored = out.found; /* the arrays hold them all now */
-  } else {
-    /* the other generators' pairs, one run */
-    if (out.stored > 0) memcpy(b->pair_tmp, w->pairs, (size_t)out.stored * sizeof(tb_pair));
-    runs = (pair_runs){b->pair_tmp, out.stored, 1, &out.stored};
+  if (!out.ordered) {
+    tb_broad_scratch* b = scratch_of(w, w->shapes.capacity, w->pair_capacity, 0);
+    if (!b) return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for the pair sort");
+    pair_runs runs = {b->region, b->region_chunk, b->region_runs, b->chunk_found};
+    if (out.in_regions) {
+      out.stored = out.found; /* the arrays hold them all now */
+    } else {
+      /* the other generators' pairs, one run */
+      if (out.stored > 0) memcpy(b->pair_tmp, w->pairs, (size_t)out.stored * sizeof(tb_pair));
+      runs = (pair_runs){b->pair_tmp, out.stored, 1, &out.stored};
+    }
+    order_pairs(step, &runs, w->pairs, w->shapes.count, b);
   }
-  order_pairs(step, &runs, w->pairs, w->shapes.count, b);
   w->pair_count = out.stored;
   w->pairs_requested = out.found;
   w->pairs_overflowed = 0;

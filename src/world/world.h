@@ -265,6 +265,8 @@ typedef struct tb_world {
   int32_t* sap_order;        /* shape slots sorted by AABB lower x */
   int32_t sap_count, sap_capacity;
   int32_t sap_bands;           /* z bands of the last sweep (1: one sweep along x) */
+  int32_t sap_fat_moved;       /* shapes given a new fat box by the last collide (-1: an AABB had a NaN bound) */
+  int64_t sap_sweeps;          /* sweeps over every fat box so far (the other collides updated the fat pairs) */
   struct tb_broad_scratch* broad_scratch; /* sort scratch, owned by broad_phase.c */
   TB_PAIR_ARRAYS(TB_STORE_MEMBER)
   int32_t pair_count, pair_capacity, pairs_requested, pairs_overflowed;

@@ -190,7 +190,96 @@ static void test_bands_thread_independent(void) {
   tb_world_destroy(three);
 }
 
+/* 400 spheres (r 0.5 m) 1.05 m apart on a grid, none touching: their fat boxes overlap their
+ * neighbours', their AABBs do not. */
+static tb_world_id grid(tb_broad_phase_type broad, tb_body_id* bodies, tb_shape_id* shapes) {
+  tb_world_def def = tb_default_world_def();
+  def.collision.broad_phase = broad;
+  tb_world_id w = tb_world_create(&def);
+  const float sphere[4] = {0.5f, 0, 0, 0};
+  for (int i = 0; i < 400; ++i) {
+    float pos[3] = {1.05f * (float)(i % 20), 0.0f, 1.05f * (float)(i / 20)};
+    bodies[i] = tb_body_create(w, TB_BODY_DYNAMIC, pos, ID_Q);
+    shapes[i] = tb_shape_create(w, bodies[i], TB_SHAPE_SPHERE, sphere, ZERO, ID_Q, 0.5f, 0.0f, 1.0f);
+  }
+  return w;
+}
+
+/* Moves body i of both worlds to (x, y, z). */
+static void place(tb_world_id wid[2], tb_body_id body[2][400], int i, float x, float y, float z) {
+  float pos[3] = {x, y, z};
+  for (int k = 0; k < 2; ++k) CHECK(tb_body_set_pose(wid[k], body[k][i], pos, ID_Q) == TB_OK);
+}
+
+/* Sweep and prune keeps its pairs between collides in fat boxes: while a few shapes move, only they
+ * are tested again, and the pairs stay those of every-pair testing in the same order. Runners cross
+ * the grid (two of them side by side, so two moved shapes meet), a shape is removed and another of
+ * another type added, a body jumps away and back, and a burst of motion sweeps the AABBs; each
+ * collide against ALL_PAIRS. */
+static void test_fat_pairs_follow_motion(void) {
+  tb_world_id wid[2];
+  static tb_body_id body[2][400];
+  static tb_shape_id shape[2][400];
+  for (int k = 0; k < 2; ++k) wid[k] = grid(k ? TB_BROAD_PHASE_ALL_PAIRS : TB_BROAD_PHASE_SAP, body[k], shape[k]);
+  const tb_world* w = tb_world_get(wid[0]);
+  int same = 1, incremental = 0, steps = 0;
+  CHECK(tb_world_collide(wid[0]) == TB_OK && tb_world_collide(wid[1]) == TB_OK);
+  CHECK(same_pairs(wid[0], wid[1]));
+  CHECK(w->pair_count == 0);
+  /* calm: within a few collides every shape has its fat box, and the fat boxes are swept once */
+  int calm = 0;
+  while (calm < 12 && w->sap_sweeps == 0) {
+    CHECK(tb_world_collide(wid[0]) == TB_OK);
+    ++calm;
+  }
+  CHECK(w->sap_sweeps == 1 && calm <= 10);
+  CHECK(tb_world_collide(wid[0]) == TB_OK);
+  int64_t sweeps = w->sap_sweeps;
+  CHECK(w->sap_fat_moved == 0 && sweeps == 1);
+  for (int r = 0; r < 60; ++r, ++steps) {
+    float t = 0.35f * (float)r;
+    /* runners along x through rows 3 and 10, two side by side along z through column 7 */
+    place(wid, body, 60, t, 0.0f, 3.15f);
+    place(wid, body, 210, 19.0f - t, 0.0f, 10.5f);
+    place(wid, body, 7, 7.35f, 0.0f, t);
+    place(wid, body, 8, 7.35f, 0.9f, t + 0.2f);
+    if (r == 20) /* a sphere removed, a box added where it overlaps two spheres */
+      for (int k = 0; k < 2; ++k) {
+        CHECK(tb_shape_destroy(wid[k], shape[k][100]) == TB_OK);
+        const float box[4] = {0.3f, 0.3f, 0.3f, 0};
+        const float at[3] = {0.5f, 0.0f, 0.0f};
+        CHECK(tb_shape_create(wid[k], body[k][150], TB_SHAPE_BOX, box, at, ID_Q, 0.5f, 0.0f, 1.0f) >= 0);
+      }
+    if (r == 30) place(wid, body, 300, 500.0f, 0.0f, 500.0f);
+    if (r == 31) place(wid, body, 300, 1.05f * 15.0f + 0.3f, 0.0f, 1.05f * 14.0f);
+    for (int k = 0; k < 2; ++k) CHECK(tb_world_collide(wid[k]) == TB_OK);
+    same &= same_pairs(wid[0], wid[1]);
+    incremental += w->sap_fat_moved > 0 && w->sap_fat_moved <= 16 && w->sap_sweeps == sweeps;
+  }
+  CHECK(same);
+  CHECK(incremental == steps); /* every collide above updated the fat pairs without a sweep */
+  CHECK(w->pair_count > 4);    /* the runners meet the spheres they pass */
+  /* a burst: 40 bodies move at once, the AABBs are swept; then calm, the fat boxes once */
+  for (int i = 0; i < 40; ++i) place(wid, body, 200 + i, 1.05f * (float)(i % 20) + 0.6f, 0.0f, 1.05f * (float)(10 + i / 20));
+  for (int k = 0; k < 2; ++k) CHECK(tb_world_collide(wid[k]) == TB_OK);
+  CHECK(w->sap_fat_moved > 16 && w->sap_sweeps == sweeps);
+  CHECK(same_pairs(wid[0], wid[1]));
+  calm = 0;
+  while (calm < 12 && w->sap_sweeps == sweeps) {
+    CHECK(tb_world_collide(wid[0]) == TB_OK);
+    ++calm;
+  }
+  CHECK(w->sap_sweeps == sweeps + 1 && calm <= 10);
+  CHECK(same_pairs(wid[0], wid[1]));
+  CHECK(tb_world_collide(wid[0]) == TB_OK);
+  CHECK(w->sap_fat_moved == 0 && w->sap_sweeps == sweeps + 1);
+  CHECK(same_pairs(wid[0], wid[1]));
+  tb_world_destroy(wid[0]);
+  tb_world_destroy(wid[1]);
+}
+
 int main(void) {
+  test_fat_pairs_follow_motion();
   test_bands_thread_independent();
   test_bands_with_spanning_shapes();
   test_pair_growth_in_a_full_arena();
