@@ -525,8 +525,9 @@ static int fat_reserve(tb_broad_scratch* b, int32_t shapes) {
   return 1;
 }
 
-/* Room for n fat pairs (doubling). */
+/* Room for n fat pairs (doubling; at least one, so the arrays exist). */
 static int fat_pairs_reserve(tb_broad_scratch* b, int32_t n) {
+  if (n < 1) n = 1;
   if (b->fat_pair_capacity >= n) return 1;
   int32_t cap = b->fat_pair_capacity > 0 ? b->fat_pair_capacity : 64;
   while (cap < n) cap = cap > INT32_MAX / 2 ? n : 2 * cap;

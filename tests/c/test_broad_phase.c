@@ -278,7 +278,32 @@ static void test_fat_pairs_follow_motion(void) {
   tb_world_destroy(wid[1]);
 }
 
+/* Fat boxes with no pair at all: a sphere moving alone keeps none, then meets the other. */
+static void test_fat_pairs_none(void) {
+  tb_world_def def = tb_default_world_def();
+  tb_world_id w = tb_world_create(&def);
+  const float sphere[4] = {0.5f, 0, 0, 0};
+  tb_body_id body[2];
+  for (int i = 0; i < 2; ++i) {
+    float pos[3] = {5.0f * (float)i, 0, 0};
+    body[i] = tb_body_create(w, TB_BODY_DYNAMIC, pos, ID_Q);
+    tb_shape_create(w, body[i], TB_SHAPE_SPHERE, sphere, ZERO, ID_Q, 0.5f, 0.0f, 1.0f);
+  }
+  const tb_world* wd = tb_world_get(w);
+  int none = 1;
+  for (int r = 0; r < 9; ++r) {
+    float pos[3] = {0.5f * (float)r, 0, 0};
+    CHECK(tb_body_set_pose(w, body[0], pos, ID_Q) == TB_OK);
+    CHECK(tb_world_collide(w) == TB_OK);
+    none &= wd->pair_count == (r == 8 ? 1 : 0); /* the AABBs touch at x = 4 m (centres 1 m apart) */
+  }
+  CHECK(none);
+  CHECK(wd->sap_sweeps == 1);
+  tb_world_destroy(w);
+}
+
 int main(void) {
+  test_fat_pairs_none();
   test_fat_pairs_follow_motion();
   test_bands_thread_independent();
   test_bands_with_spanning_shapes();
