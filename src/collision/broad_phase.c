@@ -642,7 +642,7 @@ static void sort_keys(uint64_t* key, uint64_t* tmp, int32_t n, int32_t range, in
 }
 
 /* A fat pair whose AABBs overlap: through the filter into out. */
-static inline void emit(const tb_world* w, pair_sink* out, uint64_t key) {
+static TB_INLINE_HOT void emit(const tb_world* w, pair_sink* out, uint64_t key) {
   int32_t a = (int32_t)(key >> 32), c = (int32_t)(key & 0xFFFFFFFFu);
   if (aabbs_overlap(&w->shapes, a, c)) consider(w, out, a, c);
 }
