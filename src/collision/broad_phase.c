@@ -231,14 +231,12 @@ static inline int swapped(const tb_shapes* s, int32_t a, int32_t b) {
   return (ta > tb) | ((ta == tb) & (a > b)); /* | and &: no branch on an outcome that goes either way */
 }
 
-/* One candidate with overlapping AABBs: the filter decides, then it is stored while there is room
- * (tb_broad_phase grows the arrays and generates again when there was not). */
-static void consider(const tb_world* w, pair_sink* out, int32_t a, int32_t b) {
-  int32_t flags = tb_filter_pair(w, a, b);
-  if (!flags) return;
+/* Stores pair (a, b) with its flags, shape0 first, while there is room (tb_broad_phase grows the
+ * arrays and generates again when there was not); counts it either way. */
+static inline void store_pair(const tb_shapes* s, pair_sink* out, int32_t a, int32_t b, int32_t flags) {
   ++out->found;
   if (out->stored >= out->capacity) return;
-  int swap = swapped(&w->shapes, a, b);
+  int swap = swapped(s, a, b);
   tb_pair* p = &out->pairs[out->stored++];
   p->shape0 = swap ? b : a;
   p->shape1 = swap ? a : b;
@@ -246,18 +244,15 @@ static void consider(const tb_world* w, pair_sink* out, int32_t a, int32_t b) {
   p->points = p->active = 0; /* the narrow stage counts them */
 }
 
+/* One candidate with overlapping AABBs: stored when the filter keeps it. */
+static void consider(const tb_world* w, pair_sink* out, int32_t a, int32_t b) {
+  int32_t flags = tb_filter_pair(w, a, b);
+  if (flags) store_pair(&w->shapes, out, a, b, flags);
+}
+
 /* One pair of overlapping fat boxes, stored unfiltered (the filter runs on the pairs whose AABBs
  * meet, every step: its inputs change between steps). */
-static void consider_fat(const tb_world* w, pair_sink* out, int32_t a, int32_t b) {
-  ++out->found;
-  if (out->stored >= out->capacity) return;
-  int swap = swapped(&w->shapes, a, b);
-  tb_pair* p = &out->pairs[out->stored++];
-  p->shape0 = swap ? b : a;
-  p->shape1 = swap ? a : b;
-  p->flags = 0;
-  p->points = p->active = 0;
-}
+static void consider_fat(const tb_world* w, pair_sink* out, int32_t a, int32_t b) { store_pair(&w->shapes, out, a, b, 0); }
 
 /* Insertion sort by before(), the cheapest for the nearly sorted order of the last step; gives up
  * (returns 0, order permuted) after `budget` moves. */
