@@ -63,7 +63,9 @@ export type SolverType = Engine.Solver;
 export type ReadbackConvention = Engine.Readback;
 /**
  * Candidate-pair generators; all give the same pairs in the same order (sorted by shape slots):
- * `'sap'` incremental sweep and prune, `'all-pairs'` every shape against every shape,
+ * `'sap'` incremental sweep and prune (the pairs of fat boxes, each AABB grown by 5 % of its largest
+ * extent, kept between steps; only shapes that leave theirs are tested again), `'all-pairs'` every
+ * shape against every shape,
  * `'explicit'` only the pairs of {@link World.setExplicitPairs} (their AABBs must still overlap).
  */
 export type BroadPhase = Engine.BroadPhase;
