@@ -35,8 +35,10 @@
  * calming, and a moving scene pays for a full update only now and then. */
 #define TB_FAT_FULL_PERIOD 8
 
-/* Scratch of the two linear sorts, sized by the shape and pair capacities (so it grows when they
- * do, never in a steady state, and never inside a loop). */
+/* The broad phase's own data: scratch of the sorts and the sweep, sized by the shape and pair
+ * capacities (so it grows when they do, never in a steady state, and never inside a loop), and the
+ * fat boxes with their pairs, kept from step to step (not in snapshots: a restored world starts
+ * without them and sweeps again). */
 typedef struct tb_broad_scratch {
   int32_t count_capacity; /* entries of count: slot range + 1 */
   int32_t* count;
@@ -533,9 +535,15 @@ static int fat_pairs_reserve(tb_broad_scratch* b, int32_t n) {
   return 1;
 }
 
+/* A pair of slots as one key, first << 32 | second (the layout of the pair-key lists too), so that
+ * ascending keys are the pairs' (shape0, shape1) order; and its halves. */
+static inline uint64_t pair_key(int32_t first, int32_t second) { return (uint64_t)(uint32_t)first << 32 | (uint32_t)second; }
+static inline int32_t key_first(uint64_t key) { return (int32_t)(key >> 32); }
+static inline int32_t key_second(uint64_t key) { return (int32_t)(key & 0xFFFFFFFFu); }
+
+/* The key of pair (a, b) oriented as store_pair stores it. */
 static inline uint64_t fat_key(const tb_shapes* s, int32_t a, int32_t b) {
-  int swap = swapped(s, a, b);
-  return (uint64_t)(uint32_t)(swap ? b : a) << 32 | (uint32_t)(swap ? a : b);
+  return swapped(s, a, b) ? pair_key(b, a) : pair_key(a, b);
 }
 
 /* New fat boxes for the shapes whose AABB left theirs, and for new, removed and retyped shapes, into
@@ -594,7 +602,7 @@ static tb_status fat_sweep(tb_world* w, const tb_step_context* step, tb_broad_sc
   pair_runs runs = {b->region, b->region_chunk, b->region_runs, b->chunk_found};
   order_pairs(step, &runs, b->fat_pair_tmp, w->shapes.count, b);
   for (int32_t i = 0; i < n; ++i)
-    b->fat_keys[i] = (uint64_t)(uint32_t)b->fat_pair_tmp[i].shape0 << 32 | (uint32_t)b->fat_pair_tmp[i].shape1;
+    b->fat_keys[i] = pair_key(b->fat_pair_tmp[i].shape0, b->fat_pair_tmp[i].shape1);
   b->fat_pair_count = n;
   b->fat_valid = 1;
   ++w->sap_sweeps;
@@ -638,7 +646,7 @@ static void sort_keys(uint64_t* key, uint64_t* tmp, int32_t n, int32_t range, in
 
 /* A fat pair whose AABBs overlap: through the filter into out. */
 static TB_INLINE_HOT void emit(const tb_world* w, pair_sink* out, uint64_t key) {
-  int32_t a = (int32_t)(key >> 32), c = (int32_t)(key & 0xFFFFFFFFu);
+  int32_t a = key_first(key), c = key_second(key);
   if (aabbs_overlap(&w->shapes, a, c)) consider(w, out, a, c);
 }
 
@@ -664,7 +672,7 @@ static int fat_emit(const tb_world* w, tb_broad_scratch* b, int32_t moved, pair_
   int32_t i = 0, j = 0, n = 0;
   for (;;) {
     /* the next kept key (neither shape moved) */
-    while (i < b->fat_pair_count && (b->fat_moved[b->fat_keys[i] >> 32] || b->fat_moved[b->fat_keys[i] & 0xFFFFFFFFu])) ++i;
+    while (i < b->fat_pair_count && (b->fat_moved[key_first(b->fat_keys[i])] || b->fat_moved[key_second(b->fat_keys[i])])) ++i;
     int old = i < b->fat_pair_count, add_next = j < fresh;
     if (!old && !add_next) break;
     uint64_t key = old && (!add_next || b->fat_keys[i] < add[j]) ? b->fat_keys[i++] : add[j++];
@@ -725,7 +733,7 @@ static void all_pairs(tb_world* w, pair_sink* out) {
 static void explicit_pairs(tb_world* w, pair_sink* out) {
   const tb_pair_keys* l = &w->explicit_pairs;
   for (int32_t i = 0; i < l->count; ++i) {
-    int32_t a = (int32_t)(l->key[i] >> 32), b = (int32_t)(l->key[i] & 0xFFFFFFFFu);
+    int32_t a = key_first(l->key[i]), b = key_second(l->key[i]);
     if (aabbs_overlap(&w->shapes, a, b)) consider(w, out, a, b);
   }
 }

@@ -12,7 +12,7 @@
  * every pair (w->pairs_grew says they did). More pairs than a non-zero max_collision_pairs:
  * TB_ERR_CAPACITY, pair_count 0. */
 tb_status tb_broad_phase(tb_world* w, const tb_step_context* step);
-/* Frees the sweep order and its entries. */
+/* Frees the sweep order, its entries, the sorts' scratch and the fat boxes with their pairs. */
 void tb_broad_phase_destroy(tb_world* w);
 
 #endif

@@ -267,7 +267,7 @@ typedef struct tb_world {
   int32_t sap_bands;           /* z bands of the last sweep (1: one sweep along x) */
   int32_t sap_fat_moved;       /* shapes given a new fat box by the last collide (-1: an AABB had a NaN bound) */
   int64_t sap_sweeps;          /* sweeps over every fat box so far (the other collides updated the fat pairs) */
-  struct tb_broad_scratch* broad_scratch; /* sort scratch, owned by broad_phase.c */
+  struct tb_broad_scratch* broad_scratch; /* sort scratch and fat boxes, owned by broad_phase.c */
   TB_PAIR_ARRAYS(TB_STORE_MEMBER)
   int32_t pair_count, pair_capacity, pairs_requested, pairs_overflowed;
   int32_t pairs_grew;        /* the last broad phase enlarged the pair arrays */

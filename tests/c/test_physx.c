@@ -126,7 +126,9 @@ static void test_status_on_read(tb_preset preset) {
   CHECK(memcmp(&last.residual_velocity, &every.residual_velocity, sizeof(float)) == 0);
   CHECK(memcmp(&last.residual_penetration, &every.residual_penetration, sizeof(float)) == 0);
   CHECK(first.residual_penetration > 0.0f && first.residual_penetration < 0.05f);
-  CHECK(first.residual_velocity >= 0.0f && !isnan(first.residual_velocity));
+  /* the overlapping start leaves rows unmet after step 1; resting at step 30 (PGS 0, TGS about
+   * 0.017 m/s measured) they are met to within 5 cm/s */
+  CHECK(first.residual_velocity > 0.0f && every.residual_velocity < 0.05f && every.residual_velocity < first.residual_velocity);
   CHECK(every.residual_penetration >= 0.0f && every.residual_penetration < first.residual_penetration);
   tb_world_destroy(w[0]);
   tb_world_destroy(w[1]);
