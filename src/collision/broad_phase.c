@@ -27,9 +27,13 @@
 /* A fat box is the AABB grown on every side by this share of its largest finite extent: scale-free,
  * so a pile of dice and a pile of crates keep about as many fat pairs per shape. */
 #define TB_FAT_MARGIN 0.05f
-/* Shapes leaving their fat box in one step that are tested against every fat box (each a pass over
- * the shapes); with more, the step sweeps the AABBs as without fat boxes. */
-#define TB_FAT_MAX_MOVED 16
+/* Shapes leaving their fat box in one step that get new fat pairs without a sweep: one in
+ * TB_FAT_MOVED_SHARE of the shapes, at least TB_FAT_MIN_MOVED, at most TB_FAT_MAX_MOVED (their query
+ * costs a pass over the shapes and, per moved shape, the fat boxes within its x range); with more,
+ * the step sweeps the AABBs as without fat boxes. */
+#define TB_FAT_MOVED_SHARE 128
+#define TB_FAT_MIN_MOVED 16
+#define TB_FAT_MAX_MOVED 256
 /* While more move, a step stops updating fat boxes there (it sweeps the AABBs anyway), except every
  * this many steps, when all are updated: the fat pairs return within that many steps of the scene
  * calming, and a moving scene pays for a full update only now and then. */
@@ -75,8 +79,28 @@ typedef struct tb_broad_scratch {
   uint64_t* fat_keys;
   uint64_t* fat_keys_tmp;
   tb_pair* fat_pair_tmp; /* the sweep's pairs in order, before they become keys */
-  int32_t moved[TB_FAT_MAX_MOVED];
+  /* the live fat boxes by their lower x bound (ties: slot order at the sweep), which the moved
+   * shapes' query sweeps; made by each sweep of the fat boxes and kept in order after (entries of
+   * fat_capacity, the keys and the _tmp arrays are the sort's scratch) */
+  int32_t fat_x_count;
+  int32_t* fat_x;
+  int32_t* fat_x_tmp;
+  uint32_t* fat_x_key;
+  uint32_t* fat_x_key_tmp;
+  int32_t moved[TB_FAT_MAX_MOVED];   /* the shapes given a new fat box this step, in slot order */
+  int32_t moved_x[TB_FAT_MAX_MOVED]; /* those still live, by their new fat box's lower x bound */
+  int32_t moved_x_count;
 } tb_broad_scratch;
+
+/* The per-slot arrays of the fat boxes (fat_capacity entries each) into out; returns the count. */
+static int fat_slot_arrays(tb_broad_scratch* b, tb_array_ref* out) {
+  const tb_array_ref r[] = {{(void**)&b->fat_lower, sizeof(tb_vec3)}, {(void**)&b->fat_upper, sizeof(tb_vec3)},
+                            {(void**)&b->fat_type, sizeof(int32_t)},   {(void**)&b->fat_moved, sizeof(uint8_t)},
+                            {(void**)&b->fat_x, sizeof(int32_t)},      {(void**)&b->fat_x_tmp, sizeof(int32_t)},
+                            {(void**)&b->fat_x_key, sizeof(uint32_t)}, {(void**)&b->fat_x_key_tmp, sizeof(uint32_t)}};
+  for (int i = 0; i < 8; ++i) out[i] = r[i];
+  return 8;
+}
 
 static tb_broad_scratch* scratch_of(tb_world* w, int32_t shapes, int32_t pairs, int sweep_keys) {
   tb_broad_scratch* b = w->broad_scratch;
@@ -119,9 +143,8 @@ static void free_scratch(tb_world* w) {
                                          {(void**)&b->band_of_entry, sizeof(int32_t)},
                                          {(void**)&b->band_lowest, sizeof(uint8_t)}};
   tb_free_arrays(per_band_entry, 3, b->band_entry_capacity);
-  const tb_array_ref per_slot[] = {{(void**)&b->fat_lower, sizeof(tb_vec3)}, {(void**)&b->fat_upper, sizeof(tb_vec3)},
-                                   {(void**)&b->fat_type, sizeof(int32_t)}, {(void**)&b->fat_moved, sizeof(uint8_t)}};
-  tb_free_arrays(per_slot, 4, b->fat_capacity);
+  tb_array_ref per_slot[8];
+  tb_free_arrays(per_slot, fat_slot_arrays(b, per_slot), b->fat_capacity);
   const tb_array_ref per_fat_pair[] = {{(void**)&b->fat_keys, sizeof(uint64_t)}, {(void**)&b->fat_keys_tmp, sizeof(uint64_t)},
                                        {(void**)&b->fat_pair_tmp, sizeof(tb_pair)}};
   tb_free_arrays(per_fat_pair, 3, b->fat_pair_capacity);
@@ -511,9 +534,8 @@ static tb_status sweep_and_prune(tb_world* w, const tb_step_context* step, const
 /* Room for the fat boxes of `shapes` slots (new slots hold no box). */
 static int fat_reserve(tb_broad_scratch* b, int32_t shapes) {
   if (b->fat_capacity >= shapes) return 1;
-  const tb_array_ref per_slot[] = {{(void**)&b->fat_lower, sizeof(tb_vec3)}, {(void**)&b->fat_upper, sizeof(tb_vec3)},
-                                   {(void**)&b->fat_type, sizeof(int32_t)}, {(void**)&b->fat_moved, sizeof(uint8_t)}};
-  if (!tb_grow_arrays(per_slot, 4, b->fat_capacity, shapes)) return 0;
+  tb_array_ref per_slot[8];
+  if (!tb_grow_arrays(per_slot, fat_slot_arrays(b, per_slot), b->fat_capacity, shapes)) return 0;
   for (int32_t i = b->fat_capacity; i < shapes; ++i) {
     b->fat_type[i] = -1;
     b->fat_moved[i] = 0;
@@ -547,10 +569,10 @@ static inline uint64_t fat_key(const tb_shapes* s, int32_t a, int32_t b) {
 }
 
 /* New fat boxes for the shapes whose AABB left theirs, and for new, removed and retyped shapes, into
- * b->moved. Returns how many, TB_FAT_MAX_MOVED + 1 for more, or -1 for an AABB with a NaN bound
+ * b->moved. Returns how many, limit + 1 for more, or -1 for an AABB with a NaN bound
  * (nothing contains it: that step sweeps the AABBs themselves). Past the few, a pass stops, except
  * every TB_FAT_FULL_PERIOD-th in a row, which visits every shape. */
-static int32_t update_fat(const tb_shapes* s, tb_broad_scratch* b) {
+static int32_t update_fat(const tb_shapes* s, tb_broad_scratch* b, int32_t limit) {
   int32_t n = s->count > b->fat_count ? s->count : b->fat_count, moved = 0;
   int full = 0; /* past the few, visiting every shape */
   for (int32_t i = 0; i < n; ++i) {
@@ -572,7 +594,7 @@ static int32_t update_fat(const tb_shapes* s, tb_broad_scratch* b) {
       b->fat_upper[i] = tb_v3(u.x + m, u.y + m, u.z + m);
       b->fat_type[i] = type;
     }
-    if (moved == TB_FAT_MAX_MOVED) {
+    if (moved == limit) {
       if (b->fat_partial < TB_FAT_FULL_PERIOD) {
         /* one more than the few: this step sweeps the AABBs, and the other shapes' fat boxes wait
          * for a step that visits them all */
@@ -587,7 +609,7 @@ static int32_t update_fat(const tb_shapes* s, tb_broad_scratch* b) {
   }
   b->fat_partial = 0;
   b->fat_count = s->count;
-  return full ? TB_FAT_MAX_MOVED + 1 : moved;
+  return full ? limit + 1 : moved;
 }
 
 /* Every pair of overlapping fat boxes, by the sweep, into b->fat_keys in order. */
@@ -604,26 +626,87 @@ static tb_status fat_sweep(tb_world* w, const tb_step_context* step, tb_broad_sc
   for (int32_t i = 0; i < n; ++i)
     b->fat_keys[i] = pair_key(b->fat_pair_tmp[i].shape0, b->fat_pair_tmp[i].shape1);
   b->fat_pair_count = n;
+  /* the x order of the live fat boxes for the moved shapes' query */
+  int32_t nx = 0;
+  for (int32_t i = 0; i < b->fat_count; ++i) {
+    if (b->fat_type[i] < 0) continue;
+    b->fat_x_key[nx] = tb_sort_key_f32(b->fat_lower[i].x);
+    b->fat_x[nx++] = i;
+  }
+  tb_radix_sort_u32(b->fat_x_key, b->fat_x, b->fat_x_key_tmp, b->fat_x_tmp, nx);
+  b->fat_x_count = nx;
   b->fat_valid = 1;
   ++w->sap_sweeps;
   return TB_OK;
 }
 
-/* The pairs of the moved shapes' new fat boxes with every other fat box, as keys into out (NULL:
- * counted only); a pair of two moved shapes is found from the lower slot. */
-static int32_t moved_pairs(const tb_shapes* s, const tb_broad_scratch* b, int32_t moved, uint64_t* out) {
+/* The live moved shapes into b->moved_x by their new fat box's lower x bound (insertion: a few). */
+static void sort_moved_x(tb_broad_scratch* b, int32_t moved) {
+  const tb_vec3* lo = b->fat_lower;
   int32_t n = 0;
   for (int32_t k = 0; k < moved; ++k) {
     int32_t x = b->moved[k];
     if (b->fat_type[x] < 0) continue;
-    for (int32_t y = 0; y < b->fat_count; ++y) {
-      if (y == x || b->fat_type[y] < 0 || (b->fat_moved[y] && y < x)) continue;
-      if (!boxes_overlap(b->fat_lower, b->fat_upper, x, y)) continue;
-      if (out) out[n] = fat_key(s, x, y);
-      ++n;
+    int32_t j = n++;
+    while (j > 0 && lo[b->moved_x[j - 1]].x > lo[x].x) {
+      b->moved_x[j] = b->moved_x[j - 1];
+      --j;
+    }
+    b->moved_x[j] = x;
+  }
+  b->moved_x_count = n;
+}
+
+/* Pair (x, y) of fat boxes when they overlap: its key into out[n] (out NULL: counted only). */
+static inline int32_t moved_pair(const tb_shapes* s, const tb_broad_scratch* b, int32_t x, int32_t y, uint64_t* out, int32_t n) {
+  if (!boxes_overlap(b->fat_lower, b->fat_upper, x, y)) return n;
+  if (out) out[n] = fat_key(s, x, y);
+  return n + 1;
+}
+
+/* The pairs of the moved shapes' new fat boxes (b->moved_x, flagged in fat_moved) with every other
+ * fat box, as keys into out (NULL: counted only): one sweep along x of the kept fat boxes (b->fat_x,
+ * skipping the moved shapes' old places) against the moved ones, each pair found from whichever of
+ * the two comes first by lower x bound (the kept box on a tie), so a step costs a pass over the
+ * boxes and, per moved shape, the boxes within its x range; then the moved shapes among
+ * themselves. The set is the pairs whose fat boxes overlap, whatever the order of the search. */
+static int32_t moved_pairs(const tb_shapes* s, const tb_broad_scratch* b, uint64_t* out) {
+  const tb_vec3 *lo = b->fat_lower, *up = b->fat_upper;
+  const int32_t *xs = b->fat_x, *mx = b->moved_x;
+  const int32_t nk = b->fat_x_count, nm = b->moved_x_count;
+  int32_t n = 0, i = 0, j = 0;
+  for (;;) {
+    while (i < nk && b->fat_moved[xs[i]]) ++i;
+    if (i == nk && j == nm) break;
+    if (j == nm || (i < nk && lo[xs[i]].x <= lo[mx[j]].x)) {
+      int32_t y = xs[i++];
+      for (int32_t k = j; k < nm && lo[mx[k]].x <= up[y].x; ++k) n = moved_pair(s, b, mx[k], y, out, n);
+    } else {
+      int32_t x = mx[j++];
+      for (int32_t k = i; k < nk && lo[xs[k]].x <= up[x].x; ++k)
+        if (!b->fat_moved[xs[k]]) n = moved_pair(s, b, x, xs[k], out, n);
     }
   }
+  for (int32_t p = 0; p < nm; ++p)
+    for (int32_t q = p + 1; q < nm; ++q) n = moved_pair(s, b, mx[p], mx[q], out, n);
   return n;
+}
+
+/* The x order after a step's moves: the kept entries and the moved shapes' new places merged
+ * (before the moved flags are cleared). */
+static void fat_x_update(tb_broad_scratch* b) {
+  const tb_vec3* lo = b->fat_lower;
+  int32_t n = 0, i = 0, j = 0, nk = b->fat_x_count, nm = b->moved_x_count;
+  for (;;) {
+    while (i < nk && b->fat_moved[b->fat_x[i]]) ++i;
+    if (i == nk && j == nm) break;
+    if (j == nm || (i < nk && lo[b->fat_x[i]].x <= lo[b->moved_x[j]].x)) b->fat_x_tmp[n++] = b->fat_x[i++];
+    else b->fat_x_tmp[n++] = b->moved_x[j++];
+  }
+  int32_t* t = b->fat_x;
+  b->fat_x = b->fat_x_tmp;
+  b->fat_x_tmp = t;
+  b->fat_x_count = n;
 }
 
 /* Ascending sort of n keys, tmp n entries of scratch: insertion for the few of a step where a few
@@ -659,14 +742,15 @@ static int fat_emit(const tb_world* w, tb_broad_scratch* b, int32_t moved, pair_
     return 1;
   }
   for (int32_t k = 0; k < moved; ++k) b->fat_moved[b->moved[k]] = 1;
-  int32_t fresh = moved_pairs(s, b, moved, NULL);
+  sort_moved_x(b, moved);
+  int32_t fresh = moved_pairs(s, b, NULL);
   if (!fat_pairs_reserve(b, b->fat_pair_count + fresh) || b->count_capacity <= s->count) {
     for (int32_t k = 0; k < moved; ++k) b->fat_moved[b->moved[k]] = 0;
     return 0;
   }
   /* the new keys and their sort's scratch in fat_pair_tmp (room for two keys a pair) */
   uint64_t* add = (uint64_t*)(void*)b->fat_pair_tmp;
-  moved_pairs(s, b, moved, add);
+  moved_pairs(s, b, add);
   sort_keys(add, add + fresh, fresh, s->count, b->count);
   uint64_t* merged = b->fat_keys_tmp;
   int32_t i = 0, j = 0, n = 0;
@@ -679,6 +763,7 @@ static int fat_emit(const tb_world* w, tb_broad_scratch* b, int32_t moved, pair_
     merged[n++] = key;
     emit(w, out, key);
   }
+  fat_x_update(b);
   for (int32_t k = 0; k < moved; ++k) b->fat_moved[b->moved[k]] = 0;
   b->fat_keys_tmp = b->fat_keys;
   b->fat_keys = merged;
@@ -692,9 +777,12 @@ static tb_status fat_pairs(tb_world* w, const tb_step_context* step, pair_sink* 
   const tb_shapes* s = &w->shapes;
   tb_broad_scratch* b = scratch_of(w, s->capacity, 0, 0);
   if (!b || !fat_reserve(b, s->capacity)) return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for the fat boxes");
-  int32_t moved = update_fat(s, b);
+  int32_t limit = s->count / TB_FAT_MOVED_SHARE;
+  if (limit < TB_FAT_MIN_MOVED) limit = TB_FAT_MIN_MOVED;
+  if (limit > TB_FAT_MAX_MOVED) limit = TB_FAT_MAX_MOVED;
+  int32_t moved = update_fat(s, b, limit);
   w->sap_fat_moved = moved;
-  if (moved < 0 || moved > TB_FAT_MAX_MOVED) {
+  if (moved < 0 || moved > limit) {
     /* a scene in motion (or a NaN bound): the sweep of the AABBs themselves, as cheap as a sweep
      * of the fat boxes and without their extra pairs; the fat pairs are swept again once it calms */
     b->fat_valid = 0;

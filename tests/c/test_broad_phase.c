@@ -278,6 +278,68 @@ static void test_fat_pairs_follow_motion(void) {
   tb_world_destroy(wid[1]);
 }
 
+/* More shapes leave their fat boxes in one collide than the 16 of a small scene: with 2 562 shapes
+ * up to 2 562 / 128 = 20 get new fat boxes without a sweep, found by the sweep along x of the kept
+ * fat boxes. Ties in lower x (the grid's columns, and runners placed on them), a static box under
+ * the grid and a plane (infinite bounds: first in x order, overlapping every moved box along x), a
+ * body leaving the grid and coming back, a shape removed and one added; each collide against
+ * ALL_PAIRS, and none sweeps. */
+static void test_fat_pairs_many_moved(void) {
+  enum { N = 2560, COLS = 64, MOVERS = 18 };
+  static tb_body_id body[2][N];
+  static tb_shape_id shape[2][N];
+  tb_world_id wid[2];
+  const float sphere[4] = {0.5f, 0, 0, 0}, slab[4] = {40.0f, 0.5f, 30.0f, 0}, plane[4] = {0, 1, 0, -3.0f};
+  for (int k = 0; k < 2; ++k) {
+    tb_world_def def = tb_default_world_def();
+    def.collision.broad_phase = k ? TB_BROAD_PHASE_ALL_PAIRS : TB_BROAD_PHASE_SAP;
+    wid[k] = tb_world_create(&def);
+    for (int i = 0; i < N; ++i) {
+      float pos[3] = {1.05f * (float)(i % COLS), 0.0f, 1.05f * (float)(i / COLS)};
+      body[k][i] = tb_body_create(wid[k], TB_BODY_DYNAMIC, pos, ID_Q);
+      shape[k][i] = tb_shape_create(wid[k], body[k][i], TB_SHAPE_SPHERE, sphere, ZERO, ID_Q, 0.5f, 0.0f, 1.0f);
+    }
+    const float under[3] = {33.0f, -1.02f, 21.0f}; /* its top 2 cm below the spheres */
+    tb_shape_create(wid[k], tb_body_create(wid[k], TB_BODY_STATIC, under, ID_Q), TB_SHAPE_BOX, slab, ZERO, ID_Q, 0.5f, 0, 1);
+    tb_shape_create(wid[k], tb_body_create(wid[k], TB_BODY_STATIC, ZERO, ID_Q), TB_SHAPE_PLANE, plane, ZERO, ID_Q, 0.5f, 0, 1);
+  }
+  const tb_world* w = tb_world_get(wid[0]);
+  for (int calm = 0; calm < 12 && w->sap_sweeps == 0; ++calm)
+    for (int k = 0; k < 2; ++k) CHECK(tb_world_collide(wid[k]) == TB_OK);
+  CHECK(w->sap_sweeps == 1);
+  CHECK(w->pair_count >= N); /* every sphere over the slab */
+  const int64_t sweeps = w->sap_sweeps;
+  int same = 1, incremental = 0, rounds = 24, most = 0;
+  for (int r = 0; r < rounds; ++r) {
+    /* runners along x through rows 5, 6, ..., on the columns' x (ties) every other round */
+    for (int j = 0; j < MOVERS - 1; ++j) {
+      int row = 5 + j, i = row * COLS + 10 + j; /* diagonal neighbours: their fat boxes overlap */
+      float x = r % 2 ? 1.05f * (float)(10 + j + (r + 1) / 2) : 1.05f * (float)(10 + j) + 0.37f * (float)r;
+      float pos[3] = {x, 0.0f, 1.05f * (float)row + 0.4f};
+      for (int k = 0; k < 2; ++k) CHECK(tb_body_set_pose(wid[k], body[k][i], pos, ID_Q) == TB_OK);
+    }
+    /* one body away from the grid and back onto its place */
+    int i = 3 * COLS + 40;
+    float away[3] = {r % 2 ? 1.05f * 40.0f : 500.0f, 0.0f, r % 2 ? 1.05f * 3.0f : 500.0f};
+    for (int k = 0; k < 2; ++k) CHECK(tb_body_set_pose(wid[k], body[k][i], away, ID_Q) == TB_OK);
+    if (r == 10) /* a sphere removed, a box added on a body where it overlaps its neighbours */
+      for (int k = 0; k < 2; ++k) {
+        CHECK(tb_shape_destroy(wid[k], shape[k][30 * COLS + 30]) == TB_OK);
+        const float box[4] = {0.3f, 0.3f, 0.3f, 0}, at[3] = {0.5f, 0.0f, 0.0f};
+        CHECK(tb_shape_create(wid[k], body[k][20 * COLS + 20], TB_SHAPE_BOX, box, at, ID_Q, 0.5f, 0.0f, 1.0f) >= 0);
+      }
+    for (int k = 0; k < 2; ++k) CHECK(tb_world_collide(wid[k]) == TB_OK);
+    same &= same_pairs(wid[0], wid[1]);
+    incremental += w->sap_fat_moved > 16 && w->sap_fat_moved <= w->shapes.count / 128 && w->sap_sweeps == sweeps;
+    if (w->sap_fat_moved > most) most = w->sap_fat_moved;
+  }
+  CHECK(same);
+  CHECK(incremental == rounds); /* every collide moved more than 16 shapes and swept nothing */
+  CHECK(most >= MOVERS && most <= 20);
+  tb_world_destroy(wid[0]);
+  tb_world_destroy(wid[1]);
+}
+
 /* Fat boxes with no pair at all: a sphere moving alone keeps none, then meets the other. */
 static void test_fat_pairs_none(void) {
   tb_world_def def = tb_default_world_def();
@@ -305,6 +367,7 @@ static void test_fat_pairs_none(void) {
 int main(void) {
   test_fat_pairs_none();
   test_fat_pairs_follow_motion();
+  test_fat_pairs_many_moved();
   test_bands_thread_independent();
   test_bands_with_spanning_shapes();
   test_pair_growth_in_a_full_arena();
