@@ -79,14 +79,11 @@ typedef struct tb_broad_scratch {
   uint64_t* fat_keys;
   uint64_t* fat_keys_tmp;
   tb_pair* fat_pair_tmp; /* the sweep's pairs in order, before they become keys */
-  /* the live fat boxes by their lower x bound (ties: slot order at the sweep), which the moved
-   * shapes' query sweeps; made by each sweep of the fat boxes and kept in order after (entries of
-   * fat_capacity, the keys and the _tmp arrays are the sort's scratch) */
+  /* the live fat boxes by their lower x bound, which the moved shapes' query sweeps: the order of
+   * each sweep of the fat boxes, then kept in order (fat_capacity entries each; _tmp: the next) */
   int32_t fat_x_count;
   int32_t* fat_x;
   int32_t* fat_x_tmp;
-  uint32_t* fat_x_key;
-  uint32_t* fat_x_key_tmp;
   int32_t moved[TB_FAT_MAX_MOVED];   /* the shapes given a new fat box this step, in slot order */
   int32_t moved_x[TB_FAT_MAX_MOVED]; /* those still live, by their new fat box's lower x bound */
   int32_t moved_x_count;
@@ -95,11 +92,10 @@ typedef struct tb_broad_scratch {
 /* The per-slot arrays of the fat boxes (fat_capacity entries each) into out; returns the count. */
 static int fat_slot_arrays(tb_broad_scratch* b, tb_array_ref* out) {
   const tb_array_ref r[] = {{(void**)&b->fat_lower, sizeof(tb_vec3)}, {(void**)&b->fat_upper, sizeof(tb_vec3)},
-                            {(void**)&b->fat_type, sizeof(int32_t)},   {(void**)&b->fat_moved, sizeof(uint8_t)},
-                            {(void**)&b->fat_x, sizeof(int32_t)},      {(void**)&b->fat_x_tmp, sizeof(int32_t)},
-                            {(void**)&b->fat_x_key, sizeof(uint32_t)}, {(void**)&b->fat_x_key_tmp, sizeof(uint32_t)}};
-  for (int i = 0; i < 8; ++i) out[i] = r[i];
-  return 8;
+                            {(void**)&b->fat_type, sizeof(int32_t)}, {(void**)&b->fat_moved, sizeof(uint8_t)},
+                            {(void**)&b->fat_x, sizeof(int32_t)},    {(void**)&b->fat_x_tmp, sizeof(int32_t)}};
+  for (int i = 0; i < 6; ++i) out[i] = r[i];
+  return 6;
 }
 
 static tb_broad_scratch* scratch_of(tb_world* w, int32_t shapes, int32_t pairs, int sweep_keys) {
@@ -143,7 +139,7 @@ static void free_scratch(tb_world* w) {
                                          {(void**)&b->band_of_entry, sizeof(int32_t)},
                                          {(void**)&b->band_lowest, sizeof(uint8_t)}};
   tb_free_arrays(per_band_entry, 3, b->band_entry_capacity);
-  tb_array_ref per_slot[8];
+  tb_array_ref per_slot[6];
   tb_free_arrays(per_slot, fat_slot_arrays(b, per_slot), b->fat_capacity);
   const tb_array_ref per_fat_pair[] = {{(void**)&b->fat_keys, sizeof(uint64_t)}, {(void**)&b->fat_keys_tmp, sizeof(uint64_t)},
                                        {(void**)&b->fat_pair_tmp, sizeof(tb_pair)}};
@@ -534,7 +530,7 @@ static tb_status sweep_and_prune(tb_world* w, const tb_step_context* step, const
 /* Room for the fat boxes of `shapes` slots (new slots hold no box). */
 static int fat_reserve(tb_broad_scratch* b, int32_t shapes) {
   if (b->fat_capacity >= shapes) return 1;
-  tb_array_ref per_slot[8];
+  tb_array_ref per_slot[6];
   if (!tb_grow_arrays(per_slot, fat_slot_arrays(b, per_slot), b->fat_capacity, shapes)) return 0;
   for (int32_t i = b->fat_capacity; i < shapes; ++i) {
     b->fat_type[i] = -1;
@@ -626,15 +622,10 @@ static tb_status fat_sweep(tb_world* w, const tb_step_context* step, tb_broad_sc
   for (int32_t i = 0; i < n; ++i)
     b->fat_keys[i] = pair_key(b->fat_pair_tmp[i].shape0, b->fat_pair_tmp[i].shape1);
   b->fat_pair_count = n;
-  /* the x order of the live fat boxes for the moved shapes' query */
-  int32_t nx = 0;
-  for (int32_t i = 0; i < b->fat_count; ++i) {
-    if (b->fat_type[i] < 0) continue;
-    b->fat_x_key[nx] = tb_sort_key_f32(b->fat_lower[i].x);
-    b->fat_x[nx++] = i;
-  }
-  tb_radix_sort_u32(b->fat_x_key, b->fat_x, b->fat_x_key_tmp, b->fat_x_tmp, nx);
-  b->fat_x_count = nx;
+  /* the sweep left the live shapes in order of their fat boxes' lower x (before()): the moved
+   * shapes' query sweeps that order */
+  if (w->sap_count > 0) memcpy(b->fat_x, w->sap_order, (size_t)w->sap_count * sizeof(int32_t)); /* none: both may be NULL */
+  b->fat_x_count = w->sap_count;
   b->fat_valid = 1;
   ++w->sap_sweeps;
   return TB_OK;
@@ -669,44 +660,36 @@ static inline int32_t moved_pair(const tb_shapes* s, const tb_broad_scratch* b, 
  * skipping the moved shapes' old places) against the moved ones, each pair found from whichever of
  * the two comes first by lower x bound (the kept box on a tie), so a step costs a pass over the
  * boxes and, per moved shape, the boxes within its x range; then the moved shapes among
- * themselves. The set is the pairs whose fat boxes overlap, whatever the order of the search. */
-static int32_t moved_pairs(const tb_shapes* s, const tb_broad_scratch* b, uint64_t* out) {
+ * themselves. The set is the pairs whose fat boxes overlap, whatever the order of the search. With
+ * out, the same walk also leaves the x order after the moves in b->fat_x. */
+static int32_t moved_pairs(const tb_shapes* s, tb_broad_scratch* b, uint64_t* out) {
   const tb_vec3 *lo = b->fat_lower, *up = b->fat_upper;
   const int32_t *xs = b->fat_x, *mx = b->moved_x;
   const int32_t nk = b->fat_x_count, nm = b->moved_x_count;
-  int32_t n = 0, i = 0, j = 0;
+  int32_t* order = out ? b->fat_x_tmp : NULL;
+  int32_t n = 0, i = 0, j = 0, at = 0;
   for (;;) {
     while (i < nk && b->fat_moved[xs[i]]) ++i;
     if (i == nk && j == nm) break;
     if (j == nm || (i < nk && lo[xs[i]].x <= lo[mx[j]].x)) {
       int32_t y = xs[i++];
+      if (order) order[at++] = y;
       for (int32_t k = j; k < nm && lo[mx[k]].x <= up[y].x; ++k) n = moved_pair(s, b, mx[k], y, out, n);
     } else {
       int32_t x = mx[j++];
+      if (order) order[at++] = x;
       for (int32_t k = i; k < nk && lo[xs[k]].x <= up[x].x; ++k)
         if (!b->fat_moved[xs[k]]) n = moved_pair(s, b, x, xs[k], out, n);
     }
   }
   for (int32_t p = 0; p < nm; ++p)
     for (int32_t q = p + 1; q < nm; ++q) n = moved_pair(s, b, mx[p], mx[q], out, n);
-  return n;
-}
-
-/* The x order after a step's moves: the kept entries and the moved shapes' new places merged
- * (before the moved flags are cleared). */
-static void fat_x_update(tb_broad_scratch* b) {
-  const tb_vec3* lo = b->fat_lower;
-  int32_t n = 0, i = 0, j = 0, nk = b->fat_x_count, nm = b->moved_x_count;
-  for (;;) {
-    while (i < nk && b->fat_moved[b->fat_x[i]]) ++i;
-    if (i == nk && j == nm) break;
-    if (j == nm || (i < nk && lo[b->fat_x[i]].x <= lo[b->moved_x[j]].x)) b->fat_x_tmp[n++] = b->fat_x[i++];
-    else b->fat_x_tmp[n++] = b->moved_x[j++];
+  if (order) {
+    b->fat_x_tmp = b->fat_x;
+    b->fat_x = order;
+    b->fat_x_count = at;
   }
-  int32_t* t = b->fat_x;
-  b->fat_x = b->fat_x_tmp;
-  b->fat_x_tmp = t;
-  b->fat_x_count = n;
+  return n;
 }
 
 /* Ascending sort of n keys, tmp n entries of scratch: insertion for the few of a step where a few
@@ -763,7 +746,6 @@ static int fat_emit(const tb_world* w, tb_broad_scratch* b, int32_t moved, pair_
     merged[n++] = key;
     emit(w, out, key);
   }
-  fat_x_update(b);
   for (int32_t k = 0; k < moved; ++k) b->fat_moved[b->moved[k]] = 0;
   b->fat_keys_tmp = b->fat_keys;
   b->fat_keys = merged;
