@@ -5,7 +5,8 @@
 #
 #   bash bench/native_ab.sh BASE_BIN NEW_BIN [scene] [threads] [pairs]
 #
-# scene: pile (default) or pyramid; threads: 1 (default) or more, fixed (--adaptive 0; the
+# scene: pile (default) or pyramid; SIDE=20 or 40 in the environment for the larger piles (default
+# 10: 1 000 bodies); threads: 1 (default) or more, fixed (--adaptive 0; the
 # binaries need -DTB_THREADS -pthread for more than one); pairs: 10. Build each binary from its
 # checkout, e.g.
 #   gcc -O2 -std=c11 -ffp-contract=off -msse2 -DTB_THREADS -pthread -Isrc bench/native_bench.c \
@@ -16,10 +17,11 @@ new=${2:?usage: bash bench/native_ab.sh BASE_BIN NEW_BIN [scene] [threads] [pair
 scene=${3:-pile}
 threads=${4:-1}
 pairs=${5:-10}
+side=${SIDE:-10}
 case $scene in pile | pyramid) ;; *) echo "bench/native_ab.sh: scene must be pile or pyramid (got $scene)" >&2; exit 1 ;; esac
 
 ms_of() { # binary → median ms/step of the scene over steps 300–600
-  "$1" --scenes "$scene" --threads "$threads" --adaptive 0 --steps 600 |
+  "$1" --scenes "$scene" --side "$side" --threads "$threads" --adaptive 0 --steps 600 |
     node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>console.log(JSON.parse(s).scenes['$scene'].median_ms))"
 }
 

@@ -16,6 +16,7 @@ tb_status tb_shape_set_material(tb_world_id world, tb_shape_id shape, const tb_m
   if (st != TB_OK) return st;
   tb_shapes* sh = &w->shapes;
   sh->material[s] = *material;
+  tb_material_memo_invalidate(w);
   /* the plain per-shape coefficients follow the material (μ of the mean rules, restitution) */
   sh->friction[s] = material->dynamic_friction;
   sh->restitution[s] = material->restitution;

@@ -6,6 +6,7 @@
 #include "../collision/broad_phase.h"
 #include "../collision/narrow_phase.h"
 #include "../core/jobs.h"
+#include "../model/material.h"
 #include "../observe/observe.h"
 #include "../solver/mujoco.h"
 #include "../solver/newton.h"
@@ -45,6 +46,7 @@ void tb_world_destroy_storage(tb_world* w) {
   tb_mujoco_destroy(w);
   tb_kamino_destroy(w);
   tb_broad_phase_destroy(w);
+  tb_material_memo_destroy(w);
   tb_observe_destroy(w); /* observation: sensors and events */
 }
 

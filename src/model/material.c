@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "../core/alloc.h"
 #include "../world/check.h"
 
 float tb_combine_scalar(float a, float b, int32_t mode) {
@@ -171,9 +172,29 @@ void tb_combine_material_pair(int32_t rule, const tb_combine_params* params, con
   }
 }
 
+/* Two shape materials under the world's rule with the world's Newton penalty parameters where
+ * both leave them unset (ke = 0): everything of a contact's material but a MuJoCo explicit pair's. */
+static void combine_shapes(const tb_world* w, const tb_material* m0, const tb_material* m1, tb_contact_material* out) {
+  int32_t rule = w->def.solver.combine_rule;
+  tb_combine_material_pair(rule, &w->def.solver.combine, m0, m1, out);
+  if ((rule == TB_COMBINE_RULE_MEAN || rule == TB_COMBINE_RULE_VBD) && out->ke == 0.0f) {
+    const tb_newton_params* np = &w->def.solver.newton;
+    out->ke = np->ke;
+    out->kd = np->kd;
+    out->kf = np->kf;
+    out->ka = np->ka;
+    if (out->defined & TB_CONTACT_PARAM_SPRING) { out->stiffness = np->ke; out->damping = np->kd; }
+  }
+}
+
 void tb_combine_materials(const tb_world* w, int32_t s0, int32_t s1, tb_contact_material* out) {
   const tb_shapes* s = &w->shapes;
-  tb_combine_material_pair(w->def.solver.combine_rule, &w->def.solver.combine, &s->material[s0], &s->material[s1], out);
+  const tb_material_memo* mm = &w->material_memo;
+  if (mm->count > 0) { /* on only without explicit pairs (tb_material_memo_update) */
+    *out = mm->combined[s->material_key[s0] * mm->count + s->material_key[s1]];
+    return;
+  }
+  combine_shapes(w, &s->material[s0], &s->material[s1], out);
   /* a MuJoCo explicit `pair` carries its own parameters (mujoco §5), which replace the geoms'
    * combination: five friction numbers, condim, solref, solreffriction, solimp, adhesion */
   if (w->def.solver.combine_rule == TB_COMBINE_RULE_MUJOCO) {
@@ -190,16 +211,76 @@ void tb_combine_materials(const tb_world* w, int32_t s0, int32_t s1, tb_contact_
       out->adhesion = cp->adhesion;
     }
   }
-  /* penalty parameters unset on both shapes (ke = 0): the world's Newton parameters */
-  int32_t rule = w->def.solver.combine_rule;
-  if ((rule == TB_COMBINE_RULE_MEAN || rule == TB_COMBINE_RULE_VBD) && out->ke == 0.0f) {
-    const tb_newton_params* np = &w->def.solver.newton;
-    out->ke = np->ke;
-    out->kd = np->kd;
-    out->kf = np->kf;
-    out->ka = np->ka;
-    if (out->defined & TB_CONTACT_PARAM_SPRING) { out->stiffness = np->ke; out->damping = np->kd; }
+}
+
+/* ---- the material memo ---- */
+
+static tb_material_memo_inputs memo_inputs(const tb_world* w) {
+  tb_material_memo_inputs in;
+  memset(&in, 0, sizeof in); /* the padding too: compared bytewise */
+  in.valid = 1;
+  in.rule = w->def.solver.combine_rule;
+  memcpy(&in.combine, &w->def.solver.combine, sizeof in.combine);
+  const tb_newton_params* np = &w->def.solver.newton;
+  const float penalty[4] = {np->ke, np->kd, np->kf, np->ka};
+  memcpy(in.penalty, penalty, sizeof penalty);
+  in.explicit_pairs = in.rule == TB_COMBINE_RULE_MUJOCO && w->contact_pairs.count > 0;
+  return in;
+}
+
+void tb_material_memo_invalidate(tb_world* w) { w->material_memo.built.valid = 0; }
+
+/* Each live shape's key is its material's first appearance in slot order among the distinct ones
+ * (compared bytewise, as set): a function of the shapes alone, so a restored world rebuilds the
+ * same keys. Free slots and every slot while the memo is off hold -1. */
+void tb_material_memo_update(tb_world* w) {
+  tb_material_memo* mm = &w->material_memo;
+  tb_material_memo_inputs in = memo_inputs(w);
+  if (memcmp(&in, &mm->built, sizeof in) == 0) return;
+  mm->built = in;
+  mm->count = 0;
+  tb_shapes* s = &w->shapes;
+  if (!mm->distinct) { /* both or neither */
+    tb_material* distinct = (tb_material*)tb_alloc_array(TB_MATERIAL_MEMO_MAX, sizeof *distinct);
+    tb_contact_material* combined =
+        (tb_contact_material*)tb_alloc_array(TB_MATERIAL_MEMO_MAX * TB_MATERIAL_MEMO_MAX, sizeof *combined);
+    if (distinct && combined) {
+      mm->distinct = distinct;
+      mm->combined = combined;
+    } else {
+      if (distinct) tb_free(distinct, TB_MATERIAL_MEMO_MAX * sizeof *distinct);
+      if (combined) tb_free(combined, TB_MATERIAL_MEMO_MAX * TB_MATERIAL_MEMO_MAX * sizeof *combined);
+    }
   }
+  if (!mm->distinct) mm->built.valid = 0; /* off now, and allocation tried again at the next collide */
+  int32_t count = 0;
+  int on = mm->distinct && !in.explicit_pairs;
+  for (int32_t id = 0; on && id < s->count; ++id) {
+    if (s->type[id] < 0) continue;
+    int32_t k = 0;
+    while (k < count && memcmp(&mm->distinct[k], &s->material[id], sizeof(tb_material)) != 0) ++k;
+    if (k == count) {
+      if (count == TB_MATERIAL_MEMO_MAX) { on = 0; break; } /* too many to tabulate: each contact combines */
+      mm->distinct[count++] = s->material[id];
+    }
+    s->material_key[id] = k;
+  }
+  if (!on) {
+    for (int32_t id = 0; id < s->count; ++id) s->material_key[id] = -1;
+    return;
+  }
+  for (int32_t id = 0; id < s->count; ++id)
+    if (s->type[id] < 0) s->material_key[id] = -1;
+  for (int32_t i = 0; i < count; ++i)
+    for (int32_t j = 0; j < count; ++j) combine_shapes(w, &mm->distinct[i], &mm->distinct[j], &mm->combined[i * count + j]);
+  mm->count = count;
+}
+
+void tb_material_memo_destroy(tb_world* w) {
+  tb_material_memo* mm = &w->material_memo;
+  if (mm->distinct) tb_free(mm->distinct, TB_MATERIAL_MEMO_MAX * sizeof *mm->distinct);
+  if (mm->combined) tb_free(mm->combined, TB_MATERIAL_MEMO_MAX * TB_MATERIAL_MEMO_MAX * sizeof *mm->combined);
+  memset(mm, 0, sizeof *mm);
 }
 
 /* ---- compliant contact spring ---- */

@@ -20,8 +20,17 @@ void tb_material_defaults(float friction, float restitution, tb_material* out);
  * value, in an error naming fn. */
 tb_status tb_material_check(struct tb_world* w, const char* fn, const tb_material* m);
 
-/* The combined material of the contact between shape slots s0 and s1 (rule of the world). */
+/* The combined material of the contact between shape slots s0 and s1 (rule of the world): from
+ * the material memo when it is on (tb_material_memo_update ran since the inputs last changed). */
 void tb_combine_materials(const struct tb_world* w, int32_t s0, int32_t s1, tb_contact_material* out);
+
+/* The material memo (tb_material_memo in world.h): rebuilt when a shape's material was set, a shape
+ * created, or the world's combine rule, its parameters or the Newton penalty fallback changed
+ * since the last build (between steps: before the narrow stage); invalidate marks it for the next
+ * update; destroy frees it. Off when its table cannot be allocated: the contacts combine their own. */
+void tb_material_memo_update(struct tb_world* w);
+void tb_material_memo_invalidate(struct tb_world* w);
+void tb_material_memo_destroy(struct tb_world* w);
 
 /* The same for two materials directly (one function serves collide() and the tests). */
 void tb_combine_material_pair(int32_t rule, const tb_combine_params* params, const tb_material* m0,

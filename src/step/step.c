@@ -6,6 +6,7 @@
 #include "../core/jobs.h"
 #include "../model/contact_match.h"
 #include "../model/contact_store.h"
+#include "../model/material.h"
 #include "../observe/observe.h"
 #include "../solver/island.h"
 #include "../solver/solver.h"
@@ -35,6 +36,7 @@ static tb_status reserve_collide(tb_world* w) {
   tb_jobs_reset_usage();
   if (!tb_arena_reserve(&w->arena, (size_t)w->shapes.count + 64))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for scratch");
+  tb_material_memo_update(w); /* the narrow stage's combined materials (off when it cannot allocate) */
   return TB_OK;
 }
 

@@ -98,7 +98,8 @@ static inline int32_t tb_world_id_slot(int32_t id) { return id & ((1 << TB_WORLD
   X(contact_offset, float, 1, "m, >= 0 (PhysX)")                                                   \
   X(rest_offset, float, 1, "m, <= contact_offset (PhysX)")                                         \
   /* materials (tb_shape_set_material) */                                                          \
-  X(material, tb_material, 1, "contact material")
+  X(material, tb_material, 1, "contact material")                                                 \
+  X(material_key, int32_t, 1, "its material's index in the world's material memo (when on); derived")
 
 /* X(name, type, per_slot, doc): every joint array (src/api/joint.c creates, the solvers read). */
 #define TB_JOINT_ARRAYS(X)                                                                          \
@@ -252,6 +253,25 @@ typedef struct tb_sap_entry {
   int32_t slot, pad;
 } tb_sap_entry;
 
+/* The combined material of every pair of the distinct shape materials, so a contact copies its
+ * combination instead of gathering two shapes' materials and combining them (src/model/material.c);
+ * rebuilt before a collide whose inputs changed. Off (count 0) past TB_MATERIAL_MEMO_MAX distinct
+ * materials or with MuJoCo explicit pairs: then each contact combines its own. */
+#define TB_MATERIAL_MEMO_MAX 16
+typedef struct tb_material_memo_inputs {
+  int32_t valid;               /* 0 after a shape's material was set or a shape created */
+  int32_t rule;                /* def.solver.combine_rule */
+  tb_combine_params combine;   /* def.solver.combine */
+  float penalty[4];            /* def.solver.newton ke, kd, kf, ka: the fallback of unset materials */
+  int32_t explicit_pairs;      /* MuJoCo explicit pairs exist */
+} tb_material_memo_inputs;
+typedef struct tb_material_memo {
+  tb_material_memo_inputs built; /* what the table was built from */
+  int32_t count;                 /* distinct materials in the table; 0: off */
+  tb_material* distinct;         /* TB_MATERIAL_MEMO_MAX, allocated at the first build */
+  tb_contact_material* combined; /* TB_MATERIAL_MEMO_MAX², [key0 * count + key1] */
+} tb_material_memo;
+
 typedef struct tb_world {
   int32_t alive;
   int32_t generation;
@@ -292,6 +312,7 @@ typedef struct tb_world {
   tb_pair_keys body_exclusions;  /* body slots: MuJoCo `exclude` */
   tb_pair_keys contact_pairs;    /* shape slots: MuJoCo explicit `pair`s with their parameters */
   tb_pair_keys joint_pairs;      /* body slots joined by a joint without collide_connected: filtered out */
+  tb_material_memo material_memo; /* combined materials of the distinct shape materials; not saved */
   tb_sap_entry* sap_entries;     /* sap_capacity entries: the AABBs in sweep order */
   /* -- world section: distances and matching -- */
   tb_match_data match;        /* contacts of the last two collide() calls, for matching */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "include/tribo.h"
+#include "api/api.h" /* tb_world_get: the material memo */
 #include "model/material.h"
 #include "test_util.h"
 
@@ -595,6 +596,97 @@ static void test_mujoco_pair_friction(void) {
   tb_world_destroy(w);
 }
 
+/* Every contact's friction, restitution and stiffness against its two shapes' materials combined
+ * directly (bitwise); returns the contacts checked. */
+static int check_contacts_combined(tb_world_id w) {
+  tb_contact_status st;
+  tb_world_contact_status(w, &st);
+  const int32_t* s0 = (const int32_t*)tb_world_field(w, TB_FIELDS_CONTACT, field_index("shape0"));
+  const int32_t* s1 = (const int32_t*)tb_world_field(w, TB_FIELDS_CONTACT, field_index("shape1"));
+  tb_world_def d;
+  tb_world_get_def(w, &d);
+  for (int32_t k = 0; k < st.count; ++k) {
+    tb_material m0, m1;
+    CHECK(tb_shape_get_material(w, s0[k], &m0) == TB_OK && tb_shape_get_material(w, s1[k], &m1) == TB_OK);
+    tb_contact_material c;
+    tb_combine_material_pair(d.solver.combine_rule, &d.solver.combine, &m0, &m1, &c);
+    float ke = c.ke == 0.0f ? d.solver.newton.ke : c.ke; /* the penalty fallback of the mean rule */
+    CHECK(contact_value(w, "dynamic_friction", k) == c.dynamic_friction);
+    if (d.solver.combine_rule == TB_COMBINE_RULE_PHYSX) CHECK(contact_value(w, "restitution", k) == c.restitution);
+    if (d.solver.combine_rule == TB_COMBINE_RULE_MEAN) CHECK(contact_value(w, "stiffness", k) == ke);
+  }
+  return st.count;
+}
+
+/* The material memo (combined materials of the distinct shape materials, tabulated before the
+ * narrow stage) gives each contact what combining its two shapes' materials gives: off past
+ * TB_MATERIAL_MEMO_MAX distinct materials, on below it, rebuilt after a material is set, a shape
+ * created or destroyed, the combine rule or the Newton penalty fallback changed. */
+static void test_material_memo(void) {
+  tb_world_def def = tb_default_world_def();
+  tb_world_id w = tb_world_create(&def);
+  const tb_world* wd = tb_world_get(w);
+  float plane[4] = {0, 1, 0, 0}, sphere[4] = {0.2f, 0, 0, 0};
+  tb_body_id g = tb_body_create(w, TB_BODY_STATIC, ZERO, ID_Q);
+  tb_shape_create(w, g, TB_SHAPE_PLANE, plane, ZERO, ID_Q, 0.9f, 0.1f, 1.0f);
+  enum { N = TB_MATERIAL_MEMO_MAX + 4 };
+  tb_shape_id ball[N];
+  for (int i = 0; i < N; ++i) {
+    float pos[3] = {0.5f * (float)i, 0.195f, 0};
+    tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, pos, ID_Q);
+    ball[i] = tb_shape_create(w, b, TB_SHAPE_SPHERE, sphere, ZERO, ID_Q, 0.02f * (float)(i + 1), 0.01f * (float)i, 1000.0f);
+  }
+  /* N + 1 distinct materials: off, each contact combines its own */
+  CHECK(tb_world_collide(w) == TB_OK);
+  CHECK(wd->material_memo.count == 0);
+  CHECK(check_contacts_combined(w) == N);
+  CHECK_NEAR(0.5 * (0.9 + 0.02 * 3), contact_value(w, "dynamic_friction", 2), 1e-6);
+  /* three sphere materials and the plane's: on */
+  for (int i = 0; i < N; ++i) {
+    tb_material m = mat(0.1f * (float)(1 + i % 3), 0.0f);
+    CHECK(tb_shape_set_material(w, ball[i], &m) == TB_OK);
+  }
+  CHECK(tb_world_collide(w) == TB_OK);
+  CHECK(wd->material_memo.count == 4);
+  CHECK(check_contacts_combined(w) == N);
+  CHECK_NEAR(0.5 * (0.9 + 0.3), contact_value(w, "dynamic_friction", 2), 1e-6);
+  /* one material set between collides */
+  tb_material ice = mat(0.01f, 0.5f);
+  CHECK(tb_shape_set_material(w, ball[2], &ice) == TB_OK);
+  CHECK(tb_world_collide(w) == TB_OK);
+  CHECK(wd->material_memo.count == 5);
+  CHECK(check_contacts_combined(w) == N);
+  CHECK_NEAR(0.5 * (0.9 + 0.01), contact_value(w, "dynamic_friction", 2), 1e-6);
+  /* the rule and the Newton fallback stiffness changed */
+  tb_solver_params sp = def.solver;
+  sp.combine_rule = TB_COMBINE_RULE_MEAN;
+  sp.newton.ke = 1234.0f;
+  CHECK(tb_world_set_solver(w, &sp) == TB_OK);
+  CHECK(tb_world_collide(w) == TB_OK);
+  CHECK(wd->material_memo.count == 5);
+  CHECK(check_contacts_combined(w) == N);
+  CHECK_NEAR(1234.0, contact_value(w, "stiffness", 0), 0);
+  sp.newton.ke = 4321.0f;
+  CHECK(tb_world_set_solver(w, &sp) == TB_OK);
+  CHECK(tb_world_collide(w) == TB_OK);
+  CHECK_NEAR(4321.0, contact_value(w, "stiffness", 0), 0);
+  /* a shape destroyed (its slot's key cleared) and one created with a new material */
+  CHECK(tb_shape_destroy(w, ball[2]) == TB_OK);
+  CHECK(wd->shapes.material_key[tb_id_slot(ball[2])] == -1);
+  float pos[3] = {1.0f, 0.195f, 0};
+  tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, pos, ID_Q);
+  tb_shape_id fresh = tb_shape_create(w, b, TB_SHAPE_SPHERE, sphere, ZERO, ID_Q, 0.77f, 0.0f, 1000.0f);
+  CHECK(tb_world_collide(w) == TB_OK);
+  CHECK(wd->material_memo.count == 5); /* ice went with its shape; 0.77 came */
+  CHECK(check_contacts_combined(w) == N);
+  tb_material fm;
+  CHECK(tb_shape_get_material(w, fresh, &fm) == TB_OK);
+  int32_t fk = wd->shapes.material_key[tb_id_slot(fresh)];
+  CHECK(fk >= 0 && fk < 5 && memcmp(&wd->material_memo.distinct[fk], &fm, sizeof fm) == 0);
+  CHECK(tb_world_step(w) == TB_OK);
+  tb_world_destroy(w);
+}
+
 /* tb_combine_rule_params is what every rule can define (the store fill skips the other parameter
  * groups): each rule on rigid and compliant materials defines a subset, and the union is the set. */
 static void test_rule_params(void) {
@@ -627,6 +719,7 @@ int main(void) {
   test_newton_rules();
   test_mujoco_rule();
   test_world_readback();
+  test_material_memo();
   test_validation();
   return tb_test_report("test_material");
 }
