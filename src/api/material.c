@@ -15,8 +15,8 @@ tb_status tb_shape_set_material(tb_world_id world, tb_shape_id shape, const tb_m
   tb_status st = tb_material_check(w, fn, material);
   if (st != TB_OK) return st;
   tb_shapes* sh = &w->shapes;
+  tb_material_memo_release(w); /* the last collide's pairs keep the material they were found with */
   sh->material[s] = *material;
-  tb_material_memo_invalidate(w);
   /* the plain per-shape coefficients follow the material (μ of the mean rules, restitution) */
   sh->friction[s] = material->dynamic_friction;
   sh->restitution[s] = material->restitution;

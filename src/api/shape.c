@@ -17,7 +17,8 @@ void tb_shape_slot_clear(tb_world* w, int32_t s) {
   sh->data[s] = NULL;
   sh->type[s] = -1;
   sh->next[s] = -1;
-  sh->material_key[s] = -1; /* as the material memo's next build would write it */
+  tb_material_memo_release(w); /* the last collide's pairs may name the slot */
+  sh->material_key[s] = -1;     /* as the memo's next build would write it */
 }
 
 void tb_shape_slot_free(tb_world* w, int32_t s) {
@@ -68,8 +69,8 @@ static tb_shape_id insert_shape(tb_world* w, int32_t bslot, tb_shape_type type, 
   sh->margin[s] = sh->gap[s] = sh->contact_offset[s] = sh->rest_offset[s] = 0.0f;
   tb_material_defaults(friction, restitution, &sh->material[s]);
   sh->material[s].solref[0] = w->def.solver.mujoco.default_timeconst; /* per preset: MuJoCo 0.02 s, Genesis 0.01 s */
+  tb_material_memo_release(w); /* the memo is rebuilt with this shape's material */
   sh->material_key[s] = -1;
-  tb_material_memo_invalidate(w); /* its material's key */
   /* append, so shapes keep their creation order within a body */
   sh->next[s] = -1;
   int32_t* link = &w->bodies.first_shape[bslot];

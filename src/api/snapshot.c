@@ -16,6 +16,7 @@
 
 #include "../core/jobs.h"
 #include "../core/serial.h"
+#include "../model/material.h"
 #include "../observe/observe.h"
 #include "../solver/solver.h"
 #include "../world/world_def.h"
@@ -170,6 +171,7 @@ int32_t tb_world_snapshot(tb_world_id world, void* bytes, int32_t capacity) {
   if (!w) return -tb_world_fail(NULL, TB_ERR_NOT_FOUND, "snapshot: world %d does not exist", world);
   if (bytes && capacity < 0)
     return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "snapshot: capacity must be >= 0 (got %d)", capacity);
+  tb_material_memo_release(w); /* the pairs' combined materials into the arrays saved */
   tb_serial count = {0};
   put_payload(&count, w);
   size_t total = sizeof(snapshot_header) + count.pos;

@@ -201,7 +201,7 @@ static void fill_job(int32_t begin, int32_t end, void* vctx) {
       f->match_key[n] = frame->id[n];
       f->match_index[n] = frame->previous[n];
       f->age[n] = frame->age[n];
-      store_material(f, n, &w->manifold_material[i]);
+      store_material(f, n, tb_pair_material(w, i));
       ++n;
     }
   }

@@ -189,11 +189,6 @@ static void combine_shapes(const tb_world* w, const tb_material* m0, const tb_ma
 
 void tb_combine_materials(const tb_world* w, int32_t s0, int32_t s1, tb_contact_material* out) {
   const tb_shapes* s = &w->shapes;
-  const tb_material_memo* mm = &w->material_memo;
-  if (mm->count > 0) { /* on only without explicit pairs (tb_material_memo_update) */
-    *out = mm->combined[s->material_key[s0] * mm->count + s->material_key[s1]];
-    return;
-  }
   combine_shapes(w, &s->material[s0], &s->material[s1], out);
   /* a MuJoCo explicit `pair` carries its own parameters (mujoco §5), which replace the geoms'
    * combination: five friction numbers, condim, solref, solreffriction, solimp, adhesion */
@@ -228,7 +223,13 @@ static tb_material_memo_inputs memo_inputs(const tb_world* w) {
   return in;
 }
 
-void tb_material_memo_invalidate(tb_world* w) { w->material_memo.built.valid = 0; }
+void tb_material_memo_release(tb_world* w) {
+  tb_material_memo* mm = &w->material_memo;
+  if (mm->count > 0)
+    for (int32_t i = 0; i < w->pair_count; ++i) w->manifold_material[i] = *tb_pair_material(w, i);
+  mm->count = 0;
+  mm->built.valid = 0;
+}
 
 /* Each live shape's key is its material's first appearance in slot order among the distinct ones
  * (compared bytewise, as set): a function of the shapes alone, so a restored world rebuilds the

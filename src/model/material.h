@@ -5,8 +5,7 @@
 
 #include "../include/tribo.h"
 #include "../world/contact_types.h"
-
-struct tb_world;
+#include "../world/world.h"
 
 /* Checks MuJoCo condim (1, 3, 4, 6), solref (finite) and solimp (dmin, dmax in (0, 1), width >= 0,
  * midpoint in [0, 1], power >= 1); an error names `prefix` + the field and its value. */
@@ -20,16 +19,30 @@ void tb_material_defaults(float friction, float restitution, tb_material* out);
  * value, in an error naming fn. */
 tb_status tb_material_check(struct tb_world* w, const char* fn, const tb_material* m);
 
-/* The combined material of the contact between shape slots s0 and s1 (rule of the world): from
- * the material memo when it is on (tb_material_memo_update ran since the inputs last changed). */
+/* The combined material of the contact between shape slots s0 and s1 (rule of the world), for a
+ * pair with points while the material memo is off. */
 void tb_combine_materials(const struct tb_world* w, int32_t s0, int32_t s1, tb_contact_material* out);
 
-/* The material memo (tb_material_memo in world.h): rebuilt when a shape's material was set, a shape
- * created, or the world's combine rule, its parameters or the Newton penalty fallback changed
- * since the last build (between steps: before the narrow stage); invalidate marks it for the next
- * update; destroy frees it. Off when its table cannot be allocated: the contacts combine their own. */
+/* The combined material of pair i of the last collide (the solvers and the store fill read it):
+ * while the material memo is on, its entry for the two shapes' materials; else the one the narrow
+ * stage combined for the pair. */
+static inline const tb_contact_material* tb_pair_material(const tb_world* w, int32_t i) {
+  const tb_material_memo* mm = &w->material_memo;
+  if (mm->count > 0) {
+    const int32_t* key = w->shapes.material_key;
+    return &mm->combined[key[w->pairs[i].shape0] * mm->count + key[w->pairs[i].shape1]];
+  }
+  return &w->manifold_material[i];
+}
+
+/* The material memo (tb_material_memo in world.h). Update, before the narrow stage: rebuilt when
+ * it is off, or the world's combine rule, its parameters or the Newton penalty fallback changed
+ * since it was built. Release: every pair of the last collide gets its combined material in
+ * manifold_material, and the memo is off until the next update; before a shape's material or key
+ * changes (the last collide's pairs keep the materials they were found with) and before a
+ * snapshot saves the pairs. Off when its table cannot be allocated: the contacts combine their own. */
 void tb_material_memo_update(struct tb_world* w);
-void tb_material_memo_invalidate(struct tb_world* w);
+void tb_material_memo_release(struct tb_world* w);
 void tb_material_memo_destroy(struct tb_world* w);
 
 /* The same for two materials directly (one function serves collide() and the tests). */

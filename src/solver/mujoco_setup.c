@@ -77,7 +77,7 @@ static tb_status reserve(tb_world* w) {
     const tb_manifold* mf = &w->manifolds[m];
     for (int32_t j = 0; j < mf->point_count; ++j) {
       const tb_manifold_point* mp = &mf->points[j];
-      if (mp->active || (mp->excluded && w->manifold_material[m].adhesion > 0.0f)) ++nc;
+      if (mp->active || (mp->excluded && tb_pair_material(w, m)->adhesion > 0.0f)) ++nc;
     }
   }
   int32_t nj = tb_mj_joint_row_bound(w); /* joint rows, and joint constraints, at most */
@@ -408,7 +408,7 @@ static tb_status manifold_rows(tb_world* w, tb_mujoco_data* d, int32_t m, double
   const tb_shapes* shapes = &w->shapes;
   int32_t bs0 = shapes->body[w->pairs[m].shape0], bs1 = shapes->body[w->pairs[m].shape1];
   int32_t a = d->dof_of_slot[bs0], b = d->dof_of_slot[bs1];
-  const tb_contact_material* mat = &w->manifold_material[m];
+  const tb_contact_material* mat = tb_pair_material(w, m);
   tb_vec3 t0, t1;
   tb_basis(mf->normal, &t0, &t1);
   const double frame[3][3] = {{mf->normal.x, mf->normal.y, mf->normal.z}, {t0.x, t0.y, t0.z}, {t1.x, t1.y, t1.z}};

@@ -118,7 +118,7 @@ tb_status tb_newton_setup(tb_world* w, const char* fn) {
     const tb_manifold* mf = &w->manifolds[m];
     int32_t s0 = w->pairs[m].shape0, s1 = w->pairs[m].shape1;
     int32_t a = d->body_of_slot[shapes->body[s0]], b = d->body_of_slot[shapes->body[s1]];
-    const tb_contact_material* mat = &w->manifold_material[m];
+    const tb_contact_material* mat = tb_pair_material(w, m);
     const float margin = tb_distance_pair_of(w, s0, s1, 0.0f).margin; /* m: the record's margin sum */
     for (int32_t j = 0; j < mf->point_count; ++j) {
       const tb_manifold_point* mp = &mf->points[j];

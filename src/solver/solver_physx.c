@@ -31,6 +31,7 @@
 #include "../core/serial.h"
 #include "../core/sort.h"
 #include "../model/contact_store.h"
+#include "../model/material.h"
 #include "solver_physx.h"
 
 static int anchor_cache_arrays(tb_anchor_cache* a, tb_array_ref* out) {
@@ -469,7 +470,7 @@ static void pack_wides_job(int32_t begin, int32_t end, void* vctx) {
     in->slot_b[l] = b;
     in->solver_a[l] = solver_index[a];
     in->solver_b[l] = solver_index[b];
-    const tb_contact_material* mat = &w->manifold_material[m];
+    const tb_contact_material* mat = tb_pair_material(w, m);
     float mu_d = mat->dynamic_friction > 0.0f ? mat->dynamic_friction : 0.0f;
     in->mu_dynamic[l] = mu_d;
     in->mu_static[l] = mat->static_friction > mu_d ? mat->static_friction : mu_d;

@@ -3,6 +3,7 @@
  * 1-D implicit model, the Newton mean / VBD / Kamino rules, the MuJoCo rule (priority, solmix),
  * the per-contact readback of the combined parameters, and validation. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "include/tribo.h"
@@ -631,9 +632,10 @@ static void test_material_memo(void) {
   tb_shape_create(w, g, TB_SHAPE_PLANE, plane, ZERO, ID_Q, 0.9f, 0.1f, 1.0f);
   enum { N = TB_MATERIAL_MEMO_MAX + 4 };
   tb_shape_id ball[N];
+  tb_body_id body[N];
   for (int i = 0; i < N; ++i) {
     float pos[3] = {0.5f * (float)i, 0.195f, 0};
-    tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, pos, ID_Q);
+    tb_body_id b = body[i] = tb_body_create(w, TB_BODY_DYNAMIC, pos, ID_Q);
     ball[i] = tb_shape_create(w, b, TB_SHAPE_SPHERE, sphere, ZERO, ID_Q, 0.02f * (float)(i + 1), 0.01f * (float)i, 1000.0f);
   }
   /* N + 1 distinct materials: off, each contact combines its own */
@@ -650,6 +652,46 @@ static void test_material_memo(void) {
   CHECK(wd->material_memo.count == 4);
   CHECK(check_contacts_combined(w) == N);
   CHECK_NEAR(0.5 * (0.9 + 0.3), contact_value(w, "dynamic_friction", 2), 1e-6);
+  /* a snapshot between collide and solve: the copy solves with the same materials, bit for bit
+   * (the balls slide, so friction decides their velocities) */
+  const float slide[3] = {2.0f, 0.0f, 0.0f};
+  for (int i = 0; i < N; ++i) CHECK(tb_body_set_velocity(w, body[i], slide, ZERO) == TB_OK);
+  CHECK(tb_world_collide(w) == TB_OK);
+  CHECK(wd->material_memo.count == 4);
+  int32_t size = tb_world_snapshot(w, NULL, 0);
+  CHECK(size > 0);
+  void* snap = malloc((size_t)size);
+  CHECK(tb_world_snapshot(w, snap, size) == size);
+  CHECK(wd->material_memo.count == 0); /* released into the pairs saved */
+  tb_world_id copy = tb_world_create_from_snapshot(snap, size, 0);
+  CHECK(copy >= 0);
+  free(snap);
+  tb_contact_status cs;
+  tb_world_contact_status(copy, &cs);
+  CHECK(cs.count == N);
+  for (int k = 0; k < N; ++k) CHECK(contact_value(copy, "dynamic_friction", k) == contact_value(w, "dynamic_friction", k));
+  CHECK(tb_world_solve(w) == TB_OK && tb_world_solve(copy) == TB_OK);
+  for (int i = 0; i < N; ++i) {
+    float sa[13], sb[13];
+    CHECK(tb_body_get_state(w, body[i], sa) == TB_OK && tb_body_get_state(copy, body[i], sb) == TB_OK);
+    CHECK(memcmp(sa, sb, sizeof sa) == 0);
+    /* sliding: Coulomb friction takes μ·g·h off the speed in one step, μ = (0.9 + μ_ball) / 2 */
+    double mu = 0.5 * (0.9 + 0.1 * (1 + i % 3));
+    CHECK_NEAR(2.0 - mu * 9.81 / 60.0, sa[7], 1e-3);
+  }
+  tb_world_destroy(copy);
+  /* a material set after a collide: the collide's contacts keep what they were found with */
+  CHECK(tb_world_collide(w) == TB_OK);
+  CHECK(wd->material_memo.count == 4);
+  tb_material slick = mat(0.001f, 0.0f);
+  CHECK(tb_shape_set_material(w, ball[4], &slick) == TB_OK);
+  CHECK_NEAR(0.5 * (0.9 + 0.2), contact_value(w, "dynamic_friction", 4), 1e-6); /* ball 4: 0.1 · (1 + 4 % 3) */
+  CHECK(tb_world_collide(w) == TB_OK);
+  CHECK_NEAR(0.5 * (0.9 + 0.001), contact_value(w, "dynamic_friction", 4), 1e-6);
+  tb_material back = mat(0.2f, 0.0f);
+  CHECK(tb_shape_set_material(w, ball[4], &back) == TB_OK);
+  CHECK(tb_world_collide(w) == TB_OK);
+  CHECK(wd->material_memo.count == 4);
   /* one material set between collides */
   tb_material ice = mat(0.01f, 0.5f);
   CHECK(tb_shape_set_material(w, ball[2], &ice) == TB_OK);

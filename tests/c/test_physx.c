@@ -226,6 +226,13 @@ static void test_sliding_box(tb_preset preset) {
   tb_world_destroy(w);
 }
 
+/* The combined materials of the last collide's pairs, to edit before solve(): released from the
+ * material memo into the per-pair array the solvers then read. */
+static tb_contact_material* pair_materials(tb_world* ww) {
+  tb_material_memo_release(ww);
+  return ww->manifold_material;
+}
+
 /* Box on a plane tilted by θ about z. The combined material is set after collide(): static μs
  * decides sticking, dynamic μd the sliding acceleration g(sinθ − μd·cosθ). Returns the
  * displacement along the slope (m, downhill positive) and the acceleration (m/s²) between steps
@@ -260,9 +267,10 @@ static void incline(tb_preset preset, int on_box, float theta, float mu_s, float
     tb_step_stats st;
     tb_world_step_stats(w, &st);
     if (s >= 30) *refreshed += st.refreshed_pairs;
+    tb_contact_material* pm = pair_materials(ww);
     for (int32_t i = 0; i < ww->pair_count; ++i) {
-      ww->manifold_material[i].static_friction = mu_s;
-      ww->manifold_material[i].dynamic_friction = mu_d;
+      pm[i].static_friction = mu_s;
+      pm[i].dynamic_friction = mu_d;
     }
     CHECK(tb_world_solve(w) == TB_OK);
     if (s == 29) {
@@ -396,7 +404,8 @@ static void test_material_flags(tb_preset preset) {
   float x[13];
   for (int s = 0; s < 30; ++s) {
     tb_world_collide(w);
-    for (int32_t i = 0; i < ww->pair_count; ++i) ww->manifold_material[i].flags |= TB_CONTACT_MATERIAL_NO_FRICTION;
+    tb_contact_material* pm = pair_materials(ww);
+    for (int32_t i = 0; i < ww->pair_count; ++i) pm[i].flags |= TB_CONTACT_MATERIAL_NO_FRICTION;
     tb_world_solve(w);
   }
   state(w, b, x);
@@ -664,10 +673,11 @@ static void test_compliant(tb_preset preset) {
   const float k = 2000.0f, d = 60.0f;
   for (int s = 0; s < 240; ++s) {
     tb_world_collide(w);
+    tb_contact_material* pm = pair_materials(ww);
     for (int32_t i = 0; i < ww->pair_count; ++i) {
-      ww->manifold_material[i].flags |= TB_CONTACT_MATERIAL_COMPLIANT;
-      ww->manifold_material[i].stiffness = k;
-      ww->manifold_material[i].damping = d;
+      pm[i].flags |= TB_CONTACT_MATERIAL_COMPLIANT;
+      pm[i].stiffness = k;
+      pm[i].damping = d;
     }
     tb_world_solve(w);
   }
