@@ -167,7 +167,7 @@ static inline void tb_pair_count_points(tb_pair* p, const tb_manifold* m) {
   X(pairs, tb_pair, 1, "candidates of the broad phase, ordered by (shape0, shape1)")              \
   X(manifolds, tb_manifold, 1, "filled by the narrow phase")                                       \
   X(manifold_contact, int32_t, 1, "first contact-store index of each manifold, -1 when not stored") \
-  X(manifold_material, tb_contact_material, 1, "combined material (filled by collide for pairs with points; unread otherwise)")
+  X(manifold_material, tb_contact_material, 1, "combined material, read through tb_pair_material: filled by collide for pairs with points while the material memo is off, by its release otherwise")
 
 /* Groups of the contact fields whose "not defined / not computed" defaults (NaN, -1, 0) the store
  * fill writes, by who else writes them: the combine rule's parameters (one group per
@@ -253,13 +253,14 @@ typedef struct tb_sap_entry {
   int32_t slot, pad;
 } tb_sap_entry;
 
-/* The combined material of every pair of the distinct shape materials, so a contact copies its
- * combination instead of gathering two shapes' materials and combining them (src/model/material.c);
- * rebuilt before a collide whose inputs changed. Off (count 0) past TB_MATERIAL_MEMO_MAX distinct
- * materials or with MuJoCo explicit pairs: then each contact combines its own. */
+/* The combined material of every pair of the distinct shape materials, so a contact pair reads its
+ * combination from a small table (tb_pair_material) instead of gathering two shapes' materials,
+ * combining them and keeping a copy per pair (src/model/material.c); rebuilt before a collide when
+ * off or its inputs changed. Off (count 0) past TB_MATERIAL_MEMO_MAX distinct materials or with
+ * MuJoCo explicit pairs: then each pair with points combines its own into manifold_material. */
 #define TB_MATERIAL_MEMO_MAX 16
 typedef struct tb_material_memo_inputs {
-  int32_t valid;               /* 0 after a shape's material was set or a shape created */
+  int32_t valid;               /* 0 after a release (tb_material_memo_release) */
   int32_t rule;                /* def.solver.combine_rule */
   tb_combine_params combine;   /* def.solver.combine */
   float penalty[4];            /* def.solver.newton ke, kd, kf, ka: the fallback of unset materials */
