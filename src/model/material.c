@@ -257,7 +257,10 @@ void tb_material_memo_update(tb_world* w) {
   int32_t count = 0;
   int on = mm->distinct && !in.explicit_pairs;
   for (int32_t id = 0; on && id < s->count; ++id) {
-    if (s->type[id] < 0) continue;
+    if (s->type[id] < 0) {
+      s->material_key[id] = -1;
+      continue;
+    }
     int32_t k = 0;
     while (k < count && memcmp(&mm->distinct[k], &s->material[id], sizeof(tb_material)) != 0) ++k;
     if (k == count) {
@@ -270,8 +273,6 @@ void tb_material_memo_update(tb_world* w) {
     for (int32_t id = 0; id < s->count; ++id) s->material_key[id] = -1;
     return;
   }
-  for (int32_t id = 0; id < s->count; ++id)
-    if (s->type[id] < 0) s->material_key[id] = -1;
   for (int32_t i = 0; i < count; ++i)
     for (int32_t j = 0; j < count; ++j) combine_shapes(w, &mm->distinct[i], &mm->distinct[j], &mm->combined[i * count + j]);
   mm->count = count;

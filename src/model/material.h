@@ -9,7 +9,7 @@
 
 /* Checks MuJoCo condim (1, 3, 4, 6), solref (finite) and solimp (dmin, dmax in (0, 1), width >= 0,
  * midpoint in [0, 1], power >= 1); an error names `prefix` + the field and its value. */
-tb_status tb_mujoco_contact_params_check(struct tb_world* w, const char* fn, const char* prefix, int32_t condim,
+tb_status tb_mujoco_contact_params_check(tb_world* w, const char* fn, const char* prefix, int32_t condim,
                                  const float solref[2], const float solimp[5]);
 
 /* The default material of a shape of friction μ and restitution e (tb_material_default_into). */
@@ -17,11 +17,11 @@ void tb_material_defaults(float friction, float restitution, tb_material* out);
 
 /* Checks every field of a material in declaration order; the first bad one is named with its
  * value, in an error naming fn. */
-tb_status tb_material_check(struct tb_world* w, const char* fn, const tb_material* m);
+tb_status tb_material_check(tb_world* w, const char* fn, const tb_material* m);
 
 /* The combined material of the contact between shape slots s0 and s1 (rule of the world), for a
  * pair with points while the material memo is off. */
-void tb_combine_materials(const struct tb_world* w, int32_t s0, int32_t s1, tb_contact_material* out);
+void tb_combine_materials(const tb_world* w, int32_t s0, int32_t s1, tb_contact_material* out);
 
 /* The combined material of pair i of the last collide (the solvers and the store fill read it):
  * while the material memo is on, its entry for the two shapes' materials; else the one the narrow
@@ -41,9 +41,9 @@ static inline const tb_contact_material* tb_pair_material(const tb_world* w, int
  * manifold_material, and the memo is off until the next update; before a shape's material or key
  * changes (the last collide's pairs keep the materials they were found with) and before a
  * snapshot saves the pairs. Off when its table cannot be allocated: the contacts combine their own. */
-void tb_material_memo_update(struct tb_world* w);
-void tb_material_memo_release(struct tb_world* w);
-void tb_material_memo_destroy(struct tb_world* w);
+void tb_material_memo_update(tb_world* w);
+void tb_material_memo_release(tb_world* w);
+void tb_material_memo_destroy(tb_world* w);
 
 /* The same for two materials directly (one function serves collide() and the tests). */
 void tb_combine_material_pair(int32_t rule, const tb_combine_params* params, const tb_material* m0,

@@ -712,6 +712,14 @@ static void test_material_memo(void) {
   CHECK(tb_world_set_solver(w, &sp) == TB_OK);
   CHECK(tb_world_collide(w) == TB_OK);
   CHECK_NEAR(4321.0, contact_value(w, "stiffness", 0), 0);
+  /* a shape created after a collide with a material of its own: the next collide tabulates it */
+  float far[3] = {-1.0f, 0.195f, 0};
+  tb_shape_id extra = tb_shape_create(w, tb_body_create(w, TB_BODY_DYNAMIC, far, ID_Q), TB_SHAPE_SPHERE, sphere, ZERO,
+                                      ID_Q, 0.55f, 0.0f, 1000.0f);
+  CHECK(tb_world_collide(w) == TB_OK);
+  CHECK(wd->material_memo.count == 6);
+  CHECK(check_contacts_combined(w) == N + 1);
+  CHECK(tb_shape_destroy(w, extra) == TB_OK);
   /* a shape destroyed (its slot's key cleared) and one created with a new material */
   CHECK(tb_shape_destroy(w, ball[2]) == TB_OK);
   CHECK(wd->shapes.material_key[tb_id_slot(ball[2])] == -1);
