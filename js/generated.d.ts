@@ -1032,7 +1032,7 @@ export interface ContactStatusStruct {
 }
 
 /**
- * The members of the engine struct of field set 'step_stats' (52 bytes), as the World getters that
+ * The members of the engine struct of field set 'step_stats' (56 bytes), as the World getters that
  * return it give them (js/fields.js readValues): a 0/1 flag as a boolean, an enum as its name, several
  * components as a tuple.
  */
@@ -1140,6 +1140,14 @@ export interface StepStatsStruct {
    * - C member: `regenerated_pairs` (i32 × 1, byte offset 48)
    */
   regeneratedPairs: number;
+
+  /**
+   * pairs left without a test in the last collide(): apart at their last test by more than their shapes moved since
+   *
+   * - Unit: 1
+   * - C member: `apart_pairs` (i32 × 1, byte offset 52)
+   */
+  apartPairs: number;
 }
 
 /**

@@ -286,6 +286,9 @@ static int consistent(const tb_world* t) {
     int32_t points = 0;
     for (int32_t p = 0; p < fr->pair_count; ++p) {
       if (fr->count[p] < 0 || fr->count[p] > TB_MAX_MANIFOLD_POINTS || fr->first[p] != points) return 0;
+      /* a pair left apart has no points (the next collide may leave it untested) */
+      if (fr->pcm[p].state < TB_PCM_NONE || fr->pcm[p].state > TB_PCM_APART) return 0;
+      if (fr->pcm[p].state == TB_PCM_APART && fr->count[p] != 0) return 0;
       points += fr->count[p];
     }
     if (points != fr->point_count) return 0;

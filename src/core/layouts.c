@@ -90,7 +90,8 @@
   X(S, sleeping_pairs, TB_I32, 1, "1", "shape pairs of sleeping bodies not collided, their records kept") \
   X(S, sleeping_contacts, TB_I32, 1, "1", "kept contact records (flagged sleeping) at the end of the store") \
   X(S, refreshed_pairs, TB_I32, 1, "1", "persistent manifolds: pairs refreshed from their previous points in the last collide()") \
-  X(S, regenerated_pairs, TB_I32, 1, "1", "persistent manifolds: pairs of the refreshed types fully generated in the last collide()")
+  X(S, regenerated_pairs, TB_I32, 1, "1", "persistent manifolds: pairs of the refreshed types fully generated in the last collide()") \
+  X(S, apart_pairs, TB_I32, 1, "1", "pairs left without a test in the last collide(): apart at their last test by more than their shapes moved since")
 #define READBACK_INFO(X, S)                                                                           \
   X(S, convention, TB_I32, 1, "enum", "tb_readback of the solver that filled the store")                  \
   X(S, valid, TB_I32, 1, "0/1", "1 after solve() filled this contact set")                                \

@@ -704,6 +704,9 @@ typedef struct tb_step_stats {
   /* persistent manifolds (collision.persistent_manifolds), the last collide() of the step */
   int32_t refreshed_pairs;  /* pairs whose previous points were refreshed (no full generation) */
   int32_t regenerated_pairs;/* pairs of the refreshed types that ran the full generation */
+  /* every preset, the last collide() of the step */
+  int32_t apart_pairs;      /* pairs left without a test: apart at their last one, by more than their
+                               shapes have moved since (the test would have found no point) */
 } tb_step_stats;
 TB_API tb_status tb_world_step_stats(tb_world_id world, tb_step_stats* out);
 

@@ -5,6 +5,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
+#include "../collision/apart.h"
 #include "../collision/contact_reduction.h"
 #include "../collision/narrow_phase.h"
 #include "../core/jobs.h"
@@ -20,15 +21,18 @@
 typedef struct narrow_ctx {
   tb_world* w;
   float h; /* s: one step, ctx->dt */
-  /* persistent manifolds of the pass, added per chunk: sums, so the same with any thread count */
-  atomic_int refreshed, generated;
+  /* persistent manifolds and pairs left apart, added per chunk: sums, so the same with any thread
+   * count */
+  atomic_int refreshed, generated, apart;
 } narrow_ctx;
 
 /* Per pair: the narrow-phase manifold searched up to the distance rule's detection distance
  * (PhysX: plus the speculative distance and the relative motion of one step, so fast bodies are
  * caught before they tunnel), or, with persistent manifolds, the previous frame's points refreshed
- * while the pair's relative pose stays within the thresholds; then the rule's keep / active /
- * excluded classification. A pair's choice reads only its own previous entry. */
+ * while the pair's relative pose stays within the thresholds, or none for a pair that was apart and
+ * whose shapes have not moved enough since to come within that distance (src/collision/apart.h:
+ * the test would find none either); then the rule's keep / active / excluded classification. A
+ * pair's choice reads only its own previous entry. */
 static void narrow_job(int32_t begin, int32_t end, void* vctx) {
   narrow_ctx* ctx = (narrow_ctx*)vctx;
   tb_world* w = ctx->w;
@@ -38,8 +42,8 @@ static void narrow_job(int32_t begin, int32_t end, void* vctx) {
   const tb_match_frame* prev = &w->match.frame[w->match.current];
   const int pcm = w->def.collision.persistent_manifolds;
   /* the previous frame's entry of the chunk's first pair, then a merge walk as keys ascend */
-  int32_t pk = pcm ? tb_lower_bound_u64(prev->key, prev->pair_count, tb_pair_match_key(s, w->pairs[begin].shape0, w->pairs[begin].shape1)) : 0;
-  int32_t refreshed = 0, generated = 0;
+  int32_t pk = tb_lower_bound_u64(prev->key, prev->pair_count, tb_pair_match_key(s, w->pairs[begin].shape0, w->pairs[begin].shape1));
+  int32_t refreshed = 0, generated = 0, apart = 0;
   for (int32_t i = begin; i < end; ++i) {
     int32_t a = w->pairs[i].shape0, c = w->pairs[i].shape1;
     tb_shape_geom ga, gc;
@@ -53,12 +57,20 @@ static void narrow_job(int32_t begin, int32_t end, void* vctx) {
     tb_pcm_cache* cache = &frame->pcm[i];
     int persistent = pcm && tb_pcm_pair_type(ga.type, gc.type);
     int32_t pi = -1;
-    if (persistent) {
-      uint64_t key = tb_pair_match_key(s, a, c);
-      while (pk < prev->pair_count && prev->key[pk] < key) ++pk;
-      if (pk < prev->pair_count && prev->key[pk] == key) pi = pk;
-    }
-    if (pi >= 0 && tb_pcm_refresh(w, a, c, prev, pi, dp.detect, m, cache)) {
+    uint64_t key = tb_pair_match_key(s, a, c);
+    while (pk < prev->pair_count && prev->key[pk] < key) ++pk;
+    if (pk < prev->pair_count && prev->key[pk] == key) pi = pk;
+    const tb_pcm_cache* was = pi >= 0 ? &prev->pcm[pi] : NULL;
+    if (was && was->state == TB_PCM_APART &&
+        tb_apart_holds(was->apart.distance, &ga, &was->apart.pose0, &s->world_pose[a], &gc, &was->apart.pose1,
+                       &s->world_pose[c], dp.detect)) {
+      /* still apart: the manifold tb_collide gives a pair without points */
+      m->normal = tb_v3(0.0f, 0.0f, 1.0f);
+      m->point_count = m->points_found = 0;
+      frame->reduced[i] = 0;
+      *cache = *was; /* measured from the poses of the last test */
+      ++apart;
+    } else if (persistent && pi >= 0 && tb_pcm_refresh(w, a, c, prev, pi, dp.detect, m, cache)) {
       frame->reduced[i] = prev->reduced[pi];
       ++refreshed;
     } else {
@@ -70,6 +82,14 @@ static void narrow_job(int32_t begin, int32_t end, void* vctx) {
         tb_pcm_generated(w, a, c, m, cache);
         ++generated;
       } else memset(cache, 0, sizeof *cache); /* TB_PCM_NONE */
+      /* apart beyond the detection distance by a known margin: the next collides may leave it */
+      float gap = m->point_count == 0 ? tb_apart_distance(&ga, s->world_pose[a], &gc, s->world_pose[c]) : -INFINITY;
+      if (gap > dp.detect) {
+        cache->apart.pose0 = s->world_pose[a];
+        cache->apart.pose1 = s->world_pose[c];
+        cache->apart.distance = gap;
+        cache->state = TB_PCM_APART;
+      }
     }
     frame->dist[i] = dp;
     tb_distance_apply(&dp, (w->pairs[i].flags & TB_PAIR_SOLVE) != 0, m);
@@ -79,14 +99,17 @@ static void narrow_job(int32_t begin, int32_t end, void* vctx) {
   }
   atomic_fetch_add_explicit(&ctx->refreshed, refreshed, memory_order_relaxed);
   atomic_fetch_add_explicit(&ctx->generated, generated, memory_order_relaxed);
+  atomic_fetch_add_explicit(&ctx->apart, apart, memory_order_relaxed);
 }
 
 void tb_narrow_stage(tb_world* w, const tb_step_context* step) {
   narrow_ctx ctx = {.w = w, .h = step->dt};
   atomic_init(&ctx.refreshed, 0);
   atomic_init(&ctx.generated, 0);
+  atomic_init(&ctx.apart, 0);
   tb_parallel_for(w->pair_count, TB_NARROW_CHUNK, step->thread_count, narrow_job, &ctx);
   /* the last pass's (a wake runs the stage again over every pair) */
   w->stats.refreshed_pairs = atomic_load(&ctx.refreshed);
   w->stats.regenerated_pairs = atomic_load(&ctx.generated);
+  w->stats.apart_pairs = atomic_load(&ctx.apart);
 }

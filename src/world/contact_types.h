@@ -59,22 +59,36 @@ typedef struct tb_distance_pair {
                        collision.max_speculative_extension); 0 for the other rules */
 } tb_distance_pair;
 
-/* A pair's persistent manifold (PhysX PCM, collision.persistent_manifolds): the poses of the last
- * full contact generation, against which the next collide() decides to refresh or regenerate. */
+/* A pair's cache from one collide() to the next: its persistent manifold (PhysX PCM,
+ * collision.persistent_manifolds), the poses of the last full contact generation against which the
+ * next collide() decides to refresh or regenerate; or, in every preset, for a pair that was apart
+ * (TB_PCM_APART), a lower bound of its distance and the poses it held then, so that the next
+ * collide() leaves it without a test while its shapes have not moved by that much
+ * (src/collision/apart.h). */
 typedef struct tb_pcm_cache {
-  tb_transform relative; /* shape1's pose in shape0's frame at the last full generation (m, unit quat) */
-  tb_quat q0, q1;        /* the two shapes' world orientations then (box–box rule) */
-  tb_vec3 normal;        /* manifold normal (shape0 towards shape1) in the frame of body `normal_body` */
-  int32_t normal_body;   /* 0 / 1: the body whose frame holds the normal (world for a static body):
-                            the box's of a capsule–box pair (its face defines the normal; PhysX keeps
-                            it in the box's frame), else body 0 */
-  int32_t state;         /* TB_PCM_* of this frame */
+  union {
+    struct {                 /* TB_PCM_GENERATED, TB_PCM_REFRESHED */
+      tb_transform relative; /* shape1's pose in shape0's frame at the last full generation (m, unit quat) */
+      tb_quat q0, q1;        /* the two shapes' world orientations then (box–box rule) */
+      tb_vec3 normal;        /* manifold normal (shape0 towards shape1) in the frame of body `normal_body` */
+      int32_t normal_body;   /* 0 / 1: the body whose frame holds the normal (world for a static body):
+                                the box's of a capsule–box pair (its face defines the normal; PhysX keeps
+                                it in the box's frame), else body 0 */
+    };
+    struct {                 /* TB_PCM_APART */
+      tb_transform pose0, pose1; /* the shapes' world poses at the last test (m, unit quat) */
+      float distance;        /* m: tb_apart_distance then, above the detection distance then */
+    } apart;
+  };
+  int32_t state;             /* TB_PCM_* of this frame */
 } tb_pcm_cache;
 
 enum {
   TB_PCM_NONE = 0,        /* no persistent manifold: off, another pair type */
   TB_PCM_GENERATED = 1,   /* full generation this frame (the cache holds its poses) */
-  TB_PCM_REFRESHED = 2    /* the previous points refreshed (the cache is the last generation's) */
+  TB_PCM_REFRESHED = 2,   /* the previous points refreshed (the cache is the last generation's) */
+  TB_PCM_APART = 3        /* no points, apart by at least apart.distance at apart.pose0 / pose1 (the
+                             last test's: kept while the pair is left without one) */
 };
 
 /* One frame's manifold points, per pair (i) and per point (first[i] + j: pair then point order, the

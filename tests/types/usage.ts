@@ -192,6 +192,6 @@ async function sleeping(): Promise<number> {
   const cap: number | null = world.options.maxDepenetrationVelocity;
   world.free();
   return asleep[0] + kept.length + s.islandCount + s.sleepingIslands + s.sleepingBodies + s.skippedShapes + s.sleepingPairs +
-    s.sleepingContacts + s.refreshedPairs + s.regeneratedPairs + island + mode.length + rule.length + (counter ?? 0) + steps + (cap ?? 0);
+    s.sleepingContacts + s.refreshedPairs + s.regeneratedPairs + s.apartPairs + island + mode.length + rule.length + (counter ?? 0) + steps + (cap ?? 0);
 }
 void sleeping;
