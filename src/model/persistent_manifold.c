@@ -123,7 +123,7 @@ int tb_pcm_refresh(const tb_world* w, int32_t a, int32_t c, const tb_match_frame
   }
   m->normal = normal;
   m->point_count = m->points_found = n;
-  *out = *cache;
+  tb_pcm_cache_copy(out, cache);
   out->state = TB_PCM_REFRESHED;
   return 1;
 }
@@ -132,7 +132,7 @@ void tb_pcm_generated(const tb_world* w, int32_t a, int32_t c, const tb_manifold
   /* no points: the next frame's refresh stops at the pair's count of 0 before reading the cache,
    * so only the state is kept (most candidate pairs of a pile) */
   if (m->point_count == 0) {
-    memset(out, 0, sizeof *out);
+    tb_pcm_cache_clear(out);
     out->state = TB_PCM_GENERATED;
     return;
   }

@@ -5,7 +5,21 @@
 #ifndef TB_PERSISTENT_MANIFOLD_H
 #define TB_PERSISTENT_MANIFOLD_H
 
+#include "../core/simd.h"
 #include "../world/world.h"
+
+_Static_assert(sizeof(tb_pcm_cache) % 16 == 0, "a pair's cache is whole rows of four floats");
+
+/* A pair's cache copied or cleared (zeros: TB_PCM_NONE) with four-float loads and stores, bit for
+ * bit: as a struct copy or memset it was wasm's memory.copy / memory.fill, a call into the runtime
+ * for each of the thousands of pairs of a step (bench/RESULTS.md "perf25"). */
+static inline void tb_pcm_cache_copy(tb_pcm_cache* dst, const tb_pcm_cache* src) {
+  for (size_t i = 0; i < sizeof *dst; i += 16)
+    tb_f4_store((float*)(void*)((char*)dst + i), tb_f4_load((const float*)(const void*)((const char*)src + i)));
+}
+static inline void tb_pcm_cache_clear(tb_pcm_cache* dst) {
+  for (size_t i = 0; i < sizeof *dst; i += 16) tb_f4_store((float*)(void*)((char*)dst + i), tb_f4_splat(0.0f));
+}
 
 /* 1 when pairs of these shape types keep a persistent manifold (box–box, capsule–box). */
 int tb_pcm_pair_type(int32_t type_a, int32_t type_b);

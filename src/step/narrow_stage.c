@@ -68,7 +68,7 @@ static void narrow_job(int32_t begin, int32_t end, void* vctx) {
       m->normal = tb_v3(0.0f, 0.0f, 1.0f);
       m->point_count = m->points_found = 0;
       frame->reduced[i] = 0;
-      *cache = *was; /* measured from the poses of the last test */
+      tb_pcm_cache_copy(cache, was); /* measured from the poses of the last test */
       ++apart;
     } else if (persistent && pi >= 0 && tb_pcm_refresh(w, a, c, prev, pi, dp.detect, m, cache)) {
       frame->reduced[i] = prev->reduced[pi];
@@ -81,7 +81,7 @@ static void narrow_job(int32_t begin, int32_t end, void* vctx) {
       if (persistent) {
         tb_pcm_generated(w, a, c, m, cache);
         ++generated;
-      } else memset(cache, 0, sizeof *cache); /* TB_PCM_NONE */
+      } else tb_pcm_cache_clear(cache); /* TB_PCM_NONE */
       /* apart beyond the detection distance by a known margin: the next collides may leave it */
       float gap = m->point_count == 0 ? tb_apart_distance(&ga, s->world_pose[a], &gc, s->world_pose[c]) : -INFINITY;
       if (gap > dp.detect) {
