@@ -18,7 +18,10 @@ static inline void tb_pcm_cache_copy(tb_pcm_cache* dst, const tb_pcm_cache* src)
     tb_f4_store((float*)(void*)((char*)dst + i), tb_f4_load((const float*)(const void*)((const char*)src + i)));
 }
 static inline void tb_pcm_cache_clear(tb_pcm_cache* dst) {
-  for (size_t i = 0; i < sizeof *dst; i += 16) tb_f4_store((float*)(void*)((char*)dst + i), tb_f4_splat(0.0f));
+  /* a zero the optimiser cannot see, or it makes the stores a memset again */
+  static const volatile float zero = 0.0f;
+  const tb_f4 z = tb_f4_splat(zero);
+  for (size_t i = 0; i < sizeof *dst; i += 16) tb_f4_store((float*)(void*)((char*)dst + i), z);
 }
 
 /* 1 when pairs of these shape types keep a persistent manifold (box–box, capsule–box). */
