@@ -5,6 +5,9 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+
+#include "include/tribo.h"
 
 static int tb_test_failures = 0;
 static int tb_test_checks = 0;
@@ -38,6 +41,16 @@ static int tb_test_checks = 0;
     CHECK_NEAR((expected).y, (got).y, (tol));   \
     CHECK_NEAR((expected).z, (got).z, (tol));   \
   } while (0)
+
+/* A new world from a snapshot of w on `threads` threads (<= 0: w's count); negative on failure. */
+static inline tb_world_id tb_test_world_copy(tb_world_id w, int32_t threads) {
+  int32_t size = tb_world_snapshot(w, NULL, 0);
+  if (size <= 0) return -1;
+  void* bytes = malloc((size_t)size);
+  tb_world_id copy = bytes && tb_world_snapshot(w, bytes, size) == size ? tb_world_create_from_snapshot(bytes, size, threads) : -1;
+  free(bytes);
+  return copy;
+}
 
 static inline int tb_test_report(const char* name) {
   printf("%s: %d checks, %d failed\n", name, tb_test_checks, tb_test_failures);
