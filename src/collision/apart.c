@@ -4,13 +4,15 @@
 #include <math.h>
 
 #include "../include/tribo.h"
+#include "collide_internal.h"
 
 /* Rounding allowance of a decision, as a share of the magnitudes in it (m per m): the routines and
  * the bounds each round a few dozen times by at most 6e-8 of those magnitudes, so 3e-5 holds their
  * sum many times over; a pair within it of the detection distance is tested. */
 #define TB_APART_SLACK 3e-5f
 
-int tb_apart_pair_type(int32_t type_a, int32_t type_b) {
+/* 1 for the pairs of shape types this bound serves. */
+static int apart_pair_type(int32_t type_a, int32_t type_b) {
   int a = type_a == TB_SHAPE_SPHERE || type_a == TB_SHAPE_CAPSULE || type_a == TB_SHAPE_BOX;
   int b = type_b == TB_SHAPE_SPHERE || type_b == TB_SHAPE_CAPSULE || type_b == TB_SHAPE_BOX;
   return a && b;
@@ -53,25 +55,16 @@ static float distance_ordered(const tb_shape_geom* a, tb_transform ta, const tb_
   if (a->type == TB_SHAPE_SPHERE && b->type == TB_SHAPE_SPHERE) return tb_length(tb_sub(tb.p, ta.p)) - ra - rb;
   if (a->type == TB_SHAPE_SPHERE && b->type == TB_SHAPE_CAPSULE) {
     /* the centre against the closest point of the segment, as tb_collide_sphere_capsule finds it */
-    tb_vec3 e0, e1;
-    segment(b, tb, &e0, &e1);
-    tb_vec3 seg = tb_sub(e1, e0);
-    float l2 = tb_length_sq(seg);
-    float t = l2 > 1e-20f ? tb_clampf(tb_dot(tb_sub(ta.p, e0), seg) / l2, 0.0f, 1.0f) : 0.5f;
-    return tb_length(tb_sub(tb_mul_add(e0, t, seg), ta.p)) - ra - rb;
+    tb_vec3 ax = tb_rotate(tb.q, tb_v3(0.0f, b->params[1], 0.0f));
+    return tb_length(tb_sub(tb_np_segment_closest(tb_sub(tb.p, ax), tb_scale(ax, 2.0f), ta.p), ta.p)) - ra - rb;
   }
   if (box_box(a, b)) {
     /* the largest separation along the six face normals, as tb_collide_box_box computes each */
-    tb_vec3 ha = tb_v3(a->params[0], a->params[1], a->params[2]), hb = tb_v3(b->params[0], b->params[1], b->params[2]);
-    tb_mat3 ma = tb_mat3_from_quat(ta.q), mb = tb_mat3_from_quat(tb.q);
-    tb_vec3 ax[3] = {ma.cx, ma.cy, ma.cz}, bx[3] = {mb.cx, mb.cy, mb.cz};
-    tb_vec3 d = tb_sub(tb.p, ta.p);
-    float ar[3][3], best = -INFINITY;
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) ar[i][j] = fabsf(tb_dot(ax[i], bx[j]));
+    tb_np_box_pair bp;
+    tb_np_box_pair_of(a, ta, b, tb, &bp);
+    float best = -INFINITY;
     for (int i = 0; i < 3; ++i) {
-      float sa = fabsf(tb_dot(d, ax[i])) - tb_comp(ha, i) - (hb.x * ar[i][0] + hb.y * ar[i][1] + hb.z * ar[i][2]);
-      float sb = fabsf(tb_dot(d, bx[i])) - tb_comp(hb, i) - (ha.x * ar[0][i] + ha.y * ar[1][i] + ha.z * ar[2][i]);
+      float sa = tb_np_box_face_sep_a(&bp, i), sb = tb_np_box_face_sep_b(&bp, i);
       best = sa > best ? sa : best;
       best = sb > best ? sb : best;
     }
@@ -110,7 +103,7 @@ static float max_abs(tb_vec3 v) {
 }
 
 float tb_apart_distance(const tb_shape_geom* a, tb_transform ta, const tb_shape_geom* b, tb_transform tb) {
-  if (!tb_apart_pair_type(a->type, b->type)) return -INFINITY;
+  if (!apart_pair_type(a->type, b->type)) return -INFINITY;
   float d = a->type <= b->type ? distance_ordered(a, ta, b, tb) : distance_ordered(b, tb, a, ta);
   /* the allowance for the magnitudes now, and (they are at most these plus the motion) later */
   float scale = max_abs(ta.p) + max_abs(tb.p) + reach(a) + reach(b) + rim(a) + rim(b) + fabsf(d) + 1.0f;

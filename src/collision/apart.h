@@ -14,9 +14,6 @@
 #include "../core/math.h"
 #include "../world/contact_types.h"
 
-/* 1 for the pairs of shape types this bound serves. */
-int tb_apart_pair_type(int32_t type_a, int32_t type_b);
-
 /* m: a lower bound of the distance between the surfaces of a (pose ta) and b (pose tb) as their
  * routine computes it, negative for a penetration: for sphere–sphere, sphere–capsule and
  * sphere–box the distance the routine computes; for capsule–capsule and capsule–box the gap between

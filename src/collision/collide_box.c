@@ -151,14 +151,11 @@ static int tb_np_box_face_contact(tb_transform tr, tb_vec3 hr, tb_transform ti, 
  * they do not change when the reference face switches between the two boxes. */
 int tb_collide_box_box(const tb_shape_geom* a, tb_transform ta, const tb_shape_geom* b,
                        tb_transform tb, float max_separation, tb_manifold* out) {
-  tb_vec3 ha = tb_v3(a->params[0], a->params[1], a->params[2]);
-  tb_vec3 hb = tb_v3(b->params[0], b->params[1], b->params[2]);
-  tb_mat3 ma = tb_mat3_from_quat(ta.q), mb = tb_mat3_from_quat(tb.q);
-  tb_vec3 ax[3] = {ma.cx, ma.cy, ma.cz}, bx[3] = {mb.cx, mb.cy, mb.cz};
-  tb_vec3 d = tb_sub(tb.p, ta.p);
-  float ar[3][3];
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) ar[i][j] = fabsf(tb_dot(ax[i], bx[j]));
+  tb_np_box_pair bp;
+  tb_np_box_pair_of(a, ta, b, tb, &bp);
+  const tb_vec3 ha = bp.ha, hb = bp.hb, d = bp.d;
+  const tb_vec3* ax = bp.ax;
+  const tb_vec3* bx = bp.bx;
 
   float fa_sep = -INFINITY, fb_sep = -INFINITY, e_sep = -INFINITY;
   int fa = 0, fb = 0, ei = -1, ej = -1;
@@ -166,14 +163,12 @@ int tb_collide_box_box(const tb_shape_geom* a, tb_transform ta, const tb_shape_g
   /* early outs: one axis separated beyond max_separation decides the pair (no contact), as the
    * test after the loops would, without the remaining axes */
   for (int i = 0; i < 3; ++i) {
-    float s = fabsf(tb_dot(d, ax[i])) - tb_comp(ha, i) -
-              (hb.x * ar[i][0] + hb.y * ar[i][1] + hb.z * ar[i][2]);
+    float s = tb_np_box_face_sep_a(&bp, i);
     if (s > max_separation) return 0;
     if (s > fa_sep) { fa_sep = s; fa = i; }
   }
   for (int j = 0; j < 3; ++j) {
-    float s = fabsf(tb_dot(d, bx[j])) - tb_comp(hb, j) -
-              (ha.x * ar[0][j] + ha.y * ar[1][j] + ha.z * ar[2][j]);
+    float s = tb_np_box_face_sep_b(&bp, j);
     if (s > max_separation) return 0;
     if (s > fb_sep) { fb_sep = s; fb = j; }
   }

@@ -91,6 +91,43 @@ static inline void tb_np_closest_segments(tb_vec3 p0, tb_vec3 p1, tb_vec3 q0, tb
   *t_out = t;
 }
 
+/* Point of the segment from e0 along seg (e0 + t·seg, t in [0, 1]) closest to p; a segment of
+ * (nearly) no length gives its middle. */
+static inline tb_vec3 tb_np_segment_closest(tb_vec3 e0, tb_vec3 seg, tb_vec3 p) {
+  float l2 = tb_length_sq(seg);
+  float t = l2 > 1e-20f ? tb_clampf(tb_dot(tb_sub(p, e0), seg) / l2, 0.0f, 1.0f) : 0.5f;
+  return tb_mul_add(e0, t, seg);
+}
+
+/* Two posed boxes as their separating-axis tests read them: half extents, axes (world), the centre
+ * offset d = b − a and |ax[i]·bx[j]|. */
+typedef struct tb_np_box_pair {
+  tb_vec3 ha, hb, ax[3], bx[3], d;
+  float ar[3][3];
+} tb_np_box_pair;
+
+static inline void tb_np_box_pair_of(const tb_shape_geom* a, tb_transform ta, const tb_shape_geom* b, tb_transform tb,
+                                     tb_np_box_pair* p) {
+  p->ha = tb_v3(a->params[0], a->params[1], a->params[2]);
+  p->hb = tb_v3(b->params[0], b->params[1], b->params[2]);
+  tb_mat3 ma = tb_mat3_from_quat(ta.q), mb = tb_mat3_from_quat(tb.q);
+  p->ax[0] = ma.cx; p->ax[1] = ma.cy; p->ax[2] = ma.cz;
+  p->bx[0] = mb.cx; p->bx[1] = mb.cy; p->bx[2] = mb.cz;
+  p->d = tb_sub(tb.p, ta.p);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) p->ar[i][j] = fabsf(tb_dot(p->ax[i], p->bx[j]));
+}
+
+/* m: the boxes' separation along a's face normal i (negative: overlap along it). */
+static inline float tb_np_box_face_sep_a(const tb_np_box_pair* p, int i) {
+  return fabsf(tb_dot(p->d, p->ax[i])) - tb_comp(p->ha, i) - (p->hb.x * p->ar[i][0] + p->hb.y * p->ar[i][1] + p->hb.z * p->ar[i][2]);
+}
+
+/* m: the boxes' separation along b's face normal j. */
+static inline float tb_np_box_face_sep_b(const tb_np_box_pair* p, int j) {
+  return fabsf(tb_dot(p->d, p->bx[j])) - tb_comp(p->hb, j) - (p->ha.x * p->ar[0][j] + p->ha.y * p->ar[1][j] + p->ha.z * p->ar[2][j]);
+}
+
 /* World unit normal n and offset d of a posed plane: solid half-space dot(n, x) <= d. */
 static inline void tb_np_plane_world(const tb_shape_geom* g, tb_transform t, tb_vec3* n, float* d) {
   tb_vec3 nl = tb_v3(g->params[0], g->params[1], g->params[2]);

@@ -34,11 +34,7 @@ int tb_collide_sphere_capsule(const tb_shape_geom* a, tb_transform ta, const tb_
                               tb_transform tb, float max_separation, tb_manifold* out) {
   float ra = a->params[0], rb = b->params[0], h = b->params[1];
   tb_vec3 ax = tb_rotate(tb.q, tb_v3(0.0f, h, 0.0f));
-  tb_vec3 e0 = tb_sub(tb.p, ax);
-  tb_vec3 seg = tb_scale(ax, 2.0f);
-  float l2 = tb_length_sq(seg);
-  float t = l2 > 1e-20f ? tb_clampf(tb_dot(tb_sub(ta.p, e0), seg) / l2, 0.0f, 1.0f) : 0.5f;
-  tb_vec3 q = tb_mul_add(e0, t, seg);
+  tb_vec3 q = tb_np_segment_closest(tb_sub(tb.p, ax), tb_scale(ax, 2.0f), ta.p);
   tb_vec3 d = tb_sub(q, ta.p);
   float dist = tb_length(d);
   tb_vec3 n = tb_np_normalize_or(d, tb_rotate(tb.q, tb_v3(1.0f, 0.0f, 0.0f)));
