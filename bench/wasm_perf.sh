@@ -29,7 +29,9 @@ const world = engine.createWorld(('$scene' === 'pile' ? pile : pyramid)());
 for (let i = 0; i < $steps; i++) world.step();
 world.free();
 JS
-(cd "$dir" && perf record -k 1 -q -g -o perf.data node --perf-prof run.mjs >/dev/null 2>&1)
+# --no-liftoff: TurboFan's code from the first step, as bench/run.mjs times it (bench/v8_flags.mjs);
+# without it the report splits hot functions between their Liftoff and TurboFan versions
+(cd "$dir" && perf record -k 1 -q -g -o perf.data node --perf-prof --no-liftoff run.mjs >/dev/null 2>&1)
 perf inject --jit -i "$dir/perf.data" -o "$dir/jit.data" >/dev/null 2>&1
 echo "# $scene, $steps steps: share of the samples by function (self)"
 perf report -q -i "$dir/jit.data" --no-children --stdio -g none --percent-limit 0.5 2>/dev/null | sed 's/ *$//'
