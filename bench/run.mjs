@@ -8,8 +8,9 @@
 // report. Default set: tribo:simd, tribo:threads (JS API, js/index.js, default world = the
 // physx-tgs preset; rows tribo-simd, tribo-threads), tribo-native (bench/native_bench.c, run as a
 // child), one entry per Tribo preset tribo:preset=<name> (simd build, 1 thread; rows
-// tribo-physx-pgs, tribo-physx-tgs, tribo-newton-xpbd, tribo-newton-semi), rapier, rapier-simd,
-// havok, jolt, cannon.
+// tribo-physx-pgs, tribo-physx-tgs, tribo-newton-xpbd, tribo-newton-semi, …), rapier, rapier-simd,
+// havok, jolt, cannon. `mujoco` (MuJoCo's own wasm build, the peer of tribo:preset=mujoco) runs
+// only when named: its pile steps take seconds each.
 //
 // Environment:
 //   BENCH_ROUNDS   rounds per engine and scene (default 3); figures are medians over rounds
@@ -19,7 +20,7 @@
 //   BENCH_OUT      results file (default bench/RESULTS.md; '-' = do not write)
 //   BENCH_ISOLATE  engines run in a child process per scene and round, killed when a step makes
 //                  no progress for BENCH_HANG_S seconds (default: every engine but tribo-native,
-//                  itself a child process; 30 s)
+//                  itself a child process; 30 s, or an adapter's own hangSeconds when larger)
 //   BENCH_SCALING  body counts of the scaling table (piles of 10 layers, 10·side² bodies), e.g.
 //                  250,1000,4000,16000 (or 1 for that list); default engines then tribo:simd,
 //                  tribo:threads, tribo-native, rapier-simd; ms/step, ms per 1000 bodies, first step
@@ -79,6 +80,8 @@ const ISOLATE = CHILD ? ['tribo-threads']
   : process.env.BENCH_ISOLATE === undefined ? ENTRIES.filter((e) => e.module !== 'tribo-native').map((e) => e.id)
   : ['', 'none'].includes(process.env.BENCH_ISOLATE) ? [] : (await engineEntries(listOf(process.env.BENCH_ISOLATE))).map((e) => e.id);
 const HANG_S = posInt(process.env.BENCH_HANG_S, 30);
+/** Seconds without progress before an isolated entry's child is killed: BENCH_HANG_S, or the adapter's hangSeconds when larger. */
+const hangSeconds = (id) => Math.max(HANG_S, ENTRY.get(id)?.mod.hangSeconds ?? 0);
 
 function posInt(v, dflt) {
   const n = Number.parseInt(v ?? '', 10);
@@ -249,22 +252,24 @@ function runScene(engine, scene, onProgress = null) {
 
 // ---------------------------------------------------------------------------------------------
 // Isolated engines: one child process (`run.mjs --child <engine> <scene>`) per scene and round.
-// The child reports progress every 20 steps on stderr; a child silent for HANG_S seconds (a step
-// that never returns, e.g. a deadlocked thread pool) is killed and the scene reported as an error.
+// The child reports progress every 20 steps on stderr; a child silent for hangSeconds(id) seconds
+// (a step that never returns, e.g. a deadlocked thread pool) is killed and the scene reported as an
+// error. An adapter whose steps take seconds (mujoco's pile) exports a larger hangSeconds.
 
 function runIsolated(id, sceneName) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--child', ENTRY.get(id).name, sceneName],
       { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '', errText = '', lastStep = -1, phase = 'loading', timer = null, done = false;
+    const hangS = hangSeconds(id);
     const finish = (fn, v) => { if (!done) { done = true; clearTimeout(timer); fn(v); } };
     const arm = () => {
       clearTimeout(timer);
       timer = setTimeout(() => {
         child.kill('SIGKILL');
-        finish(reject, new Error(`no progress for ${HANG_S} s ${phase === 'loading' ? 'while loading/creating the world'
+        finish(reject, new Error(`no progress for ${hangS} s ${phase === 'loading' ? 'while loading/creating the world'
           : `after step ${lastStep} (a step that does not return; child killed)`}`));
-      }, HANG_S * 1000);
+      }, hangS * 1000);
     };
     arm();
     child.stdout.on('data', (d) => { out += d; });
@@ -323,7 +328,7 @@ async function loadEngines() {
     try {
       if (ISOLATE.includes(id) && !mod.external) {
         loaded.set(id, { id, isolated: true, notes: null });
-        log(`  [${id}] runs in a child process per scene (killed after ${HANG_S} s without progress)`);
+        log(`  [${id}] runs in a child process per scene (killed after ${hangSeconds(id)} s without progress)`);
       } else if (mod.external) {
         mod.ensureBinary((m) => log(`  [${id}] ${m}`));
         loaded.set(id, { id, external: true, mod, notes: `native gcc -O2 ${mod.compilerVersion() ?? ''}, 1 thread, Tribo default solver` });
@@ -704,7 +709,7 @@ async function main() {
     cpu: `${os.cpus()[0]?.model ?? 'unknown CPU'}`.trim(),
     node: process.version,
     platform: `${os.platform()} ${os.arch()}`,
-    packages: ['@dimforge/rapier3d-compat', '@dimforge/rapier3d-simd-compat', '@babylonjs/havok', 'jolt-physics', 'cannon-es']
+    packages: ['@dimforge/rapier3d-compat', '@dimforge/rapier3d-simd-compat', '@babylonjs/havok', 'jolt-physics', 'cannon-es', 'mujoco-js']
       .map((n) => [n, pkgVersion(n)]),
     tribo: tribosummary(skipped),
     totalS: (performance.now() - t0) / 1000,
