@@ -28,8 +28,9 @@ export const id = 'mujoco';
 export const packageName = 'mujoco-js';
 /**
  * Seconds run.mjs lets this engine's child go without progress (a report every 20 steps) before it
- * kills it: once the pile has landed, MuJoCo's steps take seconds each (RESULTS "MuJoCo itself"),
- * far beyond run.mjs's 30 s default for a hung thread pool.
+ * kills it: once the pile has landed, MuJoCo's steps take seconds each (9 s at step 100, 12–16 s
+ * at steps 110–116, almost all in mj_fwdConstraint; RESULTS "perf26"), far beyond run.mjs's 30 s
+ * default for a hung thread pool.
  */
 export const hangSeconds = 1800;
 
