@@ -53,6 +53,15 @@ dist/tribo_mt.mjs: $(SRC) $(HDR) build/exports.txt Makefile
 	$(EMCC) $(WASM_FLAGS) $(WASM_MT_FLAGS) $(SRC) -o $@
 	node tools/node_variant.mjs $@
 
+# The simd build with every job of the serial tb_parallel_for called through a pointer the
+# optimisers cannot see through (-DTB_PROFILE_JOBS), so that each stage's jobs stay functions of
+# their own in a profile (bench/wasm_perf.sh --jobs); slower by a few per cent, never shipped.
+build/profile/dist/tribo_simd.mjs: $(SRC) $(HDR) build/exports.txt Makefile
+	@mkdir -p $(dir $@)
+	$(EMCC) $(WASM_FLAGS) -DTB_PROFILE_JOBS $(SRC) -o $@
+	node tools/node_variant.mjs $@
+	node tools/web_variant.mjs $@
+
 native: build/libtribo.a
 
 # Three static libraries from the same sources, each object compiled once: native (build/obj),

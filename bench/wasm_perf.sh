@@ -6,13 +6,18 @@
 # fmaxf, a trapping float-to-int conversion or a loop counter kept in a stack slot shows there,
 # where a native profile or node --cpu-prof cannot show it (bench/RESULTS.md "perf18").
 #
-#   bash bench/wasm_perf.sh [pile|pyramid] [steps] [function]
+#   bash bench/wasm_perf.sh [--jobs] [pile|pyramid] [steps] [function]
 #   bash bench/wasm_perf.sh pile 1200 JS:generate-162-turbofan
 #
 # Needs perf (Debian's linux-perf) and `make wasm`. The link-time build merges each stage's jobs
 # into the stage's function, so a function here is often several of the C files' functions.
+# --jobs profiles build/profile/dist (make builds it: the simd build with each job of the serial
+# tb_parallel_for called through a pointer, -DTB_PROFILE_JOBS), where every job is a function
+# of its own (prepare_rows, narrow_job, match_job, ...), a few per cent slower than the shipped one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+jobs=0
+if [ "${1:-}" = --jobs ]; then jobs=1; shift; fi
 scene=${1:-pile}
 steps=${2:-1200}
 fn=${3:-}
@@ -21,10 +26,22 @@ command -v perf >/dev/null || { echo "bench/wasm_perf.sh: needs perf (apt-get in
 root=$(pwd)
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
+if [ $jobs = 1 ]; then
+  # a checkout of its own: js/ and dist/ copied, the simd build replaced by the profiling one
+  # (js/loader.js names its builds relative to itself, so the files are copies, not links)
+  make -s build/profile/dist/tribo_simd.mjs
+  mkdir -p "$dir/root/dist"
+  cp -r js "$dir/root/js"
+  cp dist/*.mjs dist/*.js dist/*.wasm "$dir/root/dist/" 2>/dev/null || true
+  cp build/profile/dist/tribo_simd.* "$dir/root/dist/"
+  load="$dir/root"
+else
+  load=$root
+fi
 cat > "$dir/run.mjs" <<JS
 import { loadFrom } from '$root/bench/engines/tribo.mjs';
 import { pile, pyramid } from '$root/bench/scenes.mjs';
-const engine = await loadFrom('$root', { simd: true });
+const engine = await loadFrom('$load', { simd: true });
 const world = engine.createWorld(('$scene' === 'pile' ? pile : pyramid)());
 for (let i = 0; i < $steps; i++) world.step();
 world.free();

@@ -40,6 +40,8 @@ typedef struct tb_body_sim {
 typedef struct tb_contact_point_wide {
   float ca_n[3][TB_LANES], cb_n[3][TB_LANES];   /* rA × n, rB × n (m) */
   float ia_n[3][TB_LANES], ib_n[3][TB_LANES];   /* IA⁻¹(rA × n), IB⁻¹(rB × n), 1/(kg·m), fixed over a step */
+  /* from here on the fields are written per lane and start from zero (the arms above are
+   * written whole: solver_physx_rows.c) */
   float base_separation[TB_LANES];              /* m, separation at the start of the step */
   float vel_mul[TB_LANES];  /* rigid: 1/w (kg); compliant: x·a; 0 = no row (inactive point) */
   float imp_mul[TB_LANES];  /* rigid: 1; compliant: 1 − x (PhysX impulse multiplier) */
@@ -56,6 +58,7 @@ typedef struct tb_anchor_wide {
   float ia_t0[3][TB_LANES], ib_t0[3][TB_LANES]; /* IA⁻¹(rA × t0), IB⁻¹(rB × t0), 1/(kg·m) */
   float ia_t1[3][TB_LANES], ib_t1[3][TB_LANES];
   float mass_t0[TB_LANES], mass_t1[TB_LANES];   /* kg; 0 = no anchor in this lane */
+  /* from here to error_t1 the fields are written per lane and start from zero (solver_physx_rows.c) */
   float lambda_t0[TB_LANES], lambda_t1[TB_LANES]; /* N·s accumulated over the step */
   float sliding[TB_LANES];  /* 1 when the last friction pass projected it to the dynamic bound */
   float error_t0[TB_LANES], error_t1[TB_LANES]; /* m: strong friction drift of the kept anchor

@@ -335,8 +335,13 @@ static void prepare_point_rows(const tb_physx_ctx* ctx, tb_contact_wide* c, cons
 static inline void zero_rows(void* p, size_t n, tb_f4 z) {
   for (size_t i = 0; i < n; i += 16) tb_f4_store((float*)(void*)((char*)p + i), z);
 }
+/* Bytes of a point's and an anchor's per-lane fields (what row_arms does not write), from
+ * base_separation and lambda_t0 to the end of the row's fields. */
+#define TB_POINT_LANE_FIELDS (sizeof(tb_contact_point_wide) - offsetof(tb_contact_point_wide, base_separation))
+#define TB_ANCHOR_LANE_FIELDS (offsetof(tb_anchor_wide, error_t1) + sizeof(float[TB_LANES]) - offsetof(tb_anchor_wide, lambda_t0))
 _Static_assert(offsetof(tb_contact_wide, p) % 16 == 0 && sizeof(tb_contact_point_wide) % 16 == 0 &&
-                   sizeof(tb_anchor_wide) % 16 == 0 && (sizeof(tb_physx_lanes) - offsetof(tb_physx_lanes, ia)) % 16 == 0,
+                   offsetof(tb_contact_point_wide, base_separation) % 16 == 0 && offsetof(tb_anchor_wide, lambda_t0) % 16 == 0 &&
+                   TB_ANCHOR_LANE_FIELDS % 16 == 0 && (sizeof(tb_physx_lanes) - offsetof(tb_physx_lanes, ia)) % 16 == 0,
                "zero_rows clears whole rows of four floats");
 
 void tb_physx_prepare_rows_job(int32_t begin, int32_t end, void* vctx) {
@@ -349,11 +354,13 @@ void tb_physx_prepare_rows_job(int32_t begin, int32_t end, void* vctx) {
     for (int l = 0; l < TB_LANES; ++l)
       if (lanes[l] >= 0 && ctx->w->manifolds[lanes[l]].point_count > points) points = ctx->w->manifolds[lanes[l]].point_count;
     /* zeros where the rows are read: the iterations and the readback stop at the wide's point
-     * count, and a lane has no more anchors than points */
+     * count, and a lane has no more anchors than points. The arms (and the anchors' masses) are
+     * written whole, every lane, by row_arms for each point and anchor the wide reads; the other
+     * fields of a row are written per lane, so only they start from zero */
     tb_f4 z = tb_f4_load(&d->states[ctx->zero_state].v.x);
     zero_rows(c, offsetof(tb_contact_wide, p), z);
-    zero_rows(c->p, (size_t)points * sizeof c->p[0], z);
-    zero_rows(c->a, (size_t)(points < TB_MAX_ANCHORS ? points : TB_MAX_ANCHORS) * sizeof c->a[0], z);
+    for (int32_t j = 0; j < points; ++j) zero_rows(c->p[j].base_separation, TB_POINT_LANE_FIELDS, z);
+    for (int32_t q = 0; q < points && q < TB_MAX_ANCHORS; ++q) zero_rows(c->a[q].lambda_t0, TB_ANCHOR_LANE_FIELDS, z);
     memcpy(c->manifold, lanes, sizeof lanes);
     c->point_count = points;
     /* the lanes' columns (empty lanes read zeros); ln is set for the lanes with a manifold */
