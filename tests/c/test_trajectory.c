@@ -1,6 +1,7 @@
-/* Trajectory fingerprints: a mixed pile and a box pyramid in every preset, 300 steps, FNV-1a over
+/* Trajectory fingerprints: a mixed pile, a box pyramid and a loaded tray in every preset, 300 steps, FNV-1a over
  * the bits of every body transform and every contact's impulses after each step. The expected
- * values were recorded from the engine before the source tree was reorganised (issue 8); any change
+ * values were recorded from the engine before the source tree was reorganised (issue 8), the
+ * tray's before the solver packed its overflow colour four to a wide (perf27); any change
  * of behaviour, however small, changes them. A deliberate physics change updates this table in the
  * same commit and says why.
  *
@@ -73,6 +74,29 @@ static void build_pyramid(tb_world_id w) {
     }
 }
 
+/* A 576 kg plate on the plane carrying a 7 × 7 grid of boxes and spheres: 50 manifolds share the
+ * plate, more than the solver's colours, so about half are solved serially (the overflow). Sleep
+ * off: every step solves them. */
+static void build_tray(tb_world_id w) {
+  tb_world_def def;
+  tb_world_get_def(w, &def);
+  def.solver.sleep.mode = TB_SLEEP_OFF;
+  CHECK(tb_world_set_solver(w, &def.solver) == TB_OK);
+  float plate[4] = {1.2f, 0.05f, 1.2f, 0}, bx[4] = {0.12f, 0.1f, 0.12f, 0}, sp[4] = {0.14f, 0, 0, 0};
+  float p0[3] = {0, 0.05f, 0};
+  tb_body_id t = tb_body_create(w, TB_BODY_DYNAMIC, p0, ID_Q);
+  tb_shape_create(w, t, TB_SHAPE_BOX, plate, ZERO, ID_Q, 0.6f, 0.0f, 1000.0f);
+  for (int i = 0; i < 49; ++i) {
+    int box = i % 2;
+    float p[3] = {-0.96f + 0.32f * (float)(i % 7), 0.1f + (box ? 0.1f : 0.14f) + 0.01f * (float)(i % 3), -0.96f + 0.32f * (float)(i / 7)};
+    float q[4] = {0.0f, 0.05f * (float)(i % 4), 0.0f, 1.0f};
+    float l = sqrtf(q[1] * q[1] + 1.0f);
+    q[1] /= l; q[3] /= l;
+    tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, p, q);
+    tb_shape_create(w, b, box ? TB_SHAPE_BOX : TB_SHAPE_SPHERE, box ? bx : sp, ZERO, ID_Q, 0.6f, 0.0f, 500.0f);
+  }
+}
+
 static int field_index(const char* name) {
   for (int i = 0; i < tb_field_count(TB_FIELDS_CONTACT); ++i)
     if (strcmp(tb_field_get(TB_FIELDS_CONTACT, i)->name, name) == 0) return i;
@@ -81,7 +105,9 @@ static int field_index(const char* name) {
 
 static uint32_t run(const char* scene, tb_preset preset, int* steps_ok) {
   tb_world_id w = make_world(preset);
-  if (strcmp(scene, "pile") == 0) build_pile(w); else build_pyramid(w);
+  if (strcmp(scene, "pile") == 0) build_pile(w);
+  else if (strcmp(scene, "tray") == 0) build_tray(w);
+  else build_pyramid(w);
   uint32_t h = 2166136261u;
   const int fields[] = {field_index("normal_impulse"), field_index("tangent_impulse"), field_index("force")};
   *steps_ok = 0;
@@ -106,9 +132,9 @@ static uint32_t run(const char* scene, tb_preset preset, int* steps_ok) {
 
 int main(int argc, char** argv) {
   int print = argc > 1 && strcmp(argv[1], "--print") == 0;
-  const char* scenes[] = {"pile", "pyramid"};
+  const char* scenes[] = {"pile", "pyramid", "tray"};
   CHECK(field_index("normal_impulse") >= 0 && field_index("tangent_impulse") >= 0 && field_index("force") >= 0);
-  for (int si = 0; si < 2; ++si)
+  for (int si = 0; si < 3; ++si)
     for (int p = 0; p < TB_PRESET_COUNT; ++p) {
       int ok = 0;
       uint32_t h = run(scenes[si], (tb_preset)p, &ok);
