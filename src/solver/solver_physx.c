@@ -253,6 +253,44 @@ static void solve_job(int32_t begin, int32_t end, void* vctx) {
   }
 }
 
+/* The overflow colour's wides, in order, on one thread. Their lanes may share bodies, so each lane
+ * is solved on its own, in lane order (the constraints' order), as if alone in its wide: only its
+ * lane active, the rows run to its own points and anchors, and the other lanes' scatter goes to
+ * the wide's sink. A lane's arithmetic does not depend on the other lanes, so the results are
+ * those of one constraint to a wide, with a quarter of the wides (tests/c/test_trajectory.c
+ * "tray"). */
+static void solve_overflow_job(int32_t begin, int32_t end, void* vctx) {
+  tb_physx_ctx* ctx = (tb_physx_ctx*)vctx;
+  for (int32_t i = begin; i < end; ++i) {
+    tb_contact_wide* c = &ctx->d->wides[ctx->wide_base + i];
+    tb_contact_pass pass;
+    make_pass(ctx, c, &pass);
+    float *out_a[TB_LANES], *out_b[TB_LANES];
+    memcpy(out_a, c->out_a, sizeof out_a);
+    memcpy(out_b, c->out_b, sizeof out_b);
+    const int32_t points = c->point_count, anchors = c->anchor_count;
+    for (int l = 0; l < TB_LANES; ++l) {
+      if (c->manifold[l] < 0) continue;
+      float only[TB_LANES] = {0};
+      only[l] = 1.0f;
+      tb_contact_pass one = pass;
+      one.active = tb_f4_and(pass.active, tb_f4_gt(tb_f4_load(only), tb_f4_splat(0.0f)));
+      for (int k = 0; k < TB_LANES; ++k) {
+        c->out_a[k] = k == l ? out_a[k] : c->sink;
+        c->out_b[k] = k == l ? out_b[k] : c->sink;
+      }
+      c->point_count = ctx->w->manifolds[c->manifold[l]].point_count;
+      c->anchor_count = 0;
+      while (c->anchor_count < TB_MAX_ANCHORS && c->anchor_point[c->anchor_count][l] >= 0) ++c->anchor_count;
+      tb_contact_solve(c, ctx->d->states, &one);
+    }
+    memcpy(c->out_a, out_a, sizeof out_a);
+    memcpy(c->out_b, out_b, sizeof out_b);
+    c->point_count = points;
+    c->anchor_count = anchors;
+  }
+}
+
 /* Runs the wide-constraint job colour by colour; the overflow colour runs on one thread. */
 static void for_each_color(tb_physx_ctx* ctx) {
   tb_solver_data* d = ctx->d;
@@ -260,8 +298,8 @@ static void for_each_color(tb_physx_ctx* ctx) {
     int32_t begin = d->color_start[c], end = d->color_start[c + 1];
     if (end <= begin) continue;
     ctx->wide_base = begin;
-    int32_t threads = c == TB_OVERFLOW_COLOR ? 1 : ctx->step->thread_count;
-    tb_parallel_for(end - begin, TB_SOLVE_CHUNK, threads, solve_job, ctx);
+    if (c == TB_OVERFLOW_COLOR) tb_parallel_for(end - begin, TB_SOLVE_CHUNK, 1, solve_overflow_job, ctx);
+    else tb_parallel_for(end - begin, TB_SOLVE_CHUNK, ctx->step->thread_count, solve_job, ctx);
   }
 }
 
@@ -420,7 +458,7 @@ static void build_islands(tb_world* w, tb_solver_data* d, tb_physx_plan* plan) {
  * lower solver index of the two) is in the first half of the solver bodies and the others, each
  * in four classes by their manifold's point count, so that a wide's lanes have about as many
  * points (the rows run to the largest); then the overflow colour, whose order is kept (its lanes
- * may share bodies). Lanes are independent within a colour, so the order there changes no
+ * may share bodies: solved one after the other). Lanes are independent within a colour, so the order there changes no
  * result. The halves are for the threads: two threads split a colour's iteration near its middle
  * (one claims from the front, the other from the back: jobs.c) and the passes over the bodies at
  * theirs, and bodies near each other in body order are mostly near each other in space, so each
@@ -441,10 +479,10 @@ static inline int32_t pack_bucket(const tb_world* w, const tb_solver_data* d, in
 }
 
 /* Job over constraints [begin, end), one packing chunk: each manifold into the next lane of its
- * bucket's slots from the chunk's first slot (constraint order within a bucket), four to a wide,
- * the overflow colour one to a wide, with what its rows read of the pair (tb_physx_wide_in): its
- * bodies, its combined material, its active points and its row in the last step's anchor cache,
- * by a merge walk (constraints and cache rows both ascend in pair order) instead of a binary
+ * bucket's slots from the chunk's first slot (constraint order within a bucket), four to a wide
+ * (the overflow colour's too: solve_overflow_job solves its lanes one by one), with what its rows
+ * read of the pair (tb_physx_wide_in): its bodies, its combined material, its active points and
+ * its row in the last step's anchor cache, by a merge walk (constraints and cache rows both ascend in pair order) instead of a binary
  * search per lane, whose branches went either way at random. */
 static void pack_wides_job(int32_t begin, int32_t end, void* vctx) {
   const tb_physx_prep* pc = (const tb_physx_prep*)vctx;
@@ -458,8 +496,7 @@ static void pack_wides_job(int32_t begin, int32_t end, void* vctx) {
   int32_t row = -1;
   for (int32_t i = begin; i < end; ++i) {
     int32_t k = pack_bucket(w, d, i, pc->split), m = d->constraint_manifold[i];
-    int32_t slot = fill[k];
-    fill[k] += k == TB_PACK_BUCKETS - 1 ? TB_LANES : 1;
+    int32_t slot = fill[k]++;
     int32_t wi = slot / TB_LANES, l = slot % TB_LANES;
     d->wides[wi].manifold[l] = m;
     d->manifold_wide[m] = slot;
@@ -487,7 +524,7 @@ static void pack_wides_job(int32_t begin, int32_t end, void* vctx) {
 }
 
 /* Colours the constraints so that a colour shares no dynamic body, and packs each colour's
- * manifolds four to a wide constraint (the overflow colour one to a wide). */
+ * manifolds four to a wide constraint. */
 static tb_status build_wides(tb_physx_prep* pc, tb_physx_plan* plan, int32_t threads) {
   tb_world* w = pc->w;
   tb_solver_data* d = pc->d;
@@ -518,8 +555,7 @@ static tb_status build_wides(tb_physx_prep* pc, tb_physx_plan* plan, int32_t thr
       for (int32_t ch = 0; ch < chunks; ++ch) {
         int32_t* f = &d->pack_fill[ch * TB_PACK_BUCKETS + k];
         int32_t n = *f;
-        /* overflow manifolds get one wide each (lane 0): their lanes could share bodies */
-        *f = wide_count * TB_LANES + (overflow ? run * TB_LANES : run);
+        *f = wide_count * TB_LANES + run;
         run += n;
       }
     }
@@ -527,7 +563,7 @@ static tb_status build_wides(tb_physx_prep* pc, tb_physx_plan* plan, int32_t thr
     d->color_start[c] = wide_count;
     /* a wide with lanes of both halves goes with the first; the overflow colour has no halves */
     mid[c] = wide_count + (half_run + TB_LANES - 1) / TB_LANES;
-    wide_count += overflow ? run : (run + TB_LANES - 1) / TB_LANES;
+    wide_count += (run + TB_LANES - 1) / TB_LANES;
   }
   d->color_start[TB_GRAPH_COLORS + 1] = wide_count;
   const tb_array_ref wa[] = {{(void**)&d->wide_in, sizeof(tb_physx_wide_in)}, {(void**)&d->wide_order, sizeof(int32_t)}};
@@ -535,13 +571,10 @@ static tb_status build_wides(tb_physx_prep* pc, tb_physx_plan* plan, int32_t thr
       !reserve_aligned(&d->wides_block, (void**)&d->wides, &d->wides_block_capacity, wide_count, sizeof(tb_contact_wide)))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for %d constraints", wide_count);
   plan->wide_count = wide_count;
-  /* empty lanes: each colour's last wide's rest and the overflow wides' lanes 1-3 */
+  /* empty lanes: the rest of each colour's last wide */
   for (int32_t c = 0; c <= TB_GRAPH_COLORS; ++c) {
     int32_t first = d->color_start[c], end = d->color_start[c + 1];
-    if (c == TB_OVERFLOW_COLOR)
-      for (int32_t wi = first; wi < end; ++wi)
-        for (int l = 1; l < TB_LANES; ++l) d->wides[wi].manifold[l] = -1;
-    else if (end > first)
+    if (end > first)
       for (int32_t lane = per_color[c] % TB_LANES; lane > 0 && lane < TB_LANES; ++lane) d->wides[end - 1].manifold[lane] = -1;
   }
   /* the first halves of every colour, then the second halves (the overflow's wides last) */
