@@ -1,8 +1,9 @@
-/* Tribo native benchmark: the pyramid, pile and readback scenes of bench/scenes.mjs, through the
+/* Tribo native benchmark: the pyramid, pile and readback scenes of bench/scenes.mjs (and a tray,
+ * by name only), through the
  * public C API (src/include/tribo.h) only (a TB_COUNT_BARRIERS build, bench/barrier_count.sh, also
  * reads the job system's count of parallel jobs). Prints one JSON object on stdout.
  *
- *   native_bench [--steps N] [--scenes pyramid,pile,readback] [--threads T] [--side S] [--count A:B]
+ *   native_bench [--steps N] [--scenes pyramid,pile,readback,tray] [--threads T] [--side S] [--count A:B]
  *                [--adaptive 0|1] [--ab T [--hog]] [--preset NAME]
  *
  * --adaptive 0: worlds keep their thread count (tb_world_set_adaptive_threads). --ab T: see
@@ -16,6 +17,10 @@
  *
  * --side S: the pile as S × S columns of 10 bodies in a container that grows with S (the scaling
  * table of run.mjs: S = 5, 10, 20, 40 gives 250, 1000, 4000, 16 000 bodies; 10 is the pile).
+ *
+ * tray (only when named): one dynamic plate on the ground carrying S × S boxes and spheres, so the
+ * plate is in S² + 1 manifolds, all but 24 of them in the solver's overflow colour (solved in
+ * order on one thread); reports ms/step, the overflow count and the live bytes (RESULTS "perf27").
  *
  * Built by bench/run.mjs:
  *   gcc -O2 -std=c11 -ffp-contract=off -msse2 -Isrc bench/native_bench.c $(find src -name '*.c') \
@@ -306,6 +311,33 @@ static void bench_pile(int steps, int threads, int side) {
   free_scene(&s);
 }
 
+/* The tray: a 0.1 m plate on the ground box, S × S boxes (0.24 × 0.2 × 0.24 m) and spheres
+ * (r 0.14 m) on it 0.32 m apart; the plate is 0.16·S + 0.1 m in half extent. */
+static void bench_tray(int steps, int threads, int side) {
+  scene s = {0};
+  s.world = make_world(threads);
+  const float half = 0.16f * (float)side + 0.1f;
+  add_static_box(&s, 0, -0.5f, 0, half + 1, 0.5f, half + 1);
+  const float plate[4] = {half, 0.05f, half, 0}, box[4] = {0.12f, 0.1f, 0.12f, 0}, sphere[4] = {0.14f, 0, 0, 0};
+  add_body(&s, TB_BODY_DYNAMIC, 0, 0.05f, 0, TB_SHAPE_BOX, plate, 1000.0f);
+  for (int i = 0; i < side * side; i++) {
+    int b = i % 2;
+    float x = -0.16f * (float)(side - 1) + 0.32f * (float)(i % side), z = -0.16f * (float)(side - 1) + 0.32f * (float)(i / side);
+    add_body(&s, TB_BODY_DYNAMIC, x, 0.1f + (b ? 0.1f : 0.14f) + 0.01f * (float)(i % 3), z, b ? TB_SHAPE_BOX : TB_SHAPE_SPHERE,
+             b ? box : sphere, 500.0f);
+  }
+  double ms = run_steps(&s, steps, steps / 2, 0);
+  tb_step_stats st;
+  tb_world_step_stats(s.world, &st);
+  float p[3];
+  get_pos(&s, 0, p);
+  printf("\"tray\": {\"bodies\": %d, \"steps\": %d, \"window\": [%d, %d], \"median_ms\": %.6f, \"mean_ms\": %.6f, "
+         "\"manifolds\": %d, \"overflow\": %d, \"plate_y\": %.6f, \"live_bytes\": %lld}",
+         s.dyn_count, steps, steps / 2, steps, ms, last_mean_ms, st.manifold_count, st.overflow_constraints, p[1],
+         (long long)tb_live_bytes());
+  free_scene(&s);
+}
+
 static int find_field(tb_field_set set, const char* const* names) {
   int count = tb_field_count(set);
   for (const char* const* nm = names; *nm; nm++)
@@ -420,7 +452,7 @@ int main(int argc, char** argv) {
         return 2;
       }
     }
-    else { fprintf(stderr, "usage: %s [--steps N] [--scenes pyramid,pile,readback] [--threads T] [--side S] [--count A:B] [--adaptive 0|1] [--ab T [--hog]] [--preset NAME]\n", argv[0]); return 1; }
+    else { fprintf(stderr, "usage: %s [--steps N] [--scenes pyramid,pile,readback,tray] [--threads T] [--side S] [--count A:B] [--adaptive 0|1] [--ab T [--hog]] [--preset NAME]\n", argv[0]); return 1; }
   }
   if (hog) {
     hog_pid = fork();
@@ -441,7 +473,8 @@ int main(int argc, char** argv) {
   int first = 1;
   if (strstr(scenes, "pyramid")) { bench_pyramid(steps, threads, 20); first = 0; }
   if (strstr(scenes, "pile")) { if (!first) printf(", "); bench_pile(steps, threads, side); first = 0; }
-  if (strstr(scenes, "readback")) { if (!first) printf(", "); bench_readback(threads); }
+  if (strstr(scenes, "readback")) { if (!first) printf(", "); bench_readback(threads); first = 0; }
+  if (strstr(scenes, "tray")) { if (!first) printf(", "); bench_tray(steps, threads, side); }
   printf("}}\n");
   return 0;
 }
