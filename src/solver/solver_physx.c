@@ -458,12 +458,13 @@ static void build_islands(tb_world* w, tb_solver_data* d, tb_physx_plan* plan) {
  * lower solver index of the two) is in the first half of the solver bodies and the others, each
  * in four classes by their manifold's point count, so that a wide's lanes have about as many
  * points (the rows run to the largest); then the overflow colour, whose order is kept (its lanes
- * may share bodies: solved one after the other). Lanes are independent within a colour, so the order there changes no
- * result. The halves are for the threads: two threads split a colour's iteration near its middle
- * (one claims from the front, the other from the back: jobs.c) and the passes over the bodies at
- * theirs, and bodies near each other in body order are mostly near each other in space, so each
- * thread keeps to about the same bodies in every colour and stage, and their data stays in its
- * core's cache instead of moving between the cores (bench/RESULTS.md "perf14"). */
+ * may share bodies: they are solved one after the other). Lanes are independent within a colour,
+ * so the order there changes no result. The halves are for the threads: two threads split a
+ * colour's iteration near its middle (one claims from the front, the other from the back:
+ * jobs.c) and the passes over the bodies at theirs, and bodies near each other in body order are
+ * mostly near each other in space, so each thread keeps to about the same bodies in every colour
+ * and stage, and their data stays in its core's cache instead of moving between the cores
+ * (bench/RESULTS.md "perf14"). */
 #define TB_POINT_CLASSES TB_MAX_MANIFOLD_POINTS
 #define TB_COLOR_BUCKETS (2 * TB_POINT_CLASSES)
 #define TB_PACK_BUCKETS (TB_GRAPH_COLORS * TB_COLOR_BUCKETS + 1)
@@ -482,8 +483,9 @@ static inline int32_t pack_bucket(const tb_world* w, const tb_solver_data* d, in
  * bucket's slots from the chunk's first slot (constraint order within a bucket), four to a wide
  * (the overflow colour's too: solve_overflow_job solves its lanes one by one), with what its rows
  * read of the pair (tb_physx_wide_in): its bodies, its combined material, its active points and
- * its row in the last step's anchor cache, by a merge walk (constraints and cache rows both ascend in pair order) instead of a binary
- * search per lane, whose branches went either way at random. */
+ * its row in the last step's anchor cache, by a merge walk (constraints and cache rows both
+ * ascend in pair order) instead of a binary search per lane, whose branches went either way at
+ * random. */
 static void pack_wides_job(int32_t begin, int32_t end, void* vctx) {
   const tb_physx_prep* pc = (const tb_physx_prep*)vctx;
   const tb_world* w = pc->w;

@@ -711,7 +711,8 @@ static void test_overflow_tray(tb_preset preset) {
   double mass = mp[0];
   for (int i = 0; i < 49; ++i) {
     int box = i % 2;
-    float p[3] = {-0.96f + 0.32f * (float)(i % 7), 0.1f + (box ? 0.1f : 0.14f) + 0.01f * (float)(i % 3), -0.96f + 0.32f * (float)(i / 7)};
+    float p[3] = {-0.96f + 0.32f * (float)(i % 7), 0.1f + (box ? 0.1f : 0.14f) + 0.01f * (float)(i % 3),
+                  -0.96f + 0.32f * (float)(i / 7)};
     tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, p, ID_Q);
     tb_shape_create(w, b, box ? TB_SHAPE_BOX : TB_SHAPE_SPHERE, box ? bx : sp, ZERO, ID_Q, 0.6f, 0.0f, 500.0f);
     tb_body_get_mass(w, b, mp);

@@ -88,7 +88,8 @@ static void build_tray(tb_world_id w) {
   tb_shape_create(w, t, TB_SHAPE_BOX, plate, ZERO, ID_Q, 0.6f, 0.0f, 1000.0f);
   for (int i = 0; i < 49; ++i) {
     int box = i % 2;
-    float p[3] = {-0.96f + 0.32f * (float)(i % 7), 0.1f + (box ? 0.1f : 0.14f) + 0.01f * (float)(i % 3), -0.96f + 0.32f * (float)(i / 7)};
+    float p[3] = {-0.96f + 0.32f * (float)(i % 7), 0.1f + (box ? 0.1f : 0.14f) + 0.01f * (float)(i % 3),
+                  -0.96f + 0.32f * (float)(i / 7)};
     float q[4] = {0.0f, 0.05f * (float)(i % 4), 0.0f, 1.0f};
     float l = sqrtf(q[1] * q[1] + 1.0f);
     q[1] /= l; q[3] /= l;
