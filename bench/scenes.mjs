@@ -103,6 +103,29 @@ export function pile({ n = 10, side = n, spacing = 1.5, steps = 600 } = {}) {
   };
 }
 
+/**
+ * tray: one dynamic plate (0.1 m thick, 1 000 kg/m³) on the ground carrying side × side boxes
+ * (0.24 × 0.2 × 0.24 m) and spheres (r 0.14 m), 500 kg/m³, 0.32 m apart: the plate is in side² + 1
+ * contact patches, so most of them are beyond any constraint-graph colouring (Tribo solves the
+ * patches past 24 colours in order on one thread). Mirrored by native_bench's tray; by name only
+ * (bench/ab.mjs), not in run.mjs's default set.
+ */
+export function tray({ side = 20, steps = 600 } = {}) {
+  const half = 0.16 * side + 0.1;
+  const bodies = [ground(half + 1),
+    dynamic([0, 0.05, 0], { type: 'box', halfExtents: [half, 0.05, half] }, 1000)];
+  for (let i = 0; i < side * side; i++) {
+    const box = i % 2 === 1;
+    const x = -0.16 * (side - 1) + 0.32 * (i % side), z = -0.16 * (side - 1) + 0.32 * Math.floor(i / side);
+    const y = 0.1 + (box ? 0.1 : 0.14) + 0.01 * (i % 3);
+    bodies.push(dynamic([x, y, z], box ? { type: 'box', halfExtents: [0.12, 0.1, 0.12] } : { type: 'sphere', radius: 0.14 }, 500));
+  }
+  return {
+    name: 'tray', steps, window: windowFor(steps), bodies, side,
+    description: `a plate carrying ${side * side} boxes and spheres: ${side * side + 1} contact patches on one body`,
+  };
+}
+
 /** readback: one 1 kg sphere (r 0.5) resting on the ground, 120 steps. */
 export function readback({ steps = 120 } = {}) {
   const r = 0.5;
