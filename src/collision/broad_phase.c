@@ -271,9 +271,19 @@ static void consider(const tb_world* w, pair_sink* out, int32_t a, int32_t b) {
   if (flags) store_pair(&w->shapes, out, a, b, flags);
 }
 
-/* One pair of overlapping fat boxes, stored unfiltered (the filter runs on the pairs whose AABBs
- * meet, every step: its inputs change between steps). */
-static void consider_fat(const tb_world* w, pair_sink* out, int32_t a, int32_t b) { store_pair(&w->shapes, out, a, b, 0); }
+/* Whether shape i is on a dynamic body. Two shapes on static or kinematic bodies never make a pair
+ * (tb_filter_pair wants an awake dynamic body, or a moving kinematic one against a sleeping dynamic
+ * one), and a body keeps its type, so the fat pairs leave such pairs out for good: a level of
+ * touching static tiles costs nothing per step. */
+static inline int on_dynamic(const tb_world* w, int32_t i) {
+  return w->bodies.f.body_type[w->shapes.body[i]] == TB_BODY_DYNAMIC;
+}
+
+/* One pair of overlapping fat boxes with a dynamic side, stored unfiltered (the filter runs on the
+ * pairs whose AABBs meet, every step: its inputs change between steps). */
+static void consider_fat(const tb_world* w, pair_sink* out, int32_t a, int32_t b) {
+  if (on_dynamic(w, a) || on_dynamic(w, b)) store_pair(&w->shapes, out, a, b, 0);
+}
 
 /* Insertion sort by before(), the cheapest for the nearly sorted order of the last step; gives up
  * (returns 0, order permuted) after `budget` moves. */
@@ -648,10 +658,11 @@ static void sort_moved_x(tb_broad_scratch* b, int32_t moved) {
   b->moved_x_count = n;
 }
 
-/* Pair (x, y) of fat boxes when they overlap: its key into out[n] (out NULL: counted only). */
-static inline int32_t moved_pair(const tb_shapes* s, const tb_broad_scratch* b, int32_t x, int32_t y, uint64_t* out, int32_t n) {
-  if (!boxes_overlap(b->fat_lower, b->fat_upper, x, y)) return n;
-  if (out) out[n] = fat_key(s, x, y);
+/* Pair (x, y) of fat boxes when they overlap and one is on a dynamic body (consider_fat): its key
+ * into out[n] (out NULL: counted only). */
+static inline int32_t moved_pair(const tb_world* w, const tb_broad_scratch* b, int32_t x, int32_t y, uint64_t* out, int32_t n) {
+  if (!boxes_overlap(b->fat_lower, b->fat_upper, x, y) || !(on_dynamic(w, x) || on_dynamic(w, y))) return n;
+  if (out) out[n] = fat_key(&w->shapes, x, y);
   return n + 1;
 }
 
@@ -662,7 +673,7 @@ static inline int32_t moved_pair(const tb_shapes* s, const tb_broad_scratch* b, 
  * boxes and, per moved shape, the boxes within its x range; then the moved shapes among
  * themselves. The set is the pairs whose fat boxes overlap, whatever the order of the search. With
  * out, the same walk also leaves the x order after the moves in b->fat_x. */
-static int32_t moved_pairs(const tb_shapes* s, tb_broad_scratch* b, uint64_t* out) {
+static int32_t moved_pairs(const tb_world* w, tb_broad_scratch* b, uint64_t* out) {
   const tb_vec3 *lo = b->fat_lower, *up = b->fat_upper;
   const int32_t *xs = b->fat_x, *mx = b->moved_x;
   const int32_t nk = b->fat_x_count, nm = b->moved_x_count;
@@ -674,16 +685,16 @@ static int32_t moved_pairs(const tb_shapes* s, tb_broad_scratch* b, uint64_t* ou
     if (j == nm || (i < nk && lo[xs[i]].x <= lo[mx[j]].x)) {
       int32_t y = xs[i++];
       if (order) order[at++] = y;
-      for (int32_t k = j; k < nm && lo[mx[k]].x <= up[y].x; ++k) n = moved_pair(s, b, mx[k], y, out, n);
+      for (int32_t k = j; k < nm && lo[mx[k]].x <= up[y].x; ++k) n = moved_pair(w, b, mx[k], y, out, n);
     } else {
       int32_t x = mx[j++];
       if (order) order[at++] = x;
       for (int32_t k = i; k < nk && lo[xs[k]].x <= up[x].x; ++k)
-        if (!b->fat_moved[xs[k]]) n = moved_pair(s, b, x, xs[k], out, n);
+        if (!b->fat_moved[xs[k]]) n = moved_pair(w, b, x, xs[k], out, n);
     }
   }
   for (int32_t p = 0; p < nm; ++p)
-    for (int32_t q = p + 1; q < nm; ++q) n = moved_pair(s, b, mx[p], mx[q], out, n);
+    for (int32_t q = p + 1; q < nm; ++q) n = moved_pair(w, b, mx[p], mx[q], out, n);
   if (order) {
     b->fat_x_tmp = b->fat_x;
     b->fat_x = order;
@@ -726,14 +737,14 @@ static int fat_emit(const tb_world* w, tb_broad_scratch* b, int32_t moved, pair_
   }
   for (int32_t k = 0; k < moved; ++k) b->fat_moved[b->moved[k]] = 1;
   sort_moved_x(b, moved);
-  int32_t fresh = moved_pairs(s, b, NULL);
+  int32_t fresh = moved_pairs(w, b, NULL);
   if (!fat_pairs_reserve(b, b->fat_pair_count + fresh) || b->count_capacity <= s->count) {
     for (int32_t k = 0; k < moved; ++k) b->fat_moved[b->moved[k]] = 0;
     return 0;
   }
   /* the new keys and their sort's scratch in fat_pair_tmp (room for two keys a pair) */
   uint64_t* add = (uint64_t*)(void*)b->fat_pair_tmp;
-  moved_pairs(s, b, add);
+  moved_pairs(w, b, add);
   sort_keys(add, add + fresh, fresh, s->count, b->count);
   uint64_t* merged = b->fat_keys_tmp;
   int32_t i = 0, j = 0, n = 0;
@@ -768,6 +779,7 @@ static tb_status fat_pairs(tb_world* w, const tb_step_context* step, pair_sink* 
     /* a scene in motion (or a NaN bound): the sweep of the AABBs themselves, as cheap as a sweep
      * of the fat boxes and without their extra pairs; the fat pairs are swept again once it calms */
     b->fat_valid = 0;
+    w->sap_fat_pairs = 0;
     return sweep_and_prune(w, step, s->aabb_lower, s->aabb_upper, 0, out);
   }
   if (!b->fat_valid) {
@@ -779,6 +791,7 @@ static tb_status fat_pairs(tb_world* w, const tb_step_context* step, pair_sink* 
     b->fat_valid = 0;
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for pairs of fat boxes");
   }
+  w->sap_fat_pairs = b->fat_pair_count;
   out->ordered = 1;
   return TB_OK;
 }

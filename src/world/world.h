@@ -289,6 +289,7 @@ typedef struct tb_world {
   int32_t sap_count, sap_capacity;
   int32_t sap_bands;           /* z bands of the last sweep (1: one sweep along x) */
   int32_t sap_fat_moved;       /* shapes given a new fat box by the last collide (-1: an AABB had a NaN bound) */
+  int32_t sap_fat_pairs;       /* pairs of overlapping fat boxes kept after the last collide (0 when it swept the AABBs) */
   int64_t sap_sweeps;          /* sweeps over every fat box so far (the other collides updated the fat pairs) */
   struct tb_broad_scratch* broad_scratch; /* sort scratch and fat boxes, owned by broad_phase.c */
   TB_PAIR_ARRAYS(TB_STORE_MEMBER)

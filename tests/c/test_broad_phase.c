@@ -1,6 +1,7 @@
 /* Native tests of the broad phase's sorts: the linear sorts against their definitions, and the
  * sweep's pairs (in z bands) against every-pair testing in a shuffled scene (the radix path of a
  * first step) and after a small motion (the insertion path). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -370,7 +371,59 @@ static void test_fat_pairs_none(void) {
   tb_world_destroy(empty);
 }
 
+/* Level geometry: a 12 × 12 floor of touching static tiles (unit boxes), a kinematic box gliding
+ * over it and 20 spheres resting on it. Two shapes on static or kinematic bodies never make a pair
+ * (the filter wants an awake dynamic body), so the fat pairs hold none of the floor's 506 tile
+ * pairs: only pairs with a sphere, each within its four tiles' and neighbours' reach. A tile moved
+ * under a sphere (tb_body_set_pose) and the kinematic box crossing spheres are found again; each
+ * collide against ALL_PAIRS. */
+static void test_fat_pairs_static_level(void) {
+  tb_world_id wid[2];
+  tb_body_id tile[2][144], glider[2];
+  for (int k = 0; k < 2; ++k) {
+    tb_world_def def = tb_default_world_def();
+    def.collision.broad_phase = k ? TB_BROAD_PHASE_ALL_PAIRS : TB_BROAD_PHASE_SAP;
+    wid[k] = tb_world_create(&def);
+    const float unit[4] = {0.5f, 0.5f, 0.5f, 0}, sphere[4] = {0.3f, 0, 0, 0}, slab[4] = {0.4f, 0.1f, 0.4f, 0};
+    for (int i = 0; i < 144; ++i) {
+      float pos[3] = {(float)(i % 12), -0.5f, (float)(i / 12)};
+      tile[k][i] = tb_body_create(wid[k], TB_BODY_STATIC, pos, ID_Q);
+      CHECK(tb_shape_create(wid[k], tile[k][i], TB_SHAPE_BOX, unit, ZERO, ID_Q, 0.5f, 0.0f, 1.0f) >= 0);
+    }
+    for (int i = 0; i < 20; ++i) {
+      float pos[3] = {0.5f + (float)(i % 5) * 2.3f, 0.3f, 0.5f + (float)(i / 5) * 2.7f};
+      tb_body_id b = tb_body_create(wid[k], TB_BODY_DYNAMIC, pos, ID_Q);
+      CHECK(tb_shape_create(wid[k], b, TB_SHAPE_SPHERE, sphere, ZERO, ID_Q, 0.5f, 0.0f, 1.0f) >= 0);
+    }
+    float at[3] = {0.0f, 0.1f, 1.6f};
+    glider[k] = tb_body_create(wid[k], TB_BODY_KINEMATIC, at, ID_Q);
+    CHECK(tb_shape_create(wid[k], glider[k], TB_SHAPE_BOX, slab, ZERO, ID_Q, 0.5f, 0.0f, 1.0f) >= 0);
+  }
+  const tb_world* w = tb_world_get(wid[0]);
+  int same = 1;
+  for (int r = 0; r < 40; ++r) {
+    float at[3] = {0.25f * (float)r, 0.1f, 1.6f};
+    for (int k = 0; k < 2; ++k) CHECK(tb_body_set_pose(wid[k], glider[k], at, ID_Q) == TB_OK);
+    if (r == 20) /* the tile under sphere 6 (at 2.8, 3.2) lifted into it by 5 cm */
+      for (int k = 0; k < 2; ++k) {
+        float up[3] = {3.0f, -0.45f, 3.0f};
+        CHECK(tb_body_set_pose(wid[k], tile[k][39], up, ID_Q) == TB_OK);
+      }
+    for (int k = 0; k < 2; ++k) CHECK(tb_world_collide(wid[k]) == TB_OK);
+    same &= same_pairs(wid[0], wid[1]);
+  }
+  CHECK(same);
+  CHECK(w->sap_sweeps >= 1);
+  /* each sphere's fat box reaches at most the nine tiles around it, no other sphere, and the glider */
+  printf("static level: %d fat pairs, %d pairs\n", w->sap_fat_pairs, w->pair_count);
+  CHECK(w->sap_fat_pairs > 0 && w->sap_fat_pairs <= 20 * 10);
+  CHECK(w->pair_count >= 20);
+  tb_world_destroy(wid[0]);
+  tb_world_destroy(wid[1]);
+}
+
 int main(void) {
+  test_fat_pairs_static_level();
   test_fat_pairs_none();
   test_fat_pairs_follow_motion();
   test_fat_pairs_many_moved();
