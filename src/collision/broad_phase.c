@@ -265,18 +265,18 @@ static inline void store_pair(const tb_shapes* s, pair_sink* out, int32_t a, int
   p->points = p->active = 0; /* the narrow stage counts them */
 }
 
+/* Whether shape i is on a dynamic body. Two shapes on static or kinematic bodies never make a pair
+ * (tb_filter_pair wants an awake dynamic body, or a moving kinematic one against a sleeping dynamic
+ * one), and a body keeps its type, so the fat pairs leave such pairs out for good and the sweep
+ * of the AABBs does not filter them: a level of touching static tiles costs nothing per step. */
+static inline int on_dynamic(const tb_world* w, int32_t i) {
+  return w->bodies.f.body_type[w->shapes.body[i]] == TB_BODY_DYNAMIC;
+}
+
 /* One candidate with overlapping AABBs: stored when the filter keeps it. */
 static void consider(const tb_world* w, pair_sink* out, int32_t a, int32_t b) {
   int32_t flags = tb_filter_pair(w, a, b);
   if (flags) store_pair(&w->shapes, out, a, b, flags);
-}
-
-/* Whether shape i is on a dynamic body. Two shapes on static or kinematic bodies never make a pair
- * (tb_filter_pair wants an awake dynamic body, or a moving kinematic one against a sleeping dynamic
- * one), and a body keeps its type, so the fat pairs leave such pairs out for good: a level of
- * touching static tiles costs nothing per step. */
-static inline int on_dynamic(const tb_world* w, int32_t i) {
-  return w->bodies.f.body_type[w->shapes.body[i]] == TB_BODY_DYNAMIC;
 }
 
 /* One pair of overlapping fat boxes with a dynamic side, stored unfiltered (the filter runs on the
@@ -408,7 +408,7 @@ static void sweep_job(int32_t begin, int32_t end, void* vctx) {
          * both are at most this band, which holds both copies */
         if (ctx->bands.count > 1 && !ctx->band_lowest[i] && !ctx->band_lowest[met[k]]) continue; /* another band's */
         if (ctx->fat) consider_fat(ctx->w, &out, e[i].slot, b->slot);
-        else consider(ctx->w, &out, e[i].slot, b->slot);
+        else if (on_dynamic(ctx->w, e[i].slot) || on_dynamic(ctx->w, b->slot)) consider(ctx->w, &out, e[i].slot, b->slot);
       }
     }
   }
