@@ -191,6 +191,7 @@ tb_status tb_body_set_pose(tb_world_id world, tb_body_id body, const float posit
   tb_quat q = tb_quat_normalize((tb_quat){rotation[0], rotation[1], rotation[2], rotation[3]});
   t[3] = q.x; t[4] = q.y; t[5] = q.z; t[6] = q.w;
   tb_island_touch_body(w, slot);
+  if (w->bodies.f.body_type[slot] == TB_BODY_STATIC) tb_world_static_bounds_stale(w);
   w->collided = 0;
   return TB_OK;
 }

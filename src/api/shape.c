@@ -78,6 +78,7 @@ static tb_shape_id insert_shape(tb_world* w, int32_t bslot, tb_shape_type type, 
   *link = s;
   tb_body_update_mass(w, bslot);
   tb_island_touch_body(w, bslot); /* a sleeping body wakes with its island */
+  tb_world_static_bounds_stale(w);
   w->collided = 0;
   return tb_make_id(s, sh->generation[s]);
 }
@@ -319,6 +320,7 @@ tb_status tb_shape_set_distances(tb_world_id world, tb_shape_id shape, float mar
   sh->gap[s] = gap;
   sh->contact_offset[s] = contact_offset;
   sh->rest_offset[s] = rest_offset;
+  tb_world_static_bounds_stale(w);
   w->collided = 0;
   return TB_OK;
 }

@@ -105,6 +105,7 @@ tb_status tb_world_set_solver(tb_world_id world, const tb_solver_params* params)
   tb_status st = tb_solver_params_check(w, "setSolver", params);
   if (st != TB_OK) return st;
   w->def.solver = *params;
+  tb_world_static_bounds_stale(w); /* the speculative distance */
   return TB_OK;
 }
 
@@ -114,6 +115,7 @@ tb_status tb_world_set_collision(tb_world_id world, const tb_collision_params* p
   tb_status st = tb_collision_params_check(w, "setCollision", params);
   if (st != TB_OK) return st;
   w->def.collision = *params;
+  tb_world_static_bounds_stale(w); /* the distance rule, the constant gap */
   return TB_OK;
 }
 
@@ -123,6 +125,7 @@ tb_status tb_world_set_preset(tb_world_id world, tb_preset preset) {
   if (tb_world_def_apply_preset(preset, &d) != TB_OK)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setPreset: preset must be in [0, %d) (got %d)", TB_PRESET_COUNT, (int)preset);
   w->def = d;
+  tb_world_static_bounds_stale(w);
   return TB_OK;
 }
 

@@ -10,7 +10,8 @@
 
 typedef struct bounds_ctx {
   tb_world* w;
-  float h; /* s: one step */
+  float h;     /* s: one step */
+  int statics; /* the static bodies' shapes too (their inputs changed: tb_world_static_bounds_stale) */
 } bounds_ctx;
 
 /* World pose and AABB of shape i fattened by the motion of one step h (linear and angular), the
@@ -42,14 +43,18 @@ static TB_INLINE_HOT void shape_bounds(tb_world* w, int32_t i, float h) {
 }
 
 /* Shapes [begin, end); each writes only its own slot. Under automatic sleep the shapes of a
- * sleeping body keep the bounds computed when it fell asleep (at rest: the same values). */
+ * sleeping body keep the bounds computed when it fell asleep (at rest: the same values); the
+ * shapes of static bodies keep theirs until their inputs change (a level of 10 000 static tiles
+ * would cost a pose and an AABB each per step; bench/RESULTS.md "perf27"). */
 static void bounds_job(int32_t begin, int32_t end, void* vctx) {
   const bounds_ctx* c = (const bounds_ctx*)vctx;
   tb_world* w = c->w;
   const tb_shapes* s = &w->shapes;
+  const int32_t* type = w->bodies.f.body_type;
   int skip_sleeping = w->def.solver.sleep.mode != TB_SLEEP_OFF;
   for (int32_t i = begin; i < end; ++i) {
     if (s->type[i] < 0) continue;
+    if (!c->statics && type[s->body[i]] == TB_BODY_STATIC) continue;
     if (skip_sleeping && w->bodies.f.asleep[s->body[i]]) continue;
     shape_bounds(w, i, c->h);
   }
@@ -60,6 +65,7 @@ void tb_update_body_bounds(tb_world* w, int32_t body, float h) {
 }
 
 void tb_update_shape_bounds(tb_world* w, const tb_step_context* ctx) {
-  bounds_ctx c = {w, ctx->dt};
+  bounds_ctx c = {w, ctx->dt, !w->static_bounds_valid};
   tb_parallel_for(w->shapes.count, TB_SHAPE_CHUNK, ctx->thread_count, bounds_job, &c);
+  w->static_bounds_valid = 1;
 }

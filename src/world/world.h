@@ -290,6 +290,10 @@ typedef struct tb_world {
   int32_t sap_bands;           /* z bands of the last sweep (1: one sweep along x) */
   int32_t sap_fat_moved;       /* shapes given a new fat box by the last collide (-1: an AABB had a NaN bound) */
   int32_t sap_fat_pairs;       /* pairs of overlapping fat boxes kept after the last collide (0 when it swept the AABBs) */
+  /* 1 while the shapes of static bodies hold their world poses and AABBs (nothing moves them, and
+   * without velocity their bounds do not depend on the step): the AABB update skips them. 0 in a
+   * new or restored world and after what changes their inputs (tb_world_static_bounds_stale). */
+  int32_t static_bounds_valid;
   int64_t sap_sweeps;          /* sweeps over every fat box so far (the other collides updated the fat pairs) */
   struct tb_broad_scratch* broad_scratch; /* sort scratch and fat boxes, owned by broad_phase.c */
   TB_PAIR_ARRAYS(TB_STORE_MEMBER)
@@ -359,6 +363,11 @@ typedef struct tb_world {
   int32_t id_salt;
   char error[TB_ERROR_LEN];
 } tb_world;
+
+/* A static body moved, a shape was added or its distances set, or the solver or collision
+ * settings changed (speculative distance, distance rule, constant gap): the next AABB update
+ * computes the static bodies' shapes too (src/collision/shape_bounds.c). */
+static inline void tb_world_static_bounds_stale(tb_world* w) { w->static_bounds_valid = 0; }
 
 /* Something changed the slot stores or referenced the last created body: tb_body_discard no
  * longer applies. */

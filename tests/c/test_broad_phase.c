@@ -422,7 +422,116 @@ static void test_fat_pairs_static_level(void) {
   tb_world_destroy(wid[1]);
 }
 
+/* What a static body's shapes are built from, for static_world. */
+typedef struct static_setup {
+  float pos[3];
+  int second_shape;          /* a sphere added at (1, 2, 0) */
+  float margin, contact_offset;
+  float speculative, constant_gap;
+  int rule;                  /* tb_distance_rule */
+  tb_preset preset;
+} static_setup;
+
+/* A world with a static body (a box, and optionally a sphere) and a dynamic sphere resting on it,
+ * built from u in one go. */
+static tb_world_id static_world(const static_setup* u, tb_body_id* body, tb_shape_id* shape) {
+  tb_world_def def = tb_default_world_def();
+  CHECK(tb_preset_apply(u->preset, &def) == TB_OK);
+  def.solver.speculative_distance = u->speculative;
+  def.collision.distance_rule = u->rule;
+  def.collision.constant_gap = u->constant_gap;
+  tb_world_id w = tb_world_create(&def);
+  const float box[4] = {1.0f, 0.5f, 1.0f, 0}, ball[4] = {0.4f, 0, 0, 0}, up[3] = {1.0f, 2.0f, 0.0f};
+  *body = tb_body_create(w, TB_BODY_STATIC, u->pos, ID_Q);
+  shape[0] = tb_shape_create(w, *body, TB_SHAPE_BOX, box, ZERO, ID_Q, 0.5f, 0.0f, 1.0f);
+  CHECK(tb_shape_set_distances(w, shape[0], u->margin, 0.0f, u->contact_offset, 0.0f) == TB_OK);
+  float at[3] = {0.0f, 0.9f, 0.0f};
+  tb_body_id d = tb_body_create(w, TB_BODY_DYNAMIC, at, ID_Q);
+  CHECK(tb_shape_create(w, d, TB_SHAPE_SPHERE, ball, ZERO, ID_Q, 0.5f, 0.0f, 1.0f) >= 0);
+  /* after the dynamic body's: the slots of a world that added it later */
+  if (u->second_shape) shape[1] = tb_shape_create(w, *body, TB_SHAPE_SPHERE, ball, up, ID_Q, 0.5f, 0.0f, 1.0f);
+  return w;
+}
+
+/* The static shapes' world poses and AABBs of two worlds, bit for bit (slot 0 the box, slot 2 the
+ * second shape). */
+static int same_static_bounds(tb_world_id a, tb_world_id b, int second) {
+  const tb_world* wa = tb_world_get(a);
+  const tb_world* wb = tb_world_get(b);
+  int same = 1;
+  for (int i = 0; i < 3; i += second ? 2 : 3) {
+    same &= memcmp(&wa->shapes.world_pose[i], &wb->shapes.world_pose[i], sizeof(tb_transform)) == 0;
+    same &= memcmp(&wa->shapes.aabb_lower[i], &wb->shapes.aabb_lower[i], sizeof(tb_vec3)) == 0;
+    same &= memcmp(&wa->shapes.aabb_upper[i], &wb->shapes.aabb_upper[i], sizeof(tb_vec3)) == 0;
+  }
+  return same;
+}
+
+/* The static bodies' bounds are computed once and kept: after each change of what they are built
+ * from (a static body's pose, a shape added, a shape's distances, the speculative distance, the
+ * distance rule and constant gap, the preset) a world that stepped through the change has the
+ * bounds of a world built with it from the start, bit for bit. */
+static void test_static_bounds_follow_changes(void) {
+  static_setup u = {{0.0f, 0.0f, 0.0f}, 0, 0.0f, 0.0f, 0.0f, 0.0f, TB_DISTANCE_PHYSX, TB_PRESET_PHYSX_TGS};
+  tb_body_id body, rb;
+  tb_shape_id shape[2], rs[2];
+  tb_world_id w = static_world(&u, &body, shape);
+  int agree = 1, steps = 0;
+  for (int change = 0; change < 7; ++change) {
+    tb_world_def def;
+    tb_world_get_def(w, &def);
+    switch (change) {
+      case 0: break; /* as built */
+      case 1: /* the static body moves */
+        u.pos[0] = 0.25f; u.pos[1] = -0.1f;
+        CHECK(tb_body_set_pose(w, body, u.pos, ID_Q) == TB_OK);
+        break;
+      case 2: { /* a second shape on it */
+        const float ball[4] = {0.4f, 0, 0, 0}, up[3] = {1.0f, 2.0f, 0.0f};
+        u.second_shape = 1;
+        shape[1] = tb_shape_create(w, body, TB_SHAPE_SPHERE, ball, up, ID_Q, 0.5f, 0.0f, 1.0f);
+        CHECK(shape[1] >= 0);
+        break;
+      }
+      case 3: /* the box's distances */
+        u.margin = 0.05f; u.contact_offset = 0.125f;
+        CHECK(tb_shape_set_distances(w, shape[0], u.margin, 0.0f, u.contact_offset, 0.0f) == TB_OK);
+        break;
+      case 4: /* the speculative distance */
+        u.speculative = 0.3f;
+        def.solver.speculative_distance = u.speculative;
+        CHECK(tb_world_set_solver(w, &def.solver) == TB_OK);
+        break;
+      case 5: /* the Newton rule: margins and a constant gap */
+        u.rule = TB_DISTANCE_NEWTON; u.constant_gap = 0.2f;
+        def.collision.distance_rule = u.rule;
+        def.collision.constant_gap = u.constant_gap;
+        CHECK(tb_world_set_collision(w, &def.collision) == TB_OK);
+        break;
+      case 6: { /* a preset: its solver and collision settings */
+        CHECK(tb_world_set_preset(w, TB_PRESET_MUJOCO) == TB_OK);
+        tb_world_get_def(w, &def);
+        u.preset = TB_PRESET_MUJOCO;
+        u.speculative = def.solver.speculative_distance;
+        u.rule = def.collision.distance_rule;
+        u.constant_gap = def.collision.constant_gap;
+        break;
+      }
+    }
+    for (int k = 0; k < 3; ++k, ++steps) CHECK(tb_world_step(w) == TB_OK);
+    tb_world_id ref = static_world(&u, &rb, rs);
+    CHECK(tb_world_collide(ref) == TB_OK);
+    int same = same_static_bounds(w, ref, u.second_shape);
+    if (!same) printf("static bounds differ after change %d\n", change);
+    agree &= same;
+    tb_world_destroy(ref);
+  }
+  CHECK(agree && steps == 21);
+  tb_world_destroy(w);
+}
+
 int main(void) {
+  test_static_bounds_follow_changes();
   test_fat_pairs_static_level();
   test_fat_pairs_none();
   test_fat_pairs_follow_motion();
