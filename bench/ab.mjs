@@ -10,8 +10,9 @@
 // or another Tribo entry of this checkout (e.g. `ENGINE=tribo:threads node bench/ab.mjs tribo:simd`:
 // the threads build against the simd build under the same load). "new" is this checkout's ENGINE.
 // HOG=1 keeps a busy child process beside both (the threads build's "also under load" check).
-// scene: pile (default), pyramid or tray (bench/scenes.mjs); side: the pile's columns per side (10 =
-// 1000 bodies) or the tray's rows of bodies (its side, 20 = 400 bodies); steps: default 900. ENGINE names the Tribo entry (default
+// scene: pile (default), pyramid, tray or level (bench/scenes.mjs); side: the pile's columns per side
+// (10 = 1000 bodies), the tray's rows of bodies (20 = 400 bodies) or the level's tiles per side (100
+// = 10 000 static tiles under 1 000 spheres); steps: default 900. ENGINE names the Tribo entry (default
 // tribo:simd; e.g. tribo:preset=newton-xpbd), built as bench/run.mjs builds it. Both worlds step
 // in turns of 20 steps, in pairs of turns whose order alternates; steps from 300 on are timed.
 // Prints each side's median ms/step and the median of new / base turn time over the pairs (below 1:
@@ -21,7 +22,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pile, pyramid, tray } from './scenes.mjs';
+import { level, pile, pyramid, tray } from './scenes.mjs';
 import { loadFrom } from './engines/tribo.mjs';
 import { parseEngineName } from './engine_name.mjs';
 import { startHog } from './hog.mjs';
@@ -40,8 +41,8 @@ const [base, sceneName = 'pile', sideArg = '10', stepsArg = '900'] = process.arg
 const side = Number(sideArg), steps = Number(stepsArg);
 const basePeer = PEERS.includes(base), baseEntry = base?.startsWith('tribo:') ? parseEngineName(base) : null;
 if (!base || !(basePeer || baseEntry || fs.statSync(base, { throwIfNoEntry: false })?.isDirectory()) ||
-    !['pile', 'pyramid', 'tray'].includes(sceneName) || !(side >= 1) || !(steps > WARM)) {
-  console.error(`usage: node bench/ab.mjs BASE [pile|pyramid|tray] [side >= 1] [steps > ${WARM}]; BASE = a checkout's ` +
+    !['pile', 'pyramid', 'tray', 'level'].includes(sceneName) || !(side >= 1) || !(steps > WARM)) {
+  console.error(`usage: node bench/ab.mjs BASE [pile|pyramid|tray|level] [side >= 1] [steps > ${WARM}]; BASE = a checkout's ` +
     `directory, a Tribo entry (tribo:simd, tribo:threads…) or one of ${PEERS.join(', ')} (got ${JSON.stringify(base)})`);
   process.exit(1);
 }
@@ -51,7 +52,8 @@ if (engine.module !== 'tribo') {
   console.error(`bench/ab.mjs: ENGINE must be a tribo entry such as tribo:simd or tribo:preset=mujoco (got ${process.env.ENGINE})`);
   process.exit(1);
 }
-const scene = sceneName === 'pyramid' ? pyramid() : sceneName === 'tray' ? tray({ side }) : pile({ side });
+const scene = sceneName === 'pyramid' ? pyramid() : sceneName === 'tray' ? tray({ side })
+  : sceneName === 'level' ? level({ tiles: side }) : pile({ side });
 const baseEngine = basePeer ? await (await import(`./engines/${base}.mjs`)).load()
   : baseEntry ? await loadFrom(path.resolve(HERE, '..'), baseEntry.params) : await loadFrom(path.resolve(base), engine.params);
 const worlds = [baseEngine.createWorld(scene), (await loadFrom(path.resolve(HERE, '..'), engine.params)).createWorld(scene)];

@@ -1,9 +1,9 @@
-/* Tribo native benchmark: the pyramid, pile and readback scenes of bench/scenes.mjs (and a tray,
- * by name only), through the
+/* Tribo native benchmark: the pyramid, pile and readback scenes of bench/scenes.mjs (and the tray
+ * and the level, by name only), through the
  * public C API (src/include/tribo.h) only (a TB_COUNT_BARRIERS build, bench/barrier_count.sh, also
  * reads the job system's count of parallel jobs). Prints one JSON object on stdout.
  *
- *   native_bench [--steps N] [--scenes pyramid,pile,readback,tray] [--threads T] [--side S] [--count A:B]
+ *   native_bench [--steps N] [--scenes pyramid,pile,readback,tray,level] [--threads T] [--side S] [--count A:B]
  *                [--adaptive 0|1] [--ab T [--hog]] [--preset NAME]
  *
  * --adaptive 0: worlds keep their thread count (tb_world_set_adaptive_threads). --ab T: see
@@ -21,6 +21,9 @@
  * tray (only when named): one dynamic plate on the ground carrying S × S boxes and spheres, so the
  * plate is in S² + 1 manifolds, all but 24 of them in the solver's overflow colour (solved in
  * order on one thread); reports ms/step, the overflow count and the live bytes (RESULTS "perf27").
+ *
+ * level (only when named): 10·S × 10·S touching static unit tiles and 1 000 spheres resting on
+ * every other tile, 30 to a row (scenes.mjs level({ tiles: 10·S })).
  *
  * Built by bench/run.mjs:
  *   gcc -O2 -std=c11 -ffp-contract=off -msse2 -Isrc bench/native_bench.c $(find src -name '*.c') \
@@ -338,6 +341,25 @@ static void bench_tray(int steps, int threads, int side) {
   free_scene(&s);
 }
 
+/* The level: static tiles touching, spheres resting on them (scenes.mjs level()). */
+static void bench_level(int steps, int threads, int tiles) {
+  scene s = {0};
+  s.world = make_world(threads);
+  const float unit[4] = {0.5f, 0.5f, 0.5f, 0}, ball[4] = {0.3f, 0, 0, 0};
+  for (int i = 0; i < tiles * tiles; i++) add_body(&s, TB_BODY_STATIC, (float)(i % tiles), -0.5f, (float)(i / tiles), TB_SHAPE_BOX, unit, 1.0f);
+  for (int i = 0; i < 1000; i++) add_body(&s, TB_BODY_DYNAMIC, 2.0f * (float)(i % 30), 0.31f, 2.0f * (float)(i / 30), TB_SHAPE_SPHERE, ball, 500.0f);
+  double ms = run_steps(&s, steps, steps / 2, 0);
+  float p[3], low = 1e30f;
+  for (int i = 0; i < s.dyn_count; i++) {
+    get_pos(&s, i, p);
+    if (!(p[1] >= low)) low = p[1];
+  }
+  printf("\"level\": {\"tiles\": %d, \"bodies\": %d, \"steps\": %d, \"window\": [%d, %d], \"median_ms\": %.6f, "
+         "\"mean_ms\": %.6f, \"lowest_y\": %.6f, \"live_bytes\": %lld}",
+         tiles * tiles, s.dyn_count, steps, steps / 2, steps, ms, last_mean_ms, low, (long long)tb_live_bytes());
+  free_scene(&s);
+}
+
 static int find_field(tb_field_set set, const char* const* names) {
   int count = tb_field_count(set);
   for (const char* const* nm = names; *nm; nm++)
@@ -452,7 +474,7 @@ int main(int argc, char** argv) {
         return 2;
       }
     }
-    else { fprintf(stderr, "usage: %s [--steps N] [--scenes pyramid,pile,readback,tray] [--threads T] [--side S] [--count A:B] [--adaptive 0|1] [--ab T [--hog]] [--preset NAME]\n", argv[0]); return 1; }
+    else { fprintf(stderr, "usage: %s [--steps N] [--scenes pyramid,pile,readback,tray,level] [--threads T] [--side S] [--count A:B] [--adaptive 0|1] [--ab T [--hog]] [--preset NAME]\n", argv[0]); return 1; }
   }
   if (hog) {
     hog_pid = fork();
@@ -474,7 +496,8 @@ int main(int argc, char** argv) {
   if (strstr(scenes, "pyramid")) { bench_pyramid(steps, threads, 20); first = 0; }
   if (strstr(scenes, "pile")) { if (!first) printf(", "); bench_pile(steps, threads, side); first = 0; }
   if (strstr(scenes, "readback")) { if (!first) printf(", "); bench_readback(threads); first = 0; }
-  if (strstr(scenes, "tray")) { if (!first) printf(", "); bench_tray(steps, threads, side); }
+  if (strstr(scenes, "tray")) { if (!first) printf(", "); bench_tray(steps, threads, side); first = 0; }
+  if (strstr(scenes, "level")) { if (!first) printf(", "); bench_level(steps, threads, 10 * side); }
   printf("}}\n");
   return 0;
 }

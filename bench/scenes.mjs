@@ -126,6 +126,22 @@ export function tray({ side = 20, steps = 600 } = {}) {
   };
 }
 
+/**
+ * level: static geometry, a floor of tiles × tiles touching static unit boxes (top face y = 0),
+ * and `balls` spheres (r 0.3 m, 500 kg/m³) resting on every other tile, 30 to a row. Two static
+ * shapes never make a pair; an engine that updates or pairs its static shapes every step pays for
+ * the tiles. Mirrored by native_bench's level; by name only (bench/ab.mjs).
+ */
+export function level({ tiles = 100, balls = 1000, steps = 600 } = {}) {
+  const bodies = [];
+  for (let i = 0; i < tiles * tiles; i++) bodies.push(staticBox([i % tiles, -0.5, Math.floor(i / tiles)], [0.5, 0.5, 0.5]));
+  for (let i = 0; i < balls; i++) bodies.push(dynamic([2 * (i % 30), 0.31, 2 * Math.floor(i / 30)], { type: 'sphere', radius: 0.3 }, 500));
+  return {
+    name: 'level', steps, window: windowFor(steps), bodies, side: tiles,
+    description: `${balls} spheres resting on a floor of ${tiles * tiles} touching static tiles`,
+  };
+}
+
 /** readback: one 1 kg sphere (r 0.5) resting on the ground, 120 steps. */
 export function readback({ steps = 120 } = {}) {
   const r = 0.5;
