@@ -15,6 +15,7 @@
 #include "solver/solver_physx.h" /* the colours' wide ranges */
 #include "compliant_model.h"
 #include "test_util.h"
+#include "tray_scene.h"
 
 static const float ID_Q[4] = {0, 0, 0, 1};
 static const float ZERO[3] = {0, 0, 0};
@@ -690,34 +691,16 @@ static void test_compliant(tb_preset preset) {
   tb_world_destroy(w);
 }
 
-/* A 576 kg plate on the ground carrying 24 boxes and 25 spheres (500 kg/m³): the plate is in 50
- * manifolds, more than the solver's 24 colours, so the rest are solved serially, in their order
- * (the overflow colour). The ground carries the whole weight, (M + Σm)·g, and the overflow's
+/* The tray (tray_scene.h): a 576 kg plate on the ground carrying 24 boxes and 25 spheres: the
+ * plate is in 50 manifolds, more than the solver's 24 colours, so the rest are solved serially, in
+ * their order (the overflow colour). The ground carries the whole weight, (M + Σm)·g, and the overflow's
  * constraints are packed four to a wide like a colour's (one to a wide would hold three empty
  * lanes each: 2.8 kB per constraint). tests/c/test_trajectory.c's "tray" is this scene: its
  * fingerprints show the packing changes no result. */
 static void test_overflow_tray(tb_preset preset) {
   tb_world_id w = make_world(preset, -G);
-  tb_world_def def;
-  tb_world_get_def(w, &def);
-  def.solver.sleep.mode = TB_SLEEP_OFF; /* awake, so the last step solved the overflow */
-  CHECK(tb_world_set_solver(w, &def.solver) == TB_OK);
   ground(w, 0.6f, 0.0f);
-  float plate[4] = {1.2f, 0.05f, 1.2f, 0}, bx[4] = {0.12f, 0.1f, 0.12f, 0}, sp[4] = {0.14f, 0, 0, 0};
-  float p0[3] = {0, 0.05f, 0}, mp[13];
-  tb_body_id t = tb_body_create(w, TB_BODY_DYNAMIC, p0, ID_Q);
-  tb_shape_create(w, t, TB_SHAPE_BOX, plate, ZERO, ID_Q, 0.6f, 0.0f, 1000.0f);
-  tb_body_get_mass(w, t, mp);
-  double mass = mp[0];
-  for (int i = 0; i < 49; ++i) {
-    int box = i % 2;
-    float p[3] = {-0.96f + 0.32f * (float)(i % 7), 0.1f + (box ? 0.1f : 0.14f) + 0.01f * (float)(i % 3),
-                  -0.96f + 0.32f * (float)(i / 7)};
-    tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, p, ID_Q);
-    tb_shape_create(w, b, box ? TB_SHAPE_BOX : TB_SHAPE_SPHERE, box ? bx : sp, ZERO, ID_Q, 0.6f, 0.0f, 500.0f);
-    tb_body_get_mass(w, b, mp);
-    mass += mp[0];
-  }
+  double mass = tb_test_tray(w); /* sleep off: the last step solved the overflow */
   for (int s = 0; s < 120; ++s) CHECK(tb_world_step(w) == TB_OK);
   tb_step_stats ss;
   CHECK(tb_world_step_stats(w, &ss) == TB_OK);

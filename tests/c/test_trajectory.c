@@ -14,6 +14,7 @@
 
 #include "include/tribo.h"
 #include "test_util.h"
+#include "tray_scene.h"
 
 static const float ID_Q[4] = {0, 0, 0, 1};
 static const float ZERO[3] = {0, 0, 0};
@@ -74,30 +75,6 @@ static void build_pyramid(tb_world_id w) {
     }
 }
 
-/* A 576 kg plate on the plane carrying a 7 × 7 grid of boxes and spheres: 50 manifolds share the
- * plate, more than the solver's colours, so about half are solved serially (the overflow). Sleep
- * off: every step solves them. */
-static void build_tray(tb_world_id w) {
-  tb_world_def def;
-  tb_world_get_def(w, &def);
-  def.solver.sleep.mode = TB_SLEEP_OFF;
-  CHECK(tb_world_set_solver(w, &def.solver) == TB_OK);
-  float plate[4] = {1.2f, 0.05f, 1.2f, 0}, bx[4] = {0.12f, 0.1f, 0.12f, 0}, sp[4] = {0.14f, 0, 0, 0};
-  float p0[3] = {0, 0.05f, 0};
-  tb_body_id t = tb_body_create(w, TB_BODY_DYNAMIC, p0, ID_Q);
-  tb_shape_create(w, t, TB_SHAPE_BOX, plate, ZERO, ID_Q, 0.6f, 0.0f, 1000.0f);
-  for (int i = 0; i < 49; ++i) {
-    int box = i % 2;
-    float p[3] = {-0.96f + 0.32f * (float)(i % 7), 0.1f + (box ? 0.1f : 0.14f) + 0.01f * (float)(i % 3),
-                  -0.96f + 0.32f * (float)(i / 7)};
-    float q[4] = {0.0f, 0.05f * (float)(i % 4), 0.0f, 1.0f};
-    float l = sqrtf(q[1] * q[1] + 1.0f);
-    q[1] /= l; q[3] /= l;
-    tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, p, q);
-    tb_shape_create(w, b, box ? TB_SHAPE_BOX : TB_SHAPE_SPHERE, box ? bx : sp, ZERO, ID_Q, 0.6f, 0.0f, 500.0f);
-  }
-}
-
 static int field_index(const char* name) {
   for (int i = 0; i < tb_field_count(TB_FIELDS_CONTACT); ++i)
     if (strcmp(tb_field_get(TB_FIELDS_CONTACT, i)->name, name) == 0) return i;
@@ -107,7 +84,7 @@ static int field_index(const char* name) {
 static uint32_t run(const char* scene, tb_preset preset, int* steps_ok) {
   tb_world_id w = make_world(preset);
   if (strcmp(scene, "pile") == 0) build_pile(w);
-  else if (strcmp(scene, "tray") == 0) build_tray(w);
+  else if (strcmp(scene, "tray") == 0) tb_test_tray(w);
   else build_pyramid(w);
   uint32_t h = 2166136261u;
   const int fields[] = {field_index("normal_impulse"), field_index("tangent_impulse"), field_index("force")};
