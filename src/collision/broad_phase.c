@@ -315,6 +315,7 @@ static void radix_sweep_order(const tb_shapes* s, const tb_vec3* lower, int32_t*
 }
 
 #define TB_SWEEP_CHUNK 128
+_Static_assert((int64_t)TB_SWEEP_CHUNK * TB_MAX_BODIES <= INT32_MAX, "a sweep chunk's pair count fits an int32_t");
 
 /* z bands of the sweep: a sweep along x alone visits every AABB of an x slab, about n·(n/side)
  * entries in a scene spread over a floor; split along z too, each AABB goes to every band it
@@ -524,8 +525,17 @@ static tb_status sweep_and_prune(tb_world* w, const tb_step_context* step, const
     if ((int64_t)b->region_chunk * chunks > b->region_capacity) b->region_chunk = b->region_capacity / chunks;
     b->region_runs = chunks;
     tb_parallel_for(ctx.n, TB_SWEEP_CHUNK, step->thread_count, sweep_job, &ctx);
+    /* a chunk's count fits (128 entries, each with at most a world's shapes); their sum may not.
+     * More pairs than a world holds stop the step here, before the regions grow to hold them */
     int32_t most = 0;
-    for (int32_t c = 0; c < chunks; ++c) most = b->chunk_found[c] > most ? b->chunk_found[c] : most;
+    int64_t total = 0;
+    for (int32_t c = 0; c < chunks; ++c) {
+      most = b->chunk_found[c] > most ? b->chunk_found[c] : most;
+      total += b->chunk_found[c];
+    }
+    if (total > TB_MAX_CAPACITY)
+      return tb_world_fail(w, TB_ERR_CAPACITY, "collide: %lld %s exceed the most a world holds, %d (the step did not run)",
+                           (long long)total, fat ? "pairs of overlapping fat boxes" : "candidate pairs", TB_MAX_CAPACITY);
     if (most <= b->region_chunk) break;
     per = most + most / 2 + 16;
   }

@@ -530,7 +530,38 @@ static void test_static_bounds_follow_changes(void) {
   tb_world_destroy(w);
 }
 
+/* 6 000 spheres created at one place: 17 997 000 candidate pairs, more than a world holds (16 777 216).
+ * The step fails with TB_ERR_CAPACITY and names the count, without first growing the sweep's
+ * scratch to hold them (it grew by about 800 MB, kept by the world: a wasm module's memory never
+ * shrinks, and every world in it would have paid); spread out, the same world steps. */
+static void test_too_many_pairs_fail_first(void) {
+  tb_world_def def = tb_default_world_def();
+  def.body_capacity = 6016;
+  tb_world_id w = tb_world_create(&def);
+  const float ball[4] = {1.0f, 0, 0, 0};
+  static tb_body_id body[6000];
+  for (int i = 0; i < 6000; ++i) {
+    float at[3] = {0.001f * (float)(i % 100), 5.0f + 0.001f * (float)(i / 100), 0.0f};
+    body[i] = tb_body_create(w, TB_BODY_DYNAMIC, at, ID_Q);
+    CHECK(tb_shape_create(w, body[i], TB_SHAPE_SPHERE, ball, ZERO, ID_Q, 0.5f, 0.0f, 1000.0f) >= 0);
+  }
+  int64_t before = tb_live_bytes();
+  CHECK(tb_world_step(w) == TB_ERR_CAPACITY);
+  const char* msg = tb_last_error(w);
+  CHECK(msg && strstr(msg, "17997000 candidate pairs exceed the most a world holds, 16777216") != NULL);
+  int64_t grew = tb_live_bytes() - before;
+  printf("too many pairs: %s; the world grew by %.1f MB\n", msg ? msg : "", (double)grew / 1048576.0);
+  CHECK(grew < 64 * 1048576LL);
+  for (int i = 0; i < 6000; ++i) {
+    float at[3] = {3.0f * (float)(i % 80), 5.0f, 3.0f * (float)(i / 80)};
+    CHECK(tb_body_set_pose(w, body[i], at, ID_Q) == TB_OK);
+  }
+  CHECK(tb_world_step(w) == TB_OK);
+  tb_world_destroy(w);
+}
+
 int main(void) {
+  test_too_many_pairs_fail_first();
   test_static_bounds_follow_changes();
   test_fat_pairs_static_level();
   test_fat_pairs_none();
