@@ -5,10 +5,13 @@
 #include "../solver/solver.h"
 #include "step.h"
 
-/* Copies the saved body state of every slot back (the step is undone). */
+/* Copies the saved body state of every slot back (the step is undone); static bodies were not
+ * saved: nothing in a step moves them (a level of 10 000 static tiles would copy 13 floats of each
+ * twice a step; bench/RESULTS.md "perf27"). */
 void tb_body_state_restore(tb_world* w, const float* saved) {
   tb_bodies* b = &w->bodies;
   for (int32_t j = 0; j < b->count; ++j) {
+    if (b->f.body_type[j] == TB_BODY_STATIC) continue;
     memcpy(b->f.transform + 7 * j, saved + 13 * j, 7 * sizeof(float));
     memcpy(b->f.linear_velocity + 3 * j, saved + 13 * j + 7, 3 * sizeof(float));
     memcpy(b->f.angular_velocity + 3 * j, saved + 13 * j + 10, 3 * sizeof(float));
@@ -28,6 +31,7 @@ tb_status tb_body_state_save(tb_world* w, float** saved, int32_t* capacity) {
     *capacity = cap;
   }
   for (int32_t i = 0; i < n; ++i) {
+    if (b->f.body_type[i] == TB_BODY_STATIC) continue; /* tb_body_state_restore skips them too */
     memcpy(*saved + 13 * i, b->f.transform + 7 * i, 7 * sizeof(float));
     memcpy(*saved + 13 * i + 7, b->f.linear_velocity + 3 * i, 3 * sizeof(float));
     memcpy(*saved + 13 * i + 10, b->f.angular_velocity + 3 * i, 3 * sizeof(float));
@@ -56,7 +60,7 @@ tb_status tb_solve_guarded(tb_world* w, const tb_step_context* ctx) {
     w->status.residual_primal = w->status.residual_dual = w->status.residual_complementarity = NAN;
   for (int32_t i = 0; i < n; ++i) {
     int32_t type = b->f.body_type[i];
-    if (type < 0) continue; /* free slot */
+    if (type < 0 || type == TB_BODY_STATIC) continue; /* free slot; a static body does not move */
     int finite = 1;
     for (int k = 0; k < 7; ++k) finite &= tb_is_finite(b->f.transform[7 * i + k]);
     for (int k = 0; k < 3; ++k) finite &= tb_is_finite(b->f.linear_velocity[3 * i + k]) & tb_is_finite(b->f.angular_velocity[3 * i + k]);

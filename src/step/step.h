@@ -47,8 +47,9 @@ tb_status tb_step_solve(tb_world* w);
 /* Stages of step/ (the others live in their layers; see TB_STEP_STAGES). */
 void tb_narrow_stage(tb_world* w, const tb_step_context* ctx);
 tb_status tb_solve_guarded(tb_world* w, const tb_step_context* ctx);
-/* Body states (transform, velocities: 13 floats per slot) saved into *saved (grown to the body
- * count) and copied back: the guard's undo of one solve(), a step of several rounds' undo of all. */
+/* Body states (transform, velocities: 13 floats per slot; static bodies' slots neither saved nor
+ * restored) saved into *saved (grown to the body count) and copied back: the guard's undo of one
+ * solve(), a step of several rounds' undo of all. */
 tb_status tb_body_state_save(tb_world* w, float** saved, int32_t* capacity);
 void tb_body_state_restore(tb_world* w, const float* saved);
 /* Readback sums over the rounds of one step (rounds.c): after round r (0 first), and after the last. */
