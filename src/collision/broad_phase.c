@@ -587,12 +587,16 @@ static inline uint64_t fat_key(const tb_shapes* s, int32_t a, int32_t b) {
 /* New fat boxes for the shapes whose AABB left theirs, and for new, removed and retyped shapes, into
  * b->moved. Returns how many, limit + 1 for more, or -1 for an AABB with a NaN bound
  * (nothing contains it: that step sweeps the AABBs themselves). Past the few, a pass stops, except
- * every TB_FAT_FULL_PERIOD-th in a row, which visits every shape. */
-static int32_t update_fat(const tb_shapes* s, tb_broad_scratch* b, int32_t limit) {
+ * every TB_FAT_FULL_PERIOD-th in a row, which visits every shape. A slot's fat type is its shape
+ * type and whether its body is dynamic (2·type + 1 when dynamic): a shape destroyed and one made
+ * on a body of the other kind in its slot (a static crate made dynamic) is queried again, since
+ * the fat pairs of a shape on a static or kinematic body leave out the others of its kind. */
+static int32_t update_fat(const tb_world* w, tb_broad_scratch* b, int32_t limit) {
+  const tb_shapes* s = &w->shapes;
   int32_t n = s->count > b->fat_count ? s->count : b->fat_count, moved = 0;
   int full = 0; /* past the few, visiting every shape */
   for (int32_t i = 0; i < n; ++i) {
-    int32_t type = i < s->count ? s->type[i] : -1;
+    int32_t type = i < s->count && s->type[i] >= 0 ? 2 * s->type[i] + on_dynamic(w, i) : -1;
     if (type < 0) {
       if (b->fat_type[i] < 0) continue;
       b->fat_type[i] = -1; /* removed: its pairs go */
@@ -783,7 +787,7 @@ static tb_status fat_pairs(tb_world* w, const tb_step_context* step, pair_sink* 
   int32_t limit = s->count / TB_FAT_MOVED_SHARE;
   if (limit < TB_FAT_MIN_MOVED) limit = TB_FAT_MIN_MOVED;
   if (limit > TB_FAT_MAX_MOVED) limit = TB_FAT_MAX_MOVED;
-  int32_t moved = update_fat(s, b, limit);
+  int32_t moved = update_fat(w, b, limit);
   w->sap_fat_moved = moved;
   if (moved < 0 || moved > limit) {
     /* a scene in motion (or a NaN bound): the sweep of the AABBs themselves, as cheap as a sweep

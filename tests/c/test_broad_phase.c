@@ -560,7 +560,48 @@ static void test_too_many_pairs_fail_first(void) {
   tb_world_destroy(w);
 }
 
+/* A static crate made dynamic the only way there is (its body and shape destroyed, a dynamic one
+ * created at the same place, which takes the freed slots back): the fat pairs left out the
+ * static crate's pairs with the static floor, so the new crate must be queried again, not kept as
+ * unmoved because its slot, shape type and box are the same. Each collide against ALL_PAIRS. */
+static void test_fat_pairs_slot_reused_by_dynamic(void) {
+  tb_world_id wid[2];
+  tb_shape_id crate_shape[2];
+  tb_body_id crate_body[2];
+  for (int k = 0; k < 2; ++k) {
+    tb_world_def def = tb_default_world_def();
+    def.collision.broad_phase = k ? TB_BROAD_PHASE_ALL_PAIRS : TB_BROAD_PHASE_SAP;
+    wid[k] = tb_world_create(&def);
+    const float floor_box[4] = {5.0f, 0.5f, 5.0f, 0}, crate[4] = {0.5f, 0.5f, 0.5f, 0};
+    float below[3] = {0.0f, -0.5f, 0.0f}, on[3] = {0.0f, 0.5f, 0.0f};
+    tb_body_id f = tb_body_create(wid[k], TB_BODY_STATIC, below, ID_Q);
+    CHECK(tb_shape_create(wid[k], f, TB_SHAPE_BOX, floor_box, ZERO, ID_Q, 0.5f, 0.0f, 1.0f) >= 0);
+    crate_body[k] = tb_body_create(wid[k], TB_BODY_STATIC, on, ID_Q);
+    crate_shape[k] = tb_shape_create(wid[k], crate_body[k], TB_SHAPE_BOX, crate, ZERO, ID_Q, 0.5f, 0.0f, 1.0f);
+    CHECK(crate_shape[k] >= 0);
+  }
+  const tb_world* w = tb_world_get(wid[0]);
+  for (int r = 0; r < 6; ++r) CHECK(tb_world_collide(wid[0]) == TB_OK && tb_world_collide(wid[1]) == TB_OK);
+  CHECK(w->sap_sweeps >= 1 && w->pair_count == 0 && same_pairs(wid[0], wid[1]));
+  int32_t old_slot = -1, new_slot = -2;
+  for (int k = 0; k < 2; ++k) {
+    CHECK(tb_body_destroy(wid[k], crate_body[k]) == TB_OK);
+    float on[3] = {0.0f, 0.5f, 0.0f};
+    const float crate[4] = {0.5f, 0.5f, 0.5f, 0};
+    tb_body_id d = tb_body_create(wid[k], TB_BODY_DYNAMIC, on, ID_Q);
+    tb_shape_id sh = tb_shape_create(wid[k], d, TB_SHAPE_BOX, crate, ZERO, ID_Q, 0.5f, 0.0f, 1.0f);
+    CHECK(sh >= 0);
+    if (k == 0) { old_slot = tb_id_slot(crate_shape[k]); new_slot = tb_id_slot(sh); }
+  }
+  CHECK(old_slot == new_slot); /* the freed slot taken back: the case this test is about */
+  for (int k = 0; k < 2; ++k) CHECK(tb_world_collide(wid[k]) == TB_OK);
+  CHECK(w->pair_count == 1 && same_pairs(wid[0], wid[1]));
+  tb_world_destroy(wid[0]);
+  tb_world_destroy(wid[1]);
+}
+
 int main(void) {
+  test_fat_pairs_slot_reused_by_dynamic();
   test_too_many_pairs_fail_first();
   test_static_bounds_follow_changes();
   test_fat_pairs_static_level();
