@@ -265,24 +265,16 @@ static inline void store_pair(const tb_shapes* s, pair_sink* out, int32_t a, int
   p->points = p->active = 0; /* the narrow stage counts them */
 }
 
-/* Whether shape i is on a dynamic body. Two shapes on static or kinematic bodies never make a pair
- * (tb_filter_pair wants an awake dynamic body, or a moving kinematic one against a sleeping dynamic
- * one), and a body keeps its type, so the fat pairs leave such pairs out for good and the sweep
- * of the AABBs does not filter them: a level of touching static tiles costs nothing per step. */
-static inline int on_dynamic(const tb_world* w, int32_t i) {
-  return w->bodies.f.body_type[w->shapes.body[i]] == TB_BODY_DYNAMIC;
-}
-
 /* One candidate with overlapping AABBs: stored when the filter keeps it. */
 static void consider(const tb_world* w, pair_sink* out, int32_t a, int32_t b) {
   int32_t flags = tb_filter_pair(w, a, b);
   if (flags) store_pair(&w->shapes, out, a, b, flags);
 }
 
-/* One pair of overlapping fat boxes with a dynamic side, stored unfiltered (the filter runs on the
- * pairs whose AABBs meet, every step: its inputs change between steps). */
+/* One pair of overlapping fat boxes that may pair (tb_filter_may_pair), stored unfiltered (the
+ * filter runs on the pairs whose AABBs meet, every step: its inputs change between steps). */
 static void consider_fat(const tb_world* w, pair_sink* out, int32_t a, int32_t b) {
-  if (on_dynamic(w, a) || on_dynamic(w, b)) store_pair(&w->shapes, out, a, b, 0);
+  if (tb_filter_may_pair(w, a, b)) store_pair(&w->shapes, out, a, b, 0);
 }
 
 /* Insertion sort by before(), the cheapest for the nearly sorted order of the last step; gives up
@@ -409,7 +401,7 @@ static void sweep_job(int32_t begin, int32_t end, void* vctx) {
          * both are at most this band, which holds both copies */
         if (ctx->bands.count > 1 && !ctx->band_lowest[i] && !ctx->band_lowest[met[k]]) continue; /* another band's */
         if (ctx->fat) consider_fat(ctx->w, &out, e[i].slot, b->slot);
-        else if (on_dynamic(ctx->w, e[i].slot) || on_dynamic(ctx->w, b->slot)) consider(ctx->w, &out, e[i].slot, b->slot);
+        else if (tb_filter_may_pair(ctx->w, e[i].slot, b->slot)) consider(ctx->w, &out, e[i].slot, b->slot);
       }
     }
   }
@@ -596,7 +588,7 @@ static int32_t update_fat(const tb_world* w, tb_broad_scratch* b, int32_t limit)
   int32_t n = s->count > b->fat_count ? s->count : b->fat_count, moved = 0;
   int full = 0; /* past the few, visiting every shape */
   for (int32_t i = 0; i < n; ++i) {
-    int32_t type = i < s->count && s->type[i] >= 0 ? 2 * s->type[i] + on_dynamic(w, i) : -1;
+    int32_t type = i < s->count && s->type[i] >= 0 ? 2 * s->type[i] + tb_filter_on_dynamic(w, i) : -1;
     if (type < 0) {
       if (b->fat_type[i] < 0) continue;
       b->fat_type[i] = -1; /* removed: its pairs go */
@@ -672,10 +664,10 @@ static void sort_moved_x(tb_broad_scratch* b, int32_t moved) {
   b->moved_x_count = n;
 }
 
-/* Pair (x, y) of fat boxes when they overlap and one is on a dynamic body (consider_fat): its key
- * into out[n] (out NULL: counted only). */
+/* Pair (x, y) of fat boxes when they overlap and may pair (consider_fat): its key into out[n] (out
+ * NULL: counted only). */
 static inline int32_t moved_pair(const tb_world* w, const tb_broad_scratch* b, int32_t x, int32_t y, uint64_t* out, int32_t n) {
-  if (!boxes_overlap(b->fat_lower, b->fat_upper, x, y) || !(on_dynamic(w, x) || on_dynamic(w, y))) return n;
+  if (!boxes_overlap(b->fat_lower, b->fat_upper, x, y) || !tb_filter_may_pair(w, x, y)) return n;
   if (out) out[n] = fat_key(&w->shapes, x, y);
   return n + 1;
 }
