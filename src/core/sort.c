@@ -34,6 +34,11 @@ void tb_radix_sort_u32(uint32_t* key, int32_t* value, uint32_t* key_tmp, int32_t
 }
 
 void tb_sort_slot_pairs(uint64_t* key, uint64_t* tmp, int32_t n, int32_t range, int32_t* count) {
+  /* keys already ascending (a scene's links in slot order, step after step) stay as they are: one
+   * pass instead of four and two clears of count */
+  int32_t i0 = 1;
+  while (i0 < n && key[i0 - 1] <= key[i0]) ++i0;
+  if (i0 >= n) return;
   /* the low word first, then the high word; each pass stable */
   memset(count, 0, ((size_t)range + 1) * sizeof(int32_t));
   for (int32_t i = 0; i < n; ++i) ++count[(uint32_t)key[i] + 1];

@@ -14,8 +14,8 @@ uint32_t tb_sort_key_f32(float x);
 void tb_radix_sort_u32(uint32_t* key, int32_t* value, uint32_t* key_tmp, int32_t* value_tmp, int32_t n);
 
 /* Ascending sort of n 64-bit keys (a << 32 | b) whose halves a and b are slots in [0, range) (body
- * slot pairs): two stable counting passes, b then a. tmp holds n entries of scratch, count
- * range + 1. */
+ * slot pairs): two stable counting passes, b then a (none when the keys already ascend). tmp holds
+ * n entries of scratch, count range + 1. */
 void tb_sort_slot_pairs(uint64_t* key, uint64_t* tmp, int32_t n, int32_t range, int32_t* count);
 
 /* The first index in [0, n) whose key is not below k, n when none (keys ascending). */

@@ -69,6 +69,8 @@ static void match_job(int32_t begin, int32_t end, void* vctx) {
     cur->key[i] = key;
     cur->count[i] = m->point_count;
     int32_t first = cur->first[i];
+    /* a point's record is its index in this frame (tb_contact_store_reserve) */
+    w->manifold_contact[i] = w->pairs[i].points > 0 ? first : -1;
     if (m->point_count == 0) continue; /* most candidate pairs: nothing to match */
     /* body-local points; a static shape's (body -1 in the record) are world points (newton-e3 §2) */
     tb_transform x0 = tb_match_body_frame(w, s0), x1 = tb_match_body_frame(w, s1);

@@ -122,10 +122,9 @@ static void store_material(tb_contact_fields* f, int32_t n, const tb_contact_mat
 
 tb_status tb_contact_store_reserve(tb_world* w) {
   tb_contact_store* st = &w->contacts;
-  /* a point's record is its index in the matching frame (tb_match_count_points' prefix) */
-  const tb_match_frame* frame = &w->match.frame[w->match.current];
-  for (int32_t i = 0; i < w->pair_count; ++i) w->manifold_contact[i] = w->pairs[i].points > 0 ? frame->first[i] : -1;
-  int32_t n = frame->point_count;
+  /* a point's record is its index in the matching frame (tb_match_count_points' prefix): the
+   * matching wrote each manifold's first record into manifold_contact */
+  int32_t n = w->match.frame[w->match.current].point_count;
   w->fresh_contacts = n;
   n += w->sleep_contacts.count; /* kept records of sleeping pairs, after the fresh ones */
   st->count = st->requested = n;

@@ -68,15 +68,16 @@ tb_distance_point tb_distance_classify(const tb_distance_pair* p, float separati
 void tb_distance_apply(const tb_distance_pair* p, int solve, tb_manifold* m) {
   int32_t n = 0;
   for (int32_t j = 0; j < m->point_count; ++j) {
-    tb_manifold_point pt = m->points[j];
-    tb_distance_point c = tb_distance_classify(p, pt.separation);
+    tb_manifold_point* pt = &m->points[j];
+    tb_distance_point c = tb_distance_classify(p, pt->separation);
     if (!c.kept) continue;
-    pt.separation = c.distance;
+    pt->separation = c.distance;
     /* Newton: the record gets a row whenever the pair responds; the XPBD kernel re-evaluates d at
      * its current poses and returns when d >= 0 (the record's `active` reports d < 0 at collide) */
-    pt.active = (p->rule == TB_DISTANCE_NEWTON ? 1 : c.active) && solve;
-    pt.excluded = c.excluded;
-    m->points[n++] = pt;
+    pt->active = (p->rule == TB_DISTANCE_NEWTON ? 1 : c.active) && solve;
+    pt->excluded = c.excluded;
+    if (n < j) m->points[n] = *pt; /* kept points close up (most pairs drop none) */
+    ++n;
   }
   m->points_found -= m->point_count - n;
   m->point_count = n;

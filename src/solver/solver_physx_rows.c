@@ -186,17 +186,20 @@ static void prepare_lane_friction(const tb_physx_ctx* ctx, tb_contact_wide* c, i
   /* tangent t0 along the patch's slip velocity (at the first anchor) so that a sliding
    * anchor's PGS rows resist the slip along one row; any basis when not slipping */
   tb_vec3 t0, t1;
-  tb_basis(n, &t0, &t1);
+  float lt = 0.0f; /* m/s, the slip speed at the first anchor */
+  tb_vec3 vt = tb_v3(0, 0, 0);
   if (na > 0) {
     tb_vec3 x = ln->x[anchors[0]];
     tb_vec3 dv = tb_sub(tb_add(ln->vb, tb_cross(ln->wb, tb_sub(x, ln->cb0))), tb_add(ln->va, tb_cross(ln->wa, tb_sub(x, ln->ca0))));
     dv = tb_add(dv, ln->dg);
-    tb_vec3 vt = tb_sub(dv, tb_scale(n, tb_dot(dv, n)));
-    float lt = tb_length(vt);
-    if (lt > TB_SLIP_DIRECTION_SPEED) {
-      t0 = tb_scale(vt, 1.0f / lt);
-      t1 = tb_cross(n, t0);
-    }
+    vt = tb_sub(dv, tb_scale(n, tb_dot(dv, n)));
+    lt = tb_length(vt);
+  }
+  if (lt > TB_SLIP_DIRECTION_SPEED) {
+    t0 = tb_scale(vt, 1.0f / lt);
+    t1 = tb_cross(n, t0);
+  } else {
+    tb_basis(n, &t0, &t1);
   }
   set3(c->n, l, n); set3(c->t0, l, t0); set3(c->t1, l, t1);
   c->friction_scale[l] = na > 0 ? 1.0f / (float)na : 0.0f;
