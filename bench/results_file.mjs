@@ -1,23 +1,40 @@
 // bench/RESULTS.md layout: bench/run.mjs owns the text between BEGIN_MARK and END_MARK; the
 // sections after END_MARK ("## Collision…", written by make bench-collision, bench-mesh,
-// bench-broadphase) belong to those targets and survive every run.
+// bench-broadphase) belong to those targets and survive every run. Inside its part, the scaling
+// table (BENCH_SCALING) follows SCALING_MARK: a run replaces the tables it ran and keeps the others,
+// so a scaling-only run does not erase the last full run's tables, nor a full run the scaling table.
 
 export const BEGIN_MARK = '<!-- BEGIN bench/run.mjs: generated, rewritten by every run -->';
 export const END_MARK = '<!-- END bench/run.mjs: sections below are written by make bench-collision / bench-mesh / bench-broadphase and kept -->';
+export const SCALING_MARK = '<!-- bench/run.mjs: the scaling table (BENCH_SCALING) from its last run; a run without it keeps it -->';
+
+const trimEnd = (s) => s.replace(/\n+$/, '');
 
 /**
  * The new RESULTS.md: the generated text between BEGIN_MARK and END_MARK, then what the old file
  * held after END_MARK. An old file without markers keeps everything from its first "## Collision"
  * heading on (the sections of make bench-collision / bench-mesh / bench-broadphase).
+ * `generated` is the run's text (its main tables), or { main, scaling }: each the run's text for
+ * that part, or null to keep the old file's.
  */
 export function mergeResults(old, generated) {
-  let tail = '';
-  const e = old.indexOf(END_MARK);
+  const gen = typeof generated === 'string' ? { main: generated, scaling: null } : generated;
+  let tail = '', oldMain = '', oldScaling = '';
+  const b = old.indexOf(BEGIN_MARK), e = old.indexOf(END_MARK);
   if (e >= 0) {
     tail = old.slice(e + END_MARK.length).replace(/^\n+/, '');
+    if (b >= 0 && b < e) {
+      const part = old.slice(b + BEGIN_MARK.length, e).replace(/^\n+/, '');
+      const s = part.indexOf(SCALING_MARK);
+      oldMain = trimEnd(s >= 0 ? part.slice(0, s) : part);
+      oldScaling = s >= 0 ? trimEnd(part.slice(s + SCALING_MARK.length).replace(/^\n+/, '')) : '';
+    }
   } else {
     const m = /^## Collision/m.exec(old);
     if (m) tail = old.slice(m.index);
   }
-  return `${BEGIN_MARK}\n${generated.replace(/\n+$/, '')}\n\n${END_MARK}\n\n${tail}`.replace(/\n+$/, '') + '\n';
+  const main = trimEnd(gen.main ?? oldMain);
+  const scaling = trimEnd(gen.scaling ?? oldScaling);
+  const body = [main, scaling ? `${SCALING_MARK}\n\n${scaling}` : ''].filter(Boolean).join('\n\n');
+  return trimEnd(`${BEGIN_MARK}\n${body}\n\n${END_MARK}\n\n${tail}`) + '\n';
 }

@@ -30,7 +30,8 @@
 //
 // RESULTS.md: the generated part sits between the BEGIN/END marker comments below; everything
 // after the END marker (the "## Collision…" sections of make bench-collision, bench-mesh,
-// bench-broadphase) is kept as it is.
+// bench-broadphase) is kept as it is. Within it the scaling table has its own part: a run writes the
+// parts it ran and keeps the other (bench/results_file.mjs).
 import { execFileSync, spawn } from 'node:child_process';
 import { startHog } from './hog.mjs';
 import { crossCoreRoundTripNs } from './core_latency.mjs';
@@ -372,8 +373,13 @@ function fmtRatio(x) { return Number.isFinite(x) ? `${x.toFixed(2)}×` : '–'; 
 function cell(results, id, scene) { return results[id]?.[scene]; }
 
 /** The main tables (when scenes ran), the wasm / native ratios, and the scaling table. */
+/** The run's two parts of RESULTS.md: the main tables (null when no scene ran) and the scaling table
+ * (null without BENCH_SCALING); a part that did not run keeps its last text (bench/results_file.mjs). */
 function buildReport(run) {
-  return [SCENE_NAMES.length ? buildMainReport(run) : '', nativeReport(run), threadsReport(run), scalingReport(run)].filter(Boolean).join('\n');
+  return {
+    main: SCENE_NAMES.length ? [buildMainReport(run), nativeReport(run), threadsReport(run)].filter(Boolean).join('\n') : null,
+    scaling: SCALING.length ? scalingReport(run) : null,
+  };
 }
 
 /** wasm (tribo-simd) against native (tribo-native, gcc -O2) ms/step, per scene. */
@@ -421,7 +427,8 @@ function threadsReport({ results }) {
 }
 
 /** Scaling table: per engine and pile size, ms/step, ms per 1000 bodies and the first step. */
-function scalingReport({ skipped, scaling, errors }) {
+function scalingReport(run) {
+  const { skipped, scaling, errors } = run;
   if (!SCALING.length) return '';
   const L = [`## Scaling: piles of ${SCALING.join(' / ')} bodies (10 layers, same bodies per m² of floor)`, ''];
   L.push('Each cell: ms/step (timing window) · ms per 1000 bodies · first step ms. "flat" = largest / smallest ms per');
@@ -429,6 +436,11 @@ function scalingReport({ skipped, scaling, errors }) {
   L.push('largest first step over that size\'s ms/step (in a child process, after a warm-up of 30 steps of a 250-body pile');
   L.push('that compiles the engine; tribo-native: its own process, no warm-up). Memory: Tribo\'s live bytes at the end of the');
   L.push('largest pile, per body.');
+  L.push('');
+  const m = run.meta;
+  L.push(`Run: ${m.date}, Tribo ${m.tribo}, \`nproc\` = ${m.nproc}, ${m.cpu}, cross-core round trip ${m.roundTripStart} then ` +
+    `${m.roundTripEnd} ns, ${ROUNDS} round${ROUNDS === 1 ? '' : 's'} of ${STEPS} steps (timing window from step ${S.windowFor(STEPS)[0]}), ` +
+    `${m.totalS.toFixed(0)} s in all; kept by runs without BENCH_SCALING, so it may be older than the tables above.`);
   L.push('');
   L.push(`| engine | ${SCALING.map((n) => `${n} bodies`).join(' | ')} | flat | first / later | bytes per body |`);
   L.push(`| --- |${SCALING.map(() => ' ---: |').join('')} ---: | ---: | ---: |`);
@@ -570,12 +582,13 @@ function buildMainReport({ loaded, skipped, results, errors, meta }) {
   return L.join('\n');
 }
 
-function writeResults(report, meta) {
+function writeResults({ main, scaling }, meta) {
   const head = [
     '# Bench results',
     '',
     'Written by `node bench/run.mjs` (`npm run bench`, `make bench`): the script rewrites the part between the BEGIN and END',
-    'markers and keeps the sections after END (`make bench-collision`, `make bench-mesh`, `make bench-broadphase`).',
+    'markers and keeps the sections after END (`make bench-collision`, `make bench-mesh`, `make bench-broadphase`); the',
+    'scaling table at the end of its part comes from the last run with `BENCH_SCALING` and says when that was.',
     '',
     `- date: ${meta.date}`,
     `- machine: \`nproc\` = ${meta.nproc}, ${meta.cpu}; load average (1, 5, 15 min) at start ${meta.loadStart}, at end ${meta.loadEnd}` +
@@ -599,7 +612,8 @@ function writeResults(report, meta) {
     'body speed over the last step. The machine is shared and noisy: compare ratios within one run.',
     '',
   ];
-  fs.writeFileSync(OUT, mergeResults(fs.existsSync(OUT) ? fs.readFileSync(OUT, 'utf8') : '', head.join('\n') + '\n' + report));
+  const generated = { main: main === null ? null : head.join('\n') + '\n' + main, scaling };
+  fs.writeFileSync(OUT, mergeResults(fs.existsSync(OUT) ? fs.readFileSync(OUT, 'utf8') : '', generated));
 }
 
 
@@ -720,7 +734,7 @@ async function main() {
   };
   const report = buildReport({ loaded, skipped, results, errors, meta, scaling });
   log('');
-  log(report);
+  for (const part of [report.main, report.scaling]) if (part) log(part);
   if (OUT !== '-') {
     writeResults(report, meta);
     log(`wrote ${path.relative(process.cwd(), OUT)} (${meta.totalS.toFixed(0)} s)`);

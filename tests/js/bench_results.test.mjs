@@ -2,7 +2,7 @@
 // sections that other make targets wrote after it (no benchmark runs here).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { BEGIN_MARK, END_MARK, mergeResults } from '../../bench/results_file.mjs';
+import { BEGIN_MARK, END_MARK, SCALING_MARK, mergeResults } from '../../bench/results_file.mjs';
 
 const COLLISION = [
   '## Collision: broad phase', '', '| bodies | ms |', '| ---: | ---: |', '| 1000 | 0.42 |', '',
@@ -33,6 +33,20 @@ describe('bench RESULTS.md merge', () => {
     const out = mergeResults(withTail, 'run B\n');
     assert.ok(out.endsWith('## Collision\n\nappended later\n'));
     assert.equal(out.includes('run A'), false);
+  });
+
+  it('the scaling table is its own part: a scaling-only run keeps the main tables, a main run keeps the scaling table', () => {
+    const full = mergeResults('# x\n' + COLLISION, { main: 'main A\n', scaling: null });
+    assert.equal(full, `${BEGIN_MARK}\nmain A\n\n${END_MARK}\n\n${COLLISION}`, 'no scaling run yet: no scaling part');
+    const scaled = mergeResults(full, { main: null, scaling: '## Scaling\n\nS1\n' });
+    assert.equal(scaled, `${BEGIN_MARK}\nmain A\n\n${SCALING_MARK}\n\n## Scaling\n\nS1\n\n${END_MARK}\n\n${COLLISION}`);
+    const next = mergeResults(scaled, { main: 'main B\n', scaling: null });
+    assert.ok(next.includes('main B') && !next.includes('main A'), 'the main tables replaced');
+    assert.ok(next.includes('## Scaling\n\nS1'), 'the scaling table kept');
+    const both = mergeResults(next, { main: 'main C', scaling: 'S2' });
+    assert.equal(both, `${BEGIN_MARK}\nmain C\n\n${SCALING_MARK}\n\nS2\n\n${END_MARK}\n\n${COLLISION}`);
+    assert.equal(mergeResults(both, { main: null, scaling: null }), both, 'nothing ran: the same file');
+    assert.equal(mergeResults(both, 'main C'), both, 'a text is the main tables: the scaling table kept');
   });
 
   it('no old file: only the generated part between the markers', () => {
