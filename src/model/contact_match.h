@@ -23,8 +23,8 @@ tb_transform tb_match_body_frame(const struct tb_world* w, int32_t shape);
 int32_t tb_match_count_points(struct tb_world* w);
 
 /* Then: makes a new current frame, matches every point with the previous frame, applies sticky
- * anchors (collision.matching) and writes each pair's first record index (w->manifold_contact). The matching frames' storage is world storage (tb_match_reserve,
- * src/world/storage.c). */
+ * anchors (collision.matching) and writes each pair's first record index (w->manifold_contact).
+ * The matching frames' storage is world storage (tb_match_reserve, src/world/storage.c). */
 void tb_match_contacts(struct tb_world* w, const struct tb_step_context* step);
 
 #endif

@@ -6,8 +6,8 @@
 
 /* After the matching, which wrote each pair's first store index (w->manifold_contact, -1 without
  * points: its first point's index in the matching frame, a prefix sum over the point counts, so the
- * layout does not depend on the thread count): room for every point: the store doubles until it holds them
- * (contacts.grew says it did). TB_ERR_OUT_OF_MEMORY else. */
+ * layout does not depend on the thread count): room for every point, the store doubling until it
+ * holds them (contacts.grew says it did). TB_ERR_OUT_OF_MEMORY else. */
 tb_status tb_contact_store_reserve(tb_world* w);
 /* Public contact store after tb_contact_store_reserve, in parallel over pairs: every manifold
  * point in pair order, with the record of the distance rule, the matching (current match frame)
