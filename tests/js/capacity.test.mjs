@@ -70,6 +70,25 @@ for (const build of BUILDS) {
       assert.equal(tribo.liveBytes(), live0);
     });
 
+    it('memory that runs out fails the call by name and leaves the world as its twin, live bytes as before', () => {
+      /* maxCapacity pairs (2^24) are allowed by the bound but need several GB of pair arrays (the
+       * pair, its manifold, its material, ...): more than a wasm32 memory can grow to (README
+       * "Memory"), so the allocation fails inside the module and the call must say so */
+      const a = dropSphere(tribo), b = dropSphere(tribo);
+      a.w.step(5);
+      b.w.step(5);
+      const live = tribo.liveBytes();
+      const max = 1 << 24;
+      assert.throws(() => a.w.setPairCapacity(max), { message: new RegExp(`setPairCapacity: out of memory for ${max} pairs`) });
+      assert.equal(tribo.liveBytes(), live, 'live bytes after the failed call (bytes): nothing half-allocated');
+      a.w.step(30);
+      b.w.step(30);
+      assert.deepEqual(Array.from(a.w.getState(a.id)), Array.from(b.w.getState(b.id)), 'the same state as the twin, bit for bit');
+      assert.ok(a.w.getState(a.id)[1] < 1.9, 'the sphere fell on (m)');
+      a.w.free();
+      b.w.free();
+    });
+
     it('a rejected addBody hands out the same ids afterwards as a twin world that never saw it', () => {
       const a = dropSphere(tribo), b = dropSphere(tribo);
       assert.throws(() => a.w.addBody({ shapes: [{ type: 'sphere', radius: 0.2 }, { type: 'sphere', radius: -1 }] }), RangeError);
