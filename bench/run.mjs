@@ -372,7 +372,6 @@ function fmtMs(x) { return Number.isFinite(x) ? (x < 10 ? x.toFixed(3) : x.toFix
 function fmtRatio(x) { return Number.isFinite(x) ? `${x.toFixed(2)}×` : '–'; }
 function cell(results, id, scene) { return results[id]?.[scene]; }
 
-/** The main tables (when scenes ran), the wasm / native ratios, and the scaling table. */
 /** The run's two parts of RESULTS.md: the main tables (null when no scene ran) and the scaling table
  * (null without BENCH_SCALING); a part that did not run keeps its last text (bench/results_file.mjs). */
 function buildReport(run) {
