@@ -14,11 +14,10 @@ const trimEnd = (s) => s.replace(/\n+$/, '');
  * The new RESULTS.md: the generated text between BEGIN_MARK and END_MARK, then what the old file
  * held after END_MARK. An old file without markers keeps everything from its first "## Collision"
  * heading on (the sections of make bench-collision / bench-mesh / bench-broadphase).
- * `generated` is the run's text (its main tables), or { main, scaling }: each the run's text for
- * that part, or null to keep the old file's.
+ * `generated` is { main, scaling }: the run's text for each part, or null (the part did not run) to
+ * keep the old file's.
  */
 export function mergeResults(old, generated) {
-  const gen = typeof generated === 'string' ? { main: generated, scaling: null } : generated;
   let tail = '', oldMain = '', oldScaling = '';
   const b = old.indexOf(BEGIN_MARK), e = old.indexOf(END_MARK);
   if (e >= 0) {
@@ -33,8 +32,8 @@ export function mergeResults(old, generated) {
     const m = /^## Collision/m.exec(old);
     if (m) tail = old.slice(m.index);
   }
-  const main = trimEnd(gen.main ?? oldMain);
-  const scaling = trimEnd(gen.scaling ?? oldScaling);
+  const main = trimEnd(generated.main ?? oldMain);
+  const scaling = trimEnd(generated.scaling ?? oldScaling);
   const body = [main, scaling ? `${SCALING_MARK}\n\n${scaling}` : ''].filter(Boolean).join('\n\n');
   return trimEnd(`${BEGIN_MARK}\n${body}\n\n${END_MARK}\n\n${tail}`) + '\n';
 }

@@ -306,6 +306,12 @@ static void radix_sweep_order(const tb_shapes* s, const tb_vec3* lower, int32_t*
   tb_radix_sort_u32(b->key, order, b->key_tmp, b->value_tmp, n);
 }
 
+/* More pairs (of `what`) than a world holds: the step stops, naming the count and the bound. */
+static tb_status too_many_pairs(tb_world* w, int64_t n, const char* what) {
+  return tb_world_fail(w, TB_ERR_CAPACITY, "collide: %lld %s exceed the most a world holds, %d (the step did not run)",
+                       (long long)n, what, TB_MAX_CAPACITY);
+}
+
 #define TB_SWEEP_CHUNK 128
 _Static_assert((int64_t)TB_SWEEP_CHUNK * TB_MAX_BODIES <= INT32_MAX, "a sweep chunk's pair count fits an int32_t");
 
@@ -525,9 +531,7 @@ static tb_status sweep_and_prune(tb_world* w, const tb_step_context* step, const
       most = b->chunk_found[c] > most ? b->chunk_found[c] : most;
       total += b->chunk_found[c];
     }
-    if (total > TB_MAX_CAPACITY)
-      return tb_world_fail(w, TB_ERR_CAPACITY, "collide: %lld %s exceed the most a world holds, %d (the step did not run)",
-                           (long long)total, fat ? "pairs of overlapping fat boxes" : "candidate pairs", TB_MAX_CAPACITY);
+    if (total > TB_MAX_CAPACITY) return too_many_pairs(w, total, fat ? "pairs of overlapping fat boxes" : "candidate pairs");
     if (most <= b->region_chunk) break;
     per = most + most / 2 + 16;
   }
@@ -854,9 +858,7 @@ tb_status tb_broad_phase(tb_world* w, const tb_step_context* step) {
    * the generators are deterministic, so the second pass stores exactly the pairs counted. */
   w->pairs_grew = out.found > w->pair_capacity;
   if (w->pairs_grew) {
-    if (out.found > TB_MAX_CAPACITY)
-      return tb_world_fail(w, TB_ERR_CAPACITY, "collide: %d candidate pairs exceed the most a world holds, %d (the step did not run)",
-                           out.found, TB_MAX_CAPACITY);
+    if (out.found > TB_MAX_CAPACITY) return too_many_pairs(w, out.found, "candidate pairs");
     int32_t cap = w->pair_capacity;
     while (cap < out.found) cap = cap > INT32_MAX / 2 ? out.found : 2 * cap;
     if (!tb_pairs_grow(w, cap))

@@ -4,6 +4,9 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { BEGIN_MARK, END_MARK, SCALING_MARK, mergeResults } from '../../bench/results_file.mjs';
 
+/** A run of the scenes only: its main tables, no scaling table. */
+const main = (text) => ({ main: text, scaling: null });
+
 const COLLISION = [
   '## Collision: broad phase', '', '| bodies | ms |', '| ---: | ---: |', '| 1000 | 0.42 |', '',
   '## Collision: meshes and heightfields', '', 'pairs/s 1.5e6', '',
@@ -13,7 +16,7 @@ const COLLISION = [
 describe('bench RESULTS.md merge', () => {
   it('a file without markers keeps everything from its first "## Collision" heading, byte for byte', () => {
     const old = '# Bench results\n\nold date\n## Median ms/step\n\n| old | 1 |\n\n' + COLLISION;
-    const out = mergeResults(old, '# Bench results\n\nnew date\n## Median ms/step\n\n| new | 2 |\n');
+    const out = mergeResults(old, main('# Bench results\n\nnew date\n## Median ms/step\n\n| new | 2 |\n'));
     assert.ok(out.startsWith(`${BEGIN_MARK}\n# Bench results\n\nnew date`));
     assert.ok(out.endsWith(`${END_MARK}\n\n${COLLISION}`), 'collision sections follow the END marker unchanged');
     assert.equal(out.includes('| old | 1 |'), false, 'the old generated table is replaced');
@@ -21,16 +24,16 @@ describe('bench RESULTS.md merge', () => {
   });
 
   it('a second run replaces the generated part and keeps the tail (stable over repeated runs)', () => {
-    const first = mergeResults('# x\n' + COLLISION, 'run A\n');
-    const second = mergeResults(first, 'run B\n');
-    const third = mergeResults(second, 'run B\n');
+    const first = mergeResults('# x\n' + COLLISION, main('run A\n'));
+    const second = mergeResults(first, main('run B\n'));
+    const third = mergeResults(second, main('run B\n'));
     assert.equal(second, `${BEGIN_MARK}\nrun B\n\n${END_MARK}\n\n${COLLISION}`);
     assert.equal(third, second, 'same generated text: same file');
   });
 
   it('a section appended after the END marker (make bench-collision) survives the next run', () => {
-    const withTail = mergeResults('', 'run A\n') + '\n## Collision\n\nappended later\n';
-    const out = mergeResults(withTail, 'run B\n');
+    const withTail = mergeResults('', main('run A\n')) + '\n## Collision\n\nappended later\n';
+    const out = mergeResults(withTail, main('run B\n'));
     assert.ok(out.endsWith('## Collision\n\nappended later\n'));
     assert.equal(out.includes('run A'), false);
   });
@@ -46,11 +49,10 @@ describe('bench RESULTS.md merge', () => {
     const both = mergeResults(next, { main: 'main C', scaling: 'S2' });
     assert.equal(both, `${BEGIN_MARK}\nmain C\n\n${SCALING_MARK}\n\nS2\n\n${END_MARK}\n\n${COLLISION}`);
     assert.equal(mergeResults(both, { main: null, scaling: null }), both, 'nothing ran: the same file');
-    assert.equal(mergeResults(both, 'main C'), both, 'a text is the main tables: the scaling table kept');
   });
 
   it('no old file: only the generated part between the markers', () => {
-    assert.equal(mergeResults('', 'only\n\n\n'), `${BEGIN_MARK}\nonly\n\n${END_MARK}\n`);
+    assert.equal(mergeResults('', main('only\n\n\n')), `${BEGIN_MARK}\nonly\n\n${END_MARK}\n`);
   });
 });
 
