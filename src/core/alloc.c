@@ -6,6 +6,10 @@
 
 #include "../include/tribo.h"
 
+#if defined(__EMSCRIPTEN__)
+#include <emscripten/heap.h>
+#endif
+
 static void* default_alloc(size_t size, void* user) { (void)user; return malloc(size); }
 static void default_free(void* ptr, size_t size, void* user) { (void)size; (void)user; free(ptr); }
 
@@ -22,8 +26,21 @@ void tb_alloc_set_hooks(tb_alloc_fn alloc_fn, tb_free_fn free_fn, void* user) {
 
 int64_t tb_alloc_live_bytes(void) { return atomic_load(&s_live_bytes); }
 
+int tb_alloc_may_fit(size_t bytes) {
+#if defined(__EMSCRIPTEN__)
+  /* everything Tribo holds is inside the module's memory, so no more than its maximum less that
+   * can ever be had (the rest of the module's allocations only make the room smaller) */
+  size_t max = emscripten_get_heap_max(), live = (size_t)atomic_load(&s_live_bytes);
+  return live <= max && bytes <= max - live;
+#else
+  (void)bytes;
+  return 1;
+#endif
+}
+
 void* tb_alloc(size_t size) {
   if (size == 0) size = 1;
+  if (!tb_alloc_may_fit(size)) return NULL;
   void* p = s_alloc(size, s_user);
   if (p) atomic_fetch_add(&s_live_bytes, (int64_t)size);
   return p;
@@ -52,9 +69,13 @@ int tb_grow_arrays(const tb_array_ref* arrays, int count, int32_t old_count, int
   if (old_count < 0 || count > 64) return 0;
   void* fresh[64];
   /* every product is checked before anything is allocated; the smaller old sizes then fit too */
-  size_t bytes[64];
-  for (int i = 0; i < count; ++i)
-    if (!tb_size_mul(arrays[i].elem_size, (size_t)new_count, &bytes[i])) return 0;
+  size_t bytes[64], total = 0;
+  for (int i = 0; i < count; ++i) {
+    if (!tb_size_mul(arrays[i].elem_size, (size_t)new_count, &bytes[i]) || bytes[i] > SIZE_MAX - total) return 0;
+    total += bytes[i];
+  }
+  /* all of them or none: refused before the first allocation can grow the module's memory */
+  if (!tb_alloc_may_fit(total)) return 0;
   for (int i = 0; i < count; ++i) {
     fresh[i] = tb_alloc_zero(bytes[i]);
     if (!fresh[i]) {

@@ -12,6 +12,11 @@
 void tb_alloc_set_hooks(tb_alloc_fn alloc_fn, tb_free_fn free_fn, void* user);
 int64_t tb_alloc_live_bytes(void);
 
+/* 0 when `bytes` more can never be allocated: in wasm, more than the module's maximum memory less
+ * the bytes Tribo holds. Checked before any allocation (and before a group of them), because wasm
+ * memory never shrinks: growing it on the way to an allocation that fails would keep the grown
+ * memory for good. Natively always 1 (the allocator says). */
+int tb_alloc_may_fit(size_t bytes);
 void* tb_alloc(size_t size);                 /* NULL on failure; never zero-filled */
 /* count * elem_size bytes, or NULL when the product overflows size_t (wasm32: 4 GiB) or memory
  * runs out: every array allocation goes through this (or tb_size_mul), never a bare product. */

@@ -89,6 +89,23 @@ for (const build of BUILDS) {
       b.w.free();
     });
 
+    it('a request more than the module can ever hold fails before the memory grows', () => {
+      /* WebAssembly memory grows up to the module's maximum and never shrinks: a call that grew it
+       * on the way to an allocation that fails anyway would leave the page holding up to 2 GB for
+       * good. 2^24 contacts and 2^24 pairs each need more than the maximum (several arrays of
+       * 64 MB and more), so both calls must fail with the memory as it was */
+      const { w } = dropSphere(tribo);
+      w.step(5);
+      const bytes = heapBuffer(tribo._M).byteLength, live = tribo.liveBytes();
+      const max = 1 << 24;
+      assert.throws(() => w.setContactCapacity(max), { message: new RegExp(`setContactCapacity: out of memory for ${max} contacts`) });
+      assert.equal(heapBuffer(tribo._M).byteLength, bytes, 'wasm memory size after the failed setContactCapacity (bytes)');
+      assert.throws(() => w.setPairCapacity(max), { message: new RegExp(`setPairCapacity: out of memory for ${max} pairs`) });
+      assert.equal(heapBuffer(tribo._M).byteLength, bytes, 'wasm memory size after the failed setPairCapacity (bytes)');
+      assert.equal(tribo.liveBytes(), live, 'live bytes (bytes)');
+      w.free();
+    });
+
     it('a rejected addBody hands out the same ids afterwards as a twin world that never saw it', () => {
       const a = dropSphere(tribo), b = dropSphere(tribo);
       assert.throws(() => a.w.addBody({ shapes: [{ type: 'sphere', radius: 0.2 }, { type: 'sphere', radius: -1 }] }), RangeError);
