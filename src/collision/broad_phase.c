@@ -244,6 +244,7 @@ typedef struct pair_sink {
   int32_t capacity, stored, found;
   int in_regions; /* the sweep left its pairs in its chunk regions (found of them), not in pairs */
   int ordered;    /* the pairs are in pairs, already ordered by (shape0, shape1) */
+  int past_bound; /* the generator stopped counting past TB_MAX_CAPACITY: found is a lower bound */
 } pair_sink;
 
 /* Shape0 of a pair: the lower (type, slot), so each pair routine sees a fixed order. */
@@ -382,7 +383,7 @@ static void sweep_job(int32_t begin, int32_t end, void* vctx) {
   const sweep_ctx* ctx = (const sweep_ctx*)vctx;
   const tb_sap_entry* e = ctx->e;
   int32_t c = begin / TB_SWEEP_CHUNK;
-  pair_sink out = {ctx->b->region + (size_t)c * (size_t)ctx->b->region_chunk, ctx->b->region_chunk, 0, 0, 0, 0};
+  pair_sink out = {ctx->b->region + (size_t)c * (size_t)ctx->b->region_chunk, ctx->b->region_chunk, 0, 0, 0, 0, 0};
   for (int32_t i = begin; i < end; ++i) {
     tb_vec3 au = e[i].upper;
     /* lanes 1, 2 (y, z) of the four floats from lower.x and from upper.x of an entry */
@@ -631,7 +632,7 @@ static int32_t update_fat(const tb_world* w, tb_broad_scratch* b, int32_t limit)
 /* Every pair of overlapping fat boxes, by the sweep, into b->fat_keys in order. */
 static tb_status fat_sweep(tb_world* w, const tb_step_context* step, tb_broad_scratch* b) {
   b->fat_valid = 0;
-  pair_sink raw = {NULL, 0, 0, 0, 0, 0};
+  pair_sink raw = {NULL, 0, 0, 0, 0, 0, 0};
   tb_status st = sweep_and_prune(w, step, b->fat_lower, b->fat_upper, 1, &raw);
   if (st != TB_OK) return st;
   int32_t n = raw.found;
@@ -813,9 +814,16 @@ void tb_broad_phase_destroy(tb_world* w) {
   free_scratch(w);
 }
 
+/* Every pair by brute force, up to one past the most a world holds: n shapes at one place give
+ * n(n − 1)/2 pairs, past an int32_t count from 65 536 shapes, and the step fails past the bound
+ * whatever the exact count. */
 static void all_pairs(tb_world* w, pair_sink* out) {
   const tb_shapes* s = &w->shapes;
   for (int32_t a = 0; a < s->count; ++a) {
+    if (out->found > TB_MAX_CAPACITY) {
+      out->past_bound = 1;
+      return;
+    }
     if (s->type[a] < 0) continue;
     for (int32_t b = a + 1; b < s->count; ++b)
       if (s->type[b] >= 0 && aabbs_overlap(s, a, b)) consider(w, out, a, b);
@@ -840,9 +848,12 @@ static tb_status generate(tb_world* w, const tb_step_context* step, pair_sink* o
 }
 
 tb_status tb_broad_phase(tb_world* w, const tb_step_context* step) {
-  pair_sink out = {w->pairs, w->pair_capacity, 0, 0, 0, 0};
+  pair_sink out = {w->pairs, w->pair_capacity, 0, 0, 0, 0, 0};
   tb_status st = generate(w, step, &out);
   if (st != TB_OK) return st;
+  if (out.past_bound)
+    return tb_world_fail(w, TB_ERR_CAPACITY, "collide: more than %d candidate pairs, the most a world holds (the step did not run)",
+                         TB_MAX_CAPACITY);
   int32_t limit = w->def.collision.max_collision_pairs;
   if (limit > 0 && out.found > limit) {
     /* Genesis: an overflow of max_collision_pairs stops the step; nothing is truncated */
@@ -863,7 +874,7 @@ tb_status tb_broad_phase(tb_world* w, const tb_step_context* step) {
     while (cap < out.found) cap = cap > INT32_MAX / 2 ? out.found : 2 * cap;
     if (!tb_pairs_grow(w, cap))
       return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for %d candidate pairs", cap);
-    out = (pair_sink){w->pairs, w->pair_capacity, 0, 0, 0, 0};
+    out = (pair_sink){w->pairs, w->pair_capacity, 0, 0, 0, 0, 0};
     st = generate(w, step, &out);
     if (st != TB_OK) return st;
   }

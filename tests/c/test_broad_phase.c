@@ -560,6 +560,31 @@ static void test_too_many_pairs_fail_first(void) {
   tb_world_destroy(w);
 }
 
+/* The all-pairs generator with 65 600 spheres at one place: 2 151 647 200 pairs, past what an
+ * int32_t count holds. It stops counting past the most a world holds, and the step fails by name
+ * (the count had wrapped to a negative number: no growth, the pairs past the capacity dropped and
+ * the step went on with the rest). */
+static void test_all_pairs_count_past_int32(void) {
+  enum { N = 65600 };
+  tb_world_def def = tb_default_world_def();
+  def.body_capacity = N;
+  def.collision.broad_phase = TB_BROAD_PHASE_ALL_PAIRS;
+  tb_world_id w = tb_world_create(&def);
+  const float ball[4] = {1.0f, 0, 0, 0};
+  for (int i = 0; i < N; ++i) {
+    float at[3] = {0.0001f * (float)(i % 256), 5.0f + 0.0001f * (float)(i / 256), 0.0f};
+    tb_body_id body = tb_body_create(w, TB_BODY_DYNAMIC, at, ID_Q);
+    CHECK(tb_shape_create(w, body, TB_SHAPE_SPHERE, ball, ZERO, ID_Q, 0.5f, 0.0f, 1000.0f) >= 0);
+  }
+  int64_t before = tb_live_bytes();
+  CHECK(tb_world_step(w) == TB_ERR_CAPACITY);
+  const char* msg = tb_last_error(w);
+  CHECK(msg && strstr(msg, "more than 16777216 candidate pairs, the most a world holds") != NULL);
+  printf("all pairs past int32: %s\n", msg ? msg : "");
+  CHECK(tb_live_bytes() - before < 64 * 1048576LL);
+  tb_world_destroy(w);
+}
+
 /* A static crate made dynamic the only way there is (its body and shape destroyed, a dynamic one
  * created at the same place, which takes the freed slots back): the fat pairs left out the
  * static crate's pairs with the static floor, so the new crate must be queried again, not kept as
@@ -603,6 +628,7 @@ static void test_fat_pairs_slot_reused_by_dynamic(void) {
 int main(void) {
   test_fat_pairs_slot_reused_by_dynamic();
   test_too_many_pairs_fail_first();
+  test_all_pairs_count_past_int32();
   test_static_bounds_follow_changes();
   test_fat_pairs_static_level();
   test_fat_pairs_none();
