@@ -38,6 +38,10 @@
  * this many steps, when all are updated: the fat pairs return within that many steps of the scene
  * calming, and a moving scene pays for a full update only now and then. */
 #define TB_FAT_FULL_PERIOD 8
+/* Fat boxes with more overlapping pairs than a world holds (where the AABBs, smaller, may have
+ * far fewer: long thin shapes side by side) are not kept: the collides sweep the AABBs, and only
+ * every this many collides try the fat boxes again (a try costs a sweep). */
+#define TB_FAT_RETRY_PERIOD 64
 
 /* The broad phase's own data: scratch of the sorts and the sweep, sized by the shape and pair
  * capacities (so it grows when they do, never in a steady state, and never inside a loop), and the
@@ -75,6 +79,7 @@ typedef struct tb_broad_scratch {
   int32_t fat_count;
   int fat_valid;
   int32_t fat_partial; /* passes in a row that stopped past the few (update_fat) */
+  int32_t fat_wait;    /* collides before the fat boxes are swept again after too many pairs */
   int32_t fat_pair_count, fat_pair_capacity; /* entries of fat_keys, fat_keys_tmp, fat_pair_tmp */
   uint64_t* fat_keys;
   uint64_t* fat_keys_tmp;
@@ -532,7 +537,11 @@ static tb_status sweep_and_prune(tb_world* w, const tb_step_context* step, const
       most = b->chunk_found[c] > most ? b->chunk_found[c] : most;
       total += b->chunk_found[c];
     }
-    if (total > TB_MAX_CAPACITY) return too_many_pairs(w, total, fat ? "pairs of overlapping fat boxes" : "candidate pairs");
+    if (total > TB_MAX_CAPACITY) {
+      if (!fat) return too_many_pairs(w, total, "candidate pairs");
+      out->past_bound = 1; /* fat_pairs sweeps the AABBs instead */
+      return TB_OK;
+    }
     if (most <= b->region_chunk) break;
     per = most + most / 2 + 16;
   }
@@ -629,12 +638,18 @@ static int32_t update_fat(const tb_world* w, tb_broad_scratch* b, int32_t limit)
   return full ? limit + 1 : moved;
 }
 
-/* Every pair of overlapping fat boxes, by the sweep, into b->fat_keys in order. */
+/* Every pair of overlapping fat boxes, by the sweep, into b->fat_keys in order; with more than a
+ * world holds, none (fat_valid stays 0) and no new try for TB_FAT_RETRY_PERIOD collides. */
 static tb_status fat_sweep(tb_world* w, const tb_step_context* step, tb_broad_scratch* b) {
   b->fat_valid = 0;
   pair_sink raw = {NULL, 0, 0, 0, 0, 0, 0};
   tb_status st = sweep_and_prune(w, step, b->fat_lower, b->fat_upper, 1, &raw);
   if (st != TB_OK) return st;
+  if (raw.past_bound) {
+    b->fat_wait = TB_FAT_RETRY_PERIOD;
+    ++w->sap_fat_refused;
+    return TB_OK;
+  }
   int32_t n = raw.found;
   if (!fat_pairs_reserve(b, n) || !scratch_of(w, w->shapes.capacity, n, 0))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for %d pairs of fat boxes", n);
@@ -786,17 +801,19 @@ static tb_status fat_pairs(tb_world* w, const tb_step_context* step, pair_sink* 
   if (limit > TB_FAT_MAX_MOVED) limit = TB_FAT_MAX_MOVED;
   int32_t moved = update_fat(w, b, limit);
   w->sap_fat_moved = moved;
-  if (moved < 0 || moved > limit) {
-    /* a scene in motion (or a NaN bound): the sweep of the AABBs themselves, as cheap as a sweep
-     * of the fat boxes and without their extra pairs; the fat pairs are swept again once it calms */
-    b->fat_valid = 0;
-    w->sap_fat_pairs = 0;
-    return sweep_and_prune(w, step, s->aabb_lower, s->aabb_upper, 0, out);
-  }
-  if (!b->fat_valid) {
+  if (b->fat_wait > 0) --b->fat_wait;
+  if (moved >= 0 && moved <= limit && !b->fat_valid && b->fat_wait == 0) {
     tb_status st = fat_sweep(w, step, b);
     if (st != TB_OK) return st;
     moved = 0;
+  }
+  if (moved < 0 || moved > limit || !b->fat_valid) {
+    /* a scene in motion (or a NaN bound), or fat boxes with too many pairs: the sweep of the AABBs
+     * themselves, as cheap as a sweep of the fat boxes and without their extra pairs; the fat
+     * pairs are swept again once it calms */
+    b->fat_valid = 0;
+    w->sap_fat_pairs = 0;
+    return sweep_and_prune(w, step, s->aabb_lower, s->aabb_upper, 0, out);
   }
   if (!fat_emit(w, b, moved, out)) {
     b->fat_valid = 0;

@@ -585,6 +585,38 @@ static void test_all_pairs_count_past_int32(void) {
   tb_world_destroy(w);
 }
 
+/* 6 000 rods 40 km long in 64 rows of 94, 0.5 m apart: their AABBs meet nowhere, but each fat box
+ * grows by 5 % of its rod's length on every side (2 km), so every pair of fat boxes overlaps:
+ * 17 997 000 of them, more than a world holds. The sweep of the fat boxes gives up, and the collide
+ * sweeps the AABBs themselves (it failed the step, although the candidate pairs, none, fit); a rod
+ * laid on another is then found. */
+static void test_fat_pairs_past_the_bound(void) {
+  enum { N = 6000, ROW = 64 };
+  tb_world_def def = tb_default_world_def();
+  def.body_capacity = N;
+  tb_world_id wid = tb_world_create(&def);
+  const float rod[4] = {20000.0f, 0.05f, 0.5f, 0.0f};
+  static tb_body_id body[N];
+  for (int i = 0; i < N; ++i) {
+    float at[3] = {0.0f, 5.0f + 0.6f * (float)(i / ROW), 2.0f * (float)(i % ROW)};
+    body[i] = tb_body_create(wid, TB_BODY_DYNAMIC, at, ID_Q);
+    CHECK(tb_shape_create(wid, body[i], TB_SHAPE_BOX, rod, ZERO, ID_Q, 0.5f, 0.0f, 1.0f) >= 0);
+  }
+  const tb_world* w = tb_world_get(wid);
+  /* calm, so the fat boxes are swept (tried) within a few collides */
+  int ok = 1;
+  for (int k = 0; k < 12 && ok; ++k) ok = tb_world_collide(wid) == TB_OK;
+  CHECK(ok);
+  if (!ok) printf("fat pairs past the bound: %s\n", tb_last_error(wid));
+  CHECK(w->pair_count == 0 && w->sap_fat_pairs == 0);
+  CHECK(w->sap_fat_refused == 1 && w->sap_sweeps == 0); /* tried once, not again within the period */
+  float on[3] = {0.0f, 5.0f + 0.09f, 0.0f}; /* rod 64 (above rod 0) lowered to rest on rod 0 */
+  CHECK(tb_body_set_pose(wid, body[ROW], on, ID_Q) == TB_OK);
+  CHECK(tb_world_collide(wid) == TB_OK);
+  CHECK(w->pair_count == 1);
+  tb_world_destroy(wid);
+}
+
 /* A static crate made dynamic the only way there is (its body and shape destroyed, a dynamic one
  * created at the same place, which takes the freed slots back): the fat pairs left out the
  * static crate's pairs with the static floor, so the new crate must be queried again, not kept as
@@ -629,6 +661,7 @@ int main(void) {
   test_fat_pairs_slot_reused_by_dynamic();
   test_too_many_pairs_fail_first();
   test_all_pairs_count_past_int32();
+  test_fat_pairs_past_the_bound();
   test_static_bounds_follow_changes();
   test_fat_pairs_static_level();
   test_fat_pairs_none();
