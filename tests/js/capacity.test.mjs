@@ -73,7 +73,8 @@ for (const build of BUILDS) {
     it('memory that runs out fails the call by name and leaves the world as its twin, live bytes as before', () => {
       /* maxCapacity pairs (2^24) are allowed by the bound but need several GB of pair arrays (the
        * pair, its manifold, its material, ...): more than a wasm32 memory can grow to (README
-       * "Memory"), so the allocation fails inside the module and the call must say so */
+       * "Memory"), so the module refuses the allocation and the call must say so (a failed malloc
+       * takes the same path: tests/c/test_robust.c test_allocation_failure) */
       const a = dropSphere(tribo), b = dropSphere(tribo);
       a.w.step(5);
       b.w.step(5);
