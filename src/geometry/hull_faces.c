@@ -58,7 +58,9 @@ static void merge_coplanar(const qh* q, int32_t* parent, int32_t* size) {
 
 /* Polygon loop of the group rooted at triangle f, written as face fi from face_index[out]: walks
  * the group's boundary (a boundary edge a -> b is followed by the group's boundary edge that starts
- * at b), then the Newell normal over the loop and the mean offset (m). Returns the new end. */
+ * at b), then the Newell normal over the loop and the mean offset (m). Returns the new end, or -1
+ * for a group without a boundary (it closes on itself: the merge joined every face of a hull
+ * whose points lie near a line within the tolerance). */
 static int32_t face_loop(const qh* q, const qh_vec* pts, int32_t* parent, const int32_t* vmap, int32_t count, int32_t f,
                          tb_hull* h, int32_t fi, int32_t out) {
   int32_t nf = q->nf, r = f;
@@ -70,6 +72,7 @@ static int32_t face_loop(const qh* q, const qh_vec* pts, int32_t* parent, const 
     for (int k = 0; k < 3; ++k)
       if (uf_find(parent, q->f[g].nb[k]) != r) { sf = g; se = k; break; }
   }
+  if (sf < 0) return -1;
   int32_t cf = sf, ce = se;
   qh_vec nsum = {0, 0, 0};
   double dsum = 0.0;
@@ -78,8 +81,9 @@ static int32_t face_loop(const qh* q, const qh_vec* pts, int32_t* parent, const 
     int32_t a = q->f[cf].v[ce];
     h->face_index[out++] = vmap[a];
     /* next boundary edge starting at b: rotate around b through the group's triangles */
-    int32_t g = cf, e = (ce + 1) % 3; /* edge b -> c of cf */
+    int32_t g = cf, e = (ce + 1) % 3, turns = 0; /* edge b -> c of cf */
     while (uf_find(parent, q->f[g].nb[e]) == r) {
+      if (++turns > nf) return -1; /* every triangle around b in the group: no boundary at b */
       int32_t nbf = q->f[g].nb[e];
       int32_t t = qh_twin(q, nbf, q->f[g].v[e], q->f[g].v[(e + 1) % 3]);
       g = nbf;
@@ -191,13 +195,20 @@ tb_hull* tb_hull_from_triangles(const qh* q, const qh_vec* pts, int32_t count, t
   for (int32_t i = 0; i < count; ++i)
     if (vmap[i] >= 0) h->vertices[vmap[i]] = tb_v3((float)pts[i].x, (float)pts[i].y, (float)pts[i].z);
   int32_t out = 0;
-  for (int32_t f = 0; f < nf; ++f)
+  for (int32_t f = 0; f < nf && out >= 0; ++f)
     if (fmap[f] >= 0) out = face_loop(q, pts, parent, vmap, count, f, h, fmap[f], out);
+  if (out < 0 || F < 4) {
+    /* a solid has at least four faces, each with a boundary */
+    qh_set_error(err, 2, "points must span a solid (within the tolerance, from the coordinates' magnitude, they lie near a line or a plane)");
+    tb_hull_free(h);
+    h = NULL;
+    goto done;
+  }
   h->face_first[F] = out;
   out = drop_edge_vertices(h, vmap, out); /* vmap reused: count >= V */
   h->edge_count = out / 2;
 done:
-  if (!h) qh_set_error(err, 3, "out of memory");
+  if (!h && err->code == 0) qh_set_error(err, 3, "out of memory");
   if (parent) tb_free(parent, (size_t)nf * sizeof(int32_t));
   if (vmap) tb_free(vmap, (size_t)count * sizeof(int32_t));
   if (fmap) tb_free(fmap, (size_t)nf * sizeof(int32_t));

@@ -187,6 +187,36 @@ static void test_hull_rejects(void) {
   CHECK(err.code == 4 && strstr(err.message, "<= 100000") != NULL);
 }
 
+/* 27 points in a ball of 0.35 m and one 242 km away (a fuzzer's input, tests/fuzz): the tolerance
+ * follows the coordinates' magnitude (0.35 m here), so every face of the thin cone lies within it
+ * of its neighbours' planes and the merge joined all of them into one group without a boundary,
+ * whose loop read an edge index of -1 (UBSan: hull_faces.c). Such points span no solid within the
+ * tolerance: refused by name, as flat or collinear points are. */
+static void test_hull_rejects_needle(void) {
+  const float needle[3 * 28] = {
+      0.0794592723f, 0.289285719f, 0.0f, -0.11622332f, 0.31250003f, 0.106470153f,
+      0.0199438073f, 0.328571409f, -0.227251112f, 0.1207335f, 0.225000009f, 0.157475159f,
+      -0.253157139f, 0.237500027f, -0.0447795913f, 0.268176526f, 0.242857143f, -0.170592397f,
+      -0.0657624304f, 0.160714284f, 0.244634882f, -0.142877296f, 0.162500024f, -0.275099695f,
+      0.345520079f, 0.157142863f, 0.126182362f, -0.262587965f, 0.0964285806f, 0.108393244f,
+      0.143634796f, 0.087500006f, -0.306941062f, 242306.688f, 4.40178161e-26f, 0.0f,
+      -0.258069813f, 0.0321428627f, -0.14955537f, 0.34161818f, 0.0124999946f, -0.075105153f,
+      -0.229903221f, -0.0142857078f, 0.327017516f, -0.0383328795f, -0.0321428441f, -0.295799673f,
+      0.263326734f, -0.0625000149f, 0.221929699f, -0.38696754f, -0.100000001f, 0.0160042979f,
+      0.2013634f, -0.0964285657f, -0.200385451f, -0.0148656294f, -0.137500033f, 0.321516365f,
+      -0.226987988f, -0.18571429f, -0.272004902f, 0.251057774f, -0.160714284f, 0.033777345f,
+      -0.228285521f, -0.212499991f, 0.1588379f, 0.0644843504f, -0.271428585f, -0.286650121f,
+      0.0986576304f, -0.225000009f, 0.172167584f, -0.190166533f, -0.287499994f, -0.0606666952f,
+      0.163525283f, -0.357142895f, -0.0755543262f, -0.0306753106f, -0.289285719f, 0.0732993931f,
+  };
+  tb_hull_error err;
+  tb_hull* h = tb_hull_build(needle, 28, 8, &err);
+  CHECK(h == NULL);
+  if (h) tb_hull_free(h);
+  else CHECK(err.code == 2 && strstr(err.message, "points must span a solid") != NULL);
+  if (!h) printf("needle hull: %s\n", err.message);
+}
+
 /* ---- support fields ---- */
 
 static void test_support_field(void) {
@@ -900,6 +930,7 @@ int main(void) {
   test_hull_sphere_points();
   test_hull_lattice();
   test_hull_rejects();
+  test_hull_rejects_needle();
   test_support_field();
   test_support_field_non_finite();
   test_cylinder_sphere();
