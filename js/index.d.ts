@@ -766,7 +766,8 @@ export interface SupportFieldDesc {
 /**
  * Convex hull of a point cloud (quickhull; coplanar faces merged; points within about 1e-6 of
  * the largest coordinate count as on the hull). Between 4 and 100000 points; coplanar, collinear
- * or non-finite input throws a `RangeError` naming the problem. Mass properties are exact for
+ * or non-finite input throws a `RangeError` naming the problem, and so do points that span no
+ * solid within that tolerance (a few points near one far away: a needle). Mass properties are exact for
  * the polyhedron. Vertices stay in the shape frame (the hull is not re-centred).
  */
 export interface HullDesc extends MaterialDesc, ShapePose {
