@@ -56,7 +56,8 @@ static int kept_anchors(const tb_anchor_cache* prev, int32_t ci, const tb_manifo
 
 /* Friction anchors of a patch (seed §4.3): one at the only active point, else the two active
  * points farthest apart (first pair in point order on ties), from the points' contact points x.
- * Returns the count. */
+ * Returns the count. The first pair is also the answer when no distance compares (points at
+ * infinity give NaN distances; the step is undone after, but its anchors must name points). */
 static int choose_anchors(const tb_manifold* mf, const tb_vec3 x[TB_MAX_MANIFOLD_POINTS], int32_t out[TB_MAX_ANCHORS]) {
   int32_t idx[TB_MAX_MANIFOLD_POINTS], n = 0;
   for (int32_t j = 0; j < mf->point_count; ++j)
@@ -64,6 +65,7 @@ static int choose_anchors(const tb_manifold* mf, const tb_vec3 x[TB_MAX_MANIFOLD
   if (n == 0) return 0;
   out[0] = idx[0];
   if (n == 1) return 1;
+  out[1] = idx[1];
   float best = -1.0f;
   for (int32_t i = 0; i < n; ++i)
     for (int32_t j = i + 1; j < n; ++j) {
