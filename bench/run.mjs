@@ -428,7 +428,6 @@ function threadsReport({ results }) {
 /** Scaling table: per engine and pile size, ms/step, ms per 1000 bodies and the first step. */
 function scalingReport(run) {
   const { skipped, scaling, errors } = run;
-  if (!SCALING.length) return '';
   const L = [`## Scaling: piles of ${SCALING.join(' / ')} bodies (10 layers, same bodies per m² of floor)`, ''];
   L.push('Each cell: ms/step (timing window) · ms per 1000 bodies · first step ms. "flat" = largest / smallest ms per');
   L.push('1000 bodies over the sizes (1.00 = cost per body independent of the scene size); "first / later" = the');

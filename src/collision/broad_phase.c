@@ -249,7 +249,8 @@ typedef struct pair_sink {
   int32_t capacity, stored, found;
   int in_regions; /* the sweep left its pairs in its chunk regions (found of them), not in pairs */
   int ordered;    /* the pairs are in pairs, already ordered by (shape0, shape1) */
-  int past_bound; /* the generator stopped counting past TB_MAX_CAPACITY: found is a lower bound */
+  int past_bound; /* more than TB_MAX_CAPACITY pairs: all_pairs stopped counting (found is a lower
+                   * bound), or the sweep of fat boxes gave up (fat_pairs sweeps the AABBs) */
 } pair_sink;
 
 /* Shape0 of a pair: the lower (type, slot), so each pair routine sees a fixed order. */

@@ -189,6 +189,8 @@ tb_hull* tb_hull_from_triangles(const qh* q, const qh_vec* pts, int32_t count, t
         if (vmap[vi] < 0) vmap[vi] = V++;
       }
   }
+  /* a solid has at least four faces, each with a boundary (face_loop finds it) */
+  if (F < 4) goto degenerate;
   h = hull_alloc(F, V, idx_total);
   if (!h) goto done;
   h->tolerance = (float)q->eps;
@@ -197,16 +199,17 @@ tb_hull* tb_hull_from_triangles(const qh* q, const qh_vec* pts, int32_t count, t
   int32_t out = 0;
   for (int32_t f = 0; f < nf && out >= 0; ++f)
     if (fmap[f] >= 0) out = face_loop(q, pts, parent, vmap, count, f, h, fmap[f], out);
-  if (out < 0 || F < 4) {
-    /* a solid has at least four faces, each with a boundary */
-    qh_set_error(err, 2, "points must span a solid (within the tolerance, from the coordinates' magnitude, they lie near a line or a plane)");
+  if (out < 0) {
     tb_hull_free(h);
     h = NULL;
-    goto done;
+    goto degenerate;
   }
   h->face_first[F] = out;
   out = drop_edge_vertices(h, vmap, out); /* vmap reused: count >= V */
   h->edge_count = out / 2;
+  goto done;
+degenerate:
+  qh_set_error(err, 2, "points must span a solid (within the tolerance, from the coordinates' magnitude, they lie near a line or a plane)");
 done:
   if (!h && err->code == 0) qh_set_error(err, 3, "out of memory");
   if (parent) tb_free(parent, (size_t)nf * sizeof(int32_t));

@@ -295,7 +295,7 @@ typedef struct tb_world {
    * new or restored world and after what changes their inputs (tb_world_static_bounds_stale). */
   int32_t static_bounds_valid;
   int64_t sap_sweeps;          /* sweeps over every fat box so far (the other collides updated the fat pairs) */
-  int64_t sap_fat_refused;     /* of those, the ones given up for more pairs than a world holds */
+  int64_t sap_fat_refused;     /* sweeps of the fat boxes given up for more pairs than a world holds (not in sap_sweeps) */
   struct tb_broad_scratch* broad_scratch; /* sort scratch and fat boxes, owned by broad_phase.c */
   TB_PAIR_ARRAYS(TB_STORE_MEMBER)
   int32_t pair_count, pair_capacity, pairs_requested, pairs_overflowed;
