@@ -40,6 +40,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { mergeResults } from './results_file.mjs';
+import { speedRatioCell } from './speed_ratio.mjs';
 import { parseEngineName } from './engine_name.mjs';
 import * as S from './scenes.mjs';
 import { PRESETS } from './engines/tribo.mjs';
@@ -485,6 +486,9 @@ function buildMainReport({ loaded, skipped, results, errors, meta }) {
   const peers = PEERS.filter((p) => ids.includes(p) && !skipped.has(p));
   L.push('## Tribo speed-up: peer ms / Tribo ms (> 1 means Tribo is faster)');
   L.push('');
+  L.push('"n/a (fell)", "n/a (N escaped)", "n/a (NaN state)": that Tribo run did other work than the scene (a pyramid that fell,');
+  L.push('a pile that lost bodies, a state that went NaN), so it gets no ratio; "n/a (peer: …)": the same of the peer.');
+  L.push('');
   const liveTribos = tribos.filter((t) => !skipped.has(t) && results[t]);
   if (!liveTribos.length) {
     L.push(tribos.length
@@ -498,12 +502,8 @@ function buildMainReport({ loaded, skipped, results, errors, meta }) {
       L.push('');
       L.push(`| Tribo entry | ${peers.join(' | ')} |`);
       L.push(`| --- |${peers.map(() => ' ---: |').join('')}`);
-      for (const t of liveTribos) {
-        // A Tribo run that ended with non-finite positions steps an exploded scene: no speed figure.
-        const broken = cell(results, t, sc)?.nonFinite;
-        const fell = sc === 'pyramid' && cell(results, t, sc) && !cell(results, t, sc).stands && !broken ? ' (pyramid fell: other work)' : '';
-        L.push(`| ${t}${fell} | ${peers.map((p) => broken ? 'n/a (NaN state)' : fmtRatio(cell(results, p, sc)?.ms / cell(results, t, sc)?.ms)).join(' | ')} |`);
-      }
+      // A run that fell, lost bodies or went NaN stepped other work: a mark, no ratio (bench/speed_ratio.mjs).
+      for (const t of liveTribos) L.push(`| ${t} | ${peers.map((p) => speedRatioCell(sc, cell(results, p, sc), cell(results, t, sc))).join(' | ')} |`);
       L.push('');
     }
   }

@@ -3,6 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { BEGIN_MARK, END_MARK, SCALING_MARK, mergeResults } from '../../bench/results_file.mjs';
+import { speedRatioCell, sceneFailure } from '../../bench/speed_ratio.mjs';
 
 /** A run of the scenes only: its main tables, no scaling table. */
 const main = (text) => ({ main: text, scaling: null });
@@ -62,5 +63,24 @@ describe('bench entries', () => {
     const { engine } = await import('./helpers.mjs');
     const { engineTables } = await import('../../js/fields.js');
     assert.deepEqual(PRESETS, engineTables((await engine('simd'))._M).enums.preset);
+  });
+});
+
+describe('bench speed-up cells', () => {
+  it('a run that did the scene gets peer ms / Tribo ms', () => {
+    assert.equal(speedRatioCell('pyramid', { ms: 0.44, stands: true }, { ms: 0.352, stands: true }), '1.25×');
+    assert.equal(speedRatioCell('pile', { ms: 2.53, escaped: 0 }, { ms: 1.81, escaped: 0 }), '1.40×');
+  });
+  it('a Tribo entry whose pyramid fell, whose pile lost bodies or went NaN gets no ratio', () => {
+    assert.equal(speedRatioCell('pyramid', { ms: 0.44, stands: true }, { ms: 0.392, stands: false }), 'n/a (fell)');
+    assert.equal(speedRatioCell('pile', { ms: 2.53, escaped: 0 }, { ms: 1.0, escaped: 12 }), 'n/a (12 escaped)');
+    assert.equal(speedRatioCell('pile', { ms: 2.53, escaped: 0 }, { ms: 1.0, escaped: 0, nonFinite: true }), 'n/a (NaN state)');
+  });
+  it('a peer that fell gives no ratio either', () => {
+    assert.equal(speedRatioCell('pyramid', { ms: 8.3, stands: false }, { ms: 0.352, stands: true }), 'n/a (peer: fell)');
+  });
+  it('a missing result is a dash, not a number', () => {
+    assert.equal(speedRatioCell('pile', undefined, { ms: 1.8, escaped: 0 }), '–');
+    assert.equal(sceneFailure('readback', { stands: false }), '');
   });
 });
