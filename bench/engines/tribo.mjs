@@ -4,10 +4,13 @@
 //   preset=<name>        createWorld({ preset }) with the preset's own defaults (one of PRESETS)
 //   fixed                with threads: createWorld({ adaptiveThreads: false }), every step on both
 //                        threads (the default adapts: README "Threads")
+//   one                  with threads: createWorld({ threads: 1 }): the threads build on the caller
+//                        alone, as the adaptive world runs beside a busy process (its gap to the
+//                        simd build is the margin of the "never 5 % slower" aim)
 //   read                 reads world.contacts after every step, as an app that draws its contacts
 //                        each frame does: the store's records are written then (README "Contacts")
 // Row names in the report: tribo-simd, tribo-threads, tribo-<preset> (simd build),
-// tribo-threads-<preset> (threads build), tribo-threads-fixed(-<preset>).
+// tribo-threads-<preset> (threads build), tribo-threads-fixed(-<preset>), tribo-threads-one(-<preset>).
 // The contract with js/index.js:
 //   const tribo = await init({ build: 'simd' | 'threads' });
 //   const world = tribo.createWorld({ gravity, timestep, threads, preset, sleep: 'off' });
@@ -48,23 +51,25 @@ export const PRESETS = ['physx-pgs', 'physx-tgs', 'newton-xpbd', 'newton-semi', 
  */
 function configOf(params = {}) {
   if ('simd' in params && 'threads' in params) throw new RangeError('tribo: simd and threads name two builds; give one');
-  let build = 'simd', preset, fixed = false, read = false;
+  let build = 'simd', preset, fixed = false, read = false, one = false;
   for (const [key, value] of Object.entries(params)) {
     if ((key === 'simd' || key === 'threads') && value === true) build = key;
     else if (key === 'fixed' && value === true) fixed = true;
+    else if (key === 'one' && value === true) one = true;
     else if (key === 'read' && value === true) read = true;
     else if (key === 'preset' && PRESETS.includes(value)) preset = value;
     else if (key === 'preset') throw new RangeError(`tribo: preset must be one of ${PRESETS.join(', ')} (got ${JSON.stringify(value)})`);
-    else throw new RangeError(`tribo: unknown parameter ${value === true ? key : `${key}=${value}`} (known: simd, threads, fixed, read, preset=<name>)`);
+    else throw new RangeError(`tribo: unknown parameter ${value === true ? key : `${key}=${value}`} (known: simd, threads, fixed, one, read, preset=<name>)`);
   }
-  if (fixed && build !== 'threads') throw new RangeError('tribo: fixed applies to the threads build only');
-  return { build, threads: build === 'threads' ? 2 : 1, preset, fixed, read };
+  if ((fixed || one) && build !== 'threads') throw new RangeError(`tribo: ${fixed ? 'fixed' : 'one'} applies to the threads build only`);
+  if (fixed && one) throw new RangeError('tribo: fixed (both threads) and one (the caller alone) exclude each other');
+  return { build, threads: build === 'threads' && !one ? 2 : 1, preset, fixed, read, one };
 }
 
 /** Row name of the entry in the report tables: tribo-simd, tribo-threads, tribo-<preset>, tribo-threads-<preset>. */
 export function engineId(params) {
-  const { build, preset, fixed, read } = configOf(params);
-  const b = fixed ? `${build}-fixed` : build;
+  const { build, preset, fixed, read, one } = configOf(params);
+  const b = fixed ? `${build}-fixed` : one ? `${build}-one` : build;
   const id = preset ? (build === 'simd' ? `tribo-${preset}` : `tribo-${b}-${preset}`) : `tribo-${b}`;
   return read ? `${id}-read` : id;
 }
@@ -77,7 +82,7 @@ export async function load(params) {
 
 /** load() from the checkout at root (its js/ and dist/); bench/ab.mjs compares two checkouts. */
 export async function loadFrom(root, params) {
-  const { build, threads, preset, fixed, read } = configOf(params);
+  const { build, threads, preset, fixed, read, one } = configOf(params);
   const entry = path.join(root, 'js/index.js');
   if (!fs.existsSync(entry)) throw new Unavailable('js/index.js does not exist yet (Tribo JS API not written)');
   const dist = path.join(root, 'dist');
@@ -103,7 +108,7 @@ export async function loadFrom(root, params) {
     id: engineId(params),
     version: null,
     preset: preset ?? 'physx-tgs',
-    notes: `${build === 'simd' ? 'single-threaded SIMD128 wasm' : 'pthreads wasm'}, threads: ${threads}${build === 'simd' ? '' : fixed ? ' (fixed)' : ' (adaptive)'}; ` +
+    notes: `${build === 'simd' ? 'single-threaded SIMD128 wasm' : 'pthreads wasm'}, threads: ${threads}${build === 'simd' ? '' : fixed ? ' (fixed)' : one ? ' (the caller alone)' : ' (adaptive)'}; ` +
       (preset ? `preset ${preset} with its default parameters` : 'Tribo default solver (preset physx-tgs)') +
       (read ? '; world.contacts read after every step' : ''),
     createWorld(scene) {

@@ -64,6 +64,13 @@ describe('bench entries', () => {
     const { engineTables } = await import('../../js/fields.js');
     assert.deepEqual(PRESETS, engineTables((await engine('simd'))._M).enums.preset);
   });
+  it('tribo:threads:one is the threads build on the caller alone; one and fixed need that build and exclude each other', async () => {
+    const { engineId } = await import('../../bench/engines/tribo.mjs');
+    assert.equal(engineId({ threads: true, one: true }), 'tribo-threads-one');
+    assert.equal(engineId({ threads: true, one: true, preset: 'physx-pgs' }), 'tribo-threads-one-physx-pgs');
+    assert.throws(() => engineId({ simd: true, one: true }), (e) => e instanceof RangeError && /one applies to the threads build/.test(e.message));
+    assert.throws(() => engineId({ threads: true, one: true, fixed: true }), (e) => e instanceof RangeError && /exclude each other/.test(e.message));
+  });
 });
 
 describe('bench speed-up cells', () => {
