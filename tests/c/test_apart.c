@@ -7,14 +7,18 @@
  * others); the step counters show that pairs were left apart on the way, and every case comes
  * within 2 cm of its detection distance. Not shown failing: the term for two boxes' turning face
  * normals, which matters only where the box–box routine reports an edge pair's separation below
- * the true distance. A settled heap: a world made from its snapshot on two threads leaves the same
- * pairs apart and moves bit for bit like the original. */
+ * the true distance (the boundary search below finds no case where it does). A settled heap: a world made from its snapshot on two threads leaves the same
+ * pairs apart and moves bit for bit like the original. A random search over pairs on the boundary
+ * of their detection distance (below) finds no miss of the bound, and thousands of a bound without
+ * the turns. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "include/tribo.h"
 #include "api/api.h" /* tb_world_get */
+#include "collision/apart.h"
 #include "collision/contact_reduction.h"
 #include "collision/narrow_phase.h"
 #include "model/distance.h"
@@ -173,7 +177,130 @@ static void test_snapshot_and_threads(void) {
   tb_world_destroy(w);
 }
 
+/* ---- a random search on the boundary ---- */
+
+static uint64_t s_rng = 88172645463325252ull;
+static float rnd(void) {
+  s_rng ^= s_rng << 13;
+  s_rng ^= s_rng >> 7;
+  s_rng ^= s_rng << 17;
+  return (float)((double)(s_rng >> 11) * (1.0 / 9007199254740992.0));
+}
+static float rrange(float a, float b) { return a + (b - a) * rnd(); }
+static tb_vec3 unit(void) {
+  tb_vec3 v = {rrange(-1, 1), rrange(-1, 1), rrange(-1, 1)};
+  return tb_scale(v, 1.0f / tb_length(v));
+}
+static tb_quat random_rotation(void) {
+  tb_quat q = {rrange(-1, 1), rrange(-1, 1), rrange(-1, 1), rrange(-1, 1)};
+  return tb_quat_normalize(q);
+}
+static float sum_abs(tb_vec3 v) { return fabsf(v.x) + fabsf(v.y) + fabsf(v.z); }
+/* as in apart.c: at least the chord of the turn from p to q */
+static float turn_bound(tb_quat p, tb_quat q) {
+  float d = fabsf(p.x - q.x) + fabsf(p.y - q.y) + fabsf(p.z - q.z) + fabsf(p.w - q.w);
+  float e = fabsf(p.x + q.x) + fabsf(p.y + q.y) + fabsf(p.z + q.z) + fabsf(p.w + q.w);
+  return d < e ? d : e;
+}
+/* tb_apart_holds for two boxes without the face normals' term */
+static int holds_without_turn_term(float distance, const tb_shape_geom* a, const tb_transform* then_a, const tb_transform* now_a,
+                                   const tb_shape_geom* b, const tb_transform* then_b, const tb_transform* now_b, float detect) {
+  float reach_a = a->params[0] + a->params[1] + a->params[2], reach_b = b->params[0] + b->params[1] + b->params[2];
+  float moved = sum_abs(tb_sub(now_a->p, then_a->p)) + 2.0f * turn_bound(now_a->q, then_a->q) * reach_a +
+                sum_abs(tb_sub(now_b->p, then_b->p)) + 2.0f * turn_bound(now_b->q, then_b->q) * reach_b;
+  return distance - moved - 3e-5f * (moved + fabsf(detect)) > detect;
+}
+
+/* A broken bound, to show that the search finds misses where they exist: the displacement of
+ * the centres alone, without any turn (the turning cases above fail such a bound too). */
+static int holds_without_any_turn(float distance, const tb_transform* then_a, const tb_transform* now_a,
+                                  const tb_transform* then_b, const tb_transform* now_b, float detect) {
+  float moved = sum_abs(tb_sub(now_a->p, then_a->p)) + sum_abs(tb_sub(now_b->p, then_b->p));
+  return distance - moved - 3e-5f * (moved + fabsf(detect)) > detect;
+}
+
+static const char* const NAMES[] = {"sphere", "capsule", "box"};
+static const tb_shape_type TYPES[] = {TB_SHAPE_SPHERE, TB_SHAPE_CAPSULE, TB_SHAPE_BOX};
+
+static tb_shape_geom random_shape(int kind, float lo, float hi) {
+  tb_shape_geom g = {TYPES[kind], {rrange(lo, hi), rrange(lo, hi), rrange(lo, hi), 0}, NULL};
+  return g;
+}
+static tb_vec3 shift(float s) { return tb_v3(rrange(-s, s), rrange(-s, s), rrange(-s, s)); }
+/* a turn by up to `max` rad about a random axis */
+static tb_quat small_turn(float max) {
+  tb_vec3 axis = unit();
+  float half = 0.5f * rrange(0.0f, max), s = sinf(half);
+  tb_quat q = {axis.x * s, axis.y * s, axis.z * s, cosf(half)};
+  return q;
+}
+
+/* Pairs of spheres, capsules and boxes whose routine finds a point at the "now" poses, found by
+ * moving B along a random direction to the farthest place where it still does (the boundary, where
+ * a miss would be); "then" poses without a point: A turned back by up to max_turn rad about a random
+ * axis (B, in every other case, by up to a tenth of that) and each shifted by up to max_shift m.
+ * A bound computed at "then" that leaves the pair apart at "now" misses a point. The full bound
+ * (tb_apart_holds) must miss none; the one without any turn must miss some, or the search could not
+ * tell. It is broad, not sharp: a bound with half the turn's term misses here in none of the cases
+ * but in three of the turning cases above (a random axis seldom turns the nearest point straight
+ * at the other shape). Box–box without its face normals' term is counted and printed (bench/RESULTS.md
+ * "perf30"). TB_APART_CASES sets the number of cases (default 40 000 per size range). */
+static void search_boundary(long cases, float max_turn, float max_shift, float a_min, float a_max, float b_min, float b_max) {
+  long tried[3][3] = {{0}}, miss_full[3][3] = {{0}}, miss_broken[3][3] = {{0}}, miss_partial = 0, tried_all = 0, broken_all = 0;
+  for (long i = 0; i < cases; ++i) {
+    int ka = (int)(rnd() * 3.0f) % 3, kb = (int)(rnd() * 3.0f) % 3;
+    tb_shape_geom a = random_shape(ka, a_min, a_max), b = random_shape(kb, b_min, b_max);
+    float detect = rrange(0.0f, 0.1f);
+    tb_transform now_a = {{0, 0, 0}, random_rotation()}, at_b = {{0, 0, 0}, random_rotation()};
+    tb_vec3 dir = unit();
+    tb_manifold m;
+    float lo = 0.0f, hi = 10.0f;
+    for (int k = 0; k < 40; ++k) {
+      float mid = 0.5f * (lo + hi);
+      at_b.p = tb_scale(dir, mid);
+      if (tb_collide(&a, now_a, &b, at_b, detect, &m) > 0) lo = mid;
+      else hi = mid;
+    }
+    at_b.p = tb_scale(dir, lo);
+    if (tb_collide(&a, now_a, &b, at_b, detect, &m) == 0) continue;
+    for (int t = 0; t < 8; ++t) {
+      tb_transform then_a = {tb_add(now_a.p, shift(max_shift)), tb_quat_normalize(tb_quat_mul(small_turn(max_turn), now_a.q))};
+      tb_transform then_b = {tb_add(at_b.p, shift(max_shift)), t & 1 ? tb_quat_normalize(tb_quat_mul(small_turn(0.1f * max_turn), at_b.q)) : at_b.q};
+      if (tb_collide(&a, then_a, &b, then_b, detect, &m) > 0) continue; /* a bound is kept only for a pair without points */
+      float d0 = tb_apart_distance(&a, then_a, &b, then_b);
+      if (!(d0 > detect)) continue;
+      ++tried[ka][kb];
+      ++tried_all;
+      miss_full[ka][kb] += tb_apart_holds(d0, &a, &then_a, &now_a, &b, &then_b, &at_b, detect);
+      int broken = holds_without_any_turn(d0, &then_a, &now_a, &then_b, &at_b, detect);
+      miss_broken[ka][kb] += broken;
+      broken_all += broken;
+      if (ka == 2 && kb == 2) miss_partial += holds_without_turn_term(d0, &a, &then_a, &now_a, &b, &then_b, &at_b, detect);
+    }
+  }
+  printf("  boundary search, turn %.2f rad, shift %.2f m, sizes A %.2f-%.2f m, B %.2f-%.2f m: %ld cases\n", max_turn, max_shift,
+         a_min, a_max, b_min, b_max, tried_all);
+  for (int x = 0; x < 3; ++x)
+    for (int y = 0; y < 3; ++y) {
+      printf("    %-7s %-7s %7ld cases, missed %ld (a bound without any turn: %ld)\n", NAMES[x], NAMES[y], tried[x][y],
+             miss_full[x][y], miss_broken[x][y]);
+      CHECK(miss_full[x][y] == 0);
+      CHECK(tried[x][y] > 0);
+    }
+  printf("    box box without the face normals' turn term: missed %ld\n", miss_partial);
+  CHECK(tried_all > cases);     /* about 3 then-poses per case reach the boundary */
+  CHECK(broken_all > 100);      /* the search finds the misses of a bound that leaves out the turns */
+}
+
+static void test_boundary_search(void) {
+  const char* env = getenv("TB_APART_CASES");
+  long cases = env ? atol(env) : 40000;
+  search_boundary(cases, 0.1f, 0.02f, 0.02f, 0.5f, 0.05f, 1.5f); /* similar sizes, small steps */
+  search_boundary(cases, 0.5f, 0.1f, 0.3f, 2.0f, 0.01f, 0.3f);   /* a large shape turning fast by a small one */
+}
+
 int main(void) {
+  test_boundary_search();
   test_snapshot_and_threads();
   const tb_preset presets[] = {TB_PRESET_PHYSX_TGS, TB_PRESET_NEWTON_XPBD, TB_PRESET_MUJOCO};
   for (size_t p = 0; p < sizeof presets / sizeof presets[0]; ++p)
