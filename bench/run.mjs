@@ -40,7 +40,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { mergeResults } from './results_file.mjs';
-import { speedRatioCell } from './speed_ratio.mjs';
+import { sceneFailure, speedRatioCell } from './speed_ratio.mjs';
 import { parseEngineName } from './engine_name.mjs';
 import * as S from './scenes.mjs';
 import { PRESETS } from './engines/tribo.mjs';
@@ -449,8 +449,10 @@ function scalingReport(run) {
     const per = row.map((r, i) => r ? r.ms / SCALING[i] * 1000 : NaN);
     const cells = row.map((r, i) => errors[`${id}/pile-${SCALING[i]}`] ? `error: ${esc(errors[`${id}/pile-${SCALING[i]}`], 60)}`
       : r ? `${fmtMs(r.ms)} · ${fmtMs(per[i])} · ${fmtMs(r.firstMs)}${r.escaped ? ` (${r.escaped} escaped)` : ''}` : '–');
-    const ok = per.filter(Number.isFinite);
-    const flat = ok.length > 1 ? fmtRatio(Math.max(...ok) / Math.min(...ok)) : '–';
+    // a pile that lost bodies did other work (bench/speed_ratio.mjs): no part in the ratio
+    const ok = per.filter((x, i) => Number.isFinite(x) && !sceneFailure('pile', row[i]));
+    const left = row.filter((r) => r && sceneFailure('pile', r)).length;
+    const flat = (ok.length > 1 ? fmtRatio(Math.max(...ok) / Math.min(...ok)) : '–') + (left ? ` (${left} size${left > 1 ? 's' : ''} with escaped bodies left out)` : '');
     const first = row.map((r) => r ? r.firstMs / r.ms : NaN).filter(Number.isFinite);
     const last = row[row.length - 1];
     const bytes = last?.liveBytes ? (last.liveBytes / SCALING[SCALING.length - 1]).toFixed(0) : '–';
