@@ -5,8 +5,8 @@
 //   fixed                with threads: createWorld({ adaptiveThreads: false }), every step on both
 //                        threads (the default adapts: README "Threads")
 //   one                  with threads: createWorld({ threads: 1 }): the threads build on the caller
-//                        alone, as the adaptive world runs beside a busy process (its gap to the
-//                        simd build is the margin of the "never 5 % slower" aim)
+//                        alone, as the adaptive world runs beside a busy process (against tribo:simd:
+//                        what the threads build costs when it does not use its threads)
 //   read                 reads world.contacts after every step, as an app that draws its contacts
 //                        each frame does: the store's records are written then (README "Contacts")
 // Row names in the report: tribo-simd, tribo-threads, tribo-<preset> (simd build),
