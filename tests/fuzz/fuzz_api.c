@@ -1,8 +1,11 @@
 /* libFuzzer harness over the public C API: the input bytes are a program of calls (every shape type,
  * NaN/Inf/huge/tiny values, stale and foreign ids, queries, presets and option changes, capacity
- * changes, NULL pointers, an allocation that fails after n more allocations). Asserts, besides
- * the sanitizers: every body state is finite after every accepted step, a failed step leaves the
- * body state as it was, and live bytes return to their start once the worlds are destroyed.
+ * changes, NULL pointers, an allocation that fails after n more allocations, joints of every type,
+ * per-shape materials, filters and distances, MuJoCo pairs, contact overrides, snapshots).
+ * Asserts, besides the sanitizers: every body state is finite after every accepted step, a failed
+ * step leaves the body state as it was, a world made from a snapshot steps bit for bit like the
+ * world it was taken from, a restore of the world's own snapshot changes no body state, and live
+ * bytes return to their start once the worlds are destroyed.
  * Build and run: make fuzz-smoke (60 s), make fuzz FUZZ_SECONDS=... */
 #include <math.h>
 #include <stdint.h>
@@ -68,8 +71,8 @@ static void fuzz_free(void* p, size_t size, void* user) { (void)size; (void)user
 #define MAX_IDS 64
 typedef struct scene {
   tb_world_id world;
-  int32_t bodies[MAX_IDS], shapes[MAX_IDS], sensors[8]; /* every id issued, removed ones kept: stale ids */
-  int nb, ns, nsensor;
+  int32_t bodies[MAX_IDS], shapes[MAX_IDS], sensors[8], joints[MAX_IDS]; /* every id issued, removed ones kept: stale ids */
+  int nb, ns, nsensor, nj;
 } scene;
 
 static int32_t pick(reader* r, const int32_t* ids, int n) {
@@ -251,6 +254,167 @@ static void observe(scene* s, reader* r) {
   }
 }
 
+/* A small positive value most of the time, a hostile one otherwise. */
+static float amount(reader* r, float scale) { return u8(r) < 200 ? scale * (float)(u8(r) % 16) / 8.0f : f32(r); }
+
+static void joint_op(scene* s, reader* r) {
+  tb_world_id w = s->world;
+  switch (u8(r) % 5) {
+    case 0: case 1: {
+      tb_joint_def d;
+      tb_joint_default_def_into(&d);
+      d.type = u8(r) < 240 ? u8(r) % TB_JOINT_TYPE_COUNT : i32(r);
+      d.body0 = u8(r) < 40 ? TB_WORLD_BODY : pick(r, s->bodies, s->nb);
+      d.body1 = u8(r) < 20 ? TB_WORLD_BODY : pick(r, s->bodies, s->nb);
+      vec(r, d.position0, 3, u8(r) < 240);
+      vec(r, d.position1, 3, u8(r) < 240);
+      quat(r, d.rotation0);
+      quat(r, d.rotation1);
+      d.collide_connected = u8(r) % 2;
+      if (u8(r) & 1) {
+        d.enable_limit = 1;
+        d.lower = -amount(r, 1.0f);
+        d.upper = amount(r, 1.0f);
+        d.cone_angle = u8(r) < 200 ? 0.1f + (float)(u8(r) % 10) * 0.3f : f32(r);
+      }
+      if (u8(r) & 1) {
+        d.enable_motor = 1;
+        d.motor_speed = u8(r) < 200 ? (float)((int)u8(r) - 128) / 16.0f : f32(r);
+        d.max_motor_force = amount(r, 50.0f);
+      }
+      if (u8(r) & 1) {
+        d.length = amount(r, 1.0f);
+        d.stiffness = amount(r, 100.0f);
+        d.damping = amount(r, 10.0f);
+      }
+      if (u8(r) & 1) {
+        d.break_force = amount(r, 100.0f);
+        d.break_torque = amount(r, 100.0f);
+      }
+      remember(s->joints, &s->nj, tb_joint_create(w, &d));
+      break;
+    }
+    case 2: tb_joint_destroy(w, pick(r, s->joints, s->nj)); break;
+    case 3: {
+      tb_joint_state st;
+      tb_wrench wr;
+      float point[3];
+      vec(r, point, 3, u8(r) < 240);
+      tb_joint_get_state(w, pick(r, s->joints, s->nj), &st);
+      tb_joint_wrench(w, pick(r, s->joints, s->nj), u8(r) % 3 == 2 ? (int32_t)u8(r) - 128 : u8(r) % 2, u8(r) & 1 ? point : NULL, &wr);
+      break;
+    }
+    default: {
+      tb_joint_id out[4];
+      tb_body_destroy_with_joints(w, pick(r, s->bodies, s->nb), u8(r) & 1 ? out : NULL, (int32_t)(u8(r) % 5));
+    }
+  }
+}
+
+static void shape_settings(scene* s, reader* r) {
+  tb_world_id w = s->world;
+  int32_t shape = pick(r, s->shapes, s->ns), body = pick(r, s->bodies, s->nb);
+  switch (u8(r) % 7) {
+    case 0: {
+      float m = amount(r, 0.01f), g = amount(r, 0.01f), co = amount(r, 0.01f);
+      tb_shape_set_distances(w, shape, m, g, co, u8(r) < 200 ? co * 0.5f : f32(r));
+      break;
+    }
+    case 1: {
+      tb_material m;
+      tb_material_default_into(0.5f, 0.0f, &m);
+      m.static_friction = amount(r, 0.5f);
+      m.dynamic_friction = amount(r, 0.5f);
+      m.restitution = amount(r, 0.5f);
+      m.friction_combine = u8(r) < 240 ? u8(r) % 5 : i32(r);
+      m.restitution_combine = u8(r) % 5;
+      if (u8(r) & 1) m.compliant_stiffness = amount(r, 1000.0f), m.compliant_damping = amount(r, 10.0f);
+      if (u8(r) & 1) m.ke = amount(r, 1e4f), m.kd = amount(r, 10.0f), m.kf = amount(r, 10.0f), m.ka = amount(r, 0.01f);
+      m.torsional_friction = amount(r, 0.01f);
+      m.rolling_friction = amount(r, 0.001f);
+      m.priority = (int32_t)(u8(r) % 3);
+      m.condim = u8(r) < 240 ? (int32_t[]){1, 3, 4, 6}[u8(r) % 4] : i32(r);
+      tb_shape_set_material(w, shape, u8(r) < 250 ? &m : NULL);
+      break;
+    }
+    case 2: {
+      tb_shape_filter f;
+      tb_default_shape_filter(&f);
+      f.world = (int32_t)(u8(r) % 4) - 1;
+      f.collision_group = (int32_t)(u8(r) % 5) - 2;
+      f.contype = u8(r) % 4;
+      f.conaffinity = u8(r) % 4;
+      for (int k = 0; k < 4; ++k) f.filter_data[k] = u8(r) < 200 ? u8(r) % 4 : (uint32_t)i32(r);
+      f.trigger = u8(r) % 3; /* 2: refused */
+      tb_shape_set_filter(w, shape, &f);
+      break;
+    }
+    case 3: tb_world_set_timestep(w, u8(r) < 200 ? 1.0f / (float)(30 + u8(r) % 200) : f32(r)); break;
+    case 4:
+      if (u8(r) & 1) tb_body_set_max_contact_impulse(w, body, amount(r, 10.0f));
+      else tb_body_set_solver_iterations(w, body, u8(r) < 200 ? (int32_t)(u8(r) % 12) - 1 : i32(r), u8(r) < 200 ? (int32_t)(u8(r) % 6) - 1 : i32(r));
+      break;
+    case 5: {
+      tb_contact_pair_params p;
+      tb_contact_pair_default_into(&p);
+      p.margin = amount(r, 0.01f);
+      p.gap = amount(r, 0.01f);
+      for (int k = 0; k < 5; ++k) p.friction[k] = amount(r, 0.5f);
+      p.condim = u8(r) < 240 ? (int32_t[]){1, 3, 4, 6}[u8(r) % 4] : i32(r);
+      p.solref[0] = u8(r) < 200 ? 0.02f : f32(r);
+      p.solimp[2] = amount(r, 0.001f);
+      tb_world_set_contact_pair(w, shape, pick(r, s->shapes, s->ns), u8(r) < 240 ? &p : NULL);
+      break;
+    }
+    default:
+      if (u8(r) & 1) tb_world_solver_reset(w);
+      else tb_contact_set_override(w, u8(r) < 240 ? (int32_t)(u8(r) % 16) : i32(r), amount(r, 1000.0f), amount(r, 10.0f), amount(r, 1.0f));
+  }
+}
+
+/* Snapshots: a world made from one steps bit for bit like the world it was taken from; a restore of
+ * the world's own snapshot changes no body state; a changed byte is refused or read without harm. */
+static uint8_t s_snap[1 << 21];
+static float s_copy[13 * 1024];
+static void snapshot_op(scene* s, reader* r) {
+  tb_world_id w = s->world;
+  long fail_in = s_fail_in;
+  s_fail_in = 0; /* the comparisons need both worlds to get their memory */
+  int32_t n = tb_world_snapshot(w, NULL, 0);
+  if (n > 0 && (size_t)n <= sizeof s_snap) {
+    check(tb_world_snapshot(w, s_snap, n) == n, "a snapshot of the measured size failed", w);
+    check(tb_snapshot_check(s_snap, n) == TB_SNAPSHOT_OK, "a fresh snapshot fails its check", w);
+    int k = u8(r) % 3;
+    if (k == 0) {
+      tb_world_id c = tb_world_create_from_snapshot(s_snap, n, 0);
+      check(c >= 0, "a fresh snapshot was refused", w);
+      for (int i = 1 + u8(r) % 3; i > 0; --i) {
+        tb_status a = tb_world_step(w), b = tb_world_step(c);
+        check(a == b, "a world from a snapshot stepped with another status", w);
+        size_t na = body_state(w, s_after, sizeof s_after / sizeof s_after[0]);
+        size_t nb = body_state(c, s_copy, sizeof s_copy / sizeof s_copy[0]);
+        check(na == nb && memcmp(s_after, s_copy, na * sizeof(float)) == 0, "a world from a snapshot stepped to other bits", w);
+      }
+      check(tb_world_destroy(c) == TB_OK, "destroying the copy failed", c);
+    } else if (k == 1) {
+      size_t before = body_state(w, s_before, sizeof s_before / sizeof s_before[0]);
+      check(tb_world_restore(w, s_snap, n) == TB_OK, "restoring the world's own snapshot failed", w);
+      size_t after = body_state(w, s_after, sizeof s_after / sizeof s_after[0]);
+      check(before == after && memcmp(s_before, s_after, before * sizeof(float)) == 0, "a restore changed the body state", w);
+    } else {
+      uint32_t at = (uint32_t)i32(r) % (uint32_t)n;
+      s_snap[at] ^= (uint8_t)(1 + u8(r) % 255);
+      tb_world_id c = tb_world_create_from_snapshot(s_snap, n, 0);
+      if (c >= 0) {
+        tb_world_step(c);
+        check(tb_world_destroy(c) == TB_OK, "destroying a world of a changed snapshot failed", c);
+      }
+      tb_world_restore(w, s_snap, u8(r) & 1 ? n : (int32_t)(at + 1)); /* refused: the world as it was */
+    }
+  }
+  s_fail_in = fail_in;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   reader rd = {data, size}, *r = &rd;
   tb_set_allocator(fuzz_alloc, fuzz_free, NULL);
@@ -259,7 +423,12 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   /* legal ones stay small (a legal 1 << 24 pairs is 3 GB); the bound + 1 and beyond must be refused */
   static const int32_t caps[] = {1, 4, 64, 512, 4096, (1 << 24) + 1, 1 << 30, INT32_MAX, -1, 0};
   tb_world_def def = tb_default_world_def();
-  tb_preset_apply((tb_preset)(u8(r) % TB_PRESET_COUNT), &def);
+  /* the first byte: the preset, and (odd) the operations after the first twenty. An even first byte
+   * reads an input as before they were added, so the corpus's regression inputs keep their meaning
+   * (5ac127f0..., 89174d25...: first bytes 0x00 and 0x6a) */
+  uint8_t first = u8(r);
+  const int ops = first & 1 ? 23 : 20;
+  tb_preset_apply((tb_preset)(first % TB_PRESET_COUNT), &def);
   def.body_capacity = 8;
   def.contact_capacity = 256;
   def.pair_capacity = 256;
@@ -276,7 +445,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (int op = 0; op < 200 && rd.n > 0; ++op) {
     tb_world_id w = s.world;
     float a[4], b[4];
-    switch (u8(r) % 20) {
+    switch (u8(r) % ops) {
       case 0: case 1: {
         int type = u8(r) % 4; /* 3: an unknown type */
         vec(r, a, 3, u8(r) < 240);
@@ -328,6 +497,9 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         else tb_body_set_parent(w, pick(r, s.bodies, s.nb), pick(r, s.bodies, s.nb));
         break;
       }
+      case 20: joint_op(&s, r); break;
+      case 21: shape_settings(&s, r); break;
+      case 22: snapshot_op(&s, r); break;
       default: { /* NULL pointers where the API takes them */
         int k = u8(r) % 6;
         if (k == 0) tb_world_set_gravity(w, NULL);
