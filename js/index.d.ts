@@ -1240,9 +1240,9 @@ export class World {
   collide(): void;
   /** Solver stage only, on the contacts of the preceding collide(). @throws {Error} without a preceding collide() */
   solve(): void;
-  /** Reserves room in the contact store, integer >= 1 (optional: a step grows it as needed); never shrinks. */
+  /** Reserves room in the contact store, integer >= 1 (optional: a step grows it as needed); never shrinks; the contacts of the last step stay as they were. */
   setContactCapacity(capacity: number): void;
-  /** Reserves room in the broad-phase pair arrays (optional: a step grows them as needed; see `contacts.pairsGrew`). @throws {RangeError} capacity < 1 */
+  /** Reserves room in the broad-phase pair arrays (optional: a step grows them as needed; see `contacts.pairsGrew`); the pairs and contacts of the last step stay as they were. @throws {RangeError} capacity < 1 */
   setPairCapacity(capacity: number): void;
 
   /** Body views over engine memory; see {@link BodyViews} for how long they stay valid. */

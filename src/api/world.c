@@ -143,11 +143,9 @@ tb_status tb_world_set_contact_capacity(tb_world_id world, int32_t capacity) {
   if (capacity > TB_MAX_CAPACITY)
     return tb_world_fail(w, TB_ERR_CAPACITY, "setContactCapacity: capacity must be at most %d (got %d)", TB_MAX_CAPACITY, capacity);
   if (capacity <= w->contacts.capacity) return TB_OK;
+  /* the records move with the store: the world keeps its contacts, readback and collide() */
   if (!tb_contacts_grow(&w->contacts, capacity))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "setContactCapacity: out of memory for %d contacts", capacity);
-  w->contacts.count = 0;
-  w->contacts.readback_valid = 0;
-  w->collided = 0;
   return TB_OK;
 }
 
@@ -158,10 +156,9 @@ tb_status tb_world_set_pair_capacity(tb_world_id world, int32_t capacity) {
   if (capacity > TB_MAX_CAPACITY)
     return tb_world_fail(w, TB_ERR_CAPACITY, "setPairCapacity: capacity must be at most %d (got %d)", TB_MAX_CAPACITY, capacity);
   if (capacity <= w->pair_capacity) return TB_OK;
+  /* the pairs and their manifolds move with the arrays: the world keeps them and its collide() */
   if (!tb_pairs_grow(w, capacity))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "setPairCapacity: out of memory for %d pairs", capacity);
-  w->pair_count = 0;
-  w->collided = 0;
   return TB_OK;
 }
 

@@ -354,7 +354,8 @@ TB_API tb_status tb_world_set_preset(tb_world_id world, tb_preset preset);
 TB_API tb_status tb_world_get_def(tb_world_id world, tb_world_def* out);
 TB_API tb_status tb_world_set_timestep(tb_world_id world, float timestep);
 /* Reserve room in the contact store / the broad-phase pair arrays (never shrink); between steps.
- * Optional: collide() grows both as needed; reserving ahead avoids the growth in a step. */
+ * Optional: collide() grows both as needed; reserving ahead avoids the growth in a step. The world
+ * keeps its pairs, contacts and readback: nothing but the room changes. */
 TB_API tb_status tb_world_set_contact_capacity(tb_world_id world, int32_t capacity);
 TB_API tb_status tb_world_set_pair_capacity(tb_world_id world, int32_t capacity);
 

@@ -107,6 +107,25 @@ for (const build of BUILDS) {
       w.free();
     });
 
+    it('setContactCapacity and setPairCapacity keep the last step: its contacts read the same, solve() follows collide()', () => {
+      const { w, id } = dropSphere(tribo);
+      w.step(60); /* the sphere rests on the plane */
+      const before = { count: w.contacts.count, impulse: Array.from(w.contacts.normalImpulse.subarray(0, w.contacts.count)) };
+      assert.ok(before.count >= 1 && before.impulse[0] > 0, `resting contact (${before.count}, ${before.impulse[0]})`);
+      w.setContactCapacity(4 * w.contacts.capacity);
+      w.setPairCapacity(4 * w.contacts.pairCapacity);
+      assert.equal(w.contacts.count, before.count, 'the contacts of the last step are still there');
+      assert.deepEqual(Array.from(w.contacts.normalImpulse.subarray(0, before.count)), before.impulse);
+      w.collide();
+      w.setContactCapacity(8 * w.contacts.capacity);
+      w.solve(); /* on the collide() before the reservation */
+      const fy = w.contacts.normalImpulse[0] / (1 / 60);
+      const m = w.getMass(id).mass;
+      assert.ok(Math.abs(fy - m * 9.81) < 1e-3 * m * 9.81, `resting force ${fy} N against m·g ${m * 9.81} N`);
+      assert.ok(Math.abs(w.getState(id)[1] - 0.25) < 0.01);
+      w.free();
+    });
+
     it('a rejected addBody hands out the same ids afterwards as a twin world that never saw it', () => {
       const a = dropSphere(tribo), b = dropSphere(tribo);
       assert.throws(() => a.w.addBody({ shapes: [{ type: 'sphere', radius: 0.2 }, { type: 'sphere', radius: -1 }] }), RangeError);
