@@ -149,6 +149,8 @@ void tb_mj_joint_prepare(tb_world* w, tb_mujoco_data* d, double h) {
   d->joint_count = 0;
   for (int32_t s = 0; s < jt->count; ++s) {
     jt->state[s].valid = 0;
+    /* a free slot has no entry: with no live joint the entries are not even allocated */
+    if (jt->def[s].type < 0) continue;
     tb_mj_joint* j = &d->joints[d->joint_count];
     if (!joint_at_start(w, d, s, j)) continue;
     for (int i = 0; i < j->count; ++i) {
