@@ -1,7 +1,9 @@
 /* libFuzzer harness over the public C API: the input bytes are a program of calls (every shape type,
  * NaN/Inf/huge/tiny values, stale and foreign ids, queries, presets and option changes, capacity
  * changes, NULL pointers, an allocation that fails after n more allocations, joints of every type,
- * per-shape materials, filters and distances, MuJoCo pairs, contact overrides, snapshots).
+ * per-shape materials, filters and distances, MuJoCo pairs, contact overrides, snapshots; after every
+ * step, every read of what it left: stats, statuses, contacts in each convention, joints, islands,
+ * sleep states, pair distances, hull supports).
  * Asserts, besides the sanitizers: every body state is finite after every accepted step, a failed
  * step leaves the body state as it was, a world made from a snapshot steps bit for bit like the
  * world it was taken from, a restore of the world's own snapshot changes no body state, and live
@@ -110,6 +112,49 @@ static size_t body_state(tb_world_id w, float* out, size_t max) {
 
 static float s_before[13 * 1024], s_after[13 * 1024];
 
+/* After every step: every read of what the step left, consuming no input bytes (so no input changes
+ * meaning): stats, solver status, readback info, the contacts in every convention, the joints, and
+ * per remembered id the body's island, sleep state, shapes and joints, a shape pair's distance and
+ * a shape's support (stale ids included). The sanitizers watch the reads. */
+static float s_convert[16 * 256];
+static void inspect(scene* s) {
+  tb_world_id w = s->world;
+  tb_step_stats st;
+  tb_solver_status ss;
+  tb_readback_info info;
+  tb_contact_status cs;
+  tb_world_step_stats(w, &st);
+  tb_world_solver_status(w, &ss);
+  tb_world_readback_info(w, &info);
+  if (tb_world_contact_status(w, &cs) == TB_OK)
+    for (int c = 0; c < TB_CONVENTION_COUNT; ++c) {
+      int32_t stride = tb_contact_convention_stride((tb_contact_convention)c);
+      int32_t n = stride > 0 ? (int32_t)(sizeof s_convert / sizeof s_convert[0]) / stride : 0;
+      tb_contacts_convert(w, (tb_contact_convention)c, 0, cs.count < n ? cs.count : n, s_convert, &info);
+    }
+  tb_joint_id joints[8];
+  tb_world_joints(w, joints, 8);
+  for (int i = 0; i < s->nj; ++i) {
+    tb_joint_def d;
+    tb_joint_get_def(w, s->joints[i], &d);
+  }
+  for (int i = 0; i < s->nb; ++i) {
+    tb_sleep_state sl;
+    tb_shape_id shapes[4];
+    tb_body_island(w, s->bodies[i]);
+    tb_body_sleep_state(w, s->bodies[i], &sl);
+    tb_body_get_shapes(w, s->bodies[i], shapes, 4);
+    tb_body_get_joints(w, s->bodies[i], joints, 8);
+  }
+  for (int i = 0; i + 1 < s->ns && i < 8; ++i) {
+    tb_pair_distance pd;
+    tb_support_query sq;
+    const float dir[3] = {0.3f, 1.0f, -0.2f};
+    tb_world_shape_distance(w, s->shapes[i], s->shapes[i + 1], 1.0f, &pd);
+    tb_shape_support(w, s->shapes[i], dir, &sq);
+  }
+}
+
 static void step_op(scene* s, int kind) {
   size_t n = body_state(s->world, s_before, sizeof s_before / sizeof s_before[0]);
   tb_status st = kind == 0 ? tb_world_step(s->world) : kind == 1 ? tb_world_collide(s->world) : tb_world_solve(s->world);
@@ -120,6 +165,7 @@ static void step_op(scene* s, int kind) {
   } else {
     check(memcmp(s_before, s_after, n * sizeof(float)) == 0, "a failed step changed the body state", s->world);
   }
+  inspect(s);
 }
 
 static void add_shape(scene* s, reader* r) {
