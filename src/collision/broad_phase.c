@@ -716,8 +716,13 @@ static int32_t moved_pairs(const tb_world* w, tb_broad_scratch* b, uint64_t* out
     } else {
       int32_t x = mx[j++];
       if (order) order[at++] = x;
-      for (int32_t k = i; k < nk && lo[xs[k]].x <= up[x].x; ++k)
-        if (!b->fat_moved[xs[k]]) n = moved_pair(w, b, x, xs[k], out, n);
+      for (int32_t k = i; k < nk; ++k) {
+        /* a moved shape's old place: its box is the new one, which is not in this order (a stop
+         * at it would miss the kept boxes after it) */
+        if (b->fat_moved[xs[k]]) continue;
+        if (lo[xs[k]].x > up[x].x) break;
+        n = moved_pair(w, b, x, xs[k], out, n);
+      }
     }
   }
   for (int32_t p = 0; p < nm; ++p)

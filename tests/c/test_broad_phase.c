@@ -657,7 +657,43 @@ static void test_fat_pairs_slot_reused_by_dynamic(void) {
   tb_world_destroy(wid[1]);
 }
 
+/* A moved shape's query of the kept fat boxes walks them by their old lower x bound and stops at the
+ * first past its own upper bound; another moved shape's old place in that order held its new box,
+ * far to the right, so the walk stopped there and missed the kept boxes after it (the extended
+ * fuzzer: a world from a snapshot, sweeping afresh, found a pair its original had lost). A sphere A
+ * jumps between two static spheres D and C while B leaves from between them: A must pair with both,
+ * as all-pairs finds. */
+static void test_fat_pairs_moved_old_place_between(void) {
+  tb_world_id wid[2];
+  tb_body_id a[2], b[2];
+  for (int k = 0; k < 2; ++k) {
+    tb_world_def def = tb_default_world_def();
+    def.gravity[1] = 0.0f;
+    def.collision.broad_phase = k ? TB_BROAD_PHASE_ALL_PAIRS : TB_BROAD_PHASE_SAP;
+    wid[k] = tb_world_create(&def);
+    const float small[4] = {0.2f}, big[4] = {0.5f};
+    const float at_d[3] = {5.1f, 0, 0}, at_c[3] = {5.7f, 0, 0}, at_b[3] = {5.2f, 10.0f, 0}, at_a[3] = {-10.0f, 0, 0};
+    tb_body_id d = tb_body_create(wid[k], TB_BODY_STATIC, at_d, ID_Q), c = tb_body_create(wid[k], TB_BODY_STATIC, at_c, ID_Q);
+    b[k] = tb_body_create(wid[k], TB_BODY_DYNAMIC, at_b, ID_Q);
+    a[k] = tb_body_create(wid[k], TB_BODY_DYNAMIC, at_a, ID_Q);
+    CHECK(tb_shape_create(wid[k], d, TB_SHAPE_SPHERE, small, ZERO, ID_Q, 0.5f, 0.0f, 1.0f) >= 0);
+    CHECK(tb_shape_create(wid[k], c, TB_SHAPE_SPHERE, small, ZERO, ID_Q, 0.5f, 0.0f, 1.0f) >= 0);
+    CHECK(tb_shape_create(wid[k], b[k], TB_SHAPE_SPHERE, small, ZERO, ID_Q, 0.5f, 0.0f, 1.0f) >= 0);
+    CHECK(tb_shape_create(wid[k], a[k], TB_SHAPE_SPHERE, big, ZERO, ID_Q, 0.5f, 0.0f, 1.0f) >= 0);
+    CHECK(tb_world_collide(wid[k]) == TB_OK); /* the fat boxes swept: x order A, D, B, C */
+    const float to_a[3] = {5.2f, 0, 0}, to_b[3] = {100.0f, 10.0f, 0};
+    CHECK(tb_body_set_pose(wid[k], a[k], to_a, ID_Q) == TB_OK && tb_body_set_pose(wid[k], b[k], to_b, ID_Q) == TB_OK);
+    CHECK(tb_world_collide(wid[k]) == TB_OK);
+  }
+  const tb_world* w = tb_world_get(wid[0]);
+  CHECK(w->sap_fat_moved == 2); /* A and B queried, not a sweep */
+  CHECK(tb_world_get(wid[1])->pair_count == 2 && same_pairs(wid[0], wid[1]));
+  tb_world_destroy(wid[0]);
+  tb_world_destroy(wid[1]);
+}
+
 int main(void) {
+  test_fat_pairs_moved_old_place_between();
   test_fat_pairs_slot_reused_by_dynamic();
   test_too_many_pairs_fail_first();
   test_all_pairs_count_past_int32();
