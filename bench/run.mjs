@@ -40,7 +40,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { mergeResults } from './results_file.mjs';
-import { sceneFailure, speedRatioCell } from './speed_ratio.mjs';
+import { fmtRatio, sceneFailure, speedRatioCell } from './speed_ratio.mjs';
 import { parseEngineName } from './engine_name.mjs';
 import * as S from './scenes.mjs';
 import { PRESETS } from './engines/tribo.mjs';
@@ -370,7 +370,6 @@ function esc(t, max = 160) {
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
 function fmtMs(x) { return Number.isFinite(x) ? (x < 10 ? x.toFixed(3) : x.toFixed(2)) : '–'; }
-function fmtRatio(x) { return Number.isFinite(x) ? `${x.toFixed(2)}×` : '–'; }
 function cell(results, id, scene) { return results[id]?.[scene]; }
 
 /** The run's two parts of RESULTS.md: the main tables (null when no scene ran) and the scaling table

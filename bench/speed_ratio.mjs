@@ -16,6 +16,9 @@ export function sceneFailure(scene, r) {
   return '';
 }
 
+/** A ratio as the report prints it ("1.25×"), or a dash when it is not a number. */
+export function fmtRatio(x) { return Number.isFinite(x) ? `${x.toFixed(2)}×` : '–'; }
+
 /**
  * One cell of the speed-up table: peer ms / Tribo ms (> 1: Tribo faster), or why there is none.
  * @param {string} scene
@@ -28,6 +31,5 @@ export function speedRatioCell(scene, peer, tribo) {
   if (own) return `n/a (${own})`;
   const theirs = sceneFailure(scene, peer);
   if (theirs) return `n/a (peer: ${theirs})`;
-  const x = peer?.ms / tribo?.ms;
-  return Number.isFinite(x) ? `${x.toFixed(2)}×` : '–';
+  return fmtRatio(peer?.ms / tribo?.ms);
 }
