@@ -21,6 +21,9 @@
 /* Candidates of one entry tested before the filter sees those that meet (sweep_job). */
 #define TB_SWEEP_BATCH 32
 
+/* Fat pairs per chunk of the parallel emit (emit_all). */
+#define TB_EMIT_CHUNK 256
+
 /* Most z bands of the sweep (see split_bands). */
 #define TB_MAX_SWEEP_BANDS 64
 
@@ -80,10 +83,13 @@ typedef struct tb_broad_scratch {
   int fat_valid;
   int32_t fat_partial; /* passes in a row that stopped past the few (update_fat) */
   int32_t fat_wait;    /* collides before the fat boxes are swept again after too many pairs */
-  int32_t fat_pair_count, fat_pair_capacity; /* entries of fat_keys, fat_keys_tmp, fat_pair_tmp */
+  int32_t fat_pair_count, fat_pair_capacity; /* entries of fat_keys, fat_keys_tmp, fat_pair_tmp, emit_flags */
   uint64_t* fat_keys;
   uint64_t* fat_keys_tmp;
   tb_pair* fat_pair_tmp; /* the sweep's pairs in order, before they become keys */
+  int32_t* emit_flags;   /* the parallel emit: per fat pair, the filter's flags (0: not a pair) */
+  int32_t emit_capacity; /* entries of emit_first: chunks of the parallel emit */
+  int32_t* emit_first;   /* per chunk of the emit: its pairs' count, then its first pair's index */
   /* the live fat boxes by their lower x bound, which the moved shapes' query sweeps: the order of
    * each sweep of the fat boxes, then kept in order (fat_capacity entries each; _tmp: the next) */
   int32_t fat_x_count;
@@ -101,6 +107,14 @@ static int fat_slot_arrays(tb_broad_scratch* b, tb_array_ref* out) {
                             {(void**)&b->fat_x, sizeof(int32_t)},    {(void**)&b->fat_x_tmp, sizeof(int32_t)}};
   for (int i = 0; i < 6; ++i) out[i] = r[i];
   return 6;
+}
+
+/* The per-fat-pair arrays (fat_pair_capacity entries each) into out; returns the count. */
+static int fat_pair_arrays(tb_broad_scratch* b, tb_array_ref* out) {
+  const tb_array_ref r[] = {{(void**)&b->fat_keys, sizeof(uint64_t)}, {(void**)&b->fat_keys_tmp, sizeof(uint64_t)},
+                            {(void**)&b->fat_pair_tmp, sizeof(tb_pair)}, {(void**)&b->emit_flags, sizeof(int32_t)}};
+  for (int i = 0; i < 4; ++i) out[i] = r[i];
+  return 4;
 }
 
 static tb_broad_scratch* scratch_of(tb_world* w, int32_t shapes, int32_t pairs, int sweep_keys) {
@@ -146,9 +160,9 @@ static void free_scratch(tb_world* w) {
   tb_free_arrays(per_band_entry, 3, b->band_entry_capacity);
   tb_array_ref per_slot[6];
   tb_free_arrays(per_slot, fat_slot_arrays(b, per_slot), b->fat_capacity);
-  const tb_array_ref per_fat_pair[] = {{(void**)&b->fat_keys, sizeof(uint64_t)}, {(void**)&b->fat_keys_tmp, sizeof(uint64_t)},
-                                       {(void**)&b->fat_pair_tmp, sizeof(tb_pair)}};
-  tb_free_arrays(per_fat_pair, 3, b->fat_pair_capacity);
+  tb_array_ref per_fat_pair[4];
+  tb_free_arrays(per_fat_pair, fat_pair_arrays(b, per_fat_pair), b->fat_pair_capacity);
+  tb_free(b->emit_first, (size_t)b->emit_capacity * sizeof(int32_t));
   tb_free(b, sizeof *b);
   w->broad_scratch = NULL;
 }
@@ -573,9 +587,14 @@ static int fat_pairs_reserve(tb_broad_scratch* b, int32_t n) {
   if (b->fat_pair_capacity >= n) return 1;
   int32_t cap = b->fat_pair_capacity > 0 ? b->fat_pair_capacity : 64;
   while (cap < n) cap = cap > INT32_MAX / 2 ? n : 2 * cap;
-  const tb_array_ref per_pair[] = {{(void**)&b->fat_keys, sizeof(uint64_t)}, {(void**)&b->fat_keys_tmp, sizeof(uint64_t)},
-                                   {(void**)&b->fat_pair_tmp, sizeof(tb_pair)}};
-  if (!tb_grow_arrays(per_pair, 3, b->fat_pair_capacity, cap)) return 0;
+  /* the emit's chunk counts first: the pair arrays' capacity says both have room */
+  int32_t chunks = (int32_t)(((int64_t)cap + TB_EMIT_CHUNK - 1) / TB_EMIT_CHUNK);
+  if (b->emit_capacity < chunks) {
+    if (!tb_grow((void**)&b->emit_first, sizeof(int32_t), b->emit_capacity, chunks)) return 0;
+    b->emit_capacity = chunks;
+  }
+  tb_array_ref per_pair[4];
+  if (!tb_grow_arrays(per_pair, fat_pair_arrays(b, per_pair), b->fat_pair_capacity, cap)) return 0;
   b->fat_pair_capacity = cap;
   return 1;
 }
@@ -753,46 +772,100 @@ static void sort_keys(uint64_t* key, uint64_t* tmp, int32_t n, int32_t range, in
   }
 }
 
-/* A fat pair whose AABBs overlap: through the filter into out. */
-static TB_INLINE_HOT void emit(const tb_world* w, pair_sink* out, uint64_t key) {
+/* A fat pair whose AABBs overlap: the filter's flags; 0 when the AABBs are apart or the filter
+ * drops it. */
+static TB_INLINE_HOT int32_t fat_pair_flags(const tb_world* w, uint64_t key) {
   int32_t a = key_first(key), c = key_second(key);
-  if (aabbs_overlap(&w->shapes, a, c)) consider(w, out, a, c);
+  return aabbs_overlap(&w->shapes, a, c) ? tb_filter_pair(w, a, c) : 0;
 }
 
-/* Emits the fat pairs in key order; with `moved` shapes moved, their old pairs are dropped and their
- * new ones (tested against every fat box) merged in on the way. Returns 0 when out of memory. */
-static int fat_emit(const tb_world* w, tb_broad_scratch* b, int32_t moved, pair_sink* out) {
+/* The parallel emit: chunks of the fat keys through the filter (flags and a count per chunk), then,
+ * from each chunk's first index (the counts summed in chunk order), its pairs stored in key order:
+ * the pairs and their order do not depend on the thread count. */
+typedef struct emit_ctx {
+  const tb_world* w;
+  tb_broad_scratch* b;
+  pair_sink* out;
+} emit_ctx;
+
+static void emit_flags_job(int32_t begin, int32_t end, void* vctx) {
+  const emit_ctx* ctx = (const emit_ctx*)vctx;
+  const uint64_t* keys = ctx->b->fat_keys;
+  int32_t* flags = ctx->b->emit_flags;
+  int32_t n = 0;
+  for (int32_t i = begin; i < end; ++i) {
+    flags[i] = fat_pair_flags(ctx->w, keys[i]);
+    n += flags[i] != 0;
+  }
+  ctx->b->emit_first[begin / TB_EMIT_CHUNK] = n;
+}
+
+static void emit_store_job(int32_t begin, int32_t end, void* vctx) {
+  const emit_ctx* ctx = (const emit_ctx*)vctx;
+  const uint64_t* keys = ctx->b->fat_keys;
+  const int32_t* flags = ctx->b->emit_flags;
+  int32_t first = ctx->b->emit_first[begin / TB_EMIT_CHUNK];
+  /* the chunk's part of the sink: from its first index, up to the capacity (found counts on) */
+  pair_sink part = {ctx->out->pairs, ctx->out->capacity, first < ctx->out->capacity ? first : ctx->out->capacity, first, 0, 0, 0};
+  for (int32_t i = begin; i < end; ++i)
+    if (flags[i]) store_pair(&ctx->w->shapes, &part, key_first(keys[i]), key_second(keys[i]), flags[i]);
+}
+
+/* The fat pairs (b->fat_keys) whose AABBs overlap, through the filter into out in key order: in
+ * one pass on one thread, else in the two parallel passes above. */
+static void emit_all(const tb_world* w, const tb_step_context* step, tb_broad_scratch* b, pair_sink* out) {
+  int32_t n = b->fat_pair_count;
+  if (step->thread_count <= 1) {
+    for (int32_t i = 0; i < n; ++i) {
+      int32_t flags = fat_pair_flags(w, b->fat_keys[i]);
+      if (flags) store_pair(&w->shapes, out, key_first(b->fat_keys[i]), key_second(b->fat_keys[i]), flags);
+    }
+    return;
+  }
+  emit_ctx ctx = {w, b, out};
+  tb_parallel_for(n, TB_EMIT_CHUNK, step->thread_count, emit_flags_job, &ctx);
+  int32_t chunks = (n + TB_EMIT_CHUNK - 1) / TB_EMIT_CHUNK, found = out->found;
+  for (int32_t c = 0; c < chunks; ++c) {
+    int32_t k = b->emit_first[c];
+    b->emit_first[c] = found;
+    found += k;
+  }
+  tb_parallel_for(n, TB_EMIT_CHUNK, step->thread_count, emit_store_job, &ctx);
+  out->found = found;
+  out->stored = found < out->capacity ? found : out->capacity;
+}
+
+/* Brings the fat pairs up to date with `moved` shapes moved (their old pairs dropped, their new ones,
+ * tested against every fat box, merged in), then emits them. Returns 0 when out of memory. */
+static int fat_emit(const tb_world* w, const tb_step_context* step, tb_broad_scratch* b, int32_t moved, pair_sink* out) {
   const tb_shapes* s = &w->shapes;
-  if (moved == 0) {
-    for (int32_t i = 0; i < b->fat_pair_count; ++i) emit(w, out, b->fat_keys[i]);
-    return 1;
-  }
-  for (int32_t k = 0; k < moved; ++k) b->fat_moved[b->moved[k]] = 1;
-  sort_moved_x(b, moved);
-  int32_t fresh = moved_pairs(w, b, NULL);
-  if (!fat_pairs_reserve(b, b->fat_pair_count + fresh) || b->count_capacity <= s->count) {
+  if (moved > 0) {
+    for (int32_t k = 0; k < moved; ++k) b->fat_moved[b->moved[k]] = 1;
+    sort_moved_x(b, moved);
+    int32_t fresh = moved_pairs(w, b, NULL);
+    if (!fat_pairs_reserve(b, b->fat_pair_count + fresh) || b->count_capacity <= s->count) {
+      for (int32_t k = 0; k < moved; ++k) b->fat_moved[b->moved[k]] = 0;
+      return 0;
+    }
+    /* the new keys and their sort's scratch in fat_pair_tmp (room for two keys a pair) */
+    uint64_t* add = (uint64_t*)(void*)b->fat_pair_tmp;
+    moved_pairs(w, b, add);
+    sort_keys(add, add + fresh, fresh, s->count, b->count);
+    uint64_t* merged = b->fat_keys_tmp;
+    int32_t i = 0, j = 0, n = 0;
+    for (;;) {
+      /* the next kept key (neither shape moved) */
+      while (i < b->fat_pair_count && (b->fat_moved[key_first(b->fat_keys[i])] || b->fat_moved[key_second(b->fat_keys[i])])) ++i;
+      int old = i < b->fat_pair_count, add_next = j < fresh;
+      if (!old && !add_next) break;
+      merged[n++] = old && (!add_next || b->fat_keys[i] < add[j]) ? b->fat_keys[i++] : add[j++];
+    }
     for (int32_t k = 0; k < moved; ++k) b->fat_moved[b->moved[k]] = 0;
-    return 0;
+    b->fat_keys_tmp = b->fat_keys;
+    b->fat_keys = merged;
+    b->fat_pair_count = n;
   }
-  /* the new keys and their sort's scratch in fat_pair_tmp (room for two keys a pair) */
-  uint64_t* add = (uint64_t*)(void*)b->fat_pair_tmp;
-  moved_pairs(w, b, add);
-  sort_keys(add, add + fresh, fresh, s->count, b->count);
-  uint64_t* merged = b->fat_keys_tmp;
-  int32_t i = 0, j = 0, n = 0;
-  for (;;) {
-    /* the next kept key (neither shape moved) */
-    while (i < b->fat_pair_count && (b->fat_moved[key_first(b->fat_keys[i])] || b->fat_moved[key_second(b->fat_keys[i])])) ++i;
-    int old = i < b->fat_pair_count, add_next = j < fresh;
-    if (!old && !add_next) break;
-    uint64_t key = old && (!add_next || b->fat_keys[i] < add[j]) ? b->fat_keys[i++] : add[j++];
-    merged[n++] = key;
-    emit(w, out, key);
-  }
-  for (int32_t k = 0; k < moved; ++k) b->fat_moved[b->moved[k]] = 0;
-  b->fat_keys_tmp = b->fat_keys;
-  b->fat_keys = merged;
-  b->fat_pair_count = n;
+  emit_all(w, step, b, out);
   return 1;
 }
 
@@ -821,7 +894,7 @@ static tb_status fat_pairs(tb_world* w, const tb_step_context* step, pair_sink* 
     w->sap_fat_pairs = 0;
     return sweep_and_prune(w, step, s->aabb_lower, s->aabb_upper, 0, out);
   }
-  if (!fat_emit(w, b, moved, out)) {
+  if (!fat_emit(w, step, b, moved, out)) {
     b->fat_valid = 0;
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for pairs of fat boxes");
   }

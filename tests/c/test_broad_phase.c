@@ -692,7 +692,66 @@ static void test_fat_pairs_moved_old_place_between(void) {
   tb_world_destroy(wid[1]);
 }
 
+/* The fat pairs' emit in parallel chunks (more than one thread): 1 and 3 threads give the pairs of
+ * every-pair testing in the same order, also when the pairs outgrow their arrays inside the emit
+ * (the pairs counted past the room, the arrays grown and the fat pairs emitted again). 1 600
+ * spheres 1.05 m apart on a grid: their fat boxes overlap (neighbours and diagonals, 25 chunks of
+ * fat pairs), their AABBs do not, until a contact offset of 3 cm grows every AABB within its fat
+ * box, so the same collide finds 6 162 pairs (neighbours and diagonals: 6 cm of offsets over 5 cm
+ * gaps) where there were none; then runners cross the grid. */
+static void test_fat_emit_thread_independent(void) {
+  enum { COLS = 40, N = COLS * COLS, MOVERS = 6 };
+  static tb_body_id body[3][N];
+  static tb_shape_id shape[3][N];
+  const int threads[3] = {1, 3, 1};
+  tb_world_id wid[3];
+  const float sphere[4] = {0.5f, 0, 0, 0};
+  for (int k = 0; k < 3; ++k) {
+    tb_world_def def = tb_default_world_def();
+    def.collision.broad_phase = k == 2 ? TB_BROAD_PHASE_ALL_PAIRS : TB_BROAD_PHASE_SAP;
+    def.thread_count = threads[k];
+    def.pair_capacity = 64;
+    wid[k] = tb_world_create(&def);
+    CHECK(tb_world_set_adaptive_threads(wid[k], 0) == TB_OK); /* three threads whatever they cost */
+    for (int i = 0; i < N; ++i) {
+      float pos[3] = {1.05f * (float)(i % COLS), 0.0f, 1.05f * (float)(i / COLS)};
+      body[k][i] = tb_body_create(wid[k], TB_BODY_DYNAMIC, pos, ID_Q);
+      shape[k][i] = tb_shape_create(wid[k], body[k][i], TB_SHAPE_SPHERE, sphere, ZERO, ID_Q, 0.5f, 0.0f, 1.0f);
+    }
+  }
+  const tb_world* one = tb_world_get(wid[0]);
+  const tb_world* three = tb_world_get(wid[1]);
+  for (int calm = 0; calm < 12 && three->sap_sweeps == 0; ++calm)
+    for (int k = 0; k < 3; ++k) CHECK(tb_world_collide(wid[k]) == TB_OK);
+  CHECK(one->sap_sweeps == 1 && three->sap_sweeps == 1);
+  CHECK(three->sap_fat_pairs > 25 * 256 - 256); /* the emit's chunks of 256 fat pairs */
+  CHECK(three->pair_count == 0 && three->pair_capacity < 2 * COLS * (COLS - 1));
+  CHECK(three->pair_capacity < three->sap_fat_pairs);
+  for (int k = 0; k < 3; ++k)
+    for (int i = 0; i < N; ++i) CHECK(tb_shape_set_distances(wid[k], shape[k][i], 0.0f, 0.0f, 0.03f, 0.0f) == TB_OK);
+  for (int k = 0; k < 3; ++k) CHECK(tb_world_collide(wid[k]) == TB_OK);
+  CHECK(three->sap_fat_moved == 0 && three->sap_sweeps == 1 && three->pairs_grew == 1); /* grown inside the emit */
+  CHECK(three->pair_count == 2 * COLS * (COLS - 1) + 2 * (COLS - 1) * (COLS - 1)); /* neighbours and diagonals */
+  CHECK(same_pairs(wid[0], wid[1]) && same_pairs(wid[1], wid[2]));
+  int same = 1, incremental = 0;
+  for (int r = 0; r < 12; ++r) {
+    for (int j = 0; j < MOVERS; ++j) {
+      int row = 4 + 5 * j, i = row * COLS + 3 + j;
+      float pos[3] = {1.05f * (float)(3 + j) + 0.45f * (float)r, 0.0f, 1.05f * (float)row + 0.5f};
+      for (int k = 0; k < 3; ++k) CHECK(tb_body_set_pose(wid[k], body[k][i], pos, ID_Q) == TB_OK);
+    }
+    for (int k = 0; k < 3; ++k) CHECK(tb_world_collide(wid[k]) == TB_OK);
+    same &= same_pairs(wid[0], wid[1]) && same_pairs(wid[1], wid[2]);
+    incremental += three->sap_fat_moved > 0 && three->sap_sweeps == 1;
+  }
+  CHECK(same);
+  CHECK(incremental == 12); /* every collide updated the fat pairs without a sweep */
+  CHECK(tb_world_step(wid[1]) == TB_OK && three->stats.threads_used == 3);
+  for (int k = 0; k < 3; ++k) tb_world_destroy(wid[k]);
+}
+
 int main(void) {
+  test_fat_emit_thread_independent();
   test_fat_pairs_moved_old_place_between();
   test_fat_pairs_slot_reused_by_dynamic();
   test_too_many_pairs_fail_first();
