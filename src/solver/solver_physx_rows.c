@@ -15,30 +15,35 @@ typedef struct tb_physx_lane {
   int32_t manifold;
   const tb_manifold* mf;
   const tb_physx_wide_in* in; /* the wide's pair data (the lane's column) */
-  const tb_body_sim* sa;    /* shape0's solver body, NULL when static */
-  const tb_body_sim* sb;
-  float ima, imb;           /* inverse masses, 1/kg */
   float hi;                 /* one iteration's step, s (TGS: h/N) */
   int compliant;
   tb_vec3 n;                /* manifold normal, shape0 → shape1 */
-  tb_vec3 ca0, cb0;         /* centres of mass at the step's start, m */
-  tb_vec3 va, wa, vb, wb;   /* velocities after gravity and damping, m/s and rad/s */
   tb_vec3 dg;               /* TGS with gravity per internal step: the step's a·h not yet applied, m/s */
   tb_vec3 x[TB_MAX_MANIFOLD_POINTS]; /* contact point of each manifold point (tb_physx_point_of), world, m */
 } tb_physx_lane;
 
-/* The four lanes' inputs of the rows side by side, zeros in empty lanes. */
+/* The four lanes' inputs of the rows side by side, zeros in empty lanes. The bodies' rows come
+ * first: gather_lane_bodies writes them whole (every lane), the rest starts from zeros. */
 typedef struct tb_physx_lanes {
   tb_physx_lane ln[TB_LANES];
-  float ia[6][TB_LANES], ib[6][TB_LANES]; /* world inverse inertias xx, yy, zz, xy, xz, yz, 1/(kg·m²) */
+  /* each side's solver body: world inverse inertia xx, yy, zz, xy, xz, yz (1/(kg·m²)), centre of
+   * mass at the step's start (m), velocities after gravity and damping (m/s, rad/s) */
+  float ia[6][TB_LANES], ib[6][TB_LANES];
   float ca0[3][TB_LANES], cb0[3][TB_LANES];
-  float va[3][TB_LANES], wa[3][TB_LANES], vb[3][TB_LANES], wb[3][TB_LANES], dg[3][TB_LANES];
+  float va[3][TB_LANES], wa[3][TB_LANES], vb[3][TB_LANES], wb[3][TB_LANES];
+  float dg[3][TB_LANES];
   float x[TB_MAX_MANIFOLD_POINTS][3][TB_LANES]; /* the lanes' contact points by point index, m */
   float points[TB_LANES];    /* the lanes' manifold points (0 in empty lanes), compared as floats */
   int32_t anchors[TB_LANES]; /* friction anchors of the lane, 0 to 2 */
+  /* lanes with kept anchors (strong friction): the bodies' poses now and each anchor's body-local
+   * points of the last step, for the drift (prepare_anchor_drift); zeros in the other lanes */
+  float kept[TB_LANES];                        /* 1 in a lane with kept anchors */
+  float pa[3][TB_LANES], qa[4][TB_LANES], pb[3][TB_LANES], qb[4][TB_LANES]; /* m; quaternion x, y, z, w */
+  float la[TB_MAX_ANCHORS][3][TB_LANES], lb[TB_MAX_ANCHORS][3][TB_LANES]; /* m, in A's and B's frame */
 } tb_physx_lanes;
 
 static void set3(float a[3][TB_LANES], int l, tb_vec3 v) { a[0][l] = v.x; a[1][l] = v.y; a[2][l] = v.z; }
+static void set4(float a[4][TB_LANES], int l, tb_quat q) { a[0][l] = q.x; a[1][l] = q.y; a[2][l] = q.z; a[3][l] = q.w; }
 
 /* Strong friction: the last step's anchors of this patch when every one of them still has an
  * active point with its feature id; returns the count (0 = choose afresh) and the points. */
@@ -88,25 +93,14 @@ static void prepare_lane_bodies(const tb_physx_ctx* ctx, tb_contact_wide* c, int
   ln->mf = &w->manifolds[m];
   ln->in = in;
   int32_t a = in->solver_a[l], b = in->solver_b[l];
-  c->state_a[l] = a >= 0 ? a : ctx->zero_state;
-  c->state_b[l] = b >= 0 ? b : ctx->zero_state;
   const tb_body_sim* sa = a >= 0 ? &d->sims[a] : NULL;
   const tb_body_sim* sb = b >= 0 ? &d->sims[b] : NULL;
-  ln->sa = sa;
-  ln->sb = sb;
   float ima = sa ? sa->inv_mass : 0.0f, imb = sb ? sb->inv_mass : 0.0f;
   /* only a dynamic body's velocities change (the sink was set for every lane) */
   if (ima > 0.0f) c->out_a[l] = (float*)(void*)&d->states[a];
   if (imb > 0.0f) c->out_b[l] = (float*)(void*)&d->states[b];
-  ln->ima = ima;
-  ln->imb = imb;
   c->inv_mass_a[l] = ima;
   c->inv_mass_b[l] = imb;
-  /* a static side keeps the zeros of ls */
-  if (sa)
-    for (int k = 0; k < 6; ++k) ls->ia[k][l] = sa->inv_i[k];
-  if (sb)
-    for (int k = 0; k < 6; ++k) ls->ib[k][l] = sb->inv_i[k];
 
   /* iterations of the lane's island: its dynamic body's (both share one island) */
   const tb_body_sim* dyn = sb && sb->inv_mass > 0.0f ? sb : (sa && sa->inv_mass > 0.0f ? sa : (sb ? sb : sa));
@@ -137,19 +131,54 @@ static void prepare_lane_bodies(const tb_physx_ctx* ctx, tb_contact_wide* c, int
     ln->x[j] = tb_physx_point_of(&ln->mf->points[j]);
     set3(ls->x[j], l, ln->x[j]);
   }
-  ln->ca0 = sa ? sa->center : tb_v3(0, 0, 0);
-  ln->cb0 = sb ? sb->center : tb_v3(0, 0, 0);
-  ln->va = sa ? d->states[a].v : tb_v3(0, 0, 0);
-  ln->wa = sa ? d->states[a].w : tb_v3(0, 0, 0);
-  ln->vb = sb ? d->states[b].v : tb_v3(0, 0, 0);
-  ln->wb = sb ? d->states[b].w : tb_v3(0, 0, 0);
   /* with gravity per internal step the approach speed still counts the whole step's a·h */
   float gb = imb > 0.0f ? 1.0f : 0.0f, ga = ima > 0.0f ? 1.0f : 0.0f;
   ln->dg = ctx->ext_every ? tb_scale(ctx->gravity, ctx->h * (gb - ga)) : tb_v3(0, 0, 0);
-  set3(ls->ca0, l, ln->ca0); set3(ls->cb0, l, ln->cb0);
-  set3(ls->va, l, ln->va); set3(ls->wa, l, ln->wa);
-  set3(ls->vb, l, ln->vb); set3(ls->wb, l, ln->wb);
   set3(ls->dg, l, ln->dg);
+}
+
+/* One side's rows of the lanes: each lane's solver body (idx[l] >= 0) or zeros (a static side, an
+ * empty lane): its inverse inertia and centre from the sims, its velocities from the states, four
+ * floats at a time and transposed (data moves only). */
+static void gather_side_bodies(const tb_solver_data* d, const int32_t idx[TB_LANES], float ia[6][TB_LANES],
+                               float c0[3][TB_LANES], float v[3][TB_LANES], float w[3][TB_LANES]) {
+  static const float zeros[12] = {0};
+  _Static_assert(offsetof(tb_body_sim, inv_i) == 4 && offsetof(tb_body_sim, center) == 28 && sizeof(tb_body_sim) >= 44,
+                 "inv_mass, inv_i, center: the first 10 floats of a sim, read as three rows of four");
+  tb_f4 r[3][TB_LANES], s[2][TB_LANES];
+  for (int l = 0; l < TB_LANES; ++l) {
+    const float* f = idx[l] >= 0 ? (const float*)(const void*)&d->sims[idx[l]] : zeros;
+    const float* g = idx[l] >= 0 ? &d->states[idx[l]].v.x : zeros;
+    r[0][l] = tb_f4_load(f);
+    r[1][l] = tb_f4_load(f + 4);
+    r[2][l] = tb_f4_load(f + 8);
+    s[0][l] = tb_f4_load(g);
+    s[1][l] = tb_f4_load(g + 4);
+  }
+  for (int k = 0; k < 3; ++k) tb_f4_transpose(&r[k][0], &r[k][1], &r[k][2], &r[k][3]);
+  for (int k = 0; k < 2; ++k) tb_f4_transpose(&s[k][0], &s[k][1], &s[k][2], &s[k][3]);
+  /* rows: inv_mass, inv_i[0..2] | inv_i[3..5], center.x | center.y, center.z, q.x, q.y */
+  tb_f4_store(ia[0], r[0][1]); tb_f4_store(ia[1], r[0][2]); tb_f4_store(ia[2], r[0][3]);
+  tb_f4_store(ia[3], r[1][0]); tb_f4_store(ia[4], r[1][1]); tb_f4_store(ia[5], r[1][2]);
+  tb_f4_store(c0[0], r[1][3]); tb_f4_store(c0[1], r[2][0]); tb_f4_store(c0[2], r[2][1]);
+  /* v.x, v.y, v.z, w.x | w.y, w.z, dp.x, dp.y */
+  tb_f4_store(v[0], s[0][0]); tb_f4_store(v[1], s[0][1]); tb_f4_store(v[2], s[0][2]);
+  tb_f4_store(w[0], s[0][3]); tb_f4_store(w[1], s[1][0]); tb_f4_store(w[2], s[1][1]);
+}
+
+/* Both sides' body rows of the lanes, and the states the iterations' gather reads. */
+static void gather_lane_bodies(const tb_physx_ctx* ctx, tb_contact_wide* c, tb_physx_lanes* ls) {
+  const tb_solver_data* d = ctx->d;
+  const tb_physx_wide_in* in = &d->wide_in[c - d->wides];
+  int32_t a[TB_LANES], b[TB_LANES];
+  for (int l = 0; l < TB_LANES; ++l) {
+    a[l] = c->manifold[l] >= 0 ? in->solver_a[l] : -1;
+    b[l] = c->manifold[l] >= 0 ? in->solver_b[l] : -1;
+    c->state_a[l] = a[l] >= 0 ? a[l] : ctx->zero_state;
+    c->state_b[l] = b[l] >= 0 ? b[l] : ctx->zero_state;
+  }
+  gather_side_bodies(d, a, ls->ia, ls->ca0, ls->va, ls->wa);
+  gather_side_bodies(d, b, ls->ib, ls->cb0, ls->vb, ls->wb);
 }
 
 /* Friction of lane l: the anchors (kept while they stick), the tangent basis along the slip and,
@@ -192,7 +221,9 @@ static void prepare_lane_friction(const tb_physx_ctx* ctx, tb_contact_wide* c, i
   tb_vec3 vt = tb_v3(0, 0, 0);
   if (na > 0) {
     tb_vec3 x = ln->x[anchors[0]];
-    tb_vec3 dv = tb_sub(tb_add(ln->vb, tb_cross(ln->wb, tb_sub(x, ln->cb0))), tb_add(ln->va, tb_cross(ln->wa, tb_sub(x, ln->ca0))));
+    tb_vec3 va = v3w_rows_lane(ls->va, l), wa = v3w_rows_lane(ls->wa, l), ca0 = v3w_rows_lane(ls->ca0, l);
+    tb_vec3 vb = v3w_rows_lane(ls->vb, l), wb = v3w_rows_lane(ls->wb, l), cb0 = v3w_rows_lane(ls->cb0, l);
+    tb_vec3 dv = tb_sub(tb_add(vb, tb_cross(wb, tb_sub(x, cb0))), tb_add(va, tb_cross(wa, tb_sub(x, ca0))));
     dv = tb_add(dv, ln->dg);
     vt = tb_sub(dv, tb_scale(n, tb_dot(dv, n)));
     lt = tb_length(vt);
@@ -207,19 +238,46 @@ static void prepare_lane_friction(const tb_physx_ctx* ctx, tb_contact_wide* c, i
   c->friction_scale[l] = na > 0 ? 1.0f / (float)na : 0.0f;
   if (na > c->anchor_count) c->anchor_count = na;
   ls->anchors[l] = na;
-  for (int k = 0; k < na; ++k) {
-    c->anchor_point[k][l] = anchors[k];
-    tb_anchor_wide* an = &c->a[k];
-    if (c->kept[l] >= 0) {
-      /* drift of the kept anchor: B's anchor point minus A's, from the poses now */
-      const tb_anchor_cache* prev = &d->anchors[d->anchors_prev];
-      int32_t ai = TB_MAX_ANCHORS * c->kept[l] + k;
-      tb_vec3 xa = tb_transform_point(tb_body_pose(bodies, ln->in->slot_a[l]), prev->local_a[ai]);
-      tb_vec3 xb = tb_transform_point(tb_body_pose(bodies, ln->in->slot_b[l]), prev->local_b[ai]);
-      tb_vec3 e = tb_sub(xb, xa);
-      an->error_t0[l] = tb_dot(e, t0);
-      an->error_t1[l] = tb_dot(e, t1);
+  for (int k = 0; k < na; ++k) c->anchor_point[k][l] = anchors[k];
+  if (c->kept[l] >= 0) {
+    /* the kept anchors' drift follows for all lanes at once (prepare_anchor_drift) */
+    const tb_anchor_cache* prev = &d->anchors[d->anchors_prev];
+    tb_transform xa = tb_body_pose(bodies, ln->in->slot_a[l]), xb = tb_body_pose(bodies, ln->in->slot_b[l]);
+    ls->kept[l] = 1.0f;
+    set3(ls->pa, l, xa.p); set3(ls->pb, l, xb.p);
+    set4(ls->qa, l, xa.q); set4(ls->qb, l, xb.q);
+    for (int k = 0; k < na; ++k) {
+      set3(ls->la[k], l, prev->local_a[TB_MAX_ANCHORS * c->kept[l] + k]);
+      set3(ls->lb[k], l, prev->local_b[TB_MAX_ANCHORS * c->kept[l] + k]);
     }
+  }
+}
+
+/* tb_rotate of lane l's vector by lane l's quaternion q (rows x, y, z, w), for every lane: the
+ * same operations per lane, so the same bits. */
+static v3w rotate_lanes(const float q[4][TB_LANES], v3w v) {
+  v3w u = {tb_f4_load(q[0]), tb_f4_load(q[1]), tb_f4_load(q[2])};
+  v3w t = v3w_scale(v3w_cross(u, v), tb_f4_splat(2.0f));
+  return v3w_add(v3w_add(v, v3w_scale(t, tb_f4_load(q[3]))), v3w_cross(u, t));
+}
+
+/* Strong friction: each kept anchor's drift along t0 and t1 (m), B's anchor point minus A's, each
+ * from its body-local point of the last step and the pose now, for the lanes with kept anchors
+ * (the others keep their zeros). */
+static void prepare_anchor_drift(tb_contact_wide* c, const tb_physx_lanes* ls) {
+  tb_f4 kept = tb_f4_gt(tb_f4_load(ls->kept), tb_f4_splat(0.0f));
+  if (tb_f4_bitmask(kept) == 0) return;
+  v3w t0 = v3w_load(c->t0), t1 = v3w_load(c->t1), pa = v3w_load(ls->pa), pb = v3w_load(ls->pb);
+  for (int k = 0; k < c->anchor_count; ++k) {
+    float has[TB_LANES];
+    for (int l = 0; l < TB_LANES; ++l) has[l] = k < ls->anchors[l] ? 1.0f : 0.0f;
+    tb_f4 mask = tb_f4_and(kept, tb_f4_gt(tb_f4_load(has), tb_f4_splat(0.0f)));
+    v3w xa = v3w_add(rotate_lanes(ls->qa, v3w_load(ls->la[k])), pa);
+    v3w xb = v3w_add(rotate_lanes(ls->qb, v3w_load(ls->lb[k])), pb);
+    v3w e = v3w_sub(xb, xa);
+    tb_anchor_wide* an = &c->a[k];
+    tb_f4_store(an->error_t0, tb_f4_select(mask, v3w_dot(e, t0), tb_f4_load(an->error_t0)));
+    tb_f4_store(an->error_t1, tb_f4_select(mask, v3w_dot(e, t1), tb_f4_load(an->error_t1)));
   }
 }
 
@@ -346,7 +404,7 @@ static inline void zero_rows(void* p, size_t n, tb_f4 z) {
 #define TB_ANCHOR_LANE_FIELDS (offsetof(tb_anchor_wide, error_t1) + sizeof(float[TB_LANES]) - offsetof(tb_anchor_wide, lambda_t0))
 _Static_assert(offsetof(tb_contact_wide, p) % 16 == 0 && sizeof(tb_contact_point_wide) % 16 == 0 &&
                    offsetof(tb_contact_point_wide, base_separation) % 16 == 0 && offsetof(tb_anchor_wide, lambda_t0) % 16 == 0 &&
-                   TB_ANCHOR_LANE_FIELDS % 16 == 0 && (sizeof(tb_physx_lanes) - offsetof(tb_physx_lanes, ia)) % 16 == 0,
+                   TB_ANCHOR_LANE_FIELDS % 16 == 0 && (sizeof(tb_physx_lanes) - offsetof(tb_physx_lanes, dg)) % 16 == 0 && offsetof(tb_physx_lanes, dg) % 16 == 0,
                "zero_rows clears whole rows of four floats");
 
 void tb_physx_prepare_rows_job(int32_t begin, int32_t end, void* vctx) {
@@ -370,16 +428,17 @@ void tb_physx_prepare_rows_job(int32_t begin, int32_t end, void* vctx) {
     c->point_count = points;
     /* the lanes' columns (empty lanes read zeros); ln is set for the lanes with a manifold */
     tb_physx_lanes ls;
-    zero_rows((char*)&ls + offsetof(tb_physx_lanes, ia), sizeof ls - offsetof(tb_physx_lanes, ia), z);
+    zero_rows((char*)&ls + offsetof(tb_physx_lanes, dg), sizeof ls - offsetof(tb_physx_lanes, dg), z);
+    gather_lane_bodies(ctx, c, &ls);
     for (int l = 0; l < TB_LANES; ++l) {
       c->out_a[l] = c->out_b[l] = c->sink;
-      c->state_a[l] = c->state_b[l] = ctx->zero_state;
       c->anchor_point[0][l] = c->anchor_point[1][l] = -1;
       int32_t m = c->manifold[l];
       if (m < 0) continue;
       prepare_lane_bodies(ctx, c, l, m, &ls);
       prepare_lane_friction(ctx, c, l, &ls);
     }
+    prepare_anchor_drift(c, &ls);
     prepare_anchor_rows(c, &ls);
     prepare_point_rows(ctx, c, &ls);
   }
