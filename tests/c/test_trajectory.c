@@ -75,6 +75,33 @@ static void build_pyramid(tb_world_id w) {
     }
 }
 
+/* Springs and bounces: 72 spheres, boxes and capsules thrown down onto the plane, a third of them
+ * with compliant (spring) contact materials of two kinds, a quarter bouncy (restitution 0.6 and
+ * 0.8), some spinning: the rows' spring, restitution and rigid branches side by side in one wide. */
+static void build_springs(tb_world_id w) {
+  float bx[4] = {0.3f, 0.25f, 0.2f, 0}, sp[4] = {0.3f, 0, 0, 0}, cp[4] = {0.2f, 0.25f, 0, 0};
+  for (int i = 0; i < 72; ++i) {
+    float p[3] = {(float)(i % 6) * 0.8f, 0.5f + (float)(i / 36) * 0.8f, (float)((i / 6) % 6) * 0.8f};
+    tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, p, ID_Q);
+    int kind = i % 3;
+    tb_shape_id s = tb_shape_create(w, b, kind == 0 ? TB_SHAPE_BOX : kind == 1 ? TB_SHAPE_SPHERE : TB_SHAPE_CAPSULE,
+                                    kind == 0 ? bx : kind == 1 ? sp : cp, ZERO, ID_Q, 0.5f, i % 4 == 0 ? 0.6f : 0.0f, 500.0f);
+    tb_material m;
+    if (i % 3 == 1 || i % 5 == 2) {
+      tb_material_default_into(0.5f, 0.3f, &m);
+      m.compliant_stiffness = i % 2 ? 3000.0f : 40.0f;
+      m.compliant_damping = i % 2 ? 30.0f : 5.0f;
+      if (i % 2 == 0) m.flags |= TB_MATERIAL_COMPLIANT_ACCELERATION_SPRING;
+      CHECK(tb_shape_set_material(w, s, &m) == TB_OK);
+    } else if (i % 7 == 3) {
+      tb_material_default_into(0.4f, 0.8f, &m);
+      CHECK(tb_shape_set_material(w, s, &m) == TB_OK);
+    }
+    float v[3] = {0.3f * (float)(i % 3) - 0.3f, -4.0f * (float)(i % 2), 0.0f}, av[3] = {1.5f * (float)(i % 3), 0.0f, 0.5f};
+    CHECK(tb_body_set_velocity(w, b, v, av) == TB_OK);
+  }
+}
+
 static int field_index(const char* name) {
   for (int i = 0; i < tb_field_count(TB_FIELDS_CONTACT); ++i)
     if (strcmp(tb_field_get(TB_FIELDS_CONTACT, i)->name, name) == 0) return i;
@@ -85,6 +112,7 @@ static uint32_t run(const char* scene, tb_preset preset, int* steps_ok) {
   tb_world_id w = make_world(preset);
   if (strcmp(scene, "pile") == 0) build_pile(w);
   else if (strcmp(scene, "tray") == 0) tb_test_tray(w);
+  else if (strcmp(scene, "springs") == 0) build_springs(w);
   else build_pyramid(w);
   uint32_t h = 2166136261u;
   const int fields[] = {field_index("normal_impulse"), field_index("tangent_impulse"), field_index("force")};
@@ -110,9 +138,9 @@ static uint32_t run(const char* scene, tb_preset preset, int* steps_ok) {
 
 int main(int argc, char** argv) {
   int print = argc > 1 && strcmp(argv[1], "--print") == 0;
-  const char* scenes[] = {"pile", "pyramid", "tray"};
+  const char* scenes[] = {"pile", "pyramid", "tray", "springs"};
   CHECK(field_index("normal_impulse") >= 0 && field_index("tangent_impulse") >= 0 && field_index("force") >= 0);
-  for (int si = 0; si < 3; ++si)
+  for (int si = 0; si < 4; ++si)
     for (int p = 0; p < TB_PRESET_COUNT; ++p) {
       int ok = 0;
       uint32_t h = run(scenes[si], (tb_preset)p, &ok);
