@@ -14,19 +14,19 @@
 #include "test_random.h"
 
 static tb_shape_geom plane_g(float nx, float ny, float nz, float d) {
-  tb_shape_geom g = {TB_SHAPE_PLANE, {nx, ny, nz, d}};
+  tb_shape_geom g = {TB_SHAPE_PLANE, {nx, ny, nz, d}, NULL};
   return g;
 }
 static tb_shape_geom sphere_g(float r) {
-  tb_shape_geom g = {TB_SHAPE_SPHERE, {r, 0, 0, 0}};
+  tb_shape_geom g = {TB_SHAPE_SPHERE, {r, 0, 0, 0}, NULL};
   return g;
 }
 static tb_shape_geom capsule_g(float r, float hh) {
-  tb_shape_geom g = {TB_SHAPE_CAPSULE, {r, hh, 0, 0}};
+  tb_shape_geom g = {TB_SHAPE_CAPSULE, {r, hh, 0, 0}, NULL};
   return g;
 }
 static tb_shape_geom box_g(float hx, float hy, float hz) {
-  tb_shape_geom g = {TB_SHAPE_BOX, {hx, hy, hz, 0}};
+  tb_shape_geom g = {TB_SHAPE_BOX, {hx, hy, hz, 0}, NULL};
   return g;
 }
 static tb_transform pose(float x, float y, float z, tb_quat q) {
