@@ -72,12 +72,14 @@ static inline v3w v3w_gather(const void* base, size_t stride, int32_t n) {
 }
 /* Lane j of rows stored by v3w_store */
 static inline tb_vec3 v3w_rows_lane(const float rows[3][TB_LANES], int32_t j) { return tb_v3(rows[0][j], rows[1][j], rows[2][j]); }
-/* tb_rotate of every lane by one quaternion: v + 2w(u×v) + 2u×(u×v) */
-static inline v3w v3w_rotate(tb_quat q, v3w v) {
-  v3w u = v3w_splat(tb_v3(q.x, q.y, q.z));
+/* tb_rotate of each lane's vector by that lane's quaternion (vector part u, scalar w):
+ * v + 2w(u×v) + 2u×(u×v) */
+static inline v3w v3w_rotate_lanes(v3w u, tb_f4 w, v3w v) {
   v3w t = v3w_scale(v3w_cross(u, v), tb_f4_splat(2.0f));
-  return v3w_add(v3w_add(v, v3w_scale(t, tb_f4_splat(q.w))), v3w_cross(u, t));
+  return v3w_add(v3w_add(v, v3w_scale(t, w)), v3w_cross(u, t));
 }
+/* tb_rotate of every lane by one quaternion */
+static inline v3w v3w_rotate(tb_quat q, v3w v) { return v3w_rotate_lanes(v3w_splat(tb_v3(q.x, q.y, q.z)), tb_f4_splat(q.w), v); }
 /* tb_transform_point and tb_inv_transform_point of every lane by one transform */
 static inline v3w v3w_transform_point(tb_transform t, v3w p) { return v3w_add(v3w_rotate(t.q, p), v3w_splat(t.p)); }
 static inline v3w v3w_inv_transform_point(tb_transform t, v3w p) {

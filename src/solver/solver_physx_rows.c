@@ -253,12 +253,11 @@ static void prepare_lane_friction(const tb_physx_ctx* ctx, tb_contact_wide* c, i
   }
 }
 
-/* tb_rotate of lane l's vector by lane l's quaternion q (rows x, y, z, w), for every lane: the
- * same operations per lane, so the same bits. */
-static v3w rotate_lanes(const float q[4][TB_LANES], v3w v) {
+/* tb_transform_point of each lane's point p by that lane's pose (position rows pos, quaternion
+ * rows q: x, y, z, w). */
+static v3w transform_lanes(const float pos[3][TB_LANES], const float q[4][TB_LANES], v3w p) {
   v3w u = {tb_f4_load(q[0]), tb_f4_load(q[1]), tb_f4_load(q[2])};
-  v3w t = v3w_scale(v3w_cross(u, v), tb_f4_splat(2.0f));
-  return v3w_add(v3w_add(v, v3w_scale(t, tb_f4_load(q[3]))), v3w_cross(u, t));
+  return v3w_add(v3w_rotate_lanes(u, tb_f4_load(q[3]), p), v3w_load(pos));
 }
 
 /* Strong friction: each kept anchor's drift along t0 and t1 (m), B's anchor point minus A's, each
@@ -267,14 +266,12 @@ static v3w rotate_lanes(const float q[4][TB_LANES], v3w v) {
 static void prepare_anchor_drift(tb_contact_wide* c, const tb_physx_lanes* ls) {
   tb_f4 kept = tb_f4_gt(tb_f4_load(ls->kept), tb_f4_splat(0.0f));
   if (tb_f4_bitmask(kept) == 0) return;
-  v3w t0 = v3w_load(c->t0), t1 = v3w_load(c->t1), pa = v3w_load(ls->pa), pb = v3w_load(ls->pb);
+  v3w t0 = v3w_load(c->t0), t1 = v3w_load(c->t1);
   for (int k = 0; k < c->anchor_count; ++k) {
     float has[TB_LANES];
     for (int l = 0; l < TB_LANES; ++l) has[l] = k < ls->anchors[l] ? 1.0f : 0.0f;
     tb_f4 mask = tb_f4_and(kept, tb_f4_gt(tb_f4_load(has), tb_f4_splat(0.0f)));
-    v3w xa = v3w_add(rotate_lanes(ls->qa, v3w_load(ls->la[k])), pa);
-    v3w xb = v3w_add(rotate_lanes(ls->qb, v3w_load(ls->lb[k])), pb);
-    v3w e = v3w_sub(xb, xa);
+    v3w e = v3w_sub(transform_lanes(ls->pb, ls->qb, v3w_load(ls->lb[k])), transform_lanes(ls->pa, ls->qa, v3w_load(ls->la[k])));
     tb_anchor_wide* an = &c->a[k];
     tb_f4_store(an->error_t0, tb_f4_select(mask, v3w_dot(e, t0), tb_f4_load(an->error_t0)));
     tb_f4_store(an->error_t1, tb_f4_select(mask, v3w_dot(e, t1), tb_f4_load(an->error_t1)));
