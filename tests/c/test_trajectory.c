@@ -1,9 +1,10 @@
-/* Trajectory fingerprints: a mixed pile, a box pyramid and a loaded tray in every preset, 300 steps, FNV-1a over
- * the bits of every body transform and every contact's impulses after each step. The expected
- * values were recorded from the engine before the source tree was reorganised (issue 8), the
- * tray's before the solver packed its overflow colour four to a wide (perf27); any change
- * of behaviour, however small, changes them. A deliberate physics change updates this table in the
- * same commit and says why.
+/* Trajectory fingerprints: a mixed pile, a box pyramid, a loaded tray and thrown springy and bouncy
+ * bodies in every preset, 300 steps, FNV-1a over the bits of every body transform and every
+ * contact's impulses after each step. The expected values were recorded from the engine before the
+ * source tree was reorganised (issue 8), the tray's before the solver packed its overflow colour
+ * four to a wide (perf27), the springs' before the rows' preparation read four lanes' bodies at once
+ * (perf31); any change of behaviour, however small, changes them. A deliberate physics change
+ * updates this table in the same commit and says why.
  *
  *   test_trajectory           compare with the table
  *   test_trajectory --print   print the table rows of this build */
