@@ -138,11 +138,10 @@ static void prepare_lane_bodies(const tb_physx_ctx* ctx, tb_contact_wide* c, int
 }
 
 /* One side's rows of the lanes: each lane's solver body (idx[l] >= 0) or zeros (a static side, an
- * empty lane): its inverse inertia and centre from the sims, its velocities from the states, four
- * floats at a time and transposed (data moves only). */
-static void gather_side_bodies(const tb_solver_data* d, const int32_t idx[TB_LANES], float ia[6][TB_LANES],
+ * empty lane: the state of zeros, 16 floats, for both reads): its inverse inertia and centre from
+ * the sims, its velocities from the states, four floats at a time and transposed (data moves only). */
+static void gather_side_bodies(const tb_solver_data* d, const float* zeros, const int32_t idx[TB_LANES], float ia[6][TB_LANES],
                                float c0[3][TB_LANES], float v[3][TB_LANES], float w[3][TB_LANES]) {
-  static const float zeros[12] = {0};
   _Static_assert(offsetof(tb_body_sim, inv_i) == 4 && offsetof(tb_body_sim, center) == 28 && sizeof(tb_body_sim) >= 44,
                  "inv_mass, inv_i, center: the first 10 floats of a sim, read as three rows of four");
   tb_f4 r[3][TB_LANES], s[2][TB_LANES];
@@ -177,8 +176,9 @@ static void gather_lane_bodies(const tb_physx_ctx* ctx, tb_contact_wide* c, tb_p
     c->state_a[l] = a[l] >= 0 ? a[l] : ctx->zero_state;
     c->state_b[l] = b[l] >= 0 ? b[l] : ctx->zero_state;
   }
-  gather_side_bodies(d, a, ls->ia, ls->ca0, ls->va, ls->wa);
-  gather_side_bodies(d, b, ls->ib, ls->cb0, ls->vb, ls->wb);
+  const float* zeros = &d->states[ctx->zero_state].v.x;
+  gather_side_bodies(d, zeros, a, ls->ia, ls->ca0, ls->va, ls->wa);
+  gather_side_bodies(d, zeros, b, ls->ib, ls->cb0, ls->vb, ls->wb);
 }
 
 /* Friction of lane l: the anchors (kept while they stick), the tangent basis along the slip and,

@@ -217,10 +217,10 @@ static tb_shape_geom random_shape(int kind, float lo, float hi) {
 }
 /* pose p shifted by up to s (m) on each axis and turned by up to `turn` rad about a random axis */
 static tb_transform moved_pose(tb_transform p, float s, float turn) {
-  for (int k = 0; k < 3; ++k) {
-    float d = rrange(-s, s);
-    p.p = tb_add(p.p, tb_scale(tb_v3(k == 0, k == 1, k == 2), d));
-  }
+  float dx = rrange(-s, s);
+  float dy = rrange(-s, s);
+  float dz = rrange(-s, s);
+  p.p = tb_add(p.p, tb_v3(dx, dy, dz));
   if (turn <= 0.0f) return p;
   tb_vec3 axis = rand_unit();
   float half = 0.5f * rrange(0.0f, turn), sh = sinf(half);
@@ -237,8 +237,8 @@ static tb_transform moved_pose(tb_transform p, float s, float turn) {
  * (tb_apart_holds) must miss none; the one without any turn must miss some, or the search could not
  * tell. It is broad, not sharp: a bound with half the turn's term misses here in 2 of the 258 000
  * cases (capsule–capsule) but in three of the turning cases above, seven runs of them (a random axis
- * seldom turns the nearest point straight at the other shape). Box–box without its face normals' term is counted and printed (bench/RESULTS.md
- * "perf30"). TB_APART_CASES sets the number of cases (default 40 000 per size range). */
+ * seldom turns the nearest point straight at the other shape). Box–box without its face normals'
+ * term is counted and printed (bench/RESULTS.md "perf30"). TB_APART_CASES sets the number of cases (default 40 000 per size range). */
 static void search_boundary(long cases, float max_turn, float max_shift, float a_min, float a_max, float b_min, float b_max) {
   long tried[3][3] = {{0}}, miss_full[3][3] = {{0}}, miss_broken[3][3] = {{0}}, miss_partial = 0, tried_all = 0, broken_all = 0;
   for (long i = 0; i < cases; ++i) {

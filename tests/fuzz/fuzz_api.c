@@ -433,8 +433,8 @@ static void snapshot_op(scene* s, reader* r) {
     int k = u8(r) % 3;
     if (k == 0) {
       tb_world_id c = tb_world_create_from_snapshot(s_snap, n, 0);
+      /* the load's own reason (tb_last_error(w) would be an earlier call's) */
       if (c < 0) fprintf(stderr, "fuzz_api: snapshot error %s: %s\n", tb_enum_name(TB_ENUM_SNAPSHOT_ERROR, tb_snapshot_last_error()), tb_last_error(-1));
-      if (c < 0) fprintf(stderr, "fuzz_api: %s\n", tb_last_error(-1)); /* the load's own reason */
       check(c >= 0, "a fresh snapshot was refused", w);
       for (int i = 1 + u8(r) % 3; i > 0; --i) {
         tb_status a = tb_world_step(w), b = tb_world_step(c);
