@@ -83,13 +83,15 @@ typedef struct tb_broad_scratch {
   int fat_valid;
   int32_t fat_partial; /* passes in a row that stopped past the few (update_fat) */
   int32_t fat_wait;    /* collides before the fat boxes are swept again after too many pairs */
-  int32_t fat_pair_count, fat_pair_capacity; /* entries of fat_keys, fat_keys_tmp, fat_pair_tmp, emit_flags */
+  int32_t fat_pair_count, fat_pair_capacity; /* entries of fat_keys, fat_keys_tmp, fat_pair_tmp */
   uint64_t* fat_keys;
   uint64_t* fat_keys_tmp;
-  tb_pair* fat_pair_tmp; /* the sweep's pairs in order, before they become keys */
-  int32_t* emit_flags;   /* the parallel emit: per fat pair, the filter's flags (0: not a pair) */
-  int32_t emit_capacity; /* entries of emit_first: chunks of the parallel emit */
-  int32_t* emit_first;   /* per chunk of the emit: its pairs' count, then its first pair's index */
+  /* the sweep's pairs in order, before they become keys; the moved shapes' new keys; the parallel
+   * emit's pairs, each chunk's from its first fat pair's index */
+  tb_pair* fat_pair_tmp;
+  int32_t emit_capacity; /* entries of emit_first: chunks of the parallel emit and one */
+  int32_t* emit_first;   /* per chunk of the emit: its pairs' count, then its first pair's index (and
+                          * one past the last chunk: the end of its pairs) */
   /* the live fat boxes by their lower x bound, which the moved shapes' query sweeps: the order of
    * each sweep of the fat boxes, then kept in order (fat_capacity entries each; _tmp: the next) */
   int32_t fat_x_count;
@@ -112,9 +114,9 @@ static int fat_slot_arrays(tb_broad_scratch* b, tb_array_ref* out) {
 /* The per-fat-pair arrays (fat_pair_capacity entries each) into out; returns the count. */
 static int fat_pair_arrays(tb_broad_scratch* b, tb_array_ref* out) {
   const tb_array_ref r[] = {{(void**)&b->fat_keys, sizeof(uint64_t)}, {(void**)&b->fat_keys_tmp, sizeof(uint64_t)},
-                            {(void**)&b->fat_pair_tmp, sizeof(tb_pair)}, {(void**)&b->emit_flags, sizeof(int32_t)}};
-  for (int i = 0; i < 4; ++i) out[i] = r[i];
-  return 4;
+                            {(void**)&b->fat_pair_tmp, sizeof(tb_pair)}};
+  for (int i = 0; i < 3; ++i) out[i] = r[i];
+  return 3;
 }
 
 static tb_broad_scratch* scratch_of(tb_world* w, int32_t shapes, int32_t pairs, int sweep_keys) {
@@ -160,7 +162,7 @@ static void free_scratch(tb_world* w) {
   tb_free_arrays(per_band_entry, 3, b->band_entry_capacity);
   tb_array_ref per_slot[6];
   tb_free_arrays(per_slot, fat_slot_arrays(b, per_slot), b->fat_capacity);
-  tb_array_ref per_fat_pair[4];
+  tb_array_ref per_fat_pair[3];
   tb_free_arrays(per_fat_pair, fat_pair_arrays(b, per_fat_pair), b->fat_pair_capacity);
   tb_free(b->emit_first, (size_t)b->emit_capacity * sizeof(int32_t));
   tb_free(b, sizeof *b);
@@ -588,12 +590,12 @@ static int fat_pairs_reserve(tb_broad_scratch* b, int32_t n) {
   int32_t cap = b->fat_pair_capacity > 0 ? b->fat_pair_capacity : 64;
   while (cap < n) cap = cap > INT32_MAX / 2 ? n : 2 * cap;
   /* the emit's chunk counts first: the pair arrays' capacity says both have room */
-  int32_t chunks = (int32_t)(((int64_t)cap + TB_EMIT_CHUNK - 1) / TB_EMIT_CHUNK);
+  int32_t chunks = (int32_t)(((int64_t)cap + TB_EMIT_CHUNK - 1) / TB_EMIT_CHUNK) + 1;
   if (b->emit_capacity < chunks) {
     if (!tb_grow((void**)&b->emit_first, sizeof(int32_t), b->emit_capacity, chunks)) return 0;
     b->emit_capacity = chunks;
   }
-  tb_array_ref per_pair[4];
+  tb_array_ref per_pair[3];
   if (!tb_grow_arrays(per_pair, fat_pair_arrays(b, per_pair), b->fat_pair_capacity, cap)) return 0;
   b->fat_pair_capacity = cap;
   return 1;
@@ -772,66 +774,82 @@ static void sort_keys(uint64_t* key, uint64_t* tmp, int32_t n, int32_t range, in
   }
 }
 
-/* A fat pair whose AABBs overlap: the filter's flags; 0 when the AABBs are apart or the filter
- * drops it. */
-static TB_INLINE_HOT int32_t fat_pair_flags(const tb_world* w, uint64_t key) {
-  int32_t a = key_first(key), c = key_second(key);
-  return aabbs_overlap(&w->shapes, a, c) ? tb_filter_pair(w, a, c) : 0;
+/* The fat pairs [begin, end) (one chunk, at most TB_EMIT_CHUNK) whose AABBs overlap and that the
+ * filter keeps, in key order, into dst while room lasts; returns how many (stored or not). The
+ * AABB test goes either way about as often in a pile (two in three fat pairs meet), so it makes a
+ * list of the chunk's meeting pairs without a branch on its outcome, and only those see the
+ * filter. The keys are oriented as store_pair orients a pair (fat_key), so they are stored as
+ * they are. */
+static int32_t emit_chunk(const tb_world* w, const uint64_t* keys, int32_t begin, int32_t end, tb_pair* dst, int32_t room) {
+  const tb_vec3 *lo = w->shapes.aabb_lower, *up = w->shapes.aabb_upper;
+  int32_t meet[TB_EMIT_CHUNK], m = 0, n = 0;
+  for (int32_t i = begin; i < end; ++i) {
+    tb_vec3 al = lo[key_first(keys[i])], au = up[key_first(keys[i])];
+    tb_vec3 bl = lo[key_second(keys[i])], bu = up[key_second(keys[i])];
+    /* boxes_overlap's test with | for || (the same answer, NaN bounds included) */
+    meet[m] = i;
+    m += !((bl.x > au.x) | (bu.x < al.x) | (bl.y > au.y) | (bu.y < al.y) | (bl.z > au.z) | (bu.z < al.z));
+  }
+  for (int32_t k = 0; k < m; ++k) {
+    int32_t a = key_first(keys[meet[k]]), c = key_second(keys[meet[k]]);
+    int32_t flags = tb_filter_pair(w, a, c);
+    if (!flags) continue;
+    if (n < room) dst[n] = (tb_pair){a, c, flags, 0, 0}; /* points and active: the narrow stage counts them */
+    ++n;
+  }
+  return n;
 }
 
-/* The parallel emit: chunks of the fat keys through the filter (flags and a count per chunk), then,
- * from each chunk's first index (the counts summed in chunk order), its pairs stored in key order:
- * the pairs and their order do not depend on the thread count. */
+/* The parallel emit: each chunk's pairs into fat_pair_tmp from its first fat pair's index and its
+ * count into emit_first, the counts summed in chunk order, then each chunk's pairs copied to its
+ * place: the pairs and their order do not depend on the thread count. */
 typedef struct emit_ctx {
   const tb_world* w;
   tb_broad_scratch* b;
   pair_sink* out;
 } emit_ctx;
 
-static void emit_flags_job(int32_t begin, int32_t end, void* vctx) {
+static void emit_chunk_job(int32_t begin, int32_t end, void* vctx) {
   const emit_ctx* ctx = (const emit_ctx*)vctx;
-  const uint64_t* keys = ctx->b->fat_keys;
-  int32_t* flags = ctx->b->emit_flags;
-  int32_t n = 0;
-  for (int32_t i = begin; i < end; ++i) {
-    flags[i] = fat_pair_flags(ctx->w, keys[i]);
-    n += flags[i] != 0;
-  }
-  ctx->b->emit_first[begin / TB_EMIT_CHUNK] = n;
+  tb_broad_scratch* b = ctx->b;
+  b->emit_first[begin / TB_EMIT_CHUNK] = emit_chunk(ctx->w, b->fat_keys, begin, end, b->fat_pair_tmp + begin, end - begin);
 }
 
-static void emit_store_job(int32_t begin, int32_t end, void* vctx) {
+static void emit_copy_job(int32_t begin, int32_t end, void* vctx) {
   const emit_ctx* ctx = (const emit_ctx*)vctx;
-  const uint64_t* keys = ctx->b->fat_keys;
-  const int32_t* flags = ctx->b->emit_flags;
-  int32_t first = ctx->b->emit_first[begin / TB_EMIT_CHUNK];
-  /* the chunk's part of the sink: from its first index, up to the capacity (found counts on) */
-  pair_sink part = {ctx->out->pairs, ctx->out->capacity, first < ctx->out->capacity ? first : ctx->out->capacity, first, 0, 0, 0};
-  for (int32_t i = begin; i < end; ++i)
-    if (flags[i]) store_pair(&ctx->w->shapes, &part, key_first(keys[i]), key_second(keys[i]), flags[i]);
+  const pair_sink* out = ctx->out;
+  const int32_t* first = &ctx->b->emit_first[begin / TB_EMIT_CHUNK];
+  int32_t n = first[1] - first[0];
+  (void)end;
+  /* up to the capacity (found counts on) */
+  if (first[0] + n > out->capacity) n = out->capacity - first[0];
+  if (n > 0) memcpy(out->pairs + first[0], ctx->b->fat_pair_tmp + begin, (size_t)n * sizeof(tb_pair));
 }
 
-/* The fat pairs (b->fat_keys) whose AABBs overlap, through the filter into out in key order: in
- * one pass on one thread, else in the two parallel passes above. */
+/* The fat pairs (b->fat_keys) whose AABBs overlap, through the filter into out in key order: chunk
+ * by chunk straight into out on one thread, else in the two parallel passes above. */
 static void emit_all(const tb_world* w, const tb_step_context* step, tb_broad_scratch* b, pair_sink* out) {
   int32_t n = b->fat_pair_count;
   if (step->thread_count <= 1) {
-    for (int32_t i = 0; i < n; ++i) {
-      int32_t flags = fat_pair_flags(w, b->fat_keys[i]);
-      if (flags) store_pair(&w->shapes, out, key_first(b->fat_keys[i]), key_second(b->fat_keys[i]), flags);
+    for (int32_t i = 0; i < n; i += TB_EMIT_CHUNK) {
+      int32_t room = out->capacity - out->stored;
+      int32_t k = emit_chunk(w, b->fat_keys, i, i + TB_EMIT_CHUNK < n ? i + TB_EMIT_CHUNK : n, out->pairs + out->stored, room);
+      out->found += k;
+      out->stored += k < room ? k : room;
     }
     return;
   }
   emit_ctx ctx = {w, b, out};
-  tb_parallel_for(n, TB_EMIT_CHUNK, step->thread_count, emit_flags_job, &ctx);
+  tb_parallel_for(n, TB_EMIT_CHUNK, step->thread_count, emit_chunk_job, &ctx);
   int32_t chunks = (n + TB_EMIT_CHUNK - 1) / TB_EMIT_CHUNK, found = out->found;
   for (int32_t c = 0; c < chunks; ++c) {
     int32_t k = b->emit_first[c];
     b->emit_first[c] = found;
     found += k;
   }
-  tb_parallel_for(n, TB_EMIT_CHUNK, step->thread_count, emit_store_job, &ctx);
+  b->emit_first[chunks] = found;
   out->found = found;
+  tb_parallel_for(n, TB_EMIT_CHUNK, step->thread_count, emit_copy_job, &ctx);
   out->stored = found < out->capacity ? found : out->capacity;
 }
 
