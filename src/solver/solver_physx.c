@@ -372,8 +372,9 @@ static tb_status prepare_bodies(tb_physx_prep* pc, tb_physx_plan* plan, int32_t 
   }
   int32_t nc = 0;
   for (int32_t i = 0; i < w->pair_count; ++i) nc += w->pairs[i].points > 0;
-  /* one more body state: the zeros that static lanes of the wide rows read */
-  if (!reserve_many(d, nb + 1, nc, w->pair_count))
+  /* one more body state: the zeros that static lanes of the wide rows read; one more constraint:
+   * build_islands writes an entry past the last one (its list has no branch) */
+  if (!reserve_many(d, nb + 1, nc + 1, w->pair_count))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for %d bodies and %d manifolds", nb, nc);
   plan->bodies = nb;
   memset(&d->states[nb], 0, sizeof d->states[nb]);
@@ -390,15 +391,19 @@ static void build_islands(tb_world* w, tb_solver_data* d, tb_physx_plan* plan) {
   const tb_shapes* shapes = &w->shapes;
   const tb_solver_params* sp = &w->def.solver;
   int32_t nb = plan->bodies, nc = 0;
+  /* the pairs with points that solve, listed without a branch on the test (about half of a pile's
+   * candidate pairs have points, in an order no predictor learns; the list has room for one more) */
   for (int32_t m = 0; m < w->pair_count; ++m) {
     d->manifold_wide[m] = -1;
-    if (w->pairs[m].points == 0 || !(w->pairs[m].flags & TB_PAIR_SOLVE)) continue;
+    d->constraint_manifold[nc] = m;
+    nc += (w->pairs[m].points != 0) & ((w->pairs[m].flags & TB_PAIR_SOLVE) != 0);
+  }
+  for (int32_t k = 0; k < nc; ++k) {
+    int32_t m = d->constraint_manifold[k];
     int32_t a = bodies->solver_index[shapes->body[w->pairs[m].shape0]];
     int32_t b = bodies->solver_index[shapes->body[w->pairs[m].shape1]];
-    d->body_a[nc] = a >= 0 && d->sims[a].inv_mass > 0.0f ? a : -1;
-    d->body_b[nc] = b >= 0 && d->sims[b].inv_mass > 0.0f ? b : -1;
-    d->constraint_manifold[nc] = m;
-    ++nc;
+    d->body_a[k] = a >= 0 && d->sims[a].inv_mass > 0.0f ? a : -1;
+    d->body_b[k] = b >= 0 && d->sims[b].inv_mass > 0.0f ? b : -1;
   }
   d->constraint_count = nc;
   /* the persistent islands of touching contacts and joints (src/solver/island.c): the awake
