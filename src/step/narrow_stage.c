@@ -95,7 +95,7 @@ static void narrow_job(int32_t begin, int32_t end, void* vctx) {
     tb_distance_apply(&dp, (w->pairs[i].flags & TB_PAIR_SOLVE) != 0, m);
     tb_pair_count_points(&w->pairs[i], m);
     /* read only with points (the store fill and the solvers): most candidate pairs have none */
-    if (m->point_count > 0 && w->material_memo.count == 0) tb_combine_materials(w, a, c, &w->manifold_material[i]);
+    if (w->material_memo.count == 0 && m->point_count > 0) tb_combine_materials(w, a, c, &w->manifold_material[i]);
   }
   atomic_fetch_add_explicit(&ctx->refreshed, refreshed, memory_order_relaxed);
   atomic_fetch_add_explicit(&ctx->generated, generated, memory_order_relaxed);
