@@ -72,8 +72,10 @@ static void match_job(int32_t begin, int32_t end, void* vctx) {
     int32_t count = w->manifolds[i].point_count;
     cur->key[i] = key;
     cur->count[i] = count;
-    /* a point's record is its index in this frame (tb_contact_store_reserve) */
-    w->manifold_contact[i] = w->pairs[i].points > 0 ? cur->first[i] : -1;
+    /* a point's record is its index in this frame (tb_contact_store_reserve); first read whether
+     * or not the pair has points, so the choice is a select, not a branch */
+    int32_t first = cur->first[i];
+    w->manifold_contact[i] = w->pairs[i].points > 0 ? first : -1;
     with[nw] = i;
     with_prev[nw] = pk < prev->pair_count && prev->key[pk] == key ? pk : -1;
     nw += count > 0;
