@@ -51,10 +51,15 @@ void tb_sort_slot_pairs(uint64_t* key, uint64_t* tmp, int32_t n, int32_t range, 
 }
 
 int32_t tb_lower_bound_u64(const uint64_t* keys, int32_t n, uint64_t k) {
-  int32_t lo = 0, hi = n;
-  while (lo < hi) {
-    int32_t mid = lo + (hi - lo) / 2;
-    if (keys[mid] < k) lo = mid + 1; else hi = mid;
+  /* halving a window [base, base + len) that holds the answer's index or its end, with a select
+   * instead of a branch on each comparison (a chunk's first key lands anywhere in the previous
+   * frame's keys, so the comparisons follow no pattern a predictor learns) */
+  if (n <= 0) return 0;
+  int32_t base = 0, len = n;
+  while (len > 1) {
+    int32_t half = len / 2;
+    base = keys[base + half - 1] < k ? base + half : base;
+    len -= half;
   }
-  return lo;
+  return base + (keys[base] < k);
 }

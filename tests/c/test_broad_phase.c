@@ -68,6 +68,31 @@ static void test_sort_slot_pairs(void) {
   CHECK(memcmp(key, ref, sizeof key) == 0);
 }
 
+/* tb_lower_bound_u64 against a linear search: the first index whose key is not below k (n when
+ * none), for every n up to 70, keys with runs of equal values, and every k from below the first key
+ * to past the last. */
+static void test_lower_bound(void) {
+  uint64_t keys[70];
+  int wrong = 0, cases = 0;
+  rng_state = 0x5EEDu;
+  for (int n = 0; n <= 70; ++n) {
+    uint64_t v = 3;
+    for (int i = 0; i < n; ++i) {
+      float r = frand01();
+      v += (uint64_t)(r * 2.999f); /* steps of 0, 1 or 2 */
+      keys[i] = v;
+    }
+    for (uint64_t k = 0; k <= v + 2; ++k) {
+      int32_t want = 0;
+      while (want < n && keys[want] < k) ++want;
+      wrong += tb_lower_bound_u64(keys, n, k) != want;
+      ++cases;
+    }
+  }
+  CHECK(wrong == 0);
+  CHECK(cases > 2500); /* about 2 900: the searches ran */
+}
+
 /* n spheres (r 0.5 m) of mixed shapes in a 24 m cube, created in random order. */
 static tb_world_id scatter_threads(tb_broad_phase_type broad, int n, int threads) {
   tb_world_def def = tb_default_world_def();
@@ -768,6 +793,7 @@ int main(void) {
   test_float_keys();
   test_radix_stable();
   test_sort_slot_pairs();
+  test_lower_bound();
   test_sweep_matches_all_pairs();
   return tb_test_report("test_broad_phase");
 }
