@@ -253,9 +253,11 @@ static int before(const tb_vec3* lower, int32_t a, int32_t b) {
   return xa < xb || (xa == xb && a < b);
 }
 
+/* 1 when boxes a and b overlap (or a bound is NaN): the six tests joined with |, not ||, so that the
+ * answer costs no branch (the emit makes its list of meeting fat pairs with it). */
 static inline int boxes_overlap(const tb_vec3* lower, const tb_vec3* upper, int32_t a, int32_t b) {
   tb_vec3 al = lower[a], au = upper[a], bl = lower[b], bu = upper[b];
-  return !(bl.x > au.x || bu.x < al.x || bl.y > au.y || bu.y < al.y || bl.z > au.z || bu.z < al.z);
+  return !((bl.x > au.x) | (bu.x < al.x) | (bl.y > au.y) | (bu.y < al.y) | (bl.z > au.z) | (bu.z < al.z));
 }
 
 static inline int aabbs_overlap(const tb_shapes* s, int32_t a, int32_t b) { return boxes_overlap(s->aabb_lower, s->aabb_upper, a, b); }
@@ -781,14 +783,10 @@ static void sort_keys(uint64_t* key, uint64_t* tmp, int32_t n, int32_t range, in
  * filter. The keys are oriented as store_pair orients a pair (fat_key), so they are stored as
  * they are. */
 static int32_t emit_chunk(const tb_world* w, const uint64_t* keys, int32_t begin, int32_t end, tb_pair* dst, int32_t room) {
-  const tb_vec3 *lo = w->shapes.aabb_lower, *up = w->shapes.aabb_upper;
   int32_t meet[TB_EMIT_CHUNK], m = 0, n = 0;
   for (int32_t i = begin; i < end; ++i) {
-    tb_vec3 al = lo[key_first(keys[i])], au = up[key_first(keys[i])];
-    tb_vec3 bl = lo[key_second(keys[i])], bu = up[key_second(keys[i])];
-    /* boxes_overlap's test with | for || (the same answer, NaN bounds included) */
     meet[m] = i;
-    m += !((bl.x > au.x) | (bu.x < al.x) | (bl.y > au.y) | (bu.y < al.y) | (bl.z > au.z) | (bu.z < al.z));
+    m += aabbs_overlap(&w->shapes, key_first(keys[i]), key_second(keys[i]));
   }
   for (int32_t k = 0; k < m; ++k) {
     int32_t a = key_first(keys[meet[k]]), c = key_second(keys[meet[k]]);
