@@ -43,6 +43,10 @@ static int auto_sleep(const tb_world* w) { return w->def.solver.sleep.mode != TB
 
 static int dynamic(const tb_bodies* b, int32_t i) { return b->f.body_type[i] == TB_BODY_DYNAMIC; }
 
+/* 1 when pair p touches (an active point) and solves: the pairs that link islands, wake them and
+ * keep them awake. With & for &&, so a list can be made of them without a branch. */
+static int touching(const tb_pair* p) { return ((p->flags & TB_PAIR_SOLVE) != 0) & (p->active != 0); }
+
 static int moving_kinematic(const tb_bodies* b, int32_t i) {
   if (b->f.body_type[i] != TB_BODY_KINEMATIC) return 0;
   const float* v = b->f.linear_velocity + 3 * i;
@@ -294,7 +298,7 @@ int32_t tb_islands_wake_touched(tb_world* w) {
   const tb_shapes* sh = &w->shapes;
   int32_t woken = 0;
   for (int32_t m = 0; m < w->pair_count; ++m) {
-    if (!(w->pairs[m].flags & TB_PAIR_SOLVE) || w->pairs[m].active == 0) continue;
+    if (!touching(&w->pairs[m])) continue;
     int32_t b0 = sh->body[w->pairs[m].shape0], b1 = sh->body[w->pairs[m].shape1];
     int a0 = tb_body_awake_dynamic(b, b0) || moving_kinematic(b, b0), a1 = tb_body_awake_dynamic(b, b1) || moving_kinematic(b, b1);
     int32_t sleeper = a0 && dynamic(b, b1) && b->f.asleep[b1] ? b1 : a1 && dynamic(b, b0) && b->f.asleep[b0] ? b0 : -1;
@@ -409,7 +413,7 @@ int tb_islands_update(tb_world* w) {
   int32_t n = 0;
   for (int32_t m = 0; m < w->pair_count; ++m) {
     w->links_next[n] = (uint64_t)m;
-    n += ((w->pairs[m].flags & TB_PAIR_SOLVE) != 0) & (w->pairs[m].active != 0);
+    n += touching(&w->pairs[m]);
   }
   int32_t touching = n;
   n = 0;
@@ -531,7 +535,7 @@ int32_t tb_islands_sleep_rule(tb_world* w, const tb_step_context* step) {
     if (tb_body_awake_dynamic(b, i)) tb_sleep_rule_body(w, i, dt);
   /* touching a moving kinematic body keeps a body awake */
   for (int32_t m = 0; m < w->pair_count; ++m) {
-    if (!(w->pairs[m].flags & TB_PAIR_SOLVE) || w->pairs[m].active == 0) continue;
+    if (!touching(&w->pairs[m])) continue;
     int32_t b0 = sh->body[w->pairs[m].shape0], b1 = sh->body[w->pairs[m].shape1];
     int32_t body = moving_kinematic(b, b0) ? b1 : moving_kinematic(b, b1) ? b0 : -1;
     if (body < 0 || !tb_body_awake_dynamic(b, body)) continue;
