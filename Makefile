@@ -128,8 +128,16 @@ test-long: build/tests/long_run
 asan: $(ASAN_BIN)
 	@set -e; for t in $(ASAN_BIN); do echo "== $$t (asan+ubsan)"; ASAN_OPTIONS=detect_leaks=1 $$t; done
 
-test-js: wasm
+test-js: wasm build/wasm_tests/test_sin_cos.cjs
+	node build/wasm_tests/test_sin_cos.cjs
 	node --test --test-concurrency=1 tests/js/
+
+# A C test built with the simd build's compiler, SIMD back end and C library, run in Node: lane
+# functions whose wasm code must give the bits of that C library's own (tests/c/test_sin_cos.c).
+# .cjs: the emitted script is CommonJS; synchronous compilation: its loader would fetch() the file.
+build/wasm_tests/%.cjs: tests/c/%.c $(HDR) $(TEST_HDR)
+	@mkdir -p build/wasm_tests
+	$(EMCC) $(CFLAGS_COMMON) -O3 -msimd128 -sENVIRONMENT=node -sEXIT_RUNTIME=1 -sWASM_ASYNC_COMPILATION=0 $< -o $@
 
 # js/generated.d.ts (view fields and enum unions) from the built engine's tables.
 types: dist/tribo_simd.mjs tools/gen_types.mjs

@@ -5,6 +5,8 @@
 #ifndef TB_SIMD_H
 #define TB_SIMD_H
 
+#include <math.h>
+
 #define TB_LANES 4 /* floats in a tb_f4 */
 
 #if defined(__wasm_simd128__) && !defined(TB_SIMD_SCALAR)
@@ -106,7 +108,6 @@ static inline tb_d2 tb_d2_from_hi(tb_f4 a) { return _mm_cvtps_pd(_mm_movehl_ps(a
 static inline tb_f4 tb_f4_from_d2(tb_d2 lo, tb_d2 hi) { return _mm_movelh_ps(_mm_cvtpd_ps(lo), _mm_cvtpd_ps(hi)); }
 
 #else
-#include <math.h>
 #include <stdint.h>
 #include <string.h>
 #define TB_SIMD_BACKEND "scalar"
@@ -166,6 +167,50 @@ static inline tb_f4 tb_f4_from_d2(tb_d2 lo, tb_d2 hi) {
   tb_f4 r = {{(float)lo.v[0], (float)lo.v[1], (float)hi.v[0], (float)hi.v[1]}};
   return r;
 }
+#endif
+
+/* sinf and cosf of each lane, bit for bit as the build's own sinf and cosf give them: the rotation
+ * integration calls them for thousands of bodies a step. In wasm the C library is musl, whose
+ * sinf/cosf for 2^-12 <= |x| <= pi/4 are its kernels __sindf/__cosdf (src/math/__sindf.c,
+ * __cosdf.c) evaluated in double and rounded once to float: the same double operations run here
+ * in two lanes of double; below 2^-12 musl returns x and 1 as is; a lane beyond pi/4 (or NaN) sends
+ * the four lanes to sinf/cosf. Natively the lanes call the platform's sinf/cosf. */
+static inline void tb_f4_sin_cos_each_(tb_f4 x, tb_f4* sin_x, tb_f4* cos_x) {
+  float v[TB_LANES], s[TB_LANES], c[TB_LANES];
+  tb_f4_store(v, x);
+  for (int l = 0; l < TB_LANES; ++l) { s[l] = sinf(v[l]); c[l] = cosf(v[l]); }
+  *sin_x = tb_f4_load(s);
+  *cos_x = tb_f4_load(c);
+}
+#if defined(__wasm_simd128__) && !defined(TB_SIMD_SCALAR) && defined(__EMSCRIPTEN__)
+static inline tb_d2 tb_d2_sindf_(tb_d2 x) {
+  const tb_d2 s1 = tb_d2_splat(-0x15555554cbac77.0p-55), s2 = tb_d2_splat(0x111110896efbb2.0p-59);
+  const tb_d2 s3 = tb_d2_splat(-0x1a00f9e2cae774.0p-65), s4 = tb_d2_splat(0x16cd878c3b46a7.0p-71);
+  tb_d2 z = tb_d2_mul(x, x), w = tb_d2_mul(z, z), r = tb_d2_add(s3, tb_d2_mul(z, s4)), s = tb_d2_mul(z, x);
+  /* (x + s*(S1 + z*S2)) + s*w*r */
+  return tb_d2_add(tb_d2_add(x, tb_d2_mul(s, tb_d2_add(s1, tb_d2_mul(z, s2)))), tb_d2_mul(tb_d2_mul(s, w), r));
+}
+static inline tb_d2 tb_d2_cosdf_(tb_d2 x) {
+  const tb_d2 c0 = tb_d2_splat(-0x1ffffffd0c5e81.0p-54), c1 = tb_d2_splat(0x155553e1053a42.0p-57);
+  const tb_d2 c2 = tb_d2_splat(-0x16c087e80f1e27.0p-62), c3 = tb_d2_splat(0x199342e0ee5069.0p-68);
+  tb_d2 z = tb_d2_mul(x, x), w = tb_d2_mul(z, z), r = tb_d2_add(c2, tb_d2_mul(z, c3));
+  /* ((1.0 + z*C0) + w*C1) + (w*z)*r */
+  return tb_d2_add(tb_d2_add(tb_d2_add(tb_d2_splat(1.0), tb_d2_mul(z, c0)), tb_d2_mul(w, c1)), tb_d2_mul(tb_d2_mul(w, z), r));
+}
+static inline void tb_f4_sin_cos(tb_f4 x, tb_f4* sin_x, tb_f4* cos_x) {
+  tb_f4 ax = wasm_f32x4_abs(x);
+  /* |x| <= the float of bits 0x3f490fda (musl's test on the bits; for |x| the same order) */
+  if (tb_f4_bitmask(wasm_f32x4_le(ax, tb_f4_splat(0x1.921fb4p-1f))) != 0xF) {
+    tb_f4_sin_cos_each_(x, sin_x, cos_x);
+    return;
+  }
+  tb_d2 lo = tb_d2_from_lo(x), hi = tb_d2_from_hi(x);
+  tb_f4 small = tb_f4_lt(ax, tb_f4_splat(0x1p-12f));
+  *sin_x = tb_f4_select(small, x, tb_f4_from_d2(tb_d2_sindf_(lo), tb_d2_sindf_(hi)));
+  *cos_x = tb_f4_select(small, tb_f4_splat(1.0f), tb_f4_from_d2(tb_d2_cosdf_(lo), tb_d2_cosdf_(hi)));
+}
+#else
+static inline void tb_f4_sin_cos(tb_f4 x, tb_f4* sin_x, tb_f4* cos_x) { tb_f4_sin_cos_each_(x, sin_x, cos_x); }
 #endif
 
 #endif

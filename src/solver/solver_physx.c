@@ -163,20 +163,69 @@ static void pre_integrate(const tb_body_sim* sim, tb_body_state* st, float h, in
   st->w = tb_scale(st->w, da > 0.0f ? da : 0.0f);
 }
 
-/* Rotation by a constant angular velocity w over hs: q+ = Δq ⊗ q with
- * Δq = (ŵ sin(|w|hs/2), cos(|w|hs/2)), the identity for w = 0 (seed §6). */
-static tb_quat integrate_rotation(tb_quat q, tb_vec3 w, float hs) {
-  float len = tb_length(w);
-  if (len == 0.0f) return q;
-  float half = 0.5f * len * hs, s = sinf(half) / len;
-  tb_quat dq = {w.x * s, w.y * s, w.z * s, cosf(half)};
-  return tb_quat_normalize(tb_quat_mul(dq, q));
+/* Rotations by constant angular velocities w over steps hs, four bodies at a time: q+ = Δq ⊗ q with
+ * Δq = (ŵ sin(|w|hs/2), cos(|w|hs/2)), renormalised, and q unchanged for w = 0 (seed §6). Each
+ * lane runs the operations of the one-body formula in its order (sinf and cosf as the build's own:
+ * tb_f4_sin_cos), so the bits are those of one body at a time. */
+typedef struct rotation_lanes {
+  float w[3][TB_LANES];  /* rad/s */
+  float hs[TB_LANES];    /* s */
+  float q[4][TB_LANES];  /* x, y, z, w */
+  tb_quat* out[TB_LANES];
+  int n;                 /* lanes filled */
+} rotation_lanes;
+
+static void integrate_rotations(rotation_lanes* r) {
+  for (int l = r->n; l < TB_LANES; ++l) { /* idle lanes: w = 0 keeps their (identity) q */
+    r->w[0][l] = r->w[1][l] = r->w[2][l] = r->hs[l] = 0.0f;
+    r->q[0][l] = r->q[1][l] = r->q[2][l] = 0.0f;
+    r->q[3][l] = 1.0f;
+  }
+  tb_f4 x = tb_f4_load(r->w[0]), y = tb_f4_load(r->w[1]), z = tb_f4_load(r->w[2]);
+  tb_f4 len = tb_f4_sqrt(tb_f4_add(tb_f4_add(tb_f4_mul(x, x), tb_f4_mul(y, y)), tb_f4_mul(z, z)));
+  tb_f4 half = tb_f4_mul(tb_f4_mul(tb_f4_splat(0.5f), len), tb_f4_load(r->hs)), sn, cs;
+  tb_f4_sin_cos(half, &sn, &cs);
+  tb_f4 s = tb_f4_div(sn, len);
+  tb_f4 ax = tb_f4_mul(x, s), ay = tb_f4_mul(y, s), az = tb_f4_mul(z, s), aw = cs; /* Δq */
+  tb_f4 bx = tb_f4_load(r->q[0]), by = tb_f4_load(r->q[1]), bz = tb_f4_load(r->q[2]), bw = tb_f4_load(r->q[3]);
+  /* tb_quat_mul(Δq, q) */
+  tb_f4 qx = tb_f4_sub(tb_f4_add(tb_f4_add(tb_f4_mul(aw, bx), tb_f4_mul(ax, bw)), tb_f4_mul(ay, bz)), tb_f4_mul(az, by));
+  tb_f4 qy = tb_f4_add(tb_f4_add(tb_f4_sub(tb_f4_mul(aw, by), tb_f4_mul(ax, bz)), tb_f4_mul(ay, bw)), tb_f4_mul(az, bx));
+  tb_f4 qz = tb_f4_add(tb_f4_sub(tb_f4_add(tb_f4_mul(aw, bz), tb_f4_mul(ax, by)), tb_f4_mul(ay, bx)), tb_f4_mul(az, bw));
+  tb_f4 qw = tb_f4_sub(tb_f4_sub(tb_f4_sub(tb_f4_mul(aw, bw), tb_f4_mul(ax, bx)), tb_f4_mul(ay, by)), tb_f4_mul(az, bz));
+  /* tb_quat_normalize: the identity below 1e-20 */
+  tb_f4 norm = tb_f4_sqrt(tb_f4_add(tb_f4_add(tb_f4_add(tb_f4_mul(qx, qx), tb_f4_mul(qy, qy)), tb_f4_mul(qz, qz)), tb_f4_mul(qw, qw)));
+  tb_f4 inv = tb_f4_div(tb_f4_splat(1.0f), norm), zero = tb_f4_splat(0.0f);
+  tb_f4 tiny = tb_f4_lt(norm, tb_f4_splat(1e-20f));
+  /* |w| = 0 (len is >= 0 or NaN): q as it was */
+  tb_f4 still = tb_f4_ge(zero, len);
+  tb_f4 out[4] = {tb_f4_select(tiny, zero, tb_f4_mul(qx, inv)), tb_f4_select(tiny, zero, tb_f4_mul(qy, inv)),
+                  tb_f4_select(tiny, zero, tb_f4_mul(qz, inv)), tb_f4_select(tiny, tb_f4_splat(1.0f), tb_f4_mul(qw, inv))};
+  out[0] = tb_f4_select(still, bx, out[0]);
+  out[1] = tb_f4_select(still, by, out[1]);
+  out[2] = tb_f4_select(still, bz, out[2]);
+  out[3] = tb_f4_select(still, bw, out[3]);
+  float q[4][TB_LANES];
+  for (int k = 0; k < 4; ++k) tb_f4_store(q[k], out[k]);
+  for (int l = 0; l < r->n; ++l) *r->out[l] = (tb_quat){q[0][l], q[1][l], q[2][l], q[3][l]};
+  r->n = 0;
 }
 
-static TB_INLINE_HOT void advance(tb_body_sim* sim, tb_body_state* st, tb_vec3 v, tb_vec3 av, float hs) {
+/* A body's step hs with velocities v, av: its displacement and rotation vector now, its rotation
+ * queued in r (integrated four at a time, and by the caller for the last few: rotations_flush). */
+static TB_INLINE_HOT void advance(rotation_lanes* r, tb_body_sim* sim, tb_body_state* st, tb_vec3 v, tb_vec3 av, float hs) {
   st->dp = tb_mul_add(st->dp, hs, v);
   st->dtheta = tb_mul_add(st->dtheta, hs, av);
-  sim->q = integrate_rotation(sim->q, av, hs);
+  int l = r->n++;
+  r->w[0][l] = av.x; r->w[1][l] = av.y; r->w[2][l] = av.z;
+  r->hs[l] = hs;
+  r->q[0][l] = sim->q.x; r->q[1][l] = sim->q.y; r->q[2][l] = sim->q.z; r->q[3][l] = sim->q.w;
+  r->out[l] = &sim->q;
+  if (r->n == TB_LANES) integrate_rotations(r);
+}
+
+static void rotations_flush(rotation_lanes* r) {
+  if (r->n > 0) integrate_rotations(r);
 }
 
 /* TGS: gravity a·h/N before the internal step (when so set). */
@@ -193,12 +242,15 @@ static void tgs_gravity_job(int32_t begin, int32_t end, void* vctx) {
 /* TGS: poses advance by one internal step h/N of the body's island. */
 static void tgs_integrate_job(int32_t begin, int32_t end, void* vctx) {
   tb_physx_ctx* ctx = (tb_physx_ctx*)vctx;
+  rotation_lanes r;
+  r.n = 0;
   for (int32_t i = begin; i < end; ++i) {
     tb_body_sim* sim = &ctx->d->sims[i];
     if (ctx->iteration >= sim->position_iterations) continue;
     tb_body_state* st = &ctx->d->states[i];
-    advance(sim, st, st->v, st->w, ctx->h / (float)sim->position_iterations);
+    advance(&r, sim, st, st->v, st->w, ctx->h / (float)sim->position_iterations);
   }
+  rotations_flush(&r);
 }
 
 static void pgs_save_motion_job(int32_t begin, int32_t end, void* vctx) {
@@ -212,10 +264,13 @@ static void pgs_save_motion_job(int32_t begin, int32_t end, void* vctx) {
 /* PGS: poses advance by h with the motion velocities of the position iterations. */
 static void pgs_integrate_job(int32_t begin, int32_t end, void* vctx) {
   tb_physx_ctx* ctx = (tb_physx_ctx*)vctx;
+  rotation_lanes r;
+  r.n = 0;
   for (int32_t i = begin; i < end; ++i) {
     tb_body_sim* sim = &ctx->d->sims[i];
-    advance(sim, &ctx->d->states[i], sim->mv, sim->mw, ctx->h);
+    advance(&r, sim, &ctx->d->states[i], sim->mv, sim->mw, ctx->h);
   }
+  rotations_flush(&r);
 }
 
 /* Which lanes of a wide take part in this iteration, and whether their friction rows run. */
