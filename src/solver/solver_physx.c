@@ -24,6 +24,7 @@
  * The stage (solve_physx) runs prepare → iterate → integrate → readback; the lanes' rows are
  * filled in solver_physx_rows.c and the contact readback is in solver_physx_readback.c. */
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -168,26 +169,30 @@ static void pre_integrate(const tb_body_sim* sim, tb_body_state* st, float h, in
  * lane runs the operations of the one-body formula in its order (sinf and cosf as the build's own:
  * tb_f4_sin_cos), so the bits are those of one body at a time. */
 typedef struct rotation_lanes {
-  float w[3][TB_LANES];  /* rad/s */
-  float hs[TB_LANES];    /* s */
-  float q[4][TB_LANES];  /* x, y, z, w */
+  float wh[TB_LANES][4]; /* each lane's angular velocity x, y, z (rad/s) and step hs (s) */
+  float q[TB_LANES][4];  /* each lane's rotation x, y, z, w */
   tb_quat* out[TB_LANES];
   int n;                 /* lanes filled */
 } rotation_lanes;
 
+_Static_assert(sizeof(tb_quat) == 4 * sizeof(float) && offsetof(tb_quat, w) == 3 * sizeof(float),
+               "a rotation is read and written as one row of four floats x, y, z, w");
+
 static void integrate_rotations(rotation_lanes* r) {
   for (int l = r->n; l < TB_LANES; ++l) { /* idle lanes: w = 0 keeps their (identity) q */
-    r->w[0][l] = r->w[1][l] = r->w[2][l] = r->hs[l] = 0.0f;
-    r->q[0][l] = r->q[1][l] = r->q[2][l] = 0.0f;
-    r->q[3][l] = 1.0f;
+    tb_f4_store(r->wh[l], tb_f4_splat(0.0f));
+    tb_f4_store(r->q[l], tb_f4_make(0.0f, 0.0f, 0.0f, 1.0f));
   }
-  tb_f4 x = tb_f4_load(r->w[0]), y = tb_f4_load(r->w[1]), z = tb_f4_load(r->w[2]);
+  /* the lanes' rows were stored whole (16 bytes), so these loads take them from the stores */
+  tb_f4 x = tb_f4_load(r->wh[0]), y = tb_f4_load(r->wh[1]), z = tb_f4_load(r->wh[2]), h = tb_f4_load(r->wh[3]);
+  tb_f4_transpose(&x, &y, &z, &h);
+  tb_f4 bx = tb_f4_load(r->q[0]), by = tb_f4_load(r->q[1]), bz = tb_f4_load(r->q[2]), bw = tb_f4_load(r->q[3]);
+  tb_f4_transpose(&bx, &by, &bz, &bw);
   tb_f4 len = tb_f4_sqrt(tb_f4_add(tb_f4_add(tb_f4_mul(x, x), tb_f4_mul(y, y)), tb_f4_mul(z, z)));
-  tb_f4 half = tb_f4_mul(tb_f4_mul(tb_f4_splat(0.5f), len), tb_f4_load(r->hs)), sn, cs;
+  tb_f4 half = tb_f4_mul(tb_f4_mul(tb_f4_splat(0.5f), len), h), sn, cs;
   tb_f4_sin_cos(half, &sn, &cs);
   tb_f4 s = tb_f4_div(sn, len);
   tb_f4 ax = tb_f4_mul(x, s), ay = tb_f4_mul(y, s), az = tb_f4_mul(z, s), aw = cs; /* Δq */
-  tb_f4 bx = tb_f4_load(r->q[0]), by = tb_f4_load(r->q[1]), bz = tb_f4_load(r->q[2]), bw = tb_f4_load(r->q[3]);
   /* tb_quat_mul(Δq, q) */
   tb_f4 qx = tb_f4_sub(tb_f4_add(tb_f4_add(tb_f4_mul(aw, bx), tb_f4_mul(ax, bw)), tb_f4_mul(ay, bz)), tb_f4_mul(az, by));
   tb_f4 qy = tb_f4_add(tb_f4_add(tb_f4_sub(tb_f4_mul(aw, by), tb_f4_mul(ax, bz)), tb_f4_mul(ay, bw)), tb_f4_mul(az, bx));
@@ -205,9 +210,8 @@ static void integrate_rotations(rotation_lanes* r) {
   out[1] = tb_f4_select(still, by, out[1]);
   out[2] = tb_f4_select(still, bz, out[2]);
   out[3] = tb_f4_select(still, bw, out[3]);
-  float q[4][TB_LANES];
-  for (int k = 0; k < 4; ++k) tb_f4_store(q[k], out[k]);
-  for (int l = 0; l < r->n; ++l) *r->out[l] = (tb_quat){q[0][l], q[1][l], q[2][l], q[3][l]};
+  tb_f4_transpose(&out[0], &out[1], &out[2], &out[3]);
+  for (int l = 0; l < r->n; ++l) tb_f4_store(&r->out[l]->x, out[l]);
   r->n = 0;
 }
 
@@ -217,9 +221,8 @@ static TB_INLINE_HOT void advance(rotation_lanes* r, tb_body_sim* sim, tb_body_s
   st->dp = tb_mul_add(st->dp, hs, v);
   st->dtheta = tb_mul_add(st->dtheta, hs, av);
   int l = r->n++;
-  r->w[0][l] = av.x; r->w[1][l] = av.y; r->w[2][l] = av.z;
-  r->hs[l] = hs;
-  r->q[0][l] = sim->q.x; r->q[1][l] = sim->q.y; r->q[2][l] = sim->q.z; r->q[3][l] = sim->q.w;
+  tb_f4_store(r->wh[l], tb_f4_make(av.x, av.y, av.z, hs));
+  tb_f4_store(r->q[l], tb_f4_load(&sim->q.x));
   r->out[l] = &sim->q;
   if (r->n == TB_LANES) integrate_rotations(r);
 }
