@@ -1,7 +1,8 @@
 /* Four-lane float32 and two-lane float64 (tb_d2, for double-precision sums of float data) SIMD
  * through one header (internal). Back ends: wasm SIMD128, SSE2, scalar. Every back end computes
  * the same IEEE results lane by lane (no fused multiply-add, no approximate reciprocals;
- * conversions round to nearest), so the builds agree bit for bit. */
+ * conversions round to nearest), so the builds agree bit for bit; tb_f4_sin_cos gives what the
+ * build's own C library's sinf and cosf give (the same in SSE2 and scalar). */
 #ifndef TB_SIMD_H
 #define TB_SIMD_H
 
