@@ -415,9 +415,9 @@ int tb_islands_update(tb_world* w) {
     w->links_next[n] = (uint64_t)m;
     n += touching(&w->pairs[m]);
   }
-  int32_t touching = n;
+  int32_t listed = n;
   n = 0;
-  for (int32_t k = 0; k < touching; ++k) {
+  for (int32_t k = 0; k < listed; ++k) {
     int32_t m = (int32_t)w->links_next[k];
     int32_t b0 = sh->body[w->pairs[m].shape0], b1 = sh->body[w->pairs[m].shape1];
     if (tb_body_awake_dynamic(b, b0) && tb_body_awake_dynamic(b, b1) && b->island[b0] >= 0 && b->island[b1] >= 0) w->links_next[n++] = link_key(b0, b1);
