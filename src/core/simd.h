@@ -25,6 +25,8 @@ static inline tb_f4 tb_f4_div(tb_f4 a, tb_f4 b) { return wasm_f32x4_div(a, b); }
 static inline tb_f4 tb_f4_min(tb_f4 a, tb_f4 b) { return wasm_f32x4_pmin(a, b); }
 static inline tb_f4 tb_f4_max(tb_f4 a, tb_f4 b) { return wasm_f32x4_pmax(a, b); }
 static inline tb_f4 tb_f4_sqrt(tb_f4 a) { return wasm_f32x4_sqrt(a); }
+/* |a| (fabsf: the sign bit cleared) */
+static inline tb_f4 tb_f4_abs(tb_f4 a) { return wasm_f32x4_abs(a); }
 static inline tb_f4 tb_f4_gt(tb_f4 a, tb_f4 b) { return wasm_f32x4_gt(a, b); }
 static inline tb_f4 tb_f4_lt(tb_f4 a, tb_f4 b) { return wasm_f32x4_lt(a, b); }
 static inline tb_f4 tb_f4_ge(tb_f4 a, tb_f4 b) { return wasm_f32x4_ge(a, b); }
@@ -77,6 +79,7 @@ static inline tb_f4 tb_f4_div(tb_f4 a, tb_f4 b) { return _mm_div_ps(a, b); }
 static inline tb_f4 tb_f4_min(tb_f4 a, tb_f4 b) { return _mm_min_ps(b, a); }
 static inline tb_f4 tb_f4_max(tb_f4 a, tb_f4 b) { return _mm_max_ps(b, a); }
 static inline tb_f4 tb_f4_sqrt(tb_f4 a) { return _mm_sqrt_ps(a); }
+static inline tb_f4 tb_f4_abs(tb_f4 a) { return _mm_andnot_ps(_mm_set1_ps(-0.0f), a); }
 static inline tb_f4 tb_f4_gt(tb_f4 a, tb_f4 b) { return _mm_cmpgt_ps(a, b); }
 static inline tb_f4 tb_f4_lt(tb_f4 a, tb_f4 b) { return _mm_cmplt_ps(a, b); }
 static inline tb_f4 tb_f4_ge(tb_f4 a, tb_f4 b) { return _mm_cmpge_ps(a, b); }
@@ -128,6 +131,7 @@ static inline tb_f4 tb_f4_div(tb_f4 a, tb_f4 b) { TB_F4_MAP2(x / y); }
 static inline tb_f4 tb_f4_min(tb_f4 a, tb_f4 b) { TB_F4_MAP2(y < x ? y : x); }
 static inline tb_f4 tb_f4_max(tb_f4 a, tb_f4 b) { TB_F4_MAP2(x < y ? y : x); }
 static inline tb_f4 tb_f4_sqrt(tb_f4 a) { tb_f4 r; for (int i = 0; i < 4; ++i) r.v[i] = sqrtf(a.v[i]); return r; }
+static inline tb_f4 tb_f4_abs(tb_f4 a) { tb_f4 r; for (int i = 0; i < 4; ++i) r.v[i] = fabsf(a.v[i]); return r; }
 static inline float tb_f4_mask_(int c) { uint32_t u = c ? 0xFFFFFFFFu : 0u; float f; memcpy(&f, &u, 4); return f; }
 static inline tb_f4 tb_f4_gt(tb_f4 a, tb_f4 b) { TB_F4_MAP2(tb_f4_mask_(x > y)); }
 static inline tb_f4 tb_f4_lt(tb_f4 a, tb_f4 b) { TB_F4_MAP2(tb_f4_mask_(x < y)); }
@@ -199,7 +203,7 @@ static inline tb_d2 tb_d2_cosdf_(tb_d2 x) {
   return tb_d2_add(tb_d2_add(tb_d2_add(tb_d2_splat(1.0), tb_d2_mul(z, c0)), tb_d2_mul(w, c1)), tb_d2_mul(tb_d2_mul(w, z), r));
 }
 static inline void tb_f4_sin_cos(tb_f4 x, tb_f4* sin_x, tb_f4* cos_x) {
-  tb_f4 ax = wasm_f32x4_abs(x);
+  tb_f4 ax = tb_f4_abs(x);
   /* |x| <= the float of bits 0x3f490fda (musl's test on the bits; for |x| the same order) */
   if (tb_f4_bitmask(wasm_f32x4_le(ax, tb_f4_splat(0x1.921fb4p-1f))) != 0xF) {
     tb_f4_sin_cos_each_(x, sin_x, cos_x);

@@ -71,15 +71,13 @@ static inline tb_f4 rel_vel(const lane_bodies* lb, v3w d, v3w ca, v3w cb) {
   return tb_f4_sub(tb_f4_add(v3w_dot(v3w_sub(lb->vb, lb->va), d), v3w_dot(lb->wb, cb)), v3w_dot(lb->wa, ca));
 }
 
-static inline tb_f4 f4_abs(tb_f4 x) { return tb_f4_max(x, tb_f4_sub(tb_f4_splat(0.0f), x)); }
-
 /* PGS friction row (seed §4.3): the new accumulated impulse from the velocity vt stays when
  * within the static bound μs·P, else it is projected to the dynamic range [−μd·P, μd·P]; the
  * drift bias b of a kept anchor is then added within the bound that applies. */
 static inline tb_f4 row(tb_f4 l, tb_f4 m, tb_f4 vt, tb_f4 b, tb_f4 lim_s, tb_f4 lim_d, tb_f4* over_out) {
   tb_f4 zero = tb_f4_splat(0.0f);
   tb_f4 u = tb_f4_sub(l, tb_f4_mul(m, vt));
-  tb_f4 over = tb_f4_gt(f4_abs(u), lim_s);
+  tb_f4 over = tb_f4_gt(tb_f4_abs(u), lim_s);
   *over_out = tb_f4_or(*over_out, over);
   tb_f4 bound = tb_f4_select(over, lim_d, lim_s);
   tb_f4 x = tb_f4_sub(u, tb_f4_mul(m, b));
@@ -234,7 +232,7 @@ void tb_contact_residuals(const tb_contact_wide* c, const tb_body_state* states,
     tb_f4 lambda = tb_f4_load(p->lambda_n);
     tb_f4 below = tb_f4_and(tb_f4_gt(lambda, zero), tb_f4_lt(lambda, cap));
     tb_f4 approach = tb_f4_sub(target, vn);
-    tb_f4 err = tb_f4_select(below, f4_abs(tb_f4_sub(vn, target)), tb_f4_select(tb_f4_gt(approach, zero), approach, zero));
+    tb_f4 err = tb_f4_select(below, tb_f4_abs(tb_f4_sub(vn, target)), tb_f4_select(tb_f4_gt(approach, zero), approach, zero));
     err = tb_f4_select(tb_f4_ge(lambda, cap), zero, err);
     rv = tb_f4_select(tb_f4_and(tb_f4_and(row, rigid), tb_f4_gt(err, rv)), err, rv);
   }

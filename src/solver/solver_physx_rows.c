@@ -33,7 +33,9 @@ typedef struct tb_physx_lanes {
   float va[3][TB_LANES], wa[3][TB_LANES], vb[3][TB_LANES], wb[3][TB_LANES];
   float dg[3][TB_LANES];
   float x[TB_MAX_MANIFOLD_POINTS][3][TB_LANES]; /* the lanes' contact points by point index, m */
+  float x_anchor[3][TB_LANES]; /* the contact point of each lane's first anchor (m; zeros without one) */
   float points[TB_LANES];    /* the lanes' manifold points (0 in empty lanes), compared as floats */
+  float restitution[TB_LANES]; /* the lanes' combined restitution (0 in empty lanes) */
   int32_t anchors[TB_LANES]; /* friction anchors of the lane, 0 to 2 */
   /* lanes with kept anchors (strong friction): the bodies' poses now and each anchor's body-local
    * points of the last step, for the drift (prepare_anchor_drift); zeros in the other lanes */
@@ -124,6 +126,7 @@ static void prepare_lane_bodies(const tb_physx_ctx* ctx, tb_contact_wide* c, int
   c->compliant[l] = compliant ? 1.0f : 0.0f;
   c->mu_static[l] = in->mu_static[l];
   c->mu_dynamic[l] = in->mu_dynamic[l];
+  ls->restitution[l] = in->restitution[l];
 
   ln->n = ln->mf->normal;
   ls->points[l] = (float)ln->mf->point_count;
@@ -181,9 +184,9 @@ static void gather_lane_bodies(const tb_physx_ctx* ctx, tb_contact_wide* c, tb_p
   gather_side_bodies(d, zeros, b, ls->ib, ls->cb0, ls->vb, ls->wb);
 }
 
-/* Friction of lane l: the anchors (kept while they stick), the tangent basis along the slip and,
- * for kept anchors, their drift along t0 and t1 (m); the tangent rows follow for all lanes at once
- * (prepare_anchor_rows). */
+/* Friction of lane l: the anchors (kept while they stick) and, for kept anchors, the poses and
+ * body-local points of their drift; the tangent basis, the drift along it and the tangent rows
+ * follow for all lanes at once (prepare_tangents, prepare_anchor_drift, prepare_anchor_rows). */
 static void prepare_lane_friction(const tb_physx_ctx* ctx, tb_contact_wide* c, int l, tb_physx_lanes* ls) {
   const tb_physx_lane* ln = &ls->ln[l];
   const tb_world* w = ctx->w;
@@ -214,27 +217,8 @@ static void prepare_lane_friction(const tb_physx_ctx* ctx, tb_contact_wide* c, i
     }
   }
   if (friction && c->kept[l] < 0) na = choose_anchors(mf, ln->x, anchors);
-  /* tangent t0 along the patch's slip velocity (at the first anchor) so that a sliding
-   * anchor's PGS rows resist the slip along one row; any basis when not slipping */
-  tb_vec3 t0, t1;
-  float lt = 0.0f; /* m/s, the slip speed at the first anchor */
-  tb_vec3 vt = tb_v3(0, 0, 0);
-  if (na > 0) {
-    tb_vec3 x = ln->x[anchors[0]];
-    tb_vec3 va = v3w_rows_lane(ls->va, l), wa = v3w_rows_lane(ls->wa, l), ca0 = v3w_rows_lane(ls->ca0, l);
-    tb_vec3 vb = v3w_rows_lane(ls->vb, l), wb = v3w_rows_lane(ls->wb, l), cb0 = v3w_rows_lane(ls->cb0, l);
-    tb_vec3 dv = tb_sub(tb_add(vb, tb_cross(wb, tb_sub(x, cb0))), tb_add(va, tb_cross(wa, tb_sub(x, ca0))));
-    dv = tb_add(dv, ln->dg);
-    vt = tb_sub(dv, tb_scale(n, tb_dot(dv, n)));
-    lt = tb_length(vt);
-  }
-  if (lt > TB_SLIP_DIRECTION_SPEED) {
-    t0 = tb_scale(vt, 1.0f / lt);
-    t1 = tb_cross(n, t0);
-  } else {
-    tb_basis(n, &t0, &t1);
-  }
-  set3(c->n, l, n); set3(c->t0, l, t0); set3(c->t1, l, t1);
+  if (na > 0) set3(ls->x_anchor, l, ln->x[anchors[0]]);
+  set3(c->n, l, n);
   c->friction_scale[l] = na > 0 ? 1.0f / (float)na : 0.0f;
   if (na > c->anchor_count) c->anchor_count = na;
   ls->anchors[l] = na;
@@ -251,6 +235,39 @@ static void prepare_lane_friction(const tb_physx_ctx* ctx, tb_contact_wide* c, i
       set3(ls->lb[k], l, prev->local_b[TB_MAX_ANCHORS * c->kept[l] + k]);
     }
   }
+}
+
+/* The tangents t0, t1 of the lanes (zeros in empty lanes): t0 along the patch's slip velocity at
+ * its first anchor (B's point velocity minus A's after this step's external forces, less its part
+ * along n), so that a sliding anchor's PGS rows resist the slip along one row; tb_basis(n) when the
+ * slip is slower than TB_SLIP_DIRECTION_SPEED or the patch has no anchor. Each lane does the
+ * operations of the one-lane formulas (tb_cross, tb_dot, tb_length, tb_basis) in their order. */
+static void prepare_tangents(tb_contact_wide* c, const tb_physx_lanes* ls) {
+  tb_f4 zero = tb_f4_splat(0.0f), one = tb_f4_splat(1.0f);
+  float has_lane[TB_LANES], has_anchor[TB_LANES];
+  for (int l = 0; l < TB_LANES; ++l) {
+    has_lane[l] = c->manifold[l] >= 0 ? 1.0f : 0.0f;
+    has_anchor[l] = ls->anchors[l] > 0 ? 1.0f : 0.0f;
+  }
+  tb_f4 lane = tb_f4_gt(tb_f4_load(has_lane), zero), anchored = tb_f4_gt(tb_f4_load(has_anchor), zero);
+  v3w n = v3w_load(c->n), x = v3w_load(ls->x_anchor);
+  v3w dv = v3w_sub(v3w_add(v3w_load(ls->vb), v3w_cross(v3w_load(ls->wb), v3w_sub(x, v3w_load(ls->cb0)))),
+                   v3w_add(v3w_load(ls->va), v3w_cross(v3w_load(ls->wa), v3w_sub(x, v3w_load(ls->ca0)))));
+  dv = v3w_add(dv, v3w_load(ls->dg));
+  v3w vt = v3w_sub(dv, v3w_scale(n, v3w_dot(dv, n)));
+  tb_f4 lt = tb_f4_sqrt(v3w_dot(vt, vt)); /* m/s, the slip speed at the first anchor */
+  tb_f4 slip = tb_f4_and(anchored, tb_f4_gt(lt, tb_f4_splat(TB_SLIP_DIRECTION_SPEED)));
+  v3w t0s = v3w_scale(vt, tb_f4_div(one, lt));
+  /* tb_basis: the reference axis y when |n.x| is the largest component, else x */
+  tb_f4 ax = tb_f4_abs(n.x), ay = tb_f4_abs(n.y), az = tb_f4_abs(n.z);
+  tb_f4 use_y = tb_f4_and(tb_f4_ge(ax, ay), tb_f4_ge(ax, az));
+  v3w ref = {tb_f4_select(use_y, zero, one), tb_f4_select(use_y, one, zero), zero};
+  v3w t = v3w_sub(ref, v3w_scale(n, v3w_dot(ref, n)));
+  v3w t0b = v3w_scale(t, tb_f4_div(one, tb_f4_sqrt(v3w_dot(t, t))));
+  v3w t0 = v3w_select(slip, t0s, t0b);
+  v3w none = {zero, zero, zero};
+  v3w_store(c->t0, v3w_select(lane, t0, none));
+  v3w_store(c->t1, v3w_select(lane, v3w_cross(n, t0), none));
 }
 
 /* tb_transform_point of each lane's point p by that lane's pose (position rows pos, quaternion
@@ -323,68 +340,83 @@ static void prepare_anchor_rows(tb_contact_wide* c, const tb_physx_lanes* ls) {
   }
 }
 
-/* Normal row of point j of lane l with its unit response wn (1/kg) and approach speed vn (m/s):
- * base separation (m), and for an active point the row's velocity multiplier (1/w, kg) with
- * restitution targets (m/s) or the implicit spring. */
-static void prepare_lane_point(const tb_physx_ctx* ctx, tb_contact_wide* c, int l, int32_t j, const tb_physx_lane* ln,
-                               float wn, float vn) {
-  const tb_solver_params* sp = &ctx->w->def.solver;
+/* Implicit spring row of point j of lane l (seed §3.2) with its unit response wn (1/kg) and
+ * approach speed vn (m/s): a = h(d + h·k), x = 1/(1 + a·w); Δp = x·a·(target − vn) − x·p with
+ * target −k·s/(d + h·k); an acceleration spring (k 1/s², d 1/s) has x = 1/(1 + a) and its velocity
+ * change is converted through the effective mass 1/w; damping suppressed when separated and not
+ * expected to close within the step. The lane's imp_mul is 1 and its vel_mul 0 when it comes here. */
+static void prepare_spring_point(const tb_physx_ctx* ctx, tb_contact_wide* c, int l, int32_t j, const tb_physx_lane* ln,
+                                 float wn, float vn) {
   const tb_manifold_point* mp = &ln->mf->points[j];
   const tb_physx_wide_in* in = ln->in;
   tb_contact_point_wide* p = &c->p[j];
   float hi = ln->hi;
-  p->base_separation[l] = mp->separation;
-  p->restitution_target[l] = p->restitution_biased[l] = TB_NO_RESTITUTION;
-  p->imp_mul[l] = 1.0f;
-  p->vel_mul[l] = 0.0f;
-  if (!mp->active || wn <= 0.0f) return; /* detected only, or nothing can move: no row */
-  if (ln->compliant) {
-    /* implicit spring (seed §3.2): a = h(d + h·k), x = 1/(1 + a·w); Δp = x·a·(target − vn)
-     * − x·p with target −k·s/(d + h·k); an acceleration spring (k 1/s², d 1/s) has
-     * x = 1/(1 + a) and its velocity change is converted through the effective mass 1/w;
-     * damping suppressed when separated and not expected to close within the step */
-    float stiffness = in->stiffness[l];
-    float damping = mp->separation > 0.0f && mp->separation + vn * ctx->h > 0.0f ? 0.0f : in->damping[l];
-    float a_sp = hi * (damping + hi * stiffness);
-    if (a_sp <= 0.0f) return;
-    int accel = (in->flags[l] & TB_CONTACT_MATERIAL_ACCELERATION_SPRING) != 0;
-    float xk = 1.0f / (1.0f + a_sp * (accel ? 1.0f : wn));
-    p->vel_mul[l] = xk * a_sp * (accel ? 1.0f / wn : 1.0f);
-    p->compliant_rate[l] = stiffness / (damping + hi * stiffness);
-    /* TGS: each internal step's spring impulse starts from zero, so the accumulated impulse
-     * of earlier internal steps does not decay */
-    p->imp_mul[l] = ctx->tgs ? 1.0f : 1.0f - xk;
-    return;
-  }
-  p->vel_mul[l] = 1.0f / wn;
-  /* restitution: e > 0, closing faster than the bounce threshold, expected to touch within
-   * the step */
-  float e = in->restitution[l];
-  if (e > 0.0f && vn < -sp->bounce_threshold_velocity && mp->separation + vn * ctx->h < 0.0f) {
-    /* from a gap the position iterations move the pose as if the bodies had touched at the
-     * step's start (PhysX biased error); the velocity iterations target the full rebound */
-    p->restitution_target[l] = -e * vn;
-    p->restitution_biased[l] = p->restitution_target[l] - (mp->separation > 0.0f ? mp->separation / ctx->h : 0.0f);
-  }
+  float stiffness = in->stiffness[l];
+  float damping = mp->separation > 0.0f && mp->separation + vn * ctx->h > 0.0f ? 0.0f : in->damping[l];
+  float a_sp = hi * (damping + hi * stiffness);
+  if (a_sp <= 0.0f) return;
+  int accel = (in->flags[l] & TB_CONTACT_MATERIAL_ACCELERATION_SPRING) != 0;
+  float xk = 1.0f / (1.0f + a_sp * (accel ? 1.0f : wn));
+  p->vel_mul[l] = xk * a_sp * (accel ? 1.0f / wn : 1.0f);
+  p->compliant_rate[l] = stiffness / (damping + hi * stiffness);
+  /* TGS: each internal step's spring impulse starts from zero, so the accumulated impulse of
+   * earlier internal steps does not decay */
+  p->imp_mul[l] = ctx->tgs ? 1.0f : 1.0f - xk;
 }
 
-/* Normal rows of every point j of the four lanes: arms along n and unit responses for all lanes at
- * once, with the approach speed after this step's external forces (B's point velocity minus
- * A's, plus the not yet applied a·h, along n), then each lane's row. */
+/* Normal rows of every point j of the four lanes: arms along n and unit responses wn (1/kg), the
+ * approach speed vn after this step's external forces (B's point velocity minus A's, plus the not
+ * yet applied a·h, along n, m/s), the base separation (m); an active point with wn > 0 gets a row:
+ * rigid, its velocity multiplier 1/wn (kg) and restitution targets (m/s), all lanes at once;
+ * compliant, its implicit spring (prepare_spring_point). Lanes without point j keep zeros. */
 static void prepare_point_rows(const tb_physx_ctx* ctx, tb_contact_wide* c, const tb_physx_lanes* ls) {
+  const tb_solver_params* sp = &ctx->w->def.solver;
+  tb_f4 zero = tb_f4_splat(0.0f), one = tb_f4_splat(1.0f);
   v3w n = v3w_load(c->n);
   v3w ca0 = v3w_load(ls->ca0), cb0 = v3w_load(ls->cb0);
   v3w va = v3w_load(ls->va), wa = v3w_load(ls->wa), vb = v3w_load(ls->vb), wb = v3w_load(ls->wb), dg = v3w_load(ls->dg);
+  tb_f4 rigid = tb_f4_gt(tb_f4_splat(0.5f), tb_f4_load(c->compliant)); /* compliant is 0 or 1 */
+  tb_f4 e = tb_f4_load(ls->restitution), h = tb_f4_splat(ctx->h);
   for (int32_t j = 0; j < c->point_count; ++j) {
     tb_f4 has = tb_f4_gt(tb_f4_load(ls->points), tb_f4_splat((float)j)); /* lanes with a point j */
     v3w xv = v3w_load(ls->x[j]), ra = v3w_sub(xv, ca0), rb = v3w_sub(xv, cb0); /* zeros outside has */
     tb_contact_point_wide* p = &c->p[j];
-    float wn[TB_LANES], vn[TB_LANES];
-    tb_f4_store(wn, row_arms(c, ls, has, n, ra, rb, p->ca_n, p->cb_n, p->ia_n, p->ib_n));
+    tb_f4 wn = row_arms(c, ls, has, n, ra, rb, p->ca_n, p->cb_n, p->ia_n, p->ib_n);
     v3w dv = v3w_sub(v3w_add(vb, v3w_cross(wb, rb)), v3w_add(va, v3w_cross(wa, ra)));
-    tb_f4_store(vn, v3w_dot(v3w_add(dv, dg), n));
+    tb_f4 vn = v3w_dot(v3w_add(dv, dg), n);
+    float sep_l[TB_LANES] = {0}, active_l[TB_LANES] = {0};
     for (int l = 0; l < TB_LANES; ++l)
-      if (ls->points[l] > (float)j) prepare_lane_point(ctx, c, l, j, &ls->ln[l], wn[l], vn[l]);
+      if (ls->points[l] > (float)j) {
+        const tb_manifold_point* mp = &ls->ln[l].mf->points[j];
+        sep_l[l] = mp->separation;
+        active_l[l] = mp->active ? 1.0f : 0.0f;
+      }
+    tb_f4 sep = tb_f4_load(sep_l);
+    /* an active point has a row unless nothing can move (wn <= 0; a NaN wn keeps its row, as
+     * the step's NaN check expects) */
+    tb_f4 row = tb_f4_select(tb_f4_ge(zero, wn), zero, tb_f4_and(has, tb_f4_gt(tb_f4_load(active_l), zero)));
+    tb_f4 rigid_row = tb_f4_and(row, rigid);
+    /* restitution: e > 0, closing faster than the bounce threshold, expected to touch within the
+     * step; from a gap the position iterations move the pose as if the bodies had touched at the
+     * step's start (PhysX biased error), the velocity iterations target the full rebound */
+    tb_f4 bounce = tb_f4_and(rigid_row, tb_f4_and(tb_f4_gt(e, zero), tb_f4_lt(vn, tb_f4_splat(-sp->bounce_threshold_velocity))));
+    bounce = tb_f4_and(bounce, tb_f4_lt(tb_f4_add(sep, tb_f4_mul(vn, h)), zero));
+    tb_f4 target = tb_f4_mul(tb_f4_sub(zero, e), vn);
+    tb_f4 biased = tb_f4_sub(target, tb_f4_select(tb_f4_gt(sep, zero), tb_f4_div(sep, h), zero));
+    tb_f4 none = tb_f4_splat(TB_NO_RESTITUTION);
+    tb_f4_store(p->base_separation, tb_f4_select(has, sep, zero));
+    tb_f4_store(p->restitution_target, tb_f4_select(has, tb_f4_select(bounce, target, none), zero));
+    tb_f4_store(p->restitution_biased, tb_f4_select(has, tb_f4_select(bounce, biased, none), zero));
+    tb_f4_store(p->imp_mul, tb_f4_select(has, one, zero));
+    tb_f4_store(p->vel_mul, tb_f4_select(rigid_row, tb_f4_div(one, wn), zero));
+    int springs = tb_f4_bitmask(tb_f4_and(row, tb_f4_gt(tb_f4_load(c->compliant), zero)));
+    if (springs) {
+      float wn_l[TB_LANES], vn_l[TB_LANES];
+      tb_f4_store(wn_l, wn);
+      tb_f4_store(vn_l, vn);
+      for (int l = 0; l < TB_LANES; ++l)
+        if (springs & (1 << l)) prepare_spring_point(ctx, c, l, j, &ls->ln[l], wn_l[l], vn_l[l]);
+    }
   }
 }
 
@@ -435,6 +467,7 @@ void tb_physx_prepare_rows_job(int32_t begin, int32_t end, void* vctx) {
       prepare_lane_bodies(ctx, c, l, m, &ls);
       prepare_lane_friction(ctx, c, l, &ls);
     }
+    prepare_tangents(c, &ls);
     prepare_anchor_drift(c, &ls);
     prepare_anchor_rows(c, &ls);
     prepare_point_rows(ctx, c, &ls);
