@@ -15,7 +15,6 @@ typedef struct tb_physx_lane {
   int32_t manifold;
   const tb_manifold* mf;
   const tb_physx_wide_in* in; /* the wide's pair data (the lane's column) */
-  float hi;                 /* one iteration's step, s (TGS: h/N) */
   int compliant;
   tb_vec3 n;                /* manifold normal, shape0 → shape1 */
   tb_vec3 dg;               /* TGS with gravity per internal step: the step's a·h not yet applied, m/s */
@@ -36,6 +35,7 @@ typedef struct tb_physx_lanes {
   float x_anchor[3][TB_LANES]; /* the contact point of each lane's first anchor (m; zeros without one) */
   float points[TB_LANES];    /* the lanes' manifold points (0 in empty lanes), compared as floats */
   float restitution[TB_LANES]; /* the lanes' combined restitution (0 in empty lanes) */
+  float hi[TB_LANES];          /* s: one iteration's step (TGS: h/N; 0 in empty lanes) */
   int32_t anchors[TB_LANES]; /* friction anchors of the lane, 0 to 2 */
   /* lanes with kept anchors (strong friction): the bodies' poses now and each anchor's body-local
    * points of the last step, for the drift (prepare_anchor_drift); zeros in the other lanes */
@@ -108,11 +108,6 @@ static void prepare_lane_bodies(const tb_physx_ctx* ctx, tb_contact_wide* c, int
   const tb_body_sim* dyn = sb && sb->inv_mass > 0.0f ? sb : (sa && sa->inv_mass > 0.0f ? sa : (sb ? sb : sa));
   c->position_iterations[l] = dyn ? dyn->position_iterations : sp->position_iterations;
   c->velocity_iterations[l] = dyn ? dyn->velocity_iterations : 1;
-  float hi = ctx->tgs ? ctx->h / (float)c->position_iterations[l] : ctx->h; /* one iteration's step */
-  ln->hi = hi;
-  c->pen_rate[l] = sp->bias_coefficient / hi;
-  c->spec_rate[l] = 1.0f / hi;
-  c->max_depenetration[l] = sp->max_depenetration_velocity;
 
   /* max contact impulse: the smaller of the non-static bodies' caps */
   float cap = INFINITY;
@@ -138,6 +133,20 @@ static void prepare_lane_bodies(const tb_physx_ctx* ctx, tb_contact_wide* c, int
   float gb = imb > 0.0f ? 1.0f : 0.0f, ga = ima > 0.0f ? 1.0f : 0.0f;
   ln->dg = ctx->ext_every ? tb_scale(ctx->gravity, ctx->h * (gb - ga)) : tb_v3(0, 0, 0);
   set3(ls->dg, l, ln->dg);
+}
+
+/* The lanes' iteration step hi (s: TGS h/N with the island's N position iterations, PGS h) and
+ * the rates of their rows: the penetration bias (bias coefficient / hi) and a gap's closing
+ * speed (1 / hi), 1/s, with the max depenetration velocity (m/s); zeros in empty lanes. */
+static void prepare_lane_rates(const tb_physx_ctx* ctx, tb_contact_wide* c, tb_physx_lanes* ls) {
+  const tb_solver_params* sp = &ctx->w->def.solver;
+  tb_f4 zero = tb_f4_splat(0.0f), h = tb_f4_splat(ctx->h);
+  tb_f4 lane = tb_f4_gt(tb_f4_load(c->velocity_iterations), zero); /* >= 1 in a lane with a manifold */
+  tb_f4 hi = tb_f4_select(lane, ctx->tgs ? tb_f4_div(h, tb_f4_load(c->position_iterations)) : h, zero);
+  tb_f4_store(ls->hi, hi);
+  tb_f4_store(c->pen_rate, tb_f4_select(lane, tb_f4_div(tb_f4_splat(sp->bias_coefficient), hi), zero));
+  tb_f4_store(c->spec_rate, tb_f4_select(lane, tb_f4_div(tb_f4_splat(1.0f), hi), zero));
+  tb_f4_store(c->max_depenetration, tb_f4_select(lane, tb_f4_splat(sp->max_depenetration_velocity), zero));
 }
 
 /* One side's rows of the lanes: each lane's solver body (idx[l] >= 0) or zeros (a static side, an
@@ -345,12 +354,13 @@ static void prepare_anchor_rows(tb_contact_wide* c, const tb_physx_lanes* ls) {
  * target −k·s/(d + h·k); an acceleration spring (k 1/s², d 1/s) has x = 1/(1 + a) and its velocity
  * change is converted through the effective mass 1/w; damping suppressed when separated and not
  * expected to close within the step. The lane's imp_mul is 1 and its vel_mul 0 when it comes here. */
-static void prepare_spring_point(const tb_physx_ctx* ctx, tb_contact_wide* c, int l, int32_t j, const tb_physx_lane* ln,
+static void prepare_spring_point(const tb_physx_ctx* ctx, tb_contact_wide* c, int l, int32_t j, const tb_physx_lanes* ls,
                                  float wn, float vn) {
+  const tb_physx_lane* ln = &ls->ln[l];
   const tb_manifold_point* mp = &ln->mf->points[j];
   const tb_physx_wide_in* in = ln->in;
   tb_contact_point_wide* p = &c->p[j];
-  float hi = ln->hi;
+  float hi = ls->hi[l];
   float stiffness = in->stiffness[l];
   float damping = mp->separation > 0.0f && mp->separation + vn * ctx->h > 0.0f ? 0.0f : in->damping[l];
   float a_sp = hi * (damping + hi * stiffness);
@@ -415,7 +425,7 @@ static void prepare_point_rows(const tb_physx_ctx* ctx, tb_contact_wide* c, cons
       tb_f4_store(wn_l, wn);
       tb_f4_store(vn_l, vn);
       for (int l = 0; l < TB_LANES; ++l)
-        if (springs & (1 << l)) prepare_spring_point(ctx, c, l, j, &ls->ln[l], wn_l[l], vn_l[l]);
+        if (springs & (1 << l)) prepare_spring_point(ctx, c, l, j, ls, wn_l[l], vn_l[l]);
     }
   }
 }
@@ -462,11 +472,11 @@ void tb_physx_prepare_rows_job(int32_t begin, int32_t end, void* vctx) {
     for (int l = 0; l < TB_LANES; ++l) {
       c->out_a[l] = c->out_b[l] = c->sink;
       c->anchor_point[0][l] = c->anchor_point[1][l] = -1;
-      int32_t m = c->manifold[l];
-      if (m < 0) continue;
-      prepare_lane_bodies(ctx, c, l, m, &ls);
-      prepare_lane_friction(ctx, c, l, &ls);
+      if (c->manifold[l] >= 0) prepare_lane_bodies(ctx, c, l, c->manifold[l], &ls);
     }
+    prepare_lane_rates(ctx, c, &ls);
+    for (int l = 0; l < TB_LANES; ++l)
+      if (c->manifold[l] >= 0) prepare_lane_friction(ctx, c, l, &ls);
     prepare_tangents(c, &ls);
     prepare_anchor_drift(c, &ls);
     prepare_anchor_rows(c, &ls);
