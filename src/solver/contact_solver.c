@@ -152,7 +152,10 @@ static inline int any_sliding(const tb_contact_wide* c, tb_f4 lanes) {
   return tb_f4_bitmask(tb_f4_and(any, lanes)) != 0;
 }
 
-void tb_contact_solve(tb_contact_wide* c, tb_body_state* states, const tb_contact_pass* pass) {
+/* The rows of tb_contact_solve; plain (a constant in each copy): no lane has a spring or a finite
+ * impulse cap, so the spring target and the cap are left out (each would give back what it was
+ * given, NaN included). */
+static TB_INLINE_HOT void solve_wide(tb_contact_wide* c, tb_body_state* states, const tb_contact_pass* pass, int plain) {
   lane_bodies lb;
   gather(c, states, &lb);
   v3w n = v3w_load(c->n), t0 = v3w_load(c->t0), t1 = v3w_load(c->t1);
@@ -188,11 +191,12 @@ void tb_contact_solve(tb_contact_wide* c, tb_body_state* states, const tb_contac
     tb_f4 bounce = tb_f4_load(pass->biased ? p->restitution_biased : p->restitution_target);
     tb_f4 target = tb_f4_max(tb_f4_sub(zero, bias), bounce);
     /* compliant: the implicit spring's target −k·s/(d + h·k) */
-    target = tb_f4_select(compliant, tb_f4_sub(zero, tb_f4_mul(tb_f4_load(p->compliant_rate), s)), target);
+    if (!plain) target = tb_f4_select(compliant, tb_f4_sub(zero, tb_f4_mul(tb_f4_load(p->compliant_rate), s)), target);
     tb_f4 vn = rel_vel(&lb, n, ca, cb);
     tb_f4 lam = tb_f4_load(p->lambda_n);
     tb_f4 new_lam = tb_f4_add(tb_f4_mul(tb_f4_load(p->imp_mul), lam), tb_f4_mul(tb_f4_load(p->vel_mul), tb_f4_sub(target, vn)));
-    new_lam = tb_f4_min(tb_f4_max(new_lam, zero), max_imp);
+    new_lam = tb_f4_max(new_lam, zero);
+    if (!plain) new_lam = tb_f4_min(new_lam, max_imp);
     new_lam = tb_f4_select(normal_active, new_lam, lam);
     tb_f4_store(p->lambda_n, new_lam);
     apply(&lb, c, tb_f4_sub(new_lam, lam), n, v3w_load(p->ia_n), v3w_load(p->ib_n));
@@ -208,6 +212,11 @@ void tb_contact_solve(tb_contact_wide* c, tb_body_state* states, const tb_contac
   if (!pass->friction_first) solve_friction(c, &lb, pass, friction, patch_n, t0, t1, 0);
   else if (!pass->biased && any_sliding(c, friction)) solve_friction(c, &lb, pass, friction, patch_n, t0, t1, 1);
   scatter(c, &lb);
+}
+
+void tb_contact_solve(tb_contact_wide* c, tb_body_state* states, const tb_contact_pass* pass) {
+  if (c->plain) solve_wide(c, states, pass, 1);
+  else solve_wide(c, states, pass, 0);
 }
 
 void tb_contact_residuals(const tb_contact_wide* c, const tb_body_state* states, float* residual_v, float* residual_p) {

@@ -75,6 +75,7 @@ typedef struct tb_contact_wide {
   int32_t state_a[TB_LANES], state_b[TB_LANES]; /* body state read by the gather: the solver body, static → the zero state */
   int32_t manifold[TB_LANES];                   /* manifold index, -1 = empty lane */
   int32_t point_count;                          /* max over lanes */
+  int32_t plain;                                /* 1: no lane has a spring or a finite impulse cap */
   int32_t anchor_count;                         /* max over lanes */
   int32_t anchor_point[TB_MAX_ANCHORS][TB_LANES]; /* manifold point of each anchor, -1 none */
   int32_t kept[TB_LANES];   /* strong friction: index of the previous step's anchors, -1 fresh */

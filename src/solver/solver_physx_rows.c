@@ -475,6 +475,9 @@ void tb_physx_prepare_rows_job(int32_t begin, int32_t end, void* vctx) {
       if (c->manifold[l] >= 0) prepare_lane_bodies(ctx, c, l, c->manifold[l], &ls);
     }
     prepare_lane_rates(ctx, c, &ls);
+    c->plain = 1;
+    for (int l = 0; l < TB_LANES; ++l)
+      if (c->manifold[l] >= 0 && (c->compliant[l] != 0.0f || c->max_impulse[l] != INFINITY)) c->plain = 0;
     for (int l = 0; l < TB_LANES; ++l)
       if (c->manifold[l] >= 0) prepare_lane_friction(ctx, c, l, &ls);
     prepare_tangents(c, &ls);
