@@ -15,7 +15,6 @@ typedef struct tb_physx_lane {
   int32_t manifold;
   const tb_manifold* mf;
   const tb_physx_wide_in* in; /* the wide's pair data (the lane's column) */
-  int compliant;
   tb_vec3 n;                /* manifold normal, shape0 → shape1 */
   tb_vec3 dg;               /* TGS with gravity per internal step: the step's a·h not yet applied, m/s */
   tb_vec3 x[TB_MAX_MANIFOLD_POINTS]; /* contact point of each manifold point (tb_physx_point_of), world, m */
@@ -116,9 +115,7 @@ static void prepare_lane_bodies(const tb_physx_ctx* ctx, tb_contact_wide* c, int
   c->max_impulse[l] = cap;
 
   /* combined by the world's combine rule during collide() */
-  int compliant = (in->flags[l] & TB_CONTACT_MATERIAL_COMPLIANT) != 0;
-  ln->compliant = compliant;
-  c->compliant[l] = compliant ? 1.0f : 0.0f;
+  c->compliant[l] = (in->flags[l] & TB_CONTACT_MATERIAL_COMPLIANT) != 0 ? 1.0f : 0.0f;
   c->mu_static[l] = in->mu_static[l];
   c->mu_dynamic[l] = in->mu_dynamic[l];
   ls->restitution[l] = in->restitution[l];
