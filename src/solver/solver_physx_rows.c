@@ -132,13 +132,27 @@ static void prepare_lane_bodies(const tb_physx_ctx* ctx, tb_contact_wide* c, int
   set3(ls->dg, l, ln->dg);
 }
 
+/* Lanes where flag[l] is non-zero, as a mask. */
+static tb_f4 lane_mask(const int32_t flag[TB_LANES]) {
+  float f[TB_LANES];
+  for (int l = 0; l < TB_LANES; ++l) f[l] = flag[l] ? 1.0f : 0.0f;
+  return tb_f4_gt(tb_f4_load(f), tb_f4_splat(0.0f));
+}
+
+/* The lanes of c that hold a manifold, as a mask. */
+static tb_f4 manifold_lanes(const tb_contact_wide* c) {
+  int32_t has[TB_LANES];
+  for (int l = 0; l < TB_LANES; ++l) has[l] = c->manifold[l] >= 0;
+  return lane_mask(has);
+}
+
 /* The lanes' iteration step hi (s: TGS h/N with the island's N position iterations, PGS h) and
  * the rates of their rows: the penetration bias (bias coefficient / hi) and a gap's closing
  * speed (1 / hi), 1/s, with the max depenetration velocity (m/s); zeros in empty lanes. */
 static void prepare_lane_rates(const tb_physx_ctx* ctx, tb_contact_wide* c, tb_physx_lanes* ls) {
   const tb_solver_params* sp = &ctx->w->def.solver;
   tb_f4 zero = tb_f4_splat(0.0f), h = tb_f4_splat(ctx->h);
-  tb_f4 lane = tb_f4_gt(tb_f4_load(c->velocity_iterations), zero); /* >= 1 in a lane with a manifold */
+  tb_f4 lane = manifold_lanes(c);
   tb_f4 hi = tb_f4_select(lane, ctx->tgs ? tb_f4_div(h, tb_f4_load(c->position_iterations)) : h, zero);
   tb_f4_store(ls->hi, hi);
   tb_f4_store(c->pen_rate, tb_f4_select(lane, tb_f4_div(tb_f4_splat(sp->bias_coefficient), hi), zero));
@@ -250,12 +264,7 @@ static void prepare_lane_friction(const tb_physx_ctx* ctx, tb_contact_wide* c, i
  * operations of the one-lane formulas (tb_cross, tb_dot, tb_length, tb_basis) in their order. */
 static void prepare_tangents(tb_contact_wide* c, const tb_physx_lanes* ls) {
   tb_f4 zero = tb_f4_splat(0.0f), one = tb_f4_splat(1.0f);
-  float has_lane[TB_LANES], has_anchor[TB_LANES];
-  for (int l = 0; l < TB_LANES; ++l) {
-    has_lane[l] = c->manifold[l] >= 0 ? 1.0f : 0.0f;
-    has_anchor[l] = ls->anchors[l] > 0 ? 1.0f : 0.0f;
-  }
-  tb_f4 lane = tb_f4_gt(tb_f4_load(has_lane), zero), anchored = tb_f4_gt(tb_f4_load(has_anchor), zero);
+  tb_f4 lane = manifold_lanes(c), anchored = lane_mask(ls->anchors); /* anchors: 0 to 2 */
   v3w n = v3w_load(c->n), x = v3w_load(ls->x_anchor);
   v3w dv = v3w_sub(v3w_add(v3w_load(ls->vb), v3w_cross(v3w_load(ls->wb), v3w_sub(x, v3w_load(ls->cb0)))),
                    v3w_add(v3w_load(ls->va), v3w_cross(v3w_load(ls->wa), v3w_sub(x, v3w_load(ls->ca0)))));
@@ -314,13 +323,6 @@ static tb_f4 row_arms(const tb_contact_wide* c, const tb_physx_lanes* ls, tb_f4 
   v3w_store(ia_d, pa); v3w_store(ib_d, pb);
   tb_f4 im = tb_f4_add(tb_f4_load(c->inv_mass_a), tb_f4_load(c->inv_mass_b));
   return tb_f4_add(tb_f4_add(im, v3w_dot(cra, pa)), v3w_dot(crb, pb));
-}
-
-/* Lanes where flag[l] is non-zero, as a mask. */
-static tb_f4 lane_mask(const int32_t flag[TB_LANES]) {
-  float f[TB_LANES];
-  for (int l = 0; l < TB_LANES; ++l) f[l] = flag[l] ? 1.0f : 0.0f;
-  return tb_f4_gt(tb_f4_load(f), tb_f4_splat(0.0f));
 }
 
 /* Tangent rows of every anchor k of the four lanes: arms along t0, t1 and the effective masses

@@ -1,7 +1,7 @@
 /* tb_f4_sin_cos against the build's own sinf and cosf, bit for bit: the rotation integration of the
  * PhysX presets calls it for four bodies at a time and must give the bits of one body at a time.
  * Natively the lanes call sinf/cosf; the wasm build (make test-js runs this file built with emcc,
- * build/wasm_tests/test_sin_cos.mjs) evaluates musl's kernels in two lanes of double, and a wrong
+ * build/wasm_tests/test_sin_cos.cjs) evaluates musl's kernels in two lanes of double, and a wrong
  * coefficient, operation order or range test there shows as a differing bit. */
 #include <stdint.h>
 #include <string.h>
