@@ -31,11 +31,15 @@ int tb_pcm_pair_type(int32_t type_a, int32_t type_b) {
   return (box_a & box_b) | ((type_a == TB_SHAPE_CAPSULE) & box_b) | (box_a & (type_b == TB_SHAPE_CAPSULE));
 }
 
+/* fminf of two sizes, which shape creation keeps finite and > 0: without fminf's NaN and signed-zero
+ * cases (a C library call in both builds) the comparison gives the same answer */
+static float min_size(float a, float b) { return b < a ? b : a; }
+
 /* m: PhysX CalculatePCMBoxMargin for a box, the radius for a capsule */
 static float shape_margin(const tb_shape_geom* g) {
   if (g->type == TB_SHAPE_CAPSULE) return g->params[0];
-  float e = fminf(g->params[0], fminf(g->params[1], g->params[2]));
-  return fminf(e * TB_PCM_BOX_MARGIN_RATIO, TB_PCM_TOLERANCE_LENGTH * TB_PCM_BOX_MARGIN_RATIO);
+  float e = min_size(g->params[0], min_size(g->params[1], g->params[2]));
+  return min_size(e * TB_PCM_BOX_MARGIN_RATIO, TB_PCM_TOLERANCE_LENGTH * TB_PCM_BOX_MARGIN_RATIO);
 }
 
 static float quat_dot(tb_quat a, tb_quat b) { return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w; }
@@ -88,7 +92,7 @@ int tb_pcm_refresh(const tb_world* w, int32_t a, int32_t c, const tb_match_frame
   tb_shape_geom ga, gc;
   tb_shape_geom_load(s, a, &ga);
   tb_shape_geom_load(s, c, &gc);
-  float margin = fminf(shape_margin(&ga), shape_margin(&gc)); /* m: PhysX minMargin */
+  float margin = min_size(shape_margin(&ga), shape_margin(&gc)); /* m: PhysX minMargin */
   if (invalidated(&ga, &gc, s->world_pose[a], s->world_pose[c], cache, n, margin)) return 0;
   /* refreshContactPoints: each point with its body, the separation along the normal (with body 0),
    * lost when the two points slid apart beyond the breaking distance; PhysX regenerates when a
@@ -96,28 +100,40 @@ int tb_pcm_refresh(const tb_world* w, int32_t a, int32_t c, const tb_match_frame
   tb_transform x0 = tb_match_body_frame(w, a), x1 = tb_match_body_frame(w, c);
   tb_vec3 normal = tb_rotate(cache->normal_body ? x1.q : x0.q, cache->normal);
   float brk = TB_PCM_BREAKING_RATIO * margin;
-  /* from three points on, their world positions four at a time (the same bits as one at a time,
-   * where gathering them into lanes would cost more than it saves) */
+  /* from three points on, the points four at a time (each lane the one-point operations in their
+   * order, so the same bits as one at a time, where gathering them into lanes would cost more than
+   * it saves); a lane beyond n is zeros and left out of the test */
   int32_t first = prev->first[pi];
-  int lanes = n >= 3;
-  float w0[3][TB_LANES], w1[3][TB_LANES];
-  if (lanes) {
-    v3w_store(w0, v3w_transform_point(x0, v3w_gather(&prev->local0[first], sizeof(tb_vec3), n)));
-    v3w_store(w1, v3w_transform_point(x1, v3w_gather(&prev->local1[first], sizeof(tb_vec3), n)));
+  float w0[3][TB_LANES], w1[3][TB_LANES], sepw[TB_LANES];
+  if (n >= 3) {
+    v3w p0 = v3w_transform_point(x0, v3w_gather(&prev->local0[first], sizeof(tb_vec3), n));
+    v3w p1 = v3w_transform_point(x1, v3w_gather(&prev->local1[first], sizeof(tb_vec3), n));
+    v3w d = v3w_sub(p1, p0), nw = v3w_splat(normal);
+    tb_f4 sep = v3w_dot(d, nw);
+    v3w slide = v3w_sub(d, v3w_scale(nw, sep));
+    tb_f4 lost = tb_f4_or(tb_f4_gt(v3w_dot(slide, slide), tb_f4_splat(brk * brk)), tb_f4_gt(sep, tb_f4_splat(detect)));
+    if (tb_f4_bitmask(lost) & ((1 << n) - 1)) return 0;
+    v3w_store(w0, p0);
+    v3w_store(w1, p1);
+    tb_f4_store(sepw, sep);
+  } else {
+    for (int32_t j = 0; j < n; ++j) {
+      tb_vec3 p0 = tb_transform_point(x0, prev->local0[first + j]), p1 = tb_transform_point(x1, prev->local1[first + j]);
+      tb_vec3 d = tb_sub(p1, p0);
+      float sep = tb_dot(d, normal);
+      tb_vec3 slide = tb_sub(d, tb_scale(normal, sep));
+      if (tb_length_sq(slide) > brk * brk || sep > detect) return 0;
+      w0[0][j] = p0.x, w0[1][j] = p0.y, w0[2][j] = p0.z;
+      w1[0][j] = p1.x, w1[1][j] = p1.y, w1[2][j] = p1.z;
+      sepw[j] = sep;
+    }
   }
   for (int32_t j = 0; j < n; ++j) {
-    int32_t k = first + j;
-    tb_vec3 p0 = lanes ? v3w_rows_lane(w0, j) : tb_transform_point(x0, prev->local0[k]);
-    tb_vec3 p1 = lanes ? v3w_rows_lane(w1, j) : tb_transform_point(x1, prev->local1[k]);
-    tb_vec3 d = tb_sub(p1, p0);
-    float sep = tb_dot(d, normal);
-    tb_vec3 slide = tb_sub(d, tb_scale(normal, sep));
-    if (tb_length_sq(slide) > brk * brk || sep > detect) return 0;
     tb_manifold_point* p = &m->points[j];
-    p->point0 = p0;
-    p->point1 = p1;
-    p->separation = sep;
-    p->feature_id = prev->feature[k];
+    p->point0 = v3w_rows_lane(w0, j);
+    p->point1 = v3w_rows_lane(w1, j);
+    p->separation = sepw[j];
+    p->feature_id = prev->feature[first + j];
     p->active = 1;
     p->excluded = 0;
   }
