@@ -99,6 +99,21 @@ static void match_job(int32_t begin, int32_t end, void* vctx) {
       v3w_store(b0, v3w_inv_transform_point(x0, v3w_gather(&m->points[0].point0, sizeof(tb_manifold_point), m->point_count)));
       v3w_store(b1, v3w_inv_transform_point(x1, v3w_gather(&m->points[0].point1, sizeof(tb_manifold_point), m->point_count)));
     }
+    if (same && !sticky) {
+      /* point j is previous point j, nothing to replay: the records copied along (the loop below
+       * with q = j, without its tests per point) */
+      int32_t pf = prev->first[pi], stored = prev->stored;
+      for (int32_t j = 0; j < m->point_count; ++j) {
+        int32_t k = first + j, pq = pf + j;
+        cur->id[k] = prev->id[pq];
+        cur->age[k] = prev->age[pq] + 1;
+        cur->previous[k] = stored ? pq : -1;
+        cur->feature[k] = m->points[j].feature_id;
+        cur->local0[k] = lanes ? v3w_rows_lane(b0, j) : tb_inv_transform_point(x0, m->points[j].point0);
+        cur->local1[k] = lanes ? v3w_rows_lane(b1, j) : tb_inv_transform_point(x1, m->points[j].point1);
+      }
+      continue;
+    }
     for (int32_t j = 0; j < m->point_count; ++j) {
       tb_manifold_point* p = &m->points[j];
       int32_t k = first + j;
