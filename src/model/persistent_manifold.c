@@ -25,12 +25,6 @@ static const float k_capsule_quat[3] = {0.9995f, 0.9999f, 0.9997f};
 /* PhysX projectBreakingThreshold: a point drifting tangentially beyond 0.8 · margin is lost */
 #define TB_PCM_BREAKING_RATIO 0.8f
 
-int tb_pcm_pair_type(int32_t type_a, int32_t type_b) {
-  /* box-box, capsule-box, box-capsule; | and & as the pair types of a pile alternate at random */
-  int box_a = type_a == TB_SHAPE_BOX, box_b = type_b == TB_SHAPE_BOX;
-  return (box_a & box_b) | ((type_a == TB_SHAPE_CAPSULE) & box_b) | (box_a & (type_b == TB_SHAPE_CAPSULE));
-}
-
 /* fminf of two sizes, which shape creation keeps finite and > 0: without fminf's NaN and signed-zero
  * cases (a C library call in both builds) the comparison gives the same answer */
 static float min_size(float a, float b) { return b < a ? b : a; }
@@ -80,8 +74,8 @@ static int invalidated(const tb_shape_geom* ga, const tb_shape_geom* gc, tb_tran
   return dp > margin * k_capsule_ratio[k] || quat_dot(relative_rotation(ta, tc), cache->relative.q) < k_capsule_quat[k];
 }
 
-int tb_pcm_refresh(const tb_world* w, int32_t a, int32_t c, const tb_match_frame* prev, int32_t pi, float detect,
-                   tb_manifold* m, tb_pcm_cache* out) {
+int tb_pcm_refresh(const tb_world* w, int32_t a, const tb_shape_geom* ga, int32_t c, const tb_shape_geom* gc,
+                   const tb_match_frame* prev, int32_t pi, float detect, tb_manifold* m, tb_pcm_cache* out) {
   const tb_pcm_cache* cache = &prev->pcm[pi];
   int32_t n = prev->count[pi];
   /* a changed collision.max_points_per_pair takes effect at once: more points than it allows, or
@@ -89,11 +83,8 @@ int tb_pcm_refresh(const tb_world* w, int32_t a, int32_t c, const tb_match_frame
   int32_t bound = w->def.collision.max_points_per_pair;
   if (cache->state == TB_PCM_NONE || n <= 0 || n > bound || (prev->reduced[pi] && n < bound)) return 0;
   const tb_shapes* s = &w->shapes;
-  tb_shape_geom ga, gc;
-  tb_shape_geom_load(s, a, &ga);
-  tb_shape_geom_load(s, c, &gc);
-  float margin = min_size(shape_margin(&ga), shape_margin(&gc)); /* m: PhysX minMargin */
-  if (invalidated(&ga, &gc, s->world_pose[a], s->world_pose[c], cache, n, margin)) return 0;
+  float margin = min_size(shape_margin(ga), shape_margin(gc)); /* m: PhysX minMargin */
+  if (invalidated(ga, gc, s->world_pose[a], s->world_pose[c], cache, n, margin)) return 0;
   /* refreshContactPoints: each point with its body, the separation along the normal (with body 0),
    * lost when the two points slid apart beyond the breaking distance; PhysX regenerates when a
    * point was lost, and so does this (also when one left the detection distance) */

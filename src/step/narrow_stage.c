@@ -70,7 +70,7 @@ static void narrow_job(int32_t begin, int32_t end, void* vctx) {
       frame->reduced[i] = 0;
       tb_pcm_cache_copy(cache, was); /* measured from the poses of the last test */
       ++apart;
-    } else if (persistent && pi >= 0 && tb_pcm_refresh(w, a, c, prev, pi, dp.detect, m, cache)) {
+    } else if (persistent && pi >= 0 && tb_pcm_refresh(w, a, &ga, c, &gc, prev, pi, dp.detect, m, cache)) {
       frame->reduced[i] = prev->reduced[pi];
       ++refreshed;
     } else {
