@@ -31,12 +31,12 @@ static inline int tb_pcm_pair_type(int32_t type_a, int32_t type_b) {
   return (box_a & box_b) | ((type_a == TB_SHAPE_CAPSULE) & box_b) | (box_a & (type_b == TB_SHAPE_CAPSULE));
 }
 
-/* Pair i (shapes a, c, their geometry ga, gc) from pair pi of the previous matching frame: when the previous manifold had
- * points (at most collision.max_points_per_pair, and as many when the reduction dropped some), the
- * relative pose stayed within the thresholds and every point, moved with its body,
- * stays within 0.8 · margin tangentially of its partner and at most `detect` (m) apart along the
- * normal, fills m with those points (feature ids kept), writes the cache (TB_PCM_REFRESHED) and
- * returns 1. Returns 0 otherwise (the caller runs the full generation). */
+/* Pair i (shapes a, c, their geometry ga, gc) from pair pi of the previous matching frame: when the
+ * previous manifold had points (at most collision.max_points_per_pair, and as many when the
+ * reduction dropped some), the relative pose stayed within the thresholds and every point, moved
+ * with its body, stays within 0.8 · margin tangentially of its partner and at most `detect` (m)
+ * apart along the normal, fills m with those points (feature ids kept), writes the cache
+ * (TB_PCM_REFRESHED) and returns 1. Returns 0 otherwise (the caller runs the full generation). */
 int tb_pcm_refresh(const tb_world* w, int32_t a, const tb_shape_geom* ga, int32_t c, const tb_shape_geom* gc,
                    const tb_match_frame* prev, int32_t pi, float detect, tb_manifold* m, tb_pcm_cache* out);
 
