@@ -163,6 +163,18 @@ function makeScene(name) {
 const isPile = (name) => name === 'pile' || name.startsWith('pile-');
 
 // ---------------------------------------------------------------------------------------------
+/**
+ * The engines of round `round`: the list turned by round · ⌈n / ROUNDS⌉ places, so that no entry
+ * holds the same place in every round. An entry's place in the round moved its time by up to 8 % on
+ * this host, in either direction from run to run (bench/RESULTS.md "perf35": tribo-physx-tgs, sixth,
+ * against tribo-simd, first, the same configuration: 1.008 when both step in one process); turned,
+ * that shows as spread over the rounds instead of a bias in the medians.
+ */
+function roundOrder(list, round) {
+  const shift = (round * Math.ceil(list.length / ROUNDS)) % Math.max(list.length, 1);
+  return [...list.slice(shift), ...list.slice(0, shift)];
+}
+
 // One engine, one scene, one round (in-process adapters).
 
 /** Larger of a and b; NaN once either is NaN (a NaN position must not hide behind a later finite one). */
@@ -604,7 +616,7 @@ function writeResults({ main, scaling }, meta) {
     "engine's default solver iterations, sleeping disabled, one thread unless stated. Ground and",
     'container are static boxes. ms/step is the median of `performance.now()` around each step call',
     '(native: `clock_gettime` around `tb_world_step`) over the timing window, then the median of the',
-    `rounds; engines interleaved per round, ${ISOLATE.length ? `each of ${ISOLATE.join(', ')} in a fresh child process per scene and round` : 'all in this process'} (native: a child process).`,
+    `rounds; engines interleaved per round, in an order turned each round, ${ISOLATE.length ? `each of ${ISOLATE.join(', ')} in a fresh child process per scene and round` : 'all in this process'} (native: a child process).`,
     'Pile: 1000 bodies (sphere r 0.5, cube half 0.5, capsule r 0.3 / half-height 0.4, cycling; density',
     '1 kg/m³) from a 10×10×10 grid 1.5 m apart (±0.05 m fixed jitter), lowest layer y = 2, in a',
     '16×16 m container; "escaped" counts bodies outside it at the end, "max speed" is the largest',
@@ -633,7 +645,7 @@ async function main() {
   const scenes = SCENE_NAMES.map(makeScene);
   for (let round = 0; round < ROUNDS; round++) {
     log(`round ${round + 1}/${ROUNDS}`);
-    for (const id of ENGINES) {
+    for (const id of roundOrder(ENGINES, round)) {
       const eng = loaded.get(id);
       if (!eng) continue;
       if (eng.external) {
