@@ -1397,7 +1397,11 @@ export class World {
   free(): void;
 }
 
-/** Why a snapshot was refused. */
+/**
+ * Why a snapshot was refused. 'corrupt': the checksum matches but the content does not hold
+ * together, or a stored value is one that creating or setting it refuses (a NaN position, a sphere
+ * radius <= 0, a negative friction); the message names the body, shape or joint slot and the value.
+ */
 export type SnapshotErrorReason = 'truncated' | 'trailing-bytes' | 'bad-magic' | 'bad-version' | 'foreign' | 'bad-checksum' | 'corrupt';
 /** A snapshot that cannot be restored ('foreign': written by a build with another storage layout). */
 export class SnapshotError extends Error {

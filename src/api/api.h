@@ -36,11 +36,20 @@ tb_world* tb_world_peek(tb_world_id id);
  * naming fn and the shape type. */
 tb_status tb_body_check_new_shape(tb_world* w, int32_t slot, int32_t type, const float params[4], const void* data,
                                   float density, tb_transform local, const char* fn);
+/* Checks the stored values of live shape slot s (params, pose in the body frame, friction,
+ * restitution, density, distances, material) as creating and setting them checks them; fails
+ * naming fn. Restore runs it on every shape of a snapshot. */
+tb_status tb_shape_check_slot(tb_world* w, const char* fn, int32_t s);
+/* The same for live body slot `slot` (state, damping, solver settings, mass properties). */
+tb_status tb_body_check_slot(tb_world* w, const char* fn, int32_t slot);
 /* Recomputes mass, centre and inertia of a body from its shapes (unless set explicitly). */
 void tb_body_update_mass(tb_world* w, int32_t slot);
 /* Frees shape slot s (owned geometry, pair lists) onto the free list, or retires it when its
  * generations are used up; the caller unlinks it. */
 void tb_shape_slot_free(tb_world* w, int32_t s);
+/* Every field of a joint definition, each error naming fn and the field; slots of the two sides
+ * in s0, s1 (-1 the world). addJoint and restore run it. */
+tb_status tb_joint_check_def(tb_world* w, const char* fn, const tb_joint_def* d, int32_t* s0, int32_t* s1);
 /* Removes every joint of body slot b (src/api/joint.c); tb_body_destroy calls it. */
 void tb_joints_forget_body(tb_world* w, int32_t body_slot);
 /* The same without the free list and the generation (tb_body_discard restores both itself). */

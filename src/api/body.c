@@ -71,6 +71,44 @@ void tb_body_update_mass(tb_world* w, int32_t slot) {
   b->inv_inertia_local[slot] = dynamic ? tb_mat3_inverse(total.inertia) : tb_mat3_zero();
 }
 
+/* A stored body (restore): state as setPose / setVelocity check it, damping, per-body solver
+ * settings and the mass properties the solvers divide by (a dynamic body's usable, their inverses
+ * the ones stored; 0 for static and kinematic bodies). */
+tb_status tb_body_check_slot(tb_world* w, const char* fn, int32_t slot) {
+  const tb_bodies* b = &w->bodies;
+  const float* t = b->f.transform + 7 * slot;
+  if (!tb_check_finite(w, fn, "position", t, 3) || !tb_check_quat(w, fn, "rotation", t + 3) ||
+      !tb_check_finite(w, fn, "linearVelocity", b->f.linear_velocity + 3 * slot, 3) ||
+      !tb_check_finite(w, fn, "angularVelocity", b->f.angular_velocity + 3 * slot, 3))
+    return TB_ERR_INVALID_ARGUMENT;
+  const tb_float_field f[] = {{"linearDamping", b->linear_damping[slot], TB_FLOAT_NONNEG},
+                              {"angularDamping", b->angular_damping[slot], TB_FLOAT_NONNEG}};
+  tb_status st = tb_check_floats(w, fn, "", TB_FIELDS_OF(f));
+  if (st != TB_OK) return st;
+  float mi = b->max_contact_impulse[slot];
+  if (isnan(mi) || mi <= 0.0f)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: maxContactImpulse must be > 0 (got %g)", fn, (double)mi);
+  int32_t pi = b->position_iterations[slot], vi = b->velocity_iterations[slot];
+  if ((pi != -1 && (pi < 1 || pi > 255)) || (vi != -1 && (vi < 0 || vi > 255)))
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: positionIterations %d and velocityIterations %d must be in [1, 255] "
+                         "and [0, 255], or -1", fn, pi, vi);
+  if (b->f.body_type[slot] != TB_BODY_DYNAMIC) {
+    if (b->mass[slot] != 0.0f || b->inv_mass[slot] != 0.0f)
+      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: a static or kinematic body's mass must be 0 (got %g, inverse %g)", fn,
+                           (double)b->mass[slot], (double)b->inv_mass[slot]);
+    return TB_OK;
+  }
+  const tb_mass_props m = {b->mass[slot], b->local_center[slot], b->inertia_local[slot]};
+  const float* inv = &b->inv_inertia_local[slot].cx.x;
+  int inverse_ok = b->inv_mass[slot] == 1.0f / m.mass;
+  for (int i = 0; i < 9; ++i) inverse_ok &= tb_is_finite(inv[i]);
+  if (!mass_props_usable(&m) || !tb_check_finite(w, fn, "centerOfMass", &m.center.x, 3) || !inverse_ok)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: mass %g kg (inverse %g) and inertia %g, %g, %g kg·m² must be finite and > 0 "
+                         "with their inverses", fn, (double)m.mass, (double)b->inv_mass[slot], (double)m.inertia.cx.x,
+                         (double)m.inertia.cy.y, (double)m.inertia.cz.z);
+  return TB_OK;
+}
+
 tb_body_id tb_body_create(tb_world_id world, tb_body_type type, const float position[3], const float rotation[4]) {
   tb_world* w = tb_world_get(world);
   if (!w) return -tb_world_fail(NULL, TB_ERR_NOT_FOUND, "addBody: world %d does not exist", world);

@@ -22,31 +22,29 @@ void tb_joint_default_def_into(tb_joint_def* out) {
 }
 
 /* Body slot of a joint side: -1 for the world; -2 (failed, message set) for a bad id. */
-static int32_t side_slot(tb_world* w, tb_body_id id, const char* field) {
+static int32_t side_slot(tb_world* w, const char* fn, tb_body_id id, const char* field) {
   if (id == TB_WORLD_BODY) return -1;
   int32_t slot = tb_body_slot_of(w, id);
-  if (slot < 0) return tb_id_fail(w, tb_body_id_state(w, id), "addJoint", field, id), -2;
+  if (slot < 0) return tb_id_fail(w, tb_body_id_state(w, id), fn, field, id), -2;
   return slot;
 }
 
-static tb_status check_number(tb_world* w, const char* field, float v, float lo, float hi, int lo_open) {
+static tb_status check_number(tb_world* w, const char* fn, const char* field, float v, float lo, float hi, int lo_open) {
   if (!tb_is_finite(v) && !(v == INFINITY && hi == INFINITY))
-    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "addJoint: %s must be finite (got %g)", field, (double)v);
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: %s must be finite (got %g)", fn, field, (double)v);
   if (v < lo || (lo_open && v == lo) || v > hi)
-    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "addJoint: %s must be in %s%g, %g] (got %g)", field, lo_open ? "(" : "[",
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: %s must be in %s%g, %g] (got %g)", fn, field, lo_open ? "(" : "[",
                          (double)lo, (double)hi, (double)v);
   return TB_OK;
 }
 
-/* Every field of a definition, each error naming it; slots of the two sides in s0, s1. */
-static tb_status check_def(tb_world* w, const tb_joint_def* d, int32_t* s0, int32_t* s1) {
-  const char* fn = "addJoint";
+tb_status tb_joint_check_def(tb_world* w, const char* fn, const tb_joint_def* d, int32_t* s0, int32_t* s1) {
   tb_status st;
   if (!d) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: def must not be NULL", fn);
   if ((st = tb_check_enum(w, fn, "type", d->type, TB_JOINT_TYPE_COUNT)) != TB_OK) return st;
-  *s0 = side_slot(w, d->body0, "body0");
+  *s0 = side_slot(w, fn, d->body0, "body0");
   if (*s0 == -2) return TB_ERR_NOT_FOUND;
-  *s1 = side_slot(w, d->body1, "body1");
+  *s1 = side_slot(w, fn, d->body1, "body1");
   if (*s1 == -2) return TB_ERR_NOT_FOUND;
   if (*s0 < 0 && *s1 < 0) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: body0 and body1 are both the world (-1)", fn);
   if (*s0 == *s1) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: body %d is joined to itself (body0 = body1)", fn, d->body0);
@@ -67,18 +65,18 @@ static tb_status check_def(tb_world* w, const tb_joint_def* d, int32_t* s0, int3
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: lower must be <= upper (got lower %g > upper %g)", fn, (double)d->lower,
                          (double)d->upper);
   if (d->enable_limit) {
-    if ((st = check_number(w, "lower", d->lower, lo, hi, 0)) != TB_OK) return st;
-    if ((st = check_number(w, "upper", d->upper, lo, hi, 0)) != TB_OK) return st;
+    if ((st = check_number(w, fn, "lower", d->lower, lo, hi, 0)) != TB_OK) return st;
+    if ((st = check_number(w, fn, "upper", d->upper, lo, hi, 0)) != TB_OK) return st;
   }
-  if ((st = check_number(w, "coneAngle", d->cone_angle, 0.0f, TB_PI, 1)) != TB_OK) return st;
+  if ((st = check_number(w, fn, "coneAngle", d->cone_angle, 0.0f, TB_PI, 1)) != TB_OK) return st;
   if (!tb_is_finite(d->motor_speed))
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: motorSpeed must be finite (got %g)", fn, (double)d->motor_speed);
-  if ((st = check_number(w, "maxMotorForce", d->max_motor_force, 0.0f, INFINITY, 0)) != TB_OK) return st;
-  if ((st = check_number(w, "length", d->length, 0.0f, INFINITY, 0)) != TB_OK) return st;
-  if ((st = check_number(w, "stiffness", d->stiffness, 0.0f, INFINITY, 0)) != TB_OK) return st;
-  if ((st = check_number(w, "damping", d->damping, 0.0f, INFINITY, 0)) != TB_OK) return st;
-  if ((st = check_number(w, "breakForce", d->break_force, 0.0f, INFINITY, 1)) != TB_OK) return st;
-  if ((st = check_number(w, "breakTorque", d->break_torque, 0.0f, INFINITY, 1)) != TB_OK) return st;
+  if ((st = check_number(w, fn, "maxMotorForce", d->max_motor_force, 0.0f, INFINITY, 0)) != TB_OK) return st;
+  if ((st = check_number(w, fn, "length", d->length, 0.0f, INFINITY, 0)) != TB_OK) return st;
+  if ((st = check_number(w, fn, "stiffness", d->stiffness, 0.0f, INFINITY, 0)) != TB_OK) return st;
+  if ((st = check_number(w, fn, "damping", d->damping, 0.0f, INFINITY, 0)) != TB_OK) return st;
+  if ((st = check_number(w, fn, "breakForce", d->break_force, 0.0f, INFINITY, 1)) != TB_OK) return st;
+  if ((st = check_number(w, fn, "breakTorque", d->break_torque, 0.0f, INFINITY, 1)) != TB_OK) return st;
   return TB_OK;
 }
 
@@ -100,7 +98,7 @@ tb_joint_id tb_joint_create(tb_world_id world, const tb_joint_def* def) {
   tb_world* w = tb_world_get(world);
   if (!w) return -tb_world_fail(NULL, TB_ERR_NOT_FOUND, "addJoint: world %d does not exist", world);
   int32_t s0 = -1, s1 = -1;
-  tb_status st = check_def(w, def, &s0, &s1);
+  tb_status st = tb_joint_check_def(w, "addJoint", def, &s0, &s1);
   if (st != TB_OK) return -st;
   tb_joints* j = &w->joints;
   /* room first (slot and filter pair), so a failure leaves the world unchanged */

@@ -34,6 +34,86 @@ void tb_shape_slot_free(tb_world* w, int32_t s) {
 /* ---- shapes ---- */
 
 /* Stores a validated shape on body slot bslot; takes ownership of data (freed on failure). */
+/* The params a heightfield, mesh or hull shape carries of its geometry (informative; restore
+ * compares them): heightfield cell sizes and sample counts, mesh vertex and triangle counts, hull
+ * bounding radius about the vertex centroid and vertex and face counts. */
+static void geometry_params(int32_t type, const void* data, float out[4]) {
+  memset(out, 0, 4 * sizeof(float));
+  if (type == TB_SHAPE_HEIGHTFIELD) {
+    const tb_heightfield_data* h = (const tb_heightfield_data*)data;
+    out[0] = h->cell_x, out[1] = h->cell_z, out[2] = (float)h->rows, out[3] = (float)h->cols;
+  } else if (type == TB_SHAPE_MESH) {
+    const tb_mesh_data* m = (const tb_mesh_data*)data;
+    out[0] = (float)m->vertex_count, out[1] = (float)m->triangle_count;
+  } else if (type == TB_SHAPE_HULL) {
+    const tb_hull* h = (const tb_hull*)data;
+    out[0] = h->radius, out[1] = (float)h->vertex_count, out[2] = (float)h->face_count;
+  }
+}
+
+static int has_geometry(int32_t type) { return type == TB_SHAPE_HULL || type == TB_SHAPE_MESH || type == TB_SHAPE_HEIGHTFIELD; }
+
+/* Friction >= 0, restitution in [0, 1] and density > 0 of a shape of type name tn (static
+ * heightfields and meshes are stored with density 1). */
+static tb_status check_surface(tb_world* w, const char* fn, const char* tn, float friction, float restitution, float density) {
+  if (!tb_is_finite(friction) || friction < 0.0f)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: %s friction must be finite and >= 0 (got %g)", fn, tn, (double)friction);
+  if (!tb_is_finite(restitution) || restitution < 0.0f || restitution > 1.0f)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: %s restitution must be in [0, 1] (got %g)", fn, tn, (double)restitution);
+  if (!tb_is_finite(density) || density <= 0.0f)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: %s density must be finite and > 0 (got %g)", fn, tn, (double)density);
+  return TB_OK;
+}
+
+/* The params of a shape of this type on a body of body_type, as creation checks them; a shape
+ * with geometry (data) must carry its geometry's params. */
+static tb_status check_params(tb_world* w, const char* fn, int32_t type, int32_t body_type, const float params[4],
+                              const void* data) {
+  const char* tn = tb_shape_type_name(type);
+  if (!tb_check_finite(w, fn, "params", params, 4)) return TB_ERR_INVALID_ARGUMENT;
+  if ((type == TB_SHAPE_PLANE || type == TB_SHAPE_HEIGHTFIELD || type == TB_SHAPE_MESH) && body_type != TB_BODY_STATIC)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: a %s may only belong to a static body", fn, tn);
+  switch (type) {
+    case TB_SHAPE_PLANE: {
+      float l = sqrtf(params[0] * params[0] + params[1] * params[1] + params[2] * params[2]);
+      if (fabsf(l - 1.0f) > 1e-3f)
+        return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: plane normal must be a unit vector (got length %g)", fn, (double)l);
+      break;
+    }
+    case TB_SHAPE_SPHERE:
+      if (params[0] <= 0.0f) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: sphere radius must be > 0 (got %g)", fn, (double)params[0]);
+      break;
+    case TB_SHAPE_CAPSULE:
+      if (params[0] <= 0.0f) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: capsule radius must be > 0 (got %g)", fn, (double)params[0]);
+      if (params[1] <= 0.0f) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: capsule halfHeight must be > 0 (got %g)", fn, (double)params[1]);
+      break;
+    case TB_SHAPE_BOX:
+      for (int i = 0; i < 3; ++i)
+        if (params[i] <= 0.0f)
+          return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: box halfExtents[%d] must be > 0 (got %g)", fn, i, (double)params[i]);
+      break;
+    /* -- create section: cylinder, ellipsoid -- */
+    case TB_SHAPE_CYLINDER:
+      if (params[0] <= 0.0f) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: cylinder radius must be > 0 (got %g)", fn, (double)params[0]);
+      if (params[1] <= 0.0f) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: cylinder halfHeight must be > 0 (got %g)", fn, (double)params[1]);
+      break;
+    case TB_SHAPE_ELLIPSOID:
+      for (int i = 0; i < 3; ++i)
+        if (params[i] <= 0.0f)
+          return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: ellipsoid radii[%d] must be > 0 (got %g)", fn, i, (double)params[i]);
+      break;
+    default: {
+      float own[4];
+      geometry_params(type, data, own);
+      if (memcmp(own, params, sizeof own) != 0)
+        return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: %s params (%g, %g, %g, %g) must be its geometry's (%g, %g, %g, %g)", fn,
+                             tn, (double)params[0], (double)params[1], (double)params[2], (double)params[3], (double)own[0],
+                             (double)own[1], (double)own[2], (double)own[3]);
+    }
+  }
+  return TB_OK;
+}
+
 static tb_shape_id insert_shape(tb_world* w, int32_t bslot, tb_shape_type type, const float params[4], void* data,
                                 const float local_position[3], const float local_rotation[4], float friction,
                                 float restitution, float density) {
@@ -94,50 +174,15 @@ tb_shape_id tb_shape_create(tb_world_id world, tb_body_id body, tb_shape_type ty
   if ((int)type < 0 || type >= TB_SHAPE_TYPE_COUNT)
     return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: type must be a known shape type 0..%d (got %d)", fn, TB_SHAPE_TYPE_COUNT - 1, (int)type);
   const char* tn = tb_shape_type_name(type);
-  if (!tb_check_finite(w, fn, "params", params, 4) || !tb_check_finite(w, fn, "position", local_position, 3) ||
-      !tb_check_quat(w, fn, "rotation", local_rotation))
+  if (has_geometry(type))
+    return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: shape type %s is not available through addShape", fn, tn);
+  if (!tb_check_finite(w, fn, "position", local_position, 3) || !tb_check_quat(w, fn, "rotation", local_rotation))
     return -TB_ERR_INVALID_ARGUMENT;
-  switch (type) {
-    case TB_SHAPE_PLANE: {
-      float l = sqrtf(params[0] * params[0] + params[1] * params[1] + params[2] * params[2]);
-      if (fabsf(l - 1.0f) > 1e-3f)
-        return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: plane normal must be a unit vector (got length %g)", fn, (double)l);
-      if (w->bodies.f.body_type[bslot] != TB_BODY_STATIC)
-        return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: a plane may only belong to a static body (body %d is not static)", fn, body);
-      break;
-    }
-    case TB_SHAPE_SPHERE:
-      if (params[0] <= 0.0f) return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: sphere radius must be > 0 (got %g)", fn, (double)params[0]);
-      break;
-    case TB_SHAPE_CAPSULE:
-      if (params[0] <= 0.0f) return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: capsule radius must be > 0 (got %g)", fn, (double)params[0]);
-      if (params[1] <= 0.0f) return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: capsule halfHeight must be > 0 (got %g)", fn, (double)params[1]);
-      break;
-    case TB_SHAPE_BOX:
-      for (int i = 0; i < 3; ++i)
-        if (params[i] <= 0.0f)
-          return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: box halfExtents[%d] must be > 0 (got %g)", fn, i, (double)params[i]);
-      break;
-    /* -- create section: cylinder, ellipsoid -- */
-    case TB_SHAPE_CYLINDER:
-      if (params[0] <= 0.0f) return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: cylinder radius must be > 0 (got %g)", fn, (double)params[0]);
-      if (params[1] <= 0.0f) return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: cylinder halfHeight must be > 0 (got %g)", fn, (double)params[1]);
-      break;
-    case TB_SHAPE_ELLIPSOID:
-      for (int i = 0; i < 3; ++i)
-        if (params[i] <= 0.0f)
-          return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: ellipsoid radii[%d] must be > 0 (got %g)", fn, i, (double)params[i]);
-      break;
-    default:
-      return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: shape type %s is not available through addShape", fn, tn);
-  }
-  if (!tb_is_finite(friction) || friction < 0.0f)
-    return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: %s friction must be finite and >= 0 (got %g)", fn, tn, (double)friction);
-  if (!tb_is_finite(restitution) || restitution < 0.0f || restitution > 1.0f)
-    return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: %s restitution must be in [0, 1] (got %g)", fn, tn, (double)restitution);
-  if (!tb_is_finite(density) || density <= 0.0f)
-    return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: %s density must be finite and > 0 (got %g)", fn, tn, (double)density);
-
+  if (type == TB_SHAPE_PLANE && w->bodies.f.body_type[bslot] != TB_BODY_STATIC)
+    return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: a plane may only belong to a static body (body %d is not static)", fn, body);
+  tb_status st = check_params(w, fn, type, w->bodies.f.body_type[bslot], params, NULL);
+  if (st == TB_OK) st = check_surface(w, fn, tn, friction, restitution, density);
+  if (st != TB_OK) return -st;
   return insert_shape(w, bslot, type, params, NULL, local_position, local_rotation, friction, restitution, density);
 }
 
@@ -155,11 +200,8 @@ static int32_t static_geometry_checks(tb_world* w, tb_body_id body, const char* 
     return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: %s position and rotation must not be NULL", fn, tn);
   if (!tb_check_finite(w, fn, "position", local_position, 3) || !tb_check_quat(w, fn, "rotation", local_rotation))
     return -TB_ERR_INVALID_ARGUMENT;
-  if (!tb_is_finite(friction) || friction < 0.0f)
-    return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: %s friction must be finite and >= 0 (got %g)", fn, tn, (double)friction);
-  if (!tb_is_finite(restitution) || restitution < 0.0f || restitution > 1.0f)
-    return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: %s restitution must be in [0, 1] (got %g)", fn, tn, (double)restitution);
-  return bslot;
+  tb_status st = check_surface(w, fn, tn, friction, restitution, 1.0f);
+  return st == TB_OK ? bslot : -(int32_t)st;
 }
 
 tb_shape_id tb_shape_create_heightfield(tb_world_id world, tb_body_id body, int32_t rows, int32_t cols,
@@ -183,7 +225,8 @@ tb_shape_id tb_shape_create_heightfield(tb_world_id world, tb_body_id body, int3
   if (!tb_check_finite(w, fn, "heightfield heights", heights, rows * cols)) return -TB_ERR_INVALID_ARGUMENT;
   tb_heightfield_data* data = tb_heightfield_data_create(rows, cols, heights, cell_x, cell_z);
   if (!data) return -tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "%s: out of memory for a %d x %d heightfield", fn, rows, cols);
-  const float params[4] = {cell_x, cell_z, (float)rows, (float)cols};
+  float params[4];
+  geometry_params(TB_SHAPE_HEIGHTFIELD, data, params);
   /* density is unused: static shapes have no mass */
   return insert_shape(w, bslot, TB_SHAPE_HEIGHTFIELD, params, data, local_position, local_rotation, friction, restitution, 1.0f);
 }
@@ -218,7 +261,8 @@ tb_shape_id tb_shape_create_mesh(tb_world_id world, tb_body_id body, const float
     default:
       return -tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "%s: out of memory for a mesh of %d triangles", fn, triangle_count);
   }
-  const float params[4] = {(float)vertex_count, (float)triangle_count, 0.0f, 0.0f};
+  float params[4];
+  geometry_params(TB_SHAPE_MESH, data, params);
   return insert_shape(w, bslot, TB_SHAPE_MESH, params, data, local_position, local_rotation, friction, restitution, 1.0f);
 }
 
@@ -240,20 +284,16 @@ tb_shape_id tb_shape_create_hull_ex(tb_world_id world, tb_body_id body, const fl
     return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT,
                           "%s: supportField.resolution must be -1 (default), 0 (none) or in [8, 1024] (got %d)", fn,
                           support_field_resolution);
-  if (!tb_is_finite(friction) || friction < 0.0f)
-    return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: hull friction must be finite and >= 0 (got %g)", fn, (double)friction);
-  if (!tb_is_finite(restitution) || restitution < 0.0f || restitution > 1.0f)
-    return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: hull restitution must be in [0, 1] (got %g)", fn, (double)restitution);
-  if (!tb_is_finite(density) || density <= 0.0f)
-    return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: hull density must be finite and > 0 (got %g)", fn, (double)density);
+  tb_status st = check_surface(w, fn, "hull", friction, restitution, density);
+  if (st != TB_OK) return -st;
   tb_hull_error err;
   tb_hull* h = tb_hull_build(points, point_count, support_field_resolution, &err);
   if (!h) {
-    tb_status st = err.code == 3 ? TB_ERR_OUT_OF_MEMORY : (err.code == 4 ? TB_ERR_CAPACITY : TB_ERR_INVALID_ARGUMENT);
+    st = err.code == 3 ? TB_ERR_OUT_OF_MEMORY : (err.code == 4 ? TB_ERR_CAPACITY : TB_ERR_INVALID_ARGUMENT);
     return -tb_world_fail(w, st, "%s: %s", fn, err.message);
   }
-  /* params: bounding radius about the vertex centroid, vertex and face counts (informative) */
-  const float params[4] = {h->radius, (float)h->vertex_count, (float)h->face_count, 0.0f};
+  float params[4];
+  geometry_params(TB_SHAPE_HULL, h, params);
   return insert_shape(w, bslot, TB_SHAPE_HULL, params, h, local_position, local_rotation, friction, restitution, density);
 }
 
@@ -302,13 +342,7 @@ tb_status tb_shape_destroy(tb_world_id world, tb_shape_id shape) {
 
 /* ---- distances and matching ---- */
 
-tb_status tb_shape_set_distances(tb_world_id world, tb_shape_id shape, float margin, float gap, float contact_offset,
-                                 float rest_offset) {
-  const char* fn = "setShapeDistances";
-  GET_WORLD(fn);
-  int32_t s = tb_shape_slot_checked(w, shape, fn);
-  if (s < 0) return TB_ERR_NOT_FOUND;
-  tb_shapes* sh = &w->shapes;
+static tb_status check_distances(tb_world* w, const char* fn, float margin, float gap, float contact_offset, float rest_offset) {
   const struct { const char* name; float v; } f[] = {{"margin", margin}, {"gap", gap}, {"contactOffset", contact_offset}};
   for (size_t i = 0; i < sizeof f / sizeof f[0]; ++i)
     if (!tb_is_finite(f[i].v) || f[i].v < 0.0f)
@@ -316,6 +350,18 @@ tb_status tb_shape_set_distances(tb_world_id world, tb_shape_id shape, float mar
   if (!tb_is_finite(rest_offset) || rest_offset > contact_offset)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: restOffset must be finite and <= contactOffset %g (got %g)", fn,
                          (double)contact_offset, (double)rest_offset);
+  return TB_OK;
+}
+
+tb_status tb_shape_set_distances(tb_world_id world, tb_shape_id shape, float margin, float gap, float contact_offset,
+                                 float rest_offset) {
+  const char* fn = "setShapeDistances";
+  GET_WORLD(fn);
+  int32_t s = tb_shape_slot_checked(w, shape, fn);
+  if (s < 0) return TB_ERR_NOT_FOUND;
+  tb_shapes* sh = &w->shapes;
+  tb_status st = check_distances(w, fn, margin, gap, contact_offset, rest_offset);
+  if (st != TB_OK) return st;
   sh->margin[s] = margin;
   sh->gap[s] = gap;
   sh->contact_offset[s] = contact_offset;
@@ -339,3 +385,17 @@ tb_status tb_shape_get_distances(tb_world_id world, tb_shape_id shape, float out
   return TB_OK;
 }
 
+/* ---- a stored shape, checked as its creation and setters check their inputs (restore) ---- */
+
+tb_status tb_shape_check_slot(tb_world* w, const char* fn, int32_t s) {
+  const tb_shapes* sh = &w->shapes;
+  int32_t type = sh->type[s];
+  const tb_transform* l = &sh->local[s];
+  const float position[3] = {l->p.x, l->p.y, l->p.z}, rotation[4] = {l->q.x, l->q.y, l->q.z, l->q.w};
+  if (!tb_check_finite(w, fn, "position", position, 3) || !tb_check_quat(w, fn, "rotation", rotation)) return TB_ERR_INVALID_ARGUMENT;
+  tb_status st = check_params(w, fn, type, w->bodies.f.body_type[sh->body[s]], sh->params + 4 * s, sh->data[s]);
+  if (st == TB_OK) st = check_surface(w, fn, tb_shape_type_name(type), sh->friction[s], sh->restitution[s], sh->density[s]);
+  if (st == TB_OK) st = check_distances(w, fn, sh->margin[s], sh->gap[s], sh->contact_offset[s], sh->rest_offset[s]);
+  if (st == TB_OK) st = tb_material_check(w, fn, &sh->material[s]);
+  return st;
+}

@@ -12,6 +12,7 @@
  * islands themselves and each body's sleep state are body arrays).
  * Restore reads everything into a scratch world first and swaps it in only when every check
  * passed, so a refused snapshot leaves the world untouched. */
+#include <stdio.h>
 #include <string.h>
 
 #include "../core/jobs.h"
@@ -300,6 +301,34 @@ static int consistent(const tb_world* t) {
 
 /* Reads the payload into t (a zeroed world): 0 on a malformed stream (s->failed) or out of memory. */
 /* put_sleep's state into t; nc: the contacts read, which bound the fresh record count. */
+/* The stored values of every live body, shape and joint, checked as creating and setting them
+ * checks them (a snapshot's checksum tells only that its bytes did not change since they were
+ * written, not who wrote them); the first problem's message goes to t's error text. */
+static int values_valid(tb_world* t) {
+  char fn[48];
+  for (int32_t i = 0; i < t->bodies.count; ++i) {
+    if (t->bodies.f.body_type[i] < 0) continue;
+    snprintf(fn, sizeof fn, "body slot %d", i);
+    if (tb_body_check_slot(t, fn, i) != TB_OK) return 0;
+  }
+  for (int32_t s = 0; s < t->shapes.count; ++s) {
+    if (t->shapes.type[s] < 0) continue;
+    snprintf(fn, sizeof fn, "shape slot %d", s);
+    if (tb_shape_check_slot(t, fn, s) != TB_OK) return 0;
+  }
+  const tb_joints* jt = &t->joints;
+  for (int32_t j = 0; j < jt->count; ++j) {
+    if (jt->def[j].type < 0) continue;
+    snprintf(fn, sizeof fn, "joint slot %d", j);
+    int32_t s0, s1;
+    if (tb_joint_check_def(t, fn, &jt->def[j], &s0, &s1) != TB_OK) return 0;
+    if (s0 != jt->slot0[j] || s1 != jt->slot1[j])
+      return tb_world_fail(t, TB_ERR_INVALID_ARGUMENT, "%s: its bodies' slots %d, %d must be its bodies' (%d, %d)", fn, jt->slot0[j],
+                           jt->slot1[j], s0, s1), 0;
+  }
+  return 1;
+}
+
 static int get_sleep(tb_serial* s, tb_world* t, int32_t nc) {
   tb_array_ref a[TB_MAX_ARRAYS];
   int32_t nl = tb_get_i32(s, 0, INT32_MAX / 16);
@@ -446,7 +475,7 @@ static int get_payload(tb_serial* s, tb_world* t, int32_t thread_count) {
   tb_get_arrays(s, a, tb_joint_store_arrays(jt, a), nj, NULL);
   if (!get_keys(s, &t->joint_pairs, nb)) return 0;
   if (!get_sleep(s, t, nc)) return 0;
-  if (s->failed || s->pos != s->size || !consistent(t)) return s->failed = 1, 0;
+  if (s->failed || s->pos != s->size || !consistent(t) || !values_valid(t)) return s->failed = 1, 0;
   return 1;
 }
 
@@ -458,11 +487,15 @@ static tb_status read_snapshot(tb_world* w, tb_world* t, const void* bytes, int3
   int32_t e = tb_snapshot_check(bytes, size);
   if (e == TB_SNAPSHOT_OK) {
     tb_serial s = {NULL, (const uint8_t*)bytes + sizeof(snapshot_header), (size_t)size - sizeof(snapshot_header), 0, 0};
+    t->error[0] = '\0'; /* values_valid's message, if any */
     int ok = get_payload(&s, t, threads);
     if (!ok) {
+      char why[TB_ERROR_LEN];
+      memcpy(why, t->error, sizeof why);
       tb_world_destroy_storage(t);
       s_last_error = s.failed ? TB_SNAPSHOT_CORRUPT : TB_SNAPSHOT_OK;
       if (!s.failed) return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "%s: out of memory for the snapshot's world", fn);
+      if (why[0]) return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: snapshot corrupt: %s", fn, why);
       return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: snapshot corrupt: its content is inconsistent at byte %zu", fn,
                            s.pos + sizeof(snapshot_header));
     }

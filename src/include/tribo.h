@@ -380,14 +380,16 @@ TB_API tb_status tb_world_set_pair_capacity(tb_world_id world, int32_t capacity)
   X(TB_SNAPSHOT_BAD_VERSION, "bad-version")   /* another snapshot format version */                \
   X(TB_SNAPSHOT_FOREIGN, "foreign")           /* written by a build with another storage layout */ \
   X(TB_SNAPSHOT_BAD_CHECKSUM, "bad-checksum") /* payload changed after it was written */           \
-  X(TB_SNAPSHOT_CORRUPT, "corrupt")           /* checksum right, content inconsistent */           \
+  X(TB_SNAPSHOT_CORRUPT, "corrupt")           /* checksum right, content inconsistent or a value  \
+                                               * that creation refuses (a NaN, a size <= 0) */  \
   X(TB_SNAPSHOT_TRAILING, "trailing-bytes")   /* longer than its header says */
 typedef enum tb_snapshot_error { TB_SNAPSHOT_ERRORS(TB_ENUM_CONSTANT) TB_SNAPSHOT_ERROR_COUNT } tb_snapshot_error;
 /* Writes the snapshot into bytes (capacity bytes; NULL = only measure) and returns its size in
  * bytes, or -tb_status (TB_ERR_CAPACITY when capacity is too small: nothing written). */
 TB_API int32_t tb_world_snapshot(tb_world_id world, void* bytes, int32_t capacity);
-/* The header and checksum check alone: TB_SNAPSHOT_OK or the reason (the payload is checked
- * further by restore, TB_SNAPSHOT_CORRUPT). */
+/* The header and checksum check alone: TB_SNAPSHOT_OK or the reason. Restore checks the payload
+ * further (TB_SNAPSHOT_CORRUPT): its links and counts, and every live body, shape and joint
+ * value as creating and setting it would check it, the message naming the slot and the value. */
 TB_API int32_t tb_snapshot_check(const void* bytes, int32_t size);
 /* Replaces the whole state of `world` by the snapshot's (its thread count is kept). On any error
  * (TB_ERR_INVALID_ARGUMENT naming the tb_snapshot_error, TB_ERR_OUT_OF_MEMORY) the world is

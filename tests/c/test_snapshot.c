@@ -346,6 +346,77 @@ static void capacity_changes_nothing(void) {
   }
 }
 
+/* Offsets of every 4-byte occurrence of the float v in the payload (after the header). */
+static int find_float(const uint8_t* snap, int32_t size, float v, int* at, int max) {
+  int n = 0;
+  for (int k = TB_SNAPSHOT_HEADER_SIZE; k + 4 <= size; ++k)
+    if (memcmp(snap + k, &v, 4) == 0) {
+      if (n < max) at[n] = k;
+      ++n;
+    }
+  return n;
+}
+
+/* A checksum-valid snapshot whose stored values break a creation check (a sphere of radius -1 or
+ * NaN, a negative friction, a NaN body position, a NaN joint limit) is refused as corrupt with a
+ * message that names the value, as creating the same shape, body or joint would be; the target
+ * world is unchanged. Each marker value below occurs where creation put it. */
+static void stored_values_checked(void) {
+  tb_world_def def = tb_default_world_def();
+  tb_world_id w = tb_world_create(&def);
+  const float p0[3] = {1.2345f, 0.5f, 0}, p1[3] = {-1, 0.5f, 0};
+  tb_body_id a = tb_body_create(w, TB_BODY_DYNAMIC, p0, ID_Q), b = tb_body_create(w, TB_BODY_DYNAMIC, p1, ID_Q);
+  const float radius[4] = {0.3141f, 0, 0, 0}, half[4] = {0.2f, 0.2f, 0.2f, 0};
+  CHECK(tb_shape_create(w, a, TB_SHAPE_SPHERE, radius, ZERO, ID_Q, 0.4142f, 0.0f, 1000.0f) >= 0);
+  CHECK(tb_shape_create(w, b, TB_SHAPE_BOX, half, ZERO, ID_Q, 0.5f, 0.0f, 1000.0f) >= 0);
+  tb_joint_def jd;
+  tb_joint_default_def_into(&jd);
+  jd.body0 = a;
+  jd.body1 = b;
+  jd.enable_limit = 1;
+  jd.lower = -0.6789f;
+  CHECK(tb_joint_create(w, &jd) >= 0);
+  int32_t size;
+  uint8_t* snap = save(w, &size);
+  tb_world_id target = build(TB_PRESET_PHYSX_TGS, 1);
+  run(target, 3);
+  int32_t tsize;
+  uint8_t* before = save(target, &tsize);
+  uint8_t* bad = (uint8_t*)malloc((size_t)size);
+  const float nan = NAN;
+  struct { float marker, value; const char* named; int occurrences; } cases[] = {
+      {0.3141f, -1.0f, "radius", 1}, {0.3141f, nan, "params[0]", 1}, {0.4142f, -0.5f, "friction", 3},
+      {1.2345f, nan, "position", 1}, {-0.6789f, nan, "lower", 1},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+    int at[4];
+    int n = find_float(snap, size, cases[i].marker, at, 4);
+    if (n != cases[i].occurrences) fprintf(stderr, "marker %g: %d occurrences, expected %d\n", (double)cases[i].marker, n, cases[i].occurrences);
+    CHECK(n == cases[i].occurrences);
+    for (int k = 0; k < n && k < 4; ++k) {
+      memcpy(bad, snap, (size_t)size);
+      memcpy(bad + at[k], &cases[i].value, 4);
+      uint32_t h = fnv(2166136261u, bad + TB_SNAPSHOT_HEADER_SIZE, (size_t)size - TB_SNAPSHOT_HEADER_SIZE);
+      memcpy(bad + 24, &h, 4);
+      CHECK(tb_snapshot_check(bad, size) == TB_SNAPSHOT_OK);
+      CHECK(tb_world_restore(target, bad, size) == TB_ERR_INVALID_ARGUMENT);
+      CHECK(tb_snapshot_last_error() == TB_SNAPSHOT_CORRUPT);
+      const char* msg = tb_last_error(target);
+      if (!strstr(msg, cases[i].named)) fprintf(stderr, "%s set to %g: the message does not name it: %s\n", cases[i].named, (double)cases[i].value, msg);
+      CHECK(strstr(msg, cases[i].named) != NULL);
+      CHECK(tb_world_create_from_snapshot(bad, size, 1) == -TB_ERR_INVALID_ARGUMENT);
+      CHECK(same_snapshot(target, before, tsize));
+    }
+  }
+  /* the unchanged bytes restore */
+  CHECK(tb_world_restore(target, snap, size) == TB_OK);
+  free(bad);
+  free(before);
+  free(snap);
+  tb_world_destroy(w);
+  tb_world_destroy(target);
+}
+
 int main(void) {
   int64_t live = tb_live_bytes();
   for (int p = 0; p < TB_PRESET_COUNT; ++p) {
@@ -355,6 +426,7 @@ int main(void) {
   warm_start_carried();
   capacity_changes_nothing();
   refusals();
+  stored_values_checked();
   adaptive_threads_kept();
   CHECK(tb_live_bytes() == live || (fprintf(stderr, "live bytes %lld, expected %lld\n", (long long)tb_live_bytes(), (long long)live), 0));
   return tb_test_report("test_snapshot");
