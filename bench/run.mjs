@@ -41,6 +41,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { mergeResults } from './results_file.mjs';
 import { fmtRatio, sceneFailure, speedRatioCell } from './speed_ratio.mjs';
+import { roundOrder } from './round_order.mjs';
 import { parseEngineName } from './engine_name.mjs';
 import * as S from './scenes.mjs';
 import { PRESETS } from './engines/tribo.mjs';
@@ -163,18 +164,6 @@ function makeScene(name) {
 const isPile = (name) => name === 'pile' || name.startsWith('pile-');
 
 // ---------------------------------------------------------------------------------------------
-/**
- * The engines of round `round`: the list turned by round · ⌈n / ROUNDS⌉ places, so that no entry
- * holds the same place in every round. An entry's place in the round moved its time by up to 8 % on
- * this host, in either direction from run to run (bench/RESULTS.md "perf35": tribo-physx-tgs, sixth,
- * against tribo-simd, first, the same configuration: 1.008 when both step in one process); turned,
- * that shows as spread over the rounds instead of a bias in the medians.
- */
-function roundOrder(list, round) {
-  const shift = (round * Math.ceil(list.length / ROUNDS)) % Math.max(list.length, 1);
-  return [...list.slice(shift), ...list.slice(0, shift)];
-}
-
 // One engine, one scene, one round (in-process adapters).
 
 /** Larger of a and b; NaN once either is NaN (a NaN position must not hide behind a later finite one). */
@@ -645,7 +634,7 @@ async function main() {
   const scenes = SCENE_NAMES.map(makeScene);
   for (let round = 0; round < ROUNDS; round++) {
     log(`round ${round + 1}/${ROUNDS}`);
-    for (const id of roundOrder(ENGINES, round)) {
+    for (const id of roundOrder(ENGINES, round, ROUNDS)) {
       const eng = loaded.get(id);
       if (!eng) continue;
       if (eng.external) {

@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { BEGIN_MARK, END_MARK, SCALING_MARK, mergeResults } from '../../bench/results_file.mjs';
 import { speedRatioCell, sceneFailure } from '../../bench/speed_ratio.mjs';
+import { roundOrder } from '../../bench/round_order.mjs';
 
 /** A run of the scenes only: its main tables, no scaling table. */
 const main = (text) => ({ main: text, scaling: null });
@@ -89,5 +90,36 @@ describe('bench speed-up cells', () => {
   it('a missing result is a dash, not a number', () => {
     assert.equal(speedRatioCell('pile', undefined, { ms: 1.8, escaped: 0 }), '–');
     assert.equal(sceneFailure('readback', { stands: false }), '');
+  });
+});
+
+describe('bench order of the engines in a round', () => {
+  const places = (n, rounds) => {
+    const list = Array.from({ length: n }, (_, i) => `e${i}`);
+    const seen = new Map(list.map((e) => [e, []]));
+    for (let r = 0; r < rounds; r++) {
+      const order = roundOrder(list, r, rounds);
+      assert.deepEqual([...order].sort(), [...list].sort(), `round ${r} runs every engine once`);
+      order.forEach((e, place) => seen.get(e).push(place));
+    }
+    return seen;
+  };
+
+  it('three engines over three rounds: each engine first, second and third once', () => {
+    for (const [e, p] of places(3, 3)) assert.deepEqual([...p].sort(), [0, 1, 2], e);
+  });
+
+  it('nineteen engines over three rounds start at the first, eighth and fifteenth (shift ⌈19 / 3⌉ = 7)', () => {
+    const list = Array.from({ length: 19 }, (_, i) => i);
+    assert.deepEqual([0, 1, 2].map((r) => roundOrder(list, r, 3)[0]), [0, 7, 14]);
+    for (const [e, p] of places(19, 3)) assert.equal(new Set(p).size, 3, `${e} holds three different places`);
+  });
+
+  it('five rounds of nineteen: no engine holds one place in two rounds', () => {
+    for (const [e, p] of places(19, 5)) assert.equal(new Set(p).size, 5, `${e}: places ${p}`);
+  });
+
+  it('one round keeps the listed order', () => {
+    assert.deepEqual(roundOrder(['a', 'b', 'c'], 0, 1), ['a', 'b', 'c']);
   });
 });
