@@ -92,8 +92,12 @@ typedef struct tb_contact_wide {
   float max_depenetration[TB_LANES]; /* m/s */
   float compliant[TB_LANES];       /* 1 for a spring contact, else 0 */
   float anchor_bias[TB_LANES];     /* 1/s: drift correction rate of kept anchors (0 for fresh ones) */
-  _Alignas(64) tb_contact_point_wide p[4];
-  tb_anchor_wide a[TB_MAX_ANCHORS];
+  /* the rows, in the step's pools in wide order (solver_physx.c build_wides): as many points as
+   * the lanes' point class holds (1 to 4; point_count of them used) and as many anchors as that
+   * allows (1 or 2; anchor_count used). A wide of one-point patches, most of a pile's, is then
+   * streamed without the three points and the anchor it never reads (perf36) */
+  _Alignas(16) tb_contact_point_wide* p;
+  tb_anchor_wide* a;
 } tb_contact_wide;
 
 /* One pass over a wide: which lanes take part and what the rows do in it. */

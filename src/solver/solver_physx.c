@@ -66,6 +66,9 @@ void tb_solver_destroy(tb_world* w) {
   tb_free(d->color_used, (size_t)d->color_used_capacity * sizeof(uint32_t));
   tb_free(d->wides_block, (size_t)d->wides_block_capacity * sizeof(tb_contact_wide) + 63);
   tb_free(d->wide_in, (size_t)d->wide_capacity * sizeof(tb_physx_wide_in));
+  tb_free(d->wide_points, (size_t)d->wide_capacity * sizeof(int32_t));
+  if (d->points_block) tb_free(d->points_block, (size_t)d->points_capacity * sizeof(tb_contact_point_wide) + 63);
+  if (d->anchor_rows_block) tb_free(d->anchor_rows_block, (size_t)d->anchor_rows_capacity * sizeof(tb_anchor_wide) + 63);
   tb_free(d->wide_order, (size_t)d->wide_capacity * sizeof(int32_t));
   tb_free(d->pack_fill, (size_t)d->pack_capacity * sizeof(int32_t));
   tb_physx_joints_destroy(d);
@@ -588,6 +591,37 @@ static void pack_wides_job(int32_t begin, int32_t end, void* vctx) {
   }
 }
 
+/* The rows of each wide in the pools: a wide holds the points of its lanes' largest point class
+ * (a bucket of pack_fill is one colour, half and point class; a wide may span two buckets) and
+ * min(points, 2) anchors, wide after wide in wide order, which the iterations walk; bucket_slots:
+ * each bucket's lane slots [first, end). */
+static int place_rows(const tb_physx_prep* pc, int32_t wide_count, const int32_t bucket_slots[TB_PACK_BUCKETS][2]) {
+  tb_solver_data* d = pc->d;
+  for (int32_t wi = 0; wi < wide_count; ++wi) d->wide_points[wi] = 1;
+  for (int32_t k = 0; k < TB_PACK_BUCKETS; ++k) {
+    int32_t points = k == TB_PACK_BUCKETS - 1 ? TB_MAX_MANIFOLD_POINTS : k % TB_POINT_CLASSES + 1;
+    for (int32_t wi = bucket_slots[k][0] / TB_LANES; wi < (bucket_slots[k][1] + TB_LANES - 1) / TB_LANES; ++wi)
+      if (d->wide_points[wi] < points) d->wide_points[wi] = points;
+  }
+  int32_t np = 0, na = 0;
+  for (int32_t wi = 0; wi < wide_count; ++wi) {
+    np += d->wide_points[wi];
+    na += d->wide_points[wi] < TB_MAX_ANCHORS ? d->wide_points[wi] : TB_MAX_ANCHORS;
+  }
+  if (wide_count == 0) return 1;
+  if (!reserve_aligned(&d->points_block, (void**)&d->points, &d->points_capacity, np, sizeof(tb_contact_point_wide)) ||
+      !reserve_aligned(&d->anchor_rows_block, (void**)&d->anchor_rows, &d->anchor_rows_capacity, na, sizeof(tb_anchor_wide)))
+    return 0;
+  np = na = 0;
+  for (int32_t wi = 0; wi < wide_count; ++wi) {
+    d->wides[wi].p = d->points + np;
+    d->wides[wi].a = d->anchor_rows + na;
+    np += d->wide_points[wi];
+    na += d->wide_points[wi] < TB_MAX_ANCHORS ? d->wide_points[wi] : TB_MAX_ANCHORS;
+  }
+  return 1;
+}
+
 /* Colours the constraints so that a colour shares no dynamic body, and packs each colour's
  * manifolds four to a wide constraint. */
 static tb_status build_wides(tb_physx_prep* pc, tb_physx_plan* plan, int32_t threads) {
@@ -611,18 +645,21 @@ static tb_status build_wides(tb_physx_prep* pc, tb_physx_plan* plan, int32_t thr
   for (int32_t i = 0; i < nc; ++i) d->pack_fill[i / TB_PACK_CHUNK * TB_PACK_BUCKETS + pack_bucket(w, d, i, pc->split)]++;
   int32_t* per_color = plan->per_color;
   int32_t wide_count = 0, mid[TB_GRAPH_COLORS + 1]; /* per colour: its first wide of the second half */
+  int32_t bucket_slots[TB_PACK_BUCKETS][2]; /* each bucket's lane slots [first, end) */
   for (int32_t c = 0; c <= TB_GRAPH_COLORS; ++c) {
     int32_t overflow = c == TB_OVERFLOW_COLOR;
     int32_t first = overflow ? TB_PACK_BUCKETS - 1 : c * TB_COLOR_BUCKETS, last = overflow ? TB_PACK_BUCKETS : first + TB_COLOR_BUCKETS;
     int32_t run = 0, half_run = 0;
     for (int32_t k = first; k < last; ++k) {
       if (!overflow && k == first + TB_POINT_CLASSES) half_run = run;
+      bucket_slots[k][0] = wide_count * TB_LANES + run;
       for (int32_t ch = 0; ch < chunks; ++ch) {
         int32_t* f = &d->pack_fill[ch * TB_PACK_BUCKETS + k];
         int32_t n = *f;
         *f = wide_count * TB_LANES + run;
         run += n;
       }
+      bucket_slots[k][1] = wide_count * TB_LANES + run;
     }
     per_color[c] = run;
     d->color_start[c] = wide_count;
@@ -631,11 +668,14 @@ static tb_status build_wides(tb_physx_prep* pc, tb_physx_plan* plan, int32_t thr
     wide_count += (run + TB_LANES - 1) / TB_LANES;
   }
   d->color_start[TB_GRAPH_COLORS + 1] = wide_count;
-  const tb_array_ref wa[] = {{(void**)&d->wide_in, sizeof(tb_physx_wide_in)}, {(void**)&d->wide_order, sizeof(int32_t)}};
-  if (!reserve_arrays(wa, 2, &d->wide_capacity, wide_count) ||
+  const tb_array_ref wa[] = {{(void**)&d->wide_in, sizeof(tb_physx_wide_in)}, {(void**)&d->wide_order, sizeof(int32_t)},
+                             {(void**)&d->wide_points, sizeof(int32_t)}};
+  if (!reserve_arrays(wa, 3, &d->wide_capacity, wide_count) ||
       !reserve_aligned(&d->wides_block, (void**)&d->wides, &d->wides_block_capacity, wide_count, sizeof(tb_contact_wide)))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for %d constraints", wide_count);
   plan->wide_count = wide_count;
+  if (!place_rows(pc, wide_count, bucket_slots))
+    return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for the rows of %d constraints", wide_count);
   /* empty lanes: the rest of each colour's last wide */
   for (int32_t c = 0; c <= TB_GRAPH_COLORS; ++c) {
     int32_t first = d->color_start[c], end = d->color_start[c + 1];

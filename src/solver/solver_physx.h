@@ -65,7 +65,14 @@ typedef struct tb_solver_data {
   void* wides_block;
   int32_t wides_block_capacity;
   tb_physx_wide_in* wide_in; /* per wide: its lanes' pair data (the packing writes, the rows read) */
+  int32_t* wide_points;      /* per wide: the points its rows hold (its lanes' largest point class) */
   int32_t wide_capacity;
+  tb_contact_point_wide* points; /* the wides' point rows, wide after wide, 64-byte aligned in points_block */
+  void* points_block;
+  int32_t points_capacity;
+  tb_anchor_wide* anchor_rows;   /* the wides' anchor rows, the same way */
+  void* anchor_rows_block;
+  int32_t anchor_rows_capacity;
   int32_t* pack_fill;        /* per packing chunk and colour: its constraints, then its first slot in the colour */
   int32_t pack_capacity;
   int32_t color_start[TB_GRAPH_COLORS + 2]; /* wide ranges per colour; the last is the overflow */

@@ -463,6 +463,8 @@ void tb_physx_prepare_rows_job(int32_t begin, int32_t end, void* vctx) {
     for (int32_t j = 0; j < points; ++j) zero_rows(c->p[j].base_separation, TB_POINT_LANE_FIELDS, z);
     for (int32_t q = 0; q < points && q < TB_MAX_ANCHORS; ++q) zero_rows(c->a[q].lambda_t0, TB_ANCHOR_LANE_FIELDS, z);
     memcpy(c->manifold, lanes, sizeof lanes);
+    /* points <= the rows placed for the wide (place_rows: the bucket's point class is the pair's
+     * point count, tb_pair.points, which equals its manifold's) */
     c->point_count = points;
     /* the lanes' columns (empty lanes read zeros); ln is set for the lanes with a manifold */
     tb_physx_lanes ls;
