@@ -62,6 +62,7 @@ void tb_solver_destroy(tb_world* w) {
   tb_free(d->color, (size_t)d->constraint_capacity * sizeof(int32_t));
   tb_free(d->manifold_wide, (size_t)d->manifold_capacity * sizeof(int32_t));
   tb_free(d->manifold_anchor, (size_t)d->manifold_capacity * sizeof(int32_t));
+  tb_free(d->manifold_pick, (size_t)d->manifold_capacity * sizeof(tb_anchor_pick));
   tb_free(d->chunk_residual, (size_t)d->manifold_capacity * 2 * sizeof(float));
   tb_free(d->color_used, (size_t)d->color_used_capacity * sizeof(uint32_t));
   tb_free(d->wides_block, (size_t)d->wides_block_capacity * sizeof(tb_contact_wide) + 63);
@@ -126,12 +127,12 @@ static int reserve_many(tb_solver_data* d, int32_t bodies, int32_t constraints, 
                             {(void**)&d->constraint_manifold, sizeof(int32_t)}, {(void**)&d->color, sizeof(int32_t)}};
   /* per pair; the readback's chunk residuals (two per chunk) are sized by pairs too */
   const tb_array_ref m[] = {{(void**)&d->manifold_wide, sizeof(int32_t)}, {(void**)&d->manifold_anchor, sizeof(int32_t)},
-                            {(void**)&d->chunk_residual, 2 * sizeof(float)}};
+                            {(void**)&d->chunk_residual, 2 * sizeof(float)}, {(void**)&d->manifold_pick, sizeof(tb_anchor_pick)}};
   tb_array_ref a0[5], a1[5];
   int na0 = anchor_cache_arrays(&d->anchors[0], a0), na1 = anchor_cache_arrays(&d->anchors[1], a1);
   return reserve_states(d, bodies) && reserve_arrays(b, 2, &d->body_capacity, bodies) &&
          reserve_arrays(c, 4, &d->constraint_capacity, constraints) &&
-         reserve_arrays(m, 3, &d->manifold_capacity, manifolds) &&
+         reserve_arrays(m, 4, &d->manifold_capacity, manifolds) &&
          reserve_arrays(a0, na0, &d->anchors[0].capacity, manifolds) &&
          reserve_arrays(a1, na1, &d->anchors[1].capacity, manifolds);
 }

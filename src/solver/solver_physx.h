@@ -42,6 +42,14 @@ typedef struct tb_physx_wide_in {
   float restitution[TB_LANES], stiffness[TB_LANES], damping[TB_LANES]; /* combined material's */
 } tb_physx_wide_in;
 
+/* A stuck patch's anchors as the readback's second job needs them, copied from its lane by the
+ * first, which walks the wides in their order, so that the second, in pair order, reads no wide
+ * (at random, a wide's lines each: a 16 000-body pile's readback then took 6 % of the step). */
+typedef struct tb_anchor_pick {
+  int32_t point[TB_MAX_ANCHORS]; /* manifold point of each anchor, -1 none */
+  int32_t kept;                  /* the last step's anchor cache row it kept, -1 chosen afresh */
+} tb_anchor_pick;
+
 typedef struct tb_solver_data {
   tb_body_state* states;     /* per solver body, then the zeros static lanes read; 64-byte aligned in */
   void* states_block;        /* this allocation of state_capacity states and 63 bytes */
@@ -56,6 +64,7 @@ typedef struct tb_solver_data {
   int32_t* color;
   int32_t* manifold_wide;    /* per pair: wide * 4 + lane, -1 when the manifold is empty */
   int32_t* manifold_anchor;  /* per pair with a constraint, readback: 1 = its anchors stuck, then their row in the next anchor cache (-1 none) */
+  tb_anchor_pick* manifold_pick; /* per pair whose anchors stuck, readback: what its cache row is written from */
   float* chunk_residual;     /* per readback chunk: the largest velocity (m/s) and penetration (m) residual */
   int32_t constraint_capacity, manifold_capacity;
   uint32_t* color_used;      /* per solver body, colouring: bit c = the body has a constraint of colour c */

@@ -26,9 +26,9 @@ static int anchors_stuck(const tb_contact_wide* c, int l) {
 }
 
 /* Strong friction: row ci of the next step's anchor cache from the stuck anchors of manifold m
- * (lane l of c), with their points in each body's frame (m); poses are still the step's start
- * poses here. */
-static void store_stuck_anchors(const tb_physx_ctx* ctx, int32_t m, const tb_contact_wide* c, int l, int32_t ci) {
+ * (as its lane picked them), with their points in each body's frame (m); poses are still the
+ * step's start poses here. */
+static void store_stuck_anchors(const tb_physx_ctx* ctx, int32_t m, const tb_anchor_pick* pick, int32_t ci) {
   const tb_world* w = ctx->w;
   tb_solver_data* d = ctx->d;
   const tb_shapes* shapes = &w->shapes;
@@ -40,13 +40,13 @@ static void store_stuck_anchors(const tb_physx_ctx* ctx, int32_t m, const tb_con
   cur_anchors->key[ci] = tb_pair_match_key(shapes, s0, s1);
   cur_anchors->count[ci] = 0;
   for (int q = 0; q < TB_MAX_ANCHORS; ++q) {
-    int32_t j = c->anchor_point[q][l];
+    int32_t j = pick->point[q];
     if (j < 0) continue;
     int32_t ai = TB_MAX_ANCHORS * ci + q;
     cur_anchors->feature[ai] = mf->points[j].feature_id;
-    if (c->kept[l] >= 0) {
-      cur_anchors->local_a[ai] = prev_anchors->local_a[TB_MAX_ANCHORS * c->kept[l] + q];
-      cur_anchors->local_b[ai] = prev_anchors->local_b[TB_MAX_ANCHORS * c->kept[l] + q];
+    if (pick->kept >= 0) {
+      cur_anchors->local_a[ai] = prev_anchors->local_a[TB_MAX_ANCHORS * pick->kept + q];
+      cur_anchors->local_b[ai] = prev_anchors->local_b[TB_MAX_ANCHORS * pick->kept + q];
     } else {
       tb_vec3 x = tb_physx_point_of(&mf->points[j]);
       cur_anchors->local_a[ai] = tb_inv_rotate(pa.q, tb_sub(x, pa.p));
@@ -87,14 +87,23 @@ static void store_impulses(tb_world* w, int32_t m, const tb_contact_wide* c, int
   }
 }
 
-/* Job over wides [begin, end): the stuck flag of each lane's patch (d->manifold_anchor[m] = 1). */
+/* Job over wides [begin, end): the stuck flag of each lane's patch (d->manifold_anchor[m] = 1)
+ * and, when stuck, its anchors' pick. */
 static void readback_stuck_job(int32_t begin, int32_t end, void* vctx) {
   const tb_physx_ctx* ctx = (const tb_physx_ctx*)vctx;
   tb_solver_data* d = ctx->d;
   for (int32_t k = begin; k < end; ++k) {
     const tb_contact_wide* c = &d->wides[d->wide_order[k]];
-    for (int l = 0; l < TB_LANES; ++l)
-      if (c->manifold[l] >= 0) d->manifold_anchor[c->manifold[l]] = anchors_stuck(c, l);
+    for (int l = 0; l < TB_LANES; ++l) {
+      int32_t m = c->manifold[l];
+      if (m < 0) continue;
+      int stuck = anchors_stuck(c, l);
+      d->manifold_anchor[m] = stuck;
+      if (!stuck) continue;
+      tb_anchor_pick* pick = &d->manifold_pick[m];
+      for (int q = 0; q < TB_MAX_ANCHORS; ++q) pick->point[q] = c->anchor_point[q][l];
+      pick->kept = c->kept[l];
+    }
   }
 }
 
@@ -130,8 +139,7 @@ static void readback_anchors_job(int32_t begin, int32_t end, void* vctx) {
   for (int32_t i = begin; i < end; ++i) {
     int32_t m = d->constraint_manifold[i], ci = d->manifold_anchor[m];
     if (ci < 0) continue;
-    int32_t slot = d->manifold_wide[m];
-    store_stuck_anchors(ctx, m, &d->wides[slot / TB_LANES], slot % TB_LANES, ci);
+    store_stuck_anchors(ctx, m, &d->manifold_pick[m], ci);
   }
 }
 
