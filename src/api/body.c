@@ -98,14 +98,18 @@ tb_status tb_body_check_slot(tb_world* w, const char* fn, int32_t slot) {
                            (double)b->mass[slot], (double)b->inv_mass[slot]);
     return TB_OK;
   }
-  const tb_mass_props m = {b->mass[slot], b->local_center[slot], b->inertia_local[slot]};
+  /* what setMass and the shapes' mass give a dynamic body (a mass of 1e30 kg with an inertia of
+   * 1e-24 kg·m² is one): mass and inertia diagonal > 0 with the inverses stored, every entry finite */
+  float mass = b->mass[slot];
+  const float* e = &b->inertia_local[slot].cx.x;
   const float* inv = &b->inv_inertia_local[slot].cx.x;
-  int inverse_ok = b->inv_mass[slot] == 1.0f / m.mass;
-  for (int i = 0; i < 9; ++i) inverse_ok &= tb_is_finite(inv[i]);
-  if (!mass_props_usable(&m) || !tb_check_finite(w, fn, "centerOfMass", &m.center.x, 3) || !inverse_ok)
-    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: mass %g kg (inverse %g) and inertia %g, %g, %g kg·m² must be finite and > 0 "
-                         "with their inverses", fn, (double)m.mass, (double)b->inv_mass[slot], (double)m.inertia.cx.x,
-                         (double)m.inertia.cy.y, (double)m.inertia.cz.z);
+  int ok = finite_positive(mass) && b->inv_mass[slot] == 1.0f / mass && e[0] > 0.0f && e[4] > 0.0f && e[8] > 0.0f;
+  for (int i = 0; i < 9; ++i) ok &= tb_is_finite(e[i]) && tb_is_finite(inv[i]);
+  if (!tb_check_finite(w, fn, "centerOfMass", &b->local_center[slot].x, 3)) return TB_ERR_INVALID_ARGUMENT;
+  if (!ok)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: mass %g kg (inverse %g) and inertia %g, %g, %g kg·m² must be finite "
+                         "and > 0, with finite inverses", fn, (double)mass, (double)b->inv_mass[slot], (double)e[0], (double)e[4],
+                         (double)e[8]);
   return TB_OK;
 }
 

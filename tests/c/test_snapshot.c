@@ -376,6 +376,12 @@ static void stored_values_checked(void) {
   jd.enable_limit = 1;
   jd.lower = -0.6789f;
   CHECK(tb_joint_create(w, &jd) >= 0);
+  /* what setMass accepts restores (a mass of 1e30 kg with an inertia of 2e-24 kg·m², whose full
+   * inverse overflows: the fuzz harness's case) */
+  const float p2[3] = {3, 0.5f, 0}, center[3] = {0, 0, 0}, inertia[3] = {2.14465e-24f, 1e30f, 1e30f};
+  tb_body_id heavy = tb_body_create(w, TB_BODY_DYNAMIC, p2, ID_Q);
+  CHECK(tb_shape_create(w, heavy, TB_SHAPE_BOX, half, ZERO, ID_Q, 0.5f, 0.0f, 1000.0f) >= 0);
+  CHECK(tb_body_set_mass(w, heavy, 1e30f, center, inertia) == TB_OK);
   int32_t size;
   uint8_t* snap = save(w, &size);
   tb_world_id target = build(TB_PRESET_PHYSX_TGS, 1);
