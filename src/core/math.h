@@ -79,6 +79,16 @@ static inline tb_quat tb_quat_conj(tb_quat a) { tb_quat r = {-a.x, -a.y, -a.z, a
 static inline tb_quat tb_quat_normalize(tb_quat q) {
   float l = sqrtf(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
   if (l < 1e-20f) return tb_quat_identity();
+  if (l == INFINITY) {
+    /* finite components past about 1.8e19 (a spin of 1e22 rad/s integrated) whose squares
+     * overflow: divided by infinity they made a zero rotation; scaled by the largest first they
+     * give its direction (an infinite component gives NaN, which the step's guard refuses) */
+    float m = fabsf(q.x) > fabsf(q.y) ? fabsf(q.x) : fabsf(q.y);
+    if (fabsf(q.z) > m) m = fabsf(q.z);
+    if (fabsf(q.w) > m) m = fabsf(q.w);
+    q = (tb_quat){q.x / m, q.y / m, q.z / m, q.w / m};
+    l = sqrtf(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
+  }
   float s = 1.0f / l;
   tb_quat r = {q.x * s, q.y * s, q.z * s, q.w * s};
   return r;

@@ -428,6 +428,36 @@ static void test_guard_every_body_type(void) {
   tb_world_destroy(w);
 }
 
+/* ---- a spin so fast that the rotation's update overflows ---- */
+
+/* A body spun at 1e22 rad/s (finite: setVelocity takes it): the quaternion update's components
+ * reach about 1e20, their squares overflow, and the renormalisation divided by infinity gave a
+ * zero rotation, which the finite-state guard let through (every shape then collapsed onto its
+ * body's origin, and the world's own snapshot was refused). In every preset the step either keeps
+ * a unit rotation or is refused and undone; the world's snapshot restores. */
+static void test_spin_overflow(void) {
+  for (int p = 0; p < TB_PRESET_COUNT; ++p) {
+    tb_world_id w = new_world((tb_preset)p);
+    float sp[4] = {0.3f, 0, 0, 0}, pos[3] = {0, 3, 0}, lin[3] = {0, 0, 0}, ang[3] = {1e22f, 2e22f, -1e22f};
+    tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, pos, ID_Q);
+    tb_shape_create(w, b, TB_SHAPE_SPHERE, sp, ZERO, ID_Q, 0.5f, 0, 100);
+    CHECK(tb_body_set_velocity(w, b, lin, ang) == TB_OK);
+    tb_status st = tb_world_step(w);
+    CHECK(st == TB_OK || st == TB_ERR_INVALID_STATE);
+    float s[13];
+    CHECK(tb_body_get_state(w, b, s) == TB_OK);
+    double len = sqrt((double)s[3] * s[3] + (double)s[4] * s[4] + (double)s[5] * s[5] + (double)s[6] * s[6]);
+    if (fabs(len - 1.0) > 1e-5) fprintf(stderr, "preset %d: step %d, rotation length %g\n", p, (int)st, len);
+    CHECK(fabs(len - 1.0) <= 1e-5);
+    int32_t n = tb_world_snapshot(w, NULL, 0);
+    uint8_t* bytes = (uint8_t*)malloc((size_t)n);
+    CHECK(tb_world_snapshot(w, bytes, n) == n);
+    CHECK(tb_world_restore(w, bytes, n) == TB_OK);
+    free(bytes);
+    tb_world_destroy(w);
+  }
+}
+
 /* ---- mass properties float32 can hold ---- */
 
 static void test_mass_bounds(void) {
@@ -594,6 +624,7 @@ int main(void) {
   test_sweep_region_failure();
   test_snapshot_after_failed_step();
   test_guard_every_body_type();
+  test_spin_overflow();
   test_mass_bounds();
   test_position_bound();
   test_id_generations();
