@@ -190,7 +190,7 @@ tb_status tb_body_discard(tb_world_id world, tb_body_id body) {
   if (slot < 0) return TB_ERR_NOT_FOUND;
   if (w->undo_body != slot)
     return tb_world_fail(w, TB_ERR_INVALID_STATE,
-                         "%s: body %d is not the last body created, or a body, shape or sensor was created or removed, or "
+                         "%s: body %d is not the last body created, or a body, shape, joint or sensor was created or removed, or "
                          "collide() ran since; remove it with removeBody", fn, body);
   tb_bodies* b = &w->bodies;
   tb_shapes* sh = &w->shapes;

@@ -130,6 +130,7 @@ tb_joint_id tb_joint_create(tb_world_id world, const tb_joint_def* def) {
   memset(j->impulse + 6 * slot, 0, 6 * sizeof(float));
   j->live++;
   update_joint_pair(w, s0, s1, "addJoint"); /* cannot fail: room reserved above */
+  tb_undo_forget(w); /* a discard of the last body created would leave this joint on its freed slot */
   return tb_make_id(slot, j->generation[slot]);
 }
 

@@ -405,9 +405,9 @@ TB_API tb_body_id tb_body_create(tb_world_id world, tb_body_type type, const flo
                                  const float rotation[4]);
 TB_API tb_status tb_body_destroy(tb_world_id world, tb_body_id body);
 /* Takes back the creation of `body` with the shapes created on it since, when it is the last body
- * created and no body, shape or sensor was created elsewhere or removed and no collide() ran
- * since (the rollback of a composite creation, such as the JS addBody whose third shape is
- * rejected): slots and generations return, so the ids handed out afterwards equal those of a
+ * created and no body, shape or sensor was created elsewhere or removed, no joint was created and
+ * no collide() ran since (the rollback of a composite creation, such as the JS addBody whose third
+ * shape is rejected): slots and generations return, so the ids handed out afterwards equal those of a
  * world that never saw the creation. Otherwise TB_ERR_INVALID_STATE and nothing changes. */
 TB_API tb_status tb_body_discard(tb_world_id world, tb_body_id body);
 TB_API tb_status tb_body_set_pose(tb_world_id world, tb_body_id body, const float position[3],
