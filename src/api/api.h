@@ -36,6 +36,10 @@ tb_world* tb_world_peek(tb_world_id id);
  * naming fn and the shape type. */
 tb_status tb_body_check_new_shape(tb_world* w, int32_t slot, int32_t type, const float params[4], const void* data,
                                   float density, tb_transform local, const char* fn);
+/* Shapes that own geometry (shapes.data): hulls, meshes, heightfields. */
+static inline int tb_shape_has_geometry(int32_t type) {
+  return type == TB_SHAPE_HULL || type == TB_SHAPE_MESH || type == TB_SHAPE_HEIGHTFIELD;
+}
 /* Checks the stored values of live shape slot s (params, pose in the body frame, friction,
  * restitution, density, distances, material) as creating and setting them checks them; fails
  * naming fn. Restore runs it on every shape of a snapshot. */

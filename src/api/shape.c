@@ -33,7 +33,6 @@ void tb_shape_slot_free(tb_world* w, int32_t s) {
 
 /* ---- shapes ---- */
 
-/* Stores a validated shape on body slot bslot; takes ownership of data (freed on failure). */
 /* The params a heightfield, mesh or hull shape carries of its geometry (informative; restore
  * compares them): heightfield cell sizes and sample counts, mesh vertex and triangle counts, hull
  * bounding radius about the vertex centroid and vertex and face counts. */
@@ -50,8 +49,6 @@ static void geometry_params(int32_t type, const void* data, float out[4]) {
     out[0] = h->radius, out[1] = (float)h->vertex_count, out[2] = (float)h->face_count;
   }
 }
-
-static int has_geometry(int32_t type) { return type == TB_SHAPE_HULL || type == TB_SHAPE_MESH || type == TB_SHAPE_HEIGHTFIELD; }
 
 /* Friction >= 0, restitution in [0, 1] and density > 0 of a shape of type name tn (static
  * heightfields and meshes are stored with density 1). */
@@ -114,6 +111,7 @@ static tb_status check_params(tb_world* w, const char* fn, int32_t type, int32_t
   return TB_OK;
 }
 
+/* Stores a validated shape on body slot bslot; takes ownership of data (freed on failure). */
 static tb_shape_id insert_shape(tb_world* w, int32_t bslot, tb_shape_type type, const float params[4], void* data,
                                 const float local_position[3], const float local_rotation[4], float friction,
                                 float restitution, float density) {
@@ -174,7 +172,7 @@ tb_shape_id tb_shape_create(tb_world_id world, tb_body_id body, tb_shape_type ty
   if ((int)type < 0 || type >= TB_SHAPE_TYPE_COUNT)
     return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: type must be a known shape type 0..%d (got %d)", fn, TB_SHAPE_TYPE_COUNT - 1, (int)type);
   const char* tn = tb_shape_type_name(type);
-  if (has_geometry(type))
+  if (tb_shape_has_geometry(type))
     return -tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: shape type %s is not available through addShape", fn, tn);
   if (!tb_check_finite(w, fn, "position", local_position, 3) || !tb_check_quat(w, fn, "rotation", local_rotation))
     return -TB_ERR_INVALID_ARGUMENT;

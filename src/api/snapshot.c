@@ -114,7 +114,7 @@ static void put_payload(tb_serial* s, tb_world* w) {
   tb_put(s, shh, sizeof shh);
   tb_put_arrays(s, a, tb_shape_store_arrays(sh, a), sh->count, (void**)&sh->data);
   for (int32_t i = 0; i < sh->count; ++i)
-    if (sh->type[i] >= 0 && tb_snapshot_has_geometry(sh->type[i])) tb_snapshot_put_geometry(s, sh->type[i], sh->data[i]);
+    if (sh->type[i] >= 0 && tb_shape_has_geometry(sh->type[i])) tb_snapshot_put_geometry(s, sh->type[i], sh->data[i]);
   /* broad phase: the sweep order (insertion sort resumes from it) */
   tb_put_i32(s, w->sap_count);
   tb_put(s, w->sap_order, (size_t)w->sap_count * sizeof(int32_t));
@@ -247,7 +247,7 @@ static int consistent(const tb_world* t) {
     int32_t type = sh->type[s];
     if (type < -1 || type >= TB_SHAPE_TYPE_COUNT || sh->next[s] < -1 || sh->next[s] >= ns) return 0;
     if (type >= 0 && (sh->body[s] < 0 || sh->body[s] >= nb || b->f.body_type[sh->body[s]] < 0)) return 0;
-    if (type >= 0 && tb_snapshot_has_geometry(type) != (sh->data[s] != NULL)) return 0;
+    if (type >= 0 && tb_shape_has_geometry(type) != (sh->data[s] != NULL)) return 0;
   }
   steps = 0;
   for (int32_t s = sh->free_head; s >= 0; s = sh->next[s])
@@ -395,7 +395,7 @@ static int get_payload(tb_serial* s, tb_world* t, int32_t thread_count) {
   for (int32_t i = 0; i < ns; ++i) sh->data[i] = NULL;
   sh->count = ns; /* from here on the world's free releases what was built */
   for (int32_t i = 0; i < ns && !s->failed; ++i) {
-    if (sh->type[i] < 0 || !tb_snapshot_has_geometry(sh->type[i])) continue;
+    if (sh->type[i] < 0 || !tb_shape_has_geometry(sh->type[i])) continue;
     if (sh->type[i] >= TB_SHAPE_TYPE_COUNT) return s->failed = 1, 0;
     sh->data[i] = tb_snapshot_get_geometry(s, sh->type[i]);
   }

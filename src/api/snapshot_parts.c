@@ -32,10 +32,6 @@ void tb_snapshot_put_geometry(tb_serial* s, int32_t type, const void* data) {
   }
 }
 
-int tb_snapshot_has_geometry(int32_t type) {
-  return type == TB_SHAPE_HULL || type == TB_SHAPE_MESH || type == TB_SHAPE_HEIGHTFIELD;
-}
-
 void tb_snapshot_put_observe(tb_serial* s, tb_observe* o) {
   tb_put_i32(s, o != NULL);
   if (!o) return;

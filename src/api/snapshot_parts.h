@@ -5,8 +5,7 @@
 #include "../core/serial.h"
 #include "../world/world.h"
 
-/* Shape types with owned geometry: hull, mesh, heightfield. */
-int tb_snapshot_has_geometry(int32_t type);
+/* The owned geometry of a hull, mesh or heightfield shape (tb_shape_has_geometry). */
 void tb_snapshot_put_geometry(tb_serial* s, int32_t type, const void* data);
 /* The geometry of a shape of that type, built from the stream; NULL (and s->failed) when refused. */
 void* tb_snapshot_get_geometry(tb_serial* s, int32_t type);
