@@ -299,8 +299,6 @@ static int consistent(const tb_world* t) {
   return 1;
 }
 
-/* Reads the payload into t (a zeroed world): 0 on a malformed stream (s->failed) or out of memory. */
-/* put_sleep's state into t; nc: the contacts read, which bound the fresh record count. */
 /* The stored values of every live body, shape and joint, checked as creating and setting them
  * checks them (a snapshot's checksum tells only that its bytes did not change since they were
  * written, not who wrote them); the first problem's message goes to t's error text. */
@@ -329,6 +327,7 @@ static int values_valid(tb_world* t) {
   return 1;
 }
 
+/* put_sleep's state into t; nc: the contacts read, which bound the fresh record count. */
 static int get_sleep(tb_serial* s, tb_world* t, int32_t nc) {
   tb_array_ref a[TB_MAX_ARRAYS];
   int32_t nl = tb_get_i32(s, 0, INT32_MAX / 16);
@@ -364,6 +363,7 @@ static int get_sleep(tb_serial* s, tb_world* t, int32_t nc) {
   return !s->failed;
 }
 
+/* Reads the payload into t (a zeroed world): 0 on a malformed stream (s->failed) or out of memory. */
 static int get_payload(tb_serial* s, tb_world* t, int32_t thread_count) {
   tb_array_ref a[TB_MAX_ARRAYS];
   if (!tb_get(s, &t->def, sizeof t->def)) return 0;
