@@ -72,8 +72,8 @@ void tb_body_update_mass(tb_world* w, int32_t slot) {
 }
 
 /* A stored body (restore): state as setPose / setVelocity check it, damping, per-body solver
- * settings and the mass properties the solvers divide by (a dynamic body's usable, their inverses
- * the ones stored; 0 for static and kinematic bodies). */
+ * settings and the mass properties the solvers divide by (a dynamic body's finite and > 0 with
+ * the inverses stored; 0 for static and kinematic bodies). */
 tb_status tb_body_check_slot(tb_world* w, const char* fn, int32_t slot) {
   const tb_bodies* b = &w->bodies;
   const float* t = b->f.transform + 7 * slot;
