@@ -99,6 +99,12 @@ static uint32_t run(tb_world_id w, int n) {
   return h;
 }
 
+/* The header's checksum (bytes 24..27) made right for a changed payload: a crafted snapshot. */
+static void resign(uint8_t* bytes, int32_t size) {
+  uint32_t h = fnv(2166136261u, bytes + TB_SNAPSHOT_HEADER_SIZE, (size_t)size - TB_SNAPSHOT_HEADER_SIZE);
+  memcpy(bytes + 24, &h, 4);
+}
+
 static uint8_t* save(tb_world_id w, int32_t* size) {
   *size = tb_world_snapshot(w, NULL, 0);
   CHECK(*size > TB_SNAPSHOT_HEADER_SIZE);
@@ -191,8 +197,7 @@ static void refusals(void) {
   if (found > 0) {
     int32_t huge = 1 << 20;
     memcpy(bad + found, &huge, 4); /* count 2^20 > capacity */
-    uint32_t h = fnv(2166136261u, bad + TB_SNAPSHOT_HEADER_SIZE, (size_t)size - TB_SNAPSHOT_HEADER_SIZE);
-    memcpy(bad + 24, &h, 4);
+    resign(bad, size);
     CHECK(tb_snapshot_check(bad, size) == TB_SNAPSHOT_OK);
     CHECK(tb_world_restore(target, bad, size) == TB_ERR_INVALID_ARGUMENT);
     CHECK(tb_snapshot_last_error() == TB_SNAPSHOT_CORRUPT);
@@ -402,8 +407,7 @@ static void stored_values_checked(void) {
     for (int k = 0; k < n && k < 4; ++k) {
       memcpy(bad, snap, (size_t)size);
       memcpy(bad + at[k], &cases[i].value, 4);
-      uint32_t h = fnv(2166136261u, bad + TB_SNAPSHOT_HEADER_SIZE, (size_t)size - TB_SNAPSHOT_HEADER_SIZE);
-      memcpy(bad + 24, &h, 4);
+      resign(bad, size);
       CHECK(tb_snapshot_check(bad, size) == TB_SNAPSHOT_OK);
       CHECK(tb_world_restore(target, bad, size) == TB_ERR_INVALID_ARGUMENT);
       CHECK(tb_snapshot_last_error() == TB_SNAPSHOT_CORRUPT);
