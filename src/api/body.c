@@ -71,6 +71,25 @@ void tb_body_update_mass(tb_world* w, int32_t slot) {
   b->inv_inertia_local[slot] = dynamic ? tb_mat3_inverse(total.inertia) : tb_mat3_zero();
 }
 
+/* PhysX per-body settings (setMaxContactImpulse, setSolverIterations and restore): an impulse cap
+ * > 0 in N·s (Infinity: none); iterations in [1, 255] and [0, 255], or -1 for the world's. */
+static tb_status check_max_impulse(tb_world* w, const char* fn, float max_impulse) {
+  if (isnan(max_impulse) || max_impulse <= 0.0f)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: maxContactImpulse must be > 0 (N·s, Infinity = none) (got %g)", fn,
+                         (double)max_impulse);
+  return TB_OK;
+}
+
+static tb_status check_iterations(tb_world* w, const char* fn, int32_t position_iterations, int32_t velocity_iterations) {
+  if (position_iterations != -1 && (position_iterations < 1 || position_iterations > 255))
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: positionIterations must be in [1, 255] or -1 (got %d)", fn,
+                         position_iterations);
+  if (velocity_iterations != -1 && (velocity_iterations < 0 || velocity_iterations > 255))
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: velocityIterations must be in [0, 255] or -1 (got %d)", fn,
+                         velocity_iterations);
+  return TB_OK;
+}
+
 /* A stored body (restore): state as setPose / setVelocity check it, damping, per-body solver
  * settings and the mass properties the solvers divide by (a dynamic body's finite and > 0 with
  * the inverses stored; 0 for static and kinematic bodies). */
@@ -85,13 +104,9 @@ tb_status tb_body_check_slot(tb_world* w, const char* fn, int32_t slot) {
                               {"angularDamping", b->angular_damping[slot], TB_FLOAT_NONNEG}};
   tb_status st = tb_check_floats(w, fn, "", TB_FIELDS_OF(f));
   if (st != TB_OK) return st;
-  float mi = b->max_contact_impulse[slot];
-  if (isnan(mi) || mi <= 0.0f)
-    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: maxContactImpulse must be > 0 (got %g)", fn, (double)mi);
-  int32_t pi = b->position_iterations[slot], vi = b->velocity_iterations[slot];
-  if ((pi != -1 && (pi < 1 || pi > 255)) || (vi != -1 && (vi < 0 || vi > 255)))
-    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: positionIterations %d and velocityIterations %d must be in [1, 255] "
-                         "and [0, 255], or -1", fn, pi, vi);
+  st = check_max_impulse(w, fn, b->max_contact_impulse[slot]);
+  if (st == TB_OK) st = check_iterations(w, fn, b->position_iterations[slot], b->velocity_iterations[slot]);
+  if (st != TB_OK) return st;
   if (b->f.body_type[slot] != TB_BODY_DYNAMIC) {
     if (b->mass[slot] != 0.0f || b->inv_mass[slot] != 0.0f)
       return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: a static or kinematic body's mass must be 0 (got %g, inverse %g)", fn,
@@ -282,9 +297,8 @@ tb_status tb_body_set_max_contact_impulse(tb_world_id world, tb_body_id body, fl
   GET_WORLD("setMaxContactImpulse");
   int32_t slot = tb_body_slot_checked(w, body, "setMaxContactImpulse");
   if (slot < 0) return TB_ERR_NOT_FOUND;
-  if (isnan(max_impulse) || max_impulse <= 0.0f)
-    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setMaxContactImpulse: maxContactImpulse must be > 0 (N·s, Infinity = none) (got %g)",
-                         (double)max_impulse);
+  tb_status st = check_max_impulse(w, "setMaxContactImpulse", max_impulse);
+  if (st != TB_OK) return st;
   w->bodies.max_contact_impulse[slot] = max_impulse;
   return TB_OK;
 }
@@ -293,12 +307,8 @@ tb_status tb_body_set_solver_iterations(tb_world_id world, tb_body_id body, int3
   GET_WORLD("setSolverIterations");
   int32_t slot = tb_body_slot_checked(w, body, "setSolverIterations");
   if (slot < 0) return TB_ERR_NOT_FOUND;
-  if (position_iterations != -1 && (position_iterations < 1 || position_iterations > 255))
-    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setSolverIterations: positionIterations must be in [1, 255] or -1 (got %d)",
-                         position_iterations);
-  if (velocity_iterations != -1 && (velocity_iterations < 0 || velocity_iterations > 255))
-    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setSolverIterations: velocityIterations must be in [0, 255] or -1 (got %d)",
-                         velocity_iterations);
+  tb_status st = check_iterations(w, "setSolverIterations", position_iterations, velocity_iterations);
+  if (st != TB_OK) return st;
   w->bodies.position_iterations[slot] = position_iterations;
   w->bodies.velocity_iterations[slot] = velocity_iterations;
   return TB_OK;

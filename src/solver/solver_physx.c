@@ -592,12 +592,14 @@ static void pack_wides_job(int32_t begin, int32_t end, void* vctx) {
   }
 }
 
+/* the anchor rows a wide with rows for `points` points holds */
+static inline int32_t anchor_rows_of(int32_t points) { return points < TB_MAX_ANCHORS ? points : TB_MAX_ANCHORS; }
+
 /* The rows of each wide in the pools: a wide holds the points of its lanes' largest point class
  * (a bucket of pack_fill is one colour, half and point class; a wide may span two buckets) and
  * min(points, 2) anchors, wide after wide in wide order, which the iterations walk; bucket_slots:
  * each bucket's lane slots [first, end). */
-static int place_rows(const tb_physx_prep* pc, int32_t wide_count, const int32_t bucket_slots[TB_PACK_BUCKETS][2]) {
-  tb_solver_data* d = pc->d;
+static int place_rows(tb_solver_data* d, int32_t wide_count, const int32_t bucket_slots[TB_PACK_BUCKETS][2]) {
   for (int32_t wi = 0; wi < wide_count; ++wi) d->wide_points[wi] = 1;
   for (int32_t k = 0; k < TB_PACK_BUCKETS; ++k) {
     int32_t points = k == TB_PACK_BUCKETS - 1 ? TB_MAX_MANIFOLD_POINTS : k % TB_POINT_CLASSES + 1;
@@ -607,7 +609,7 @@ static int place_rows(const tb_physx_prep* pc, int32_t wide_count, const int32_t
   int32_t np = 0, na = 0;
   for (int32_t wi = 0; wi < wide_count; ++wi) {
     np += d->wide_points[wi];
-    na += d->wide_points[wi] < TB_MAX_ANCHORS ? d->wide_points[wi] : TB_MAX_ANCHORS;
+    na += anchor_rows_of(d->wide_points[wi]);
   }
   if (wide_count == 0) return 1;
   if (!reserve_aligned(&d->points_block, (void**)&d->points, &d->points_capacity, np, sizeof(tb_contact_point_wide)) ||
@@ -618,7 +620,7 @@ static int place_rows(const tb_physx_prep* pc, int32_t wide_count, const int32_t
     d->wides[wi].p = d->points + np;
     d->wides[wi].a = d->anchor_rows + na;
     np += d->wide_points[wi];
-    na += d->wide_points[wi] < TB_MAX_ANCHORS ? d->wide_points[wi] : TB_MAX_ANCHORS;
+    na += anchor_rows_of(d->wide_points[wi]);
   }
   return 1;
 }
@@ -675,7 +677,7 @@ static tb_status build_wides(tb_physx_prep* pc, tb_physx_plan* plan, int32_t thr
       !reserve_aligned(&d->wides_block, (void**)&d->wides, &d->wides_block_capacity, wide_count, sizeof(tb_contact_wide)))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for %d constraints", wide_count);
   plan->wide_count = wide_count;
-  if (!place_rows(pc, wide_count, bucket_slots))
+  if (!place_rows(d, wide_count, bucket_slots))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for the rows of %d constraints", wide_count);
   /* empty lanes: the rest of each colour's last wide */
   for (int32_t c = 0; c <= TB_GRAPH_COLORS; ++c) {

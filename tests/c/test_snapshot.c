@@ -121,6 +121,38 @@ static int same_snapshot(tb_world_id w, const uint8_t* bytes, int32_t size) {
   return same;
 }
 
+/* A world crafted snapshots are offered to, with its bytes before: a refusal leaves them unchanged. */
+typedef struct {
+  tb_world_id w;
+  uint8_t* before;
+  int32_t size;
+} target_world;
+
+static target_world make_target(tb_preset preset, int steps) {
+  target_world t;
+  t.w = build(preset, 1);
+  run(t.w, steps);
+  t.before = save(t.w, &t.size);
+  return t;
+}
+
+static void free_target(target_world* t) {
+  free(t->before);
+  tb_world_destroy(t->w);
+}
+
+/* restore and fromSnapshot refuse the bytes with `reason`, the message naming `named`; the target
+ * is unchanged */
+static void expect_refused(const target_world* t, const uint8_t* bytes, int32_t size, int32_t reason, const char* named) {
+  CHECK(tb_world_restore(t->w, bytes, size) == TB_ERR_INVALID_ARGUMENT);
+  CHECK(tb_snapshot_last_error() == reason);
+  const char* msg = tb_last_error(t->w);
+  if (!strstr(msg, named)) fprintf(stderr, "the message does not name %s: %s\n", named, msg);
+  CHECK(strstr(msg, named) != NULL);
+  CHECK(tb_world_create_from_snapshot(bytes, size, 1) == -TB_ERR_INVALID_ARGUMENT);
+  CHECK(same_snapshot(t->w, t->before, t->size));
+}
+
 static void round_trip(tb_preset preset, int threads) {
   tb_world_id a = build(preset, threads);
   run(a, 40);
@@ -153,10 +185,7 @@ static void refusals(void) {
   run(w, 10);
   int32_t size;
   uint8_t* snap = save(w, &size);
-  tb_world_id target = build(TB_PRESET_NEWTON_XPBD, 1);
-  run(target, 5);
-  int32_t tsize;
-  uint8_t* before = save(target, &tsize);
+  target_world target = make_target(TB_PRESET_NEWTON_XPBD, 5);
   uint8_t* bad = (uint8_t*)malloc((size_t)size + 1);
   struct { const char* what; int32_t size; int offset; uint8_t xor_; int32_t reason; } cases[] = {
       {"truncated", size - 1, -1, 0, TB_SNAPSHOT_TRUNCATED},
@@ -173,14 +202,7 @@ static void refusals(void) {
     bad[size] = 0;
     if (cases[i].offset >= 0) bad[cases[i].offset] ^= cases[i].xor_;
     CHECK(tb_snapshot_check(bad, cases[i].size) == cases[i].reason);
-    CHECK(tb_world_restore(target, bad, cases[i].size) == TB_ERR_INVALID_ARGUMENT);
-    CHECK(tb_snapshot_last_error() == cases[i].reason);
-    const char* msg = tb_last_error(target);
-    if (!strstr(msg, tb_enum_name(TB_ENUM_SNAPSHOT_ERROR, cases[i].reason)))
-      fprintf(stderr, "%s: message does not name the reason: %s\n", cases[i].what, msg);
-    CHECK(strstr(msg, tb_enum_name(TB_ENUM_SNAPSHOT_ERROR, cases[i].reason)) != NULL);
-    CHECK(tb_world_create_from_snapshot(bad, cases[i].size, 1) == -TB_ERR_INVALID_ARGUMENT);
-    CHECK(same_snapshot(target, before, tsize));
+    expect_refused(&target, bad, cases[i].size, cases[i].reason, tb_enum_name(TB_ENUM_SNAPSHOT_ERROR, cases[i].reason));
   }
   /* a checksum-valid payload whose content is inconsistent: body count over its capacity */
   memcpy(bad, snap, (size_t)size);
@@ -199,23 +221,20 @@ static void refusals(void) {
     memcpy(bad + found, &huge, 4); /* count 2^20 > capacity */
     resign(bad, size);
     CHECK(tb_snapshot_check(bad, size) == TB_SNAPSHOT_OK);
-    CHECK(tb_world_restore(target, bad, size) == TB_ERR_INVALID_ARGUMENT);
-    CHECK(tb_snapshot_last_error() == TB_SNAPSHOT_CORRUPT);
-    CHECK(same_snapshot(target, before, tsize));
+    expect_refused(&target, bad, size, TB_SNAPSHOT_CORRUPT, "corrupt");
   }
   /* a world that refused every snapshot still steps like its twin */
   tb_world_id twin = build(TB_PRESET_NEWTON_XPBD, 1);
   run(twin, 5);
-  CHECK(run(target, 20) == run(twin, 20));
+  CHECK(run(target.w, 20) == run(twin, 20));
   /* too small a buffer: nothing written */
   memset(bad, 0xAB, (size_t)size);
   CHECK(tb_world_snapshot(w, bad, size - 1) == -TB_ERR_CAPACITY);
   CHECK(bad[0] == 0xAB);
   free(bad);
-  free(before);
   free(snap);
   tb_world_destroy(w);
-  tb_world_destroy(target);
+  free_target(&target);
   tb_world_destroy(twin);
 }
 
@@ -389,10 +408,7 @@ static void stored_values_checked(void) {
   CHECK(tb_body_set_mass(w, heavy, 1e30f, center, inertia) == TB_OK);
   int32_t size;
   uint8_t* snap = save(w, &size);
-  tb_world_id target = build(TB_PRESET_PHYSX_TGS, 1);
-  run(target, 3);
-  int32_t tsize;
-  uint8_t* before = save(target, &tsize);
+  target_world target = make_target(TB_PRESET_PHYSX_TGS, 3);
   uint8_t* bad = (uint8_t*)malloc((size_t)size);
   const float nan = NAN;
   struct { float marker, value; const char* named; int occurrences; } cases[] = {
@@ -409,22 +425,15 @@ static void stored_values_checked(void) {
       memcpy(bad + at[k], &cases[i].value, 4);
       resign(bad, size);
       CHECK(tb_snapshot_check(bad, size) == TB_SNAPSHOT_OK);
-      CHECK(tb_world_restore(target, bad, size) == TB_ERR_INVALID_ARGUMENT);
-      CHECK(tb_snapshot_last_error() == TB_SNAPSHOT_CORRUPT);
-      const char* msg = tb_last_error(target);
-      if (!strstr(msg, cases[i].named)) fprintf(stderr, "%s set to %g: the message does not name it: %s\n", cases[i].named, (double)cases[i].value, msg);
-      CHECK(strstr(msg, cases[i].named) != NULL);
-      CHECK(tb_world_create_from_snapshot(bad, size, 1) == -TB_ERR_INVALID_ARGUMENT);
-      CHECK(same_snapshot(target, before, tsize));
+      expect_refused(&target, bad, size, TB_SNAPSHOT_CORRUPT, cases[i].named);
     }
   }
   /* the unchanged bytes restore */
-  CHECK(tb_world_restore(target, snap, size) == TB_OK);
+  CHECK(tb_world_restore(target.w, snap, size) == TB_OK);
   free(bad);
-  free(before);
   free(snap);
   tb_world_destroy(w);
-  tb_world_destroy(target);
+  free_target(&target);
 }
 
 int main(void) {
