@@ -1400,7 +1400,9 @@ export class World {
 /**
  * Why a snapshot was refused. 'corrupt': the checksum matches but the content does not hold
  * together, or a stored value is one that creating or setting it refuses (a NaN position, a sphere
- * radius <= 0, a negative friction); the message names the body, shape or joint slot and the value.
+ * radius <= 0, a negative friction, a MuJoCo pair override's NaN margin, a pair list naming a
+ * removed shape, a NaN point of the contact matching); the message names the body, shape, joint
+ * or pair slot and the value where a setter would.
  */
 export type SnapshotErrorReason = 'truncated' | 'trailing-bytes' | 'bad-magic' | 'bad-version' | 'foreign' | 'bad-checksum' | 'corrupt';
 /** A snapshot that cannot be restored ('foreign': written by a build with another storage layout). */

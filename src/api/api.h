@@ -54,6 +54,9 @@ void tb_shape_slot_free(tb_world* w, int32_t s);
 /* Every field of a joint definition, each error naming fn and the field; slots of the two sides
  * in s0, s1 (-1 the world). addJoint and restore run it. */
 tb_status tb_joint_check_def(tb_world* w, const char* fn, const tb_joint_def* d, int32_t* s0, int32_t* s1);
+/* The values of a MuJoCo pair override (setContactPair and restore), each error naming fn and
+ * the field. */
+tb_status tb_contact_pair_check(tb_world* w, const char* fn, const tb_contact_pair_params* params);
 /* Removes every joint of body slot b (src/api/joint.c); tb_body_destroy calls it. */
 void tb_joints_forget_body(tb_world* w, int32_t body_slot);
 /* The same without the free list and the generation (tb_body_discard restores both itself). */

@@ -192,6 +192,26 @@ void tb_contact_pair_default_into(tb_contact_pair_params* out) {
   memcpy(out->solimp, imp, sizeof imp);
 }
 
+tb_status tb_contact_pair_check(tb_world* w, const char* fn, const tb_contact_pair_params* params) {
+  if (!tb_is_finite(params->margin))
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: margin must be finite (got %g)", fn, (double)params->margin);
+  if (!tb_is_finite(params->gap) || params->gap < 0.0f)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: gap must be finite and >= 0 (got %g)", fn, (double)params->gap);
+  for (int i = 0; i < 5; ++i)
+    if (!tb_is_finite(params->friction[i]) || params->friction[i] < 0.0f)
+      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: friction[%d] must be finite and >= 0 (got %g)", fn, i,
+                           (double)params->friction[i]);
+  tb_status st = tb_mujoco_contact_params_check(w, fn, "", params->condim, params->solref, params->solimp);
+  if (st != TB_OK) return st;
+  for (int i = 0; i < 2; ++i)
+    if (!tb_is_finite(params->solreffriction[i]))
+      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solreffriction[%d] must be finite (got %g)", fn, i,
+                           (double)params->solreffriction[i]);
+  if (!tb_is_finite(params->adhesion) || params->adhesion < 0.0f)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: adhesion must be finite and >= 0 (got %g)", fn, (double)params->adhesion);
+  return TB_OK;
+}
+
 tb_status tb_world_set_contact_pair(tb_world_id world, tb_shape_id a, tb_shape_id b, const tb_contact_pair_params* params) {
   const char* fn = "setContactPair";
   GET_WORLD(fn);
@@ -199,22 +219,8 @@ tb_status tb_world_set_contact_pair(tb_world_id world, tb_shape_id a, tb_shape_i
   tb_status st = shape_pair_slots(w, a, b, fn, &sa, &sb);
   if (st != TB_OK) return st;
   if (params) {
-    if (!tb_is_finite(params->margin))
-      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: margin must be finite (got %g)", fn, (double)params->margin);
-    if (!tb_is_finite(params->gap) || params->gap < 0.0f)
-      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: gap must be finite and >= 0 (got %g)", fn, (double)params->gap);
-    for (int i = 0; i < 5; ++i)
-      if (!tb_is_finite(params->friction[i]) || params->friction[i] < 0.0f)
-        return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: friction[%d] must be finite and >= 0 (got %g)", fn, i,
-                             (double)params->friction[i]);
-    st = tb_mujoco_contact_params_check(w, fn, "", params->condim, params->solref, params->solimp);
+    st = tb_contact_pair_check(w, fn, params);
     if (st != TB_OK) return st;
-    for (int i = 0; i < 2; ++i)
-      if (!tb_is_finite(params->solreffriction[i]))
-        return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solreffriction[%d] must be finite (got %g)", fn, i,
-                             (double)params->solreffriction[i]);
-    if (!tb_is_finite(params->adhesion) || params->adhesion < 0.0f)
-      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: adhesion must be finite and >= 0 (got %g)", fn, (double)params->adhesion);
   }
   st = tb_pair_keys_set(w, &w->contact_pairs, tb_slot_pair_key(sa, sb), params != NULL, params, fn);
   if (st == TB_OK) w->collided = 0;

@@ -220,9 +220,37 @@ static int get_keys(tb_serial* s, tb_pair_keys* l, int32_t slots) {
   tb_get(s, l->key, (size_t)n * sizeof(uint64_t));
   if (with_params) tb_get(s, l->params, (size_t)n * sizeof(tb_contact_pair_params));
   l->count = n;
+  /* as tb_slot_pair_key makes them: two different slots, the lower first, ascending */
   for (int32_t i = 0; i < n && !s->failed; ++i)
-    if ((l->key[i] & 0xFFFFFFFFu) >= (uint64_t)slots || (i > 0 && l->key[i] <= l->key[i - 1])) s->failed = 1;
+    if ((l->key[i] & 0xFFFFFFFFu) >= (uint64_t)slots || (l->key[i] >> 32) >= (l->key[i] & 0xFFFFFFFFu) ||
+        (i > 0 && l->key[i] <= l->key[i - 1]))
+      s->failed = 1;
   return !s->failed;
+}
+
+/* Every key of l names two live slots (type >= 0): removing a shape or body takes its keys out. */
+static int keys_live(const tb_pair_keys* l, const int32_t* type) {
+  for (int32_t i = 0; i < l->count; ++i)
+    if (type[l->key[i] >> 32] < 0 || type[l->key[i] & 0xFFFFFFFFu] < 0) return 0;
+  return 1;
+}
+
+static int finite_floats(const float* v, size_t n) {
+  for (size_t i = 0; i < n; ++i)
+    if (!tb_is_finite(v[i])) return 0;
+  return 1;
+}
+
+static int finite_pose(const tb_transform* t) { return finite_floats(&t->p.x, 3) && finite_floats(&t->q.x, 4); }
+
+/* A matching frame's pair cache: finite poses and normal (the next collide() replays them), the
+ * normal's body 0 or 1; its distances not NaN (a speed near float's range may widen them to +inf). */
+static int pair_cache_valid(const tb_pcm_cache* c, const tb_distance_pair* d) {
+  if (isnan(d->margin) || isnan(d->gap) || isnan(d->detect) || isnan(d->speculative)) return 0;
+  if (c->state == TB_PCM_APART) return finite_pose(&c->apart.pose0) && finite_pose(&c->apart.pose1) && !isnan(c->apart.distance);
+  if (c->state == TB_PCM_NONE) return 1;
+  return finite_pose(&c->relative) && finite_floats(&c->q0.x, 4) && finite_floats(&c->q1.x, 4) && finite_floats(&c->normal.x, 3) &&
+         (c->normal_body == 0 || c->normal_body == 1);
 }
 
 /* Links and indices that later stages follow without checks: every one in range. */
@@ -293,9 +321,19 @@ static int consistent(const tb_world* t) {
       points += fr->count[p];
     }
     if (points != fr->point_count) return 0;
+    for (int32_t p = 0; p < fr->pair_count; ++p)
+      if (!pair_cache_valid(&fr->pcm[p], &fr->dist[p])) return 0;
+    /* the body-local points a sticky preset replays */
     for (int32_t k = 0; k < fr->point_count; ++k)
-      if (fr->previous[k] < -1 || fr->previous[k] >= t->contacts.capacity) return 0;
+      if (fr->previous[k] < -1 || fr->previous[k] >= t->contacts.capacity || !finite_floats(&fr->local0[k].x, 3) ||
+          !finite_floats(&fr->local1[k].x, 3))
+        return 0;
   }
+  /* pair lists: shape slots, except the body exclusions and the joined body pairs */
+  if (!keys_live(&t->explicit_pairs, sh->type) || !keys_live(&t->shape_exclusions, sh->type) ||
+      !keys_live(&t->contact_pairs, sh->type) || !keys_live(&t->body_exclusions, b->f.body_type) ||
+      !keys_live(&t->joint_pairs, b->f.body_type))
+    return 0;
   return 1;
 }
 
@@ -313,6 +351,11 @@ static int values_valid(tb_world* t) {
     if (t->shapes.type[s] < 0) continue;
     snprintf(fn, sizeof fn, "shape slot %d", s);
     if (tb_shape_check_slot(t, fn, s) != TB_OK) return 0;
+  }
+  const tb_pair_keys* cp = &t->contact_pairs;
+  for (int32_t i = 0; i < cp->count && cp->params; ++i) {
+    snprintf(fn, sizeof fn, "contact pair of shape slots %d, %d", (int32_t)(cp->key[i] >> 32), (int32_t)(uint32_t)cp->key[i]);
+    if (tb_contact_pair_check(t, fn, &cp->params[i]) != TB_OK) return 0;
   }
   const tb_joints* jt = &t->joints;
   for (int32_t j = 0; j < jt->count; ++j) {

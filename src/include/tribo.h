@@ -381,7 +381,8 @@ TB_API tb_status tb_world_set_pair_capacity(tb_world_id world, int32_t capacity)
   X(TB_SNAPSHOT_FOREIGN, "foreign")           /* written by a build with another storage layout */ \
   X(TB_SNAPSHOT_BAD_CHECKSUM, "bad-checksum") /* payload changed after it was written */           \
   X(TB_SNAPSHOT_CORRUPT, "corrupt")           /* checksum right, content inconsistent or a value  \
-                                               * that creation refuses (a NaN, a size <= 0) */  \
+                                               * that creation refuses (a NaN, a size <= 0,        \
+                                               * a pair naming a removed shape) */                 \
   X(TB_SNAPSHOT_TRAILING, "trailing-bytes")   /* longer than its header says */
 typedef enum tb_snapshot_error { TB_SNAPSHOT_ERRORS(TB_ENUM_CONSTANT) TB_SNAPSHOT_ERROR_COUNT } tb_snapshot_error;
 /* Writes the snapshot into bytes (capacity bytes; NULL = only measure) and returns its size in

@@ -436,6 +436,88 @@ static void stored_values_checked(void) {
   free_target(&target);
 }
 
+/* Offsets of every 8-byte occurrence of the key v in the payload. */
+static int find_key(const uint8_t* snap, int32_t size, uint64_t v, int* at, int max) {
+  int n = 0;
+  for (int k = TB_SNAPSHOT_HEADER_SIZE; k + 8 <= size; ++k)
+    if (memcmp(snap + k, &v, 8) == 0) {
+      if (n < max) at[n] = k;
+      ++n;
+    }
+  return n;
+}
+
+/* The stored pair lists and the matching frames, checked as setting them checks them: an
+ * explicit pair naming a shape slot out of range, a freed slot or one shape twice, a MuJoCo pair
+ * override with a NaN margin or a negative friction, a NaN body-local point of the matching
+ * (which a sticky preset replays) are refused as corrupt; the target world is unchanged. */
+static void stored_lists_checked(void) {
+  tb_world_def def = tb_default_world_def();
+  def.collision.broad_phase = TB_BROAD_PHASE_EXPLICIT;
+  tb_world_id w = tb_world_create(&def);
+  const float plane[4] = {0, 1, 0, 0}, radius[4] = {0.3141f, 0, 0, 0}, p0[3] = {0, 0.3141f, 0}, p1[3] = {2, 0.3141f, 0};
+  tb_body_id g = tb_body_create(w, TB_BODY_STATIC, ZERO, ID_Q);
+  const float far[3] = {0, -50, 0};
+  for (int i = 0; i < 37; ++i) /* slots 0..36 taken: the pair's key below is a distinct number */
+    CHECK(tb_shape_create(w, g, TB_SHAPE_SPHERE, radius, far, ID_Q, 0.5f, 0.0f, 1.0f) >= 0);
+  tb_shape_id ground = tb_shape_create(w, g, TB_SHAPE_PLANE, plane, ZERO, ID_Q, 0.5f, 0.0f, 1.0f);
+  tb_body_id a = tb_body_create(w, TB_BODY_DYNAMIC, p0, ID_Q), b = tb_body_create(w, TB_BODY_DYNAMIC, p1, ID_Q);
+  tb_shape_id sa = tb_shape_create(w, a, TB_SHAPE_SPHERE, radius, ZERO, ID_Q, 0.5f, 0.0f, 1000.0f);
+  tb_shape_id sb = tb_shape_create(w, b, TB_SHAPE_SPHERE, radius, ZERO, ID_Q, 0.5f, 0.0f, 1000.0f);
+  tb_body_id gone = tb_body_create(w, TB_BODY_DYNAMIC, p1, ID_Q);
+  CHECK(tb_shape_create(w, gone, TB_SHAPE_SPHERE, radius, ZERO, ID_Q, 0.5f, 0.0f, 1000.0f) >= 0);
+  CHECK(tb_body_destroy(w, gone) == TB_OK); /* shape slot 40 free */
+  const int32_t explicit_ids[2] = {ground, sa};
+  CHECK(tb_world_set_explicit_pairs(w, explicit_ids, 1) == TB_OK);
+  tb_contact_pair_params cp;
+  tb_contact_pair_default_into(&cp);
+  cp.margin = 0.0271f;
+  cp.friction[0] = 0.8183f;
+  CHECK(tb_world_set_contact_pair(w, ground, sb, &cp) == TB_OK);
+  for (int i = 0; i < 3; ++i) CHECK(tb_world_step(w) == TB_OK);
+  int32_t size;
+  uint8_t* snap = save(w, &size);
+  target_world target = make_target(TB_PRESET_PHYSX_TGS, 3);
+  uint8_t* bad = (uint8_t*)malloc((size_t)size);
+  /* the explicit pair's key: (lower slot << 32) | higher slot */
+  int32_t lo = (ground & TB_ID_INDEX_MASK) < (sa & TB_ID_INDEX_MASK) ? (ground & TB_ID_INDEX_MASK) : (sa & TB_ID_INDEX_MASK);
+  int32_t hi = (ground & TB_ID_INDEX_MASK) + (sa & TB_ID_INDEX_MASK) - lo;
+  uint64_t key = ((uint64_t)(uint32_t)lo << 32) | (uint32_t)hi;
+  int at[4];
+  int nkey = find_key(snap, size, key, at, 4);
+  if (nkey != 1) fprintf(stderr, "explicit pair key: %d occurrences, expected 1\n", nkey);
+  CHECK(nkey == 1);
+  const uint64_t bad_keys[] = {((uint64_t)0x40000000u << 32) | (uint32_t)hi, /* a slot out of range, above the other */
+                               ((uint64_t)(uint32_t)hi << 32) | (uint32_t)hi, /* one shape twice */
+                               ((uint64_t)(uint32_t)lo << 32) | 40u};         /* a freed slot */
+  for (size_t i = 0; i < sizeof bad_keys / sizeof bad_keys[0]; ++i) {
+    memcpy(bad, snap, (size_t)size);
+    memcpy(bad + at[0], &bad_keys[i], 8);
+    resign(bad, size);
+    expect_refused(&target, bad, size, TB_SNAPSHOT_CORRUPT, "corrupt");
+  }
+  /* the pair override's values, named as setContactPair names them; the matching's local points */
+  const float nan = NAN;
+  struct { float marker, value; const char* named; int occurrences; } cases[] = {
+      {0.0271f, nan, "margin", 1}, {0.8183f, -1.0f, "friction[0]", 1}, {-0.3141f, nan, "corrupt", -1},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+    int where[16];
+    int n = find_float(snap, size, cases[i].marker, where, 16);
+    if (cases[i].occurrences >= 0) CHECK(n == cases[i].occurrences);
+    else CHECK(n >= 1 && n <= 16);
+    memcpy(bad, snap, (size_t)size);
+    for (int k = 0; k < n && k < 16; ++k) memcpy(bad + where[k], &cases[i].value, 4); /* every occurrence */
+    resign(bad, size);
+    expect_refused(&target, bad, size, TB_SNAPSHOT_CORRUPT, cases[i].named);
+  }
+  CHECK(tb_world_restore(target.w, snap, size) == TB_OK);
+  free(bad);
+  free(snap);
+  tb_world_destroy(w);
+  free_target(&target);
+}
+
 int main(void) {
   int64_t live = tb_live_bytes();
   for (int p = 0; p < TB_PRESET_COUNT; ++p) {
@@ -446,6 +528,7 @@ int main(void) {
   capacity_changes_nothing();
   refusals();
   stored_values_checked();
+  stored_lists_checked();
   adaptive_threads_kept();
   CHECK(tb_live_bytes() == live || (fprintf(stderr, "live bytes %lld, expected %lld\n", (long long)tb_live_bytes(), (long long)live), 0));
   return tb_test_report("test_snapshot");
