@@ -244,8 +244,10 @@ test-package: wasm
 .PHONY: fuzz fuzz-smoke
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 600
+# the thread pool in (-DTB_THREADS), every stage in chunks of one item (src/core/jobs.h): the
+# snapshot twin runs another thread count and must step to the same bits (tests/fuzz/fuzz_api.c)
 FUZZ_FLAGS := -std=c11 -Isrc -O1 -g -ffp-contract=off -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-  -fno-omit-frame-pointer
+  -fno-omit-frame-pointer -DTB_THREADS -pthread -DTB_FINE_CHUNKS
 build/fuzz/fuzz_api: tests/fuzz/fuzz_api.c $(SRC) $(HDR)
 	@mkdir -p build/fuzz/corpus
 	$(FUZZ_CC) $(FUZZ_FLAGS) tests/fuzz/fuzz_api.c $(SRC) -lm -o $@

@@ -22,7 +22,7 @@
 #define TB_SWEEP_BATCH 32
 
 /* Fat pairs per chunk of the parallel emit (emit_all). */
-#define TB_EMIT_CHUNK 256
+#define TB_EMIT_CHUNK TB_CHUNK(256)
 
 /* Most z bands of the sweep (see split_bands). */
 #define TB_MAX_SWEEP_BANDS 64
@@ -226,7 +226,7 @@ typedef struct group_ctx {
   tb_broad_scratch* b;
 } group_ctx;
 
-#define TB_GROUP_CHUNK 128 /* shapes per chunk: a small scene sorts its few groups without a barrier */
+#define TB_GROUP_CHUNK TB_CHUNK(128) /* shapes per chunk: a small scene sorts its few groups without a barrier */
 
 /* Job over shape0 slots [begin, end): their groups by shape1. */
 static void sort_groups_job(int32_t begin, int32_t end, void* vctx) {
@@ -337,7 +337,7 @@ static tb_status too_many_pairs(tb_world* w, int64_t n, const char* what) {
                        (long long)n, what, TB_MAX_CAPACITY);
 }
 
-#define TB_SWEEP_CHUNK 128
+#define TB_SWEEP_CHUNK TB_CHUNK(128)
 _Static_assert((int64_t)TB_SWEEP_CHUNK * TB_MAX_BODIES <= INT32_MAX, "a sweep chunk's pair count fits an int32_t");
 
 /* z bands of the sweep: a sweep along x alone visits every AABB of an x slab, about n·(n/side)

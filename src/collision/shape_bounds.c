@@ -6,7 +6,7 @@
 #include "../core/jobs.h"
 #include "narrow_phase.h"
 
-#define TB_SHAPE_CHUNK 64
+#define TB_SHAPE_CHUNK TB_CHUNK(64)
 
 typedef struct bounds_ctx {
   tb_world* w;

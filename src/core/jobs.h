@@ -9,6 +9,14 @@
 
 typedef void tb_job_fn(int32_t begin, int32_t end, void* ctx);
 
+/* A stage's chunk size, n items. The fuzz build (-DTB_FINE_CHUNKS) cuts every stage into chunks
+ * of one item, so that its small scenes run their stages on several threads. */
+#if defined(TB_FINE_CHUNKS)
+#define TB_CHUNK(n) 1
+#else
+#define TB_CHUNK(n) (n)
+#endif
+
 /* Makes sure the pool has at least thread_count - 1 workers (the caller is one more). Threads
  * are created once and kept; returns the pool size including the caller. */
 int32_t tb_jobs_reserve(int32_t thread_count);

@@ -47,7 +47,7 @@ typedef struct match_ctx {
   float dmax;
 } match_ctx;
 
-#define TB_MATCH_CHUNK 64
+#define TB_MATCH_CHUNK TB_CHUNK(64)
 
 /* Pairs [begin, end): each pair finds its previous manifold (the entry a merge walk from the first
  * pair finds), matches its points and writes only its own slots. A new point gets age 0 and its

@@ -141,7 +141,7 @@ tb_status tb_contact_store_reserve(tb_world* w) {
   return TB_OK;
 }
 
-#define TB_FILL_CHUNK 64
+#define TB_FILL_CHUNK TB_CHUNK(64)
 
 /* Pairs [begin, end): every manifold point at its pair's index from tb_contact_store_reserve,
  * with the record of the distance rule and the matching (current match frame). */

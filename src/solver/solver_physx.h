@@ -5,14 +5,15 @@
 
 #include "solver.h"
 
+#include "../core/jobs.h"
 #include "constraint_graph.h"
 #include "contact_solver.h"
 
-#define TB_BODY_CHUNK 128
-#define TB_WIDE_CHUNK 8
-#define TB_SOLVE_CHUNK 2 /* wides per chunk of an iteration over one colour: a colour has a few dozen */
-#define TB_READBACK_CHUNK 16 /* wides per chunk of the contact readback */
-#define TB_PACK_CHUNK 256    /* constraints per chunk of the packing into wides */
+#define TB_BODY_CHUNK TB_CHUNK(128)
+#define TB_WIDE_CHUNK TB_CHUNK(8)
+#define TB_SOLVE_CHUNK TB_CHUNK(2) /* wides per chunk of an iteration over one colour: a colour has a few dozen */
+#define TB_READBACK_CHUNK TB_CHUNK(16) /* wides per chunk of the contact readback */
+#define TB_PACK_CHUNK TB_CHUNK(256)    /* constraints per chunk of the packing into wides */
 #define TB_PGS_FRICTION_ITERATIONS 3 /* PGS friction runs in the last three position iterations */
 #define TB_SLIP_DIRECTION_SPEED 1e-3f /* m/s: slower slip keeps the fixed tangent basis (no flips from noise) */
 

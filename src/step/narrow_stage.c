@@ -16,7 +16,7 @@
 #include "../model/persistent_manifold.h"
 #include "step.h"
 
-#define TB_NARROW_CHUNK 32
+#define TB_NARROW_CHUNK TB_CHUNK(32)
 
 typedef struct narrow_ctx {
   tb_world* w;

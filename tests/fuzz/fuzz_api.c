@@ -6,8 +6,9 @@
  * sleep states, pair distances, hull supports).
  * Asserts, besides the sanitizers: every body state is finite after every accepted step, a failed
  * step leaves the body state as it was, a world made from a snapshot steps bit for bit like the
- * world it was taken from, a restore of the world's own snapshot changes no body state, and live
- * bytes return to their start once the worlds are destroyed.
+ * world it was taken from (on another thread count: 2 where the world has 1, the build's stages
+ * in chunks of one item), a restore of the world's own snapshot changes no body state,
+ * and live bytes return to their start once the worlds are destroyed.
  * Build and run: make fuzz-smoke (60 s), make fuzz FUZZ_SECONDS=... */
 #include <math.h>
 #include <stdint.h>
@@ -432,7 +433,11 @@ static void snapshot_op(scene* s, reader* r) {
     check(tb_snapshot_check(s_snap, n) == TB_SNAPSHOT_OK, "a fresh snapshot fails its check", w);
     int k = u8(r) % 3;
     if (k == 0) {
-      tb_world_id c = tb_world_create_from_snapshot(s_snap, n, 0);
+      /* the twin on the other thread count (1 or 2), both threads on every stage that splits */
+      tb_world_def d;
+      check(tb_world_get_def(w, &d) == TB_OK, "getDef failed", w);
+      tb_world_id c = tb_world_create_from_snapshot(s_snap, n, d.thread_count == 1 ? 2 : 1);
+      if (c >= 0) check(tb_world_set_adaptive_threads(c, 0) == TB_OK, "fixed threads refused", c);
       /* the load's own reason (tb_last_error(w) would be an earlier call's) */
       if (c < 0) fprintf(stderr, "fuzz_api: snapshot error %s: %s\n", tb_enum_name(TB_ENUM_SNAPSHOT_ERROR, tb_snapshot_last_error()), tb_last_error(-1));
       check(c >= 0, "a fresh snapshot was refused", w);
