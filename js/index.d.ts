@@ -211,7 +211,7 @@ export interface AxisOptions {
   complementarityTolerance?: number;
   /** `'kamino'`: proximal regularisation η of the preconditioned Delassus problem (dimensionless), > 0. Default `1e-5`. */
   eta?: number;
-  /** `'kamino'`: fixed ADMM penalty ρ of the preconditioned problem (dimensionless), > 0. Default `1`. */
+  /** `'kamino'`: fixed ADMM penalty ρ of the preconditioned problem (dimensionless), >= 1e-6 (below it the iteration diverges in float32). Default `1`. */
   rho?: number;
   /** `'kamino'`: factor in [0, 1] on the previous step's matched impulses that start the iterations (with `kaminoWarmStart`). Default `0.9`. */
   warmStartScale?: number;
@@ -351,7 +351,7 @@ export interface WorldOptions extends AxisOptions {
   preset?: Preset;
   /** Gravity, m/s², world vector. Default `[0, -9.81, 0]`. */
   gravity?: Vec3;
-  /** Timestep, s, finite and > 0. Default `1/60`. */
+  /** Timestep, s, in [1e-12, 1e12] (outside it one step's h², 1/h² and g·h² leave float32). Default `1/60`. */
   timestep?: number;
   /** Same as `positionIterations` (an older name); give one of the two. */
   substeps?: number;
@@ -1205,7 +1205,7 @@ export class World {
   setMass(id: number, mass: MassDesc): void;
   /** Sets gravity (m/s², world axes) for the following steps. */
   setGravity(gravity: Vec3): void;
-  /** Sets the timestep (s, > 0) of the following steps; `timestep` is updated (as float32). */
+  /** Sets the timestep (s, in [1e-12, 1e12]) of the following steps; `timestep` is updated (as float32). */
   setTimestep(timestep: number): void;
   /** Mass properties: mass (kg), centre (body frame, m), inertia (3×3 row-major about the centre, body axes, kg·m²). */
   getMass(id: number): MassProperties;

@@ -53,22 +53,38 @@ tb_status tb_body_check_new_shape(tb_world* w, int32_t slot, int32_t type, const
   return TB_OK;
 }
 
+/* The mass properties of a body without setMass: its shapes' (a dynamic body without massive
+ * shapes gets 1 kg and unit inertia so that it still moves; static and kinematic bodies zeros),
+ * with the inverses the solvers read. */
+typedef struct derived_mass {
+  tb_mass_props props;
+  float inv_mass;
+  tb_mat3 inv_inertia;
+} derived_mass;
+
+static derived_mass mass_from_shapes(const tb_world* w, int32_t slot) {
+  derived_mass m;
+  m.props = shapes_mass(w, slot);
+  int dynamic = w->bodies.f.body_type[slot] == TB_BODY_DYNAMIC;
+  if (!dynamic || m.props.mass <= 0.0f) {
+    m.props.mass = dynamic ? 1.0f : 0.0f;
+    m.props.center = tb_v3(0, 0, 0);
+    m.props.inertia = dynamic ? tb_mat3_diag(tb_v3(1, 1, 1)) : tb_mat3_zero();
+  }
+  m.inv_mass = m.props.mass > 0.0f ? 1.0f / m.props.mass : 0.0f;
+  m.inv_inertia = dynamic ? tb_mat3_inverse(m.props.inertia) : tb_mat3_zero();
+  return m;
+}
+
 void tb_body_update_mass(tb_world* w, int32_t slot) {
   tb_bodies* b = &w->bodies;
   if (b->mass_explicit[slot]) return;
-  tb_mass_props total = shapes_mass(w, slot);
-  int dynamic = b->f.body_type[slot] == TB_BODY_DYNAMIC;
-  if (!dynamic || total.mass <= 0.0f) {
-    /* A dynamic body without massive shapes gets 1 kg and unit inertia so that it still moves. */
-    total.mass = dynamic ? 1.0f : 0.0f;
-    total.center = tb_v3(0, 0, 0);
-    total.inertia = dynamic ? tb_mat3_diag(tb_v3(1, 1, 1)) : tb_mat3_zero();
-  }
-  b->mass[slot] = total.mass;
-  b->inv_mass[slot] = total.mass > 0.0f ? 1.0f / total.mass : 0.0f;
-  b->local_center[slot] = total.center;
-  b->inertia_local[slot] = total.inertia;
-  b->inv_inertia_local[slot] = dynamic ? tb_mat3_inverse(total.inertia) : tb_mat3_zero();
+  derived_mass m = mass_from_shapes(w, slot);
+  b->mass[slot] = m.props.mass;
+  b->inv_mass[slot] = m.inv_mass;
+  b->local_center[slot] = m.props.center;
+  b->inertia_local[slot] = m.props.inertia;
+  b->inv_inertia_local[slot] = m.inv_inertia;
 }
 
 /* PhysX per-body settings (setMaxContactImpulse, setSolverIterations and restore): an impulse cap
@@ -91,8 +107,8 @@ static tb_status check_iterations(tb_world* w, const char* fn, int32_t position_
 }
 
 /* A stored body (restore): state as setPose / setVelocity check it, damping, per-body solver
- * settings and the mass properties the solvers divide by (a dynamic body's finite and > 0 with
- * the inverses stored; 0 for static and kinematic bodies). */
+ * settings and the mass properties the solvers divide by (what its shapes or setMass give; its
+ * shapes checked first: they are read here). */
 tb_status tb_body_check_slot(tb_world* w, const char* fn, int32_t slot) {
   const tb_bodies* b = &w->bodies;
   const float* t = b->f.transform + 7 * slot;
@@ -107,24 +123,35 @@ tb_status tb_body_check_slot(tb_world* w, const char* fn, int32_t slot) {
   st = check_max_impulse(w, fn, b->max_contact_impulse[slot]);
   if (st == TB_OK) st = check_iterations(w, fn, b->position_iterations[slot], b->velocity_iterations[slot]);
   if (st != TB_OK) return st;
-  if (b->f.body_type[slot] != TB_BODY_DYNAMIC) {
-    if (b->mass[slot] != 0.0f || b->inv_mass[slot] != 0.0f)
-      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: a static or kinematic body's mass must be 0 (got %g, inverse %g)", fn,
-                           (double)b->mass[slot], (double)b->inv_mass[slot]);
-    return TB_OK;
-  }
-  /* what setMass and the shapes' mass give a dynamic body (a mass of 1e30 kg with an inertia of
-   * 1e-24 kg·m² is one): mass and inertia diagonal > 0 with the inverses stored, every entry finite */
+  /* the mass properties the body's shapes give (tb_body_update_mass), bit for bit; or setMass's:
+   * mass and a diagonal inertia finite and > 0 (1e30 kg with 1e-24 kg·m² is one), the inverses
+   * 1/x, the centre finite */
   float mass = b->mass[slot];
   const float* e = &b->inertia_local[slot].cx.x;
   const float* inv = &b->inv_inertia_local[slot].cx.x;
-  int ok = finite_positive(mass) && b->inv_mass[slot] == 1.0f / mass && e[0] > 0.0f && e[4] > 0.0f && e[8] > 0.0f;
-  for (int i = 0; i < 9; ++i) ok &= tb_is_finite(e[i]) && tb_is_finite(inv[i]);
+  int ok;
+  if (!b->mass_explicit[slot]) {
+    derived_mass m = mass_from_shapes(w, slot);
+    ok = memcmp(&m.props.mass, &b->mass[slot], sizeof(float)) == 0 && memcmp(&m.inv_mass, &b->inv_mass[slot], sizeof(float)) == 0 &&
+         memcmp(&m.props.center, &b->local_center[slot], sizeof(tb_vec3)) == 0 &&
+         memcmp(&m.props.inertia, &b->inertia_local[slot], sizeof(tb_mat3)) == 0 &&
+         memcmp(&m.inv_inertia, &b->inv_inertia_local[slot], sizeof(tb_mat3)) == 0;
+    if (!ok)
+      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: mass %g kg, centre and inertia %g, %g, %g kg·m² (and their inverses) must be "
+                           "what its shapes give (%g kg, %g, %g, %g kg·m²)", fn, (double)mass, (double)e[0], (double)e[4], (double)e[8],
+                           (double)m.props.mass, (double)m.props.inertia.cx.x, (double)m.props.inertia.cy.y, (double)m.props.inertia.cz.z);
+    return TB_OK;
+  }
+  ok = b->f.body_type[slot] == TB_BODY_DYNAMIC && finite_positive(mass) && b->inv_mass[slot] == 1.0f / mass;
+  for (int i = 0; i < 9; ++i) {
+    int diagonal = i % 4 == 0;
+    ok &= diagonal ? finite_positive(e[i]) && inv[i] == 1.0f / e[i] : e[i] == 0.0f && inv[i] == 0.0f;
+  }
   if (!tb_check_finite(w, fn, "centerOfMass", &b->local_center[slot].x, 3)) return TB_ERR_INVALID_ARGUMENT;
   if (!ok)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: mass %g kg (inverse %g) and inertia %g, %g, %g kg·m² must be finite "
-                         "and > 0, with finite inverses", fn, (double)mass, (double)b->inv_mass[slot], (double)e[0], (double)e[4],
-                         (double)e[8]);
+                         "and > 0 with their inverses, as setMass sets them (a dynamic body, a diagonal inertia)", fn, (double)mass,
+                         (double)b->inv_mass[slot], (double)e[0], (double)e[4], (double)e[8]);
   return TB_OK;
 }
 

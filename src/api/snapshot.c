@@ -342,15 +342,15 @@ static int consistent(const tb_world* t) {
  * written, not who wrote them); the first problem's message goes to t's error text. */
 static int values_valid(tb_world* t) {
   char fn[48];
+  for (int32_t s = 0; s < t->shapes.count; ++s) { /* first: a body's mass check reads its shapes */
+    if (t->shapes.type[s] < 0) continue;
+    snprintf(fn, sizeof fn, "shape slot %d", s);
+    if (tb_shape_check_slot(t, fn, s) != TB_OK) return 0;
+  }
   for (int32_t i = 0; i < t->bodies.count; ++i) {
     if (t->bodies.f.body_type[i] < 0) continue;
     snprintf(fn, sizeof fn, "body slot %d", i);
     if (tb_body_check_slot(t, fn, i) != TB_OK) return 0;
-  }
-  for (int32_t s = 0; s < t->shapes.count; ++s) {
-    if (t->shapes.type[s] < 0) continue;
-    snprintf(fn, sizeof fn, "shape slot %d", s);
-    if (tb_shape_check_slot(t, fn, s) != TB_OK) return 0;
   }
   const tb_pair_keys* cp = &t->contact_pairs;
   for (int32_t i = 0; i < cp->count && cp->params; ++i) {

@@ -94,8 +94,8 @@ tb_status tb_world_set_gravity(tb_world_id world, const float gravity[3]) {
 
 tb_status tb_world_set_timestep(tb_world_id world, float timestep) {
   GET_WORLD("setTimestep");
-  if (!tb_is_finite(timestep) || timestep <= 0.0f)
-    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setTimestep: timestep must be finite and > 0 (got %g)", (double)timestep);
+  tb_status st = tb_timestep_check(w, "setTimestep", timestep);
+  if (st != TB_OK) return st;
   w->def.timestep = timestep;
   return TB_OK;
 }

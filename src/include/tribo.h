@@ -228,13 +228,15 @@ typedef struct tb_mujoco_params {
 } tb_mujoco_params;
 
 /* ---- Kamino PADMM parameters (the `kamino` preset; Newton Kamino PADMMSolverConfig defaults). ---- */
+/* Kamino's smallest ADMM penalty: below it the iteration diverges in float32 (tb_kamino_params.rho). */
+#define TB_KAMINO_MIN_RHO 1e-6f
 typedef struct tb_kamino_params {
   int32_t max_iterations;          /* PADMM iterations at most per step, [1, 10000]. Default 200 */
   float primal_tolerance;          /* N·s, > 0: on r_p = ||λ − proj_K(λ)||∞ of the ADMM split (x − y). Default 1e-6 */
   float dual_tolerance;            /* m/s, > 0: on r_d = ||η(x − x_prev) + ρ(y − y_prev)||∞. Default 1e-6 */
   float complementarity_tolerance; /* J, > 0: on r_c = max over contacts |λ_c · v_c|. Default 1e-6 */
   float eta;                       /* proximal regularisation η of the preconditioned Delassus problem, > 0. Default 1e-5 */
-  float rho;                       /* ADMM penalty ρ (fixed) of the preconditioned problem, > 0. Default 1 */
+  float rho;                       /* ADMM penalty ρ (fixed) of the preconditioned problem, >= TB_KAMINO_MIN_RHO (1e-6). Default 1 */
   float warm_start_scale;          /* [0, 1]: factor on the previous step's matched impulses. Default 0.9 */
   float stabilization;             /* [0, 1]: share γ of a penetration removed per step (Baumgarte). Default 0.01 */
   float dead_zone;                 /* m, >= 0: |distance| below it counts as touching. Default 1e-6 */
@@ -298,7 +300,7 @@ typedef struct tb_solver_params {
 
 typedef struct tb_world_def {
   float gravity[3];                /* m/s² */
-  float timestep;                  /* s, > 0 */
+  float timestep;                  /* s, in [TB_MIN_TIMESTEP, TB_MAX_TIMESTEP] */
   int32_t body_capacity;           /* initial; grows between steps */
   int32_t contact_capacity;        /* initial contact points of the store; it grows as needed */
   int32_t pair_capacity;           /* initial broad-phase candidate pairs; the arrays grow as needed */
@@ -323,6 +325,10 @@ typedef struct tb_world_def {
  * 0.0625 m: keep scenes well inside it for accurate contacts. */
 #define TB_MAX_COORDINATE_INT 1000000
 #define TB_MAX_COORDINATE 1e6f
+/* s: the timestep's range (createWorld, setTimestep). Outside it a step's h², 1/h² and g·h² leave
+ * float32 in ordinary scenes (a denormal step, 1e-40 s, made every XPBD step non-finite). */
+#define TB_MIN_TIMESTEP 1e-12f
+#define TB_MAX_TIMESTEP 1e12f
 
 typedef int32_t tb_world_id; /* >= 0: registry slot and generation packed, so a destroyed world's id stays invalid */
 typedef int32_t tb_body_id;  /* >= 0; static "no body" in contacts is -1 */

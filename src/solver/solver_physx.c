@@ -827,8 +827,16 @@ int tb_solver_load(tb_world* w, tb_serial* s) {
   int na = anchor_cache_arrays(a, r);
   if (s->failed || !reserve_arrays(r, na, &a->capacity, n)) return 0;
   for (int i = 0; i < na; ++i) tb_get(s, *r[i].ptr, (size_t)n * r[i].elem_size);
-  for (int32_t k = 0; k < n && !s->failed; ++k)
+  for (int32_t k = 0; k < n && !s->failed; ++k) {
     if (a->count[k] < 1 || a->count[k] > TB_MAX_ANCHORS || (k > 0 && a->key[k] <= a->key[k - 1])) s->failed = 1;
+    /* a kept anchor's body-local points are replayed as they are */
+    for (int32_t q = 0; q < a->count[k] && !s->failed; ++q) {
+      const tb_vec3 la = a->local_a[TB_MAX_ANCHORS * k + q], lb = a->local_b[TB_MAX_ANCHORS * k + q];
+      if (!tb_is_finite(la.x) || !tb_is_finite(la.y) || !tb_is_finite(la.z) || !tb_is_finite(lb.x) || !tb_is_finite(lb.y) ||
+          !tb_is_finite(lb.z))
+        s->failed = 1;
+    }
+  }
   a->pair_count = n;
   d->anchors_prev = 0;
   return !s->failed;

@@ -12,7 +12,7 @@
 /* X(path, type, unit, doc): path is the member designator inside tb_world_def. */
 #define TB_WORLD_DEF_FIELDS(X)                                                                   \
   X(gravity, TB_F32, 3, "m/s²", "world vector")                                                 \
-  X(timestep, TB_F32, 1, "s", "> 0")                                                            \
+  X(timestep, TB_F32, 1, "s", "in [1e-12, 1e12]")                                              \
   X(body_capacity, TB_I32, 1, "1", "initial body slots; grows")                                 \
   X(contact_capacity, TB_I32, 1, "1", "initial contact points; the store grows")               \
   X(pair_capacity, TB_I32, 1, "1", "initial broad-phase pairs; the arrays grow")              \
@@ -199,7 +199,13 @@ tb_status tb_kamino_params_check(tb_world* w, const char* fn, const tb_kamino_pa
       {"rho", p->rho, TB_FLOAT_POSITIVE}, {"warm_start_scale", p->warm_start_scale, TB_FLOAT_UNIT},
       {"stabilization", p->stabilization, TB_FLOAT_UNIT}, {"dead_zone", p->dead_zone, TB_FLOAT_NONNEG},
   };
-  return tb_check_floats(w, fn, "solver.kamino.", TB_FIELDS_OF(f));
+  st = tb_check_floats(w, fn, "solver.kamino.", TB_FIELDS_OF(f));
+  /* the iteration divides by rho: at 3e-9 and below it diverged to non-finite velocities in float32
+   * (a box and a sphere resting on the ground), at 1e-8 it held */
+  if (st == TB_OK && p->rho < TB_KAMINO_MIN_RHO)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.kamino.rho must be >= %g (got %g)", fn, (double)TB_KAMINO_MIN_RHO,
+                         (double)p->rho);
+  return st;
 }
 
 tb_sleep_params tb_sleep_params_default(void) {
@@ -439,11 +445,20 @@ tb_status tb_solver_params_check(tb_world* w, const char* fn, const tb_solver_pa
   return tb_check_floats(w, fn, "solver.", TB_FIELDS_OF(f));
 }
 
+tb_status tb_timestep_check(tb_world* w, const char* fn, float timestep) {
+  if (!tb_is_finite(timestep) || timestep <= 0.0f)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: timestep must be finite and > 0 (got %g)", fn, (double)timestep);
+  if (timestep < TB_MIN_TIMESTEP || timestep > TB_MAX_TIMESTEP)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: timestep must be finite and in [%g, %g] s (got %g)", fn,
+                         (double)TB_MIN_TIMESTEP, (double)TB_MAX_TIMESTEP, (double)timestep);
+  return TB_OK;
+}
+
 /* Every field of a definition for tb_world_create (messages name fn). */
 tb_status tb_world_def_check(const tb_world_def* def, const char* fn) {
   if (!tb_check_finite(NULL, fn, "gravity", def->gravity, 3)) return TB_ERR_INVALID_ARGUMENT;
-  if (!tb_is_finite(def->timestep) || def->timestep <= 0.0f)
-    return tb_world_fail(NULL, TB_ERR_INVALID_ARGUMENT, "%s: timestep must be finite and > 0 (got %g)", fn, (double)def->timestep);
+  tb_status ts = tb_timestep_check(NULL, fn, def->timestep);
+  if (ts != TB_OK) return ts;
   if (def->contact_capacity < 1 || def->pair_capacity < 1 || def->body_capacity < 1)
     return tb_world_fail(NULL, TB_ERR_INVALID_ARGUMENT, "%s: body/contact/pair capacities must be >= 1 (got %d, %d, %d)", fn,
                          def->body_capacity, def->contact_capacity, def->pair_capacity);

@@ -21,6 +21,8 @@ tb_status tb_kamino_params_check(tb_world* w, const char* fn, const tb_kamino_pa
 tb_status tb_sleep_params_check(tb_world* w, const char* fn, const tb_sleep_params* p);
 tb_status tb_solver_params_check(tb_world* w, const char* fn, const tb_solver_params* p);
 tb_status tb_collision_params_check(tb_world* w, const char* fn, const tb_collision_params* c);
+/* A timestep (s) in [TB_MIN_TIMESTEP, TB_MAX_TIMESTEP]; the error names fn. */
+tb_status tb_timestep_check(tb_world* w, const char* fn, float timestep);
 tb_status tb_world_def_check(const tb_world_def* def, const char* fn);
 
 /* The definition's field table (TB_FIELDS_WORLD_DEF). */

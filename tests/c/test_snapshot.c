@@ -511,7 +511,79 @@ static void stored_lists_checked(void) {
     resign(bad, size);
     expect_refused(&target, bad, size, TB_SNAPSHOT_CORRUPT, cases[i].named);
   }
+  /* each stored copy of the resting spheres' body-local contact point (0, -r, 0) alone: refused,
+   * or (a reported value: the contact store may hold NaN for "not available") the world restores
+   * and steps, its state finite; the solver's anchor cache is one of the copies */
+  int where[16];
+  int n = find_float(snap, size, -0.3141f, where, 16);
+  CHECK(n >= 3 && n <= 16);
+  int refused = 0;
+  for (int k = 0; k < n && k < 16; ++k) {
+    memcpy(bad, snap, (size_t)size);
+    memcpy(bad + where[k], &nan, 4);
+    resign(bad, size);
+    if (tb_world_restore(target.w, bad, size) != TB_OK) {
+      CHECK(tb_snapshot_last_error() == TB_SNAPSHOT_CORRUPT);
+      CHECK(same_snapshot(target.w, target.before, target.size));
+      ++refused;
+      continue;
+    }
+    tb_status st = tb_world_step(target.w);
+    if (st != TB_OK) fprintf(stderr, "copy %d of the local point (byte %d) set to NaN: restored, then the step failed: %s\n", k,
+                             where[k], tb_last_error(target.w));
+    CHECK(st == TB_OK);
+    CHECK(tb_world_restore(target.w, target.before, target.size) == TB_OK);
+  }
+  CHECK(refused >= 2); /* the matching's points of both spheres at least */
   CHECK(tb_world_restore(target.w, snap, size) == TB_OK);
+  free(bad);
+  free(snap);
+  tb_world_destroy(w);
+  free_target(&target);
+}
+
+/* Every stored value refused or harmless: for each byte offset k (every seventh: every alignment) of a small scene's
+ * snapshot, the four bytes from k set to a NaN's, the checksum made right; the world then refuses
+ * the snapshot (corrupt, unchanged), or restores it and its next step succeeds. A value that a
+ * step divides by or replays (a denormal timestep or Kamino rho, an inverse inertia that is not the
+ * inertia's inverse, a NaN anchor or warm start) used to restore and make the step non-finite. */
+static void every_value_refused_or_steps(tb_preset preset) {
+  tb_world_def def = tb_default_world_def();
+  CHECK(tb_preset_apply(preset, &def) == TB_OK);
+  tb_world_id w = tb_world_create(&def);
+  const float plane[4] = {0, 1, 0, 0}, r[4] = {0.3f, 0, 0, 0}, hb[4] = {0.2f, 0.25f, 0.3f, 0};
+  tb_body_id g = tb_body_create(w, TB_BODY_STATIC, ZERO, ID_Q);
+  CHECK(tb_shape_create(w, g, TB_SHAPE_PLANE, plane, ZERO, ID_Q, 0.5f, 0.0f, 1.0f) >= 0);
+  for (int i = 0; i < 3; ++i) {
+    const float p[3] = {(float)i * 0.7f, i & 1 ? 0.25f : 0.3f, 0};
+    tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, p, ID_Q);
+    CHECK(tb_shape_create(w, b, i & 1 ? TB_SHAPE_BOX : TB_SHAPE_SPHERE, i & 1 ? hb : r, ZERO, ID_Q, 0.5f, 0.0f, 1000.0f) >= 0);
+  }
+  for (int i = 0; i < 20; ++i) CHECK(tb_world_step(w) == TB_OK);
+  int32_t size;
+  uint8_t* snap = save(w, &size);
+  uint8_t* bad = (uint8_t*)malloc((size_t)size);
+  target_world target = make_target(preset, 0);
+  const float nan = NAN;
+  int refused = 0, stepped = 0;
+  for (int32_t k = TB_SNAPSHOT_HEADER_SIZE; k + 4 <= size; k += 7) {
+    memcpy(bad, snap, (size_t)size);
+    memcpy(bad + k, &nan, 4);
+    resign(bad, size);
+    if (tb_world_restore(target.w, bad, size) != TB_OK) {
+      CHECK(tb_snapshot_last_error() == TB_SNAPSHOT_CORRUPT);
+      ++refused;
+      continue;
+    }
+    tb_status st = tb_world_step(target.w);
+    if (st != TB_OK) fprintf(stderr, "%s: bytes %d..%d set to NaN's: restored, then the step failed: %s\n",
+                             tb_enum_name(TB_ENUM_PRESET, preset), k, k + 3, tb_last_error(target.w));
+    CHECK(st == TB_OK);
+    ++stepped;
+  }
+  CHECK(refused > 0 && stepped > 0); /* both outcomes occur: the loop reached the checks and the values */
+  CHECK(tb_world_restore(target.w, target.before, target.size) == TB_OK);
+  CHECK(same_snapshot(target.w, target.before, target.size));
   free(bad);
   free(snap);
   tb_world_destroy(w);
@@ -529,6 +601,8 @@ int main(void) {
   refusals();
   stored_values_checked();
   stored_lists_checked();
+  const tb_preset swept[] = {TB_PRESET_PHYSX_TGS, TB_PRESET_NEWTON_XPBD, TB_PRESET_MUJOCO, TB_PRESET_KAMINO};
+  for (size_t i = 0; i < sizeof swept / sizeof swept[0]; ++i) every_value_refused_or_steps(swept[i]);
   adaptive_threads_kept();
   CHECK(tb_live_bytes() == live || (fprintf(stderr, "live bytes %lld, expected %lld\n", (long long)tb_live_bytes(), (long long)live), 0));
   return tb_test_report("test_snapshot");

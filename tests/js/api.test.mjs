@@ -40,6 +40,10 @@ for (const build of BUILDS) {
         [() => w.setVelocity(g, [1, 0, 0]), RangeError, /setVelocity: body \d+ is static and cannot move/],
         [() => w.setMass(w.addBody(ball()), { mass: -3, inertia: [1, 1, 1] }), RangeError, /setMass: mass must be finite and in \[1e-30, 1e30\] \(got -3\)/],
         [() => tribo.createWorld({ timestep: 0 }), RangeError, /createWorld: timestep must be finite and > 0 \(got 0\)/],
+        // a float32 denormal or a huge step: one step's h², 1/h² and g·h² leave float32 (the step failed as non-finite)
+        [() => tribo.createWorld({ timestep: 1e-40 }), RangeError, /createWorld: timestep must be finite and in \[1e-12, 1e\+12\] s \(got 9\.99995e-41\)/],
+        [() => tribo.createWorld({ timestep: 1e19 }), RangeError, /createWorld: timestep must be finite and in \[1e-12, 1e\+12\] s \(got 1e\+19\)/],
+        [() => w.setTimestep(2e-13), RangeError, /setTimestep: timestep must be finite and in \[1e-12, 1e\+12\] s \(got 2e-13\)/],
         [() => tribo.createWorld({ substeps: 0 }), RangeError, /createWorld: substeps must be in \[1, 64\] \(got 0\)/],
         [() => w.setPose(g), TypeError, /setPose: position is required/],
         [() => w.setMass(g, { mass: 1 }), TypeError, /setMass: inertia is required/],
