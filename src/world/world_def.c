@@ -418,6 +418,11 @@ tb_status tb_solver_params_check(tb_world* w, const char* fn, const tb_solver_pa
       (st = tb_check_enum(w, fn, "solver.combine_rule", p->combine_rule, TB_COMBINE_RULE_COUNT)) ||
       (st = tb_check_enum(w, fn, "solver.readback", p->readback, TB_READBACK_COUNT)))
     return st;
+  /* the MuJoCo rows read condim, solref and solimp, which only the MuJoCo rule combines */
+  if (p->solver == TB_SOLVER_MUJOCO && p->combine_rule != TB_COMBINE_RULE_MUJOCO)
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: solver.combine_rule must be mujoco with the mujoco solver (its rows need "
+                         "condim, solref and solimp, which only that rule gives) (got %s)", fn,
+                         tb_enum_name(TB_ENUM_COMBINE_RULE, p->combine_rule));
   /* -- check section: solver -- */
   if ((st = tb_check_enum(w, fn, "solver.combine.kamino_friction", p->combine.kamino_friction, TB_COMBINE_MODE_COUNT)) ||
       (st = tb_check_enum(w, fn, "solver.combine.kamino_restitution", p->combine.kamino_restitution, TB_COMBINE_MODE_COUNT)))

@@ -382,6 +382,20 @@ static void test_params(void) {
         d.solver.mujoco.iterations == 100 && d.solver.mujoco.tolerance == 1e-8f && d.solver.mujoco.impratio == 1.0f &&
         d.solver.mujoco.integrator == TB_MUJOCO_EULER && d.collision.distance_rule == TB_DISTANCE_MUJOCO &&
         d.solver.combine_rule == TB_COMBINE_RULE_MUJOCO);
+  /* the MuJoCo solver's rows need condim, solref and solimp, which only the MuJoCo combine rule
+   * gives: another rule is refused by name (it was accepted, and every step with a contact then
+   * failed on "condim 0"), at creation and in setSolver; the world keeps its rule */
+  for (int32_t rule = 0; rule < TB_COMBINE_RULE_COUNT; ++rule) {
+    if (rule == TB_COMBINE_RULE_MUJOCO) continue;
+    d.solver.combine_rule = rule;
+    CHECK(tb_world_create(&d) == -TB_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(tb_last_error(-1), "solver.combine_rule") != NULL);
+    CHECK(tb_world_set_solver(w, &d.solver) == TB_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(tb_last_error(w), "solver.combine_rule must be mujoco with the mujoco solver") != NULL);
+  }
+  tb_world_get_def(w, &def);
+  CHECK(def.solver.combine_rule == TB_COMBINE_RULE_MUJOCO);
+  for (int s = 0; s < 5; ++s) CHECK(tb_world_step(w) == TB_OK);
   tb_world_destroy(w);
 }
 
