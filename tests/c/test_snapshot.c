@@ -370,16 +370,19 @@ static void capacity_changes_nothing(void) {
   }
 }
 
-/* Offsets of every 4-byte occurrence of the float v in the payload (after the header). */
-static int find_float(const uint8_t* snap, int32_t size, float v, int* at, int max) {
-  int n = 0;
-  for (int k = TB_SNAPSHOT_HEADER_SIZE; k + 4 <= size; ++k)
-    if (memcmp(snap + k, &v, 4) == 0) {
-      if (n < max) at[n] = k;
-      ++n;
+/* Offsets of every occurrence of the n bytes at v in the payload (after the header): the first
+ * max into at; returns the count. */
+static int find_bytes(const uint8_t* snap, int32_t size, const void* v, int n, int* at, int max) {
+  int found = 0;
+  for (int k = TB_SNAPSHOT_HEADER_SIZE; k + n <= size; ++k)
+    if (memcmp(snap + k, v, (size_t)n) == 0) {
+      if (found < max) at[found] = k;
+      ++found;
     }
-  return n;
+  return found;
 }
+
+static int find_float(const uint8_t* snap, int32_t size, float v, int* at, int max) { return find_bytes(snap, size, &v, 4, at, max); }
 
 /* A checksum-valid snapshot whose stored values break a creation check (a sphere of radius -1 or
  * NaN, a negative friction, a NaN body position, a NaN joint limit) is refused as corrupt with a
@@ -436,17 +439,6 @@ static void stored_values_checked(void) {
   free_target(&target);
 }
 
-/* Offsets of every 8-byte occurrence of the key v in the payload. */
-static int find_key(const uint8_t* snap, int32_t size, uint64_t v, int* at, int max) {
-  int n = 0;
-  for (int k = TB_SNAPSHOT_HEADER_SIZE; k + 8 <= size; ++k)
-    if (memcmp(snap + k, &v, 8) == 0) {
-      if (n < max) at[n] = k;
-      ++n;
-    }
-  return n;
-}
-
 /* The stored pair lists and the matching frames, checked as setting them checks them: an
  * explicit pair naming a shape slot out of range, a freed slot or one shape twice, a MuJoCo pair
  * override with a NaN margin or a negative friction, a NaN body-local point of the matching
@@ -484,7 +476,7 @@ static void stored_lists_checked(void) {
   int32_t hi = (ground & TB_ID_INDEX_MASK) + (sa & TB_ID_INDEX_MASK) - lo;
   uint64_t key = ((uint64_t)(uint32_t)lo << 32) | (uint32_t)hi;
   int at[4];
-  int nkey = find_key(snap, size, key, at, 4);
+  int nkey = find_bytes(snap, size, &key, 8, at, 4);
   if (nkey != 1) fprintf(stderr, "explicit pair key: %d occurrences, expected 1\n", nkey);
   CHECK(nkey == 1);
   const uint64_t bad_keys[] = {((uint64_t)0x40000000u << 32) | (uint32_t)hi, /* a slot out of range, above the other */
