@@ -1,6 +1,7 @@
 /* Public API of joints: definition defaults and checks, lifecycle, the joints of a body (removed
  * with it), state and reaction readback. The solvers read the joint store (world.h) in their
  * stages (src/solver/joint_physx.c, joint_newton.c); kinematics in src/model/joint_rows.c. */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -72,9 +73,14 @@ tb_status tb_joint_check_def(tb_world* w, const char* fn, const tb_joint_def* d,
   if (!tb_is_finite(d->motor_speed))
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: motorSpeed must be finite (got %g)", fn, (double)d->motor_speed);
   if ((st = check_number(w, fn, "maxMotorForce", d->max_motor_force, 0.0f, INFINITY, 0)) != TB_OK) return st;
-  if ((st = check_number(w, fn, "length", d->length, 0.0f, INFINITY, 0)) != TB_OK) return st;
-  if ((st = check_number(w, fn, "stiffness", d->stiffness, 0.0f, INFINITY, 0)) != TB_OK) return st;
-  if ((st = check_number(w, fn, "damping", d->damping, 0.0f, INFINITY, 0)) != TB_OK) return st;
+  /* the distance joint's numbers finite (Infinity made every solver's step non-finite), the spring's
+   * stiffness 0 (rigid) or with a finite inverse: XPBD's compliance is 1/k */
+  if ((st = check_number(w, fn, "length", d->length, 0.0f, FLT_MAX, 0)) != TB_OK) return st;
+  if ((st = check_number(w, fn, "stiffness", d->stiffness, 0.0f, FLT_MAX, 0)) != TB_OK) return st;
+  if ((st = check_number(w, fn, "damping", d->damping, 0.0f, FLT_MAX, 0)) != TB_OK) return st;
+  if (d->stiffness > 0.0f && !tb_is_finite(1.0f / d->stiffness))
+    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: stiffness must be 0 or have a finite inverse (>= 3e-39 N/m) (got %g)", fn,
+                         (double)d->stiffness);
   if ((st = check_number(w, fn, "breakForce", d->break_force, 0.0f, INFINITY, 1)) != TB_OK) return st;
   if ((st = check_number(w, fn, "breakTorque", d->break_torque, 0.0f, INFINITY, 1)) != TB_OK) return st;
   return TB_OK;

@@ -271,6 +271,23 @@ static int consistent(const tb_world* t) {
   int32_t steps = 0;
   for (int32_t i = b->free_head; i >= 0; i = b->first_shape[i])
     if (i >= nb || b->f.body_type[i] != -1 || ++steps > nb) return 0;
+  /* islands (src/solver/island.c): a list of dynamic bodies from the id's slot, each member once
+   * with the id, island_size members; every body with an island on its island's list (the merge
+   * and the detach walk the lists without a bound) */
+  int32_t members = 0, listed = 0;
+  for (int32_t i = 0; i < nb; ++i) {
+    int32_t id = b->island[i];
+    if (id < 0) continue;
+    if (b->f.body_type[i] != TB_BODY_DYNAMIC || b->island[id] != id) return 0;
+    ++members;
+    if (id != i) continue;
+    int32_t n = 0;
+    for (int32_t j = i; j >= 0; j = b->island_next[j])
+      if (b->island[j] != id || ++n > b->island_size[id] || n > nb) return 0;
+    if (n != b->island_size[id]) return 0;
+    listed += n;
+  }
+  if (listed != members) return 0;
   for (int32_t s = 0; s < ns; ++s) {
     int32_t type = sh->type[s];
     if (type < -1 || type >= TB_SHAPE_TYPE_COUNT || sh->next[s] < -1 || sh->next[s] >= ns) return 0;

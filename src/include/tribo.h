@@ -1171,9 +1171,10 @@ typedef struct tb_joint_def {
   int32_t enable_motor;         /* 0/1: revolute and prismatic */
   float motor_speed;            /* target θ̇ (rad/s) or ṡ (m/s) of body1 relative to body0 */
   float max_motor_force;        /* >= 0: N·m (revolute) or N (prismatic); the motor's bound */
-  float length;                 /* m, >= 0: distance joint rest length */
-  float stiffness;              /* N/m, >= 0: distance joint spring; 0 = rigid (or rope with the limit) */
-  float damping;                /* N·s/m, >= 0: distance joint spring damping */
+  float length;                 /* m, finite and >= 0: distance joint rest length */
+  float stiffness;              /* N/m, finite, 0 or >= 3e-39 (a finite inverse): distance joint spring;
+                                 * 0 = rigid (or rope with the limit) */
+  float damping;                /* N·s/m, finite and >= 0: distance joint spring damping */
   float break_force;            /* N, > 0: the joint breaks when |readback force| exceeds it; INFINITY = never */
   float break_torque;           /* N·m, > 0: the same for |readback torque| */
 } tb_joint_def;

@@ -651,6 +651,25 @@ static void test_validation(void) {
   jd.max_motor_force = -1.0f;
   CHECK(tb_joint_create(w, &jd) == -TB_ERR_INVALID_ARGUMENT && has(tb_last_error(w), "maxMotorForce"));
   jd.max_motor_force = 0.0f;
+  /* a distance joint's length, spring stiffness and damping finite, the stiffness 0 or with a
+   * finite inverse (XPBD's compliance 1/k): each of these was accepted and made every preset's
+   * next step non-finite (length, stiffness, damping Infinity) or XPBD's (stiffness 1e-41) */
+  jd.type = TB_JOINT_DISTANCE;
+  const struct { float length, stiffness, damping; const char* named; } bad[] = {
+      {INFINITY, 100.0f, 3.0f, "length must be finite"}, {1.0f, INFINITY, 3.0f, "stiffness must be finite"},
+      {1.0f, 100.0f, INFINITY, "damping must be finite"}, {1.0f, 1e-41f, 3.0f, "stiffness must be 0 or"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+    jd.length = bad[i].length;
+    jd.stiffness = bad[i].stiffness;
+    jd.damping = bad[i].damping;
+    CHECK(tb_joint_create(w, &jd) == -TB_ERR_INVALID_ARGUMENT);
+    if (!has(tb_last_error(w), bad[i].named)) fprintf(stderr, "expected \"%s\": %s\n", bad[i].named, tb_last_error(w));
+    CHECK(has(tb_last_error(w), bad[i].named));
+  }
+  jd.length = 1.0f;
+  jd.stiffness = 0.0f;
+  jd.damping = 0.0f;
   jd.type = 17;
   CHECK(tb_joint_create(w, &jd) == -TB_ERR_INVALID_ARGUMENT && has(tb_last_error(w), "type"));
   jd.type = TB_JOINT_FIXED;

@@ -534,33 +534,42 @@ static void stored_lists_checked(void) {
   free_target(&target);
 }
 
-/* Every stored value refused or harmless: for each byte offset k (every seventh: every alignment) of a small scene's
- * snapshot, the four bytes from k set to a NaN's, the checksum made right; the world then refuses
- * the snapshot (corrupt, unchanged), or restores it and its next step succeeds. A value that a
- * step divides by or replays (a denormal timestep or Kamino rho, an inverse inertia that is not the
- * inertia's inverse, a NaN anchor or warm start) used to restore and make the step non-finite. */
-static void every_value_refused_or_steps(tb_preset preset) {
+/* Every stored value refused or harmless: for each byte offset k (every seventh: every alignment)
+ * of a small scene's snapshot (three bodies, two of them joined), the four bytes from k set to
+ * those of `value`, the checksum made right; the world then refuses the snapshot (corrupt,
+ * unchanged), or restores it and its next step succeeds. A value that a step divides by or replays
+ * (a denormal timestep or Kamino rho, an inverse inertia that is not the inertia's inverse, a NaN
+ * anchor or warm start) used to restore and make the step non-finite (island_lists_checked: a
+ * circle in an island's list, which the same sweep over a jointed scene met as a hang). */
+static void every_value_refused_or_steps(tb_preset preset, float value) {
   tb_world_def def = tb_default_world_def();
   CHECK(tb_preset_apply(preset, &def) == TB_OK);
   tb_world_id w = tb_world_create(&def);
   const float plane[4] = {0, 1, 0, 0}, r[4] = {0.3f, 0, 0, 0}, hb[4] = {0.2f, 0.25f, 0.3f, 0};
   tb_body_id g = tb_body_create(w, TB_BODY_STATIC, ZERO, ID_Q);
   CHECK(tb_shape_create(w, g, TB_SHAPE_PLANE, plane, ZERO, ID_Q, 0.5f, 0.0f, 1.0f) >= 0);
+  tb_body_id bodies[3];
   for (int i = 0; i < 3; ++i) {
     const float p[3] = {(float)i * 0.7f, i & 1 ? 0.25f : 0.3f, 0};
-    tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, p, ID_Q);
+    tb_body_id b = bodies[i] = tb_body_create(w, TB_BODY_DYNAMIC, p, ID_Q);
     CHECK(tb_shape_create(w, b, i & 1 ? TB_SHAPE_BOX : TB_SHAPE_SPHERE, i & 1 ? hb : r, ZERO, ID_Q, 0.5f, 0.0f, 1000.0f) >= 0);
   }
+  tb_joint_def jd;
+  tb_joint_default_def_into(&jd);
+  jd.body0 = bodies[1];
+  jd.body1 = bodies[2];
+  jd.position0[0] = 0.35f;
+  jd.position1[0] = -0.35f;
+  CHECK(tb_joint_create(w, &jd) >= 0);
   for (int i = 0; i < 20; ++i) CHECK(tb_world_step(w) == TB_OK);
   int32_t size;
   uint8_t* snap = save(w, &size);
   uint8_t* bad = (uint8_t*)malloc((size_t)size);
   target_world target = make_target(preset, 0);
-  const float nan = NAN;
   int refused = 0, stepped = 0;
   for (int32_t k = TB_SNAPSHOT_HEADER_SIZE; k + 4 <= size; k += 7) {
     memcpy(bad, snap, (size_t)size);
-    memcpy(bad + k, &nan, 4);
+    memcpy(bad + k, &value, 4);
     resign(bad, size);
     if (tb_world_restore(target.w, bad, size) != TB_OK) {
       CHECK(tb_snapshot_last_error() == TB_SNAPSHOT_CORRUPT);
@@ -568,8 +577,8 @@ static void every_value_refused_or_steps(tb_preset preset) {
       continue;
     }
     tb_status st = tb_world_step(target.w);
-    if (st != TB_OK) fprintf(stderr, "%s: bytes %d..%d set to NaN's: restored, then the step failed: %s\n",
-                             tb_enum_name(TB_ENUM_PRESET, preset), k, k + 3, tb_last_error(target.w));
+    if (st != TB_OK) fprintf(stderr, "%s: bytes %d..%d set to %g's: restored, then the step failed: %s\n",
+                             tb_enum_name(TB_ENUM_PRESET, preset), k, k + 3, (double)value, tb_last_error(target.w));
     CHECK(st == TB_OK);
     ++stepped;
   }
@@ -580,6 +589,60 @@ static void every_value_refused_or_steps(tb_preset preset) {
   free(snap);
   tb_world_destroy(w);
   free_target(&target);
+}
+
+/* An island whose list runs in a circle (a crafted snapshot: the tail's next set to the island's
+ * id) is refused as corrupt; it used to restore, and the next step's merge or detach walked the
+ * circle for ever. Also a member on no list, and a list longer than its size. */
+static void island_lists_checked(void) {
+  tb_world_def def = tb_default_world_def();
+  tb_world_id w = tb_world_create(&def);
+  const float plane[4] = {0, 1, 0, 0}, r[4] = {0.3f, 0, 0, 0};
+  tb_body_id g = tb_body_create(w, TB_BODY_STATIC, ZERO, ID_Q);
+  CHECK(tb_shape_create(w, g, TB_SHAPE_PLANE, plane, ZERO, ID_Q, 0.5f, 0.0f, 1.0f) >= 0);
+  tb_body_id bodies[3];
+  for (int i = 0; i < 3; ++i) {
+    const float p[3] = {(float)i * 2.0f, 0.3f, 0};
+    bodies[i] = tb_body_create(w, TB_BODY_DYNAMIC, p, ID_Q);
+    CHECK(tb_shape_create(w, bodies[i], TB_SHAPE_SPHERE, r, ZERO, ID_Q, 0.5f, 0.0f, 1000.0f) >= 0);
+  }
+  tb_joint_def jd;
+  tb_joint_default_def_into(&jd);
+  jd.type = TB_JOINT_DISTANCE;
+  jd.body0 = bodies[1];
+  jd.body1 = bodies[2];
+  jd.length = 2.0f;
+  CHECK(tb_joint_create(w, &jd) >= 0);
+  for (int i = 0; i < 5; ++i) CHECK(tb_world_step(w) == TB_OK);
+  int32_t size;
+  uint8_t* snap = save(w, &size);
+  /* slots 0 (ground), 1, 2, 3: the island arrays one after the other, island ids then next then
+   * sizes; the joined slots 2 and 3 share one island, whose id is one of them */
+  int32_t lists[2][12] = {{-1, 1, 2, 2, -1, -1, 3, -1, 1, 1, 2, 1}, {-1, 1, 3, 3, -1, -1, -1, 2, 1, 1, 1, 2}};
+  int at[2] = {0, 0}, which = -1;
+  for (int v = 0; v < 2 && which < 0; ++v)
+    if (find_bytes(snap, size, lists[v], sizeof lists[v], at, 2) == 1) which = v;
+  CHECK(which >= 0);
+  if (which >= 0) {
+    target_world target = make_target(TB_PRESET_PHYSX_TGS, 3);
+    uint8_t* bad = (uint8_t*)malloc((size_t)size);
+    int32_t id = which == 0 ? 2 : 3, tail = which == 0 ? 3 : 2;
+    const struct { int index; int32_t value; } cases[] = {
+        {4 + tail, id},     /* the tail's next: the id again, a circle */
+        {4 + id, -1},       /* the id's next cut: the tail is on no list */
+        {8 + id, 1},        /* the size one short of the list */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+      memcpy(bad, snap, (size_t)size);
+      memcpy(bad + at[0] + 4 * cases[i].index, &cases[i].value, 4);
+      resign(bad, size);
+      expect_refused(&target, bad, size, TB_SNAPSHOT_CORRUPT, "corrupt");
+    }
+    free(bad);
+    free_target(&target);
+  }
+  free(snap);
+  tb_world_destroy(w);
 }
 
 int main(void) {
@@ -593,8 +656,10 @@ int main(void) {
   refusals();
   stored_values_checked();
   stored_lists_checked();
+  island_lists_checked();
   const tb_preset swept[] = {TB_PRESET_PHYSX_TGS, TB_PRESET_NEWTON_XPBD, TB_PRESET_MUJOCO, TB_PRESET_KAMINO};
-  for (size_t i = 0; i < sizeof swept / sizeof swept[0]; ++i) every_value_refused_or_steps(swept[i]);
+  for (size_t i = 0; i < sizeof swept / sizeof swept[0]; ++i) every_value_refused_or_steps(swept[i], NAN);
+  every_value_refused_or_steps(TB_PRESET_PHYSX_TGS, 0.0f);
   adaptive_threads_kept();
   CHECK(tb_live_bytes() == live || (fprintf(stderr, "live bytes %lld, expected %lld\n", (long long)tb_live_bytes(), (long long)live), 0));
   return tb_test_report("test_snapshot");
