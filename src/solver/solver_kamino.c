@@ -781,7 +781,10 @@ int tb_kamino_load(tb_world* w, tb_serial* s) {
   tb_get(s, c->impulse, (size_t)n * sizeof(tb_vec3));
   tb_get(s, c->velocity, (size_t)n * sizeof(tb_vec3));
   c->count = n;
-  for (int32_t i = 0; i < n && !s->failed; ++i) { /* the next solve starts from them */
+  /* the next solve starts from the kept entries (key != 0): finite (a failed step forgets them,
+   * tb_solve_guarded) */
+  for (int32_t i = 0; i < n && !s->failed; ++i) {
+    if (c->key[i] == 0) continue;
     const float v[6] = {c->impulse[i].x, c->impulse[i].y, c->impulse[i].z, c->velocity[i].x, c->velocity[i].y, c->velocity[i].z};
     for (int k = 0; k < 6; ++k)
       if (!tb_is_finite(v[k])) s->failed = 1;

@@ -204,10 +204,7 @@ int tb_mujoco_load(tb_world* w, tb_serial* s) {
   tb_get(s, d->warm, 6 * (size_t)n * sizeof(double));
   tb_get(s, d->warm_gen, (size_t)n * sizeof(int32_t));
   for (int32_t i = n; i < d->slot_capacity; ++i) d->warm_gen[i] = -1;
-  for (int32_t i = 0; i < n && !s->failed; ++i) {
+  for (int32_t i = 0; i < n && !s->failed; ++i)
     if (d->warm_gen[i] < -1) s->failed = 1;
-    for (int k = 0; k < 6 && d->warm_gen[i] >= 0; ++k) /* a kept warm start is used as it is */
-      if (!isfinite(d->warm[6 * i + k])) s->failed = 1;
-  }
   return !s->failed;
 }

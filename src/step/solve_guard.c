@@ -53,6 +53,7 @@ tb_status tb_solve_guarded(tb_world* w, const tb_step_context* ctx) {
   if (st != TB_OK) {
     tb_body_state_restore(w, w->backup);
     w->contacts.readback_valid = 0;
+    tb_kamino_reset(w); /* the failed solve's solution is no warm start */
     return st;
   }
   if (w->def.solver.solver != TB_SOLVER_MUJOCO) w->status.improvement = w->status.gradient = NAN; /* MuJoCo only */
@@ -67,6 +68,7 @@ tb_status tb_solve_guarded(tb_world* w, const tb_step_context* ctx) {
     if (finite) continue;
     tb_body_state_restore(w, w->backup);
     w->contacts.readback_valid = 0;
+    tb_kamino_reset(w); /* its solution may be the non-finite one: no warm start from it */
     int32_t sv = w->def.solver.solver;
     const char* hint = sv == TB_SOLVER_PENALTY && type == TB_BODY_DYNAMIC
                            ? " (an unstable explicit step: raise solver.newton.substeps, JS penaltySubsteps, or lower ke, kd)"
