@@ -39,6 +39,14 @@ tb_status tb_body_state_save(tb_world* w, float** saved, int32_t* capacity) {
   return TB_OK;
 }
 
+/* A failed solve undone: the body state before it, no readback, and no warm start from its
+ * solution (Kamino's: it may be the non-finite one). */
+static void undo_solve(tb_world* w) {
+  tb_body_state_restore(w, w->backup);
+  w->contacts.readback_valid = 0;
+  tb_kamino_reset(w);
+}
+
 /* The solver stage with a guard: the body state before it is kept, and a solver that fails (out of
  * memory) or leaves a non-finite pose or velocity on any body, dynamic or kinematic (an explicit
  * penalty step that is unstable for its stiffness and substeps, a kinematic velocity whose
@@ -51,9 +59,7 @@ tb_status tb_solve_guarded(tb_world* w, const tb_step_context* ctx) {
   if (saved != TB_OK) return saved;
   tb_status st = tb_solve_world(w, ctx);
   if (st != TB_OK) {
-    tb_body_state_restore(w, w->backup);
-    w->contacts.readback_valid = 0;
-    tb_kamino_reset(w); /* the failed solve's solution is no warm start */
+    undo_solve(w);
     return st;
   }
   if (w->def.solver.solver != TB_SOLVER_MUJOCO) w->status.improvement = w->status.gradient = NAN; /* MuJoCo only */
@@ -66,9 +72,7 @@ tb_status tb_solve_guarded(tb_world* w, const tb_step_context* ctx) {
     for (int k = 0; k < 7; ++k) finite &= tb_is_finite(b->f.transform[7 * i + k]);
     for (int k = 0; k < 3; ++k) finite &= tb_is_finite(b->f.linear_velocity[3 * i + k]) & tb_is_finite(b->f.angular_velocity[3 * i + k]);
     if (finite) continue;
-    tb_body_state_restore(w, w->backup);
-    w->contacts.readback_valid = 0;
-    tb_kamino_reset(w); /* its solution may be the non-finite one: no warm start from it */
+    undo_solve(w);
     int32_t sv = w->def.solver.solver;
     const char* hint = sv == TB_SOLVER_PENALTY && type == TB_BODY_DYNAMIC
                            ? " (an unstable explicit step: raise solver.newton.substeps, JS penaltySubsteps, or lower ke, kd)"
