@@ -64,8 +64,8 @@ typedef struct derived_mass {
 
 static derived_mass mass_from_shapes(const tb_world* w, int32_t slot) {
   derived_mass m;
-  m.props = shapes_mass(w, slot);
   int dynamic = w->bodies.f.body_type[slot] == TB_BODY_DYNAMIC;
+  if (dynamic) m.props = shapes_mass(w, slot); /* a static or kinematic body's are zeros below */
   if (!dynamic || m.props.mass <= 0.0f) {
     m.props.mass = dynamic ? 1.0f : 0.0f;
     m.props.center = tb_v3(0, 0, 0);

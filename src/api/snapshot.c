@@ -235,13 +235,7 @@ static int keys_live(const tb_pair_keys* l, const int32_t* type) {
   return 1;
 }
 
-static int finite_floats(const float* v, size_t n) {
-  for (size_t i = 0; i < n; ++i)
-    if (!tb_is_finite(v[i])) return 0;
-  return 1;
-}
-
-static int finite_pose(const tb_transform* t) { return finite_floats(&t->p.x, 3) && finite_floats(&t->q.x, 4); }
+static int finite_pose(const tb_transform* t) { return tb_vec3_is_finite(t->p) && tb_quat_is_finite(t->q); }
 
 /* A matching frame's pair cache: finite poses and normal (the next collide() replays them), the
  * normal's body 0 or 1; its distances not NaN (a speed near float's range may widen them to +inf). */
@@ -249,7 +243,7 @@ static int pair_cache_valid(const tb_pcm_cache* c, const tb_distance_pair* d) {
   if (isnan(d->margin) || isnan(d->gap) || isnan(d->detect) || isnan(d->speculative)) return 0;
   if (c->state == TB_PCM_APART) return finite_pose(&c->apart.pose0) && finite_pose(&c->apart.pose1) && !isnan(c->apart.distance);
   if (c->state == TB_PCM_NONE) return 1;
-  return finite_pose(&c->relative) && finite_floats(&c->q0.x, 4) && finite_floats(&c->q1.x, 4) && finite_floats(&c->normal.x, 3) &&
+  return finite_pose(&c->relative) && tb_quat_is_finite(c->q0) && tb_quat_is_finite(c->q1) && tb_vec3_is_finite(c->normal) &&
          (c->normal_body == 0 || c->normal_body == 1);
 }
 
@@ -342,8 +336,8 @@ static int consistent(const tb_world* t) {
       if (!pair_cache_valid(&fr->pcm[p], &fr->dist[p])) return 0;
     /* the body-local points a sticky preset replays */
     for (int32_t k = 0; k < fr->point_count; ++k)
-      if (fr->previous[k] < -1 || fr->previous[k] >= t->contacts.capacity || !finite_floats(&fr->local0[k].x, 3) ||
-          !finite_floats(&fr->local1[k].x, 3))
+      if (fr->previous[k] < -1 || fr->previous[k] >= t->contacts.capacity || !tb_vec3_is_finite(fr->local0[k]) ||
+          !tb_vec3_is_finite(fr->local1[k]))
         return 0;
   }
   /* pair lists: shape slots, except the body exclusions and the joined body pairs */

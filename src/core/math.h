@@ -187,5 +187,7 @@ static inline tb_transform tb_transform_mul(tb_transform a, tb_transform b) {
 }
 
 static inline int tb_is_finite(float v) { return isfinite(v) != 0; }
+static inline int tb_vec3_is_finite(tb_vec3 v) { return tb_is_finite(v.x) && tb_is_finite(v.y) && tb_is_finite(v.z); }
+static inline int tb_quat_is_finite(tb_quat q) { return tb_is_finite(q.x) && tb_is_finite(q.y) && tb_is_finite(q.z) && tb_is_finite(q.w); }
 
 #endif

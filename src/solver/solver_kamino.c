@@ -783,11 +783,7 @@ int tb_kamino_load(tb_world* w, tb_serial* s) {
   c->count = n;
   /* the next solve starts from the kept entries (key != 0): finite (a failed step forgets them,
    * tb_solve_guarded) */
-  for (int32_t i = 0; i < n && !s->failed; ++i) {
-    if (c->key[i] == 0) continue;
-    const float v[6] = {c->impulse[i].x, c->impulse[i].y, c->impulse[i].z, c->velocity[i].x, c->velocity[i].y, c->velocity[i].z};
-    for (int k = 0; k < 6; ++k)
-      if (!tb_is_finite(v[k])) s->failed = 1;
-  }
+  for (int32_t i = 0; i < n && !s->failed; ++i)
+    if (c->key[i] != 0 && (!tb_vec3_is_finite(c->impulse[i]) || !tb_vec3_is_finite(c->velocity[i]))) s->failed = 1;
   return !s->failed;
 }

@@ -831,9 +831,7 @@ int tb_solver_load(tb_world* w, tb_serial* s) {
     if (a->count[k] < 1 || a->count[k] > TB_MAX_ANCHORS || (k > 0 && a->key[k] <= a->key[k - 1])) s->failed = 1;
     /* a kept anchor's body-local points are replayed as they are */
     for (int32_t q = 0; q < a->count[k] && !s->failed; ++q) {
-      const tb_vec3 la = a->local_a[TB_MAX_ANCHORS * k + q], lb = a->local_b[TB_MAX_ANCHORS * k + q];
-      if (!tb_is_finite(la.x) || !tb_is_finite(la.y) || !tb_is_finite(la.z) || !tb_is_finite(lb.x) || !tb_is_finite(lb.y) ||
-          !tb_is_finite(lb.z))
+      if (!tb_vec3_is_finite(a->local_a[TB_MAX_ANCHORS * k + q]) || !tb_vec3_is_finite(a->local_b[TB_MAX_ANCHORS * k + q]))
         s->failed = 1;
     }
   }
