@@ -1086,6 +1086,8 @@ export const LIMITS: Readonly<{
   mass: Readonly<{ min: 1e-30; max: 1e30 }>;
   /** kg·m²: principal moments (setMass) and the inertia diagonal a dynamic body's shapes give. */
   inertia: Readonly<{ min: 1e-30; max: 1e30 }>;
+  /** s: a world's timestep (createWorld, setTimestep). */
+  timestep: Readonly<{ min: 1e-12; max: 1e12 }>;
   /** Most results of one rayCastAll / overlap (their `capacity`): bounds the query's scratch memory. */
   queryCapacity: 65536;
 }>;
@@ -1371,7 +1373,7 @@ export class World {
   /** Status of the last solve: iterations used and residuals ('physx-pgs', 'physx-tgs': computed
    * when first read after the step, the same values; a step nobody reads them after costs nothing for them). */
   readonly solverStatus: SolverStatus;
-  /** Clears the solver's history across steps (`'kamino'`: the warm-start cache); the next step starts cold. */
+  /** Clears the solver's history across steps (`'kamino'`: the warm-start cache; `'mujoco'`: the last accelerations); the next step starts cold. */
   resetSolver(): void;
   /** PhysX maxContactImpulse of a body (N·s per contact point and step, > 0; `Infinity` = none). @throws {RangeError} not > 0 */
   setMaxContactImpulse(id: number, maxImpulse: number): void;
@@ -1537,7 +1539,7 @@ export class WorkerWorld {
   setContactOverride(index: number, override: ContactOverride): Promise<void>;
   /** Status of the last solve: iterations used and residuals. */
   readonly solverStatus: Promise<SolverStatus>;
-  /** Clears the solver's history across steps (`'kamino'`: the warm-start cache). */
+  /** Clears the solver's history across steps (`'kamino'`: the warm-start cache; `'mujoco'`: the last accelerations). */
   resetSolver(): Promise<void>;
   /** PhysX maxContactImpulse of a body (N·s per contact point and step). */
   setMaxContactImpulse(id: number, maxImpulse: number): Promise<void>;

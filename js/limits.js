@@ -16,6 +16,9 @@ export const LIMITS = Object.freeze({
   mass: Object.freeze({ min: 1e-30, max: 1e30 }),
   /** kg·m²: principal moments (setMass, and the inertia its shapes give). */
   inertia: Object.freeze({ min: 1e-30, max: 1e30 }),
+  /** s: a world's timestep (createWorld, setTimestep; C TB_MIN_TIMESTEP, TB_MAX_TIMESTEP): below it a
+   * step's h² is denormal in float32, above it g·h² overflows. */
+  timestep: Object.freeze({ min: 1e-12, max: 1e12 }),
   /** Most results one query returns (rayCastAll, overlap capacity): bounds its scratch memory. */
   queryCapacity: 1 << 16,
 });

@@ -9,6 +9,7 @@ import { checkKeys, finiteVec, real, int, boolean, enumIndex } from './check.js'
 import { engineTables, fieldSet, heapBuffer, readFieldTable } from './fields.js';
 import { combineMode } from './materials.js';
 import { presetIndex } from './presets.js';
+import { LIMITS } from './limits.js';
 
 /**
  * World options stored in the engine's world definition: JS name -> [C field path, kind].
@@ -247,9 +248,9 @@ export function setGravity(world, gravity) {
   world._check(world._M._tb_world_set_gravity(world._id, world._put(0, finiteVec('setGravity', 'gravity', gravity, 3))));
 }
 
-/** World.setTimestep (s, > 0) of the following steps. */
+/** World.setTimestep (s, in [LIMITS.timestep.min, LIMITS.timestep.max]) of the following steps. */
 export function setTimestep(world, timestep) {
   world._alive('setTimestep');
-  world._check(world._M._tb_world_set_timestep(world._id, real('setTimestep', 'timestep', timestep, { min: 0, above: true })));
+  world._check(world._M._tb_world_set_timestep(world._id, real('setTimestep', 'timestep', timestep, LIMITS.timestep)));
   world.timestep = Math.fround(timestep);
 }

@@ -75,7 +75,7 @@ export function setContactOverride(world, index, o = {}) {
     real(fn, 'frictionScale', o.frictionScale, { fallback: 0 })));
 }
 
-/** World.resetSolver: forgets the solver's history across steps (Kamino: the warm-start cache). */
+/** World.resetSolver: forgets the solver's history across steps (the MuJoCo and Kamino warm starts). */
 export function resetSolver(world) {
   world._alive('resetSolver');
   world._check(world._M._tb_world_solver_reset(world._id));

@@ -172,7 +172,7 @@ tb_status tb_world_solver_status(tb_world_id world, tb_solver_status* out) {
 
 tb_status tb_world_solver_reset(tb_world_id world) {
   GET_WORLD("resetSolver");
-  tb_kamino_reset(w);
+  tb_solver_forget_warm_starts(w);
   return TB_OK;
 }
 

@@ -770,8 +770,9 @@ typedef struct tb_solver_status {
   float residual_complementarity; /* J = N·s·m/s: max over contacts |λ_c · v_c| */
 } tb_solver_status;
 TB_API tb_status tb_world_solver_status(tb_world_id world, tb_solver_status* out);
-/* Clears the solver's history across steps (Kamino: the cached contact solution of the warm start),
- * as Newton's solver reset(); the next step starts cold. */
+/* Clears the solver's history across steps (Kamino: the cached contact solution of the warm start,
+ * as Newton's solver reset(); MuJoCo: the last step's accelerations); the next step starts cold. A
+ * step whose solve leaves a non-finite state (and is undone) clears it too. */
 TB_API tb_status tb_world_solver_reset(tb_world_id world);
 
 /* ---- Filtering, sleep, broad-phase pair lists, queries ---- */

@@ -49,6 +49,11 @@ void tb_solver_status_ready(tb_world* w, const tb_step_context* step) {
 
 void tb_solver_status_forget(tb_world* w) { w->status_owed = 0; }
 
+void tb_solver_forget_warm_starts(tb_world* w) {
+  tb_mujoco_forget(w);
+  tb_kamino_reset(w);
+}
+
 void tb_solver_stats_serial(tb_world* w) {
   w->stats.threads_used = 1;
   w->stats.color_count = 0;

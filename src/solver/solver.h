@@ -46,7 +46,11 @@ int tb_solver_uses_records(const tb_world* w);
  * colours or overflow, the manifolds with points; the contacts are consumed (collided = 0). */
 void tb_solver_stats_serial(tb_world* w);
 
-/* Kamino PADMM scratch (solver_kamino.c); reset forgets the warm-start cache. */
+/* Forgets the warm starts a solver keeps across steps (MuJoCo's last accelerations, Kamino's
+ * last solution): after a failed solve, whose solution may be the non-finite one, and on
+ * tb_world_solver_reset. */
+void tb_solver_forget_warm_starts(tb_world* w);
+void tb_mujoco_forget(tb_world* w);
 void tb_kamino_reset(tb_world* w);
 void tb_kamino_destroy(tb_world* w);
 

@@ -179,6 +179,11 @@ tb_status tb_solve_mujoco(tb_world* w, const tb_step_context* step) {
   return TB_OK;
 }
 
+void tb_mujoco_forget(tb_world* w) {
+  tb_mujoco_data* d = w->mujoco;
+  for (int32_t i = 0; d && i < d->slot_capacity; ++i) d->warm_gen[i] = -1;
+}
+
 /* ---- snapshots: the warm start (accelerations per body slot and their generations) ---- */
 
 void tb_mujoco_save(const tb_world* w, tb_serial* s) {
@@ -204,7 +209,12 @@ int tb_mujoco_load(tb_world* w, tb_serial* s) {
   tb_get(s, d->warm, 6 * (size_t)n * sizeof(double));
   tb_get(s, d->warm_gen, (size_t)n * sizeof(int32_t));
   for (int32_t i = n; i < d->slot_capacity; ++i) d->warm_gen[i] = -1;
-  for (int32_t i = 0; i < n && !s->failed; ++i)
+  for (int32_t i = 0; i < n && !s->failed; ++i) {
     if (d->warm_gen[i] < -1) s->failed = 1;
+    /* a kept warm start (generation >= 0) is the next solve's start: finite (a failed step
+     * forgets them, tb_solve_guarded) */
+    for (int k = 0; k < 6 && d->warm_gen[i] >= 0; ++k)
+      if (!isfinite(d->warm[6 * i + k])) s->failed = 1;
+  }
   return !s->failed;
 }

@@ -39,12 +39,14 @@ tb_status tb_body_state_save(tb_world* w, float** saved, int32_t* capacity) {
   return TB_OK;
 }
 
-/* A failed solve undone: the body state before it, no readback, and no warm start from its
- * solution (Kamino's: it may be the non-finite one). */
-static void undo_solve(tb_world* w) {
+/* A failed solve undone: the body state before it and no readback. A solver that ran to its end
+ * and left a non-finite state also forgets its warm starts (its solution may be the non-finite
+ * one); one that failed for memory stopped before writing them, so a retry is the step that never
+ * failed, bit for bit (test_robust). */
+static void undo_solve(tb_world* w, int forget_warm_starts) {
   tb_body_state_restore(w, w->backup);
   w->contacts.readback_valid = 0;
-  tb_kamino_reset(w);
+  if (forget_warm_starts) tb_solver_forget_warm_starts(w);
 }
 
 /* The solver stage with a guard: the body state before it is kept, and a solver that fails (out of
@@ -59,7 +61,7 @@ tb_status tb_solve_guarded(tb_world* w, const tb_step_context* ctx) {
   if (saved != TB_OK) return saved;
   tb_status st = tb_solve_world(w, ctx);
   if (st != TB_OK) {
-    undo_solve(w);
+    undo_solve(w, 0);
     return st;
   }
   if (w->def.solver.solver != TB_SOLVER_MUJOCO) w->status.improvement = w->status.gradient = NAN; /* MuJoCo only */
@@ -72,7 +74,7 @@ tb_status tb_solve_guarded(tb_world* w, const tb_step_context* ctx) {
     for (int k = 0; k < 7; ++k) finite &= tb_is_finite(b->f.transform[7 * i + k]);
     for (int k = 0; k < 3; ++k) finite &= tb_is_finite(b->f.linear_velocity[3 * i + k]) & tb_is_finite(b->f.angular_velocity[3 * i + k]);
     if (finite) continue;
-    undo_solve(w);
+    undo_solve(w, 1);
     int32_t sv = w->def.solver.solver;
     const char* hint = sv == TB_SOLVER_PENALTY && type == TB_BODY_DYNAMIC
                            ? " (an unstable explicit step: raise solver.newton.substeps, JS penaltySubsteps, or lower ke, kd)"

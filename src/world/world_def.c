@@ -451,9 +451,7 @@ tb_status tb_solver_params_check(tb_world* w, const char* fn, const tb_solver_pa
 }
 
 tb_status tb_timestep_check(tb_world* w, const char* fn, float timestep) {
-  if (!tb_is_finite(timestep) || timestep <= 0.0f)
-    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: timestep must be finite and > 0 (got %g)", fn, (double)timestep);
-  if (timestep < TB_MIN_TIMESTEP || timestep > TB_MAX_TIMESTEP)
+  if (!(timestep >= TB_MIN_TIMESTEP && timestep <= TB_MAX_TIMESTEP)) /* NaN fails too */
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: timestep must be finite and in [%g, %g] s (got %g)", fn,
                          (double)TB_MIN_TIMESTEP, (double)TB_MAX_TIMESTEP, (double)timestep);
   return TB_OK;

@@ -283,6 +283,80 @@ static void warm_start_carried(void) {
   }
 }
 
+/* MuJoCo's warm start: resetSolver forgets it (the next step is the step with the warm start
+ * off, bit for bit), and restore refuses a kept one that is not finite (the next solve would start
+ * from it). The warm accelerations are found from the reset: the generations that turn to -1 are
+ * the section's generation array (one int32 per body slot), which follows 6 doubles per slot. */
+static void mujoco_warm_start_checked(void) {
+  tb_world_def def = tb_default_world_def();
+  CHECK(tb_preset_apply(TB_PRESET_MUJOCO, &def) == TB_OK);
+  tb_world_id w = tb_world_create(&def);
+  const float plane[4] = {0, 1, 0, 0}, hb[4] = {0.2f, 0.25f, 0.3f, 0};
+  tb_body_id g = tb_body_create(w, TB_BODY_STATIC, ZERO, ID_Q);
+  CHECK(tb_shape_create(w, g, TB_SHAPE_PLANE, plane, ZERO, ID_Q, 0.5f, 0.0f, 1.0f) >= 0);
+  tb_body_id first = -1;
+  for (int i = 0; i < 2; ++i) {
+    const float p[3] = {(float)i * 0.7f, 0.3f, 0};
+    tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, p, ID_Q);
+    if (i == 0) first = b;
+    CHECK(tb_shape_create(w, b, TB_SHAPE_BOX, hb, ZERO, ID_Q, 0.5f, 0.0f, 1000.0f) >= 0);
+  }
+  run(w, 20);
+  int32_t size, size_reset, slots = tb_world_body_slot_count(w);
+  uint8_t* snap = save(w, &size);
+  float cold[7 * 3], reset[7 * 3];
+  CHECK(tb_world_solver_reset(w) == TB_OK);
+  uint8_t* forgot = save(w, &size_reset);
+  CHECK(size_reset == size);
+  poses_after(w, 1, reset, slots);
+  CHECK(tb_world_restore(w, snap, size) == TB_OK);
+  def.solver.mujoco.warmstart = 0;
+  CHECK(tb_world_set_solver(w, &def.solver) == TB_OK);
+  poses_after(w, 1, cold, slots);
+  CHECK(memcmp(reset, cold, sizeof cold) == 0);
+  /* the first byte the reset changed: slot 1's generation (slot 0, the ground, has none; a fresh
+   * world's generations are multiples of 32 below 2048, so no byte of them is -1's 0xff) */
+  int32_t gen_slot1 = -1;
+  for (int32_t k = TB_SNAPSHOT_HEADER_SIZE; k < size && gen_slot1 < 0; ++k)
+    if (snap[k] != forgot[k]) gen_slot1 = k;
+  CHECK(gen_slot1 > 0 && gen_slot1 + 8 <= size);
+  int32_t gens[2] = {-2, -2};
+  if (gen_slot1 > 0) memcpy(gens, forgot + gen_slot1, 8);
+  CHECK(gens[0] == -1 && gens[1] == -1);
+  if (gen_slot1 > 0) {
+    const int32_t warm_slot1 = gen_slot1 - 4 - 6 * 8 * slots + 6 * 8;
+    target_world target = make_target(TB_PRESET_MUJOCO, 0);
+    uint8_t* bad = (uint8_t*)malloc((size_t)size);
+    memcpy(bad, snap, (size_t)size);
+    double acc;
+    memcpy(&acc, bad + warm_slot1 + 8, 8); /* slot 1's vertical acceleration: near 0 at rest */
+    CHECK(fabs(acc) < 1.0);
+    acc = NAN;
+    memcpy(bad + warm_slot1 + 8, &acc, 8);
+    resign(bad, size);
+    expect_refused(&target, bad, size, TB_SNAPSHOT_CORRUPT, "corrupt");
+    free(bad);
+    free_target(&target);
+  }
+  /* a step that fails forgets the warm start (its accelerations may be the non-finite ones): the
+   * generations are -1 (the sections after MuJoCo's have the same size), the world's own snapshot
+   * restores */
+  CHECK(tb_world_restore(w, snap, size) == TB_OK);
+  const float huge[3] = {3e38f, -3e38f, 3e38f}; /* its rotation's norm overflows */
+  CHECK(tb_body_set_velocity(w, first, huge, huge) == TB_OK);
+  CHECK(tb_world_step(w) == TB_ERR_INVALID_STATE);
+  free(forgot);
+  forgot = save(w, &size_reset);
+  const int32_t gen_after = gen_slot1 - size + size_reset;
+  gens[0] = gens[1] = -2;
+  if (gen_slot1 > 0) memcpy(gens, forgot + gen_after, 8);
+  CHECK(gens[0] == -1 && gens[1] == -1);
+  CHECK(tb_world_restore(w, forgot, size_reset) == TB_OK);
+  free(snap);
+  free(forgot);
+  tb_world_destroy(w);
+}
+
 /* The adaptive-threads setting is the world's, like its thread count: restore keeps it (the
  * snapshot does not carry it, and the restored state replaced the whole world struct). */
 static void adaptive_threads_kept(void) {
@@ -652,6 +726,7 @@ int main(void) {
     round_trip((tb_preset)p, 3);
   }
   warm_start_carried();
+  mujoco_warm_start_checked();
   capacity_changes_nothing();
   refusals();
   stored_values_checked();

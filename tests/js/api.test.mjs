@@ -2,6 +2,7 @@
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { BUILDS, engine, near } from './helpers.mjs';
+import { LIMITS } from '../../js/limits.js';
 
 const ball = (extra = {}) => ({ position: [0, 0.5, 0], shapes: [{ type: 'sphere', radius: 0.5 }], ...extra });
 
@@ -39,11 +40,11 @@ for (const build of BUILDS) {
         [() => w.setVelocity(123456, [0, 0, 0]), RangeError, /setVelocity: id: body 123456 does not exist/],
         [() => w.setVelocity(g, [1, 0, 0]), RangeError, /setVelocity: body \d+ is static and cannot move/],
         [() => w.setMass(w.addBody(ball()), { mass: -3, inertia: [1, 1, 1] }), RangeError, /setMass: mass must be finite and in \[1e-30, 1e30\] \(got -3\)/],
-        [() => tribo.createWorld({ timestep: 0 }), RangeError, /createWorld: timestep must be finite and > 0 \(got 0\)/],
+        [() => tribo.createWorld({ timestep: 0 }), RangeError, /createWorld: timestep must be finite and in \[1e-12, 1e\+12\] s \(got 0\)/],
         // a float32 denormal or a huge step: one step's h², 1/h² and g·h² leave float32 (the step failed as non-finite)
         [() => tribo.createWorld({ timestep: 1e-40 }), RangeError, /createWorld: timestep must be finite and in \[1e-12, 1e\+12\] s \(got 9\.99995e-41\)/],
         [() => tribo.createWorld({ timestep: 1e19 }), RangeError, /createWorld: timestep must be finite and in \[1e-12, 1e\+12\] s \(got 1e\+19\)/],
-        [() => w.setTimestep(2e-13), RangeError, /setTimestep: timestep must be finite and in \[1e-12, 1e\+12\] s \(got 2e-13\)/],
+        [() => w.setTimestep(2e-13), RangeError, /setTimestep: timestep must be finite and in \[1e-12, 1e12\] \(got 2e-13\)/],
         [() => tribo.createWorld({ substeps: 0 }), RangeError, /createWorld: substeps must be in \[1, 64\] \(got 0\)/],
         [() => w.setPose(g), TypeError, /setPose: position is required/],
         [() => w.setMass(g, { mass: 1 }), TypeError, /setMass: inertia is required/],
@@ -140,7 +141,16 @@ for (const build of BUILDS) {
       w.setTimestep(0.01);
       w.step(50);
       near(assert, w.getLinearVelocity(b)[1], -1.0, 1e-4, 'velocity after 0.5 s at 2 m/s² (m/s)');
-      assert.throws(() => w.setTimestep(-1), /setTimestep: timestep must be finite and > 0 \(got -1\)/);
+      assert.throws(() => w.setTimestep(-1), /setTimestep: timestep must be finite and in \[1e-12, 1e12\] \(got -1\)/);
+      // LIMITS.timestep is the engine's range: its ends are accepted by the engine, just past them refused
+      for (const [ok, bad] of [[LIMITS.timestep.min, LIMITS.timestep.min * 0.999], [LIMITS.timestep.max, LIMITS.timestep.max * 1.001]]) {
+        w.setTimestep(ok);
+        assert.equal(w.timestep, Math.fround(ok));
+        tribo.createWorld({ timestep: ok }).free();
+        assert.throws(() => w.setTimestep(bad), RangeError);
+        assert.throws(() => tribo.createWorld({ timestep: bad }), /createWorld: timestep must be finite and in/);
+      }
+      w.setTimestep(0.01);
       assert.throws(() => w.setGravity([0, NaN, 0]), /setGravity: gravity\[1\] must be finite/);
       w.free();
     });
