@@ -26,13 +26,13 @@ export function addBody(world, desc = {}) {
   const type = desc.type ?? 'dynamic';
   const typeIndex = engineTables(M).enums.bodyType.indexOf(type);
   if (typeIndex < 0) throw new RangeError(`${fn}: type must be 'static', 'kinematic' or 'dynamic' (got ${show(type)})`);
-  const position = positionVec(fn, desc.position, [0, 0, 0]);
+  const position = withinVec(fn, 'position', desc.position, LIMITS.position, 'm', [0, 0, 0]);
   const rotation = finiteVec(fn, 'rotation', desc.rotation, 4, [0, 0, 0, 1]);
   const shapes = desc.shapes ?? [];
   if (!Array.isArray(shapes)) throw new TypeError(`${fn}: shapes must be an array (got ${show(shapes)})`);
   const makers = shapes.map((s, i) => prepareShape(world, `${fn}: shapes[${i}]`, s));
-  const lv = finiteVec(fn, 'linearVelocity', desc.linearVelocity, 3, null);
-  const av = finiteVec(fn, 'angularVelocity', desc.angularVelocity, 3, null);
+  const lv = withinVec(fn, 'linearVelocity', desc.linearVelocity, LIMITS.speed, 'm/s', null);
+  const av = withinVec(fn, 'angularVelocity', desc.angularVelocity, LIMITS.angularSpeed, 'rad/s', null);
   const damping = desc.linearDamping !== undefined || desc.angularDamping !== undefined
     ? ['linearDamping', 'angularDamping'].map((k) => real(fn, k, desc[k], { fallback: 0, min: 0 })) : null;
   const mass = desc.mass !== undefined ? massArgs(fn, desc.mass, 'mass.') : null;
@@ -107,24 +107,24 @@ export function removeBody(world, id) {
   world._version++;
 }
 
-/* A body position (m): finite and within ±LIMITS.position on every axis. */
-function positionVec(fn, v, fallback) {
-  v = finiteVec(fn, 'position', v, 3, fallback);
-  for (let i = 0; i < 3; i++) {
-    if (Math.abs(v[i]) > LIMITS.position) throw new RangeError(`${fn}: position[${i}] must be within ±${LIMITS.position} m (got ${v[i]})`);
+/* A body position (m) or velocity (m/s, rad/s): finite and within ±limit on every axis. */
+function withinVec(fn, field, v, limit, unit, fallback) {
+  v = finiteVec(fn, field, v, 3, fallback);
+  for (let i = 0; v && i < 3; i++) {
+    if (Math.abs(v[i]) > limit) throw new RangeError(`${fn}: ${field}[${i}] must be within ±${limit} ${unit} (got ${v[i]})`);
   }
   return v;
 }
 
 export function setPose(world, id, position, rotation = [0, 0, 0, 1]) {
-  const p = world._put(0, positionVec('setPose', position));
+  const p = world._put(0, withinVec('setPose', 'position', position, LIMITS.position, 'm'));
   const q = world._put(4, finiteVec('setPose', 'rotation', rotation, 4));
   world._check(world._M._tb_body_set_pose(world._id, id, p, q));
 }
 
 export function setVelocity(world, id, linear, angular = [0, 0, 0]) {
-  const l = world._put(0, finiteVec('setVelocity', 'linear', linear, 3));
-  const a = world._put(4, finiteVec('setVelocity', 'angular', angular, 3));
+  const l = world._put(0, withinVec('setVelocity', 'linear', linear, LIMITS.speed, 'm/s'));
+  const a = world._put(4, withinVec('setVelocity', 'angular', angular, LIMITS.angularSpeed, 'rad/s'));
   world._check(world._M._tb_body_set_velocity(world._id, id, l, a));
 }
 

@@ -813,9 +813,9 @@ export interface BodyDesc {
   position?: Vec3;
   /** Body to world rotation, unit quaternion (x, y, z, w). Default `[0, 0, 0, 1]`. */
   rotation?: Quat;
-  /** Velocity of the centre of mass, world axes, m/s. Default zero. Not allowed on static bodies. */
+  /** Velocity of the centre of mass, world axes, m/s, each component within ±`LIMITS.speed`. Default zero. Not allowed on static bodies. */
   linearVelocity?: Vec3;
-  /** Angular velocity, world axes, rad/s. Default zero. Not allowed on static bodies. */
+  /** Angular velocity, world axes, rad/s, each component within ±`LIMITS.angularSpeed`. Default zero. Not allowed on static bodies. */
   angularVelocity?: Vec3;
   /** Linear damping, 1/s, finite and >= 0. Default `0`. */
   linearDamping?: number;
@@ -1080,6 +1080,10 @@ export const LIMITS: Readonly<{
   length: Readonly<{ min: 1e-6; max: 1e6 }>;
   /** m: largest |coordinate| of a body position (world frame, each axis) in addBody and setPose. */
   position: 1e6;
+  /** m/s: largest |component| of a body's linear velocity (world frame, each axis) in addBody and setVelocity. */
+  speed: 1e6;
+  /** rad/s: largest |component| of a body's angular velocity (world frame, each axis) in addBody and setVelocity. */
+  angularSpeed: 1e6;
   /** kg/m³: shape density. */
   density: Readonly<{ min: 1e-6; max: 1e6 }>;
   /** kg: setMass, addBody `mass`, and the mass a dynamic body's shapes give. */
@@ -1200,7 +1204,8 @@ export class World {
   setPose(id: number, position: Vec3, rotation?: Quat): void;
   /**
    * Sets the linear velocity of the centre of mass (m/s) and angular velocity (rad/s, default
-   * zero), world axes. @throws {RangeError} static body
+   * zero), world axes; each component within ±`LIMITS.speed` m/s, ±`LIMITS.angularSpeed` rad/s.
+   * @throws {RangeError} static body, a component not finite or beyond its limit
    */
   setVelocity(id: number, linear: Vec3, angular?: Vec3): void;
   /** Overrides the mass properties (dynamic bodies only). @throws {RangeError} not dynamic, mass or inertia <= 0 */

@@ -10,6 +10,10 @@ export const LIMITS = Object.freeze({
   length: Object.freeze({ min: 1e-6, max: 1e6 }),
   /** m: largest |coordinate| of a body position on each axis (addBody, setPose; C TB_MAX_COORDINATE). */
   position: 1e6,
+  /** m/s: largest |component| of a body's linear velocity (addBody, setVelocity; C TB_MAX_SPEED). */
+  speed: 1e6,
+  /** rad/s: largest |component| of a body's angular velocity (addBody, setVelocity; C TB_MAX_ANGULAR_SPEED). */
+  angularSpeed: 1e6,
   /** kg/m³: shape density. */
   density: Object.freeze({ min: 1e-6, max: 1e6 }),
   /** kg: a body's mass (setMass, addBody mass, and the mass its shapes give). */

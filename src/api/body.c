@@ -284,7 +284,8 @@ tb_status tb_body_set_velocity(tb_world_id world, tb_body_id body, const float l
   GET_WORLD("setVelocity");
   int32_t slot = tb_body_slot_checked(w, body, "setVelocity");
   if (slot < 0) return TB_ERR_NOT_FOUND;
-  if (!tb_check_finite(w, "setVelocity", "linear", linear, 3) || !tb_check_finite(w, "setVelocity", "angular", angular, 3))
+  if (!tb_check_within(w, "setVelocity", "linear", linear, TB_MAX_SPEED, "m/s") ||
+      !tb_check_within(w, "setVelocity", "angular", angular, TB_MAX_ANGULAR_SPEED, "rad/s"))
     return TB_ERR_INVALID_ARGUMENT;
   if (w->bodies.f.body_type[slot] == TB_BODY_STATIC)
     return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setVelocity: body %d is static and cannot move", body);

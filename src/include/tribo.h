@@ -329,6 +329,13 @@ typedef struct tb_world_def {
  * float32 in ordinary scenes (a denormal step, 1e-40 s, made every XPBD step non-finite). */
 #define TB_MIN_TIMESTEP 1e-12f
 #define TB_MAX_TIMESTEP 1e12f
+/* Largest |component| of a body's linear (m/s) and angular (rad/s) velocity, world axes, that
+ * tb_body_set_velocity accepts: one step of the largest timestep keeps the pose finite (5e21 rad/s
+ * overflowed the rotation's norm in the next step). A snapshot's velocities need only be finite
+ * (a step may reach beyond). */
+#define TB_MAX_SPEED_INT 1000000
+#define TB_MAX_SPEED 1e6f
+#define TB_MAX_ANGULAR_SPEED 1e6f
 
 typedef int32_t tb_world_id; /* >= 0: registry slot and generation packed, so a destroyed world's id stays invalid */
 typedef int32_t tb_body_id;  /* >= 0; static "no body" in contacts is -1 */
@@ -1285,6 +1292,7 @@ TB_API const char* tb_enum_name(tb_enum e, int32_t value);
   X(max_bodies, TB_MAX_BODIES)       /* largest body_capacity, most bodies / shapes per world */  \
   X(max_capacity, TB_MAX_CAPACITY)   /* largest contact / pair / event / query capacity */        \
   X(max_coordinate, TB_MAX_COORDINATE_INT) /* m: largest |body position| on each axis */          \
+  X(max_speed, TB_MAX_SPEED_INT)     /* m/s and rad/s: largest |velocity component| (setVelocity) */ \
   X(any_body, TB_ANY_BODY)                                                                         \
   X(observe_exclude_self, TB_OBSERVE_EXCLUDE_SELF)                                                 \
   X(material_disable_friction, TB_MATERIAL_DISABLE_FRICTION)                                       \

@@ -23,16 +23,20 @@ static inline int tb_check_finite(tb_world* w, const char* fn, const char* field
   return 1;
 }
 
-/* A body position: finite and within ±TB_MAX_COORDINATE m on every axis. */
-static inline int tb_check_position(tb_world* w, const char* fn, const float* p) {
-  if (!tb_check_finite(w, fn, "position", p, 3)) return 0;
+/* v[0..3) finite and within ±limit (in unit) on every axis. */
+static inline int tb_check_within(tb_world* w, const char* fn, const char* field, const float* v, float limit, const char* unit) {
+  if (!tb_check_finite(w, fn, field, v, 3)) return 0;
   for (int i = 0; i < 3; ++i)
-    if (fabsf(p[i]) > TB_MAX_COORDINATE) {
-      tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: position[%d] must be within ±%g m (got %g)", fn, i,
-                    (double)TB_MAX_COORDINATE, (double)p[i]);
+    if (fabsf(v[i]) > limit) {
+      tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: %s[%d] must be within ±%g %s (got %g)", fn, field, i, (double)limit, unit, (double)v[i]);
       return 0;
     }
   return 1;
+}
+
+/* A body position: finite and within ±TB_MAX_COORDINATE m on every axis. */
+static inline int tb_check_position(tb_world* w, const char* fn, const float* p) {
+  return tb_check_within(w, fn, "position", p, TB_MAX_COORDINATE, "m");
 }
 
 static inline int tb_check_quat(tb_world* w, const char* fn, const char* field, const float* q) {

@@ -411,7 +411,7 @@ static void test_guard_every_body_type(void) {
   tb_body_id k = tb_body_create(w, TB_BODY_KINEMATIC, p, ID_Q);
   tb_shape_create(w, k, TB_SHAPE_SPHERE, sp, ZERO, ID_Q, 0.5f, 0, 100);
   float lin[3] = {0, 0, 0}, ang[3] = {3.4e38f, 0, 0};
-  CHECK(tb_body_set_velocity(w, k, lin, ang) == TB_OK); /* finite: accepted */
+  tb_test_set_velocity_unchecked(w, k, lin, ang); /* finite: a snapshot may hold it */
   uint64_t before = world_hash(w);
   char want[64];
   snprintf(want, sizeof want, "body %d", k);
@@ -430,7 +430,7 @@ static void test_guard_every_body_type(void) {
 
 /* ---- a spin so fast that the rotation's update overflows ---- */
 
-/* A body spun at 1e22 rad/s (finite: setVelocity takes it): the quaternion update's components
+/* A body spun at 1e22 rad/s (finite: a snapshot may hold it; setVelocity used to take it): the quaternion update's components
  * reach about 1e20, their squares overflow, and the renormalisation divided by infinity gave a
  * zero rotation, which the finite-state guard let through (every shape then collapsed onto its
  * body's origin, and the world's own snapshot was refused). In every preset the step either keeps
@@ -441,7 +441,7 @@ static void test_spin_overflow(void) {
     float sp[4] = {0.3f, 0, 0, 0}, pos[3] = {0, 3, 0}, lin[3] = {0, 0, 0}, ang[3] = {1e22f, 2e22f, -1e22f};
     tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, pos, ID_Q);
     tb_shape_create(w, b, TB_SHAPE_SPHERE, sp, ZERO, ID_Q, 0.5f, 0, 100);
-    CHECK(tb_body_set_velocity(w, b, lin, ang) == TB_OK);
+    tb_test_set_velocity_unchecked(w, b, lin, ang);
     tb_status st = tb_world_step(w);
     CHECK(st == TB_OK || st == TB_ERR_INVALID_STATE);
     float s[13];
@@ -510,6 +510,37 @@ static void test_position_bound(void) {
   CHECK(st[0] == 1e6f && st[1] == -1e6f && st[2] == 1e6f); /* unchanged by the refused call */
   CHECK(TB_MAX_COORDINATE == 1e6f);
   tb_world_destroy(w);
+}
+
+/* Velocities: within ±TB_MAX_SPEED (1e6 m/s) and ±TB_MAX_ANGULAR_SPEED (1e6 rad/s) on every axis.
+ * 5e21 rad/s used to be accepted and the next step failed (the rotation's norm overflowed); at the
+ * bounds a box resting on the ground steps to a finite state in every preset. */
+static void test_velocity_bound(void) {
+  const float huge[3] = {0, 5e21f, 0}, beyond[3] = {0, 0, -1.5e6f};
+  const float edge[3] = {TB_MAX_SPEED, -TB_MAX_SPEED, TB_MAX_SPEED};
+  const float spin[3] = {TB_MAX_ANGULAR_SPEED, -TB_MAX_ANGULAR_SPEED, TB_MAX_ANGULAR_SPEED};
+  for (int p = 0; p < TB_PRESET_COUNT; ++p) {
+    tb_world_id w = new_world((tb_preset)p);
+    const float plane[4] = {0, 1, 0, 0}, hb[4] = {0.5f, 0.5f, 0.5f, 0}, at[3] = {0, 0.5f, 0};
+    tb_shape_create(w, tb_body_create(w, TB_BODY_STATIC, ZERO, ID_Q), TB_SHAPE_PLANE, plane, ZERO, ID_Q, 0.5f, 0, 1);
+    tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, at, ID_Q);
+    CHECK(tb_shape_create(w, b, TB_SHAPE_BOX, hb, ZERO, ID_Q, 0.5f, 0, 100) >= 0); /* 100 kg: newton-semi's spring holds it */
+    CHECK_ERROR(w, tb_body_set_velocity(w, b, ZERO, huge), TB_ERR_INVALID_ARGUMENT, "setVelocity: angular[1] must be within");
+    CHECK_ERROR(w, tb_body_set_velocity(w, b, beyond, ZERO), TB_ERR_INVALID_ARGUMENT, "setVelocity: linear[2] must be within");
+    float st[13];
+    CHECK(tb_body_get_state(w, b, st) == TB_OK);
+    CHECK(st[7] == 0 && st[8] == 0 && st[9] == 0 && st[11] == 0); /* unchanged by the refused calls */
+    CHECK(tb_body_set_velocity(w, b, edge, spin) == TB_OK);
+    tb_status s = tb_world_step(w);
+    if (s != TB_OK) fprintf(stderr, "%s at the velocity bounds: %s\n", tb_enum_name(TB_ENUM_PRESET, p), tb_last_error(w));
+    CHECK(s == TB_OK);
+    CHECK(tb_body_get_state(w, b, st) == TB_OK);
+    int finite = 1;
+    for (int k = 0; k < 13; ++k) finite &= isfinite(st[k]) != 0;
+    CHECK(finite);
+    tb_world_destroy(w);
+  }
+  CHECK(TB_MAX_SPEED == 1e6f && TB_MAX_ANGULAR_SPEED == 1e6f);
 }
 
 /* ---- ids: a removed id never comes back; a rejected call consumes nothing ---- */
@@ -621,6 +652,7 @@ int main(void) {
   test_null_arguments();
   test_capacity_bounds();
   test_allocation_failure();
+  test_velocity_bound();
   test_sweep_region_failure();
   test_snapshot_after_failed_step();
   test_guard_every_body_type();

@@ -3,6 +3,7 @@ import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { BUILDS, engine, near } from './helpers.mjs';
 import { LIMITS } from '../../js/limits.js';
+import { engineTables } from '../../js/fields.js';
 
 const ball = (extra = {}) => ({ position: [0, 0.5, 0], shapes: [{ type: 'sphere', radius: 0.5 }], ...extra });
 
@@ -47,6 +48,9 @@ for (const build of BUILDS) {
         [() => w.setTimestep(2e-13), RangeError, /setTimestep: timestep must be finite and in \[1e-12, 1e12\] \(got 2e-13\)/],
         [() => tribo.createWorld({ substeps: 0 }), RangeError, /createWorld: substeps must be in \[1, 64\] \(got 0\)/],
         [() => w.setPose(g), TypeError, /setPose: position is required/],
+        // 5e21 rad/s used to be taken, and the next step failed (the rotation's norm overflowed)
+        [() => w.setVelocity(w.addBody(ball()), [0, 0, 0], [0, 5e21, 0]), RangeError, /setVelocity: angular\[1\] must be within ±1000000 rad\/s \(got 5e\+21\)/],
+        [() => w.addBody({ ...ball(), linearVelocity: [0, 0, -1.5e6] }), RangeError, /addBody: linearVelocity\[2\] must be within ±1000000 m\/s \(got -1500000\)/],
         [() => w.setMass(g, { mass: 1 }), TypeError, /setMass: inertia is required/],
         [() => w.step(2.5), RangeError, /step: n must be an integer \(got 2.5\)/],
         [() => tribo.createWorld({ threads: 99 }), RangeError, /threads must be in \[1, \d+\] in this build \(got 99\)/],
@@ -142,6 +146,9 @@ for (const build of BUILDS) {
       w.step(50);
       near(assert, w.getLinearVelocity(b)[1], -1.0, 1e-4, 'velocity after 0.5 s at 2 m/s² (m/s)');
       assert.throws(() => w.setTimestep(-1), /setTimestep: timestep must be finite and in \[1e-12, 1e12\] \(got -1\)/);
+      // LIMITS' bounds on positions and velocities are the engine's constants
+      const { maxCoordinate, maxSpeed } = engineTables(w._M).constants;
+      assert.deepEqual([LIMITS.position, LIMITS.speed, LIMITS.angularSpeed], [maxCoordinate, maxSpeed, maxSpeed]);
       // LIMITS.timestep is the engine's range: its ends are accepted by the engine, just past them refused
       for (const [ok, bad] of [[LIMITS.timestep.min, LIMITS.timestep.min * 0.999], [LIMITS.timestep.max, LIMITS.timestep.max * 1.001]]) {
         w.setTimestep(ok);
