@@ -509,6 +509,49 @@ static void test_distance(void) {
   }
 }
 
+/* The MuJoCo-solver and Kamino presets apply a distance joint's spring as an explicit force at the
+ * start of the step (f = −(k·C + c·Ċ), then v += h·w·f, x += h·v): it is stable only for
+ * a + 2b < 4 with a = h²·k·w, b = h·c·w (w = 1/m here: a 2 kg bob on its centre). A bob stretched
+ * x0 = 0.1 m from a 5 m rest length and let go keeps within x0/√(1 − a/4) (the undamped scheme's
+ * invariant ellipse: 0.316 m at a = 3.6) over 300 steps at a + 2b = 3.6 (two (a, b) pairs), and at
+ * 4.4 its stretch grows past ten times x0 (the MuJoCo solver's positions grow without bound,
+ * Kamino's until its step turns non-finite and is refused).
+ * docs/joints.md "Limits" gives the bound. */
+static void test_explicit_spring_bound(void) {
+  const double h = 1.0 / 60.0, m = 2.0, wgt = 1.0 / m;
+  const double ab[4][2] = {{3.6, 0.0}, {1.6, 1.0}, {4.4, 0.0}, {2.4, 1.0}}; /* stable, stable, unstable, unstable */
+  for (int p = 4; p < NP; ++p) {
+    for (int c = 0; c < 4; ++c) {
+      tb_world_id w = make_world(PRESETS[p], (float)h, 1);
+      float pos[3] = {0, 4.9f, 0}, anchor[3] = {0, 10, 0};
+      tb_body_id bob = ball(w, pos, 0.05f, (float)m);
+      tb_joint_def jd = world_joint(TB_JOINT_DISTANCE, bob, anchor, ZERO);
+      jd.length = 5.0f;
+      jd.stiffness = (float)(ab[c][0] / (h * h * wgt));
+      jd.damping = (float)(ab[c][1] / (h * wgt));
+      tb_joint_id j = tb_joint_create(w, &jd);
+      CHECK(j >= 0);
+      double worst = 0.0;
+      int failed = 0;
+      for (int s = 0; s < 300 && !failed; ++s) {
+        failed = tb_world_step(w) != TB_OK;
+        tb_joint_state st;
+        CHECK(tb_joint_get_state(w, j, &st) == TB_OK);
+        double stretch = fabs(st.position - 5.0);
+        if (!failed && stretch > worst) worst = stretch;
+      }
+      int stable = c < 2;
+      double bound = 0.1 / sqrt(1.0 - ab[c][0] / 4.0) + 0.002; /* m; + the sag under gravity, m·g/k < 1 mm */
+      if (stable != (!failed && worst < bound))
+        fprintf(stderr, "%s: a + 2b = %.1f, largest stretch %g m, a step failed %d\n", NAMES[p],
+                ab[c][0] + 2 * ab[c][1], worst, failed);
+      if (stable) CHECK(!failed && worst < bound && worst > 0.9 * (bound - 0.002) * (c == 0)); /* c = 0: reaches it */
+      else CHECK(failed || worst > 1.0);
+      tb_world_destroy(w);
+    }
+  }
+}
+
 /* A spherical joint whose cone (0.5 rad) opens along +x holds a 1 kg bob hanging from it at the
  * cone's edge: its arm 0.5 rad below the horizontal (0.01 rad), not hanging straight down. */
 static void test_cone(void) {
@@ -807,6 +850,7 @@ int main(void) {
   test_mujoco_algorithms();
   test_fixed();
   test_distance();
+  test_explicit_spring_bound();
   test_cone();
   test_kinematic();
   test_collide_connected();
