@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "kamino.h"
+#include "solver.h"
 
 #define TB_KAMINO_P_MIN (1.0f / 50.0f) /* preconditioner clamp, as the contacts' */
 #define TB_KAMINO_P_MAX 50.0f
@@ -67,6 +68,7 @@ static void explicit_rows(tb_world* w, tb_newton_data* nd, const tb_mat3* ii, in
       w->joints.state[s].motor_force += f * h; /* N·s until the readback */
     } else {
       f = -(r->stiffness * r->error + r->damping * rate);
+      tb_solver_note_spring(w, s, h, r->stiffness, r->damping, wsum);
     }
     apply_impulse(nd, ii, r, a, b, f * h, imp);
   }

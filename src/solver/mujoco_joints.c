@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "mujoco_solver.h"
+#include "solver.h"
 
 /* MuJoCo's default solimp (mj_defaultSolRefImp), used for eq_ and jnt_ parameters */
 static const float JOINT_SOLIMP[5] = {0.9f, 0.95f, 0.001f, 0.5f, 2.0f};
@@ -166,6 +167,7 @@ void tb_mj_joint_prepare(tb_world* w, tb_mujoco_data* d, double h) {
         f = f > r->max_force ? r->max_force : (f < -r->max_force ? -(double)r->max_force : f);
       } else {
         f = -((double)r->stiffness * r->error + (double)r->damping * rate);
+        tb_solver_note_spring(w, s, h, r->stiffness, r->damping, weight);
       }
       j->passive[i] = f;
       add_force(d, j, i, f);

@@ -49,6 +49,14 @@ void tb_solver_status_ready(tb_world* w, const tb_step_context* step) {
 
 void tb_solver_status_forget(tb_world* w) { w->status_owed = 0; }
 
+void tb_solver_note_spring(tb_world* w, int32_t joint, double h, double k, double c, double weight) {
+  double ratio = h * h * k * weight + 2.0 * h * c * weight;
+  if (ratio > w->spring_ratio) {
+    w->spring_ratio = ratio;
+    w->spring_joint = joint;
+  }
+}
+
 void tb_solver_forget_warm_starts(tb_world* w) {
   tb_mujoco_forget(w);
   tb_kamino_reset(w);

@@ -50,6 +50,10 @@ void tb_solver_stats_serial(tb_world* w);
  * last solution): after a failed solve, whose solution may be the non-finite one, and on
  * tb_world_solver_reset. */
 void tb_solver_forget_warm_starts(tb_world* w);
+/* Notes an explicit spring row of joint slot `joint` (k N/m or N·m/rad, c N·s/m or N·m·s/rad,
+ * weight w = J·M⁻¹·Jᵀ, step h s): its stability ratio h²·k·w + 2·h·c·w (stable below 4, docs/joints.md)
+ * when it is the least stable of the solve. */
+void tb_solver_note_spring(tb_world* w, int32_t joint, double h, double k, double c, double weight);
 void tb_mujoco_forget(tb_world* w);
 void tb_kamino_reset(tb_world* w);
 void tb_kamino_destroy(tb_world* w);

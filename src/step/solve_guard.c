@@ -1,5 +1,6 @@
 /* The solver stage with its guard. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "../solver/solver.h"
@@ -59,6 +60,12 @@ tb_status tb_solve_guarded(tb_world* w, const tb_step_context* ctx) {
   const int32_t n = b->count;
   tb_status saved = tb_body_state_save(w, &w->backup, &w->backup_capacity);
   if (saved != TB_OK) return saved;
+  /* the last solve's least stable spring: the failing solve's own ratio may be NaN (its spring's
+   * direction from an overflowed stretch) */
+  const double last_ratio = w->spring_ratio;
+  const int32_t last_joint = w->spring_joint;
+  w->spring_ratio = 0.0;
+  w->spring_joint = -1;
   tb_status st = tb_solve_world(w, ctx);
   if (st != TB_OK) {
     undo_solve(w, 0);
@@ -76,9 +83,18 @@ tb_status tb_solve_guarded(tb_world* w, const tb_step_context* ctx) {
     if (finite) continue;
     undo_solve(w, 1);
     int32_t sv = w->def.solver.solver;
-    const char* hint = sv == TB_SOLVER_PENALTY && type == TB_BODY_DYNAMIC
-                           ? " (an unstable explicit step: raise solver.newton.substeps, JS penaltySubsteps, or lower ke, kd)"
-                           : " (its velocity or mass properties are too large for float32 over one step)";
+    char hint[192];
+    if (!(w->spring_ratio >= 4.0) && last_joint >= 0 && last_joint < w->joints.count && w->joints.def[last_joint].type >= 0) {
+      w->spring_ratio = last_ratio;
+      w->spring_joint = last_joint;
+    }
+    if (w->spring_ratio >= 4.0) /* the likeliest cause: an explicit spring past its bound */
+      snprintf(hint, sizeof hint, " (joint %d's spring is explicit and unstable: h²·k·w + 2·h·c·w = %g >= 4; lower its stiffness or damping, or the timestep)",
+               tb_make_id(w->spring_joint, w->joints.generation[w->spring_joint]), w->spring_ratio);
+    else if (sv == TB_SOLVER_PENALTY && type == TB_BODY_DYNAMIC)
+      snprintf(hint, sizeof hint, " (an unstable explicit step: raise solver.newton.substeps, JS penaltySubsteps, or lower ke, kd)");
+    else
+      snprintf(hint, sizeof hint, " (its velocity or mass properties are too large for float32 over one step)");
     return tb_world_fail(w, TB_ERR_INVALID_STATE, "solve: the %s solver left %s body %d with a non-finite pose or velocity; the step was undone%s",
                          tb_enum_label(TB_ENUM_SOLVER, sv), tb_enum_label(TB_ENUM_BODY_TYPE, type), tb_make_id(i, b->generation[i]), hint);
   }

@@ -315,6 +315,10 @@ typedef struct tb_world {
   tb_solver_status status;    /* filled by the solver */
   int32_t status_owed;        /* 1: status's residuals are the PGS/TGS solve's to compute from the wides it left,
                                * when first read (tb_solver_status_ready) */
+  /* the least stable explicit spring of the last solve (MuJoCo, Kamino: h²·k·w + 2·h·c·w, stable
+   * below 4) and its joint slot (-1 none): the solve guard names it when the step fails */
+  double spring_ratio;
+  int32_t spring_joint;
   /* -- world section: filtering -- */
   tb_pair_keys explicit_pairs;   /* shape slots: candidates of TB_BROAD_PHASE_EXPLICIT */
   tb_pair_keys shape_exclusions; /* shape slots: Newton excluded pairs */
