@@ -20,6 +20,7 @@
 
 #include "../model/joint_rows.h"
 #include "newton.h"
+#include "solver.h"
 
 #define TB_XPBD_JOINT_LINEAR_RELAXATION 0.7f
 #define TB_XPBD_JOINT_ANGULAR_RELAXATION 0.4f
@@ -156,7 +157,10 @@ void tb_newton_joints_penalty(tb_world* w, tb_newton_data* d, float hs) {
           f = tb_clampf(-TB_JOINT_ATTACH_KD * (cdot - r->target), -r->max_force, r->max_force);
           j->state[s].motor_force += f * hs; /* N·s until the readback */
           break;
-        case TB_ROW_SPRING: f = -(r->stiffness * r->error + r->damping * cdot); break;
+        case TB_ROW_SPRING:
+          f = -(r->stiffness * r->error + r->damping * cdot);
+          tb_solver_note_spring(w, s, hs, r->stiffness, r->damping, inv_mass_of(d, r, a, b));
+          break;
         default: break;
       }
       if (f != 0.0f) apply_row(d, r, a, b, f, 1.0f, 1.0f, f_imp);

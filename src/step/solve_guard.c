@@ -89,8 +89,9 @@ tb_status tb_solve_guarded(tb_world* w, const tb_step_context* ctx) {
       w->spring_joint = last_joint;
     }
     if (w->spring_ratio >= 4.0) /* the likeliest cause: an explicit spring past its bound */
-      snprintf(hint, sizeof hint, " (joint %d's spring is explicit and unstable: h²·k·w + 2·h·c·w = %g >= 4; lower its stiffness or damping, or the timestep)",
-               tb_make_id(w->spring_joint, w->joints.generation[w->spring_joint]), w->spring_ratio);
+      snprintf(hint, sizeof hint, " (joint %d's spring is explicit and unstable: h²·k·w + 2·h·c·w = %g >= 4; lower its stiffness or damping, or %s)",
+               tb_make_id(w->spring_joint, w->joints.generation[w->spring_joint]), w->spring_ratio,
+               sv == TB_SOLVER_PENALTY ? "h: raise solver.newton.substeps, JS penaltySubsteps" : "the timestep");
     else if (sv == TB_SOLVER_PENALTY && type == TB_BODY_DYNAMIC)
       snprintf(hint, sizeof hint, " (an unstable explicit step: raise solver.newton.substeps, JS penaltySubsteps, or lower ke, kd)");
     else
