@@ -20,8 +20,9 @@ export const LIMITS = Object.freeze({
   mass: Object.freeze({ min: 1e-30, max: 1e30 }),
   /** kg·m²: principal moments (setMass, and the inertia its shapes give). */
   inertia: Object.freeze({ min: 1e-30, max: 1e30 }),
-  /** s: a world's timestep (createWorld, setTimestep; C TB_MIN_TIMESTEP, TB_MAX_TIMESTEP): below it a
-   * step's h² is denormal in float32, above it g·h² overflows. */
+  /** s: a world's timestep (createWorld, setTimestep; C TB_MIN_TIMESTEP, TB_MAX_TIMESTEP): well inside
+   * the range where one step's h², 1/h² and g·h² stay normal float32 numbers (1e-40 s made XPBD's
+   * step non-finite). */
   timestep: Object.freeze({ min: 1e-12, max: 1e12 }),
   /** Most results one query returns (rayCastAll, overlap capacity): bounds its scratch memory. */
   queryCapacity: 1 << 16,
