@@ -34,7 +34,7 @@ export function addBody(world, desc = {}) {
   const lv = withinVec(fn, 'linearVelocity', desc.linearVelocity, LIMITS.speed, 'm/s', null);
   const av = withinVec(fn, 'angularVelocity', desc.angularVelocity, LIMITS.angularSpeed, 'rad/s', null);
   const damping = desc.linearDamping !== undefined || desc.angularDamping !== undefined
-    ? ['linearDamping', 'angularDamping'].map((k) => real(fn, k, desc[k], { fallback: 0, min: 0 })) : null;
+    ? ['linearDamping', 'angularDamping'].map((k) => real(fn, k, desc[k], { fallback: 0, min: 0, max: LIMITS.damping })) : null;
   const mass = desc.mass !== undefined ? massArgs(fn, desc.mass, 'mass.') : null;
   if (desc.parent !== undefined) bodyOrNone(world, fn, 'parent', desc.parent);
   if (desc.sleeping !== undefined) boolean(fn, 'sleeping', desc.sleeping);

@@ -349,7 +349,7 @@ export class Tribo {
 export interface WorldOptions extends AxisOptions {
   /** Preset. Default `'physx-tgs'`. */
   preset?: Preset;
-  /** Gravity, m/s², world vector. Default `[0, -9.81, 0]`. */
+  /** Gravity, m/s², world vector, each component within ±`LIMITS.gravity`. Default `[0, -9.81, 0]`. */
   gravity?: Vec3;
   /** Timestep, s, in [1e-12, 1e12] (outside it one step's h², 1/h² and g·h² leave float32). Default `1/60`. */
   timestep?: number;
@@ -817,9 +817,9 @@ export interface BodyDesc {
   linearVelocity?: Vec3;
   /** Angular velocity, world axes, rad/s, each component within ±`LIMITS.angularSpeed`. Default zero. Not allowed on static bodies. */
   angularVelocity?: Vec3;
-  /** Linear damping, 1/s, finite and >= 0. Default `0`. */
+  /** Linear damping, 1/s, in [0, `LIMITS.damping`] (explicit in the Newton presets: see docs/presets.md). Default `0`. */
   linearDamping?: number;
-  /** Angular damping, 1/s, finite and >= 0. Default `0`. */
+  /** Angular damping, 1/s, in [0, `LIMITS.damping`]. Default `0`. */
   angularDamping?: number;
   /** Overrides the mass properties computed from shape densities (dynamic bodies only). */
   mass?: MassDesc;
@@ -1090,6 +1090,10 @@ export const LIMITS: Readonly<{
   mass: Readonly<{ min: 1e-30; max: 1e30 }>;
   /** kg·m²: principal moments (setMass) and the inertia diagonal a dynamic body's shapes give. */
   inertia: Readonly<{ min: 1e-30; max: 1e30 }>;
+  /** m/s²: largest |component| of the world's gravity (createWorld, setGravity). */
+  gravity: 1e6;
+  /** 1/s: largest body damping (addBody `linearDamping`, `angularDamping`). */
+  damping: 1e6;
   /** s: a world's timestep (createWorld, setTimestep). */
   timestep: Readonly<{ min: 1e-12; max: 1e12 }>;
   /** Most results of one rayCastAll / overlap (their `capacity`): bounds the query's scratch memory. */

@@ -20,6 +20,10 @@ export const LIMITS = Object.freeze({
   mass: Object.freeze({ min: 1e-30, max: 1e30 }),
   /** kg·m²: principal moments (setMass, and the inertia its shapes give). */
   inertia: Object.freeze({ min: 1e-30, max: 1e30 }),
+  /** m/s²: largest |component| of the world's gravity (createWorld, setGravity; C TB_MAX_GRAVITY). */
+  gravity: 1e6,
+  /** 1/s: largest body damping (addBody linearDamping, angularDamping; C TB_MAX_DAMPING). */
+  damping: 1e6,
   /** s: a world's timestep (createWorld, setTimestep; C TB_MIN_TIMESTEP, TB_MAX_TIMESTEP): well inside
    * the range where one step's h², 1/h² and g·h² stay normal float32 numbers (1e-40 s made XPBD's
    * step non-finite). */

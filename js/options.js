@@ -245,7 +245,11 @@ export function getOptions(world) {
 /** World.setGravity (m/s², world axes). */
 export function setGravity(world, gravity) {
   world._alive('setGravity');
-  world._check(world._M._tb_world_set_gravity(world._id, world._put(0, finiteVec('setGravity', 'gravity', gravity, 3))));
+  const g = finiteVec('setGravity', 'gravity', gravity, 3);
+  g.forEach((x, i) => { /* within ±LIMITS.gravity on each axis, as the engine checks it */
+    if (Math.abs(x) > LIMITS.gravity) throw new RangeError(`setGravity: gravity[${i}] must be within ±${LIMITS.gravity} m/s² (got ${x})`);
+  });
+  world._check(world._M._tb_world_set_gravity(world._id, world._put(0, g)));
 }
 
 /** World.setTimestep (s, in [LIMITS.timestep.min, LIMITS.timestep.max]) of the following steps. */

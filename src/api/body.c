@@ -87,6 +87,17 @@ void tb_body_update_mass(tb_world* w, int32_t slot) {
   b->inv_inertia_local[slot] = m.inv_inertia;
 }
 
+/* Damping (setDamping and restore): each finite and in [0, TB_MAX_DAMPING] 1/s. */
+static tb_status check_damping(tb_world* w, const char* fn, float linear_per_s, float angular_per_s) {
+  const char* names[2] = {"linearDamping", "angularDamping"};
+  const float v[2] = {linear_per_s, angular_per_s};
+  for (int i = 0; i < 2; ++i)
+    if (!(v[i] >= 0.0f && v[i] <= TB_MAX_DAMPING)) /* NaN fails too */
+      return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "%s: %s must be finite and in [0, %g] 1/s (got %g)", fn, names[i],
+                           (double)TB_MAX_DAMPING, (double)v[i]);
+  return TB_OK;
+}
+
 /* PhysX per-body settings (setMaxContactImpulse, setSolverIterations and restore): an impulse cap
  * > 0 in N·s (Infinity: none); iterations in [1, 255] and [0, 255], or -1 for the world's. */
 static tb_status check_max_impulse(tb_world* w, const char* fn, float max_impulse) {
@@ -116,9 +127,7 @@ tb_status tb_body_check_slot(tb_world* w, const char* fn, int32_t slot) {
       !tb_check_finite(w, fn, "linearVelocity", b->f.linear_velocity + 3 * slot, 3) ||
       !tb_check_finite(w, fn, "angularVelocity", b->f.angular_velocity + 3 * slot, 3))
     return TB_ERR_INVALID_ARGUMENT;
-  const tb_float_field f[] = {{"linearDamping", b->linear_damping[slot], TB_FLOAT_NONNEG},
-                              {"angularDamping", b->angular_damping[slot], TB_FLOAT_NONNEG}};
-  tb_status st = tb_check_floats(w, fn, "", TB_FIELDS_OF(f));
+  tb_status st = check_damping(w, fn, b->linear_damping[slot], b->angular_damping[slot]);
   if (st != TB_OK) return st;
   st = check_max_impulse(w, fn, b->max_contact_impulse[slot]);
   if (st == TB_OK) st = check_iterations(w, fn, b->position_iterations[slot], b->velocity_iterations[slot]);
@@ -310,10 +319,8 @@ tb_status tb_body_set_damping(tb_world_id world, tb_body_id body, float linear_p
   GET_WORLD("setDamping");
   int32_t slot = tb_body_slot_checked(w, body, "setDamping");
   if (slot < 0) return TB_ERR_NOT_FOUND;
-  if (!tb_is_finite(linear_per_s) || linear_per_s < 0.0f)
-    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setDamping: linearDamping must be finite and >= 0 (got %g)", (double)linear_per_s);
-  if (!tb_is_finite(angular_per_s) || angular_per_s < 0.0f)
-    return tb_world_fail(w, TB_ERR_INVALID_ARGUMENT, "setDamping: angularDamping must be finite and >= 0 (got %g)", (double)angular_per_s);
+  tb_status st = check_damping(w, "setDamping", linear_per_s, angular_per_s);
+  if (st != TB_OK) return st;
   w->bodies.linear_damping[slot] = linear_per_s;
   w->bodies.angular_damping[slot] = angular_per_s;
   return TB_OK;

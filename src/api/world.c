@@ -87,7 +87,7 @@ tb_status tb_world_destroy(tb_world_id world) {
 
 tb_status tb_world_set_gravity(tb_world_id world, const float gravity[3]) {
   GET_WORLD("setGravity");
-  if (!tb_check_finite(w, "setGravity", "gravity", gravity, 3)) return TB_ERR_INVALID_ARGUMENT;
+  if (!tb_check_within(w, "setGravity", "gravity", gravity, TB_MAX_GRAVITY, "m/s²")) return TB_ERR_INVALID_ARGUMENT;
   memcpy(w->def.gravity, gravity, sizeof w->def.gravity);
   return TB_OK;
 }

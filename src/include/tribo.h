@@ -336,6 +336,11 @@ typedef struct tb_world_def {
 #define TB_MAX_SPEED_INT 1000000
 #define TB_MAX_SPEED 1e6f
 #define TB_MAX_ANGULAR_SPEED 1e6f
+/* Largest |component| of the world's gravity (m/s², tb_world_create, tb_world_set_gravity) and
+ * largest body damping (1/s, tb_body_set_damping; restore checks both): 3e38 m/s² or 1/s were
+ * taken and made every PGS, TGS, XPBD, penalty or Kamino step fail (g·h or c·h overflowed). */
+#define TB_MAX_GRAVITY 1e6f
+#define TB_MAX_DAMPING 1e6f
 
 typedef int32_t tb_world_id; /* >= 0: registry slot and generation packed, so a destroyed world's id stays invalid */
 typedef int32_t tb_body_id;  /* >= 0; static "no body" in contacts is -1 */

@@ -459,7 +459,7 @@ tb_status tb_timestep_check(tb_world* w, const char* fn, float timestep) {
 
 /* Every field of a definition for tb_world_create (messages name fn). */
 tb_status tb_world_def_check(const tb_world_def* def, const char* fn) {
-  if (!tb_check_finite(NULL, fn, "gravity", def->gravity, 3)) return TB_ERR_INVALID_ARGUMENT;
+  if (!tb_check_within(NULL, fn, "gravity", def->gravity, TB_MAX_GRAVITY, "m/s²")) return TB_ERR_INVALID_ARGUMENT;
   tb_status ts = tb_timestep_check(NULL, fn, def->timestep);
   if (ts != TB_OK) return ts;
   if (def->contact_capacity < 1 || def->pair_capacity < 1 || def->body_capacity < 1)

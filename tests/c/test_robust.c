@@ -543,6 +543,87 @@ static void test_velocity_bound(void) {
   CHECK(TB_MAX_SPEED == 1e6f && TB_MAX_ANGULAR_SPEED == 1e6f);
 }
 
+/* Gravity within ±TB_MAX_GRAVITY (1e6 m/s²) on each axis and body damping in [0, TB_MAX_DAMPING]
+ * (1e6 1/s): 3e38 of either was taken and every PGS / TGS / XPBD / penalty / Kamino step failed
+ * (g·h or c·h overflowed) with a message that blamed the body. At the bounds (a free-falling box
+ * at 1e6 m/s² per axis; a resting box damped at 1e6 1/s) every preset steps to a finite state, but
+ * for newton-semi's refusal of a penalty spring too soft for that weight, and the damping of
+ * newton-semi, newton-xpbd and Kamino, which is explicit (test_explicit_damping). */
+static void test_gravity_damping_bound(void) {
+  const float huge[3] = {0, -3e38f, 0}, edge[3] = {TB_MAX_GRAVITY, -TB_MAX_GRAVITY, TB_MAX_GRAVITY};
+  for (int p = 0; p < TB_PRESET_COUNT; ++p) {
+    for (int which = 0; which < 2; ++which) {
+      tb_world_id w = new_world((tb_preset)p);
+      const float plane[4] = {0, 1, 0, 0}, hb[4] = {0.5f, 0.5f, 0.5f, 0}, at[3] = {0, 0.5f, 0};
+      if (which == 1) tb_shape_create(w, tb_body_create(w, TB_BODY_STATIC, ZERO, ID_Q), TB_SHAPE_PLANE, plane, ZERO, ID_Q, 0.5f, 0, 1);
+      tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, at, ID_Q);
+      CHECK(tb_shape_create(w, b, TB_SHAPE_BOX, hb, ZERO, ID_Q, 0.5f, 0, 100) >= 0);
+      if (which == 0) {
+        CHECK_ERROR(w, tb_world_set_gravity(w, huge), TB_ERR_INVALID_ARGUMENT, "setGravity: gravity[1] must be within");
+        tb_world_def def = tb_default_world_def();
+        def.gravity[2] = -2e6f;
+        CHECK(tb_world_create(&def) == -TB_ERR_INVALID_ARGUMENT);
+        CHECK(strstr(tb_last_error(-1), "gravity[2] must be within") != NULL);
+        CHECK(tb_world_set_gravity(w, edge) == TB_OK);
+      } else {
+        CHECK_ERROR(w, tb_body_set_damping(w, b, 3e38f, 0), TB_ERR_INVALID_ARGUMENT, "setDamping: linearDamping must be finite and in [0, 1e+06]");
+        CHECK_ERROR(w, tb_body_set_damping(w, b, 0, -1), TB_ERR_INVALID_ARGUMENT, "setDamping: angularDamping must be");
+        CHECK(tb_body_set_damping(w, b, TB_MAX_DAMPING, TB_MAX_DAMPING) == TB_OK);
+      }
+      if (which == 1 && (p == TB_PRESET_NEWTON_SEMI || p == TB_PRESET_NEWTON_XPBD || p == TB_PRESET_KAMINO)) {
+        tb_world_destroy(w);
+        continue;
+      }
+      tb_status s = TB_OK;
+      for (int k = 0; k < 60 && s == TB_OK; ++k) s = tb_world_step(w);
+      if (s != TB_OK && p == TB_PRESET_NEWTON_SEMI && strstr(tb_last_error(w), "penalty spring too soft")) {
+        tb_world_destroy(w); /* its documented refusal: 100 kg at 1.7e6 m/s² needs ke >= 8.7e7 N/m */
+        continue;
+      }
+      if (s != TB_OK) fprintf(stderr, "%s at the %s bound: %s\n", tb_enum_name(TB_ENUM_PRESET, p), which ? "damping" : "gravity", tb_last_error(w));
+      CHECK(s == TB_OK);
+      float st[13];
+      CHECK(tb_body_get_state(w, b, st) == TB_OK);
+      int finite = 1;
+      for (int k = 0; k < 13; ++k) finite &= isfinite(st[k]) != 0;
+      CHECK(finite);
+      tb_world_destroy(w);
+    }
+  }
+}
+
+/* newton-semi and newton-xpbd (each substep hs) and Kamino (each step h) damp a body's velocity by
+ * the factor 1 − c·h, as Newton's integrator does: a free body keeps v0·(1 − c·h)ⁿ after n of them,
+ * which decays (alternating in sign) for c·h < 2 and grows beyond (docs/presets.md). 60 steps (XPBD:
+ * 6, its 60 substeps; it zeroes speeds below 1e-4 m/s) from 1 m/s at c·h = 1.9 and 2.1, without
+ * gravity. */
+static void test_explicit_damping(void) {
+  const tb_preset presets[3] = {TB_PRESET_NEWTON_SEMI, TB_PRESET_KAMINO, TB_PRESET_NEWTON_XPBD};
+  for (int p = 0; p < 3; ++p)
+    for (int grow = 0; grow < 2; ++grow) {
+      tb_world_id w = new_world(presets[p]);
+      tb_world_def def;
+      CHECK(tb_world_get_def(w, &def) == TB_OK);
+      const int n = presets[p] == TB_PRESET_NEWTON_SEMI ? def.solver.newton.substeps
+                    : presets[p] == TB_PRESET_NEWTON_XPBD ? def.solver.newton.xpbd_substeps : 1; /* damped steps per step */
+      const double hs = (double)def.timestep / n, ch = grow ? 2.1 : 1.9;
+      CHECK(tb_world_set_gravity(w, ZERO) == TB_OK);
+      const float sp[4] = {0.3f, 0, 0, 0}, at[3] = {0, 2, 0}, v0[3] = {1, 0, 0};
+      tb_body_id b = tb_body_create(w, TB_BODY_DYNAMIC, at, ID_Q);
+      CHECK(tb_shape_create(w, b, TB_SHAPE_SPHERE, sp, ZERO, ID_Q, 0.5f, 0, 100) >= 0);
+      CHECK(tb_body_set_velocity(w, b, v0, ZERO) == TB_OK);
+      CHECK(tb_body_set_damping(w, b, (float)(ch / hs), 0) == TB_OK);
+      const int steps = presets[p] == TB_PRESET_NEWTON_XPBD ? 6 : 60;
+      for (int k = 0; k < steps; ++k) CHECK(tb_world_step(w) == TB_OK);
+      float st[13];
+      CHECK(tb_body_get_state(w, b, st) == TB_OK);
+      double expect = pow(1.0 - ch, (double)steps * n); /* m/s */
+      if (fabs(st[7] - expect) > 0.01 * fabs(expect)) fprintf(stderr, "%s c·h %.1f: v %g, expected %g\n", tb_enum_name(TB_ENUM_PRESET, presets[p]), ch, (double)st[7], expect);
+      CHECK_NEAR(expect, st[7], 0.01 * fabs(expect));
+      tb_world_destroy(w);
+    }
+}
+
 /* ---- ids: a removed id never comes back; a rejected call consumes nothing ---- */
 
 static void test_id_generations(void) {
@@ -653,6 +734,8 @@ int main(void) {
   test_capacity_bounds();
   test_allocation_failure();
   test_velocity_bound();
+  test_gravity_damping_bound();
+  test_explicit_damping();
   test_sweep_region_failure();
   test_snapshot_after_failed_step();
   test_guard_every_body_type();

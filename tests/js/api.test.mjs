@@ -51,6 +51,10 @@ for (const build of BUILDS) {
         // 5e21 rad/s used to be taken, and the next step failed (the rotation's norm overflowed)
         [() => w.setVelocity(w.addBody(ball()), [0, 0, 0], [0, 5e21, 0]), RangeError, /setVelocity: angular\[1\] must be within ±1000000 rad\/s \(got 5e\+21\)/],
         [() => w.addBody({ ...ball(), linearVelocity: [0, 0, -1.5e6] }), RangeError, /addBody: linearVelocity\[2\] must be within ±1000000 m\/s \(got -1500000\)/],
+        // 3e38 m/s² or 1/s were taken, and every PGS / TGS / XPBD / penalty / Kamino step failed
+        [() => w.setGravity([0, -3e38, 0]), RangeError, /setGravity: gravity\[1\] must be within ±1000000 m\/s² \(got -3e\+38\)/],
+        [() => tribo.createWorld({ gravity: [0, -2e6, 0] }), RangeError, /createWorld: gravity\[1\] must be within ±1e\+06 m\/s² \(got -2e\+06\)/],
+        [() => w.addBody({ ...ball(), linearDamping: 3e38 }), RangeError, /addBody: linearDamping must be finite and in \[0, 1e6\] \(got 3e\+38\)/],
         [() => w.setMass(g, { mass: 1 }), TypeError, /setMass: inertia is required/],
         [() => w.step(2.5), RangeError, /step: n must be an integer \(got 2.5\)/],
         [() => tribo.createWorld({ threads: 99 }), RangeError, /threads must be in \[1, \d+\] in this build \(got 99\)/],
@@ -149,6 +153,10 @@ for (const build of BUILDS) {
       // LIMITS' bounds on positions and velocities are the engine's constants
       const { maxCoordinate, maxSpeed } = engineTables(w._M).constants;
       assert.deepEqual([LIMITS.position, LIMITS.speed, LIMITS.angularSpeed], [maxCoordinate, maxSpeed, maxSpeed]);
+      // and gravity's and damping's: their ends accepted by the engine
+      w.setGravity([LIMITS.gravity, -LIMITS.gravity, 0]);
+      w.addBody({ ...ball(), linearDamping: LIMITS.damping, angularDamping: LIMITS.damping });
+      w.setGravity([0, -2, 0]);
       // LIMITS.timestep is the engine's range: its ends are accepted by the engine, just past them refused
       for (const [ok, bad] of [[LIMITS.timestep.min, LIMITS.timestep.min * 0.999], [LIMITS.timestep.max, LIMITS.timestep.max * 1.001]]) {
         w.setTimestep(ok);
