@@ -88,7 +88,13 @@ tb_status tb_solve_guarded(tb_world* w, const tb_step_context* ctx) {
       w->spring_ratio = last_ratio;
       w->spring_joint = last_joint;
     }
-    if (w->spring_ratio >= 4.0) /* the likeliest cause: an explicit spring past its bound */
+    /* the Newton family damps explicitly, v·(1 − c·h) per internal step h: unstable for c·h > 2 */
+    const int explicit_damping = sv == TB_SOLVER_XPBD || sv == TB_SOLVER_PENALTY || sv == TB_SOLVER_KAMINO;
+    const float c = b->linear_damping[i] > b->angular_damping[i] ? b->linear_damping[i] : b->angular_damping[i];
+    if (explicit_damping && type == TB_BODY_DYNAMIC && c * ctx->h > 2.0f)
+      snprintf(hint, sizeof hint, " (its damping is explicit and unstable: c·h = %g 1/s · %g s = %g > 2; lower it below %g 1/s)",
+               (double)c, (double)ctx->h, (double)(c * ctx->h), 2.0 / ctx->h);
+    else if (w->spring_ratio >= 4.0) /* the likeliest cause: an explicit spring past its bound */
       snprintf(hint, sizeof hint, " (joint %d's spring is explicit and unstable: h²·k·w + 2·h·c·w = %g >= 4; lower its stiffness or damping, or %s)",
                tb_make_id(w->spring_joint, w->joints.generation[w->spring_joint]), w->spring_ratio,
                sv == TB_SOLVER_PENALTY ? "h: raise solver.newton.substeps, JS penaltySubsteps" : "the timestep");
