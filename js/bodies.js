@@ -4,7 +4,7 @@
  * @module tribo/bodies
  */
 import { errorFor } from './errors.js';
-import { checkKeys, vec, finiteVec, real, int, boolean, show } from './check.js';
+import { checkKeys, vec, finiteVec, withinVec, real, int, boolean, show } from './check.js';
 import { engineTables, heapBuffer } from './fields.js';
 import { LIMITS } from './limits.js';
 import { bodyOrNone } from './ids.js';
@@ -105,15 +105,6 @@ export function removeBody(world, id) {
   world._shapeIds.delete(id);
   world._hulls.delete(id);
   world._version++;
-}
-
-/* A body position (m) or velocity (m/s, rad/s): finite and within ±limit on every axis. */
-function withinVec(fn, field, v, limit, unit, fallback) {
-  v = finiteVec(fn, field, v, 3, fallback);
-  for (let i = 0; v && i < 3; i++) {
-    if (Math.abs(v[i]) > limit) throw new RangeError(`${fn}: ${field}[${i}] must be within ±${limit} ${unit} (got ${v[i]})`);
-  }
-  return v;
 }
 
 export function setPose(world, id, position, rotation = [0, 0, 0, 1]) {

@@ -169,3 +169,13 @@ export function need(where, s, field) {
   if (s[field] === undefined) throw new TypeError(`${where}.${field} is required for a ${s.type}`);
   return s[field];
 }
+
+/** A 3-vector (a body position m, velocity m/s or rad/s, gravity m/s²): finite and within ±limit on every axis. */
+export function withinVec(fn, field, v, limit, unit, fallback) {
+  v = finiteVec(fn, field, v, 3, fallback);
+  for (let i = 0; v && i < 3; i++) {
+    if (Math.abs(v[i]) > limit) throw new RangeError(`${fn}: ${field}[${i}] must be within ±${limit} ${unit} (got ${v[i]})`);
+  }
+  return v;
+}
+

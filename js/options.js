@@ -5,7 +5,7 @@
  * @module tribo/options
  */
 import { errorFor } from './errors.js';
-import { checkKeys, finiteVec, real, int, boolean, enumIndex } from './check.js';
+import { checkKeys, finiteVec, withinVec, real, int, boolean, enumIndex } from './check.js';
 import { engineTables, fieldSet, heapBuffer, readFieldTable } from './fields.js';
 import { combineMode } from './materials.js';
 import { presetIndex } from './presets.js';
@@ -245,10 +245,7 @@ export function getOptions(world) {
 /** World.setGravity (m/s², world axes). */
 export function setGravity(world, gravity) {
   world._alive('setGravity');
-  const g = finiteVec('setGravity', 'gravity', gravity, 3);
-  g.forEach((x, i) => { /* within ±LIMITS.gravity on each axis, as the engine checks it */
-    if (Math.abs(x) > LIMITS.gravity) throw new RangeError(`setGravity: gravity[${i}] must be within ±${LIMITS.gravity} m/s² (got ${x})`);
-  });
+  const g = withinVec('setGravity', 'gravity', gravity, LIMITS.gravity, 'm/s²');
   world._check(world._M._tb_world_set_gravity(world._id, world._put(0, g)));
 }
 

@@ -99,12 +99,6 @@ static uint32_t run(tb_world_id w, int n) {
   return h;
 }
 
-/* The header's checksum (bytes 24..27) made right for a changed payload: a crafted snapshot. */
-static void resign(uint8_t* bytes, int32_t size) {
-  uint32_t h = fnv(2166136261u, bytes + TB_SNAPSHOT_HEADER_SIZE, (size_t)size - TB_SNAPSHOT_HEADER_SIZE);
-  memcpy(bytes + 24, &h, 4);
-}
-
 static uint8_t* save(tb_world_id w, int32_t* size) {
   *size = tb_world_snapshot(w, NULL, 0);
   CHECK(*size > TB_SNAPSHOT_HEADER_SIZE);
@@ -219,7 +213,7 @@ static void refusals(void) {
   if (found > 0) {
     int32_t huge = 1 << 20;
     memcpy(bad + found, &huge, 4); /* count 2^20 > capacity */
-    resign(bad, size);
+    tb_test_resign(bad, size);
     CHECK(tb_snapshot_check(bad, size) == TB_SNAPSHOT_OK);
     expect_refused(&target, bad, size, TB_SNAPSHOT_CORRUPT, "corrupt");
   }
@@ -333,7 +327,7 @@ static void mujoco_warm_start_checked(void) {
     CHECK(fabs(acc) < 1.0);
     acc = NAN;
     memcpy(bad + warm_slot1 + 8, &acc, 8);
-    resign(bad, size);
+    tb_test_resign(bad, size);
     expect_refused(&target, bad, size, TB_SNAPSHOT_CORRUPT, "corrupt");
     free(bad);
     free_target(&target);
@@ -500,7 +494,7 @@ static void stored_values_checked(void) {
     for (int k = 0; k < n && k < 4; ++k) {
       memcpy(bad, snap, (size_t)size);
       memcpy(bad + at[k], &cases[i].value, 4);
-      resign(bad, size);
+      tb_test_resign(bad, size);
       CHECK(tb_snapshot_check(bad, size) == TB_SNAPSHOT_OK);
       expect_refused(&target, bad, size, TB_SNAPSHOT_CORRUPT, cases[i].named);
     }
@@ -559,7 +553,7 @@ static void stored_lists_checked(void) {
   for (size_t i = 0; i < sizeof bad_keys / sizeof bad_keys[0]; ++i) {
     memcpy(bad, snap, (size_t)size);
     memcpy(bad + at[0], &bad_keys[i], 8);
-    resign(bad, size);
+    tb_test_resign(bad, size);
     expect_refused(&target, bad, size, TB_SNAPSHOT_CORRUPT, "corrupt");
   }
   /* the pair override's values, named as setContactPair names them; the matching's local points */
@@ -574,7 +568,7 @@ static void stored_lists_checked(void) {
     else CHECK(n >= 1 && n <= 16);
     memcpy(bad, snap, (size_t)size);
     for (int k = 0; k < n && k < 16; ++k) memcpy(bad + where[k], &cases[i].value, 4); /* every occurrence */
-    resign(bad, size);
+    tb_test_resign(bad, size);
     expect_refused(&target, bad, size, TB_SNAPSHOT_CORRUPT, cases[i].named);
   }
   /* each stored copy of the resting spheres' body-local contact point (0, -r, 0) alone: refused,
@@ -587,7 +581,7 @@ static void stored_lists_checked(void) {
   for (int k = 0; k < n && k < 16; ++k) {
     memcpy(bad, snap, (size_t)size);
     memcpy(bad + where[k], &nan, 4);
-    resign(bad, size);
+    tb_test_resign(bad, size);
     if (tb_world_restore(target.w, bad, size) != TB_OK) {
       CHECK(tb_snapshot_last_error() == TB_SNAPSHOT_CORRUPT);
       CHECK(same_snapshot(target.w, target.before, target.size));
@@ -644,7 +638,7 @@ static void every_value_refused_or_steps(tb_preset preset, float value) {
   for (int32_t k = TB_SNAPSHOT_HEADER_SIZE; k + 4 <= size; k += 7) {
     memcpy(bad, snap, (size_t)size);
     memcpy(bad + k, &value, 4);
-    resign(bad, size);
+    tb_test_resign(bad, size);
     if (tb_world_restore(target.w, bad, size) != TB_OK) {
       CHECK(tb_snapshot_last_error() == TB_SNAPSHOT_CORRUPT);
       ++refused;
@@ -709,7 +703,7 @@ static void island_lists_checked(void) {
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
       memcpy(bad, snap, (size_t)size);
       memcpy(bad + at[0] + 4 * cases[i].index, &cases[i].value, 4);
-      resign(bad, size);
+      tb_test_resign(bad, size);
       expect_refused(&target, bad, size, TB_SNAPSHOT_CORRUPT, "corrupt");
     }
     free(bad);

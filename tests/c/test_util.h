@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,10 +54,18 @@ static inline tb_world_id tb_test_world_copy(tb_world_id w, int32_t threads) {
   return copy;
 }
 
+/* The header's checksum (bytes 24..27: FNV-1a of the payload) made right for a changed payload: a
+ * crafted snapshot. */
+static inline void tb_test_resign(uint8_t* bytes, int32_t size) {
+  uint32_t h = 2166136261u;
+  for (int32_t k = TB_SNAPSHOT_HEADER_SIZE; k < size; ++k) h = (h ^ bytes[k]) * 16777619u;
+  memcpy(bytes + 24, &h, 4);
+}
+
 /* A velocity beyond setVelocity's bounds (TB_MAX_SPEED, TB_MAX_ANGULAR_SPEED), as only a crafted
  * snapshot gives it (restore takes any finite velocity): the body's velocity set to six marker
- * values, their bytes in the world's snapshot replaced (each found once), the checksum made right
- * (FNV-1a of the payload, header bytes 24..27), the snapshot restored. */
+ * values, their bytes in the world's snapshot replaced (each found once), the checksum made right,
+ * the snapshot restored. */
 static inline void tb_test_set_velocity_unchecked(tb_world_id w, tb_body_id b, const float lin[3], const float ang[3]) {
   const float marks[6] = {7771.25f, 7772.25f, 7773.25f, 7774.25f, 7775.25f, 7776.25f};
   const float want[6] = {lin[0], lin[1], lin[2], ang[0], ang[1], ang[2]};
@@ -73,9 +82,7 @@ static inline void tb_test_set_velocity_unchecked(tb_world_id w, tb_body_id b, c
       }
     CHECK(found == 1);
   }
-  uint32_t h = 2166136261u;
-  for (int32_t k = TB_SNAPSHOT_HEADER_SIZE; k < size; ++k) h = (h ^ bytes[k]) * 16777619u;
-  memcpy(bytes + 24, &h, 4);
+  tb_test_resign(bytes, size);
   CHECK(tb_world_restore(w, bytes, size) == TB_OK);
   free(bytes);
 }
