@@ -299,6 +299,8 @@ static void bench_pile(int steps, int threads, int side) {
   double ms = run_steps(&s, steps - 1, steps / 2 - 1, 1);
   int escaped = 0;
   float maxv = 0, maxy = -1e30f, p[3], st[13];
+  uint32_t hash = 2166136261u; /* FNV-1a over the bits of every body's final state: two builds or
+                                * thread counts that must agree bit for bit are compared by it */
   for (int i = 0; i < s.dyn_count; i++) {
     get_pos(&s, i, p);
     if (!(fabsf(p[0]) < inner && fabsf(p[2]) < inner && p[1] > 0 && p[1] < height)) escaped++;
@@ -306,10 +308,13 @@ static void bench_pile(int steps, int threads, int side) {
     tb_body_get_state(s.world, s.dyn[i], st);
     float v = sqrtf(st[7] * st[7] + st[8] * st[8] + st[9] * st[9]);
     if (!(v <= maxv)) maxv = v;
+    const unsigned char* bytes = (const unsigned char*)st;
+    for (size_t k = 0; k < sizeof st; k++) hash = (hash ^ bytes[k]) * 16777619u;
   }
   printf("\"pile\": {\"bodies\": %d, \"steps\": %d, \"window\": [%d, %d], \"median_ms\": %.6f, \"mean_ms\": %.6f, "
-         "\"first_step_ms\": %.6f, \"escaped\": %d, \"max_speed\": %.6f, \"max_y\": %.6f, \"live_bytes\": %lld}",
-         s.dyn_count, steps, steps / 2, steps, ms, last_mean_ms, first, escaped, maxv, maxy, (long long)tb_live_bytes());
+         "\"first_step_ms\": %.6f, \"escaped\": %d, \"max_speed\": %.6f, \"max_y\": %.6f, \"live_bytes\": %lld, "
+         "\"state_hash\": \"%08x\"}",
+         s.dyn_count, steps, steps / 2, steps, ms, last_mean_ms, first, escaped, maxv, maxy, (long long)tb_live_bytes(), hash);
   report_barriers("pile");
   free_scene(&s);
 }

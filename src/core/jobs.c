@@ -6,6 +6,7 @@
 #include "../include/tribo.h"
 
 #include <math.h>
+#include <stddef.h>
 
 #if defined(TB_THREADS)
 #include <pthread.h>
@@ -201,7 +202,15 @@ static void run_serial(int32_t count, int32_t chunk_size, tb_job_fn* fn, void* c
 }
 
 void tb_parallel_for(int32_t count, int32_t chunk_size, int32_t max_threads, tb_job_fn* fn, void* ctx) {
-  if (count <= 0) return;
+  tb_parallel_for_beside(count, chunk_size, max_threads, fn, ctx, NULL, NULL);
+}
+
+void tb_parallel_for_beside(int32_t count, int32_t chunk_size, int32_t max_threads, tb_job_fn* fn, void* ctx,
+                            tb_side_fn* side, void* side_ctx) {
+  if (count <= 0) {
+    if (side) side(side_ctx);
+    return;
+  }
   if (chunk_size < 1) chunk_size = 1;
   int32_t chunks = (int32_t)(((int64_t)count + chunk_size - 1) / chunk_size);
   int32_t threads = chunks / TB_CHUNKS_PER_THREAD;
@@ -209,6 +218,7 @@ void tb_parallel_for(int32_t count, int32_t chunk_size, int32_t max_threads, tb_
   if (threads > s_worker_count + 1) threads = s_worker_count + 1;
   /* small stages, huge chunk counts and a second concurrent caller run on the calling thread */
   if (threads <= 1 || chunks < TB_MIN_PARALLEL_CHUNKS || (uint64_t)chunks > TB_CHUNK_MASK) {
+    if (side) side(side_ctx);
     run_serial(count, chunk_size, fn, ctx);
     return;
   }
@@ -216,12 +226,14 @@ void tb_parallel_for(int32_t count, int32_t chunk_size, int32_t max_threads, tb_
   atomic_fetch_add_explicit(&s_parallel_jobs, 1, memory_order_relaxed);
 #endif
   if (atomic_flag_test_and_set_explicit(&s_busy, memory_order_acquire)) {
+    if (side) side(side_ctx);
     run_serial(count, chunk_size, fn, ctx);
     return;
   }
   if (s_serial_left > 0) { /* backing off after a slow wait */
     --s_serial_left;
     atomic_flag_clear_explicit(&s_busy, memory_order_release);
+    if (side) side(side_ctx);
     run_serial(count, chunk_size, fn, ctx);
     return;
   }
@@ -238,6 +250,8 @@ void tb_parallel_for(int32_t count, int32_t chunk_size, int32_t max_threads, tb_
     pthread_cond_broadcast(&s_wake);
     pthread_mutex_unlock(&s_mutex);
   }
+  /* with s_busy held: a tb_parallel_for inside side runs on the caller alone */
+  if (side) side(side_ctx);
   run_chunks(state, 0);
   if (wait_for_chunks(chunks)) {
     s_backoff = s_backoff ? (s_backoff < TB_MAX_BACKOFF ? 2 * s_backoff : TB_MAX_BACKOFF) : 16;
@@ -267,7 +281,12 @@ int64_t tb_jobs_wait_ns(void) { return tl_wait_ns; }
 static int32_t s_used = 0;
 int32_t tb_jobs_reserve(int32_t thread_count) { (void)thread_count; return 1; }
 void tb_parallel_for(int32_t count, int32_t chunk_size, int32_t max_threads, tb_job_fn* fn, void* ctx) {
+  tb_parallel_for_beside(count, chunk_size, max_threads, fn, ctx, NULL, NULL);
+}
+void tb_parallel_for_beside(int32_t count, int32_t chunk_size, int32_t max_threads, tb_job_fn* fn, void* ctx,
+                            tb_side_fn* side, void* side_ctx) {
   (void)max_threads;
+  if (side) side(side_ctx);
   if (count <= 0) return;
   if (chunk_size < 1) chunk_size = 1;
 #if defined(TB_PROFILE_JOBS) /* bench/wasm_perf.sh --jobs only: a call the optimisers cannot inline,

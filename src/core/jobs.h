@@ -22,6 +22,13 @@ typedef void tb_job_fn(int32_t begin, int32_t end, void* ctx);
 int32_t tb_jobs_reserve(int32_t thread_count);
 /* Runs fn over [0, count) in chunks, on at most max_threads threads (caller included). */
 void tb_parallel_for(int32_t count, int32_t chunk_size, int32_t max_threads, tb_job_fn* fn, void* ctx);
+/* The same, while the caller first runs side(side_ctx): serial work of the caller's that would
+ * otherwise wait before or after the job, now done while the other threads start on its chunks
+ * (the caller claims chunks once it is done). side must read nothing the chunks write and write
+ * nothing they read or write: then neither the results nor their bits depend on who ran what. */
+typedef void tb_side_fn(void* side_ctx);
+void tb_parallel_for_beside(int32_t count, int32_t chunk_size, int32_t max_threads, tb_job_fn* fn, void* ctx,
+                            tb_side_fn* side, void* side_ctx);
 /* Distinct threads that ran at least one chunk since the last reset (caller included). */
 int32_t tb_jobs_threads_used(void);
 void tb_jobs_reset_usage(void);

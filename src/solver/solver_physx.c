@@ -384,6 +384,8 @@ typedef struct tb_physx_prep {
   int ext_every;   /* TGS applies gravity before each internal step instead */
   tb_vec3 gravity; /* m/s² */
   int32_t split;   /* the packing: the first solver body of the second half */
+  tb_physx_plan* plan;
+  tb_status status; /* of the caller's side work (place_constraints) */
 } tb_physx_prep;
 
 /* Job over body slots [begin, end): the start state of their solver bodies, with gravity and
@@ -420,10 +422,10 @@ static void prepare_bodies_job(int32_t begin, int32_t end, void* vctx) {
   }
 }
 
-/* Solver bodies (awake dynamic and kinematic) with their start state: centre of mass (m), world
- * inverse inertia (1/(kg·m²), zero for kinematic), damping (1/s), velocities (m/s, rad/s) after
- * gravity and damping. */
-static tb_status prepare_bodies(tb_physx_prep* pc, tb_physx_plan* plan, int32_t threads) {
+/* Solver bodies (awake dynamic and kinematic): their indices and room for their states (their
+ * start states are prepare_bodies_job's: centre of mass (m), world inverse inertia (1/(kg·m²),
+ * zero for kinematic), damping (1/s), velocities (m/s, rad/s) after gravity and damping). */
+static tb_status index_bodies(tb_physx_prep* pc, tb_physx_plan* plan) {
   tb_world* w = pc->w;
   tb_solver_data* d = pc->d;
   tb_bodies* bodies = &w->bodies;
@@ -440,19 +442,15 @@ static tb_status prepare_bodies(tb_physx_prep* pc, tb_physx_plan* plan, int32_t 
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "solve: out of memory for %d bodies and %d manifolds", nb, nc);
   plan->bodies = nb;
   memset(&d->states[nb], 0, sizeof d->states[nb]);
-  tb_parallel_for(bodies->count, TB_BODY_CHUNK, threads, prepare_bodies_job, pc);
   return TB_OK;
 }
 
-/* Constraints (one per solved manifold with points) and islands of dynamic bodies linked by them
- * (only dynamic bodies link and constrain a colour); each island runs the largest iteration
- * request of its bodies (-1 = the world's), and a kinematic body the finest internal step of the
- * islands it touches. */
-static void build_islands(tb_world* w, tb_solver_data* d, tb_physx_plan* plan) {
+/* Constraints: one per solved manifold with points, with its dynamic sides (only dynamic bodies
+ * link and constrain a colour). Reads the slots' arrays, not the solver bodies' sims. */
+static void list_constraints(tb_world* w, tb_solver_data* d) {
   const tb_bodies* bodies = &w->bodies;
   const tb_shapes* shapes = &w->shapes;
-  const tb_solver_params* sp = &w->def.solver;
-  int32_t nb = plan->bodies, nc = 0;
+  int32_t nc = 0;
   /* the pairs with points that solve, listed without a branch on the test (about half of a pile's
    * candidate pairs have points, in an order no predictor learns; the list has room for one more) */
   for (int32_t m = 0; m < w->pair_count; ++m) {
@@ -471,6 +469,16 @@ static void build_islands(tb_world* w, tb_solver_data* d, tb_physx_plan* plan) {
     d->body_b[k] = b >= 0 && bodies->f.body_type[sb] == TB_BODY_DYNAMIC && bodies->inv_mass[sb] > 0.0f ? b : -1;
   }
   d->constraint_count = nc;
+}
+
+/* Islands of dynamic bodies linked by the constraints: each runs the largest iteration request of
+ * its bodies (-1 = the world's), and a kinematic body the finest internal step of the islands it
+ * touches. Reads and writes the solver bodies' sims. */
+static void build_islands(tb_world* w, tb_solver_data* d, tb_physx_plan* plan) {
+  const tb_bodies* bodies = &w->bodies;
+  const tb_shapes* shapes = &w->shapes;
+  const tb_solver_params* sp = &w->def.solver;
+  int32_t nb = plan->bodies, nc = d->constraint_count;
   /* the persistent islands of touching contacts and joints (src/solver/island.c): the awake
    * bodies of one island share a root */
   for (int32_t k = 0; k < nb; ++k) {
@@ -628,9 +636,10 @@ static int place_rows(tb_solver_data* d, int32_t wide_count, const int32_t bucke
   return 1;
 }
 
-/* Colours the constraints so that a colour shares no dynamic body, and packs each colour's
- * manifolds four to a wide constraint. */
-static tb_status build_wides(tb_physx_prep* pc, tb_physx_plan* plan, int32_t threads) {
+/* Colours the constraints so that a colour shares no dynamic body and places each colour's
+ * manifolds four to a wide constraint, with the wides' rows in the pools (pack_wides_job then
+ * fills the lanes). */
+static tb_status build_wides(tb_physx_prep* pc, tb_physx_plan* plan) {
   tb_world* w = pc->w;
   tb_solver_data* d = pc->d;
   int32_t nb = plan->bodies, nc = d->constraint_count;
@@ -695,8 +704,23 @@ static tb_status build_wides(tb_physx_prep* pc, tb_physx_plan* plan, int32_t thr
       int32_t from = h ? mid[c] : d->color_start[c], to = h ? d->color_start[c + 1] : mid[c];
       for (int32_t wi = from; wi < to; ++wi) d->wide_order[n++] = wi;
     }
-  tb_parallel_for(nc, TB_PACK_CHUNK, threads, pack_wides_job, pc);
   return TB_OK;
+}
+
+/* The caller's side of the bodies' preparation (tb_parallel_for_beside): the constraints listed,
+ * coloured and placed, from the slots' arrays and the pairs; prepare_bodies_job writes the sims,
+ * states and island parents, which this neither reads nor writes. */
+static void place_constraints(void* vpc) {
+  tb_physx_prep* pc = (tb_physx_prep*)vpc;
+  list_constraints(pc->w, pc->d);
+  pc->status = build_wides(pc, pc->plan);
+}
+
+/* The caller's side of the packing: the islands read and write the sims, which pack_wides_job
+ * neither reads nor writes. */
+static void islands_side(void* vpc) {
+  tb_physx_prep* pc = (tb_physx_prep*)vpc;
+  build_islands(pc->w, pc->d, pc->plan);
 }
 
 /* Prepare: solver bodies with gravity and damping on their velocities, islands, colours and
@@ -707,12 +731,15 @@ static tb_status prepare(tb_world* w, const tb_step_context* step, int tgs, tb_p
   const tb_solver_params* sp = &w->def.solver;
   tb_vec3 gravity = tb_v3(w->def.gravity[0], w->def.gravity[1], w->def.gravity[2]);
   int ext_every = tgs && sp->external_forces_every_iteration;
-  tb_physx_prep pc = {w, d, step->dt, ext_every, gravity, 0};
-  tb_status st = prepare_bodies(&pc, plan, step->thread_count);
+  tb_physx_prep pc = {w, d, step->dt, ext_every, gravity, 0, plan, TB_OK};
+  tb_status st = index_bodies(&pc, plan);
   if (st != TB_OK) return st;
-  build_islands(w, d, plan);
-  st = build_wides(&pc, plan, step->thread_count);
-  if (st != TB_OK) return st;
+  /* serial work beside each job, on the caller while the other threads start its chunks (about
+   * 7 % of a two-thread pile's step was the caller's serial preparation between jobs: bench/RESULTS.md
+   * "perf37", "perf39") */
+  tb_parallel_for_beside(w->bodies.count, TB_BODY_CHUNK, step->thread_count, prepare_bodies_job, &pc, place_constraints, &pc);
+  if (pc.status != TB_OK) return pc.status;
+  tb_parallel_for_beside(d->constraint_count, TB_PACK_CHUNK, step->thread_count, pack_wides_job, &pc, islands_side, &pc);
 
   memset(ctx, 0, sizeof *ctx);
   ctx->w = w;
