@@ -15,6 +15,9 @@ _Static_assert(offsetof(tb_body_state, w) == 3 * sizeof(float) && offsetof(tb_bo
                    offsetof(tb_body_state, dtheta) == 9 * sizeof(float),
                "the gather reads v, w, dp, dtheta as 12 consecutive floats");
 _Static_assert(sizeof(tb_body_state) == 64, "a body state is one cache line");
+/* every iteration streams every wide's header: only what the rows read belongs in it (the lanes'
+ * manifolds and anchors are in the solver's tb_physx_wide_pairs), eight lines natively */
+_Static_assert(sizeof(tb_contact_wide) <= 512, "the wide's header is what the iterations read");
 
 /* The 12 floats v, w, dp, dtheta of the four lanes' bodies idx[l] as lane vectors: three rows of
  * four floats per body, transposed (data moves only). */

@@ -73,13 +73,10 @@ typedef struct tb_contact_wide {
   float* out_b[TB_LANES];
   float sink[8];
   int32_t state_a[TB_LANES], state_b[TB_LANES]; /* body state read by the gather: the solver body, static → the zero state */
-  int32_t manifold[TB_LANES];                   /* manifold index, -1 = empty lane */
   int32_t point_count;                          /* max over lanes */
   int32_t plain;                                /* 1: no lane has a spring or a finite impulse cap */
   int32_t anchor_count;                         /* max over lanes */
-  int32_t anchor_point[TB_MAX_ANCHORS][TB_LANES]; /* manifold point of each anchor, -1 none */
-  int32_t kept[TB_LANES];   /* strong friction: index of the previous step's anchors, -1 fresh */
-  int32_t strong[TB_LANES]; /* 1: the patch may keep its anchors while they stick */
+  int32_t unused;                               /* the rows of four floats after it start on 16 bytes */
   float position_iterations[TB_LANES], velocity_iterations[TB_LANES]; /* of the lane's island (whole numbers;
                                                                          0 in an empty lane) */
   float n[3][TB_LANES], t0[3][TB_LANES], t1[3][TB_LANES];

@@ -66,7 +66,7 @@ void tb_solver_destroy(tb_world* w) {
   tb_free(d->chunk_residual, (size_t)d->manifold_capacity * 2 * sizeof(float));
   tb_free(d->color_used, (size_t)d->color_used_capacity * sizeof(uint32_t));
   tb_free(d->wides_block, (size_t)d->wides_block_capacity * sizeof(tb_contact_wide) + 63);
-  tb_free(d->wide_in, (size_t)d->wide_capacity * sizeof(tb_physx_wide_in));
+  tb_free(d->wide_pairs, (size_t)d->wide_capacity * sizeof(tb_physx_wide_pairs));
   tb_free(d->wide_points, (size_t)d->wide_capacity * sizeof(int32_t));
   if (d->points_block) tb_free(d->points_block, (size_t)d->points_capacity * sizeof(tb_contact_point_wide) + 63);
   if (d->anchor_rows_block) tb_free(d->anchor_rows_block, (size_t)d->anchor_rows_capacity * sizeof(tb_anchor_wide) + 63);
@@ -325,6 +325,7 @@ static void solve_overflow_job(int32_t begin, int32_t end, void* vctx) {
   tb_physx_ctx* ctx = (tb_physx_ctx*)vctx;
   for (int32_t i = begin; i < end; ++i) {
     tb_contact_wide* c = &ctx->d->wides[ctx->wide_base + i];
+    const tb_physx_wide_pairs* pr = &ctx->d->wide_pairs[ctx->wide_base + i];
     tb_contact_pass pass;
     make_pass(ctx, c, &pass);
     float *out_a[TB_LANES], *out_b[TB_LANES];
@@ -332,7 +333,7 @@ static void solve_overflow_job(int32_t begin, int32_t end, void* vctx) {
     memcpy(out_b, c->out_b, sizeof out_b);
     const int32_t points = c->point_count, anchors = c->anchor_count;
     for (int l = 0; l < TB_LANES; ++l) {
-      if (c->manifold[l] < 0) continue;
+      if (pr->manifold[l] < 0) continue;
       float only[TB_LANES] = {0};
       only[l] = 1.0f;
       tb_contact_pass one = pass;
@@ -341,9 +342,9 @@ static void solve_overflow_job(int32_t begin, int32_t end, void* vctx) {
         c->out_a[k] = k == l ? out_a[k] : c->sink;
         c->out_b[k] = k == l ? out_b[k] : c->sink;
       }
-      c->point_count = ctx->w->manifolds[c->manifold[l]].point_count;
+      c->point_count = ctx->w->manifolds[pr->manifold[l]].point_count;
       c->anchor_count = 0;
-      while (c->anchor_count < TB_MAX_ANCHORS && c->anchor_point[c->anchor_count][l] >= 0) ++c->anchor_count;
+      while (c->anchor_count < TB_MAX_ANCHORS && pr->anchor_point[c->anchor_count][l] >= 0) ++c->anchor_count;
       tb_contact_solve(c, ctx->d->states, &one);
     }
     memcpy(c->out_a, out_a, sizeof out_a);
@@ -560,7 +561,7 @@ static inline int32_t pack_bucket(const tb_world* w, const tb_solver_data* d, in
 /* Job over constraints [begin, end), one packing chunk: each manifold into the next lane of its
  * bucket's slots from the chunk's first slot (constraint order within a bucket), four to a wide
  * (the overflow colour's too: solve_overflow_job solves its lanes one by one), with what its rows
- * read of the pair (tb_physx_wide_in): its bodies, its combined material, its active points and
+ * read of the pair (tb_physx_wide_pairs): its bodies, its combined material, its active points and
  * its row in the last step's anchor cache, by a merge walk (constraints and cache rows both
  * ascend in pair order) instead of a binary search per lane, whose branches went either way at
  * random. */
@@ -578,9 +579,9 @@ static void pack_wides_job(int32_t begin, int32_t end, void* vctx) {
     int32_t k = pack_bucket(w, d, i, pc->split), m = d->constraint_manifold[i];
     int32_t slot = fill[k]++;
     int32_t wi = slot / TB_LANES, l = slot % TB_LANES;
-    d->wides[wi].manifold[l] = m;
+    tb_physx_wide_pairs* in = &d->wide_pairs[wi];
+    in->manifold[l] = m;
     d->manifold_wide[m] = slot;
-    tb_physx_wide_in* in = &d->wide_in[wi];
     int32_t s0 = w->pairs[m].shape0, s1 = w->pairs[m].shape1;
     int32_t a = s->body[s0], b = s->body[s1];
     in->slot_a[l] = a;
@@ -599,7 +600,7 @@ static void pack_wides_job(int32_t begin, int32_t end, void* vctx) {
     uint64_t key = tb_pair_match_key(s, s0, s1);
     if (row < 0) row = tb_lower_bound_u64(prev->key, prev->pair_count, key);
     while (row < prev->pair_count && prev->key[row] < key) ++row;
-    in->kept[l] = row < prev->pair_count && prev->key[row] == key ? row : -1;
+    in->cache_row[l] = row < prev->pair_count && prev->key[row] == key ? row : -1;
   }
 }
 
@@ -683,7 +684,7 @@ static tb_status build_wides(tb_physx_prep* pc, tb_physx_plan* plan) {
     wide_count += (run + TB_LANES - 1) / TB_LANES;
   }
   d->color_start[TB_GRAPH_COLORS + 1] = wide_count;
-  const tb_array_ref wa[] = {{(void**)&d->wide_in, sizeof(tb_physx_wide_in)}, {(void**)&d->wide_order, sizeof(int32_t)},
+  const tb_array_ref wa[] = {{(void**)&d->wide_pairs, sizeof(tb_physx_wide_pairs)}, {(void**)&d->wide_order, sizeof(int32_t)},
                              {(void**)&d->wide_points, sizeof(int32_t)}};
   if (!reserve_arrays(wa, 3, &d->wide_capacity, wide_count) ||
       !reserve_aligned(&d->wides_block, (void**)&d->wides, &d->wides_block_capacity, wide_count, sizeof(tb_contact_wide)))
@@ -695,7 +696,7 @@ static tb_status build_wides(tb_physx_prep* pc, tb_physx_plan* plan) {
   for (int32_t c = 0; c <= TB_GRAPH_COLORS; ++c) {
     int32_t first = d->color_start[c], end = d->color_start[c + 1];
     if (end > first)
-      for (int32_t lane = per_color[c] % TB_LANES; lane > 0 && lane < TB_LANES; ++lane) d->wides[end - 1].manifold[lane] = -1;
+      for (int32_t lane = per_color[c] % TB_LANES; lane > 0 && lane < TB_LANES; ++lane) d->wide_pairs[end - 1].manifold[lane] = -1;
   }
   /* the first halves of every colour, then the second halves (the overflow's wides last) */
   int32_t n = 0;

@@ -29,19 +29,27 @@ typedef struct tb_anchor_cache {
   int32_t pair_count, capacity;
 } tb_anchor_cache;
 
-/* What the rows of a wide's lanes read of their pairs, written by the packing, which walks the
- * constraints in pair order: the per-pair arrays (pairs, shapes' bodies, combined materials, the
- * anchor cache's keys) are read in order there, and the rows' preparation, which goes colour by
- * colour, reads this record in wide order instead of each pair's at random. */
-typedef struct tb_physx_wide_in {
+/* A wide's lanes as the preparation and the readback see them, apart from the wide's header, which
+ * the iterations stream and which holds only what they read (bench/RESULTS.md "perf39"). First
+ * what the rows read of the lanes' pairs, written by the packing, which walks the constraints in
+ * pair order: the per-pair arrays (pairs, shapes' bodies, combined materials, the anchor cache's
+ * keys) are read in order there, and the rows' preparation, which goes colour by colour, reads
+ * this record in wide order instead of each pair's at random. Then the anchors the rows chose,
+ * which the overflow colour's solve and the readback read. */
+typedef struct tb_physx_wide_pairs {
+  int32_t manifold[TB_LANES];                     /* manifold index, -1 = empty lane */
   int32_t slot_a[TB_LANES], slot_b[TB_LANES];     /* body slots of shape0 and shape1 */
   int32_t solver_a[TB_LANES], solver_b[TB_LANES]; /* their solver bodies, -1 none */
-  int32_t kept[TB_LANES];   /* row of the pair in the last step's anchor cache, -1 none */
+  int32_t cache_row[TB_LANES]; /* row of the pair in the last step's anchor cache, -1 none */
   int32_t flags[TB_LANES];  /* combined material's TB_CONTACT_MATERIAL_* */
   int32_t active[TB_LANES]; /* the manifold's active points (tb_pair.active) */
   float mu_static[TB_LANES], mu_dynamic[TB_LANES]; /* 1, as the rows use them (>= 0, static >= dynamic) */
   float restitution[TB_LANES], stiffness[TB_LANES], damping[TB_LANES]; /* combined material's */
-} tb_physx_wide_in;
+  /* written by the rows' preparation */
+  int32_t anchor_point[TB_MAX_ANCHORS][TB_LANES]; /* manifold point of each anchor, -1 none */
+  int32_t kept[TB_LANES];   /* strong friction: the cache row whose anchors the lane kept, -1 fresh */
+  int32_t strong[TB_LANES]; /* 1: the patch may keep its anchors while they stick */
+} tb_physx_wide_pairs;
 
 /* A stuck patch's anchors as the readback's second job needs them, copied from its lane by the
  * first, which walks the wides in their order, so that the second, in pair order, reads no wide
@@ -74,7 +82,7 @@ typedef struct tb_solver_data {
                               * row of four floats on its own part of a cache line, none split by a line's end */
   void* wides_block;
   int32_t wides_block_capacity;
-  tb_physx_wide_in* wide_in; /* per wide: its lanes' pair data (the packing writes, the rows read) */
+  tb_physx_wide_pairs* wide_pairs; /* per wide: its lanes' pairs and anchors (tb_physx_wide_pairs) */
   int32_t* wide_points;      /* per wide: the points its rows hold (its lanes' largest point class) */
   int32_t wide_capacity;
   tb_contact_point_wide* points; /* the wides' point rows, wide after wide, 64-byte aligned in points_block */

@@ -18,10 +18,10 @@
 #include "solver_physx.h"
 
 /* Strong friction: 1 when the patch of lane l keeps its anchors for the next step (none slid). */
-static int anchors_stuck(const tb_contact_wide* c, int l) {
-  int stuck = c->strong[l];
+static int anchors_stuck(const tb_contact_wide* c, const tb_physx_wide_pairs* pr, int l) {
+  int stuck = pr->strong[l];
   for (int q = 0; q < TB_MAX_ANCHORS; ++q)
-    if (c->anchor_point[q][l] >= 0 && c->a[q].sliding[l] > 0.0f) stuck = 0;
+    if (pr->anchor_point[q][l] >= 0 && c->a[q].sliding[l] > 0.0f) stuck = 0;
   return stuck;
 }
 
@@ -58,8 +58,8 @@ static void store_stuck_anchors(const tb_physx_ctx* ctx, int32_t m, const tb_anc
 
 /* Contact store entries of manifold m from lane l: impulses (N·s), tangent basis, anchor and the
  * step's mean force (N). */
-static void store_impulses(tb_world* w, int32_t m, const tb_contact_wide* c, int l, tb_vec3 n, tb_vec3 t0, tb_vec3 t1,
-                           float inv_h) {
+static void store_impulses(tb_world* w, int32_t m, const tb_contact_wide* c, const tb_physx_wide_pairs* pr, int l, tb_vec3 n,
+                           tb_vec3 t0, tb_vec3 t1, float inv_h) {
   tb_contact_fields* f = &w->contacts.f;
   int32_t base = w->manifold_contact[m];
   for (int32_t j = 0; j < w->manifolds[m].point_count; ++j) {
@@ -69,7 +69,7 @@ static void store_impulses(tb_world* w, int32_t m, const tb_contact_wide* c, int
     float pn = p->lambda_n[l], pt0 = 0.0f, pt1 = 0.0f;
     int32_t anchor = -1;
     for (int q = 0; q < TB_MAX_ANCHORS; ++q)
-      if (c->anchor_point[q][l] == j) {
+      if (pr->anchor_point[q][l] == j) {
         anchor = q;
         pt0 = c->a[q].lambda_t0[l];
         pt1 = c->a[q].lambda_t1[l];
@@ -94,15 +94,16 @@ static void readback_stuck_job(int32_t begin, int32_t end, void* vctx) {
   tb_solver_data* d = ctx->d;
   for (int32_t k = begin; k < end; ++k) {
     const tb_contact_wide* c = &d->wides[d->wide_order[k]];
+    const tb_physx_wide_pairs* pr = &d->wide_pairs[d->wide_order[k]];
     for (int l = 0; l < TB_LANES; ++l) {
-      int32_t m = c->manifold[l];
+      int32_t m = pr->manifold[l];
       if (m < 0) continue;
-      int stuck = anchors_stuck(c, l);
+      int stuck = anchors_stuck(c, pr, l);
       d->manifold_anchor[m] = stuck;
       if (!stuck) continue;
       tb_anchor_pick* pick = &d->manifold_pick[m];
-      for (int q = 0; q < TB_MAX_ANCHORS; ++q) pick->point[q] = c->anchor_point[q][l];
-      pick->kept = c->kept[l];
+      for (int q = 0; q < TB_MAX_ANCHORS; ++q) pick->point[q] = pr->anchor_point[q][l];
+      pick->kept = pr->kept[l];
     }
   }
 }
@@ -169,13 +170,14 @@ static void store_job(int32_t begin, int32_t end, void* vctx) {
   float inv_h = 1.0f / d->readback_h;
   for (int32_t k = begin; k < end; ++k) {
     const tb_contact_wide* c = &d->wides[k];
+    const tb_physx_wide_pairs* pr = &d->wide_pairs[k];
     for (int l = 0; l < TB_LANES; ++l) {
-      int32_t m = c->manifold[l];
+      int32_t m = pr->manifold[l];
       if (m < 0) continue;
       tb_vec3 n = tb_v3(c->n[0][l], c->n[1][l], c->n[2][l]);
       tb_vec3 t0 = tb_v3(c->t0[0][l], c->t0[1][l], c->t0[2][l]);
       tb_vec3 t1 = tb_v3(c->t1[0][l], c->t1[1][l], c->t1[2][l]);
-      store_impulses(w, m, c, l, n, t0, t1, inv_h);
+      store_impulses(w, m, c, pr, l, n, t0, t1, inv_h);
     }
   }
 }

@@ -14,7 +14,7 @@
 typedef struct tb_physx_lane {
   int32_t manifold;
   const tb_manifold* mf;
-  const tb_physx_wide_in* in; /* the wide's pair data (the lane's column) */
+  const tb_physx_wide_pairs* in; /* the wide's pairs (the lane's column) */
   tb_vec3 n;                /* manifold normal, shape0 → shape1 */
   tb_vec3 dg;               /* TGS with gravity per internal step: the step's a·h not yet applied, m/s */
   tb_vec3 x[TB_MAX_MANIFOLD_POINTS]; /* contact point of each manifold point (tb_physx_point_of), world, m */
@@ -23,7 +23,8 @@ typedef struct tb_physx_lane {
 /* The four lanes' inputs of the rows side by side, zeros in empty lanes. The bodies' rows come
  * first: gather_lane_bodies writes them whole (every lane), the rest starts from zeros. */
 typedef struct tb_physx_lanes {
-  tb_physx_lane ln[TB_LANES];
+  tb_physx_wide_pairs* pr; /* the wide's lanes: their manifolds and pairs; the anchors chosen here */
+  _Alignas(16) tb_physx_lane ln[TB_LANES];
   /* each side's solver body: world inverse inertia xx, yy, zz, xy, xz, yz (1/(kg·m²)), centre of
    * mass at the step's start (m), velocities after gravity and damping (m/s, rad/s) */
   float ia[6][TB_LANES], ib[6][TB_LANES];
@@ -89,7 +90,7 @@ static void prepare_lane_bodies(const tb_physx_ctx* ctx, tb_contact_wide* c, int
   const tb_world* w = ctx->w;
   const tb_solver_data* d = ctx->d;
   const tb_solver_params* sp = &w->def.solver;
-  const tb_physx_wide_in* in = &d->wide_in[c - d->wides];
+  const tb_physx_wide_pairs* in = ls->pr;
   ln->manifold = m;
   ln->mf = &w->manifolds[m];
   ln->in = in;
@@ -139,10 +140,10 @@ static tb_f4 lane_mask(const int32_t flag[TB_LANES]) {
   return tb_f4_gt(tb_f4_load(f), tb_f4_splat(0.0f));
 }
 
-/* The lanes of c that hold a manifold, as a mask. */
-static tb_f4 manifold_lanes(const tb_contact_wide* c) {
+/* The lanes that hold a manifold, as a mask. */
+static tb_f4 manifold_lanes(const tb_physx_wide_pairs* pr) {
   int32_t has[TB_LANES];
-  for (int l = 0; l < TB_LANES; ++l) has[l] = c->manifold[l] >= 0;
+  for (int l = 0; l < TB_LANES; ++l) has[l] = pr->manifold[l] >= 0;
   return lane_mask(has);
 }
 
@@ -152,7 +153,7 @@ static tb_f4 manifold_lanes(const tb_contact_wide* c) {
 static void prepare_lane_rates(const tb_physx_ctx* ctx, tb_contact_wide* c, tb_physx_lanes* ls) {
   const tb_solver_params* sp = &ctx->w->def.solver;
   tb_f4 zero = tb_f4_splat(0.0f), h = tb_f4_splat(ctx->h);
-  tb_f4 lane = manifold_lanes(c);
+  tb_f4 lane = manifold_lanes(ls->pr);
   tb_f4 hi = tb_f4_select(lane, ctx->tgs ? tb_f4_div(h, tb_f4_load(c->position_iterations)) : h, zero);
   tb_f4_store(ls->hi, hi);
   tb_f4_store(c->pen_rate, tb_f4_select(lane, tb_f4_div(tb_f4_splat(sp->bias_coefficient), hi), zero));
@@ -191,11 +192,11 @@ static void gather_side_bodies(const tb_solver_data* d, const float* zeros, cons
 /* Both sides' body rows of the lanes, and the states the iterations' gather reads. */
 static void gather_lane_bodies(const tb_physx_ctx* ctx, tb_contact_wide* c, tb_physx_lanes* ls) {
   const tb_solver_data* d = ctx->d;
-  const tb_physx_wide_in* in = &d->wide_in[c - d->wides];
+  const tb_physx_wide_pairs* in = ls->pr;
   int32_t a[TB_LANES], b[TB_LANES];
   for (int l = 0; l < TB_LANES; ++l) {
-    a[l] = c->manifold[l] >= 0 ? in->solver_a[l] : -1;
-    b[l] = c->manifold[l] >= 0 ? in->solver_b[l] : -1;
+    a[l] = in->manifold[l] >= 0 ? in->solver_a[l] : -1;
+    b[l] = in->manifold[l] >= 0 ? in->solver_b[l] : -1;
     c->state_a[l] = a[l] >= 0 ? a[l] : ctx->zero_state;
     c->state_b[l] = b[l] >= 0 ? b[l] : ctx->zero_state;
   }
@@ -221,29 +222,30 @@ static void prepare_lane_friction(const tb_physx_ctx* ctx, tb_contact_wide* c, i
    * chosen afresh */
   int friction = ln->in->active[l] > 0 && !(flags & TB_CONTACT_MATERIAL_NO_FRICTION);
   int na = 0;
-  c->strong[l] = friction && !(flags & TB_CONTACT_MATERIAL_NO_STRONG_FRICTION);
-  c->kept[l] = -1;
-  if (c->strong[l]) {
+  tb_physx_wide_pairs* pr = ls->pr;
+  pr->strong[l] = friction && !(flags & TB_CONTACT_MATERIAL_NO_STRONG_FRICTION);
+  pr->kept[l] = -1;
+  if (pr->strong[l]) {
     const tb_anchor_cache* prev = &d->anchors[d->anchors_prev];
-    int32_t ci = ln->in->kept[l];
+    int32_t ci = ln->in->cache_row[l];
     int32_t pts[TB_MAX_ANCHORS];
     int nk = ci >= 0 ? kept_anchors(prev, ci, mf, pts) : 0;
     if (nk > 0) {
       na = nk;
       anchors[0] = pts[0];
       anchors[1] = nk > 1 ? pts[1] : -1;
-      c->kept[l] = ci;
+      pr->kept[l] = ci;
       c->anchor_bias[l] = c->pen_rate[l]; /* the penetration's bias rate, per iteration step */
     }
   }
-  if (friction && c->kept[l] < 0) na = choose_anchors(mf, ln->x, anchors);
+  if (friction && pr->kept[l] < 0) na = choose_anchors(mf, ln->x, anchors);
   if (na > 0) set3(ls->x_anchor, l, ln->x[anchors[0]]);
   set3(c->n, l, n);
   c->friction_scale[l] = na > 0 ? 1.0f / (float)na : 0.0f;
   if (na > c->anchor_count) c->anchor_count = na;
   ls->anchors[l] = na;
-  for (int k = 0; k < na; ++k) c->anchor_point[k][l] = anchors[k];
-  if (c->kept[l] >= 0) {
+  for (int k = 0; k < na; ++k) pr->anchor_point[k][l] = anchors[k];
+  if (pr->kept[l] >= 0) {
     /* the kept anchors' drift follows for all lanes at once (prepare_anchor_drift) */
     const tb_anchor_cache* prev = &d->anchors[d->anchors_prev];
     tb_transform xa = tb_body_pose(bodies, ln->in->slot_a[l]), xb = tb_body_pose(bodies, ln->in->slot_b[l]);
@@ -251,8 +253,8 @@ static void prepare_lane_friction(const tb_physx_ctx* ctx, tb_contact_wide* c, i
     set3(ls->pa, l, xa.p); set3(ls->pb, l, xb.p);
     set4(ls->qa, l, xa.q); set4(ls->qb, l, xb.q);
     for (int k = 0; k < na; ++k) {
-      set3(ls->la[k], l, prev->local_a[TB_MAX_ANCHORS * c->kept[l] + k]);
-      set3(ls->lb[k], l, prev->local_b[TB_MAX_ANCHORS * c->kept[l] + k]);
+      set3(ls->la[k], l, prev->local_a[TB_MAX_ANCHORS * pr->kept[l] + k]);
+      set3(ls->lb[k], l, prev->local_b[TB_MAX_ANCHORS * pr->kept[l] + k]);
     }
   }
 }
@@ -264,7 +266,7 @@ static void prepare_lane_friction(const tb_physx_ctx* ctx, tb_contact_wide* c, i
  * operations of the one-lane formulas (tb_cross, tb_dot, tb_length, tb_basis) in their order. */
 static void prepare_tangents(tb_contact_wide* c, const tb_physx_lanes* ls) {
   tb_f4 zero = tb_f4_splat(0.0f), one = tb_f4_splat(1.0f);
-  tb_f4 lane = manifold_lanes(c), anchored = lane_mask(ls->anchors); /* anchors: 0 to 2 */
+  tb_f4 lane = manifold_lanes(ls->pr), anchored = lane_mask(ls->anchors); /* anchors: 0 to 2 */
   v3w n = v3w_load(c->n), x = v3w_load(ls->x_anchor);
   v3w dv = v3w_sub(v3w_add(v3w_load(ls->vb), v3w_cross(v3w_load(ls->wb), v3w_sub(x, v3w_load(ls->cb0)))),
                    v3w_add(v3w_load(ls->va), v3w_cross(v3w_load(ls->wa), v3w_sub(x, v3w_load(ls->ca0)))));
@@ -336,7 +338,7 @@ static void prepare_anchor_rows(tb_contact_wide* c, const tb_physx_lanes* ls) {
     int32_t has[TB_LANES];
     for (int l = 0; l < TB_LANES; ++l) {
       has[l] = k < ls->anchors[l];
-      if (has[l]) set3(x, l, ls->ln[l].x[c->anchor_point[k][l]]);
+      if (has[l]) set3(x, l, ls->ln[l].x[ls->pr->anchor_point[k][l]]);
     }
     tb_f4 mask = lane_mask(has);
     v3w xv = v3w_load(x), ra = v3w_sub(xv, ca0), rb = v3w_sub(xv, cb0);
@@ -357,7 +359,7 @@ static void prepare_spring_point(const tb_physx_ctx* ctx, tb_contact_wide* c, in
                                  float wn, float vn) {
   const tb_physx_lane* ln = &ls->ln[l];
   const tb_manifold_point* mp = &ln->mf->points[j];
-  const tb_physx_wide_in* in = ln->in;
+  const tb_physx_wide_pairs* in = ln->in;
   tb_contact_point_wide* p = &c->p[j];
   float hi = ls->hi[l];
   float stiffness = in->stiffness[l];
@@ -450,8 +452,9 @@ void tb_physx_prepare_rows_job(int32_t begin, int32_t end, void* vctx) {
   tb_solver_data* d = ctx->d;
   for (int32_t k = begin; k < end; ++k) {
     tb_contact_wide* c = &d->wides[d->wide_order[k]];
-    int32_t lanes[TB_LANES], points = 0;
-    memcpy(lanes, c->manifold, sizeof lanes);
+    tb_physx_wide_pairs* pr = &d->wide_pairs[d->wide_order[k]];
+    const int32_t* lanes = pr->manifold;
+    int32_t points = 0;
     for (int l = 0; l < TB_LANES; ++l)
       if (lanes[l] >= 0 && ctx->w->manifolds[lanes[l]].point_count > points) points = ctx->w->manifolds[lanes[l]].point_count;
     /* zeros where the rows are read: the iterations and the readback stop at the wide's point
@@ -462,25 +465,26 @@ void tb_physx_prepare_rows_job(int32_t begin, int32_t end, void* vctx) {
     zero_rows(c, offsetof(tb_contact_wide, p), z);
     for (int32_t j = 0; j < points; ++j) zero_rows(c->p[j].base_separation, TB_POINT_LANE_FIELDS, z);
     for (int32_t q = 0; q < points && q < TB_MAX_ANCHORS; ++q) zero_rows(c->a[q].lambda_t0, TB_ANCHOR_LANE_FIELDS, z);
-    memcpy(c->manifold, lanes, sizeof lanes);
     /* points <= the rows placed for the wide (place_rows: the bucket's point class is the pair's
      * point count, tb_pair.points, which equals its manifold's) */
     c->point_count = points;
     /* the lanes' columns (empty lanes read zeros); ln is set for the lanes with a manifold */
     tb_physx_lanes ls;
+    ls.pr = pr;
     zero_rows((char*)&ls + offsetof(tb_physx_lanes, dg), sizeof ls - offsetof(tb_physx_lanes, dg), z);
     gather_lane_bodies(ctx, c, &ls);
     for (int l = 0; l < TB_LANES; ++l) {
       c->out_a[l] = c->out_b[l] = c->sink;
-      c->anchor_point[0][l] = c->anchor_point[1][l] = -1;
-      if (c->manifold[l] >= 0) prepare_lane_bodies(ctx, c, l, c->manifold[l], &ls);
+      pr->anchor_point[0][l] = pr->anchor_point[1][l] = pr->kept[l] = -1;
+      pr->strong[l] = 0;
+      if (lanes[l] >= 0) prepare_lane_bodies(ctx, c, l, lanes[l], &ls);
     }
     prepare_lane_rates(ctx, c, &ls);
     c->plain = 1;
     for (int l = 0; l < TB_LANES; ++l)
-      if (c->manifold[l] >= 0 && (c->compliant[l] != 0.0f || c->max_impulse[l] != INFINITY)) c->plain = 0;
+      if (lanes[l] >= 0 && (c->compliant[l] != 0.0f || c->max_impulse[l] != INFINITY)) c->plain = 0;
     for (int l = 0; l < TB_LANES; ++l)
-      if (c->manifold[l] >= 0) prepare_lane_friction(ctx, c, l, &ls);
+      if (lanes[l] >= 0) prepare_lane_friction(ctx, c, l, &ls);
     prepare_tangents(c, &ls);
     prepare_anchor_drift(c, &ls);
     prepare_anchor_rows(c, &ls);
