@@ -49,6 +49,7 @@
 #ifndef CALLGRIND_START_INSTRUMENTATION
 #define CALLGRIND_START_INSTRUMENTATION
 #define CALLGRIND_STOP_INSTRUMENTATION
+#define CALLGRIND_DUMP_STATS
 #endif
 
 /* --preset NAME: the worlds use that preset (tb_preset_apply) with sleeping off; default physx-tgs */
