@@ -28,7 +28,7 @@ export NODE_PATH=${NODE_PATH:-/usr/share/nodejs}
 SRC=$(find src -name '*.c' | sort)
 EMFLAGS="-std=c11 -ffp-contract=off -Isrc -O3 -msimd128 -mbulk-memory -flto -pthread -DTB_THREADS -DTB_MAX_WORKERS=4
   -sPTHREAD_POOL_SIZE=4 -sALLOW_MEMORY_GROWTH -sINITIAL_MEMORY=33554432 -sENVIRONMENT=node,worker -sEXIT_RUNTIME=1"
-NODE="node --no-experimental-fetch --no-liftoff"
+NODE=(node --no-experimental-fetch --no-liftoff)
 latency() { node bench/core_latency.mjs | tail -1; }
 if [ "${JOBS:-0}" = 1 ]; then
   gcc -O2 -std=c11 -DTB_THREADS -pthread -Isrc bench/job_cost.c src/core/jobs.c -lm -lpthread -o "$OUT/job_cost"
@@ -39,7 +39,7 @@ if [ "${JOBS:-0}" = 1 ]; then
     for work in 100 1000; do
       for t in 1 2; do
         echo "native $("$OUT/job_cost" "$t" "$work" | tail -1)"
-        echo "wasm   $($NODE "$OUT/job_cost.js" "$t" "$work" | tail -1)"
+        echo "wasm   $("${NODE[@]}" "$OUT/job_cost.js" "$t" "$work" | tail -1)"
       done
     done
   done
@@ -56,7 +56,7 @@ echo "$SCENE (side $SIDE), commit $(git rev-parse --short HEAD)$(git diff --quie
 latency
 for ((r = 0; r < ROUNDS; ++r)); do
   for t in 1 2; do
-    echo "round $((r + 1)), $t thread(s): native $(ms "$OUT/native_bench" --threads "$t"), wasm $(ms $NODE "$OUT/native_bench.js" --threads "$t")"
+    echo "round $((r + 1)), $t thread(s): native $(ms "$OUT/native_bench" --threads "$t"), wasm $(ms "${NODE[@]}" "$OUT/native_bench.js" --threads "$t")"
   done
 done
 latency
