@@ -50,9 +50,14 @@ void tb_solver_stats_serial(tb_world* w);
  * last solution): after a failed solve, whose solution may be the non-finite one, and on
  * tb_world_solver_reset. */
 void tb_solver_forget_warm_starts(tb_world* w);
+/* Where explicit terms turn unstable (the step's refusal names them): a spring applied explicitly
+ * is stable for h²·k·w + 2·h·c·w below TB_EXPLICIT_SPRING_LIMIT (docs/joints.md), an explicit
+ * damping factor 1 − c·h for c·h below TB_EXPLICIT_DAMPING_LIMIT (docs/presets.md). */
+#define TB_EXPLICIT_SPRING_LIMIT 4.0
+#define TB_EXPLICIT_DAMPING_LIMIT 2.0
 /* Notes an explicit spring row of joint slot `joint` (k N/m or N·m/rad, c N·s/m or N·m·s/rad,
- * weight w = J·M⁻¹·Jᵀ, step h s): its stability ratio h²·k·w + 2·h·c·w (stable below 4, docs/joints.md)
- * when it is the least stable of the solve. */
+ * weight w = J·M⁻¹·Jᵀ, step h s): its stability ratio h²·k·w + 2·h·c·w (stable below
+ * TB_EXPLICIT_SPRING_LIMIT) when it is the least stable of the solve. */
 void tb_solver_note_spring(tb_world* w, int32_t joint, double h, double k, double c, double weight);
 void tb_mujoco_forget(tb_world* w);
 void tb_kamino_reset(tb_world* w);

@@ -84,19 +84,19 @@ tb_status tb_solve_guarded(tb_world* w, const tb_step_context* ctx) {
     undo_solve(w, 1);
     int32_t sv = w->def.solver.solver;
     char hint[192];
-    if (!(w->spring_ratio >= 4.0) && last_joint >= 0 && last_joint < w->joints.count && w->joints.def[last_joint].type >= 0) {
+    if (!(w->spring_ratio >= TB_EXPLICIT_SPRING_LIMIT) && last_joint >= 0 && last_joint < w->joints.count && w->joints.def[last_joint].type >= 0) {
       w->spring_ratio = last_ratio;
       w->spring_joint = last_joint;
     }
-    /* the Newton family damps explicitly, v·(1 − c·h) per internal step h: unstable for c·h > 2 */
+    /* the Newton family damps explicitly, v·(1 − c·h) per internal step h: unstable past the limit */
     const int explicit_damping = sv == TB_SOLVER_XPBD || sv == TB_SOLVER_PENALTY || sv == TB_SOLVER_KAMINO;
     const float c = b->linear_damping[i] > b->angular_damping[i] ? b->linear_damping[i] : b->angular_damping[i];
-    if (explicit_damping && type == TB_BODY_DYNAMIC && c * ctx->h > 2.0f)
-      snprintf(hint, sizeof hint, " (its damping is explicit and unstable: c·h = %g 1/s · %g s = %g > 2; lower it below %g 1/s)",
-               (double)c, (double)ctx->h, (double)(c * ctx->h), 2.0 / ctx->h);
-    else if (w->spring_ratio >= 4.0) /* the likeliest cause: an explicit spring past its bound */
-      snprintf(hint, sizeof hint, " (joint %d's spring is explicit and unstable: h²·k·w + 2·h·c·w = %g >= 4; lower its stiffness or damping, or %s)",
-               tb_make_id(w->spring_joint, w->joints.generation[w->spring_joint]), w->spring_ratio,
+    if (explicit_damping && type == TB_BODY_DYNAMIC && (double)(c * ctx->h) > TB_EXPLICIT_DAMPING_LIMIT)
+      snprintf(hint, sizeof hint, " (its damping is explicit and unstable: c·h = %g 1/s · %g s = %g > %g; lower it below %g 1/s)",
+               (double)c, (double)ctx->h, (double)(c * ctx->h), TB_EXPLICIT_DAMPING_LIMIT, TB_EXPLICIT_DAMPING_LIMIT / ctx->h);
+    else if (w->spring_ratio >= TB_EXPLICIT_SPRING_LIMIT) /* the likeliest cause: an explicit spring past its bound */
+      snprintf(hint, sizeof hint, " (joint %d's spring is explicit and unstable: h²·k·w + 2·h·c·w = %g >= %g; lower its stiffness or damping, or %s)",
+               tb_make_id(w->spring_joint, w->joints.generation[w->spring_joint]), w->spring_ratio, TB_EXPLICIT_SPRING_LIMIT,
                sv == TB_SOLVER_PENALTY ? "h: raise solver.newton.substeps, JS penaltySubsteps" : "the timestep");
     else if (sv == TB_SOLVER_PENALTY && type == TB_BODY_DYNAMIC)
       snprintf(hint, sizeof hint, " (an unstable explicit step: raise solver.newton.substeps, JS penaltySubsteps, or lower ke, kd)");
