@@ -391,15 +391,6 @@ typedef struct tb_physx_prep {
 
 /* Job over body slots [begin, end): the start state of their solver bodies, with gravity and
  * damping applied to the velocities (nothing before the rows reads them). */
-/* Bodies per chunk of a per-body job: TB_BODY_CHUNK, or fewer in a small scene, so that it still
- * has eight chunks to share (at least 32 bodies a chunk): with chunks of TB_BODY_CHUNK a 210-body
- * pyramid ran its per-body jobs, seven a step, on the caller alone (bench/RESULTS.md "perf37",
- * "perf39"). Who runs a body never changes its bits. */
-static int32_t body_chunk(int32_t bodies) {
-  int32_t c = bodies / 8;
-  return c >= TB_BODY_CHUNK ? TB_BODY_CHUNK : (c > TB_CHUNK(32) ? c : TB_CHUNK(32));
-}
-
 static void prepare_bodies_job(int32_t begin, int32_t end, void* vctx) {
   const tb_physx_prep* pc = (const tb_physx_prep*)vctx;
   tb_bodies* bodies = &pc->w->bodies;
@@ -747,7 +738,7 @@ static tb_status prepare(tb_world* w, const tb_step_context* step, int tgs, tb_p
   /* serial work beside each job, on the caller while the other threads start its chunks (about
    * 7 % of a two-thread pile's step was the caller's serial preparation between jobs: bench/RESULTS.md
    * "perf37", "perf39") */
-  tb_parallel_for_beside(w->bodies.count, body_chunk(w->bodies.count), step->thread_count, prepare_bodies_job, &pc, place_constraints, &pc);
+  tb_parallel_for_beside(w->bodies.count, TB_BODY_CHUNK, step->thread_count, prepare_bodies_job, &pc, place_constraints, &pc);
   if (pc.status != TB_OK) return pc.status;
   tb_parallel_for_beside(d->constraint_count, TB_PACK_CHUNK, step->thread_count, pack_wides_job, &pc, islands_side, &pc);
 
@@ -772,12 +763,12 @@ static void iterate(tb_physx_ctx* ctx, const tb_physx_plan* plan) {
   for (int32_t k = 0; k < plan->max_pos; ++k) {
     ctx->iteration = k;
     ctx->velocity_phase = 0;
-    if (ctx->ext_every) tb_parallel_for(nb, body_chunk(nb), threads, tgs_gravity_job, ctx);
+    if (ctx->ext_every) tb_parallel_for(nb, TB_BODY_CHUNK, threads, tgs_gravity_job, ctx);
     tb_physx_joints_solve(ctx);
     for_each_color(ctx);
-    if (ctx->tgs) tb_parallel_for(nb, body_chunk(nb), threads, tgs_integrate_job, ctx);
+    if (ctx->tgs) tb_parallel_for(nb, TB_BODY_CHUNK, threads, tgs_integrate_job, ctx);
   }
-  if (!ctx->tgs) tb_parallel_for(nb, body_chunk(nb), threads, pgs_save_motion_job, ctx);
+  if (!ctx->tgs) tb_parallel_for(nb, TB_BODY_CHUNK, threads, pgs_save_motion_job, ctx);
   for (int32_t k = 0; k < plan->max_vel; ++k) {
     ctx->iteration = k;
     ctx->velocity_phase = 1;
@@ -789,7 +780,7 @@ static void iterate(tb_physx_ctx* ctx, const tb_physx_plan* plan) {
 /* Integrate: PGS advances the solver bodies' poses by h with the motion velocities (TGS advanced
  * them in each internal step); the body fields still hold the step's start poses. */
 static void integrate(tb_physx_ctx* ctx, const tb_physx_plan* plan) {
-  if (!ctx->tgs) tb_parallel_for(plan->bodies, body_chunk(plan->bodies), ctx->step->thread_count, pgs_integrate_job, ctx);
+  if (!ctx->tgs) tb_parallel_for(plan->bodies, TB_BODY_CHUNK, ctx->step->thread_count, pgs_integrate_job, ctx);
 }
 
 /* The solver bodies' poses (m) and velocities (m/s, rad/s) into the body fields. */
@@ -812,7 +803,7 @@ static void readback(tb_physx_ctx* ctx, const tb_physx_plan* plan) {
   tb_physx_readback_contacts(ctx);
   tb_physx_joints_readback(ctx);
 
-  tb_parallel_for(plan->bodies, body_chunk(plan->bodies), ctx->step->thread_count, write_bodies_job, ctx);
+  tb_parallel_for(plan->bodies, TB_BODY_CHUNK, ctx->step->thread_count, write_bodies_job, ctx);
 
   /* no awake body (a sleeping scene): the internal steps the world's request would run */
   int32_t internal = plan->max_pos > 0 ? plan->max_pos : sp->position_iterations;
