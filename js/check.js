@@ -178,4 +178,3 @@ export function withinVec(fn, field, v, limit, unit, fallback) {
   }
   return v;
 }
-

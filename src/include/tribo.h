@@ -324,7 +324,7 @@ typedef struct tb_world_def {
  * finite, fails with TB_ERR_INVALID_ARGUMENT naming the component. float32 spacing at 1e6 m is
  * 0.0625 m: keep scenes well inside it for accurate contacts. */
 #define TB_MAX_COORDINATE_INT 1000000
-#define TB_MAX_COORDINATE 1e6f
+#define TB_MAX_COORDINATE ((float)TB_MAX_COORDINATE_INT) /* the checks' float form of the table's int */
 /* s: the timestep's range (createWorld, setTimestep). Outside it a step's h², 1/h² and g·h² leave
  * float32 in ordinary scenes (a denormal step, 1e-40 s, made every XPBD step non-finite). */
 #define TB_MIN_TIMESTEP 1e-12f
@@ -334,13 +334,16 @@ typedef struct tb_world_def {
  * overflowed the rotation's norm in the next step). A snapshot's velocities need only be finite
  * (a step may reach beyond). */
 #define TB_MAX_SPEED_INT 1000000
-#define TB_MAX_SPEED 1e6f
-#define TB_MAX_ANGULAR_SPEED 1e6f
+#define TB_MAX_SPEED ((float)TB_MAX_SPEED_INT)
+#define TB_MAX_ANGULAR_SPEED_INT 1000000
+#define TB_MAX_ANGULAR_SPEED ((float)TB_MAX_ANGULAR_SPEED_INT)
 /* Largest |component| of the world's gravity (m/s², tb_world_create, tb_world_set_gravity) and
  * largest body damping (1/s, tb_body_set_damping; restore checks both): 3e38 m/s² or 1/s were
  * taken and made every PGS, TGS, XPBD, penalty or Kamino step fail (g·h or c·h overflowed). */
-#define TB_MAX_GRAVITY 1e6f
-#define TB_MAX_DAMPING 1e6f
+#define TB_MAX_GRAVITY_INT 1000000
+#define TB_MAX_GRAVITY ((float)TB_MAX_GRAVITY_INT)
+#define TB_MAX_DAMPING_INT 1000000
+#define TB_MAX_DAMPING ((float)TB_MAX_DAMPING_INT)
 
 typedef int32_t tb_world_id; /* >= 0: registry slot and generation packed, so a destroyed world's id stays invalid */
 typedef int32_t tb_body_id;  /* >= 0; static "no body" in contacts is -1 */
@@ -1297,7 +1300,10 @@ TB_API const char* tb_enum_name(tb_enum e, int32_t value);
   X(max_bodies, TB_MAX_BODIES)       /* largest body_capacity, most bodies / shapes per world */  \
   X(max_capacity, TB_MAX_CAPACITY)   /* largest contact / pair / event / query capacity */        \
   X(max_coordinate, TB_MAX_COORDINATE_INT) /* m: largest |body position| on each axis */          \
-  X(max_speed, TB_MAX_SPEED_INT)     /* m/s and rad/s: largest |velocity component| (setVelocity) */ \
+  X(max_speed, TB_MAX_SPEED_INT)     /* m/s: largest |linear velocity component| (setVelocity) */ \
+  X(max_angular_speed, TB_MAX_ANGULAR_SPEED_INT) /* rad/s: largest |angular velocity component| */ \
+  X(max_gravity, TB_MAX_GRAVITY_INT) /* m/s²: largest |gravity component| (createWorld, setGravity) */ \
+  X(max_damping, TB_MAX_DAMPING_INT) /* 1/s: largest body damping (setDamping) */                \
   X(any_body, TB_ANY_BODY)                                                                         \
   X(observe_exclude_self, TB_OBSERVE_EXCLUDE_SELF)                                                 \
   X(material_disable_friction, TB_MATERIAL_DISABLE_FRICTION)                                       \

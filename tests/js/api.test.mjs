@@ -151,9 +151,10 @@ for (const build of BUILDS) {
       near(assert, w.getLinearVelocity(b)[1], -1.0, 1e-4, 'velocity after 0.5 s at 2 m/s² (m/s)');
       assert.throws(() => w.setTimestep(-1), /setTimestep: timestep must be finite and in \[1e-12, 1e12\] \(got -1\)/);
       // LIMITS' bounds on positions and velocities are the engine's constants
-      const { maxCoordinate, maxSpeed } = engineTables(w._M).constants;
-      assert.deepEqual([LIMITS.position, LIMITS.speed, LIMITS.angularSpeed], [maxCoordinate, maxSpeed, maxSpeed]);
-      // and gravity's and damping's: their ends accepted by the engine
+      const { maxCoordinate, maxSpeed, maxAngularSpeed, maxGravity, maxDamping } = engineTables(w._M).constants;
+      assert.deepEqual([LIMITS.position, LIMITS.speed, LIMITS.angularSpeed, LIMITS.gravity, LIMITS.damping],
+        [maxCoordinate, maxSpeed, maxAngularSpeed, maxGravity, maxDamping]);
+      // and their ends are accepted by the engine
       w.setGravity([LIMITS.gravity, -LIMITS.gravity, 0]);
       w.addBody({ ...ball(), linearDamping: LIMITS.damping, angularDamping: LIMITS.damping });
       w.setGravity([0, -2, 0]);
