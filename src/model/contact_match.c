@@ -69,7 +69,7 @@ static void match_job(int32_t begin, int32_t end, void* vctx) {
   for (int32_t i = begin; i < end; ++i) {
     uint64_t key = tb_pair_match_key(s, w->pairs[i].shape0, w->pairs[i].shape1);
     while (pk < prev->pair_count && prev->key[pk] < key) ++pk;
-    int32_t count = w->manifolds[i].point_count;
+    int32_t count = w->pairs[i].points; /* the narrow stage's count of the manifold's points */
     cur->key[i] = key;
     cur->count[i] = count;
     /* a point's record is its index in this frame (tb_contact_store_reserve); first read whether
