@@ -2,6 +2,7 @@
 #include "shape_bounds.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "../core/jobs.h"
 #include "narrow_phase.h"
@@ -14,8 +15,25 @@ typedef struct bounds_ctx {
   int statics; /* the static bodies' shapes too (their inputs changed: tb_world_static_bounds_stale) */
 } bounds_ctx;
 
+/* Shape i's view (tb_shape_view) from its arrays and its body's, its world pose already written. */
+static TB_INLINE_HOT void shape_view(tb_world* w, int32_t i) {
+  const tb_shapes* s = &w->shapes;
+  tb_shape_view* x = &w->shape_views[i];
+  x->pose = s->world_pose[i];
+  memcpy(x->params, s->params + 4 * i, sizeof x->params);
+  x->type = s->type[i];
+  x->generation = s->generation[i];
+  tb_distance_of_shape(w, i, x->distance);
+  x->unused = 0;
+  const float* v = w->bodies.f.linear_velocity + 3 * s->body[i];
+  x->velocity = tb_v3(v[0], v[1], v[2]);
+  x->frame = tb_shape_body_frame(w, i);
+  x->data = s->data[i];
+}
+
 /* World pose and AABB of shape i fattened by the motion of one step h (linear and angular), the
- * speculative distance and the shape's share of the distance rule's detection distance. */
+ * speculative distance and the shape's share of the distance rule's detection distance; then its
+ * view. */
 static TB_INLINE_HOT void shape_bounds(tb_world* w, int32_t i, float h) {
   tb_shapes* s = &w->shapes;
   const tb_bodies* b = &w->bodies;
@@ -40,12 +58,15 @@ static TB_INLINE_HOT void shape_bounds(tb_world* w, int32_t i, float h) {
   hi = tb_add(hi, tb_vmax(d, tb_v3(0, 0, 0)));
   s->aabb_lower[i] = tb_sub(lo, tb_v3(grow, grow, grow));
   s->aabb_upper[i] = tb_add(hi, tb_v3(grow, grow, grow));
+  shape_view(w, i);
 }
 
 /* Shapes [begin, end); each writes only its own slot. Under automatic sleep the shapes of a
  * sleeping body keep the bounds computed when it fell asleep (at rest: the same values); the
  * shapes of static bodies keep theirs until their inputs change (a level of 10 000 static tiles
- * would cost a pose and an AABB each per step; bench/RESULTS.md "perf27"). */
+ * would cost a pose and an AABB each per step; bench/RESULTS.md "perf27"). Their views likewise:
+ * when the static shapes are computed (a new or restored world, a new shape), the sleeping ones'
+ * views are written too, so that every live shape's view is this world's. */
 static void bounds_job(int32_t begin, int32_t end, void* vctx) {
   const bounds_ctx* c = (const bounds_ctx*)vctx;
   tb_world* w = c->w;
@@ -55,7 +76,10 @@ static void bounds_job(int32_t begin, int32_t end, void* vctx) {
   for (int32_t i = begin; i < end; ++i) {
     if (s->type[i] < 0) continue;
     if (!c->statics && type[s->body[i]] == TB_BODY_STATIC) continue;
-    if (skip_sleeping && w->bodies.f.asleep[s->body[i]]) continue;
+    if (skip_sleeping && w->bodies.f.asleep[s->body[i]]) {
+      if (c->statics) shape_view(w, i);
+      continue;
+    }
     shape_bounds(w, i, c->h);
   }
 }

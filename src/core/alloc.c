@@ -116,6 +116,27 @@ int tb_grow(void** ptr, size_t elem_size, int32_t old_count, int32_t new_count) 
   return tb_grow_arrays(&a, 1, old_count, new_count);
 }
 
+int tb_reserve_aligned(void** block, void** aligned, int32_t* cap, int32_t n, size_t elem, int32_t keep) {
+  if (n <= *cap) return 1;
+  int32_t c = *cap > 0 ? *cap : 16;
+  while (c < n) c *= 2;
+  size_t bytes;
+  if (!tb_size_mul((size_t)c, elem, &bytes) || bytes > SIZE_MAX - 63) return 0;
+  void* b = tb_alloc(bytes + 63);
+  if (!b) return 0;
+  void* a = (void*)(((uintptr_t)b + 63) & ~(uintptr_t)63);
+  if (keep > 0) memcpy(a, *aligned, (size_t)keep * elem);
+  tb_free_aligned(*block, *cap, elem);
+  *block = b;
+  *aligned = a;
+  *cap = c;
+  return 1;
+}
+
+void tb_free_aligned(void* block, int32_t cap, size_t elem) {
+  if (block) tb_free(block, (size_t)cap * elem + 63);
+}
+
 int tb_arena_reserve(tb_arena* a, size_t bytes) {
   a->used = 0;
   if (bytes <= a->capacity) return 1;

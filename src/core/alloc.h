@@ -51,6 +51,13 @@ void tb_free_arrays(const tb_array_ref* arrays, int count, int32_t element_count
  * (solver scratch, grown at the start of a solve); all or nothing, 0 on out of memory. */
 int tb_grow_capacity(const tb_array_ref* arrays, int count, int32_t* cap, int32_t n);
 
+/* A block of at least n elements of elem bytes from a 64-byte boundary (*block its allocation of
+ * *cap elements and 63 bytes, *aligned the boundary), doubling from 16, so that no element of a
+ * multiple of 64 bytes straddles a cache line; the first `keep` elements copied into a larger
+ * block. All or nothing: 0 on out of memory, nothing changed. tb_free_aligned frees the block. */
+int tb_reserve_aligned(void** block, void** aligned, int32_t* cap, int32_t n, size_t elem, int32_t keep);
+void tb_free_aligned(void* block, int32_t cap, size_t elem);
+
 /* Bump allocator for per-step scratch. Sized between steps (tb_arena_reserve); inside a step
  * tb_arena_push never allocates: it returns NULL when the reservation is too small, which the
  * step treats as a bug (reservations are computed from known counts before the step). */

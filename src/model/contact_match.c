@@ -27,16 +27,6 @@ static int32_t find_match(const tb_match_frame* prev, int32_t pi, const tb_manif
   return best;
 }
 
-tb_transform tb_match_body_frame(const tb_world* w, int32_t shape) {
-  const tb_bodies* b = &w->bodies;
-  int32_t body = w->shapes.body[shape];
-  if (b->f.body_type[body] == TB_BODY_STATIC) {
-    const tb_transform world = {tb_v3(0, 0, 0), tb_quat_identity()};
-    return world;
-  }
-  return tb_body_pose(b, body);
-}
-
 _Static_assert(TB_MAX_MANIFOLD_POINTS <= TB_LANES, "a manifold's points fit the lanes of one v3w");
 
 typedef struct match_ctx {
@@ -86,7 +76,7 @@ static void match_job(int32_t begin, int32_t end, void* vctx) {
     tb_manifold* m = &w->manifolds[i];
     int32_t first = cur->first[i];
     /* body-local points; a static shape's (body -1 in the record) are world points (newton-e3 §2) */
-    tb_transform x0 = tb_match_body_frame(w, s0), x1 = tb_match_body_frame(w, s1);
+    tb_transform x0 = w->shape_views[s0].frame, x1 = w->shape_views[s1].frame;
     const tb_distance_pair* dp = &cur->dist[i];
     int claimed[TB_MAX_MANIFOLD_POINTS] = {0}, replayed = 0;
     /* a refreshed manifold holds the previous points in their order with their feature ids; when

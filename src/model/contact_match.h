@@ -12,10 +12,6 @@ struct tb_step_context;
 /* The frame the running collide() fills (becomes current in tb_match_contacts). */
 static inline tb_match_frame* tb_match_next(tb_match_data* m) { return &m->frame[1 - m->current]; }
 
-/* The frame of shape s's body in which the matching keeps its points: the body's pose, the world
- * for a static body (newton-e3 §2: a static shape's record points are world points). */
-tb_transform tb_match_body_frame(const struct tb_world* w, int32_t shape);
-
 /* After the narrow phase: each pair's first point in the frame the running collide() fills (the
  * points of the pairs before it, so the points are in pair then point order, the order of their
  * contact records; a replayed point changes no count); returns the frame's points, for which the

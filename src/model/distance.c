@@ -5,24 +5,24 @@
 
 #include "../world/world.h"
 
-TB_INLINE_HOT tb_distance_pair tb_distance_pair_of(const tb_world* w, int32_t s0, int32_t s1, float motion) {
-  const tb_shapes* s = &w->shapes;
+TB_INLINE_HOT tb_distance_pair tb_distance_pair_from(const tb_world* w, int32_t s0, int32_t s1, const float d0[2], const float d1[2],
+                                                     float motion) {
   const tb_collision_params* cp = &w->def.collision;
   tb_distance_pair p;
   p.rule = w->def.collision.distance_rule;
   p.speculative = 0.0f;
   switch (p.rule) {
-    case TB_DISTANCE_PHYSX:
-      p.margin = s->rest_offset[s0] + s->rest_offset[s1];
-      p.gap = s->contact_offset[s0] + s->contact_offset[s1];
+    case TB_DISTANCE_PHYSX: /* d: rest offsets, contact offsets */
+      p.margin = d0[0] + d1[0];
+      p.gap = d0[1] + d1[1];
       p.detect = p.gap + w->def.solver.speculative_distance + motion;
       break;
     case TB_DISTANCE_NEWTON:
       /* margins on both sides, then the gaps (newton-e3 §2: kept when d <= gap0 + gap1); the
        * optional speculative widening by the relative motion of one step, capped, and the
        * optional constant distance */
-      p.margin = s->margin[s0] + s->margin[s1];
-      p.gap = s->gap[s0] + s->gap[s1];
+      p.margin = d0[0] + d1[0];
+      p.gap = d0[1] + d1[1];
       p.speculative = cp->constant_gap +
                       (cp->speculative_widening ? fminf(motion, cp->max_speculative_extension) : 0.0f);
       p.detect = p.margin + p.gap + p.speculative;
@@ -30,13 +30,20 @@ TB_INLINE_HOT tb_distance_pair tb_distance_pair_of(const tb_world* w, int32_t s0
     default: { /* mujoco: margins on both sides, then the gaps, exactly */
       /* filtering: an explicit pair's own margin and gap replace the sums */
       const tb_contact_pair_params* pair = tb_filter_contact_pair(w, s0, s1);
-      p.margin = pair ? pair->margin : s->margin[s0] + s->margin[s1];
-      p.gap = pair ? pair->gap : s->gap[s0] + s->gap[s1];
+      p.margin = pair ? pair->margin : d0[0] + d1[0];
+      p.gap = pair ? pair->gap : d0[1] + d1[1];
       p.detect = p.margin + p.gap;
       break;
     }
   }
   return p;
+}
+
+tb_distance_pair tb_distance_pair_of(const tb_world* w, int32_t s0, int32_t s1, float motion) {
+  float d0[2], d1[2];
+  tb_distance_of_shape(w, s0, d0);
+  tb_distance_of_shape(w, s1, d1);
+  return tb_distance_pair_from(w, s0, s1, d0, d1, motion);
 }
 
 tb_distance_point tb_distance_classify(const tb_distance_pair* p, float separation) {

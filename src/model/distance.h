@@ -20,6 +20,10 @@ typedef struct tb_distance_point {
  * (|Δv|·h): PhysX adds it and solver.speculative_distance to its generation distance; Newton adds
  * it (capped) only with collision.speculative_widening; MuJoCo keeps exactly its thresholds. */
 tb_distance_pair tb_distance_pair_of(const struct tb_world* w, int32_t s0, int32_t s1, float motion);
+/* The same from both shapes' two values under the rule (tb_distance_of_shape, world.h), which
+ * the narrow stage reads from the shapes' views. */
+tb_distance_pair tb_distance_pair_from(const struct tb_world* w, int32_t s0, int32_t s1, const float d0[2], const float d1[2],
+                                       float motion);
 
 /* The rule on one point of surface separation s (m):
  *   newton: d = s - margin; kept when d <= gap; active when d < 0.

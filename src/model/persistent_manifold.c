@@ -74,21 +74,21 @@ static int invalidated(const tb_shape_geom* ga, const tb_shape_geom* gc, tb_tran
   return dp > margin * k_capsule_ratio[k] || quat_dot(relative_rotation(ta, tc), cache->relative.q) < k_capsule_quat[k];
 }
 
-int tb_pcm_refresh(const tb_world* w, int32_t a, const tb_shape_geom* ga, int32_t c, const tb_shape_geom* gc,
-                   const tb_match_frame* prev, int32_t pi, float detect, tb_manifold* m, tb_pcm_cache* out) {
+int tb_pcm_refresh(const tb_world* w, const tb_pcm_side* a, const tb_pcm_side* c, const tb_match_frame* prev, int32_t pi,
+                   float detect, tb_manifold* m, tb_pcm_cache* out) {
+  const tb_shape_geom *ga = a->g, *gc = c->g;
   const tb_pcm_cache* cache = &prev->pcm[pi];
   int32_t n = prev->count[pi];
   /* a changed collision.max_points_per_pair takes effect at once: more points than it allows, or
    * fewer after the reduction dropped some, regenerate */
   int32_t bound = w->def.collision.max_points_per_pair;
   if (cache->state == TB_PCM_NONE || n <= 0 || n > bound || (prev->reduced[pi] && n < bound)) return 0;
-  const tb_shapes* s = &w->shapes;
   float margin = min_size(shape_margin(ga), shape_margin(gc)); /* m: PhysX minMargin */
-  if (invalidated(ga, gc, s->world_pose[a], s->world_pose[c], cache, n, margin)) return 0;
+  if (invalidated(ga, gc, a->pose, c->pose, cache, n, margin)) return 0;
   /* refreshContactPoints: each point with its body, the separation along the normal (with body 0),
    * lost when the two points slid apart beyond the breaking distance; PhysX regenerates when a
    * point was lost, and so does this (also when one left the detection distance) */
-  tb_transform x0 = tb_match_body_frame(w, a), x1 = tb_match_body_frame(w, c);
+  tb_transform x0 = a->frame, x1 = c->frame;
   tb_vec3 normal = tb_rotate(cache->normal_body ? x1.q : x0.q, cache->normal);
   float brk = TB_PCM_BREAKING_RATIO * margin;
   /* from three points on, the points four at a time (each lane the one-point operations in their
@@ -135,7 +135,7 @@ int tb_pcm_refresh(const tb_world* w, int32_t a, const tb_shape_geom* ga, int32_
   return 1;
 }
 
-void tb_pcm_generated(const tb_world* w, int32_t a, int32_t c, const tb_manifold* m, tb_pcm_cache* out) {
+void tb_pcm_generated(const tb_pcm_side* a, const tb_pcm_side* c, const tb_manifold* m, tb_pcm_cache* out) {
   /* no points: the next frame's refresh stops at the pair's count of 0 before reading the cache,
    * so only the state is kept (most candidate pairs of a pile) */
   if (m->point_count == 0) {
@@ -143,15 +143,14 @@ void tb_pcm_generated(const tb_world* w, int32_t a, int32_t c, const tb_manifold
     out->state = TB_PCM_GENERATED;
     return;
   }
-  const tb_shapes* s = &w->shapes;
-  tb_transform ta = s->world_pose[a], tc = s->world_pose[c];
+  tb_transform ta = a->pose, tc = c->pose;
   out->relative.p = relative_position(ta, tc);
   out->relative.q = relative_rotation(ta, tc);
   out->q0 = ta.q;
   out->q1 = tc.q;
   /* a capsule–box normal is the box's face normal or the closest-feature direction: it turns with
    * the box, not with a rolling capsule */
-  out->normal_body = s->type[a] == TB_SHAPE_CAPSULE;
-  out->normal = tb_inv_rotate(tb_match_body_frame(w, out->normal_body ? c : a).q, m->normal);
+  out->normal_body = a->g->type == TB_SHAPE_CAPSULE;
+  out->normal = tb_inv_rotate((out->normal_body ? c : a)->frame.q, m->normal);
   out->state = TB_PCM_GENERATED;
 }

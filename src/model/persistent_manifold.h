@@ -8,6 +8,14 @@
 #include "../core/simd.h"
 #include "../world/world.h"
 
+/* One shape of a pair as the persistent manifold reads it: its geometry, its world pose and its
+ * body's frame (tb_shape_body_frame: the world's for a static body), m and unit quaternions. */
+typedef struct tb_pcm_side {
+  const tb_shape_geom* g;
+  tb_transform pose;
+  tb_transform frame;
+} tb_pcm_side;
+
 _Static_assert(sizeof(tb_pcm_cache) % 16 == 0, "a pair's cache is whole rows of four floats");
 
 /* A pair's cache copied or cleared (zeros: TB_PCM_NONE) with four-float loads and stores, bit for
@@ -37,10 +45,10 @@ static inline int tb_pcm_pair_type(int32_t type_a, int32_t type_b) {
  * with its body, stays within 0.8 · margin tangentially of its partner and at most `detect` (m)
  * apart along the normal, fills m with those points (feature ids kept), writes the cache
  * (TB_PCM_REFRESHED) and returns 1. Returns 0 otherwise (the caller runs the full generation). */
-int tb_pcm_refresh(const tb_world* w, int32_t a, const tb_shape_geom* ga, int32_t c, const tb_shape_geom* gc,
-                   const tb_match_frame* prev, int32_t pi, float detect, tb_manifold* m, tb_pcm_cache* out);
+int tb_pcm_refresh(const tb_world* w, const tb_pcm_side* a, const tb_pcm_side* c, const tb_match_frame* prev, int32_t pi,
+                   float detect, tb_manifold* m, tb_pcm_cache* out);
 
 /* The cache after a full generation of (a, c) into m: its poses and normal (TB_PCM_GENERATED). */
-void tb_pcm_generated(const tb_world* w, int32_t a, int32_t c, const tb_manifold* m, tb_pcm_cache* out);
+void tb_pcm_generated(const tb_pcm_side* a, const tb_pcm_side* c, const tb_manifold* m, tb_pcm_cache* out);
 
 #endif

@@ -53,7 +53,7 @@ int tb_solver_create(tb_world* w) {
 void tb_solver_destroy(tb_world* w) {
   tb_solver_data* d = w->solver;
   if (!d) return;
-  if (d->states_block) tb_free(d->states_block, (size_t)d->state_capacity * sizeof(tb_body_state) + 63);
+  tb_free_aligned(d->states_block, d->state_capacity, sizeof(tb_body_state));
   tb_free(d->sims, (size_t)d->body_capacity * sizeof(tb_body_sim));
   tb_free(d->parent, (size_t)d->body_capacity * sizeof(int32_t));
   tb_free(d->body_a, (size_t)d->constraint_capacity * sizeof(int32_t));
@@ -65,11 +65,11 @@ void tb_solver_destroy(tb_world* w) {
   tb_free(d->manifold_pick, (size_t)d->manifold_capacity * sizeof(tb_anchor_pick));
   tb_free(d->chunk_residual, (size_t)d->manifold_capacity * 2 * sizeof(float));
   tb_free(d->color_used, (size_t)d->color_used_capacity * sizeof(uint32_t));
-  tb_free(d->wides_block, (size_t)d->wides_block_capacity * sizeof(tb_contact_wide) + 63);
+  tb_free_aligned(d->wides_block, d->wides_block_capacity, sizeof(tb_contact_wide));
   tb_free(d->wide_pairs, (size_t)d->wide_capacity * sizeof(tb_physx_wide_pairs));
   tb_free(d->wide_points, (size_t)d->wide_capacity * sizeof(int32_t));
-  if (d->points_block) tb_free(d->points_block, (size_t)d->points_capacity * sizeof(tb_contact_point_wide) + 63);
-  if (d->anchor_rows_block) tb_free(d->anchor_rows_block, (size_t)d->anchor_rows_capacity * sizeof(tb_anchor_wide) + 63);
+  tb_free_aligned(d->points_block, d->points_capacity, sizeof(tb_contact_point_wide));
+  tb_free_aligned(d->anchor_rows_block, d->anchor_rows_capacity, sizeof(tb_anchor_wide));
   tb_free(d->wide_order, (size_t)d->wide_capacity * sizeof(int32_t));
   tb_free(d->pack_fill, (size_t)d->pack_capacity * sizeof(int32_t));
   tb_physx_joints_destroy(d);
@@ -97,22 +97,10 @@ static int reserve(void** p, int32_t* cap, int32_t n, size_t elem) {
   return reserve_arrays(&a, 1, cap, n);
 }
 
-/* A block of at least n elements of elem bytes from a 64-byte boundary (*block its allocation of
- * *cap elements and 63 bytes, *aligned the boundary), doubling from 16; contents not kept (the
- * solve writes every element of a step before reading it), so a larger block starts empty. */
+/* A block from a 64-byte boundary (core/alloc.h); contents not kept: the solve writes every
+ * element of a step before reading it, so a larger block starts empty. */
 static int reserve_aligned(void** block, void** aligned, int32_t* cap, int32_t n, size_t elem) {
-  if (n <= *cap) return 1;
-  int32_t c = *cap > 0 ? *cap : 16;
-  while (c < n) c *= 2;
-  size_t bytes;
-  if (!tb_size_mul((size_t)c, elem, &bytes) || bytes > SIZE_MAX - 63) return 0;
-  void* b = tb_alloc(bytes + 63);
-  if (!b) return 0;
-  if (*block) tb_free(*block, (size_t)*cap * elem + 63);
-  *block = b;
-  *aligned = (void*)(((uintptr_t)b + 63) & ~(uintptr_t)63);
-  *cap = c;
-  return 1;
+  return tb_reserve_aligned(block, aligned, cap, n, elem, 0);
 }
 
 /* The body states for n solver bodies, on 64-byte lines (the lines the threads hand over). */

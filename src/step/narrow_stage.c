@@ -20,6 +20,7 @@
 
 typedef struct narrow_ctx {
   tb_world* w;
+  const tb_shape_view* views; /* per shape slot */
   float h; /* s: one step, ctx->dt */
   /* persistent manifolds and pairs left apart, added per chunk: sums, so the same with any thread
    * count */
@@ -37,7 +38,6 @@ static void narrow_job(int32_t begin, int32_t end, void* vctx) {
   narrow_ctx* ctx = (narrow_ctx*)vctx;
   tb_world* w = ctx->w;
   const tb_shapes* s = &w->shapes;
-  const tb_bodies* b = &w->bodies;
   tb_match_frame* frame = tb_match_next(&w->match);
   const tb_match_frame* prev = &w->match.frame[w->match.current];
   const int pcm = w->def.collision.persistent_manifolds;
@@ -46,47 +46,46 @@ static void narrow_job(int32_t begin, int32_t end, void* vctx) {
   int32_t refreshed = 0, generated = 0, apart = 0;
   for (int32_t i = begin; i < end; ++i) {
     int32_t a = w->pairs[i].shape0, c = w->pairs[i].shape1;
+    const tb_shape_view *xa = &ctx->views[a], *xc = &ctx->views[c];
     tb_shape_geom ga, gc;
-    tb_shape_geom_load(s, a, &ga);
-    tb_shape_geom_load(s, c, &gc);
-    const float* va = b->f.linear_velocity + 3 * s->body[a];
-    const float* vc = b->f.linear_velocity + 3 * s->body[c];
-    tb_vec3 dv = tb_v3(vc[0] - va[0], vc[1] - va[1], vc[2] - va[2]);
-    tb_distance_pair dp = tb_distance_pair_of(w, a, c, tb_length(dv) * ctx->h);
+    tb_shape_view_geom(xa, &ga);
+    tb_shape_view_geom(xc, &gc);
+    tb_vec3 dv = tb_v3(xc->velocity.x - xa->velocity.x, xc->velocity.y - xa->velocity.y, xc->velocity.z - xa->velocity.z);
+    tb_distance_pair dp = tb_distance_pair_from(w, a, c, xa->distance, xc->distance, tb_length(dv) * ctx->h);
+    tb_pcm_side sa = {&ga, xa->pose, xa->frame}, sc = {&gc, xc->pose, xc->frame};
     tb_manifold* m = &w->manifolds[i];
     tb_pcm_cache* cache = &frame->pcm[i];
     int persistent = pcm && tb_pcm_pair_type(ga.type, gc.type);
     int32_t pi = -1;
-    uint64_t key = tb_pair_match_key(s, a, c);
+    uint64_t key = tb_pair_match_key_of(a, xa->generation, c, xc->generation);
     while (pk < prev->pair_count && prev->key[pk] < key) ++pk;
     if (pk < prev->pair_count && prev->key[pk] == key) pi = pk;
     const tb_pcm_cache* was = pi >= 0 ? &prev->pcm[pi] : NULL;
     if (was && was->state == TB_PCM_APART &&
-        tb_apart_holds(was->apart.distance, &ga, &was->apart.pose0, &s->world_pose[a], &gc, &was->apart.pose1,
-                       &s->world_pose[c], dp.detect)) {
+        tb_apart_holds(was->apart.distance, &ga, &was->apart.pose0, &xa->pose, &gc, &was->apart.pose1, &xc->pose, dp.detect)) {
       /* still apart: the manifold tb_collide gives a pair without points */
       m->normal = tb_v3(0.0f, 0.0f, 1.0f);
       m->point_count = m->points_found = 0;
       frame->reduced[i] = 0;
       tb_pcm_cache_copy(cache, was); /* measured from the poses of the last test */
       ++apart;
-    } else if (persistent && pi >= 0 && tb_pcm_refresh(w, a, &ga, c, &gc, prev, pi, dp.detect, m, cache)) {
+    } else if (persistent && pi >= 0 && tb_pcm_refresh(w, &sa, &sc, prev, pi, dp.detect, m, cache)) {
       frame->reduced[i] = prev->reduced[pi];
       ++refreshed;
     } else {
-      tb_collide(&ga, s->world_pose[a], &gc, s->world_pose[c], dp.detect, m);
+      tb_collide(&ga, xa->pose, &gc, xc->pose, dp.detect, m);
       /* the configured bound on points per pair (points_found keeps the count before) */
       tb_manifold_reduce(m, w->def.collision.max_points_per_pair);
       frame->reduced[i] = m->points_found > m->point_count;
       if (persistent) {
-        tb_pcm_generated(w, a, c, m, cache);
+        tb_pcm_generated(&sa, &sc, m, cache);
         ++generated;
       } else tb_pcm_cache_clear(cache); /* TB_PCM_NONE */
       /* apart beyond the detection distance by a known margin: the next collides may leave it */
-      float gap = m->point_count == 0 ? tb_apart_distance(&ga, s->world_pose[a], &gc, s->world_pose[c]) : -INFINITY;
+      float gap = m->point_count == 0 ? tb_apart_distance(&ga, xa->pose, &gc, xc->pose) : -INFINITY;
       if (gap > dp.detect) {
-        cache->apart.pose0 = s->world_pose[a];
-        cache->apart.pose1 = s->world_pose[c];
+        cache->apart.pose0 = xa->pose;
+        cache->apart.pose1 = xc->pose;
         cache->apart.distance = gap;
         cache->state = TB_PCM_APART;
       }
@@ -103,7 +102,7 @@ static void narrow_job(int32_t begin, int32_t end, void* vctx) {
 }
 
 void tb_narrow_stage(tb_world* w, const tb_step_context* step) {
-  narrow_ctx ctx = {.w = w, .h = step->dt};
+  narrow_ctx ctx = {.w = w, .views = w->shape_views, .h = step->dt};
   atomic_init(&ctx.refreshed, 0);
   atomic_init(&ctx.generated, 0);
   atomic_init(&ctx.apart, 0);

@@ -37,6 +37,8 @@ static tb_status reserve_collide(tb_world* w) {
   if (!tb_arena_reserve(&w->arena, (size_t)w->shapes.count + 64))
     return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for scratch");
   tb_material_memo_update(w); /* the narrow stage's combined materials (off when it cannot allocate) */
+  if (!tb_shape_views_reserve(w))
+    return tb_world_fail(w, TB_ERR_OUT_OF_MEMORY, "collide: out of memory for the views of %d shapes", w->shapes.count);
   return TB_OK;
 }
 

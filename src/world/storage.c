@@ -122,6 +122,11 @@ int tb_match_reserve(tb_world* w, int32_t pairs) {
   return reserve_frames(&w->match, tb_match_pair_arrays, &w->match.capacity, pairs);
 }
 
+int tb_shape_views_reserve(tb_world* w) {
+  return tb_reserve_aligned(&w->shape_views_block, (void**)&w->shape_views, &w->shape_view_capacity, w->shapes.count,
+                            sizeof(tb_shape_view), w->shape_view_capacity);
+}
+
 int tb_match_reserve_points(tb_world* w, int32_t points) {
   return reserve_frames(&w->match, tb_match_point_arrays, &w->match.point_capacity, points);
 }
@@ -169,6 +174,10 @@ void tb_world_storage_free(tb_world* w, void (*free_data)(int32_t type, void* da
   tb_free(w->island_scratch, (size_t)w->island_scratch_capacity * sizeof(int32_t));
   tb_free(w->sleep_log, (size_t)w->sleep_log_capacity * sizeof(int32_t));
   tb_match_free(&w->match);
+  tb_free_aligned(w->shape_views_block, w->shape_view_capacity, sizeof(tb_shape_view));
+  w->shape_views = NULL;
+  w->shape_views_block = NULL;
+  w->shape_view_capacity = 0;
   tb_pair_lists_free(w);
   tb_arena_destroy(&w->arena);
 }

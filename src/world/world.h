@@ -294,6 +294,11 @@ typedef struct tb_world {
    * without velocity their bounds do not depend on the step): the AABB update skips them. 0 in a
    * new or restored world and after what changes their inputs (tb_world_static_bounds_stale). */
   int32_t static_bounds_valid;
+  /* per shape slot: what the narrow stage reads of the shape (tb_shape_view), written with its
+   * bounds; 64-byte aligned in shape_views_block, which holds shape_view_capacity of them */
+  struct tb_shape_view* shape_views;
+  void* shape_views_block;
+  int32_t shape_view_capacity;
   int64_t sap_sweeps;          /* sweeps over every fat box so far (the other collides updated the fat pairs) */
   int64_t sap_fat_refused;     /* sweeps of the fat boxes given up for more pairs than a world holds (not in sap_sweeps) */
   struct tb_broad_scratch* broad_scratch; /* sort scratch and fat boxes, owned by broad_phase.c */
@@ -443,12 +448,47 @@ void tb_world_storage_free(tb_world* w, void (*free_data)(int32_t type, void* da
 int tb_match_reserve(tb_world* w, int32_t pairs);
 int tb_match_reserve_points(tb_world* w, int32_t points);
 void tb_match_free(tb_match_data* m);
+/* Room for a view of every shape slot (tb_shape_view), growing with the shapes and keeping the views
+ * written (collide(), before the AABB update, which writes them). */
+int tb_shape_views_reserve(tb_world* w);
 /* The arrays of one matching frame: TB_MATCH_PAIR_ARRAYS with an element per pair, then
  * TB_MATCH_POINT_ARRAYS with an element per point. */
 #define TB_MATCH_PAIR_ARRAYS 6
 #define TB_MATCH_POINT_ARRAYS 6
 int tb_match_pair_arrays(tb_match_frame* f, tb_array_ref* out);
 int tb_match_point_arrays(tb_match_frame* f, tb_array_ref* out);
+
+/* What a pair's test reads of one of its shapes and of the shape's body, in two cache lines a
+ * shape, written by the AABB update with the shape's bounds (src/collision/shape_bounds.c): the
+ * narrow stage reads the second shape of each pair at random, which from the shapes' and bodies'
+ * arrays was a line from each of about eight (bench/RESULTS.md "perf40"). */
+typedef struct tb_shape_view {
+  _Alignas(64) tb_transform pose; /* world pose of the shape (m, unit quaternion): world_pose */
+  float params[4];    /* as documented at tb_shape_type */
+  int32_t type;       /* tb_shape_type */
+  int32_t generation; /* of the slot (tb_pair_match_key_of) */
+  float distance[2];  /* the distance rule's two values of the shape, m (tb_distance_of_shape) */
+  int32_t unused;     /* the body's fields start the second line */
+  tb_vec3 velocity;   /* the body's linear velocity, m/s */
+  tb_transform frame; /* the body's frame of the matching (tb_shape_body_frame) */
+  const void* data;   /* hull / heightfield / mesh geometry, else NULL */
+} tb_shape_view;
+
+/* Shape s's two values under the world's distance rule (m): PhysX rest and contact offsets, else
+ * margin and gap (src/model/distance.h sums them per pair). */
+static inline void tb_distance_of_shape(const tb_world* w, int32_t s, float out[2]) {
+  const tb_shapes* sh = &w->shapes;
+  int physx = w->def.collision.distance_rule == TB_DISTANCE_PHYSX;
+  out[0] = physx ? sh->rest_offset[s] : sh->margin[s];
+  out[1] = physx ? sh->contact_offset[s] : sh->gap[s];
+}
+
+/* The geometry of a shape's view, written field by field (tb_shape_geom_load says why). */
+static inline void tb_shape_view_geom(const tb_shape_view* x, tb_shape_geom* g) {
+  g->type = x->type;
+  g->data = x->data;
+  memcpy(g->params, x->params, sizeof g->params);
+}
 
 /* Shape geometry view for the narrow phase, written field by field into *g: returned by value,
  * gcc built it in a temporary and copied it in 16-byte moves that straddled the field stores (a
@@ -462,10 +502,13 @@ static inline void tb_shape_geom_load(const tb_shapes* s, int32_t slot, tb_shape
 /* Key of a shape pair for matching across frames: slots and generations, so a reused slot never
  * matches the contacts of the shape it held before. Ascending keys follow the pair order
  * (shape0 slot, then shape1 slot) of the live shapes. */
-static inline uint64_t tb_pair_match_key(const tb_shapes* s, int32_t s0, int32_t s1) {
-  uint64_t k0 = ((uint64_t)(uint32_t)s0 << 11) | (uint32_t)(s->generation[s0] & TB_ID_GEN_MASK);
-  uint64_t k1 = ((uint64_t)(uint32_t)s1 << 11) | (uint32_t)(s->generation[s1] & TB_ID_GEN_MASK);
+static inline uint64_t tb_pair_match_key_of(int32_t s0, int32_t g0, int32_t s1, int32_t g1) {
+  uint64_t k0 = ((uint64_t)(uint32_t)s0 << 11) | (uint32_t)(g0 & TB_ID_GEN_MASK);
+  uint64_t k1 = ((uint64_t)(uint32_t)s1 << 11) | (uint32_t)(g1 & TB_ID_GEN_MASK);
   return (k0 << 31) | k1;
+}
+static inline uint64_t tb_pair_match_key(const tb_shapes* s, int32_t s0, int32_t s1) {
+  return tb_pair_match_key_of(s0, s->generation[s0], s1, s->generation[s1]);
 }
 
 /* A dynamic body that is awake: the bodies the solvers move. */
@@ -477,6 +520,18 @@ static inline tb_transform tb_body_pose(const tb_bodies* b, int32_t slot) {
   const float* t = b->f.transform + 7 * slot;
   tb_transform x = {{t[0], t[1], t[2]}, {t[3], t[4], t[5], t[6]}};
   return x;
+}
+
+/* The frame of shape s's body in which the matching keeps its points: the body's pose, the world
+ * for a static body (newton-e3 §2: a static shape's record points are world points). */
+static inline tb_transform tb_shape_body_frame(const tb_world* w, int32_t shape) {
+  const tb_bodies* b = &w->bodies;
+  int32_t body = w->shapes.body[shape];
+  if (b->f.body_type[body] == TB_BODY_STATIC) {
+    const tb_transform world = {tb_v3(0, 0, 0), tb_quat_identity()};
+    return world;
+  }
+  return tb_body_pose(b, body);
 }
 
 /* Writes body slot `slot`'s pose from its centre of mass (world, m) and orientation: the origin
