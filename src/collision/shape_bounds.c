@@ -15,8 +15,11 @@ typedef struct bounds_ctx {
   int statics; /* the static bodies' shapes too (their inputs changed: tb_world_static_bounds_stale) */
 } bounds_ctx;
 
-/* Shape i's view (tb_shape_view) from its arrays and its body's, its world pose already written. */
+/* Shape i's view (tb_shape_view) from its arrays and its body's, its world pose already written.
+ * None before the collide() that first makes room for it (a body put to sleep through the API
+ * before any step): that collide computes the static shapes, and with them every view. */
 static TB_INLINE_HOT void shape_view(tb_world* w, int32_t i) {
+  if (i >= w->shape_view_capacity) return;
   const tb_shapes* s = &w->shapes;
   tb_shape_view* x = &w->shape_views[i];
   x->pose = s->world_pose[i];
@@ -86,6 +89,10 @@ static void bounds_job(int32_t begin, int32_t end, void* vctx) {
 
 void tb_update_body_bounds(tb_world* w, int32_t body, float h) {
   for (int32_t i = w->bodies.first_shape[body]; i >= 0; i = w->shapes.next[i]) shape_bounds(w, i, h);
+}
+
+void tb_update_body_views(tb_world* w, int32_t body) {
+  for (int32_t i = w->bodies.first_shape[body]; i >= 0; i = w->shapes.next[i]) shape_view(w, i);
 }
 
 void tb_update_shape_bounds(tb_world* w, const tb_step_context* ctx) {

@@ -10,5 +10,8 @@
 void tb_update_shape_bounds(tb_world* w, const tb_step_context* ctx);
 /* The same for the shapes of one body, with the motion of one step h (s). */
 void tb_update_body_bounds(tb_world* w, int32_t body, float h);
+/* The views alone (tb_shape_view) of one body's shapes: a body put to sleep where its bounds stay
+ * as they were, its velocities now zero. */
+void tb_update_body_views(tb_world* w, int32_t body);
 
 #endif

@@ -254,6 +254,7 @@ void tb_island_set_sleeping(tb_world* w, int32_t slot, int asleep, float dt) {
     if (asleep) {
       memset(b->f.linear_velocity + 3 * slot, 0, 3 * sizeof(float));
       memset(b->f.angular_velocity + 3 * slot, 0, 3 * sizeof(float));
+      tb_update_body_views(w, slot); /* kept while it sleeps: the narrow stage reads its velocity there */
     }
     return;
   }
