@@ -53,8 +53,11 @@ static TB_INLINE_HOT void shape_bounds(tb_world* w, int32_t i, float h) {
   float ext = 0.5f * tb_length(tb_sub(hi, lo));
   if (s->type[i] == TB_SHAPE_PLANE) ext = 0.0f;
   float grow = spec + h * (ext * sqrtf(av[0] * av[0] + av[1] * av[1] + av[2] * av[2]));
-  /* each side's share of the distance rule's detection distance */
-  grow += w->def.collision.distance_rule == TB_DISTANCE_PHYSX ? s->contact_offset[i] : s->margin[i] + s->gap[i];
+  /* each side's share of the distance rule's detection distance: PhysX its contact offset, the
+   * others margin + gap (tb_distance_of_shape's two values) */
+  float dist[2];
+  tb_distance_of_shape(w, i, dist);
+  grow += w->def.collision.distance_rule == TB_DISTANCE_PHYSX ? dist[1] : dist[0] + dist[1];
   if (w->def.collision.distance_rule == TB_DISTANCE_NEWTON) grow += w->def.collision.constant_gap;
   tb_vec3 d = tb_v3(v[0] * h, v[1] * h, v[2] * h);
   lo = tb_add(lo, tb_vmin(d, tb_v3(0, 0, 0)));

@@ -20,7 +20,6 @@
 
 typedef struct narrow_ctx {
   tb_world* w;
-  const tb_shape_view* views; /* per shape slot */
   float h; /* s: one step, ctx->dt */
   /* persistent manifolds and pairs left apart, added per chunk: sums, so the same with any thread
    * count */
@@ -46,7 +45,7 @@ static void narrow_job(int32_t begin, int32_t end, void* vctx) {
   int32_t refreshed = 0, generated = 0, apart = 0;
   for (int32_t i = begin; i < end; ++i) {
     int32_t a = w->pairs[i].shape0, c = w->pairs[i].shape1;
-    const tb_shape_view *xa = &ctx->views[a], *xc = &ctx->views[c];
+    const tb_shape_view *xa = &w->shape_views[a], *xc = &w->shape_views[c]; /* written with the bounds */
     tb_shape_geom ga, gc;
     tb_shape_view_geom(xa, &ga);
     tb_shape_view_geom(xc, &gc);
@@ -102,7 +101,7 @@ static void narrow_job(int32_t begin, int32_t end, void* vctx) {
 }
 
 void tb_narrow_stage(tb_world* w, const tb_step_context* step) {
-  narrow_ctx ctx = {.w = w, .views = w->shape_views, .h = step->dt};
+  narrow_ctx ctx = {.w = w, .h = step->dt};
   atomic_init(&ctx.refreshed, 0);
   atomic_init(&ctx.generated, 0);
   atomic_init(&ctx.apart, 0);
