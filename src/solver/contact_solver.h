@@ -23,17 +23,20 @@ typedef struct tb_body_state {
   float pad[4];    /* to 64 bytes */
 } tb_body_state;
 
+/* A solver body's fixed data for a step. Aligned to a 64-byte line, so that what the rows'
+ * preparation reads of it at random (the first 52 bytes: masses, centre, iteration counts, cap)
+ * is one line; the rest is read in body order. */
 typedef struct tb_body_sim {
-  float inv_mass;     /* 1/kg; 0 for kinematic */
+  _Alignas(64) float inv_mass; /* 1/kg; 0 for kinematic */
   float inv_i[6];     /* world inverse inertia xx, yy, zz, xy, xz, yz, 1/(kg·m²), fixed over a step */
   tb_vec3 center;     /* world centre of mass at the start of the step, m */
-  tb_quat q;          /* rotation, integrated over the step */
-  int32_t slot;       /* body slot */
-  float linear_damping, angular_damping; /* 1/s */
-  int32_t island;               /* root solver index of the body's island */
   int32_t position_iterations;  /* of the body's island (max of its bodies' requests) */
   int32_t velocity_iterations;  /* of the body's island, >= 1 */
   float max_contact_impulse;    /* N·s per contact point, INFINITY = none (the body's) */
+  int32_t island;               /* root solver index of the body's island */
+  int32_t slot;       /* body slot */
+  tb_quat q;          /* rotation, integrated over the step */
+  float linear_damping, angular_damping; /* 1/s */
   tb_vec3 mv, mw;               /* PGS motion velocities saved after the position iterations (m/s, rad/s) */
 } tb_body_sim;
 

@@ -54,7 +54,7 @@ void tb_solver_destroy(tb_world* w) {
   tb_solver_data* d = w->solver;
   if (!d) return;
   tb_free_aligned(d->states_block, d->state_capacity, sizeof(tb_body_state));
-  tb_free(d->sims, (size_t)d->body_capacity * sizeof(tb_body_sim));
+  tb_free_aligned(d->sims_block, d->sim_capacity, sizeof(tb_body_sim));
   tb_free(d->parent, (size_t)d->body_capacity * sizeof(int32_t));
   tb_free(d->body_a, (size_t)d->constraint_capacity * sizeof(int32_t));
   tb_free(d->body_b, (size_t)d->constraint_capacity * sizeof(int32_t));
@@ -103,14 +103,15 @@ static int reserve_aligned(void** block, void** aligned, int32_t* cap, int32_t n
   return tb_reserve_aligned(block, aligned, cap, n, elem, 0);
 }
 
-/* The body states for n solver bodies, on 64-byte lines (the lines the threads hand over). */
+/* The body states for n solver bodies, on 64-byte lines (the lines the threads hand over), and
+ * their sims from line boundaries (each step's prepare_bodies_job writes every sim). */
 static int reserve_states(tb_solver_data* d, int32_t n) {
-  return reserve_aligned(&d->states_block, (void**)&d->states, &d->state_capacity, n, sizeof(tb_body_state));
+  return reserve_aligned(&d->states_block, (void**)&d->states, &d->state_capacity, n, sizeof(tb_body_state)) &&
+         reserve_aligned(&d->sims_block, (void**)&d->sims, &d->sim_capacity, n, sizeof(tb_body_sim));
 }
 
 static int reserve_many(tb_solver_data* d, int32_t bodies, int32_t constraints, int32_t manifolds) {
-  const tb_array_ref b[] = {{(void**)&d->sims, sizeof(tb_body_sim)},
-                            {(void**)&d->parent, sizeof(int32_t)}};
+  const tb_array_ref b[] = {{(void**)&d->parent, sizeof(int32_t)}};
   const tb_array_ref c[] = {{(void**)&d->body_a, sizeof(int32_t)}, {(void**)&d->body_b, sizeof(int32_t)},
                             {(void**)&d->constraint_manifold, sizeof(int32_t)}, {(void**)&d->color, sizeof(int32_t)}};
   /* per pair; the readback's chunk residuals (two per chunk) are sized by pairs too */
@@ -118,7 +119,7 @@ static int reserve_many(tb_solver_data* d, int32_t bodies, int32_t constraints, 
                             {(void**)&d->chunk_residual, 2 * sizeof(float)}, {(void**)&d->manifold_pick, sizeof(tb_anchor_pick)}};
   tb_array_ref a0[5], a1[5];
   int na0 = anchor_cache_arrays(&d->anchors[0], a0), na1 = anchor_cache_arrays(&d->anchors[1], a1);
-  return reserve_states(d, bodies) && reserve_arrays(b, 2, &d->body_capacity, bodies) &&
+  return reserve_states(d, bodies) && reserve_arrays(b, 1, &d->body_capacity, bodies) &&
          reserve_arrays(c, 4, &d->constraint_capacity, constraints) &&
          reserve_arrays(m, 4, &d->manifold_capacity, manifolds) &&
          reserve_arrays(a0, na0, &d->anchors[0].capacity, manifolds) &&
@@ -448,7 +449,7 @@ static void list_constraints(tb_world* w, tb_solver_data* d) {
     nc += (w->pairs[m].points != 0) & ((w->pairs[m].flags & TB_PAIR_SOLVE) != 0);
   }
   /* a side constrains when its body is dynamic with a mass (its sim's inv_mass > 0, as
-   * prepare_bodies_job sets it), read from the slot's arrays: the sims (108 bytes a body) read
+   * prepare_bodies_job sets it), read from the slot's arrays: the sims (128 bytes a body) read
    * at random cost a 16 000-body pile 1.9 L2 misses per constraint (bench/RESULTS.md "perf38") */
   for (int32_t k = 0; k < nc; ++k) {
     int32_t m = d->constraint_manifold[k];

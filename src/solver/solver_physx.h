@@ -63,7 +63,9 @@ typedef struct tb_solver_data {
   tb_body_state* states;     /* per solver body, then the zeros static lanes read; 64-byte aligned in */
   void* states_block;        /* this allocation of state_capacity states and 63 bytes */
   int32_t state_capacity;
-  tb_body_sim* sims;
+  tb_body_sim* sims;         /* per solver body, 64-byte aligned in */
+  void* sims_block;          /* this allocation of sim_capacity sims and 63 bytes */
+  int32_t sim_capacity;
   int32_t* parent;           /* per solver body: union-find parent for the islands */
   int32_t body_capacity;
   int32_t* body_a;           /* per constraint (manifold with points): dynamic solver index or -1 */

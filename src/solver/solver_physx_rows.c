@@ -167,8 +167,10 @@ static void prepare_lane_rates(const tb_physx_ctx* ctx, tb_contact_wide* c, tb_p
  * the sims, its velocities from the states, four floats at a time and transposed (data moves only). */
 static void gather_side_bodies(const tb_solver_data* d, const float* zeros, const int32_t idx[TB_LANES], float ia[6][TB_LANES],
                                float c0[3][TB_LANES], float v[3][TB_LANES], float w[3][TB_LANES]) {
-  _Static_assert(offsetof(tb_body_sim, inv_i) == 4 && offsetof(tb_body_sim, center) == 28 && sizeof(tb_body_sim) >= 44,
-                 "inv_mass, inv_i, center: the first 10 floats of a sim, read as three rows of four");
+  _Static_assert(offsetof(tb_body_sim, inv_i) == 4 && offsetof(tb_body_sim, center) == 28 &&
+                     offsetof(tb_body_sim, max_contact_impulse) + 4 <= 64,
+                 "inv_mass, inv_i, center: the first 10 floats of a sim, read as three rows of four, and the "
+                 "rest the rows read of it in the same line");
   tb_f4 r[3][TB_LANES], s[2][TB_LANES];
   for (int l = 0; l < TB_LANES; ++l) {
     const float* f = idx[l] >= 0 ? (const float*)(const void*)&d->sims[idx[l]] : zeros;
@@ -181,7 +183,7 @@ static void gather_side_bodies(const tb_solver_data* d, const float* zeros, cons
   }
   for (int k = 0; k < 3; ++k) tb_f4_transpose(&r[k][0], &r[k][1], &r[k][2], &r[k][3]);
   for (int k = 0; k < 2; ++k) tb_f4_transpose(&s[k][0], &s[k][1], &s[k][2], &s[k][3]);
-  /* rows: inv_mass, inv_i[0..2] | inv_i[3..5], center.x | center.y, center.z, q.x, q.y */
+  /* rows: inv_mass, inv_i[0..2] | inv_i[3..5], center.x | center.y, center.z, two iteration counts */
   tb_f4_store(ia[0], r[0][1]); tb_f4_store(ia[1], r[0][2]); tb_f4_store(ia[2], r[0][3]);
   tb_f4_store(ia[3], r[1][0]); tb_f4_store(ia[4], r[1][1]); tb_f4_store(ia[5], r[1][2]);
   tb_f4_store(c0[0], r[1][3]); tb_f4_store(c0[1], r[2][0]); tb_f4_store(c0[2], r[2][1]);
@@ -462,8 +464,8 @@ static TB_INLINE_HOT void prefetch_lanes(const tb_physx_ctx* ctx, const tb_physx
     int32_t side[2] = {pr->solver_a[l], pr->solver_b[l]};
     for (int s = 0; s < 2; ++s)
       if (side[s] >= 0) {
-        const char* sim = (const char*)(const void*)&d->sims[side[s]];
-        tb_prefetch(sim); tb_prefetch(sim + 64); tb_prefetch(&d->states[side[s]]);
+        tb_prefetch(&d->sims[side[s]]);
+        tb_prefetch(&d->states[side[s]]);
       }
   }
 }
