@@ -27,7 +27,9 @@ static int anchors_stuck(const tb_contact_wide* c, const tb_physx_wide_pairs* pr
 
 /* Strong friction: row ci of the next step's anchor cache from the stuck anchors of manifold m
  * (as its lane picked them), with their points in each body's frame (m); poses are still the
- * step's start poses here. */
+ * step's start poses here. Kept anchors are copied from the last cache's row (in pair order like
+ * this walk), so a settled patch reads neither its manifold nor its bodies (at random, a
+ * 16 000-body pile's manifolds and poses do not stay in the caches). */
 static void store_stuck_anchors(const tb_physx_ctx* ctx, int32_t m, const tb_anchor_pick* pick, int32_t ci) {
   const tb_world* w = ctx->w;
   tb_solver_data* d = ctx->d;
@@ -35,19 +37,28 @@ static void store_stuck_anchors(const tb_physx_ctx* ctx, int32_t m, const tb_anc
   const tb_manifold* mf = &w->manifolds[m];
   const tb_anchor_cache* prev_anchors = &d->anchors[d->anchors_prev];
   tb_anchor_cache* cur_anchors = &d->anchors[d->anchors_prev ^ 1];
-  int32_t s0 = w->pairs[m].shape0, s1 = w->pairs[m].shape1;
-  tb_transform pa = tb_body_pose(&w->bodies, shapes->body[s0]), pb = tb_body_pose(&w->bodies, shapes->body[s1]);
-  cur_anchors->key[ci] = tb_pair_match_key(shapes, s0, s1);
+  tb_transform pa = {0}, pb = {0};
+  if (pick->kept >= 0) {
+    cur_anchors->key[ci] = prev_anchors->key[pick->kept]; /* the row was found by this key */
+  } else {
+    int32_t s0 = w->pairs[m].shape0, s1 = w->pairs[m].shape1;
+    pa = tb_body_pose(&w->bodies, shapes->body[s0]);
+    pb = tb_body_pose(&w->bodies, shapes->body[s1]);
+    cur_anchors->key[ci] = tb_pair_match_key(shapes, s0, s1);
+  }
   cur_anchors->count[ci] = 0;
   for (int q = 0; q < TB_MAX_ANCHORS; ++q) {
     int32_t j = pick->point[q];
     if (j < 0) continue;
     int32_t ai = TB_MAX_ANCHORS * ci + q;
-    cur_anchors->feature[ai] = mf->points[j].feature_id;
     if (pick->kept >= 0) {
-      cur_anchors->local_a[ai] = prev_anchors->local_a[TB_MAX_ANCHORS * pick->kept + q];
-      cur_anchors->local_b[ai] = prev_anchors->local_b[TB_MAX_ANCHORS * pick->kept + q];
+      /* a kept anchor's point has the cached feature id (kept_anchors matched it by that) */
+      int32_t kq = TB_MAX_ANCHORS * pick->kept + q;
+      cur_anchors->feature[ai] = prev_anchors->feature[kq];
+      cur_anchors->local_a[ai] = prev_anchors->local_a[kq];
+      cur_anchors->local_b[ai] = prev_anchors->local_b[kq];
     } else {
+      cur_anchors->feature[ai] = mf->points[j].feature_id;
       tb_vec3 x = tb_physx_point_of(&mf->points[j]);
       cur_anchors->local_a[ai] = tb_inv_rotate(pa.q, tb_sub(x, pa.p));
       cur_anchors->local_b[ai] = tb_inv_rotate(pb.q, tb_sub(x, pb.p));
