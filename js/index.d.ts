@@ -1110,6 +1110,10 @@ export const LIMITS: Readonly<{
  * Growth caused by another world of the same Tribo (they share one WebAssembly memory) can also
  * detach them. setPose / setVelocity / setMass write in place and keep views valid.
  * Read `world.bodies` again after such a call; copy (e.g. `Float32Array.from`) to keep values.
+ *
+ * For reading: a value written into a view changes the body's array but nothing the engine keeps
+ * beside it (a sleeping body is not woken, a static or sleeping body's bounds and collision data
+ * stay where they were). Move and push bodies with setPose and setVelocity.
  */
 export interface BodyViews extends Engine.BodyFields {
   /** Body slots in use (some may be free, see `bodyType`). */
