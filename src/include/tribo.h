@@ -662,7 +662,9 @@ TB_API const tb_field_info* tb_field_get(tb_field_set set, int32_t index);
 TB_API int32_t tb_field_set_size(tb_field_set set);
 /* Base address of a field's array (components * capacity values); valid until the next call
  * that may grow storage (body creation, capacity change, step). For TB_FIELDS_CONTACT the last
- * step's records are written first (tb_world_collide). */
+ * step's records are written first (tb_world_collide). For reading: a write through it changes
+ * the array only (a sleeping body is not woken, a static or sleeping body's bounds and collision
+ * data stay); move bodies with tb_body_set_pose and tb_body_set_velocity. */
 TB_API void* tb_world_field(tb_world_id world, tb_field_set set, int32_t index);
 
 /* Bodies are stored in slots; body_slot_count() is the number of slots in use (some may be free,
