@@ -431,7 +431,9 @@ function scalingReport(run) {
   const { skipped, scaling, errors } = run;
   const L = [`## Scaling: piles of ${SCALING.join(' / ')} bodies (10 layers, same bodies per m² of floor)`, ''];
   L.push('Each cell: ms/step (timing window) · ms per 1000 bodies · first step ms. "flat" = largest / smallest ms per');
-  L.push('1000 bodies over the sizes (1.00 = cost per body independent of the scene size); "first / later" = the');
+  L.push('1000 bodies over the sizes (1.00 = cost per body independent of the scene size); "flat, fastest rounds" = the');
+  L.push('same from each size\'s fastest round instead of its median (a shared host\'s slow periods only add time, and one');
+  L.push('that falls on two rounds of one size moves its median: bench/RESULTS.md "perf41"); "first / later" = the');
   L.push('largest first step over that size\'s ms/step (in a child process, after a warm-up of 30 steps of a 250-body pile');
   L.push('that compiles the engine; tribo-native: its own process, no warm-up). Memory: Tribo\'s live bytes at the end of the');
   L.push('largest pile, per body.');
@@ -441,8 +443,8 @@ function scalingReport(run) {
     `${m.roundTripEnd} ns, ${ROUNDS} round${ROUNDS === 1 ? '' : 's'} of ${STEPS} steps (timing window from step ${S.windowFor(STEPS)[0]}), ` +
     `${m.totalS.toFixed(0)} s in all; kept by runs without BENCH_SCALING, so it may be older than the tables above.`);
   L.push('');
-  L.push(`| engine | ${SCALING.map((n) => `${n} bodies`).join(' | ')} | flat | first / later | bytes per body |`);
-  L.push(`| --- |${SCALING.map(() => ' ---: |').join('')} ---: | ---: | ---: |`);
+  L.push(`| engine | ${SCALING.map((n) => `${n} bodies`).join(' | ')} | flat | flat, fastest rounds | first / later | bytes per body |`);
+  L.push(`| --- |${SCALING.map(() => ' ---: |').join('')} ---: | ---: | ---: | ---: |`);
   for (const id of ENGINES.filter((e) => !HOG_OF.has(e))) {
     if (skipped.has(id)) { L.push(`| ${id} | skipped: ${esc(skipped.get(id))} |${SCALING.map(() => ' |').join('')}`); continue; }
     const row = SCALING.map((n) => scaling[id]?.[n]);
@@ -453,10 +455,12 @@ function scalingReport(run) {
     const ok = per.filter((x, i) => Number.isFinite(x) && !sceneFailure('pile', row[i]));
     const left = row.filter((r) => r && sceneFailure('pile', r)).length;
     const flat = (ok.length > 1 ? fmtRatio(Math.max(...ok) / Math.min(...ok)) : '–') + (left ? ` (${left} size${left > 1 ? 's' : ''} with escaped bodies left out)` : '');
+    const fastest = row.map((r, i) => r && !sceneFailure('pile', r) ? Math.min(...r.rounds) / SCALING[i] * 1000 : NaN).filter(Number.isFinite);
+    const flatFastest = fastest.length > 1 ? fmtRatio(Math.max(...fastest) / Math.min(...fastest)) : '–';
     const first = row.map((r) => r ? r.firstMs / r.ms : NaN).filter(Number.isFinite);
     const last = row[row.length - 1];
     const bytes = last?.liveBytes ? (last.liveBytes / SCALING[SCALING.length - 1]).toFixed(0) : '–';
-    L.push(`| ${id} | ${cells.join(' | ')} | ${flat} | ${first.length ? fmtRatio(Math.max(...first)) : '–'} | ${bytes} |`);
+    L.push(`| ${id} | ${cells.join(' | ')} | ${flat} | ${flatFastest} | ${first.length ? fmtRatio(Math.max(...first)) : '–'} | ${bytes} |`);
   }
   L.push('');
   return L.join('\n');
