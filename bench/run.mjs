@@ -446,7 +446,8 @@ function scalingReport(run) {
   L.push(`| engine | ${SCALING.map((n) => `${n} bodies`).join(' | ')} | flat | flat, fastest rounds | first / later | bytes per body |`);
   L.push(`| --- |${SCALING.map(() => ' ---: |').join('')} ---: | ---: | ---: | ---: |`);
   for (const id of ENGINES.filter((e) => !HOG_OF.has(e))) {
-    if (skipped.has(id)) { L.push(`| ${id} | skipped: ${esc(skipped.get(id))} |${SCALING.map(() => ' |').join('')}`); continue; }
+    // a skipped engine: its reason in the first size's cell, the other cells empty
+    if (skipped.has(id)) { L.push(`| ${id} | skipped: ${esc(skipped.get(id))} |${' |'.repeat(SCALING.length + 3)}`); continue; }
     const row = SCALING.map((n) => scaling[id]?.[n]);
     const per = row.map((r, i) => r ? r.ms / SCALING[i] * 1000 : NaN);
     const cells = row.map((r, i) => errors[`${id}/pile-${SCALING[i]}`] ? `error: ${esc(errors[`${id}/pile-${SCALING[i]}`], 60)}`
@@ -454,9 +455,11 @@ function scalingReport(run) {
     // a pile that lost bodies did other work (bench/speed_ratio.mjs): no part in the ratio
     const ok = per.filter((x, i) => Number.isFinite(x) && !sceneFailure('pile', row[i]));
     const left = row.filter((r) => r && sceneFailure('pile', r)).length;
-    const flat = (ok.length > 1 ? fmtRatio(Math.max(...ok) / Math.min(...ok)) : '–') + (left ? ` (${left} size${left > 1 ? 's' : ''} with escaped bodies left out)` : '');
+    // largest over smallest ms per 1000 bodies, from each size's median and from its fastest round
+    const spread = (xs) => (xs.length > 1 ? fmtRatio(Math.max(...xs) / Math.min(...xs)) : '–');
+    const flat = spread(ok) + (left ? ` (${left} size${left > 1 ? 's' : ''} with escaped bodies left out)` : '');
     const fastest = row.map((r, i) => r && !sceneFailure('pile', r) ? Math.min(...r.rounds) / SCALING[i] * 1000 : NaN).filter(Number.isFinite);
-    const flatFastest = fastest.length > 1 ? fmtRatio(Math.max(...fastest) / Math.min(...fastest)) : '–';
+    const flatFastest = spread(fastest);
     const first = row.map((r) => r ? r.firstMs / r.ms : NaN).filter(Number.isFinite);
     const last = row[row.length - 1];
     const bytes = last?.liveBytes ? (last.liveBytes / SCALING[SCALING.length - 1]).toFixed(0) : '–';
