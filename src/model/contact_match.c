@@ -29,119 +29,146 @@ static int32_t find_match(const tb_match_frame* prev, int32_t pi, const tb_manif
 
 _Static_assert(TB_MAX_MANIFOLD_POINTS <= TB_LANES, "a manifold's points fit the lanes of one v3w");
 
+/* Pair i's points (pi: its previous frame's entry or -1) matched with the previous frame's, written
+ * at its first point cur->first[i]. */
+static void match_points(tb_world* w, const tb_match_frame* prev, tb_match_frame* cur, int sticky, float dmax,
+                         int32_t i, int32_t pi) {
+  int32_t s0 = w->pairs[i].shape0, s1 = w->pairs[i].shape1;
+  tb_manifold* m = &w->manifolds[i];
+  int32_t first = cur->first[i];
+  /* body-local points; a static shape's (body -1 in the record) are world points (newton-e3 §2) */
+  tb_transform x0 = w->shape_views[s0].frame, x1 = w->shape_views[s1].frame;
+  const tb_distance_pair* dp = &cur->dist[i];
+  int claimed[TB_MAX_MANIFOLD_POINTS] = {0}, replayed = 0;
+  /* a refreshed manifold holds the previous points in their order with their feature ids; when
+   * the distance rule dropped none, point j is previous point j (what find_match returns) */
+  int same = pi >= 0 && cur->pcm[i].state == TB_PCM_REFRESHED && m->point_count == prev->count[pi];
+  /* from three points on, the points in each body's frame four at a time (as in tb_pcm_refresh) */
+  int lanes = m->point_count >= 3;
+  float b0[3][TB_LANES], b1[3][TB_LANES];
+  if (lanes) {
+    v3w_store(b0, v3w_inv_transform_point(x0, v3w_gather(&m->points[0].point0, sizeof(tb_manifold_point), m->point_count)));
+    v3w_store(b1, v3w_inv_transform_point(x1, v3w_gather(&m->points[0].point1, sizeof(tb_manifold_point), m->point_count)));
+  }
+  if (same && !sticky) {
+    /* point j is previous point j, nothing to replay: the records copied along (the loop below
+     * with q = j, without its tests per point) */
+    int32_t pf = prev->first[pi], stored = prev->stored;
+    for (int32_t j = 0; j < m->point_count; ++j) {
+      int32_t k = first + j, pq = pf + j;
+      cur->id[k] = prev->id[pq];
+      cur->age[k] = prev->age[pq] + 1;
+      cur->previous[k] = stored ? pq : -1;
+      cur->feature[k] = m->points[j].feature_id;
+      cur->local0[k] = lanes ? v3w_rows_lane(b0, j) : tb_inv_transform_point(x0, m->points[j].point0);
+      cur->local1[k] = lanes ? v3w_rows_lane(b1, j) : tb_inv_transform_point(x1, m->points[j].point1);
+    }
+    return;
+  }
+  for (int32_t j = 0; j < m->point_count; ++j) {
+    tb_manifold_point* p = &m->points[j];
+    int32_t k = first + j;
+    tb_vec3 l0 = lanes ? v3w_rows_lane(b0, j) : tb_inv_transform_point(x0, p->point0);
+    tb_vec3 l1 = lanes ? v3w_rows_lane(b1, j) : tb_inv_transform_point(x1, p->point1);
+    int32_t q = same ? j : pi >= 0 ? find_match(prev, pi, p, l0, l1, dmax, claimed) : -1;
+    if (q >= 0) {
+      int32_t pq = prev->first[pi] + q;
+      claimed[q] = 1;
+      cur->id[k] = prev->id[pq];
+      cur->age[k] = prev->age[pq] + 1;
+      cur->previous[k] = prev->stored ? pq : -1;
+      if (sticky) {
+        /* replay the previous body-local points while the new ones stay within dmax of them */
+        tb_vec3 a0 = tb_transform_point(x0, prev->local0[pq]), a1 = tb_transform_point(x1, prev->local1[pq]);
+        if (tb_length(tb_sub(a0, p->point0)) <= dmax && tb_length(tb_sub(a1, p->point1)) <= dmax) {
+          tb_distance_point c = tb_distance_classify(dp, tb_dot(tb_sub(a1, a0), m->normal));
+          p->point0 = a0;
+          p->point1 = a1;
+          l0 = prev->local0[pq];
+          l1 = prev->local1[pq];
+          p->separation = c.distance;
+          p->active = c.active && (w->pairs[i].flags & TB_PAIR_SOLVE) != 0;
+          p->excluded = c.excluded;
+          replayed = 1;
+        }
+      }
+    } else {
+      cur->id[k] = 0; /* assigned in pair order by tb_match_contacts */
+      cur->age[k] = 0;
+      cur->previous[k] = -1;
+    }
+    cur->feature[k] = p->feature_id;
+    cur->local0[k] = l0;
+    cur->local1[k] = l1;
+  }
+  if (replayed) tb_pair_count_points(&w->pairs[i], m); /* a replayed point may change activity */
+}
+
+
+#define TB_MATCH_CHUNK TB_CHUNK(64)
+#define TB_MATCH_BLOCK 64 /* pairs whose lists match_range makes at a time */
+
+/* Pairs [begin, end), whose first points are set (cur->first): each pair finds its previous
+ * manifold by a merge walk as keys ascend from pk (the previous frame's first entry whose key is not
+ * below pair begin's), matches its points and writes only its own slots. A new point gets age 0 and
+ * its persistent id later, in pair order. */
+static void match_range(tb_world* w, const tb_match_frame* prev, tb_match_frame* cur, int32_t begin, int32_t end,
+                        int32_t pk) {
+  const tb_shapes* s = &w->shapes;
+  const int sticky = w->def.collision.matching == TB_MATCHING_STICKY;
+  const float dmax = w->def.collision.match_distance;
+  for (int32_t block = begin; block < end; block += TB_MATCH_BLOCK) {
+    int32_t block_end = end - block > TB_MATCH_BLOCK ? block + TB_MATCH_BLOCK : end;
+    /* every pair's key and count, and a list of the pairs with points with their previous entries,
+     * made without a branch on whether a pair has points (about half of a pile's candidate pairs, in
+     * no order a predictor learns) */
+    int32_t with[TB_MATCH_BLOCK], with_prev[TB_MATCH_BLOCK], nw = 0;
+    for (int32_t i = block; i < block_end; ++i) {
+      uint64_t key = tb_pair_match_key(s, w->pairs[i].shape0, w->pairs[i].shape1);
+      while (pk < prev->pair_count && prev->key[pk] < key) ++pk;
+      int32_t count = w->pairs[i].points; /* the narrow stage's count of the manifold's points */
+      cur->key[i] = key;
+      cur->count[i] = count;
+      /* a point's record is its index in this frame (tb_contact_store_reserve); first read whether
+       * or not the pair has points, so the choice is a select, not a branch */
+      int32_t first = cur->first[i];
+      w->manifold_contact[i] = count > 0 ? first : -1;
+      with[nw] = i;
+      with_prev[nw] = pk < prev->pair_count && prev->key[pk] == key ? pk : -1;
+      nw += count > 0;
+    }
+    for (int32_t h = 0; h < nw; ++h) match_points(w, prev, cur, sticky, dmax, with[h], with_prev[h]);
+  }
+}
+
 typedef struct match_ctx {
   tb_world* w;
   const tb_match_frame* prev;
   tb_match_frame* cur;
-  int sticky;
-  float dmax;
+  int32_t from; /* the first pair the narrow stage left (tb_match_data.matched) */
 } match_ctx;
 
-#define TB_MATCH_CHUNK TB_CHUNK(64)
-
-/* Pairs [begin, end): each pair finds its previous manifold (the entry a merge walk from the first
- * pair finds), matches its points and writes only its own slots. A new point gets age 0 and its
- * persistent id later, in pair order. */
+/* Pairs from + [begin, end), the chunk's first by binary search. */
 static void match_job(int32_t begin, int32_t end, void* vctx) {
   const match_ctx* ctx = (const match_ctx*)vctx;
-  tb_world* w = ctx->w;
-  const tb_match_frame* prev = ctx->prev;
-  tb_match_frame* cur = ctx->cur;
-  const tb_shapes* s = &w->shapes;
-  const int sticky = ctx->sticky;
-  const float dmax = ctx->dmax;
-  /* the chunk's first pair by binary search, then a merge walk as keys ascend; every pair's key and
-   * count, and a list of the pairs with points with their previous entries, made without a branch
-   * on whether a pair has points (about half of a pile's candidate pairs, in no order a predictor
-   * learns) */
-  int32_t pk = tb_lower_bound_u64(prev->key, prev->pair_count, tb_pair_match_key(s, w->pairs[begin].shape0, w->pairs[begin].shape1));
-  int32_t with[TB_MATCH_CHUNK], with_prev[TB_MATCH_CHUNK], nw = 0;
-  for (int32_t i = begin; i < end; ++i) {
-    uint64_t key = tb_pair_match_key(s, w->pairs[i].shape0, w->pairs[i].shape1);
-    while (pk < prev->pair_count && prev->key[pk] < key) ++pk;
-    int32_t count = w->pairs[i].points; /* the narrow stage's count of the manifold's points */
-    cur->key[i] = key;
-    cur->count[i] = count;
-    /* a point's record is its index in this frame (tb_contact_store_reserve); first read whether
-     * or not the pair has points, so the choice is a select, not a branch */
-    int32_t first = cur->first[i];
-    w->manifold_contact[i] = w->pairs[i].points > 0 ? first : -1;
-    with[nw] = i;
-    with_prev[nw] = pk < prev->pair_count && prev->key[pk] == key ? pk : -1;
-    nw += count > 0;
+  const tb_world* w = ctx->w;
+  begin += ctx->from;
+  end += ctx->from;
+  int32_t pk = tb_lower_bound_u64(ctx->prev->key, ctx->prev->pair_count,
+                                  tb_pair_match_key(&w->shapes, w->pairs[begin].shape0, w->pairs[begin].shape1));
+  match_range(ctx->w, ctx->prev, ctx->cur, begin, end, pk);
+}
+
+int32_t tb_match_leading(tb_world* w, int32_t begin, int32_t end, int32_t pk, int32_t* points) {
+  tb_match_frame* cur = tb_match_next(&w->match);
+  int32_t n = *points, taken = begin;
+  for (; taken < end && n + w->pairs[taken].points <= w->match.point_capacity; ++taken) {
+    cur->first[taken] = n;
+    n += w->pairs[taken].points;
   }
-  for (int32_t h = 0; h < nw; ++h) {
-    int32_t i = with[h], pi = with_prev[h];
-    int32_t s0 = w->pairs[i].shape0, s1 = w->pairs[i].shape1;
-    tb_manifold* m = &w->manifolds[i];
-    int32_t first = cur->first[i];
-    /* body-local points; a static shape's (body -1 in the record) are world points (newton-e3 §2) */
-    tb_transform x0 = w->shape_views[s0].frame, x1 = w->shape_views[s1].frame;
-    const tb_distance_pair* dp = &cur->dist[i];
-    int claimed[TB_MAX_MANIFOLD_POINTS] = {0}, replayed = 0;
-    /* a refreshed manifold holds the previous points in their order with their feature ids; when
-     * the distance rule dropped none, point j is previous point j (what find_match returns) */
-    int same = pi >= 0 && cur->pcm[i].state == TB_PCM_REFRESHED && m->point_count == prev->count[pi];
-    /* from three points on, the points in each body's frame four at a time (as in tb_pcm_refresh) */
-    int lanes = m->point_count >= 3;
-    float b0[3][TB_LANES], b1[3][TB_LANES];
-    if (lanes) {
-      v3w_store(b0, v3w_inv_transform_point(x0, v3w_gather(&m->points[0].point0, sizeof(tb_manifold_point), m->point_count)));
-      v3w_store(b1, v3w_inv_transform_point(x1, v3w_gather(&m->points[0].point1, sizeof(tb_manifold_point), m->point_count)));
-    }
-    if (same && !sticky) {
-      /* point j is previous point j, nothing to replay: the records copied along (the loop below
-       * with q = j, without its tests per point) */
-      int32_t pf = prev->first[pi], stored = prev->stored;
-      for (int32_t j = 0; j < m->point_count; ++j) {
-        int32_t k = first + j, pq = pf + j;
-        cur->id[k] = prev->id[pq];
-        cur->age[k] = prev->age[pq] + 1;
-        cur->previous[k] = stored ? pq : -1;
-        cur->feature[k] = m->points[j].feature_id;
-        cur->local0[k] = lanes ? v3w_rows_lane(b0, j) : tb_inv_transform_point(x0, m->points[j].point0);
-        cur->local1[k] = lanes ? v3w_rows_lane(b1, j) : tb_inv_transform_point(x1, m->points[j].point1);
-      }
-      continue;
-    }
-    for (int32_t j = 0; j < m->point_count; ++j) {
-      tb_manifold_point* p = &m->points[j];
-      int32_t k = first + j;
-      tb_vec3 l0 = lanes ? v3w_rows_lane(b0, j) : tb_inv_transform_point(x0, p->point0);
-      tb_vec3 l1 = lanes ? v3w_rows_lane(b1, j) : tb_inv_transform_point(x1, p->point1);
-      int32_t q = same ? j : pi >= 0 ? find_match(prev, pi, p, l0, l1, dmax, claimed) : -1;
-      if (q >= 0) {
-        int32_t pq = prev->first[pi] + q;
-        claimed[q] = 1;
-        cur->id[k] = prev->id[pq];
-        cur->age[k] = prev->age[pq] + 1;
-        cur->previous[k] = prev->stored ? pq : -1;
-        if (sticky) {
-          /* replay the previous body-local points while the new ones stay within dmax of them */
-          tb_vec3 a0 = tb_transform_point(x0, prev->local0[pq]), a1 = tb_transform_point(x1, prev->local1[pq]);
-          if (tb_length(tb_sub(a0, p->point0)) <= dmax && tb_length(tb_sub(a1, p->point1)) <= dmax) {
-            tb_distance_point c = tb_distance_classify(dp, tb_dot(tb_sub(a1, a0), m->normal));
-            p->point0 = a0;
-            p->point1 = a1;
-            l0 = prev->local0[pq];
-            l1 = prev->local1[pq];
-            p->separation = c.distance;
-            p->active = c.active && (w->pairs[i].flags & TB_PAIR_SOLVE) != 0;
-            p->excluded = c.excluded;
-            replayed = 1;
-          }
-        }
-      } else {
-        cur->id[k] = 0; /* assigned in pair order by tb_match_contacts */
-        cur->age[k] = 0;
-        cur->previous[k] = -1;
-      }
-      cur->feature[k] = p->feature_id;
-      cur->local0[k] = l0;
-      cur->local1[k] = l1;
-    }
-    if (replayed) tb_pair_count_points(&w->pairs[i], m); /* a replayed point may change activity */
-  }
+  match_range(w, &w->match.frame[w->match.current], cur, begin, taken, pk);
+  *points = n;
+  return taken;
 }
 
 int32_t tb_match_count_points(tb_world* w) {
@@ -157,9 +184,8 @@ int32_t tb_match_count_points(tb_world* w) {
 
 void tb_match_contacts(tb_world* w, const tb_step_context* step) {
   tb_match_data* md = &w->match;
-  match_ctx ctx = {w, &md->frame[md->current], tb_match_next(md), w->def.collision.matching == TB_MATCHING_STICKY,
-                   w->def.collision.match_distance};
-  tb_parallel_for(w->pair_count, TB_MATCH_CHUNK, step->thread_count, match_job, &ctx);
+  match_ctx ctx = {w, &md->frame[md->current], tb_match_next(md), md->matched};
+  tb_parallel_for(w->pair_count - md->matched, TB_MATCH_CHUNK, step->thread_count, match_job, &ctx);
   /* persistent ids of the new points, in pair and point order (the matched ones have age >= 1) */
   tb_match_frame* cur = ctx.cur;
   for (int32_t k = 0; k < cur->point_count; ++k)

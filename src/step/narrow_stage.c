@@ -1,6 +1,7 @@
 /* Narrow phase stage: per candidate pair, in one parallel pass, the narrow phase, the reduction to
- * the configured points per pair, the distance rule and the combined material. One pass keeps each
- * pair's data in cache; the four jobs are the collision and model layers' functions. */
+ * the configured points per pair, the distance rule, the combined material and, for the leading
+ * pairs whose chunks ran in order, the contact matching. One pass keeps each pair's data in cache;
+ * the jobs are the collision and model layers' functions. */
 #include <math.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -16,7 +17,7 @@
 #include "../model/persistent_manifold.h"
 #include "step.h"
 
-#define TB_NARROW_CHUNK TB_CHUNK(32)
+#define TB_NARROW_CHUNK TB_CHUNK(64)
 
 typedef struct narrow_ctx {
   tb_world* w;
@@ -24,7 +25,16 @@ typedef struct narrow_ctx {
   /* persistent manifolds and pairs left apart, added per chunk: sums, so the same with any thread
    * count */
   atomic_int refreshed, generated, apart;
+  /* the leading run of pairs matched in this pass: (its end << 32) | their points. A chunk that
+   * begins where the run ends continues it (every chunk, run on one thread; with more, the chunks
+   * a thread takes while the ones before are done); the matching stage takes the pairs after it.
+   * Who matches a pair changes none of its bits (tb_match_leading). On a line of its own: the
+   * counters above go from thread to thread with every chunk. */
+  _Alignas(64) _Atomic int64_t matched;
+  atomic_int run_over; /* a chunk found the run ended before it: the chunks after need not look */
 } narrow_ctx;
+
+static int64_t matched_run(int32_t end, int32_t points) { return (int64_t)end << 32 | (uint32_t)points; }
 
 /* Per pair: the narrow-phase manifold searched up to the distance rule's detection distance
  * (PhysX: plus the speculative distance and the relative motion of one step, so fast bodies are
@@ -41,8 +51,14 @@ static void narrow_job(int32_t begin, int32_t end, void* vctx) {
   const tb_match_frame* prev = &w->match.frame[w->match.current];
   const int pcm = w->def.collision.persistent_manifolds;
   /* the previous frame's entry of the chunk's first pair, then a merge walk as keys ascend */
-  int32_t pk = tb_lower_bound_u64(prev->key, prev->pair_count, tb_pair_match_key(s, w->pairs[begin].shape0, w->pairs[begin].shape1));
+  const int32_t pk0 = tb_lower_bound_u64(prev->key, prev->pair_count, tb_pair_match_key(s, w->pairs[begin].shape0, w->pairs[begin].shape1));
+  int32_t pk = pk0;
   int32_t refreshed = 0, generated = 0, apart = 0;
+  int64_t run = atomic_load_explicit(&ctx->run_over, memory_order_relaxed) ? -1
+                : atomic_load_explicit(&ctx->matched, memory_order_acquire);
+  const int head = run >= 0 && (int32_t)(run >> 32) == begin; /* this chunk continues the matched run */
+  if (!head && run >= 0) atomic_store_explicit(&ctx->run_over, 1, memory_order_relaxed);
+  int32_t points = (int32_t)(uint32_t)run;
   for (int32_t i = begin; i < end; ++i) {
     int32_t a = w->pairs[i].shape0, c = w->pairs[i].shape1;
     const tb_shape_view *xa = &w->shape_views[a], *xc = &w->shape_views[c]; /* written with the bounds */
@@ -95,6 +111,11 @@ static void narrow_job(int32_t begin, int32_t end, void* vctx) {
     /* read only with points (the store fill and the solvers): most candidate pairs have none */
     if (w->material_memo.count == 0 && m->point_count > 0) tb_combine_materials(w, a, c, &w->manifold_material[i]);
   }
+  if (head) {
+    /* the matching stage takes what does not fit the frame's points (after it grew them) */
+    int32_t matched = tb_match_leading(w, begin, end, pk0, &points);
+    atomic_store_explicit(&ctx->matched, matched_run(matched, points), memory_order_release);
+  }
   atomic_fetch_add_explicit(&ctx->refreshed, refreshed, memory_order_relaxed);
   atomic_fetch_add_explicit(&ctx->generated, generated, memory_order_relaxed);
   atomic_fetch_add_explicit(&ctx->apart, apart, memory_order_relaxed);
@@ -105,9 +126,12 @@ void tb_narrow_stage(tb_world* w, const tb_step_context* step) {
   atomic_init(&ctx.refreshed, 0);
   atomic_init(&ctx.generated, 0);
   atomic_init(&ctx.apart, 0);
+  atomic_init(&ctx.matched, matched_run(0, 0));
+  atomic_init(&ctx.run_over, 0);
   tb_parallel_for(w->pair_count, TB_NARROW_CHUNK, step->thread_count, narrow_job, &ctx);
   /* the last pass's (a wake runs the stage again over every pair) */
   w->stats.refreshed_pairs = atomic_load(&ctx.refreshed);
   w->stats.regenerated_pairs = atomic_load(&ctx.generated);
   w->stats.apart_pairs = atomic_load(&ctx.apart);
+  w->match.matched = (int32_t)(atomic_load(&ctx.matched) >> 32);
 }

@@ -147,17 +147,29 @@ static void run_pile(int threads, float* out, int* bodies, uint32_t* contacts) {
                     kind == 0 ? bx : kind == 1 ? sp : cp, ZERO, ID_Q, 0.6f, 0.1f, 500.0f);
     ++n;
   }
-  for (int s = 0; s < 200; ++s) tb_world_step(w);
+  /* on one thread the narrow stage matches every pair's points itself, except in steps whose points
+   * outgrow the matching frames (the matching stage takes the pairs from there, after they grew):
+   * both ways in this run, and checked against the threads' run, where the stage takes most */
+  const tb_world* ww = tb_world_get(w);
+  int stage_took = 0;
+  for (int s = 0; s < 200; ++s) {
+    tb_world_step(w);
+    stage_took += ww->match.matched < ww->pair_count;
+  }
+  if (threads == 1) CHECK(stage_took >= 1 && stage_took <= 10 && ww->match.matched == ww->pair_count);
   memcpy(out, tb_world_field(w, TB_FIELDS_BODY, 0), sizeof(float) * 7 * (size_t)(n + 1));
   *bodies = n + 1;
-  const tb_world* ww = tb_world_get(w);
   /* enough pairs that the contact readback runs in at least four chunks of 64 manifolds */
   CHECK(ww->pair_count > 3 * 64);
+  CHECK(tb_world_field(w, TB_FIELDS_CONTACT, TB_CONTACT_FIELD_match_key) != NULL); /* the records written */
   const tb_contact_fields* f = &ww->contacts.f;
   size_t nc = (size_t)ww->contacts.count;
   uint32_t h = fnv_bytes(2166136261u, f->normal_impulse, nc * sizeof(float));
   h = fnv_bytes(h, f->tangent_impulse, 2 * nc * sizeof(float));
-  *contacts = fnv_bytes(h, f->force, 3 * nc * sizeof(float));
+  h = fnv_bytes(h, f->force, 3 * nc * sizeof(float));
+  h = fnv_bytes(h, f->match_key, nc * sizeof(uint32_t)); /* the matching's: persistent ids, */
+  h = fnv_bytes(h, f->age, nc * sizeof(int32_t));          /* frames matched, */
+  *contacts = fnv_bytes(h, f->local_point0, 3 * nc * sizeof(float)); /* body-local points */
   tb_step_stats stats;
   tb_world_step_stats(w, &stats);
   if (threads > 1) CHECK(stats.threads_used >= 1);
