@@ -120,7 +120,7 @@ typedef struct tb_match_data {
   int32_t point_capacity; /* points each frame holds */
   uint32_t next_id;     /* next persistent key */
   int32_t matched;      /* pairs [0, matched) of the frame the running collide() fills were matched in
-                           the narrow stage's pass (tb_match_pair), the rest by the matching stage */
+                           the narrow stage's pass (tb_match_leading), the rest by the matching stage */
 } tb_match_data;
 
 /* Flags of a combined contact material. */
