@@ -14,8 +14,9 @@ static inline tb_match_frame* tb_match_next(tb_match_data* m) { return &m->frame
 
 /* After the narrow phase: each pair's first point in the frame the running collide() fills (the
  * points of the pairs before it, so the points are in pair then point order, the order of their
- * contact records; a replayed point changes no count); returns the frame's points, for which the
- * caller reserves the per-point arrays (tb_match_reserve_points). */
+ * contact records; a replayed point changes no count), from the end of the narrow stage's leading
+ * run on (tb_match_data.matched: it set those); returns the frame's points, for which the caller
+ * reserves the per-point arrays (tb_match_reserve_points). */
 int32_t tb_match_count_points(struct tb_world* w);
 
 /* The narrow stage's pairs [begin, end), whose manifolds and counts it has just written, while they
