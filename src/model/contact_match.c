@@ -104,7 +104,6 @@ static void match_points(tb_world* w, const tb_match_frame* prev, tb_match_frame
   if (replayed) tb_pair_count_points(&w->pairs[i], m); /* a replayed point may change activity */
 }
 
-
 #define TB_MATCH_CHUNK TB_CHUNK(64)
 #define TB_MATCH_BLOCK 64 /* pairs whose lists match_range makes at a time */
 
