@@ -13,8 +13,10 @@
 #define TB_STEP_STAGES(X)                                                                           \
   X(AABB_UPDATE, "collision/shape_bounds.c")  /* shape poses, fattened AABBs */                    \
   X(BROAD_PHASE, "collision/broad_phase.c")   /* candidates by overlap, each through filter.c */    \
-  X(NARROW_PHASE, "step/narrow_stage.c")      /* manifolds, reduction, distance rule, materials */ \
-  X(MATCHING, "model/contact_match.c")        /* correspondence with the last collide() */          \
+  X(NARROW_PHASE, "step/narrow_stage.c")      /* manifolds, reduction, distance rule, materials,   \
+                                                 and the matching of the pairs whose chunks ran in  \
+                                                 order (contact_match.c: tb_match_leading) */       \
+  X(MATCHING, "model/contact_match.c")        /* correspondence with the last collide(): the rest */ \
   X(CONTACT_STORE, "model/contact_store.c")   /* the public records, written when first read */   \
   X(SOLVE, "solver/solver*.c")                /* the preset's solver family, guarded */           \
   X(OBSERVERS, "observe/observe.c")           /* sensors, events */
