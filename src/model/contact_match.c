@@ -172,8 +172,9 @@ int32_t tb_match_leading(tb_world* w, int32_t begin, int32_t end, int32_t pk, in
 
 int32_t tb_match_count_points(tb_world* w) {
   tb_match_frame* cur = tb_match_next(&w->match);
-  int32_t n = w->match.matched_points; /* the narrow stage set the first points of the pairs before */
-  for (int32_t i = w->match.matched; i < w->pair_count; ++i) {
+  /* the narrow stage set the first points of the pairs before its run's end */
+  int32_t from = w->match.matched, n = from > 0 ? cur->first[from - 1] + w->pairs[from - 1].points : 0;
+  for (int32_t i = from; i < w->pair_count; ++i) {
     cur->first[i] = n;
     n += w->pairs[i].points;
   }

@@ -133,7 +133,5 @@ void tb_narrow_stage(tb_world* w, const tb_step_context* step) {
   w->stats.refreshed_pairs = atomic_load(&ctx.refreshed);
   w->stats.regenerated_pairs = atomic_load(&ctx.generated);
   w->stats.apart_pairs = atomic_load(&ctx.apart);
-  int64_t run = atomic_load(&ctx.matched);
-  w->match.matched = (int32_t)(run >> 32);
-  w->match.matched_points = (int32_t)(uint32_t)run;
+  w->match.matched = (int32_t)(atomic_load(&ctx.matched) >> 32);
 }

@@ -121,7 +121,6 @@ typedef struct tb_match_data {
   uint32_t next_id;     /* next persistent key */
   int32_t matched;      /* pairs [0, matched) of the frame the running collide() fills were matched in
                            the narrow stage's pass (tb_match_leading), the rest by the matching stage */
-  int32_t matched_points; /* the points of those pairs */
 } tb_match_data;
 
 /* Flags of a combined contact material. */
