@@ -8,6 +8,7 @@
 #
 #   bash bench/wasm_perf.sh [--jobs] [pile|pyramid] [steps] [function]
 #   bash bench/wasm_perf.sh pile 1200 JS:generate-162-turbofan
+#   SIDE=40 bash bench/wasm_perf.sh --jobs pile 400   # the pile's columns per side (10: 1 000 bodies)
 #
 # Needs perf (Debian's linux-perf) and `make wasm`. The link-time build merges each stage's jobs
 # into the stage's function, so a function here is often several of the C files' functions.
@@ -42,7 +43,7 @@ cat > "$dir/run.mjs" <<JS
 import { loadFrom } from '$root/bench/engines/tribo.mjs';
 import { pile, pyramid } from '$root/bench/scenes.mjs';
 const engine = await loadFrom('$load', { simd: true });
-const world = engine.createWorld(('$scene' === 'pile' ? pile : pyramid)());
+const world = engine.createWorld('$scene' === 'pile' ? pile({ side: ${SIDE:-10} }) : pyramid());
 for (let i = 0; i < $steps; i++) world.step();
 world.free();
 JS

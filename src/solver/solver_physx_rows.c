@@ -488,8 +488,12 @@ void tb_physx_prepare_rows_job(int32_t begin, int32_t end, void* vctx) {
      * fields of a row are written per lane, so only they start from zero */
     tb_f4 z = tb_f4_load(&d->states[ctx->zero_state].v.x);
     zero_rows(c, offsetof(tb_contact_wide, p), z);
-    for (int32_t j = 0; j < points; ++j) zero_rows(c->p[j].base_separation, TB_POINT_LANE_FIELDS, z);
-    for (int32_t q = 0; q < points && q < TB_MAX_ANCHORS; ++q) zero_rows(c->a[q].lambda_t0, TB_ANCHOR_LANE_FIELDS, z);
+    /* from the row's start plus the first field's offset: the zeros span several fields, which a
+     * pointer to the first field's array may not reach */
+    for (int32_t j = 0; j < points; ++j)
+      zero_rows((char*)&c->p[j] + offsetof(tb_contact_point_wide, base_separation), TB_POINT_LANE_FIELDS, z);
+    for (int32_t q = 0; q < points && q < TB_MAX_ANCHORS; ++q)
+      zero_rows((char*)&c->a[q] + offsetof(tb_anchor_wide, lambda_t0), TB_ANCHOR_LANE_FIELDS, z);
     /* points <= the rows placed for the wide (place_rows: the bucket's point class is the pair's
      * point count, tb_pair.points, which equals its manifold's) */
     c->point_count = points;
