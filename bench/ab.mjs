@@ -26,7 +26,7 @@ import { level, pile, pyramid, tray } from './scenes.mjs';
 import { loadFrom } from './engines/tribo.mjs';
 import { parseEngineName } from './engine_name.mjs';
 import { startHog } from './hog.mjs';
-import { rng } from '../web/scene.js';
+import { median, medianInterval } from './turn_stats.mjs';
 import { crossCoreRoundTripNs } from './core_latency.mjs';
 import { ensureOptimizingCompiler } from './v8_flags.mjs';
 
@@ -82,18 +82,7 @@ for (let start = 0, pair = 0; start < steps; start += TURN, ++pair) {
   }
 }
 if (!hog) roundTrip.push(await crossCoreRoundTripNs());
-const median = (a) => a.slice().sort((x, y) => x - y)[a.length >> 1];
 const ratios = turns[1].map((x, i) => x / turns[0][i]);
-/* 95 % interval of the median ratio: the median of 2000 resamples of the turns (with a fixed
- * seed, so a rerun of the same times prints the same interval). An interval that holds 1 says
- * the run did not tell the two apart. */
-function medianInterval(values, resamples = 2000) {
-  const random = rng(0x9e3779b9);
-  const medians = [];
-  for (let r = 0; r < resamples; ++r) medians.push(median(values.map(() => values[Math.floor(random() * values.length)])));
-  medians.sort((x, y) => x - y);
-  return [medians[Math.floor(0.025 * resamples)], medians[Math.ceil(0.975 * resamples) - 1]];
-}
 const [lo, hi] = medianInterval(ratios);
 console.log(`${sceneName}${sceneName === 'pile' ? ` (${scene.bodies.filter((b) => b.type === 'dynamic').length} bodies)` : ''}: ${names[0]} ${median(times[0]).toFixed(3)} ms/step, ` +
   `new ${median(times[1]).toFixed(3)} ms/step; new/${names[0]} per turn median ${median(ratios).toFixed(3)} ` +
