@@ -15,7 +15,6 @@
 typedef struct tb_physx_lane {
   int32_t manifold;
   const tb_manifold* mf;
-  const tb_physx_wide_pairs* in; /* the wide's pairs (the lane's column) */
   tb_vec3 n;                /* manifold normal, shape0 → shape1 */
   tb_vec3 dg;               /* TGS with gravity per internal step: the step's a·h not yet applied, m/s */
   tb_vec3 x[TB_MAX_MANIFOLD_POINTS]; /* contact point of each manifold point (tb_physx_point_of), world, m */
@@ -91,11 +90,10 @@ static void prepare_lane_bodies(const tb_physx_ctx* ctx, tb_contact_wide* c, int
   const tb_world* w = ctx->w;
   const tb_solver_data* d = ctx->d;
   const tb_solver_params* sp = &w->def.solver;
-  const tb_physx_wide_pairs* in = ls->pr;
+  const tb_physx_wide_pairs* pr = ls->pr; /* the wide's pairs: lane l is column l */
   ln->manifold = m;
   ln->mf = &w->manifolds[m];
-  ln->in = in;
-  int32_t a = in->solver_a[l], b = in->solver_b[l];
+  int32_t a = pr->solver_a[l], b = pr->solver_b[l];
   const tb_body_sim* sa = a >= 0 ? &d->sims[a] : NULL;
   const tb_body_sim* sb = b >= 0 ? &d->sims[b] : NULL;
   float ima = sa ? sa->inv_mass : 0.0f, imb = sb ? sb->inv_mass : 0.0f;
@@ -117,10 +115,10 @@ static void prepare_lane_bodies(const tb_physx_ctx* ctx, tb_contact_wide* c, int
   c->max_impulse[l] = cap;
 
   /* combined by the world's combine rule during collide() */
-  c->compliant[l] = (in->flags[l] & TB_CONTACT_MATERIAL_COMPLIANT) != 0 ? 1.0f : 0.0f;
-  c->mu_static[l] = in->mu_static[l];
-  c->mu_dynamic[l] = in->mu_dynamic[l];
-  ls->restitution[l] = in->restitution[l];
+  c->compliant[l] = (pr->flags[l] & TB_CONTACT_MATERIAL_COMPLIANT) != 0 ? 1.0f : 0.0f;
+  c->mu_static[l] = pr->mu_static[l];
+  c->mu_dynamic[l] = pr->mu_dynamic[l];
+  ls->restitution[l] = pr->restitution[l];
 
   ln->n = ln->mf->normal;
   ls->points[l] = (float)ln->mf->point_count;
@@ -195,11 +193,11 @@ static void gather_side_bodies(const tb_solver_data* d, const float* zeros, cons
 /* Both sides' body rows of the lanes, and the states the iterations' gather reads. */
 static void gather_lane_bodies(const tb_physx_ctx* ctx, tb_contact_wide* c, tb_physx_lanes* ls) {
   const tb_solver_data* d = ctx->d;
-  const tb_physx_wide_pairs* in = ls->pr;
+  const tb_physx_wide_pairs* pr = ls->pr;
   int32_t a[TB_LANES], b[TB_LANES];
   for (int l = 0; l < TB_LANES; ++l) {
-    a[l] = in->manifold[l] >= 0 ? in->solver_a[l] : -1;
-    b[l] = in->manifold[l] >= 0 ? in->solver_b[l] : -1;
+    a[l] = pr->manifold[l] >= 0 ? pr->solver_a[l] : -1;
+    b[l] = pr->manifold[l] >= 0 ? pr->solver_b[l] : -1;
     c->state_a[l] = a[l] >= 0 ? a[l] : ctx->zero_state;
     c->state_b[l] = b[l] >= 0 ? b[l] : ctx->zero_state;
   }
@@ -217,20 +215,20 @@ static void prepare_lane_friction(const tb_physx_ctx* ctx, tb_contact_wide* c, i
   const tb_solver_data* d = ctx->d;
   const tb_bodies* bodies = &w->bodies;
   const tb_manifold* mf = ln->mf;
-  int32_t flags = ln->in->flags[l];
+  tb_physx_wide_pairs* pr = ls->pr;
+  int32_t flags = pr->flags[l];
   tb_vec3 n = ln->n;
   int32_t anchors[TB_MAX_ANCHORS] = {-1, -1};
   /* a patch with an active point has friction unless a material disables it; strong friction
    * keeps the anchors of a patch that stuck (unless a material disables it), the others are
    * chosen afresh */
-  int friction = ln->in->active[l] > 0 && !(flags & TB_CONTACT_MATERIAL_NO_FRICTION);
+  int friction = pr->active[l] > 0 && !(flags & TB_CONTACT_MATERIAL_NO_FRICTION);
   int na = 0;
-  tb_physx_wide_pairs* pr = ls->pr;
   pr->strong[l] = friction && !(flags & TB_CONTACT_MATERIAL_NO_STRONG_FRICTION);
   pr->kept[l] = -1;
   if (pr->strong[l]) {
     const tb_anchor_cache* prev = &d->anchors[d->anchors_prev];
-    int32_t ci = ln->in->cache_row[l];
+    int32_t ci = pr->cache_row[l];
     int32_t pts[TB_MAX_ANCHORS];
     int nk = ci >= 0 ? kept_anchors(prev, ci, mf, pts) : 0;
     if (nk > 0) {
@@ -251,7 +249,7 @@ static void prepare_lane_friction(const tb_physx_ctx* ctx, tb_contact_wide* c, i
   if (pr->kept[l] >= 0) {
     /* the kept anchors' drift follows for all lanes at once (prepare_anchor_drift) */
     const tb_anchor_cache* prev = &d->anchors[d->anchors_prev];
-    tb_transform xa = tb_body_pose(bodies, ln->in->slot_a[l]), xb = tb_body_pose(bodies, ln->in->slot_b[l]);
+    tb_transform xa = tb_body_pose(bodies, pr->slot_a[l]), xb = tb_body_pose(bodies, pr->slot_b[l]);
     ls->kept[l] = 1.0f;
     set3(ls->pa, l, xa.p); set3(ls->pb, l, xb.p);
     set4(ls->qa, l, xa.q); set4(ls->qb, l, xb.q);
@@ -362,14 +360,14 @@ static void prepare_spring_point(const tb_physx_ctx* ctx, tb_contact_wide* c, in
                                  float wn, float vn) {
   const tb_physx_lane* ln = &ls->ln[l];
   const tb_manifold_point* mp = &ln->mf->points[j];
-  const tb_physx_wide_pairs* in = ln->in;
+  const tb_physx_wide_pairs* pr = ls->pr;
   tb_contact_point_wide* p = &c->p[j];
   float hi = ls->hi[l];
-  float stiffness = in->stiffness[l];
-  float damping = mp->separation > 0.0f && mp->separation + vn * ctx->h > 0.0f ? 0.0f : in->damping[l];
+  float stiffness = pr->stiffness[l];
+  float damping = mp->separation > 0.0f && mp->separation + vn * ctx->h > 0.0f ? 0.0f : pr->damping[l];
   float a_sp = hi * (damping + hi * stiffness);
   if (a_sp <= 0.0f) return;
-  int accel = (in->flags[l] & TB_CONTACT_MATERIAL_ACCELERATION_SPRING) != 0;
+  int accel = (pr->flags[l] & TB_CONTACT_MATERIAL_ACCELERATION_SPRING) != 0;
   float xk = 1.0f / (1.0f + a_sp * (accel ? 1.0f : wn));
   p->vel_mul[l] = xk * a_sp * (accel ? 1.0f / wn : 1.0f);
   p->compliant_rate[l] = stiffness / (damping + hi * stiffness);
