@@ -771,7 +771,16 @@ static void test_fat_emit_thread_independent(void) {
   }
   CHECK(same);
   CHECK(incremental == 12); /* every collide updated the fat pairs without a sweep */
-  CHECK(tb_world_step(wid[1]) == TB_OK && three->stats.threads_used == 3);
+  /* the three-thread world's steps run on more than one thread when the machine lets them: which
+   * threads claim a job's chunks is the machine's (a worker slow to wake finds them taken; a slow
+   * wait makes the pool run the next jobs on the caller for a while, src/core/jobs.c), so not in
+   * every step, but within a few even on a busy machine */
+  int parallel = 0;
+  for (int s = 0; s < 200 && !parallel; ++s) {
+    CHECK(tb_world_step(wid[1]) == TB_OK);
+    parallel = three->stats.threads_used > 1;
+  }
+  CHECK(parallel);
   for (int k = 0; k < 3; ++k) tb_world_destroy(wid[k]);
 }
 
