@@ -37,7 +37,7 @@ const [smallArg = '5', largeArg = '40', pairsArg = '20'] = process.argv.slice(2)
 const sides = [Number(smallArg), Number(largeArg)], pairs = Number(pairsArg);
 const engineName = process.env.ENGINE ?? 'tribo:simd';
 const entry = parseEngineName(engineName);
-if (!(sides[0] >= 1) || !(sides[1] > sides[0]) || !Number.isInteger(pairs) || pairs < 3 ||
+if (!Number.isInteger(sides[0]) || !(sides[0] >= 1) || !Number.isInteger(sides[1]) || !(sides[1] > sides[0]) || !Number.isInteger(pairs) || pairs < 3 ||
     !(entry.module === 'tribo' || PEERS.includes(engineName))) {
   console.error(`usage: [ENGINE=tribo:…|${PEERS.join('|')}] node bench/scaling_ab.mjs [small side >= 1] [large side > small] [pairs >= 3] ` +
     `(got ${JSON.stringify([smallArg, largeArg, pairsArg])}, ENGINE=${JSON.stringify(engineName)})`);

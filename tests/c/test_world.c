@@ -151,16 +151,15 @@ static void run_pile(int threads, float* out, int* bodies, uint32_t* contacts) {
    * points outgrow the matching frames (the matching stage takes the pairs from there, after they
    * grew): exactly those steps, both ways in this run, checked against the threads' run */
   const tb_world* ww = tb_world_get(w);
-  int stage_took = 0, grew = 0, other = 0;
+  int grew = 0, other = 0; /* steps whose points outgrew the frames; steps where that and the stage's share differ */
   for (int s = 0; s < 200; ++s) {
     int32_t capacity = ww->match.point_capacity;
     tb_world_step(w);
     int took = ww->match.matched < ww->pair_count, outgrew = ww->match.point_capacity > capacity;
-    stage_took += took;
     grew += outgrew;
     other += took != outgrew;
   }
-  if (threads == 1) CHECK(stage_took >= 1 && stage_took == grew && other == 0);
+  if (threads == 1) CHECK(grew >= 1 && other == 0);
   memcpy(out, tb_world_field(w, TB_FIELDS_BODY, 0), sizeof(float) * 7 * (size_t)(n + 1));
   *bodies = n + 1;
   /* enough pairs that the contact readback runs in at least four chunks of 64 manifolds */
