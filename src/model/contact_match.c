@@ -107,36 +107,30 @@ static void match_points(tb_world* w, const tb_match_frame* prev, tb_match_frame
 #define TB_MATCH_CHUNK TB_CHUNK(64)
 #define TB_MATCH_BLOCK 64 /* pairs whose lists match_range makes at a time */
 
-/* Pairs [begin, end), whose first points are set (cur->first): each pair finds its previous
- * manifold by a merge walk as keys ascend from pk (the previous frame's first entry whose key is not
- * below pair begin's), matches its points and writes only its own slots. A new point gets age 0 and
- * its persistent id later, in pair order. */
-static void match_range(tb_world* w, const tb_match_frame* prev, tb_match_frame* cur, int32_t begin, int32_t end,
-                        int32_t pk) {
-  const tb_shapes* s = &w->shapes;
+/* Pairs [begin, end), whose first points are set (cur->first) and whose keys and previous entries the
+ * narrow stage wrote (cur->key, tb_match_data.was): each pair matches its points with its previous
+ * manifold's and writes only its own slots. A new point gets age 0 and its persistent id later, in
+ * pair order. */
+static void match_range(tb_world* w, const tb_match_frame* prev, tb_match_frame* cur, int32_t begin, int32_t end) {
   const int sticky = w->def.collision.matching == TB_MATCHING_STICKY;
   const float dmax = w->def.collision.match_distance;
+  const int32_t* was = w->match.was;
   for (int32_t block = begin; block < end; block += TB_MATCH_BLOCK) {
     int32_t block_end = end - block > TB_MATCH_BLOCK ? block + TB_MATCH_BLOCK : end;
-    /* every pair's key and count, and a list of the pairs with points with their previous entries,
-     * made without a branch on whether a pair has points (about half of a pile's candidate pairs, in
-     * no order a predictor learns) */
-    int32_t with[TB_MATCH_BLOCK], with_prev[TB_MATCH_BLOCK], nw = 0;
+    /* every pair's count, and a list of the pairs with points, made without a branch on whether a
+     * pair has points (about half of a pile's candidate pairs, in no order a predictor learns) */
+    int32_t with[TB_MATCH_BLOCK], nw = 0;
     for (int32_t i = block; i < block_end; ++i) {
-      uint64_t key = tb_pair_match_key(s, w->pairs[i].shape0, w->pairs[i].shape1);
-      while (pk < prev->pair_count && prev->key[pk] < key) ++pk;
       int32_t count = w->pairs[i].points; /* the narrow stage's count of the manifold's points */
-      cur->key[i] = key;
       cur->count[i] = count;
       /* a point's record is its index in this frame (tb_contact_store_reserve); first read whether
        * or not the pair has points, so the choice is a select, not a branch */
       int32_t first = cur->first[i];
       w->manifold_contact[i] = count > 0 ? first : -1;
       with[nw] = i;
-      with_prev[nw] = pk < prev->pair_count && prev->key[pk] == key ? pk : -1;
       nw += count > 0;
     }
-    for (int32_t h = 0; h < nw; ++h) match_points(w, prev, cur, sticky, dmax, with[h], with_prev[h]);
+    for (int32_t h = 0; h < nw; ++h) match_points(w, prev, cur, sticky, dmax, with[h], was[with[h]]);
   }
 }
 
@@ -147,25 +141,20 @@ typedef struct match_ctx {
   int32_t from; /* the first pair the narrow stage left (tb_match_data.matched) */
 } match_ctx;
 
-/* Pairs from + [begin, end), the chunk's first by binary search. */
+/* Pairs from + [begin, end). */
 static void match_job(int32_t begin, int32_t end, void* vctx) {
   const match_ctx* ctx = (const match_ctx*)vctx;
-  const tb_world* w = ctx->w;
-  begin += ctx->from;
-  end += ctx->from;
-  int32_t pk = tb_lower_bound_u64(ctx->prev->key, ctx->prev->pair_count,
-                                  tb_pair_match_key(&w->shapes, w->pairs[begin].shape0, w->pairs[begin].shape1));
-  match_range(ctx->w, ctx->prev, ctx->cur, begin, end, pk);
+  match_range(ctx->w, ctx->prev, ctx->cur, begin + ctx->from, end + ctx->from);
 }
 
-int32_t tb_match_leading(tb_world* w, int32_t begin, int32_t end, int32_t pk, int32_t* points) {
+int32_t tb_match_leading(tb_world* w, int32_t begin, int32_t end, int32_t* points) {
   tb_match_frame* cur = tb_match_next(&w->match);
   int32_t n = *points, taken = begin;
   for (; taken < end && n + w->pairs[taken].points <= w->match.point_capacity; ++taken) {
     cur->first[taken] = n;
     n += w->pairs[taken].points;
   }
-  match_range(w, &w->match.frame[w->match.current], cur, begin, taken, pk);
+  match_range(w, &w->match.frame[w->match.current], cur, begin, taken);
   *points = n;
   return taken;
 }

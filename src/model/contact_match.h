@@ -19,14 +19,14 @@ static inline tb_match_frame* tb_match_next(tb_match_data* m) { return &m->frame
  * reserves the per-point arrays (tb_match_reserve_points). */
 int32_t tb_match_count_points(struct tb_world* w);
 
-/* The narrow stage's pairs [begin, end), whose manifolds and counts it has just written, while they
- * are in cache: from the first point *points (the points of the pairs before begin) each pair's
- * first point, as long as its points fit the frame's arrays, and those pairs' points matched (pk:
- * the previous frame's first entry whose key is not below pair begin's). Returns the end of the
+/* The narrow stage's pairs [begin, end), whose manifolds, counts, keys and previous entries
+ * (tb_match_data.was) it has just written, while they are in cache: from the first point *points
+ * (the points of the pairs before begin) each pair's first point, as long as its points fit the
+ * frame's arrays, and those pairs' points matched. Returns the end of the
  * pairs it took and advances *points past them. The narrow stage calls it for the leading run of
  * pairs whose chunks ran in order (tb_match_data.matched); tb_match_contacts matches the rest, the
  * same way. */
-int32_t tb_match_leading(struct tb_world* w, int32_t begin, int32_t end, int32_t pk, int32_t* points);
+int32_t tb_match_leading(struct tb_world* w, int32_t begin, int32_t end, int32_t* points);
 
 /* Then: makes a new current frame, matches every point with the previous frame (the pairs from
  * tb_match_data.matched on: the narrow stage matched those before), applies sticky

@@ -51,8 +51,7 @@ static void narrow_job(int32_t begin, int32_t end, void* vctx) {
   const tb_match_frame* prev = &w->match.frame[w->match.current];
   const int pcm = w->def.collision.persistent_manifolds;
   /* the previous frame's entry of the chunk's first pair, then a merge walk as keys ascend */
-  const int32_t pk0 = tb_lower_bound_u64(prev->key, prev->pair_count, tb_pair_match_key(s, w->pairs[begin].shape0, w->pairs[begin].shape1));
-  int32_t pk = pk0;
+  int32_t pk = tb_lower_bound_u64(prev->key, prev->pair_count, tb_pair_match_key(s, w->pairs[begin].shape0, w->pairs[begin].shape1));
   int32_t refreshed = 0, generated = 0, apart = 0;
   int64_t run = atomic_load_explicit(&ctx->run_over, memory_order_relaxed) ? -1
                 : atomic_load_explicit(&ctx->matched, memory_order_acquire);
@@ -75,6 +74,8 @@ static void narrow_job(int32_t begin, int32_t end, void* vctx) {
     uint64_t key = tb_pair_match_key_of(a, xa->generation, c, xc->generation);
     while (pk < prev->pair_count && prev->key[pk] < key) ++pk;
     if (pk < prev->pair_count && prev->key[pk] == key) pi = pk;
+    frame->key[i] = key;
+    w->match.was[i] = pi; /* the matching's too */
     const tb_pcm_cache* was = pi >= 0 ? &prev->pcm[pi] : NULL;
     if (was && was->state == TB_PCM_APART &&
         tb_apart_holds(was->apart.distance, &ga, &was->apart.pose0, &xa->pose, &gc, &was->apart.pose1, &xc->pose, dp.detect)) {
@@ -113,7 +114,7 @@ static void narrow_job(int32_t begin, int32_t end, void* vctx) {
   }
   if (head) {
     /* the matching stage takes what does not fit the frame's points (after it grew them) */
-    int32_t matched = tb_match_leading(w, begin, end, pk0, &points);
+    int32_t matched = tb_match_leading(w, begin, end, &points);
     atomic_store_explicit(&ctx->matched, matched_run(matched, points), memory_order_release);
   }
   atomic_fetch_add_explicit(&ctx->refreshed, refreshed, memory_order_relaxed);

@@ -106,14 +106,21 @@ static int both_frames(tb_match_data* m, int (*arrays_of)(tb_match_frame*, tb_ar
   return n + arrays_of(&m->frame[1], out + n);
 }
 
+/* The arrays of both frames of one kind, and per pair the narrow stage's entries found (`was`). */
+static int match_arrays(tb_match_data* m, int (*arrays_of)(tb_match_frame*, tb_array_ref*), tb_array_ref* out) {
+  int n = both_frames(m, arrays_of, out);
+  if (arrays_of == tb_match_pair_arrays) out[n++] = (tb_array_ref){(void**)&m->was, sizeof(int32_t)};
+  return n;
+}
+
 static int reserve_frames(tb_match_data* m, int (*arrays_of)(tb_match_frame*, tb_array_ref*), int32_t* capacity,
                           int32_t n) {
   if (n <= *capacity) return 1;
   int32_t cap = *capacity > 0 ? 2 * *capacity : 16;
   while (cap < n) cap = cap > INT32_MAX / 2 ? n : 2 * cap;
-  tb_array_ref a[2 * TB_MATCH_PAIR_ARRAYS];
+  tb_array_ref a[2 * TB_MATCH_PAIR_ARRAYS + 1];
   _Static_assert(TB_MATCH_POINT_ARRAYS <= TB_MATCH_PAIR_ARRAYS, "a holds either kind");
-  if (!tb_grow_arrays(a, both_frames(m, arrays_of, a), *capacity, cap)) return 0;
+  if (!tb_grow_arrays(a, match_arrays(m, arrays_of, a), *capacity, cap)) return 0;
   *capacity = cap;
   return 1;
 }
@@ -132,9 +139,9 @@ int tb_match_reserve_points(tb_world* w, int32_t points) {
 }
 
 void tb_match_free(tb_match_data* m) {
-  tb_array_ref a[2 * TB_MATCH_PAIR_ARRAYS];
-  tb_free_arrays(a, both_frames(m, tb_match_pair_arrays, a), m->capacity);
-  tb_free_arrays(a, both_frames(m, tb_match_point_arrays, a), m->point_capacity);
+  tb_array_ref a[2 * TB_MATCH_PAIR_ARRAYS + 1];
+  tb_free_arrays(a, match_arrays(m, tb_match_pair_arrays, a), m->capacity);
+  tb_free_arrays(a, match_arrays(m, tb_match_point_arrays, a), m->point_capacity);
   memset(m, 0, sizeof *m);
 }
 
