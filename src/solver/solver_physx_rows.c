@@ -437,7 +437,15 @@ static void prepare_point_rows(const tb_physx_ctx* ctx, tb_contact_wide* c, cons
  * memory.fill, a call into the runtime for each of a wide's few hundred bytes, four calls a wide
  * (bench/RESULTS.md "perf21"). */
 static inline void zero_rows(void* p, size_t n, tb_f4 z) {
-  for (size_t i = 0; i < n; i += 16) tb_f4_store((float*)(void*)((char*)p + i), z);
+  char* c = (char*)p;
+  size_t i = 0;
+  for (; i + 64 <= n; i += 64) { /* a line's four stores per turn: the loop's count and test cost as much as a store */
+    tb_f4_store((float*)(void*)(c + i), z);
+    tb_f4_store((float*)(void*)(c + i + 16), z);
+    tb_f4_store((float*)(void*)(c + i + 32), z);
+    tb_f4_store((float*)(void*)(c + i + 48), z);
+  }
+  for (; i < n; i += 16) tb_f4_store((float*)(void*)(c + i), z);
 }
 /* Bytes of a point's and an anchor's per-lane fields (what row_arms does not write), from
  * base_separation and lambda_t0 to the end of the row's fields. */
