@@ -23,7 +23,9 @@
 //                  itself a child process; 30 s, or an adapter's own hangSeconds when larger)
 //   BENCH_SCALING  body counts of the scaling table (piles of 10 layers, 10·side² bodies), e.g.
 //                  250,1000,4000,16000 (or 1 for that list); default engines then tribo:simd,
-//                  tribo:threads, tribo-native, rapier-simd; ms/step, ms per 1000 bodies, first step
+//                  tribo:threads, tribo-native, rapier-simd; ms/step, ms per 1000 bodies, first step;
+//                  and per Node engine the smallest against the largest pile in one process
+//                  (bench/scaling_ab.mjs, BENCH_SCALING_PAIRS pairs of turns, default 20)
 //   BENCH_HOG      1: also run every threads-build entry and tribo:simd with a CPU hog (a busy child process)
 //                  beside it, as the row `<entry>+hog`
 //   BENCH_TIERING  1: V8's default wasm tiering instead of `node --no-liftoff` (bench/v8_flags.mjs)
@@ -426,9 +428,34 @@ function threadsReport({ results }) {
   return L.join('\n');
 }
 
+/**
+ * The smallest against the largest pile of the scaling table, each Node engine in one child process
+ * stepping both in turns (bench/scaling_ab.mjs): the cost per body's growth with both sizes under
+ * the same state of the machine. Returns inProcess[id] = its JSON line, or { error }.
+ */
+function scalingInProcess(loaded, skipped) {
+  const sides = [SCALING[0], SCALING[SCALING.length - 1]].map((n) => String(Math.round(Math.sqrt(n / 10))));
+  const pairs = String(posInt(process.env.BENCH_SCALING_PAIRS, 20));
+  const out = {};
+  for (const id of ENGINES.filter((e) => !HOG_OF.has(e) && !skipped.has(e) && loaded.has(e) && !loaded.get(e).external)) {
+    log(`scaling in one process: ${id}, ${SCALING[0]} against ${SCALING[SCALING.length - 1]} bodies`);
+    try {
+      const text = execFileSync(process.execPath, [...process.execArgv, path.join(HERE, 'scaling_ab.mjs'), ...sides, pairs], {
+        encoding: 'utf8', env: { ...process.env, ENGINE: ENTRY.get(id).name, SCALING_AB_JSON: '1' }, timeout: 1800 * 1000, stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      out[id] = JSON.parse(text.trim().split('\n').pop());
+      log(`  large / small cost per body ${fmtRatio(out[id].ratio)} (${fmtRatio(out[id].lo)}–${fmtRatio(out[id].hi)})`);
+    } catch (err) {
+      out[id] = { error: `${err?.stderr || err?.message || err}`.trim().split('\n')[0].slice(0, 200) };
+      log(`  ERROR: ${out[id].error}`);
+    }
+  }
+  return out;
+}
+
 /** Scaling table: per engine and pile size, ms/step, ms per 1000 bodies and the first step. */
 function scalingReport(run) {
-  const { skipped, scaling, errors } = run;
+  const { skipped, scaling, errors, inProcess = {} } = run;
   const L = [`## Scaling: piles of ${SCALING.join(' / ')} bodies (10 layers, same bodies per m² of floor)`, ''];
   L.push('Each cell: ms/step (timing window) · ms per 1000 bodies · first step ms. "flat" = largest / smallest ms per');
   L.push('1000 bodies over the sizes (1.00 = cost per body independent of the scene size); "flat, fastest rounds" = the');
@@ -436,18 +463,20 @@ function scalingReport(run) {
   L.push('that falls on two rounds of one size moves its median: bench/RESULTS.md "perf41"); "first / later" = the');
   L.push('largest first step over that size\'s ms/step (in a child process, after a warm-up of 30 steps of a 250-body pile');
   L.push('that compiles the engine; tribo-native: its own process, no warm-up). Memory: Tribo\'s live bytes at the end of the');
-  L.push('largest pile, per body.');
+  L.push('largest pile, per body. "flat in one process" = the smallest against the largest pile of one Node engine');
+  L.push('stepping in turns in one child process (bench/scaling_ab.mjs): the median over the pairs of turns of their');
+  L.push('cost per body\'s ratio with its 95 % interval, both sizes under the same state of the machine.');
   L.push('');
   const m = run.meta;
   L.push(`Run: ${m.date}, Tribo ${m.tribo}, \`nproc\` = ${m.nproc}, ${m.cpu}, cross-core round trip ${m.roundTripStart} then ` +
     `${m.roundTripEnd} ns, ${ROUNDS} round${ROUNDS === 1 ? '' : 's'} of ${STEPS} steps (timing window from step ${S.windowFor(STEPS)[0]}), ` +
     `${m.totalS.toFixed(0)} s in all; kept by runs without BENCH_SCALING, so it may be older than the tables above.`);
   L.push('');
-  L.push(`| engine | ${SCALING.map((n) => `${n} bodies`).join(' | ')} | flat | flat, fastest rounds | first / later | bytes per body |`);
-  L.push(`| --- |${SCALING.map(() => ' ---: |').join('')} ---: | ---: | ---: | ---: |`);
+  L.push(`| engine | ${SCALING.map((n) => `${n} bodies`).join(' | ')} | flat | flat, fastest rounds | flat in one process | first / later | bytes per body |`);
+  L.push(`| --- |${SCALING.map(() => ' ---: |').join('')} ---: | ---: | ---: | ---: | ---: |`);
   for (const id of ENGINES.filter((e) => !HOG_OF.has(e))) {
     // a skipped engine: its reason in the first size's cell, the other cells empty
-    if (skipped.has(id)) { L.push(`| ${id} | skipped: ${esc(skipped.get(id))} |${' |'.repeat(SCALING.length + 3)}`); continue; }
+    if (skipped.has(id)) { L.push(`| ${id} | skipped: ${esc(skipped.get(id))} |${' |'.repeat(SCALING.length + 4)}`); continue; }
     const row = SCALING.map((n) => scaling[id]?.[n]);
     const per = row.map((r, i) => r ? r.ms / SCALING[i] * 1000 : NaN);
     const cells = row.map((r, i) => errors[`${id}/pile-${SCALING[i]}`] ? `error: ${esc(errors[`${id}/pile-${SCALING[i]}`], 60)}`
@@ -463,7 +492,9 @@ function scalingReport(run) {
     const first = row.map((r) => r ? r.firstMs / r.ms : NaN).filter(Number.isFinite);
     const last = row[row.length - 1];
     const bytes = last?.liveBytes ? (last.liveBytes / SCALING[SCALING.length - 1]).toFixed(0) : '–';
-    L.push(`| ${id} | ${cells.join(' | ')} | ${flat} | ${flatFastest} | ${first.length ? fmtRatio(Math.max(...first)) : '–'} | ${bytes} |`);
+    const ip = inProcess[id];
+    const oneProcess = !ip ? '–' : ip.error ? `error: ${esc(ip.error, 60)}` : `${fmtRatio(ip.ratio)} (${ip.lo.toFixed(2)}–${ip.hi.toFixed(2)})`;
+    L.push(`| ${id} | ${cells.join(' | ')} | ${flat} | ${flatFastest} | ${oneProcess} | ${first.length ? fmtRatio(Math.max(...first)) : '–'} | ${bytes} |`);
   }
   L.push('');
   return L.join('\n');
@@ -723,6 +754,7 @@ async function main() {
     }
   }
   for (const eng of loaded.values()) eng.close?.();
+  const inProcess = SCALING.length > 1 ? scalingInProcess(loaded, skipped) : {};
 
   const meta = {
     date: new Date().toISOString(),
@@ -739,7 +771,7 @@ async function main() {
     roundTripStart,
     roundTripEnd: (await crossCoreRoundTripNs()).toFixed(0),
   };
-  const report = buildReport({ loaded, skipped, results, errors, meta, scaling });
+  const report = buildReport({ loaded, skipped, results, errors, meta, scaling, inProcess });
   log('');
   for (const part of [report.main, report.scaling]) if (part) log(part);
   if (OUT !== '-') {

@@ -16,7 +16,8 @@
 // caches the large pile emptied), in an order that alternates. Prints each size's median µs per
 // body and step, and the median over the pairs of large / small cost per body (1 = flat) with its
 // 95 % bootstrap interval and min–max, and the cross-core round trip before and after.
-// Runs under `node --no-liftoff` (bench/v8_flags.mjs).
+// Runs under `node --no-liftoff` (bench/v8_flags.mjs). SCALING_AB_JSON=1: one JSON line instead
+// (bench/run.mjs's scaling table: its "flat in one process" column).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -80,6 +81,11 @@ roundTrip.push(await crossCoreRoundTripNs());
 for (const w of worlds) w.free?.();
 
 const [lo, hi] = medianInterval(ratios);
+if (process.env.SCALING_AB_JSON === '1') { // bench/run.mjs's scaling table reads this line
+  console.log(JSON.stringify({ engine: engineName, bodies, steps, perBodyUs: perBody.map(median), ratio: median(ratios), lo, hi,
+    min: Math.min(...ratios), max: Math.max(...ratios), pairs: ratios.length, roundTrip }));
+  process.exit(0);
+}
 console.log(`${engineName}, piles of ${bodies[0]} and ${bodies[1]} bodies in turns of ${steps[0]} and ${steps[1]} steps: ` +
   `${median(perBody[0]).toFixed(3)} and ${median(perBody[1]).toFixed(3)} µs per body·step; cost per body ` +
   `large / small median ${median(ratios).toFixed(3)} (95 % interval ${lo.toFixed(3)}–${hi.toFixed(3)}; pairs ` +
