@@ -108,13 +108,13 @@ static void match_points(tb_world* w, const tb_match_frame* prev, tb_match_frame
 #define TB_MATCH_BLOCK 64 /* pairs whose lists match_range makes at a time */
 
 /* Pairs [begin, end), whose first points are set (cur->first) and whose keys and previous entries the
- * narrow stage wrote (cur->key, tb_match_data.was): each pair matches its points with its previous
+ * narrow stage wrote (cur->key, tb_match_data.prev_pair): each pair matches its points with its previous
  * manifold's and writes only its own slots. A new point gets age 0 and its persistent id later, in
  * pair order. */
 static void match_range(tb_world* w, const tb_match_frame* prev, tb_match_frame* cur, int32_t begin, int32_t end) {
   const int sticky = w->def.collision.matching == TB_MATCHING_STICKY;
   const float dmax = w->def.collision.match_distance;
-  const int32_t* was = w->match.was;
+  const int32_t* prev_pair = w->match.prev_pair;
   for (int32_t block = begin; block < end; block += TB_MATCH_BLOCK) {
     int32_t block_end = end - block > TB_MATCH_BLOCK ? block + TB_MATCH_BLOCK : end;
     /* every pair's count, and a list of the pairs with points, made without a branch on whether a
@@ -130,7 +130,7 @@ static void match_range(tb_world* w, const tb_match_frame* prev, tb_match_frame*
       with[nw] = i;
       nw += count > 0;
     }
-    for (int32_t h = 0; h < nw; ++h) match_points(w, prev, cur, sticky, dmax, with[h], was[with[h]]);
+    for (int32_t h = 0; h < nw; ++h) match_points(w, prev, cur, sticky, dmax, with[h], prev_pair[with[h]]);
   }
 }
 

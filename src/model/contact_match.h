@@ -20,7 +20,7 @@ static inline tb_match_frame* tb_match_next(tb_match_data* m) { return &m->frame
 int32_t tb_match_count_points(struct tb_world* w);
 
 /* The narrow stage's pairs [begin, end), whose manifolds, counts, keys and previous entries
- * (tb_match_data.was) it has just written, while they are in cache: from the first point *points
+ * (tb_match_data.prev_pair) it has just written, while they are in cache: from the first point *points
  * (the points of the pairs before begin) each pair's first point, as long as its points fit the
  * frame's arrays, and those pairs' points matched. Returns the end of the
  * pairs it took and advances *points past them. The narrow stage calls it for the leading run of

@@ -75,7 +75,7 @@ static void narrow_job(int32_t begin, int32_t end, void* vctx) {
     while (pk < prev->pair_count && prev->key[pk] < key) ++pk;
     if (pk < prev->pair_count && prev->key[pk] == key) pi = pk;
     frame->key[i] = key;
-    w->match.was[i] = pi; /* the matching's too */
+    w->match.prev_pair[i] = pi; /* the matching's too */
     const tb_pcm_cache* was = pi >= 0 ? &prev->pcm[pi] : NULL;
     if (was && was->state == TB_PCM_APART &&
         tb_apart_holds(was->apart.distance, &ga, &was->apart.pose0, &xa->pose, &gc, &was->apart.pose1, &xc->pose, dp.detect)) {

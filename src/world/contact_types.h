@@ -121,7 +121,7 @@ typedef struct tb_match_data {
   uint32_t next_id;     /* next persistent key */
   int32_t matched;      /* pairs [0, matched) of the frame the running collide() fills were matched in
                            the narrow stage's pass (tb_match_leading), the rest by the matching stage */
-  int32_t* was;         /* per pair of the frame the running collide() fills (capacity): its entry in
+  int32_t* prev_pair;   /* per pair of the frame the running collide() fills (capacity): its entry in
                            the current frame, -1 for a new pair; the narrow stage finds it by key, the
                            matching reads it (not part of a frame: never kept or saved) */
 } tb_match_data;

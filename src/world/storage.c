@@ -106,10 +106,10 @@ static int both_frames(tb_match_data* m, int (*arrays_of)(tb_match_frame*, tb_ar
   return n + arrays_of(&m->frame[1], out + n);
 }
 
-/* The arrays of both frames of one kind, and per pair the narrow stage's entries found (`was`). */
+/* The arrays of both frames of one kind, and per pair the narrow stage's entries found (`prev_pair`). */
 static int match_arrays(tb_match_data* m, int (*arrays_of)(tb_match_frame*, tb_array_ref*), tb_array_ref* out) {
   int n = both_frames(m, arrays_of, out);
-  if (arrays_of == tb_match_pair_arrays) out[n++] = (tb_array_ref){(void**)&m->was, sizeof(int32_t)};
+  if (arrays_of == tb_match_pair_arrays) out[n++] = (tb_array_ref){(void**)&m->prev_pair, sizeof(int32_t)};
   return n;
 }
 
