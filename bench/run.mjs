@@ -92,12 +92,15 @@ function posInt(v, dflt) {
   const n = Number.parseInt(v ?? '', 10);
   return Number.isFinite(n) && n > 0 ? n : dflt;
 }
+/** The pile's columns per side for n bodies (10 layers: n = 10·side²). */
+function sideOf(n) { return Math.round(Math.sqrt(n / 10)); }
+
 /** BENCH_SCALING: '1' = 250,1000,4000,16000; else a list of body counts 10·side² (side >= 1). */
 function scalingCounts(v) {
   if (!v) return [];
   const counts = v === '1' ? [250, 1000, 4000, 16000] : listOf(v).map(Number);
   for (const n of counts) {
-    const side = Math.round(Math.sqrt(n / 10));
+    const side = sideOf(n);
     if (!Number.isInteger(n) || side < 1 || 10 * side * side !== n) {
       console.error(`BENCH_SCALING: ${n} is not a pile size 10·side² (e.g. 250, 1000, 4000, 16000)`);
       process.exit(1);
@@ -159,7 +162,7 @@ function makeScene(name) {
     default: {
       const m = /^pile-(\d+)$/.exec(name);
       if (!m) throw new Error(name);
-      return { ...S.pile({ side: Math.round(Math.sqrt(Number(m[1]) / 10)), steps: STEPS }), name };
+      return { ...S.pile({ side: sideOf(Number(m[1])), steps: STEPS }), name };
     }
   }
 }
@@ -434,7 +437,7 @@ function threadsReport({ results }) {
  * the same state of the machine. Returns inProcess[id] = its JSON line, or { error }.
  */
 function scalingInProcess(loaded, skipped) {
-  const sides = [SCALING[0], SCALING[SCALING.length - 1]].map((n) => String(Math.round(Math.sqrt(n / 10))));
+  const sides = [SCALING[0], SCALING[SCALING.length - 1]].map((n) => String(sideOf(n)));
   const pairs = String(posInt(process.env.BENCH_SCALING_PAIRS, 20));
   const out = {};
   for (const id of ENGINES.filter((e) => !HOG_OF.has(e) && !skipped.has(e) && loaded.has(e) && !loaded.get(e).external)) {
@@ -444,13 +447,19 @@ function scalingInProcess(loaded, skipped) {
         encoding: 'utf8', env: { ...process.env, ENGINE: ENTRY.get(id).name, SCALING_AB_JSON: '1' }, timeout: 1800 * 1000, stdio: ['ignore', 'pipe', 'pipe'],
       });
       out[id] = JSON.parse(text.trim().split('\n').pop());
-      log(`  large / small cost per body ${fmtRatio(out[id].ratio)} (${fmtRatio(out[id].lo)}–${fmtRatio(out[id].hi)})`);
+      log(`  large / small cost per body ${inProcessCell(out[id])}`);
     } catch (err) {
       out[id] = { error: `${err?.stderr || err?.message || err}`.trim().split('\n')[0].slice(0, 200) };
       log(`  ERROR: ${out[id].error}`);
     }
   }
   return out;
+}
+
+/** A scaling_ab result as a cell: median large / small cost per body (95 % interval), or its error. */
+function inProcessCell(ip) {
+  if (!ip) return '–';
+  return ip.error ? `error: ${esc(ip.error, 60)}` : `${fmtRatio(ip.ratio)} (${ip.lo.toFixed(2)}–${ip.hi.toFixed(2)})`;
 }
 
 /** Scaling table: per engine and pile size, ms/step, ms per 1000 bodies and the first step. */
@@ -492,9 +501,7 @@ function scalingReport(run) {
     const first = row.map((r) => r ? r.firstMs / r.ms : NaN).filter(Number.isFinite);
     const last = row[row.length - 1];
     const bytes = last?.liveBytes ? (last.liveBytes / SCALING[SCALING.length - 1]).toFixed(0) : '–';
-    const ip = inProcess[id];
-    const oneProcess = !ip ? '–' : ip.error ? `error: ${esc(ip.error, 60)}` : `${fmtRatio(ip.ratio)} (${ip.lo.toFixed(2)}–${ip.hi.toFixed(2)})`;
-    L.push(`| ${id} | ${cells.join(' | ')} | ${flat} | ${flatFastest} | ${oneProcess} | ${first.length ? fmtRatio(Math.max(...first)) : '–'} | ${bytes} |`);
+    L.push(`| ${id} | ${cells.join(' | ')} | ${flat} | ${flatFastest} | ${inProcessCell(inProcess[id])} | ${first.length ? fmtRatio(Math.max(...first)) : '–'} | ${bytes} |`);
   }
   L.push('');
   return L.join('\n');
@@ -736,7 +743,7 @@ async function main() {
         try {
           let res;
           if (eng.external) {
-            const r = eng.mod.runRound({ steps: STEPS, scenes: ['pile'], side: Math.round(Math.sqrt(n / 10)) }).scenes.pile;
+            const r = eng.mod.runRound({ steps: STEPS, scenes: ['pile'], side: sideOf(n) }).scenes.pile;
             res = { ms: r.median_ms, firstMs: r.first_step_ms, escaped: r.escaped, liveBytes: r.live_bytes };
           } else {
             res = eng.isolated ? await runIsolated(id, name) : runScene(eng, makeScene(name));

@@ -84,10 +84,10 @@ const [lo, hi] = medianInterval(ratios);
 if (process.env.SCALING_AB_JSON === '1') { // bench/run.mjs's scaling table reads this line
   console.log(JSON.stringify({ engine: engineName, bodies, steps, perBodyUs: perBody.map(median), ratio: median(ratios), lo, hi,
     min: Math.min(...ratios), max: Math.max(...ratios), pairs: ratios.length, roundTrip }));
-  process.exit(0);
+} else {
+  console.log(`${engineName}, piles of ${bodies[0]} and ${bodies[1]} bodies in turns of ${steps[0]} and ${steps[1]} steps: ` +
+    `${median(perBody[0]).toFixed(3)} and ${median(perBody[1]).toFixed(3)} µs per body·step; cost per body ` +
+    `large / small median ${median(ratios).toFixed(3)} (95 % interval ${lo.toFixed(3)}–${hi.toFixed(3)}; pairs ` +
+    `${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}, ${ratios.length} pairs); ` +
+    `cross-core round trip ${roundTrip.map((t) => t.toFixed(0)).join(' then ')} ns`);
 }
-console.log(`${engineName}, piles of ${bodies[0]} and ${bodies[1]} bodies in turns of ${steps[0]} and ${steps[1]} steps: ` +
-  `${median(perBody[0]).toFixed(3)} and ${median(perBody[1]).toFixed(3)} µs per body·step; cost per body ` +
-  `large / small median ${median(ratios).toFixed(3)} (95 % interval ${lo.toFixed(3)}–${hi.toFixed(3)}; pairs ` +
-  `${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}, ${ratios.length} pairs); ` +
-  `cross-core round trip ${roundTrip.map((t) => t.toFixed(0)).join(' then ')} ns`);

@@ -23,7 +23,7 @@ scene=${1:-pile}
 steps=${2:-1200}
 fn=${3:-}
 case $scene in pile | pyramid) ;; *) echo "bench/wasm_perf.sh: scene must be pile or pyramid (got $scene)" >&2; exit 1 ;; esac
-case ${SIDE:-10} in "" | *[!0-9]* | 0) echo "bench/wasm_perf.sh: SIDE must be a whole number >= 1 (got $SIDE)" >&2; exit 1 ;; esac
+case ${SIDE:-10} in *[!0-9]* | 0*) echo "bench/wasm_perf.sh: SIDE must be a whole number >= 1 without leading zeros (got $SIDE)" >&2; exit 1 ;; esac
 command -v perf >/dev/null || { echo "bench/wasm_perf.sh: needs perf (apt-get install -y linux-perf)" >&2; exit 1; }
 root=$(pwd)
 dir=$(mktemp -d)

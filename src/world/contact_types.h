@@ -94,7 +94,7 @@ enum {
 /* One frame's manifold points, per pair (i) and per point (first[i] + j: pair then point order, the
  * order of the contact records the frame's points became). */
 typedef struct tb_match_frame {
-  uint64_t* key;        /* per pair: tb_pair_match_key, ascending */
+  uint64_t* key;        /* per pair: tb_pair_match_key, ascending (written by the narrow stage) */
   int32_t* count;       /* per pair: points */
   int32_t* first;       /* per pair: its first point's index (the points of the pairs before it) */
   int32_t* reduced;     /* per pair: 1 when reduction dropped points */

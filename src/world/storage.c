@@ -106,27 +106,29 @@ static int both_frames(tb_match_data* m, int (*arrays_of)(tb_match_frame*, tb_ar
   return n + arrays_of(&m->frame[1], out + n);
 }
 
-/* The arrays of both frames of one kind, and per pair the narrow stage's entries found (`prev_pair`). */
-static int match_arrays(tb_match_data* m, int (*arrays_of)(tb_match_frame*, tb_array_ref*), tb_array_ref* out) {
-  int n = both_frames(m, arrays_of, out);
-  if (arrays_of == tb_match_pair_arrays) out[n++] = (tb_array_ref){(void**)&m->prev_pair, sizeof(int32_t)};
+/* Everything with an element per pair: both frames' per-pair arrays and the narrow stage's previous
+ * entries (prev_pair); everything with an element per point: both frames' per-point arrays. */
+static int per_pair_arrays(tb_match_data* m, tb_array_ref* out) {
+  int n = both_frames(m, tb_match_pair_arrays, out);
+  out[n++] = (tb_array_ref){(void**)&m->prev_pair, sizeof(int32_t)};
   return n;
 }
 
-static int reserve_frames(tb_match_data* m, int (*arrays_of)(tb_match_frame*, tb_array_ref*), int32_t* capacity,
-                          int32_t n) {
+static int per_point_arrays(tb_match_data* m, tb_array_ref* out) { return both_frames(m, tb_match_point_arrays, out); }
+
+static int reserve_frames(tb_match_data* m, int (*arrays_of)(tb_match_data*, tb_array_ref*), int32_t* capacity, int32_t n) {
   if (n <= *capacity) return 1;
   int32_t cap = *capacity > 0 ? 2 * *capacity : 16;
   while (cap < n) cap = cap > INT32_MAX / 2 ? n : 2 * cap;
   tb_array_ref a[2 * TB_MATCH_PAIR_ARRAYS + 1];
   _Static_assert(TB_MATCH_POINT_ARRAYS <= TB_MATCH_PAIR_ARRAYS, "a holds either kind");
-  if (!tb_grow_arrays(a, match_arrays(m, arrays_of, a), *capacity, cap)) return 0;
+  if (!tb_grow_arrays(a, arrays_of(m, a), *capacity, cap)) return 0;
   *capacity = cap;
   return 1;
 }
 
 int tb_match_reserve(tb_world* w, int32_t pairs) {
-  return reserve_frames(&w->match, tb_match_pair_arrays, &w->match.capacity, pairs);
+  return reserve_frames(&w->match, per_pair_arrays, &w->match.capacity, pairs);
 }
 
 int tb_shape_views_reserve(tb_world* w) {
@@ -135,13 +137,13 @@ int tb_shape_views_reserve(tb_world* w) {
 }
 
 int tb_match_reserve_points(tb_world* w, int32_t points) {
-  return reserve_frames(&w->match, tb_match_point_arrays, &w->match.point_capacity, points);
+  return reserve_frames(&w->match, per_point_arrays, &w->match.point_capacity, points);
 }
 
 void tb_match_free(tb_match_data* m) {
   tb_array_ref a[2 * TB_MATCH_PAIR_ARRAYS + 1];
-  tb_free_arrays(a, match_arrays(m, tb_match_pair_arrays, a), m->capacity);
-  tb_free_arrays(a, match_arrays(m, tb_match_point_arrays, a), m->point_capacity);
+  tb_free_arrays(a, per_pair_arrays(m, a), m->capacity);
+  tb_free_arrays(a, per_point_arrays(m, a), m->point_capacity);
   memset(m, 0, sizeof *m);
 }
 
