@@ -108,8 +108,13 @@ build/scalar/test_world: tests/c/test_world.c build/scalar/libtribo.a $(TEST_HDR
 	@mkdir -p build/scalar
 	$(CC) $(NATIVE_CFLAGS) -DTB_SIMD_SCALAR $< build/scalar/libtribo.a -lm -o $@
 
-test-c: $(TEST_BIN) build/scalar/test_world build/tests/long_run
-	@set -e; for t in $(TEST_BIN); do echo "== $$t"; $$t; done
+# The lane helpers' test (tests/c/test_simd.c) with the scalar back end too (header only).
+build/scalar/test_simd: tests/c/test_simd.c $(HDR) $(TEST_HDR)
+	@mkdir -p build/scalar
+	$(CC) $(NATIVE_CFLAGS) -DTB_SIMD_SCALAR $< -lm -o $@
+
+test-c: $(TEST_BIN) build/scalar/test_world build/scalar/test_simd build/tests/long_run
+	@set -e; for t in $(TEST_BIN) build/scalar/test_simd; do echo "== $$t"; $$t; done
 	@echo "== build/tests/long_run $(SHORT_LONG_RUN) (the long run, shortened)"; build/tests/long_run $(SHORT_LONG_RUN)
 	@a=$$(build/tests/test_world | grep 'pile checksum'); b=$$(build/scalar/test_world | grep 'pile checksum'); \
 	  echo "sse2 $$a / scalar $$b"; [ "$$a" = "$$b" ] || { echo "FAIL: SIMD back ends disagree"; exit 1; }
@@ -128,8 +133,9 @@ test-long: build/tests/long_run
 asan: $(ASAN_BIN)
 	@set -e; for t in $(ASAN_BIN); do echo "== $$t (asan+ubsan)"; ASAN_OPTIONS=detect_leaks=1 $$t; done
 
-test-js: wasm build/wasm_tests/test_sin_cos.cjs
+test-js: wasm build/wasm_tests/test_sin_cos.cjs build/wasm_tests/test_simd.cjs
 	node build/wasm_tests/test_sin_cos.cjs
+	node build/wasm_tests/test_simd.cjs
 	node --test --test-concurrency=1 tests/js/
 
 # A C test built with the simd build's compiler, SIMD back end and C library, run in Node: lane

@@ -7,6 +7,7 @@
 #define TB_SIMD_H
 
 #include <math.h>
+#include <stddef.h>
 
 #define TB_LANES 4 /* floats in a tb_f4 */
 
@@ -217,5 +218,18 @@ static inline void tb_f4_sin_cos(tb_f4 x, tb_f4* sin_x, tb_f4* cos_x) {
 #else
 static inline void tb_f4_sin_cos(tb_f4 x, tb_f4* sin_x, tb_f4* cos_x) { tb_f4_sin_cos_each_(x, sin_x, cos_x); }
 #endif
+
+/* 1 when all n floats of v are finite: x·0 is 0 for a finite x and NaN for an infinite or NaN one,
+ * and a sum with a NaN in it is NaN (no branch per value: the solve's guard checks a world's body
+ * state in lanes of four). */
+static inline int tb_floats_finite(const float* v, size_t n) {
+  const tb_f4 zero = tb_f4_splat(0.0f);
+  tb_f4 acc = zero;
+  size_t i = 0;
+  for (; i + TB_LANES <= n; i += TB_LANES) acc = tb_f4_add(acc, tb_f4_mul(tb_f4_load(v + i), zero));
+  float rest = 0.0f;
+  for (; i < n; ++i) rest += v[i] * 0.0f;
+  return tb_f4_bitmask(tb_f4_ge(acc, zero)) == 0xF && rest == 0.0f;
+}
 
 #endif

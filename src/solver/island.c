@@ -409,6 +409,10 @@ int tb_islands_update(tb_world* w) {
     if (!tb_grow_arrays(a, 2, w->link_capacity, c)) return 0; /* all or nothing */
     w->link_capacity = c;
   }
+  if (cap > w->links_listed_capacity) {
+    if (!tb_grow((void**)&w->links_listed, sizeof(uint64_t), w->links_listed_capacity, w->link_capacity)) return 0;
+    w->links_listed_capacity = w->link_capacity;
+  }
   /* the touching pairs that solve, listed first (their indices in links_next) without a branch on
    * the test: about half of a pile's candidate pairs touch, in no order a predictor learns */
   int32_t n = 0;
@@ -435,22 +439,34 @@ int tb_islands_update(tb_world* w) {
         b->island[a] >= 0 && b->island[a] == b->island[c])
       w->links_next[n++] = w->links[l];
   }
-  if (n > w->links_sort_capacity) {
-    int32_t c = w->links_sort_capacity > 0 ? w->links_sort_capacity : 64;
-    while (c < n) c *= 2;
-    if (!tb_grow((void**)&w->links_sort_tmp, sizeof(uint64_t), w->links_sort_capacity, c)) return 0;
-    w->links_sort_capacity = c;
+  /* the same list as the last update's (a settled scene, step after step) sorts to the links as
+   * they are: no sort, no link lost; the merges still run (a change between steps may have moved a
+   * body to its own island) */
+  const int same = w->links_listed_valid && n == w->links_listed_count &&
+                   memcmp(w->links_next, w->links_listed, (size_t)n * sizeof(uint64_t)) == 0;
+  if (!same) {
+    if (n > w->links_sort_capacity) {
+      int32_t c = w->links_sort_capacity > 0 ? w->links_sort_capacity : 64;
+      while (c < n) c *= 2;
+      if (!tb_grow((void**)&w->links_sort_tmp, sizeof(uint64_t), w->links_sort_capacity, c)) return 0;
+      w->links_sort_capacity = c;
+    }
+    if (!grow_i32(&w->island_scratch, &w->island_scratch_capacity, b->count + 1)) return 0;
+    memcpy(w->links_listed, w->links_next, (size_t)n * sizeof(uint64_t));
+    w->links_listed_count = n;
+    w->links_listed_valid = 1;
+    /* the one ascending order of the keys (both halves are body slots below b->count) */
+    tb_sort_slot_pairs(w->links_next, w->links_sort_tmp, n, b->count, w->island_scratch);
+    int32_t u = 0;
+    for (int32_t i = 0; i < n; ++i)
+      if (u == 0 || w->links_next[u - 1] != w->links_next[i]) w->links_next[u++] = w->links_next[i];
+    n = u;
   }
-  /* the one ascending order of the keys (both halves are body slots below b->count) */
-  if (!grow_i32(&w->island_scratch, &w->island_scratch_capacity, b->count + 1)) return 0;
-  tb_sort_slot_pairs(w->links_next, w->links_sort_tmp, n, b->count, w->island_scratch);
-  int32_t u = 0;
-  for (int32_t i = 0; i < n; ++i)
-    if (u == 0 || w->links_next[u - 1] != w->links_next[i]) w->links_next[u++] = w->links_next[i];
-  n = u;
+  const uint64_t* links = same ? w->links : w->links_next;
+  if (same) n = w->link_count;
   /* merges, in key order */
   for (int32_t l = 0; l < n; ++l) {
-    int32_t a = b->island[(int32_t)(w->links_next[l] >> 32)], c = b->island[(int32_t)(uint32_t)w->links_next[l]];
+    int32_t a = b->island[(int32_t)(links[l] >> 32)], c = b->island[(int32_t)(uint32_t)links[l]];
     if (a == c) continue;
     /* the larger island keeps its id (equal sizes: the lower id) */
     if (b->island_size[c] > b->island_size[a] || (b->island_size[c] == b->island_size[a] && c < a)) {
@@ -458,16 +474,18 @@ int tb_islands_update(tb_world* w) {
     }
     merge(b, a, c);
   }
-  /* lost links mark their islands dirty */
-  for (int32_t i = 0, j = 0; i < w->link_count; ++i) {
-    while (j < n && w->links_next[j] < w->links[i]) ++j;
-    if (j < n && w->links_next[j] == w->links[i]) continue;
-    int32_t a = (int32_t)(w->links[i] >> 32), c = (int32_t)(uint32_t)w->links[i];
-    if (a < b->count && dynamic(b, a) && b->island[a] >= 0) b->island_dirty[b->island[a]] = 1;
-    if (c < b->count && dynamic(b, c) && b->island[c] >= 0) b->island_dirty[b->island[c]] = 1;
+  if (!same) {
+    /* lost links mark their islands dirty */
+    for (int32_t i = 0, j = 0; i < w->link_count; ++i) {
+      while (j < n && w->links_next[j] < w->links[i]) ++j;
+      if (j < n && w->links_next[j] == w->links[i]) continue;
+      int32_t a = (int32_t)(w->links[i] >> 32), c = (int32_t)(uint32_t)w->links[i];
+      if (a < b->count && dynamic(b, a) && b->island[a] >= 0) b->island_dirty[b->island[a]] = 1;
+      if (c < b->count && dynamic(b, c) && b->island[c] >= 0) b->island_dirty[b->island[c]] = 1;
+    }
+    uint64_t* t = w->links; w->links = w->links_next; w->links_next = t;
+    w->link_count = n;
   }
-  uint64_t* t = w->links; w->links = w->links_next; w->links_next = t;
-  w->link_count = n;
   /* PhysX: an island runs its bodies' largest iteration request; a dirty island whose bodies ask
    * for different counts is split now, so each component runs its own */
   int32_t solver = w->def.solver.solver;

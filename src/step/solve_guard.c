@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../core/simd.h"
 #include "../solver/solver.h"
 #include "step.h"
 
@@ -74,6 +75,11 @@ tb_status tb_solve_guarded(tb_world* w, const tb_step_context* ctx) {
   if (w->def.solver.solver != TB_SOLVER_MUJOCO) w->status.improvement = w->status.gradient = NAN; /* MuJoCo only */
   if (w->def.solver.solver != TB_SOLVER_KAMINO) /* the PADMM residuals exist only for Kamino */
     w->status.residual_primal = w->status.residual_dual = w->status.residual_complementarity = NAN;
+  /* every slot's state at once first (free slots and static bodies too: a value there that is not
+   * finite only sends the check to the body by body search below, which skips them) */
+  if (tb_floats_finite(b->f.transform, 7 * (size_t)n) && tb_floats_finite(b->f.linear_velocity, 3 * (size_t)n) &&
+      tb_floats_finite(b->f.angular_velocity, 3 * (size_t)n))
+    return TB_OK;
   for (int32_t i = 0; i < n; ++i) {
     int32_t type = b->f.body_type[i];
     if (type < 0 || type == TB_BODY_STATIC) continue; /* free slot; a static body does not move */

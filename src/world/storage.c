@@ -180,6 +180,7 @@ void tb_world_storage_free(tb_world* w, void (*free_data)(int32_t type, void* da
   tb_free(w->links, (size_t)w->link_capacity * sizeof(uint64_t));
   tb_free(w->links_next, (size_t)w->link_capacity * sizeof(uint64_t));
   tb_free(w->links_sort_tmp, (size_t)w->links_sort_capacity * sizeof(uint64_t));
+  tb_free(w->links_listed, (size_t)w->links_listed_capacity * sizeof(uint64_t));
   tb_free(w->island_scratch, (size_t)w->island_scratch_capacity * sizeof(int32_t));
   tb_free(w->sleep_log, (size_t)w->sleep_log_capacity * sizeof(int32_t));
   tb_match_free(&w->match);

@@ -340,6 +340,8 @@ typedef struct tb_world {
   int32_t link_count, link_capacity;
   uint64_t* links_sort_tmp;    /* scratch of the links' sort */
   int32_t links_sort_capacity;
+  uint64_t* links_listed;      /* the last update's keys as listed, before their sort (valid when links_listed_valid) */
+  int32_t links_listed_count, links_listed_capacity, links_listed_valid;
   int32_t* island_scratch;     /* per body slot: the split's stack and adjacency */
   int32_t island_scratch_capacity;
   tb_contact_store sleep_contacts; /* records of sleeping pairs as they were when their island fell
