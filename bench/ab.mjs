@@ -41,7 +41,7 @@ const [base, sceneName = 'pile', sideArg = '10', stepsArg = '900'] = process.arg
 const side = Number(sideArg), steps = Number(stepsArg);
 const basePeer = PEERS.includes(base), baseEntry = base?.startsWith('tribo:') ? parseEngineName(base) : null;
 if (!base || !(basePeer || baseEntry || fs.statSync(base, { throwIfNoEntry: false })?.isDirectory()) ||
-    !['pile', 'pyramid', 'tray', 'level'].includes(sceneName) || !(side >= 1) || !(steps > WARM)) {
+    !['pile', 'pyramid', 'tray', 'level'].includes(sceneName) || !(Number.isInteger(side) && side >= 1) || !(Number.isInteger(steps) && steps > WARM)) {
   console.error(`usage: node bench/ab.mjs BASE [pile|pyramid|tray|level] [side >= 1] [steps > ${WARM}]; BASE = a checkout's ` +
     `directory, a Tribo entry (tribo:simd, tribo:threads…) or one of ${PEERS.join(', ')} (got ${JSON.stringify(base)})`);
   process.exit(1);

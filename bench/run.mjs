@@ -54,8 +54,8 @@ ensureOptimizingCompiler(); // steady-state code of every engine (bench/v8_flags
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..');
 
-const ROUNDS = posInt(process.env.BENCH_ROUNDS, 3);
-const STEPS = posInt(process.env.BENCH_STEPS, 600);
+const ROUNDS = posInt('BENCH_ROUNDS', 3);
+const STEPS = posInt('BENCH_STEPS', 600);
 const OUT = process.env.BENCH_OUT ?? path.join(HERE, 'RESULTS.md');
 const DEFAULT_ENGINES = ['tribo:simd', 'tribo:threads', 'tribo:threads:fixed', 'tribo-native', ...PRESETS.map((p) => `tribo:preset=${p}`),
   'rapier', 'rapier-simd', 'havok', 'jolt', 'cannon'];
@@ -84,13 +84,20 @@ for (const [hogId, id] of HOG_OF) { ENGINES.push(hogId); TRIBO.push(hogId); ENTR
 const ISOLATE = CHILD ? ['tribo-threads']
   : process.env.BENCH_ISOLATE === undefined ? ENTRIES.filter((e) => e.module !== 'tribo-native').map((e) => e.id)
   : ['', 'none'].includes(process.env.BENCH_ISOLATE) ? [] : (await engineEntries(listOf(process.env.BENCH_ISOLATE))).map((e) => e.id);
-const HANG_S = posInt(process.env.BENCH_HANG_S, 30);
+const HANG_S = posInt('BENCH_HANG_S', 30);
 /** Seconds without progress before an isolated entry's child is killed: BENCH_HANG_S, or the adapter's hangSeconds when larger. */
 const hangSeconds = (id) => Math.max(HANG_S, ENTRY.get(id)?.mod.hangSeconds ?? 0);
 
-function posInt(v, dflt) {
-  const n = Number.parseInt(v ?? '', 10);
-  return Number.isFinite(n) && n > 0 ? n : dflt;
+/** Environment variable `name` as a positive whole number; unset or empty: dflt. Anything else
+ *  (0, -3, 2.5, 12abc, a number past 2^53) stops the run with a message naming the variable. */
+function posInt(name, dflt) {
+  const v = process.env[name];
+  if (v === undefined || v === '') return dflt;
+  if (!/^[1-9][0-9]*$/.test(v) || !Number.isSafeInteger(Number(v))) {
+    console.error(`${name} must be a positive whole number (got ${JSON.stringify(v)})`);
+    process.exit(1);
+  }
+  return Number(v);
 }
 /** The pile's columns per side for n bodies (10 layers: n = 10·side²). */
 function sideOf(n) { return Math.round(Math.sqrt(n / 10)); }
@@ -438,7 +445,7 @@ function threadsReport({ results }) {
  */
 function scalingInProcess(loaded, skipped) {
   const sides = [SCALING[0], SCALING[SCALING.length - 1]].map((n) => String(sideOf(n)));
-  const pairs = String(posInt(process.env.BENCH_SCALING_PAIRS, 20));
+  const pairs = String(posInt('BENCH_SCALING_PAIRS', 20));
   const out = {};
   for (const id of ENGINES.filter((e) => !HOG_OF.has(e) && !skipped.has(e) && loaded.has(e) && !loaded.get(e).external)) {
     log(`scaling in one process: ${id}, ${SCALING[0]} against ${SCALING[SCALING.length - 1]} bodies`);
