@@ -443,7 +443,7 @@ int tb_islands_update(tb_world* w) {
    * they are: no sort, no link lost; the merges still run (a change between steps may have moved a
    * body to its own island) */
   const int same = w->links_listed_valid && n == w->links_listed_count &&
-                   memcmp(w->links_next, w->links_listed, (size_t)n * sizeof(uint64_t)) == 0;
+                   (n == 0 || memcmp(w->links_next, w->links_listed, (size_t)n * sizeof(uint64_t)) == 0);
   if (!same) {
     if (n > w->links_sort_capacity) {
       int32_t c = w->links_sort_capacity > 0 ? w->links_sort_capacity : 64;
@@ -452,7 +452,7 @@ int tb_islands_update(tb_world* w) {
       w->links_sort_capacity = c;
     }
     if (!grow_i32(&w->island_scratch, &w->island_scratch_capacity, b->count + 1)) return 0;
-    memcpy(w->links_listed, w->links_next, (size_t)n * sizeof(uint64_t));
+    if (n > 0) memcpy(w->links_listed, w->links_next, (size_t)n * sizeof(uint64_t)); /* both NULL before any link */
     w->links_listed_count = n;
     w->links_listed_valid = 1;
     /* the one ascending order of the keys (both halves are body slots below b->count) */
