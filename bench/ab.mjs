@@ -43,7 +43,7 @@ const basePeer = PEERS.includes(base), baseEntry = base?.startsWith('tribo:') ? 
 if (!base || !(basePeer || baseEntry || fs.statSync(base, { throwIfNoEntry: false })?.isDirectory()) ||
     !['pile', 'pyramid', 'tray', 'level'].includes(sceneName) || !(Number.isInteger(side) && side >= 1) || !(Number.isInteger(steps) && steps > WARM)) {
   console.error(`usage: node bench/ab.mjs BASE [pile|pyramid|tray|level] [side >= 1] [steps > ${WARM}]; BASE = a checkout's ` +
-    `directory, a Tribo entry (tribo:simd, tribo:threads…) or one of ${PEERS.join(', ')} (got ${JSON.stringify(base)})`);
+    `directory, a Tribo entry (tribo:simd, tribo:threads…) or one of ${PEERS.join(', ')} (got ${JSON.stringify(process.argv.slice(2))})`);
   process.exit(1);
 }
 

@@ -4,8 +4,9 @@
  * Islands: dynamic bodies linked by touching solved contacts and joints (static and kinematic
  * bodies do not link). An island is a list of body slots whose id is the slot of one of them; it
  * persists across steps. Each step's links are compared with the last step's (sorted body-pair
- * keys): a new link between two islands merges them at once (the larger keeps its id), a lost
- * link only marks the island dirty. A dirty island is split (depth-first over the step's links)
+ * keys; a list the same as the last step's, as a settled scene lists it, is not sorted again): a new
+ * link between two islands merges them at once (the larger keeps its id), a lost link only marks the
+ * island dirty. A dirty island is split (depth-first over the step's links)
  * lazily, as Box2D does: just before it falls asleep, so a sleeping island is always one
  * connected component, and for the PhysX solvers when its bodies request different iteration
  * counts (the island's count is the largest request, so only then does a coarser island change
